@@ -1,0 +1,77 @@
+package algorithms
+
+import (
+	"fmt"
+	"time"
+)
+
+// FixedWindow counts admitted cost in fixed windows [k·Window, (k+1)·Window),
+// aligned to t=0 of the virtual clock, and admits a request while
+// count+cost ≤ Limit. Refused requests are not counted. Burst is ignored: the
+// window's limit is its burst.
+//
+// Because the count restarts at every window boundary, a client can be admitted
+// Limit just before a boundary and Limit again just after it: up to 2×Limit in
+// any span of one Window. That is the boundary burst this lane exists to show.
+//
+// RetryAfter is exact: the time until the next window starts (Never when
+// cost > Limit). Reset is the same instant; Remaining is Limit − count.
+//
+// Times are nanoseconds since the start, now ≥ 0. A now earlier than the window
+// of the last admission counts against that window. The rule is immutable and
+// safe for concurrent use; each FixedWindowState belongs to one goroutine.
+type FixedWindow struct {
+	limit  int64
+	window time.Duration
+}
+
+// FixedWindowState is one key's count in its current window: 16 bytes.
+// The zero value is a never-seen key.
+type FixedWindowState struct {
+	start time.Duration // start of the window count belongs to
+	count int64
+}
+
+// NewFixedWindow returns a fixed-window rule for p, or every problem with p.
+func NewFixedWindow(p Policy) (*FixedWindow, error) {
+	if err := p.Validate(); err != nil {
+		return nil, fmt.Errorf("fixed window: %w", err)
+	}
+	return &FixedWindow{limit: p.Limit, window: p.Window}, nil
+}
+
+// Decide admits or refuses a request of cost units (cost ≥ 1) at now.
+func (fw *FixedWindow) Decide(s *FixedWindowState, now time.Duration, cost int64) Decision {
+	if cost < 1 {
+		badCost("FixedWindow.Decide", cost)
+	}
+	start, count := now-now%fw.window, s.count
+	if start > s.start {
+		count = 0
+	} else {
+		start = s.start // same window, or time went backwards
+	}
+	next := start + fw.window
+	d := Decision{Limit: fw.limit, RetryAfterExact: true}
+	if cost > fw.limit-count {
+		d.Verdict = Refuse
+		d.RetryAfter = next - now
+		if cost > fw.limit {
+			d.RetryAfter = Never
+		}
+	} else {
+		count += cost
+		s.start, s.count = start, count
+	}
+	d.Remaining = fw.limit - count
+	if count > 0 {
+		d.Reset = next - now
+	}
+	return d
+}
+
+// Idle reports whether s decides exactly as a never-seen key from now on:
+// nothing counted, or its window is over.
+func (fw *FixedWindow) Idle(s *FixedWindowState, now time.Duration) bool {
+	return s.count == 0 || now >= s.start+fw.window
+}

@@ -1,0 +1,169 @@
+package algorithms
+
+import (
+	"fmt"
+	"time"
+)
+
+// maxLogLimit bounds SlidingLog's Limit: each key keeps up to Limit entries.
+const maxLogLimit = 1 << 24
+
+// SlidingLog keeps the time and cost of every admitted request in the last Window
+// and admits a request if their sum plus its cost is at most Limit. An entry
+// admitted at t counts during (t−Window, t] as seen from now, and expires at
+// exactly t+Window. So it is exact: no half-open window [t, t+Window) ever holds
+// more than Limit admitted cost. Burst is ignored. Refused requests are not logged.
+//
+// RetryAfter is exact: the time until enough of the oldest entries have expired
+// for the cost to fit (Never when cost > Limit). Reset is the time until the
+// newest entry expires; Remaining is Limit minus the logged cost.
+//
+// Memory is O(Limit) per key: a ring buffer of Limit 16-byte entries, allocated at
+// the key's first admission (a never-admitted key holds 48 bytes and no buffer),
+// with no allocation afterwards. NewSlidingLog rejects Limit above 2^24.
+// Decide costs O(log Limit).
+//
+// Times are nanoseconds since the start. A now earlier than the newest entry is
+// treated as that entry's time: the request is decided, and logged, as if it came
+// then. The rule is immutable and safe for concurrent use; each SlidingLogState
+// belongs to one goroutine.
+type SlidingLog struct {
+	limit  int64
+	window time.Duration
+}
+
+// SlidingLogState is one key's log of admitted requests. The zero value is a
+// never-seen key.
+type SlidingLogState struct {
+	ring []logEntry // len Limit once allocated; entries oldest first from head
+	head int
+	n    int
+	base uint64 // running admitted cost before ring[head]
+}
+
+// logEntry is one admitted request. Its cost is upto minus the previous entry's
+// upto: a running sum (wrapping harmlessly) lets Decide find both the logged cost
+// and Retry-After by binary search.
+type logEntry struct {
+	at   time.Duration
+	upto uint64
+}
+
+// NewSlidingLog returns a sliding-log rule for p, or every problem with p.
+func NewSlidingLog(p Policy) (*SlidingLog, error) {
+	err := p.Validate()
+	if err == nil && p.Limit > maxLogLimit {
+		err = fmt.Errorf("limit %d needs %d bytes per key; at most %d", p.Limit, 16*p.Limit, maxLogLimit)
+	}
+	if err != nil {
+		return nil, fmt.Errorf("sliding log: %w", err)
+	}
+	return &SlidingLog{limit: p.Limit, window: p.Window}, nil
+}
+
+// Decide admits or refuses a request of cost units (cost ≥ 1) at now.
+func (sl *SlidingLog) Decide(s *SlidingLogState, now time.Duration, cost int64) Decision {
+	if cost < 1 {
+		badCost("SlidingLog.Decide", cost)
+	}
+	eff := now
+	if s.n > 0 && s.entry(s.n-1).at > now {
+		eff = s.entry(s.n - 1).at
+	}
+	gone := s.firstAfter(eff - sl.window)
+	used := int64(s.total() - s.uptoBefore(gone))
+	d := Decision{Limit: sl.limit, RetryAfterExact: true}
+	if cost > sl.limit-used {
+		d.Verdict = Refuse
+		d.Remaining = sl.limit - used
+		if used > 0 {
+			d.Reset = s.entry(s.n-1).at + sl.window - now
+		}
+		d.RetryAfter = Never
+		if cost <= sl.limit {
+			last := s.firstReaching(gone, used+cost-sl.limit)
+			d.RetryAfter = s.entry(last).at + sl.window - now
+		}
+		return d
+	}
+	s.drop(gone)
+	s.push(sl.limit, eff, cost)
+	d.Remaining = sl.limit - used - cost
+	d.Reset = eff + sl.window - now
+	return d
+}
+
+// Idle reports whether every logged entry has expired by now.
+func (sl *SlidingLog) Idle(s *SlidingLogState, now time.Duration) bool {
+	return s.n == 0 || s.entry(s.n-1).at+sl.window <= now
+}
+
+// entry is the i-th oldest entry.
+func (s *SlidingLogState) entry(i int) *logEntry {
+	i += s.head
+	if i >= len(s.ring) {
+		i -= len(s.ring)
+	}
+	return &s.ring[i]
+}
+
+func (s *SlidingLogState) uptoBefore(i int) uint64 {
+	if i == 0 {
+		return s.base
+	}
+	return s.entry(i - 1).upto
+}
+
+func (s *SlidingLogState) total() uint64 { return s.uptoBefore(s.n) }
+
+// firstAfter is the number of entries at or before cut: those that have expired.
+func (s *SlidingLogState) firstAfter(cut time.Duration) int {
+	lo, hi := 0, s.n
+	for lo < hi {
+		mid := int(uint(lo+hi) >> 1)
+		if s.entry(mid).at <= cut {
+			lo = mid + 1
+		} else {
+			hi = mid
+		}
+	}
+	return lo
+}
+
+// firstReaching is the first entry from `from` on whose expiry frees at least need.
+func (s *SlidingLogState) firstReaching(from int, need int64) int {
+	base := s.uptoBefore(from)
+	lo, hi := from, s.n-1
+	for lo < hi {
+		mid := int(uint(lo+hi) >> 1)
+		if int64(s.entry(mid).upto-base) < need {
+			lo = mid + 1
+		} else {
+			hi = mid
+		}
+	}
+	return lo
+}
+
+func (s *SlidingLogState) drop(k int) {
+	if k == 0 {
+		return
+	}
+	s.base = s.uptoBefore(k)
+	s.head += k
+	if s.head >= len(s.ring) {
+		s.head -= len(s.ring)
+	}
+	s.n -= k
+}
+
+// push logs an admission. The ring never overflows: each entry costs at least 1,
+// so Limit entries already fill the window.
+func (s *SlidingLogState) push(limit int64, at time.Duration, cost int64) {
+	if s.ring == nil {
+		s.ring = make([]logEntry, limit)
+	}
+	upto := s.total() + uint64(cost)
+	s.n++
+	*s.entry(s.n - 1) = logEntry{at: at, upto: upto}
+}

@@ -1,0 +1,143 @@
+package algorithms
+
+import (
+	"errors"
+	"fmt"
+	"math"
+	"time"
+)
+
+// ThrottleConfig configures client-side adaptive throttling. Zero fields take
+// the defaults of the Google SRE book.
+type ThrottleConfig struct {
+	K       float64       // accepts multiplier, ≥ 1; 0 means 2
+	Period  time.Duration // trailing history; 0 means 2 minutes
+	Buckets int           // time buckets the period is counted in; 0 means 24
+}
+
+// Throttle is client-side adaptive throttling, as in the Google SRE book
+// ("Handling Overload"): each client counts, over a trailing period, the requests
+// it attempted and the requests the backend accepted, and drops a new request
+// locally, before sending it, with probability
+//
+//	p = max(0, (requests − K×accepts) / (requests + 1))
+//
+// requests counts every attempt, including those the client dropped itself, so a
+// backend that keeps refusing pushes p towards 1 while one that accepts lets p fall
+// back to 0. It sits in front of a server-side limit.
+//
+// Counts are kept in Buckets time buckets of Period/Buckets each, aligned to t=0;
+// the trailing period at now is the bucket now falls in plus the Buckets−1 before
+// it. So history ages out a bucket at a time: the window is between
+// Period − Period/Buckets and Period long. Counts are int32 and saturate.
+//
+// Throttle is the immutable rule, safe for concurrent use; each client holds a
+// ThrottleState, which belongs to one goroutine. The random draw is passed in, so
+// the caller controls the seed. A now earlier than the newest bucket counted is
+// counted, and judged, in that bucket.
+type Throttle struct {
+	k       float64
+	width   time.Duration // Period / Buckets
+	buckets int64
+}
+
+// ThrottleState is one client's history: 32 bytes, plus Buckets×8 bytes allocated
+// on its first request. The zero value is a client with no history, which never drops.
+type ThrottleState struct {
+	newest int64           // index of the newest bucket counted: now / width
+	counts []throttleCount // ring of Buckets counts, indexed by bucket mod Buckets
+}
+
+type throttleCount struct{ requests, accepts int32 }
+
+// NewThrottle returns a throttling rule for cfg, or every problem with cfg.
+func NewThrottle(cfg ThrottleConfig) (*Throttle, error) {
+	if cfg.K == 0 {
+		cfg.K = 2
+	}
+	if cfg.Period == 0 {
+		cfg.Period = 2 * time.Minute
+	}
+	if cfg.Buckets == 0 {
+		cfg.Buckets = 24
+	}
+	var errs []error
+	if !(cfg.K >= 1) || math.IsInf(cfg.K, 0) {
+		errs = append(errs, fmt.Errorf("k must be finite and at least 1, got %v", cfg.K))
+	}
+	if cfg.Period <= 0 {
+		errs = append(errs, fmt.Errorf("period must be positive, got %v", cfg.Period))
+	}
+	if cfg.Buckets <= 0 {
+		errs = append(errs, fmt.Errorf("buckets must be positive, got %d", cfg.Buckets))
+	}
+	if cfg.Period > 0 && cfg.Buckets > 0 && cfg.Period%time.Duration(cfg.Buckets) != 0 {
+		errs = append(errs, fmt.Errorf("period %v must split into %d whole-nanosecond buckets", cfg.Period, cfg.Buckets))
+	}
+	if err := errors.Join(errs...); err != nil {
+		return nil, fmt.Errorf("throttle: %w", err)
+	}
+	return &Throttle{k: cfg.K, width: cfg.Period / time.Duration(cfg.Buckets), buckets: int64(cfg.Buckets)}, nil
+}
+
+// Allow decides whether the client sends a request at now, given a uniform random
+// draw u in [0, 1): it drops the request when u < DropProbability(s, now),
+// computed before this request is counted. Either way it counts the request.
+func (th *Throttle) Allow(s *ThrottleState, now time.Duration, u float64) bool {
+	p := th.DropProbability(s, now)
+	c := th.at(s, now)
+	c.requests = saturatingInc(c.requests)
+	return u >= p
+}
+
+// Accepted records that the backend accepted a request, answered at now.
+func (th *Throttle) Accepted(s *ThrottleState, now time.Duration) {
+	c := th.at(s, now)
+	c.accepts = saturatingInc(c.accepts)
+}
+
+// DropProbability is max(0, (requests − K×accepts)/(requests+1)) over the
+// trailing period at now. It changes nothing.
+func (th *Throttle) DropProbability(s *ThrottleState, now time.Duration) float64 {
+	requests, accepts := th.totals(s, now)
+	p := (float64(requests) - th.k*float64(accepts)) / float64(requests+1)
+	return max(p, 0)
+}
+
+// totals sums the buckets in the trailing period at now.
+func (th *Throttle) totals(s *ThrottleState, now time.Duration) (requests, accepts int64) {
+	if s.counts == nil {
+		return 0, 0
+	}
+	oldest := max(int64(now/th.width), s.newest) - th.buckets + 1
+	for b := max(oldest, s.newest-th.buckets+1, 0); b <= s.newest; b++ {
+		c := s.counts[b%th.buckets]
+		requests += int64(c.requests)
+		accepts += int64(c.accepts)
+	}
+	return requests, accepts
+}
+
+// at rolls s forward to now's bucket, clearing the buckets that aged out, and
+// returns that bucket's counts.
+func (th *Throttle) at(s *ThrottleState, now time.Duration) *throttleCount {
+	b := int64(now / th.width)
+	if s.counts == nil {
+		s.counts = make([]throttleCount, th.buckets)
+		s.newest = b
+	}
+	if b > s.newest {
+		for i := max(s.newest+1, b-th.buckets+1); i <= b; i++ {
+			s.counts[i%th.buckets] = throttleCount{}
+		}
+		s.newest = b
+	}
+	return &s.counts[s.newest%th.buckets]
+}
+
+func saturatingInc(n int32) int32 {
+	if n == math.MaxInt32 {
+		return n
+	}
+	return n + 1
+}

@@ -1,0 +1,218 @@
+// Package scenarios reads, checks and writes rlsim scenario files (YAML) and holds
+// the built-in library of scenarios.
+//
+// A file describes either a world to run through every limiting lane (a
+// sim.Config) or, with a contention section, the optimistic-concurrency backoff
+// study (a sim.ContentionConfig). Parse reports every problem at once, each as
+// "file:line: field.path: what is wrong". docs/scenarios.md is the user's guide
+// to the format; JSONSchema describes it for editors.
+package scenarios
+
+import (
+	"fmt"
+	"os"
+	"path/filepath"
+	"reflect"
+	"regexp"
+	"strconv"
+	"strings"
+	"time"
+
+	"gopkg.in/yaml.v3"
+
+	"github.com/rlsim/rlsim/sim"
+)
+
+// Scenario is one loaded scenario file. Exactly one of Config and Contention is set.
+type Scenario struct {
+	Name        string // the file's base name without extension, or the built-in's name
+	File        string // where it was read from, as error messages name it
+	Description string
+	Config      *sim.Config
+	Contention  *sim.ContentionConfig
+	Source      []byte // the YAML as written
+}
+
+// Load reads and parses the scenario file at path.
+func Load(path string) (*Scenario, error) {
+	data, err := os.ReadFile(path)
+	if err != nil {
+		return nil, &FieldError{File: path, Msg: readProblem(err)}
+	}
+	return Parse(path, data)
+}
+
+func readProblem(err error) string {
+	switch {
+	case os.IsNotExist(err):
+		return "no such file"
+	case os.IsPermission(err):
+		return "permission denied"
+	}
+	if pe, ok := err.(*os.PathError); ok {
+		return pe.Err.Error()
+	}
+	return err.Error()
+}
+
+var yamlLine = regexp.MustCompile(`^yaml: line (\d+): (.*)$`)
+
+// Parse reads a scenario from data; file names it in error messages. The error,
+// if any, is an Errors listing every problem found.
+func Parse(file string, data []byte) (s *Scenario, err error) {
+	errs := &errorList{file: file}
+	var root yaml.Node
+	if err := yaml.Unmarshal(data, &root); err != nil {
+		msg := strings.TrimPrefix(err.Error(), "yaml: ")
+		line := 0
+		if m := yamlLine.FindStringSubmatch(err.Error()); m != nil {
+			line, _ = strconv.Atoi(m[1])
+			msg = m[2]
+		}
+		errs.add(line, "", "not valid YAML: "+msg)
+		return nil, errs.err()
+	}
+	if len(root.Content) == 0 {
+		errs.add(0, "", "the file is empty: a scenario needs at least clients (see rlsim scenarios show demo)")
+		return nil, errs.err()
+	}
+	var f fileSpec
+	d := &decoder{errs: errs, lines: map[string]int{}}
+	d.decode(root.Content[0], reflect.ValueOf(&f).Elem(), "", "")
+	if errs.err() != nil {
+		return nil, errs.err()
+	}
+	s = &Scenario{Name: strings.TrimSuffix(filepath.Base(file), filepath.Ext(file)), File: file, Source: data}
+	b := &builder{errs: errs, lines: d.lines}
+	b.build(&f, s)
+	if errs.err() == nil && s.Config != nil {
+		b.simValidate(*s.Config)
+	}
+	if err := errs.err(); err != nil {
+		return nil, err
+	}
+	return s, nil
+}
+
+// CheckBudget refuses the scenario with a *BudgetError when its simulation is
+// estimated to process more than budget events.
+func (s *Scenario) CheckBudget(budget int64) error {
+	if s.Config == nil {
+		return nil
+	}
+	if n := s.Config.EstimateEvents(); n > budget {
+		return &BudgetError{File: s.File, Estimate: n, Budget: budget}
+	}
+	return nil
+}
+
+// Marshal writes s as a scenario file with every default made explicit, such that
+// Parse gives back the same configuration.
+func Marshal(s *Scenario) ([]byte, error) {
+	f, err := toFile(s)
+	if err != nil {
+		return nil, err
+	}
+	return yaml.Marshal(f)
+}
+
+func toFile(s *Scenario) (*fileSpec, error) {
+	f := &fileSpec{Description: s.Description}
+	switch {
+	case s.Contention != nil:
+		c := s.Contention
+		f.Seed = &c.Seed
+		cs := &contentionSpec{Clients: c.Clients, Base: dur(c.Base), Cap: dur(c.Cap),
+			Hop: optDur(c.Hop), HopStdDev: optDur(c.HopStdDev), Runs: c.Runs}
+		for _, j := range c.Jitters {
+			cs.Jitters = append(cs.Jitters, j.String())
+		}
+		f.Contention = cs
+	case s.Config != nil:
+		c := s.Config
+		f.Duration, f.Seed, f.Bucket = dur(c.Duration), &c.Seed, optDur(c.Bucket)
+		for _, l := range c.Limits {
+			f.Limits = append(f.Limits, limitSpec{Name: l.Name, Key: l.Key.String(), Limit: l.Policy.Limit,
+				Window: dur(l.Policy.Window), Burst: l.Policy.Burst})
+		}
+		for _, l := range c.Lanes {
+			f.Lanes = append(f.Lanes, l.String())
+		}
+		if a := c.AIMD; a != (sim.AIMDSettings{}) {
+			f.AIMD = &aimdSpec{Initial: a.Initial, Min: a.Min, Max: a.Max, Target: optDur(a.Target), Backoff: a.Backoff}
+		}
+		if t := c.Throttle; t != (sim.ThrottleSettings{}) {
+			f.Throttle = &throttleSpec{K: t.K, Period: optDur(t.Period)}
+			if t.Server != sim.LaneDefault {
+				f.Throttle.Server = t.Server.String()
+			}
+		}
+		for _, g := range c.Clients {
+			f.Clients = append(f.Clients, clientToFile(g))
+		}
+		if be := c.Backend; be != nil {
+			bs := &backendSpec{Capacity: &be.Capacity, Queue: be.QueueSize, Service: serviceToFile(be.Service)}
+			for _, ch := range be.Changes {
+				cs := changeSpec{At: dur(ch.At), Capacity: &ch.Capacity}
+				if ch.Service.Mean > 0 {
+					cs.Service = serviceToFile(ch.Service)
+				}
+				bs.Changes = append(bs.Changes, cs)
+			}
+			f.Backend = bs
+		}
+	default:
+		return nil, errNoConfig
+	}
+	return f, nil
+}
+
+func clientToFile(g sim.ClientGroup) clientSpec {
+	cs := clientSpec{Name: g.Name, Count: &g.Count, Cost: g.Cost}
+	if id := g.Identity; id != (sim.Identity{}) {
+		cs.Identity = &identitySpec{User: id.User, IP: id.IP, APIKey: id.APIKey, Tenant: id.Tenant, Endpoint: id.Endpoint}
+	}
+	for _, a := range g.Arrivals {
+		as := arrivalSpec{Kind: a.Kind.String(), Start: optDur(a.Start), Stop: optDur(a.Stop), Count: a.Count,
+			Spread: optDur(a.Spread), On: optDur(a.On), Off: optDur(a.Off), Idle: optDur(a.Idle)}
+		if a.Kind == sim.ArrivalBurst {
+			as.At = optDur(a.At)
+		}
+		if a.Rate != (sim.Rate{}) {
+			r := Rate(a.Rate)
+			as.Rate = &r
+		}
+		cs.Arrivals = append(cs.Arrivals, as)
+	}
+	if r := g.Retry; r != (sim.Retry{}) {
+		rs := &retrySpec{Kind: r.Kind.String(), Delay: optDur(r.Delay), MaxAttempts: r.MaxAttempts,
+			HonorRetryAfter: r.HonorRetryAfter, RetryAfterJitter: optDur(r.RetryAfterJitter)}
+		if r.Kind == sim.RetryExponential {
+			rs.Base, rs.Cap, rs.Jitter = dur(r.Base), dur(r.Cap), r.Jitter.String()
+		}
+		cs.Retry = rs
+	}
+	return cs
+}
+
+func serviceToFile(s sim.Service) *serviceSpec {
+	return &serviceSpec{Mean: dur(s.Mean), Distribution: s.Kind.String()}
+}
+
+func dur(d time.Duration) *Duration { v := Duration(d); return &v }
+
+// optDur is nil for zero, so that an absent field stays absent.
+func optDur(d time.Duration) *Duration {
+	if d == 0 {
+		return nil
+	}
+	return dur(d)
+}
+
+// String is the scenario's name and, if it has one, its description.
+func (s *Scenario) String() string {
+	if s.Description == "" {
+		return s.Name
+	}
+	return fmt.Sprintf("%s: %s", s.Name, s.Description)
+}

@@ -1,0 +1,120 @@
+package scenarios
+
+// The types below are the scenario file format. Each field's tags drive the
+// decoder, the validation of single values, the JSON Schema and the saved YAML, so
+// the format is written down once:
+//
+//	yaml:"name"        the field's name in the file
+//	doc:"..."          its description (JSON Schema, and checked against docs/scenarios.md)
+//	enum:"lane"        its value (or each element) must be one of the names sim defines
+//	check:"positive"   the number or duration must be > 0 ("nonneg": >= 0)
+//	required:"true"    the field must be present (kind-specific rules are in convert.go)
+
+// fileSpec is a whole scenario file.
+type fileSpec struct {
+	Description string    `yaml:"description,omitempty" doc:"one line saying what the scenario shows"`
+	Duration    *Duration `yaml:"duration,omitempty" check:"positive" doc:"how long new requests may start (default 10s); retries and queues then drain"`
+	Seed        *uint64   `yaml:"seed,omitempty" doc:"seed of every random stream (default 1); the same seed gives the same result"`
+	Bucket      *Duration `yaml:"bucket,omitempty" check:"positive" doc:"width of the time-series buckets (default duration/200, at least 1ms)"`
+
+	Limits   []limitSpec   `yaml:"limits,omitempty" doc:"the limit chain a request passes, most specific first (default one global limit of 10 per 1s)"`
+	Lanes    []string      `yaml:"lanes,omitempty" enum:"lane" doc:"the limiting strategies to compare, in order (default all eight)"`
+	AIMD     *aimdSpec     `yaml:"aimd,omitempty" doc:"settings of the AIMD concurrency lane"`
+	Throttle *throttleSpec `yaml:"throttle,omitempty" doc:"settings of the client-throttling lane"`
+
+	Clients []clientSpec `yaml:"clients,omitempty" doc:"the client population: groups of identical clients"`
+	Backend *backendSpec `yaml:"backend,omitempty" doc:"the service behind the limiter (default none: answers at once)"`
+
+	Contention *contentionSpec `yaml:"contention,omitempty" doc:"makes the file an optimistic-concurrency backoff study instead of a limiter comparison"`
+}
+
+type limitSpec struct {
+	Name   string    `yaml:"name,omitempty" doc:"names the limit in refusals (default the key)"`
+	Key    string    `yaml:"key,omitempty" enum:"key" doc:"what the limit counts by (default global)"`
+	Limit  int64     `yaml:"limit" required:"true" check:"positive" doc:"cost units admitted per window"`
+	Window *Duration `yaml:"window,omitempty" check:"positive" doc:"the window the limit is stated over (default 1s)"`
+	Burst  int64     `yaml:"burst,omitempty" check:"nonneg" doc:"largest burst, in cost units (default the limit)"`
+}
+
+type aimdSpec struct {
+	Initial float64   `yaml:"initial,omitempty" check:"positive" doc:"starting concurrency limit (default 10)"`
+	Min     float64   `yaml:"min,omitempty" check:"positive" doc:"lowest concurrency limit (default 1)"`
+	Max     float64   `yaml:"max,omitempty" check:"positive" doc:"highest concurrency limit (default 1000)"`
+	Target  *Duration `yaml:"target,omitempty" check:"positive" doc:"latency above which the limit is cut (default 2x the backend's mean service time)"`
+	Backoff float64   `yaml:"backoff,omitempty" check:"positive" doc:"factor the limit is multiplied by on a cut, below 1 (default 0.9)"`
+}
+
+type throttleSpec struct {
+	K      float64   `yaml:"k,omitempty" check:"positive" doc:"accepts multiplier K: a client sends freely while requests < K x accepts (default 2)"`
+	Period *Duration `yaml:"period,omitempty" check:"positive" doc:"trailing period over which requests and accepts are counted (default 2m)"`
+	Server string    `yaml:"server,omitempty" enum:"server" doc:"the server-side limiter behind the throttle (default token_bucket)"`
+}
+
+type clientSpec struct {
+	Name     string        `yaml:"name,omitempty" doc:"the class of these clients in per-class outcomes (default group<index>)"`
+	Count    *int          `yaml:"count,omitempty" check:"positive" doc:"how many identical clients (default 1)"`
+	Identity *identitySpec `yaml:"identity,omitempty" doc:"each client's keys; {i} is the client's index in the group, {g} the group name"`
+	Cost     int64         `yaml:"cost,omitempty" check:"positive" doc:"cost units per request (default 1)"`
+	Arrivals []arrivalSpec `yaml:"arrivals" required:"true" doc:"when each client sends: the union of these components"`
+	Retry    *retrySpec    `yaml:"retry,omitempty" doc:"what a client does after a refusal, a shed or a local drop (default give up)"`
+}
+
+type identitySpec struct {
+	User     string `yaml:"user,omitempty" doc:"user template (default {g}-{i})"`
+	IP       string `yaml:"ip,omitempty" doc:"IP address template; without {i} the whole group shares it, as behind a NAT (default {g}-{i})"`
+	APIKey   string `yaml:"api_key,omitempty" doc:"API key template (default {g}-{i})"`
+	Tenant   string `yaml:"tenant,omitempty" doc:"tenant template (default {g}-{i})"`
+	Endpoint string `yaml:"endpoint,omitempty" doc:"endpoint template (default {g}-{i})"`
+}
+
+type arrivalSpec struct {
+	Kind   string    `yaml:"kind" required:"true" enum:"arrival" doc:"the shape of the arrival process"`
+	Start  *Duration `yaml:"start,omitempty" check:"nonneg" doc:"when a constant, poisson, on_off or idle_then_burst process starts (default 0)"`
+	Stop   *Duration `yaml:"stop,omitempty" check:"positive" doc:"when it stops (default the scenario's duration)"`
+	Rate   *Rate     `yaml:"rate,omitempty" doc:"requests per period, per client: constant, poisson, on_off"`
+	At     *Duration `yaml:"at,omitempty" check:"nonneg" doc:"when a burst starts (default 0)"`
+	Count  int       `yaml:"count,omitempty" check:"positive" doc:"requests in a burst or idle_then_burst, per client"`
+	Spread *Duration `yaml:"spread,omitempty" check:"nonneg" doc:"a burst's requests are spread evenly over this span (default 0: all at once)"`
+	On     *Duration `yaml:"on,omitempty" check:"positive" doc:"on_off: how long each sending period lasts"`
+	Off    *Duration `yaml:"off,omitempty" check:"positive" doc:"on_off: how long each silent period lasts"`
+	Idle   *Duration `yaml:"idle,omitempty" check:"positive" doc:"idle_then_burst: the silence before each burst"`
+}
+
+type retrySpec struct {
+	Kind             string    `yaml:"kind" required:"true" enum:"retry" doc:"how a retry is scheduled"`
+	Delay            *Duration `yaml:"delay,omitempty" check:"positive" doc:"fixed: the wait before each retry"`
+	Base             *Duration `yaml:"base,omitempty" check:"positive" doc:"exponential: the first backoff (default 100ms)"`
+	Cap              *Duration `yaml:"cap,omitempty" check:"positive" doc:"exponential: the largest backoff (default 10s)"`
+	Jitter           string    `yaml:"jitter,omitempty" enum:"jitter" doc:"exponential: how the backoff is randomised (default none)"`
+	MaxAttempts      int       `yaml:"max_attempts,omitempty" check:"nonneg" doc:"attempts per request, the first included (default 0: no limit but the end of the run)"`
+	HonorRetryAfter  bool      `yaml:"honor_retry_after,omitempty" doc:"wait at least the Retry-After a refusal carries"`
+	RetryAfterJitter *Duration `yaml:"retry_after_jitter,omitempty" check:"nonneg" doc:"with honor_retry_after: add uniform(0, this) to the Retry-After"`
+}
+
+type backendSpec struct {
+	Capacity *int          `yaml:"capacity,omitempty" check:"nonneg" doc:"requests served in parallel (default 1; 0 is an outage: every request gets 503)"`
+	Queue    int           `yaml:"queue,omitempty" check:"nonneg" doc:"requests that may wait for a server; one more is shed with 503 (default 0)"`
+	Service  *serviceSpec  `yaml:"service" required:"true" doc:"the service time of one request"`
+	Changes  []changeSpec  `yaml:"changes,omitempty" doc:"capacity and service-time changes over time: slowdown, outage, recovery"`
+}
+
+type serviceSpec struct {
+	Mean         *Duration `yaml:"mean" required:"true" check:"positive" doc:"mean service time"`
+	Distribution string    `yaml:"distribution,omitempty" enum:"service" doc:"constant or exponential (default constant)"`
+}
+
+type changeSpec struct {
+	At       *Duration    `yaml:"at" required:"true" check:"nonneg" doc:"when the change takes effect"`
+	Capacity *int         `yaml:"capacity" required:"true" check:"nonneg" doc:"the capacity from then on (0: outage)"`
+	Service  *serviceSpec `yaml:"service,omitempty" doc:"the service time from then on (default unchanged)"`
+}
+
+type contentionSpec struct {
+	Clients   []int     `yaml:"clients" required:"true" check:"positive" doc:"client counts to sweep, e.g. [10, 20, 30]"`
+	Jitters   []string  `yaml:"jitters,omitempty" enum:"jitter" doc:"backoff kinds to compare (default all four)"`
+	Base      *Duration `yaml:"base,omitempty" check:"positive" doc:"first backoff (default 5ms)"`
+	Cap       *Duration `yaml:"cap,omitempty" check:"positive" doc:"largest backoff (default 2s)"`
+	Hop       *Duration `yaml:"hop,omitempty" check:"positive" doc:"mean one-way network time (default 10ms)"`
+	HopStdDev *Duration `yaml:"hop_stddev,omitempty" check:"nonneg" doc:"standard deviation of the network time (default 2ms)"`
+	Runs      int       `yaml:"runs,omitempty" check:"positive" doc:"repetitions averaged per cell (default 1)"`
+}

@@ -1,0 +1,60 @@
+package sim
+
+import (
+	"context"
+	"time"
+)
+
+// Options are the per-run knobs that are not part of the world.
+type Options struct {
+	// Trace, when set, receives every attempt and backend outcome as it happens.
+	Trace TraceSink
+	// Progress, when set, is called now and then with the virtual time reached by
+	// the slowest lane and the time the run ends.
+	Progress func(now, end time.Duration)
+}
+
+// TraceSink receives trace records in virtual-time order per lane. The record is
+// reused after the call returns.
+type TraceSink interface {
+	Record(r *TraceRecord) error
+}
+
+// TraceEvent says what a trace record is about.
+type TraceEvent uint8
+
+const (
+	TraceAdmit   TraceEvent = iota // limiter admitted the attempt now
+	TraceDelay                     // limiter admitted it late, at At+Delay
+	TraceRefuse                    // 429 from the limit named in Limit
+	TraceDrop                      // dropped client-side by the adaptive throttle
+	TraceShed                      // 503: AIMD over its limit, backend queue full or down
+	TraceSuccess                   // the backend answered 200 (At = completion)
+)
+
+// TraceRecord is one line of the trace.
+type TraceRecord struct {
+	At         time.Duration
+	Lane       LaneKind
+	Event      TraceEvent
+	Client     int    // global client index
+	Class      string // client group name
+	Key        string // the first limit's key of the client
+	Request    int64  // the client's request number
+	Attempt    int    // 1 for the first attempt
+	Cost       int64
+	Delay      time.Duration // TraceDelay: wait until release
+	RetryAfter time.Duration // TraceRefuse: the Retry-After given
+	Limit      string        // TraceRefuse: the limit that tripped
+	Latency    time.Duration // TraceSuccess: time in the backend
+}
+
+// Run simulates cfg through every lane to the end and returns what was measured.
+// It stops early with ctx's error when ctx is cancelled.
+func Run(ctx context.Context, cfg Config, opt Options) (Result, error) {
+	s, err := New(cfg, opt)
+	if err != nil {
+		return Result{}, err
+	}
+	return s.RunToEnd(ctx)
+}

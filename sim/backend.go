@@ -1,0 +1,118 @@
+package sim
+
+import "time"
+
+// backend is the service behind a lane's limiter: servers working in parallel on
+// a bounded FIFO queue. It keeps the integrals needed for utilisation.
+type backend struct {
+	cfg      *Backend
+	seed     uint64
+	capacity int
+	service  Service
+	busy     int
+	queue    []int32 // ring of waiting requests
+	head, n  int
+
+	lastT               time.Duration
+	busyTime, availTime time.Duration // server-nanoseconds
+	maxInFlight         int
+	maxQueue            int
+}
+
+func newBackend(cfg *Backend, seed uint64) *backend {
+	return &backend{
+		cfg: cfg, seed: seed, capacity: cfg.Capacity, service: cfg.Service,
+		queue: make([]int32, cfg.QueueSize),
+	}
+}
+
+func (b *backend) inFlight() int { return b.busy + b.n }
+
+// account integrates busy and available server time up to now.
+func (b *backend) account(now time.Duration) {
+	dt := now - b.lastT
+	b.busyTime += dt * time.Duration(b.busy)
+	b.availTime += dt * time.Duration(b.capacity)
+	b.lastT = now
+}
+
+// arrive takes request r: start it, queue it, or shed it.
+func (b *backend) arrive(l *lane, r int32) {
+	b.account(l.eng.now)
+	switch {
+	case b.capacity > 0 && b.busy < b.capacity:
+		b.serve(l, r)
+	case b.capacity > 0 && b.n < len(b.queue):
+		b.queue[(b.head+b.n)%len(b.queue)] = r
+		b.n++
+		b.maxQueue = max(b.maxQueue, b.n)
+	default:
+		l.shed(r)
+		return
+	}
+	b.maxInFlight = max(b.maxInFlight, b.inFlight())
+	l.m.inFlight(l.eng.now, b.inFlight())
+}
+
+// serve starts work on r. Its service time is drawn from a stream of its own
+// (client, request, attempt), so every lane gives the same attempt the same time.
+func (b *backend) serve(l *lane, r int32) {
+	b.busy++
+	req := &l.reqs.all[r]
+	d := b.service.Mean
+	if b.service.Kind == ServiceExponential {
+		rnd := streamFor(b.seed, uint64(req.client), uint64(req.num), uint64(req.attempt))
+		d = rnd.exp(b.service.Mean)
+	}
+	l.eng.schedule(l.eng.now+d, evComplete, r, 0)
+}
+
+// complete finishes r and starts the next waiting request.
+func (b *backend) complete(l *lane, r int32) {
+	b.account(l.eng.now)
+	b.busy--
+	l.succeed(r)
+	b.startWaiting(l)
+	l.m.inFlight(l.eng.now, b.inFlight())
+}
+
+func (b *backend) startWaiting(l *lane) {
+	for b.n > 0 && b.busy < b.capacity {
+		r := b.queue[b.head]
+		b.head = (b.head + 1) % len(b.queue)
+		b.n--
+		b.serve(l, r)
+	}
+}
+
+// change applies the i-th scheduled change. Going to zero capacity is an outage:
+// the waiting requests are answered 503 at once; requests in service finish.
+func (b *backend) change(l *lane, i int) {
+	b.account(l.eng.now)
+	ch := b.cfg.Changes[i]
+	b.capacity = ch.Capacity
+	if ch.Service.Mean > 0 {
+		b.service = ch.Service
+	}
+	if b.capacity == 0 {
+		for b.n > 0 {
+			r := b.queue[b.head]
+			b.head = (b.head + 1) % len(b.queue)
+			b.n--
+			l.shed(r)
+		}
+	}
+	b.startWaiting(l)
+}
+
+func (b *backend) stats(now time.Duration, latency *histogram) BackendStats {
+	b.account(now)
+	s := BackendStats{
+		Served: latency.n, Latency: latency.percentiles(),
+		MaxInFlight: b.maxInFlight, MaxQueue: b.maxQueue,
+	}
+	if b.availTime > 0 {
+		s.Utilisation = float64(b.busyTime) / float64(b.availTime)
+	}
+	return s
+}

@@ -1,0 +1,38 @@
+package sim
+
+import "time"
+
+// backoff is the sleep before retry number n (n = 1 for the first retry) of an
+// exponential policy, given the previous sleep (for decorrelated jitter; zero
+// before the first retry). Formulas as in the AWS Architecture Blog's
+// "Exponential Backoff And Jitter":
+//
+//	none:         min(cap, base×2^(n−1))
+//	full:         uniform(0, that)
+//	equal:        that/2 + uniform(0, that/2)
+//	decorrelated: min(cap, uniform(base, 3×previous)), previous starting at base
+func backoff(r Retry, n int, previous time.Duration, rnd *stream) time.Duration {
+	if r.Jitter == JitterDecorrelated {
+		if previous < r.Base {
+			previous = r.Base
+		}
+		return min(r.Cap, rnd.between(r.Base, 3*previous))
+	}
+	sleep := exponential(r.Base, r.Cap, n)
+	switch r.Jitter {
+	case JitterFull:
+		return rnd.duration(sleep)
+	case JitterEqual:
+		return sleep/2 + rnd.duration(sleep-sleep/2)
+	}
+	return sleep
+}
+
+// exponential is min(cap, base×2^(n−1)) without overflow.
+func exponential(base, cap time.Duration, n int) time.Duration {
+	sleep := base
+	for i := 1; i < n && sleep < cap; i++ {
+		sleep *= 2
+	}
+	return min(sleep, cap)
+}

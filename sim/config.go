@@ -1,0 +1,218 @@
+package sim
+
+import (
+	"time"
+
+	"github.com/rlsim/rlsim/algorithms"
+)
+
+// Config describes one world to simulate: the clients, the limits they meet, the
+// backend behind them and the lanes (limiting strategies) to compare. Durations are
+// virtual time. The zero values of optional parts mean "absent" or the documented
+// default; Validate reports every problem at once.
+type Config struct {
+	Name     string
+	Duration time.Duration // how long new requests may start
+	// Drain is how long after Duration retries and queues may still run; zero means
+	// Duration (so the run ends at 2×Duration at the latest).
+	Drain time.Duration
+	Seed  uint64
+
+	// Limits is the chain a request passes, most specific first. Every lane applies
+	// its own algorithm to each limit in the chain; a refusal names the limit that tripped.
+	Limits []Limit
+	// Lanes to run, in order; empty means AllLanes.
+	Lanes []LaneKind
+	// Lane-specific settings.
+	AIMD     AIMDSettings
+	Throttle ThrottleSettings
+
+	Clients []ClientGroup
+	// Backend is the service behind the limiter; nil means an infinitely fast one.
+	Backend *Backend
+
+	// Bucket is the width of the time-series buckets; zero means Duration/200 rounded
+	// to a whole millisecond (at least 1ms).
+	Bucket time.Duration
+}
+
+// Limit is one link of the limit chain: a policy counted by one key.
+type Limit struct {
+	Name   string // names the limit in refusals; defaults to "<key>"
+	Key    KeyKind
+	Policy algorithms.Policy
+}
+
+// KeyKind is what a limit counts by.
+type KeyKind uint8
+
+const (
+	KeyGlobal KeyKind = iota
+	KeyIP
+	KeyUser
+	KeyAPIKey
+	KeyTenant
+	KeyEndpoint
+)
+
+// LaneKind is one limiting strategy.
+type LaneKind uint8
+
+const (
+	// LaneDefault (the zero value) means "the default lane" where a lane is optional.
+	LaneDefault LaneKind = iota
+	LaneFixedWindow
+	LaneSlidingLog
+	LaneSlidingWindowCounter
+	LaneTokenBucket
+	LaneLeakyBucket
+	LaneGCRA
+	LaneAIMD
+	LaneClientThrottle
+)
+
+// AllLanes lists the eight lanes in their canonical order.
+var AllLanes = []LaneKind{
+	LaneFixedWindow, LaneSlidingLog, LaneSlidingWindowCounter, LaneTokenBucket,
+	LaneLeakyBucket, LaneGCRA, LaneAIMD, LaneClientThrottle,
+}
+
+// AIMDSettings configure the AIMD concurrency lane, which limits requests in flight
+// to the backend instead of applying the limit chain. Zero fields take defaults:
+// Initial 10, Min 1, Max 1000, Target 2× the backend's mean service time (100ms
+// without a backend), Backoff 0.9.
+type AIMDSettings struct {
+	Initial, Min, Max float64
+	Target            time.Duration
+	Backoff           float64
+}
+
+// ThrottleSettings configure the client-throttling lane: every client runs the
+// adaptive throttle in front of the limit chain, enforced server-side by Server
+// (token bucket by default). Zero fields take defaults: K 2, Period 2m.
+type ThrottleSettings struct {
+	K      float64
+	Period time.Duration
+	Server LaneKind // one of the six per-key lanes; LaneDefault means token bucket
+}
+
+// ClientGroup is Count identical clients.
+type ClientGroup struct {
+	Name     string // the class, for per-class outcomes ("users", "abuser")
+	Count    int
+	Identity Identity
+	Arrivals []Arrival
+	Cost     int64 // cost units per request; zero means 1
+	Retry    Retry
+}
+
+// Identity gives each client its keys. Each field is a template in which "{i}" is
+// replaced by the client's index within its group (0-based) and "{g}" by the group
+// name; a template without "{i}" is shared by the whole group (a NAT address, one
+// tenant). Empty fields default to "{g}-{i}" so every client is distinct.
+type Identity struct {
+	User, IP, APIKey, Tenant, Endpoint string
+}
+
+// ArrivalKind is the shape of an arrival process.
+type ArrivalKind uint8
+
+const (
+	// ArrivalBurst sends Count requests at At, spread evenly over [At, At+Spread).
+	ArrivalBurst ArrivalKind = iota
+	// ArrivalConstant sends at Rate, the k-th request at Start + k×Per/Count, until Stop.
+	ArrivalConstant
+	// ArrivalPoisson sends with exponential gaps of mean Per/Count, from Start until Stop.
+	ArrivalPoisson
+	// ArrivalOnOff sends at Rate during On, then is silent for Off, repeating from Start until Stop.
+	ArrivalOnOff
+	// ArrivalIdleThenBurst is silent for Idle from Start, then sends a burst of Count
+	// spread over Spread, repeating until Stop.
+	ArrivalIdleThenBurst
+)
+
+// Rate is Count requests per Per: an exact rational rate.
+type Rate struct {
+	Count int64
+	Per   time.Duration
+}
+
+// Arrival is one component of a client's arrival process; a client's arrivals are
+// the union of its components. Stop zero means the scenario's Duration.
+type Arrival struct {
+	Kind        ArrivalKind
+	Start, Stop time.Duration
+	Rate        Rate          // constant, poisson, on/off
+	At          time.Duration // burst
+	Count       int           // burst, idle-then-burst
+	Spread      time.Duration // burst, idle-then-burst
+	On, Off     time.Duration // on/off
+	Idle        time.Duration // idle-then-burst
+}
+
+// RetryKind is how a client schedules a retry after a refusal (429), a shed (503) or
+// a local drop.
+type RetryKind uint8
+
+const (
+	RetryNone RetryKind = iota
+	RetryImmediate
+	RetryFixed
+	RetryExponential
+)
+
+// JitterKind randomises an exponential backoff (AWS "Exponential Backoff And Jitter").
+type JitterKind uint8
+
+const (
+	JitterNone         JitterKind = iota // sleep = min(cap, base×2^n)
+	JitterFull                           // uniform(0, sleep)
+	JitterEqual                          // sleep/2 + uniform(0, sleep/2)
+	JitterDecorrelated                   // min(cap, uniform(base, 3×previous sleep))
+)
+
+// Retry is a client's retry policy. MaxAttempts counts the first attempt; zero means
+// no limit other than the simulation's end.
+type Retry struct {
+	Kind        RetryKind
+	Delay       time.Duration // fixed
+	Base, Cap   time.Duration // exponential
+	Jitter      JitterKind
+	MaxAttempts int
+	// HonorRetryAfter waits at least the Retry-After a refusal carries, plus a
+	// uniform(0, RetryAfterJitter) draw.
+	HonorRetryAfter  bool
+	RetryAfterJitter time.Duration
+}
+
+// Backend is the service behind the limiter: Capacity parallel servers, a bounded
+// FIFO queue of QueueSize, and service times; Changes alter capacity or service
+// time over time. Capacity 0 is an outage: every request is answered 503 at once.
+type Backend struct {
+	Capacity  int
+	QueueSize int
+	Service   Service
+	Changes   []BackendChange
+}
+
+// ServiceKind is the distribution of service times.
+type ServiceKind uint8
+
+const (
+	ServiceConstant ServiceKind = iota
+	ServiceExponential
+)
+
+// Service is a service-time distribution with the given mean.
+type Service struct {
+	Kind ServiceKind
+	Mean time.Duration
+}
+
+// BackendChange sets, from At on, the capacity and (when Service.Mean > 0) the
+// service time.
+type BackendChange struct {
+	At       time.Duration
+	Capacity int
+	Service  Service
+}

@@ -1,0 +1,291 @@
+package sim
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"reflect"
+	"strings"
+	"testing"
+	"time"
+)
+
+func runContention(t *testing.T, c ContentionConfig) map[JitterKind]map[int]ContentionRow {
+	t.Helper()
+	res, err := RunContention(context.Background(), c)
+	if err != nil {
+		t.Fatalf("RunContention: %v", err)
+	}
+	cells := map[JitterKind]map[int]ContentionRow{}
+	for _, r := range res.Rows {
+		if cells[r.Jitter] == nil {
+			cells[r.Jitter] = map[int]ContentionRow{}
+		}
+		cells[r.Jitter][r.Clients] = r
+	}
+	return cells
+}
+
+func TestContentionOneClient(t *testing.T) {
+	const runs = 400
+	for _, j := range AllJitters {
+		t.Run(j.String(), func(t *testing.T) {
+			row := runContention(t, ContentionConfig{Seed: 7, Clients: []int{1}, Jitters: []JitterKind{j}, Runs: runs})[j][1]
+			if row.Calls != 1 {
+				t.Errorf("Calls = %v, want 1: a lone client never collides", row.Calls)
+			}
+			// Four hops of |Normal(10ms, 2ms)|: the fold at zero is 5 sd away, so each
+			// hop averages 10ms; their sum has sd 2×2ms, its mean over 400 runs 1/20 of
+			// that. Allow 5 sd.
+			want := 4 * DefaultContentionHop
+			if tol := 5 * 2 * DefaultContentionHopStdDev / 20; (row.Completion - want).Abs() > tol {
+				t.Errorf("Completion = %v, want %v ± %v (4 hops)", row.Completion, want, tol)
+			}
+		})
+	}
+	t.Run("nearly constant hops", func(t *testing.T) {
+		hop := 7 * time.Millisecond
+		row := runContention(t, ContentionConfig{Clients: []int{1}, Jitters: []JitterKind{JitterFull}, Hop: hop, HopStdDev: 1})[JitterFull][1]
+		if d := (row.Completion - 4*hop).Abs(); d > 40 {
+			t.Errorf("Completion = %v, want 4×%v within 40ns", row.Completion, hop)
+		}
+	})
+}
+
+// TestContentionEveryClientWinsOnce looks inside runs: the row's version counts
+// the writes won, and each client stops after its one win.
+func TestContentionEveryClientWinsOnce(t *testing.T) {
+	var w contentionWorld
+	for _, j := range AllJitters {
+		for _, n := range []int{1, 2, 17, 100} {
+			w.reset(ContentionConfig{Seed: 3}.withDefaults(), j, n, 0)
+			if err := w.run(context.Background()); err != nil {
+				t.Fatal(err)
+			}
+			var writes int64
+			for i, cl := range w.clients {
+				if cl.wins != 1 {
+					t.Errorf("%v, %d clients: client %d won %d times, want 1", j, n, i, cl.wins)
+				}
+				if cl.writes != cl.failures+1 {
+					t.Errorf("%v, %d clients: client %d wrote %d times after %d failures, want failures+1", j, n, i, cl.writes, cl.failures)
+				}
+				writes += int64(cl.writes)
+			}
+			if w.version != int64(n) {
+				t.Errorf("%v, %d clients: version = %d at the end, want %d", j, n, w.version, n)
+			}
+			if writes != w.calls {
+				t.Errorf("%v, %d clients: clients wrote %d times, server counted %d calls", j, n, writes, w.calls)
+			}
+			if w.eng.pending() != 0 || w.left != 0 {
+				t.Errorf("%v, %d clients: %d events pending and %d clients left at the end", j, n, w.eng.pending(), w.left)
+			}
+		}
+	}
+}
+
+// TestContentionBlogOrdering checks the findings of "Exponential Backoff And
+// Jitter" at 100 clients: without jitter clients keep colliding, so it does by far
+// the most work and takes by far the longest; equal jitter takes longer than full
+// and decorrelated; full jitter does less work than decorrelated.
+func TestContentionBlogOrdering(t *testing.T) {
+	const n = 100
+	cells := runContention(t, ContentionConfig{Seed: 2015, Clients: []int{n}, Runs: 20})
+	none, full, equal, decorr := cells[JitterNone][n], cells[JitterFull][n], cells[JitterEqual][n], cells[JitterDecorrelated][n]
+	for _, r := range []ContentionRow{full, equal, decorr} {
+		if none.Calls < 1.5*r.Calls {
+			t.Errorf("calls: none %.0f, %v %.0f; want none at least 1.5× every jittered kind", none.Calls, r.Jitter, r.Calls)
+		}
+		if none.Completion < 4*r.Completion {
+			t.Errorf("completion: none %v, %v %v; want none at least 4× every jittered kind", none.Completion, r.Jitter, r.Completion)
+		}
+	}
+	if !(equal.Completion > full.Completion && equal.Completion > decorr.Completion) {
+		t.Errorf("completion: equal %v, full %v, decorrelated %v; want equal the slowest jittered kind", equal.Completion, full.Completion, decorr.Completion)
+	}
+	if !(full.Calls < decorr.Calls) {
+		t.Errorf("calls: full %.0f, decorrelated %.0f; want full fewer", full.Calls, decorr.Calls)
+	}
+}
+
+// TestContentionSuperlinear: every client that loses makes another call, and more
+// clients lose more often, so calls per client grow with the clients.
+func TestContentionSuperlinear(t *testing.T) {
+	sizes := []int{10, 40, 100}
+	cells := runContention(t, ContentionConfig{Seed: 11, Clients: sizes, Runs: 10})
+	for _, j := range AllJitters {
+		for k := 1; k < len(sizes); k++ {
+			lo, hi := cells[j][sizes[k-1]], cells[j][sizes[k]]
+			if hi.Calls/float64(hi.Clients) <= lo.Calls/float64(lo.Clients) {
+				t.Errorf("%v: %.0f calls for %d clients, %.0f for %d; want more calls per client with more clients",
+					j, lo.Calls, lo.Clients, hi.Calls, hi.Clients)
+			}
+		}
+	}
+	none, full := cells[JitterNone], cells[JitterFull]
+	if g, h := none[100].Calls/none[10].Calls, full[100].Calls/full[10].Calls; g <= h {
+		t.Errorf("calls ×%.1f from 10 to 100 clients without jitter, ×%.1f with full jitter; want faster growth without", g, h)
+	}
+}
+
+func TestContentionDeterminism(t *testing.T) {
+	c := ContentionConfig{Seed: 42, Clients: []int{5, 30}, Runs: 3}
+	a, err := RunContention(context.Background(), c)
+	if err != nil {
+		t.Fatal(err)
+	}
+	b, err := RunContention(context.Background(), c)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if !reflect.DeepEqual(a, b) {
+		t.Errorf("same seed, different results:\n%v\n%v", a, b)
+	}
+	c.Seed++
+	d, err := RunContention(context.Background(), c)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if reflect.DeepEqual(a, d) {
+		t.Errorf("seeds 42 and 43 gave identical results: %v", a)
+	}
+}
+
+func TestContentionRows(t *testing.T) {
+	res, err := RunContention(context.Background(), ContentionConfig{Clients: []int{3, 1, 2}})
+	if err != nil {
+		t.Fatal(err)
+	}
+	var got []string
+	for _, r := range res.Rows {
+		got = append(got, fmt.Sprintf("%v/%d", r.Jitter, r.Clients))
+	}
+	var want []string
+	for _, j := range AllJitters {
+		for _, n := range []int{3, 1, 2} {
+			want = append(want, fmt.Sprintf("%v/%d", j, n))
+		}
+	}
+	if !reflect.DeepEqual(got, want) {
+		t.Errorf("rows %v, want %v: every jitter (all four by default), then the client counts as given", got, want)
+	}
+}
+
+func TestContentionValidate(t *testing.T) {
+	ok := ContentionConfig{Clients: []int{10}}
+	tests := []struct {
+		name string
+		edit func(*ContentionConfig)
+		want []string
+	}{
+		{"valid", func(*ContentionConfig) {}, nil},
+		{"defaults cap above base", func(c *ContentionConfig) { c.Base = time.Second }, nil},
+		{"no clients", func(c *ContentionConfig) { c.Clients = nil }, []string{"contention.clients: must list"}},
+		{"zero and negative clients", func(c *ContentionConfig) { c.Clients = []int{10, 0, -3} },
+			[]string{"contention.clients[1]: must be positive, got 0", "contention.clients[2]: must be positive, got -3"}},
+		{"too many clients", func(c *ContentionConfig) { c.Clients = []int{MaxContentionClients + 1} }, []string{"contention.clients[0]: must be at most"}},
+		{"unknown jitter", func(c *ContentionConfig) { c.Jitters = []JitterKind{JitterFull, 9} },
+			[]string{"contention.jitters[1]: unknown value JitterKind(9) (want none, full, equal, decorrelated)"}},
+		{"negative durations", func(c *ContentionConfig) { c.Base, c.Cap, c.Hop, c.HopStdDev = -1, -2, -3, -4 },
+			[]string{"contention.base: must not be negative", "contention.cap: must not be negative", "contention.hop: must not be negative", "contention.hop_stddev: must not be negative"}},
+		{"cap below base", func(c *ContentionConfig) { c.Base, c.Cap = time.Second, time.Millisecond }, []string{"contention.cap: must be at least base (1s), got 1ms"}},
+		{"cap below default base", func(c *ContentionConfig) { c.Cap = time.Millisecond }, []string{"contention.cap: must be at least base (5ms)"}},
+		{"negative runs", func(c *ContentionConfig) { c.Runs = -1 }, []string{"contention.runs: must not be negative, got -1"}},
+		{"everything at once", func(c *ContentionConfig) { c.Clients, c.Runs, c.Hop = []int{0}, -1, -1 },
+			[]string{"contention.clients[0]", "contention.runs", "contention.hop:"}},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			c := ok
+			tt.edit(&c)
+			err := c.Validate()
+			if tt.want == nil {
+				if err != nil {
+					t.Fatalf("Validate() = %v, want nil", err)
+				}
+				return
+			}
+			if err == nil {
+				t.Fatalf("Validate() = nil, want %q", tt.want)
+			}
+			for _, w := range tt.want {
+				if !strings.Contains(err.Error(), w) {
+					t.Errorf("Validate() = %q, want it to contain %q", err, w)
+				}
+			}
+			if n := strings.Count(err.Error(), "\n") + 1; n != len(tt.want) {
+				t.Errorf("Validate() reported %d problems, want %d: %q", n, len(tt.want), err)
+			}
+			if _, rerr := RunContention(context.Background(), c); rerr == nil || rerr.Error() != err.Error() {
+				t.Errorf("RunContention error = %v, want the validation error", rerr)
+			}
+		})
+	}
+}
+
+func TestContentionCancel(t *testing.T) {
+	ctx, cancel := context.WithCancel(context.Background())
+	cancel()
+	_, err := RunContention(ctx, ContentionConfig{Clients: []int{10}})
+	if !errors.Is(err, context.Canceled) {
+		t.Errorf("RunContention(cancelled) error = %v, want context.Canceled", err)
+	}
+
+	// A run long enough to reach the check inside it: no jitter, many clients.
+	var w contentionWorld
+	w.reset(ContentionConfig{Seed: 1}.withDefaults(), JitterNone, 2000, 0)
+	if err := w.run(ctx); !errors.Is(err, context.Canceled) {
+		t.Errorf("run(cancelled) error = %v, want context.Canceled", err)
+	}
+}
+
+func TestContentionNoAllocsPerRun(t *testing.T) {
+	c := ContentionConfig{Seed: 5}.withDefaults()
+	var w contentionWorld
+	run := 0
+	allocs := testing.AllocsPerRun(20, func() {
+		w.reset(c, JitterDecorrelated, 50, run)
+		run++
+		if err := w.run(context.Background()); err != nil {
+			t.Fatal(err)
+		}
+	})
+	if allocs != 0 {
+		t.Errorf("%v allocations per run once the world has grown, want 0", allocs)
+	}
+}
+
+func BenchmarkContention(b *testing.B) {
+	c := ContentionConfig{Seed: 5}.withDefaults()
+	var w contentionWorld
+	b.ReportAllocs()
+	events := 0
+	for i := 0; b.Loop(); i++ {
+		w.reset(c, JitterFull, 100, i)
+		if err := w.run(context.Background()); err != nil {
+			b.Fatal(err)
+		}
+		events += int(w.eng.seq)
+	}
+	b.ReportMetric(float64(events)/b.Elapsed().Seconds(), "events/s")
+}
+
+// A lone client never collides: one read and one write, four network hops.
+func ExampleRunContention() {
+	res, err := RunContention(context.Background(), ContentionConfig{
+		Clients: []int{1},
+		Jitters: []JitterKind{JitterFull},
+		Hop:     10 * time.Millisecond,
+		// HopStdDev is tiny so the hops are 10ms to the nanosecond.
+		HopStdDev: 1,
+	})
+	if err != nil {
+		fmt.Println(err)
+		return
+	}
+	r := res.Rows[0]
+	fmt.Printf("%d client, %v jitter: %.0f write call, done at %v\n", r.Clients, r.Jitter, r.Calls, r.Completion.Round(time.Millisecond))
+	// Output:
+	// 1 client, full jitter: 1 write call, done at 40ms
+}

@@ -1,0 +1,337 @@
+package sim
+
+import (
+	"time"
+
+	"github.com/rlsim/rlsim/algorithms"
+)
+
+// lane is one limiting strategy applied to the whole population on its own
+// virtual clock. Lanes share nothing mutable; they see the same arrivals because
+// each client's arrival stream is seeded the same way in every lane.
+type lane struct {
+	kind LaneKind
+	cfg  *Config
+	pop  *population
+	eng  engine
+	end  time.Duration
+
+	chain    []decider
+	aimd     *algorithms.AIMD
+	throttle *algorithms.Throttle
+
+	arrivals []arrivalState // per client arrival component
+	clients  []clientState
+	reqs     requests
+	backend  *backend
+
+	m      metrics
+	events int64 // processed so far
+	trace  TraceSink
+	rec    TraceRecord
+	err    error // the first error the trace sink returned
+}
+
+// clientState is what a client of this lane remembers.
+type clientState struct {
+	requests int64  // requests started so far
+	retryRnd stream // jitter draws
+	dropRnd  stream // the throttle's draws
+	throttle algorithms.ThrottleState
+}
+
+// request is one unique piece of work and its retries.
+type request struct {
+	client    int32
+	attempt   int32
+	num       int64
+	cost      int64
+	prevSleep time.Duration
+	raDue     time.Duration // the instant a Retry-After pointed to; -1 if none
+	entered   time.Duration // when it entered the backend
+	release   time.Duration // when it leaves the leaky queue
+}
+
+// requests is a pool of live requests addressed by index, reusing freed slots.
+type requests struct {
+	all  []request
+	free []int32
+}
+
+func (p *requests) get() int32 {
+	if n := len(p.free); n > 0 {
+		i := p.free[n-1]
+		p.free = p.free[:n-1]
+		return i
+	}
+	p.all = append(p.all, request{})
+	return int32(len(p.all) - 1)
+}
+
+func (p *requests) put(i int32) { p.free = append(p.free, i) }
+
+// start schedules every client's first arrival of every component.
+func (l *lane) start() {
+	for c := range l.pop.clients() {
+		grp := &l.pop.groups[l.pop.groupOf[c]]
+		for j := range grp.Arrivals {
+			l.scheduleArrival(int32(c), int32(j))
+		}
+	}
+	if l.backend != nil {
+		for i, ch := range l.cfg.Backend.Changes {
+			l.eng.schedule(ch.At, evChange, int32(i), 0)
+		}
+	}
+}
+
+func (l *lane) scheduleArrival(c, comp int32) {
+	grp := &l.pop.groups[l.pop.groupOf[c]]
+	st := &l.arrivals[l.pop.firstComp[c]+comp]
+	if at, ok := nextArrival(&grp.Arrivals[comp], st, l.cfg.Duration); ok {
+		l.eng.schedule(at, evArrival, c, comp)
+	}
+}
+
+// runUntil processes every event at or before t (and before the lane's end).
+func (l *lane) runUntil(t time.Duration, budget int) (processed int) {
+	t = min(t, l.end)
+	for processed < budget {
+		at, ok := l.eng.next()
+		if !ok || at > t {
+			break
+		}
+		l.handle(l.eng.pop())
+		processed++
+	}
+	l.events += int64(processed)
+	return processed
+}
+
+func (l *lane) done() bool {
+	at, ok := l.eng.next()
+	return !ok || at > l.end
+}
+
+func (l *lane) handle(ev event) {
+	switch ev.kind {
+	case evArrival:
+		l.arrive(ev.a)
+		l.scheduleArrival(ev.a, ev.b)
+	case evAttempt:
+		l.attempt(ev.a)
+	case evRelease:
+		l.released(ev.a)
+	case evComplete:
+		l.backend.complete(l, ev.a)
+	case evChange:
+		l.backend.change(l, int(ev.a))
+	}
+}
+
+// arrive starts a new request of client c.
+func (l *lane) arrive(c int32) {
+	cs := &l.clients[c]
+	cs.requests++
+	r := l.reqs.get()
+	l.reqs.all[r] = request{
+		client: c, num: cs.requests, cost: l.pop.groups[l.pop.groupOf[c]].Cost, raDue: -1,
+	}
+	l.m.unique(l.pop.groupOf[c], c)
+	l.attempt(r)
+}
+
+// attempt is one try of request r at the lane's current time.
+func (l *lane) attempt(r int32) {
+	now := l.eng.now
+	req := &l.reqs.all[r]
+	req.attempt++
+	c := req.client
+	g := l.pop.groupOf[c]
+	l.m.attempt(now, g)
+	atRetryAfter := req.raDue == now
+	req.raDue = -1
+
+	if l.throttle != nil {
+		cs := &l.clients[c]
+		if !l.throttle.Allow(&cs.throttle, now, cs.dropRnd.float()) {
+			l.m.dropped(now, g)
+			l.record(TraceDrop, r, 0, 0, "")
+			l.fail(r, 0)
+			return
+		}
+	}
+	if atRetryAfter {
+		l.m.retriedAtRetryAfter()
+	}
+	if l.aimd != nil {
+		l.enter(r)
+		return
+	}
+	var delay time.Duration
+	for i, lim := range l.chain {
+		d := lim.decide(l.pop.keyOf[i][c], now, req.cost)
+		if d.Verdict == algorithms.Refuse {
+			l.m.shadow(l.pop.keyOf[0][c], now, req.cost, false)
+			l.refuse(r, i, d)
+			return
+		}
+		delay = max(delay, d.Delay)
+	}
+	l.m.shadow(l.pop.keyOf[0][c], now, req.cost, true)
+	if atRetryAfter {
+		l.m.retryAfterSucceeded()
+	}
+	if delay > 0 {
+		l.m.delayed(now, delay, g)
+		l.record(TraceDelay, r, delay, 0, "")
+		req.release = now + delay
+		l.eng.schedule(now+delay, evRelease, r, 0)
+		return
+	}
+	l.record(TraceAdmit, r, 0, 0, "")
+	l.admit(r)
+}
+
+// released lets a delayed request out of the leaky queue.
+func (l *lane) released(r int32) { l.admit(r) }
+
+// admit counts a request the limiter let through and sends it to the backend.
+func (l *lane) admit(r int32) {
+	req := &l.reqs.all[r]
+	c := req.client
+	l.m.admitted(l.eng.now, l.pop.groupOf[c], l.pop.keyOf[0][c], req.cost)
+	l.enter(r)
+}
+
+// enter hands request r to the backend (through AIMD's concurrency limit on that lane).
+func (l *lane) enter(r int32) {
+	if l.aimd != nil {
+		req := &l.reqs.all[r]
+		ok := l.aimd.Acquire(l.eng.now)
+		l.m.shadow(l.pop.keyOf[0][req.client], l.eng.now, req.cost, ok)
+		if !ok {
+			l.shed(r)
+			return
+		}
+		l.m.admitted(l.eng.now, l.pop.groupOf[req.client], l.pop.keyOf[0][req.client], req.cost)
+		l.record(TraceAdmit, r, 0, 0, "")
+	}
+	l.reqs.all[r].entered = l.eng.now
+	if l.backend == nil {
+		l.succeed(r)
+		return
+	}
+	l.backend.arrive(l, r)
+}
+
+func (l *lane) refuse(r int32, limit int, d algorithms.Decision) {
+	req := &l.reqs.all[r]
+	name := l.cfg.Limits[limit].Name
+	l.m.refused(l.eng.now, l.pop.groupOf[req.client], limit, d, &l.cfg.Limits[limit])
+	l.record(TraceRefuse, r, 0, d.RetryAfter, name)
+	l.fail(r, d.RetryAfter)
+}
+
+// shed answers 503: over the AIMD limit, or the backend is full or down.
+func (l *lane) shed(r int32) {
+	req := &l.reqs.all[r]
+	l.m.shed(l.eng.now, l.pop.groupOf[req.client])
+	l.record(TraceShed, r, 0, 0, "")
+	l.fail(r, 0)
+}
+
+// succeed answers 200 to request r.
+func (l *lane) succeed(r int32) {
+	now := l.eng.now
+	req := &l.reqs.all[r]
+	latency := now - req.entered
+	if l.aimd != nil {
+		l.aimd.Release(now, latency)
+	}
+	if l.throttle != nil {
+		l.throttle.Accepted(&l.clients[req.client].throttle, now)
+	}
+	l.m.succeeded(now, l.pop.groupOf[req.client], req.client, latency, l.backend != nil)
+	l.recordLatency(TraceSuccess, r, latency)
+	l.reqs.put(r)
+}
+
+// fail applies the client's retry policy to a failed attempt. retryAfter is the
+// Retry-After the answer carried, zero if none.
+func (l *lane) fail(r int32, retryAfter time.Duration) {
+	now := l.eng.now
+	req := &l.reqs.all[r]
+	c := req.client
+	g := l.pop.groupOf[c]
+	policy := &l.pop.groups[g].Retry
+	if policy.Kind == RetryNone || (policy.MaxAttempts > 0 && int(req.attempt) >= policy.MaxAttempts) {
+		l.giveUp(r)
+		return
+	}
+	rnd := &l.clients[c].retryRnd
+	sleep := retrySleep(policy, int(req.attempt), req.prevSleep, rnd)
+	req.prevSleep = sleep
+	if retryAfter > 0 && policy.HonorRetryAfter {
+		if retryAfter == algorithms.Never {
+			l.giveUp(r)
+			return
+		}
+		if sleep <= retryAfter {
+			sleep = retryAfter + rnd.duration(policy.RetryAfterJitter)
+			if sleep == retryAfter {
+				req.raDue = now + sleep
+			}
+		}
+	}
+	at := now + sleep
+	if at > l.end {
+		return // still pending when the simulation ends
+	}
+	l.eng.schedule(at, evAttempt, r, 0)
+}
+
+func (l *lane) giveUp(r int32) {
+	l.m.gaveUp(l.eng.now, l.pop.groupOf[l.reqs.all[r].client])
+	l.reqs.put(r)
+}
+
+// retrySleep is the wait before retry n (the attempt that failed was number n).
+func retrySleep(p *Retry, n int, previous time.Duration, rnd *stream) time.Duration {
+	switch p.Kind {
+	case RetryFixed:
+		return p.Delay
+	case RetryExponential:
+		return backoff(*p, n, previous, rnd)
+	}
+	return 0
+}
+
+func (l *lane) record(ev TraceEvent, r int32, delay, retryAfter time.Duration, limit string) {
+	if l.trace == nil || l.err != nil {
+		return
+	}
+	l.fillRecord(ev, r)
+	l.rec.Delay, l.rec.RetryAfter, l.rec.Limit = delay, retryAfter, limit
+	l.err = l.trace.Record(&l.rec)
+}
+
+func (l *lane) recordLatency(ev TraceEvent, r int32, latency time.Duration) {
+	if l.trace == nil || l.err != nil {
+		return
+	}
+	l.fillRecord(ev, r)
+	l.rec.Latency = latency
+	l.err = l.trace.Record(&l.rec)
+}
+
+func (l *lane) fillRecord(ev TraceEvent, r int32) {
+	req := &l.reqs.all[r]
+	c := req.client
+	l.rec = TraceRecord{
+		At: l.eng.now, Lane: l.kind, Event: ev, Client: int(c),
+		Class:   l.pop.groups[l.pop.groupOf[c]].Name,
+		Key:     l.pop.keyNames[0][l.pop.keyOf[0][c]],
+		Request: req.num, Attempt: int(req.attempt), Cost: req.cost,
+	}
+}

@@ -1,0 +1,136 @@
+package sim
+
+import "fmt"
+
+// The names below are the ones scenario files, tables and traces use.
+
+var laneNames = [...]string{
+	LaneDefault:              "default",
+	LaneFixedWindow:          "fixed_window",
+	LaneSlidingLog:           "sliding_log",
+	LaneSlidingWindowCounter: "sliding_window_counter",
+	LaneTokenBucket:          "token_bucket",
+	LaneLeakyBucket:          "leaky_bucket",
+	LaneGCRA:                 "gcra",
+	LaneAIMD:                 "aimd",
+	LaneClientThrottle:       "client_throttle",
+}
+
+var laneTitles = [...]string{
+	LaneDefault:              "default",
+	LaneFixedWindow:          "fixed window",
+	LaneSlidingLog:           "sliding log",
+	LaneSlidingWindowCounter: "sliding window counter",
+	LaneTokenBucket:          "token bucket",
+	LaneLeakyBucket:          "leaky bucket",
+	LaneGCRA:                 "GCRA",
+	LaneAIMD:                 "AIMD concurrency",
+	LaneClientThrottle:       "client throttling",
+}
+
+var keyNames = [...]string{
+	KeyGlobal:   "global",
+	KeyIP:       "ip",
+	KeyUser:     "user",
+	KeyAPIKey:   "api_key",
+	KeyTenant:   "tenant",
+	KeyEndpoint: "endpoint",
+}
+
+var arrivalNames = [...]string{
+	ArrivalBurst:         "burst",
+	ArrivalConstant:      "constant",
+	ArrivalPoisson:       "poisson",
+	ArrivalOnOff:         "on_off",
+	ArrivalIdleThenBurst: "idle_then_burst",
+}
+
+var retryNames = [...]string{
+	RetryNone:        "none",
+	RetryImmediate:   "immediate",
+	RetryFixed:       "fixed",
+	RetryExponential: "exponential",
+}
+
+var jitterNames = [...]string{
+	JitterNone:         "none",
+	JitterFull:         "full",
+	JitterEqual:        "equal",
+	JitterDecorrelated: "decorrelated",
+}
+
+var serviceNames = [...]string{
+	ServiceConstant:    "constant",
+	ServiceExponential: "exponential",
+}
+
+var traceNames = [...]string{
+	TraceAdmit:   "admit",
+	TraceDelay:   "delay",
+	TraceRefuse:  "refuse",
+	TraceDrop:    "drop",
+	TraceShed:    "shed",
+	TraceSuccess: "success",
+}
+
+// String is the lane's scenario-file name, e.g. "token_bucket".
+func (k LaneKind) String() string { return name(laneNames[:], int(k), "LaneKind") }
+
+// Title is the lane's name for people, e.g. "token bucket".
+func (k LaneKind) Title() string { return name(laneTitles[:], int(k), "LaneKind") }
+
+func (k KeyKind) String() string     { return name(keyNames[:], int(k), "KeyKind") }
+func (k ArrivalKind) String() string { return name(arrivalNames[:], int(k), "ArrivalKind") }
+func (k RetryKind) String() string   { return name(retryNames[:], int(k), "RetryKind") }
+func (k JitterKind) String() string  { return name(jitterNames[:], int(k), "JitterKind") }
+func (k ServiceKind) String() string { return name(serviceNames[:], int(k), "ServiceKind") }
+func (e TraceEvent) String() string  { return name(traceNames[:], int(e), "TraceEvent") }
+
+// LaneNames, KeyNames, ArrivalNames, RetryNames, JitterNames and ServiceNames list
+// the valid names in order, for parsers and error messages.
+func LaneNames() []string    { return append([]string(nil), laneNames[1:]...) }
+func KeyNames() []string     { return append([]string(nil), keyNames[:]...) }
+func ArrivalNames() []string { return append([]string(nil), arrivalNames[:]...) }
+func RetryNames() []string   { return append([]string(nil), retryNames[:]...) }
+func JitterNames() []string  { return append([]string(nil), jitterNames[:]...) }
+func ServiceNames() []string { return append([]string(nil), serviceNames[:]...) }
+
+// ParseLane, ParseKey, ParseArrival, ParseRetry, ParseJitter and ParseService map a
+// name to its value; ok is false for an unknown name.
+func ParseLane(s string) (LaneKind, bool) {
+	k, ok := parse(laneNames[1:], s)
+	return LaneKind(k + 1), ok
+}
+func ParseKey(s string) (KeyKind, bool) { k, ok := parse(keyNames[:], s); return KeyKind(k), ok }
+func ParseArrival(s string) (ArrivalKind, bool) {
+	k, ok := parse(arrivalNames[:], s)
+	return ArrivalKind(k), ok
+}
+func ParseRetry(s string) (RetryKind, bool) {
+	k, ok := parse(retryNames[:], s)
+	return RetryKind(k), ok
+}
+func ParseJitter(s string) (JitterKind, bool) {
+	k, ok := parse(jitterNames[:], s)
+	return JitterKind(k), ok
+}
+func ParseService(s string) (ServiceKind, bool) {
+	k, ok := parse(serviceNames[:], s)
+	return ServiceKind(k), ok
+}
+
+func name(names []string, i int, typ string) string {
+	if i >= 0 && i < len(names) {
+		return names[i]
+	}
+	return fmt.Sprintf("%s(%d)", typ, i)
+}
+
+func parse(names []string, s string) (int, bool) {
+	for i, n := range names {
+		if n == s {
+			return i, true
+		}
+	}
+	return 0, false
+}

@@ -1,0 +1,76 @@
+package sim
+
+import (
+	"strconv"
+	"strings"
+)
+
+// population is the static part of a world, shared by every lane: who the clients
+// are and which key of each limit they count against. Keys are dense ids so a lane
+// indexes its limiter states instead of hashing strings per request.
+type population struct {
+	groups     []ClientGroup // with defaults applied
+	groupOf    []int32       // client → group
+	indexOf    []int32       // client → index within its group
+	firstComp  []int32       // client → index of its first arrival component
+	components int           // arrival components over all clients
+	keyOf      [][]int32     // limit → client → key id
+	keyNames   [][]string    // limit → key id → key
+}
+
+func newPopulation(groups []ClientGroup, limits []Limit) *population {
+	p := &population{groups: groups, keyOf: make([][]int32, len(limits)), keyNames: make([][]string, len(limits))}
+	ids := make([]map[string]int32, len(limits))
+	for i := range ids {
+		ids[i] = map[string]int32{}
+	}
+	for g, grp := range groups {
+		for i := range grp.Count {
+			p.groupOf = append(p.groupOf, int32(g))
+			p.indexOf = append(p.indexOf, int32(i))
+			p.firstComp = append(p.firstComp, int32(p.components))
+			p.components += len(grp.Arrivals)
+			for l, lim := range limits {
+				key := clientKey(&grp, i, lim.Key)
+				id, ok := ids[l][key]
+				if !ok {
+					id = int32(len(p.keyNames[l]))
+					ids[l][key] = id
+					p.keyNames[l] = append(p.keyNames[l], key)
+				}
+				p.keyOf[l] = append(p.keyOf[l], id)
+			}
+		}
+	}
+	return p
+}
+
+func (p *population) clients() int { return len(p.groupOf) }
+
+// clientKey is the key a limit counting by kind sees for client i of grp.
+func clientKey(grp *ClientGroup, i int, kind KeyKind) string {
+	var tmpl string
+	switch kind {
+	case KeyGlobal:
+		return "global"
+	case KeyIP:
+		tmpl = grp.Identity.IP
+	case KeyUser:
+		tmpl = grp.Identity.User
+	case KeyAPIKey:
+		tmpl = grp.Identity.APIKey
+	case KeyTenant:
+		tmpl = grp.Identity.Tenant
+	case KeyEndpoint:
+		tmpl = grp.Identity.Endpoint
+	}
+	return kind.String() + ":" + expandIdentity(tmpl, grp.Name, i)
+}
+
+// expandIdentity fills an identity template; empty means "{g}-{i}".
+func expandIdentity(tmpl, group string, i int) string {
+	if tmpl == "" {
+		tmpl = "{g}-{i}"
+	}
+	return strings.NewReplacer("{i}", strconv.Itoa(i), "{g}", group).Replace(tmpl)
+}

@@ -1,0 +1,63 @@
+package sim
+
+import (
+	"math"
+	"time"
+)
+
+// stream is a small seeded random stream (SplitMix64): one per client and purpose,
+// so every lane sees the same draws for the same client (common random numbers).
+// The zero value is a valid stream; derive seeds with streamFor.
+type stream struct{ state uint64 }
+
+// streamFor derives an independent stream from the run's seed and labels.
+func streamFor(seed uint64, labels ...uint64) stream {
+	h := mix(seed ^ 0x9e3779b97f4a7c15)
+	for _, l := range labels {
+		h = mix(h ^ mix(l+0x632be59bd9b4e019))
+	}
+	return stream{state: h}
+}
+
+func mix(z uint64) uint64 {
+	z = (z ^ (z >> 30)) * 0xbf58476d1ce4e5b9
+	z = (z ^ (z >> 27)) * 0x94d049bb133111eb
+	return z ^ (z >> 31)
+}
+
+func (s *stream) next() uint64 {
+	s.state += 0x9e3779b97f4a7c15
+	return mix(s.state)
+}
+
+// float is uniform in [0, 1).
+func (s *stream) float() float64 { return float64(s.next()>>11) / (1 << 53) }
+
+// duration is uniform in [0, d]; zero when d ≤ 0.
+func (s *stream) duration(d time.Duration) time.Duration {
+	if d <= 0 {
+		return 0
+	}
+	return time.Duration(s.next() % (uint64(d) + 1))
+}
+
+// between is uniform in [lo, hi].
+func (s *stream) between(lo, hi time.Duration) time.Duration {
+	if hi <= lo {
+		return lo
+	}
+	return lo + s.duration(hi-lo)
+}
+
+// exp is exponential with the given mean, rounded to the nanosecond.
+func (s *stream) exp(mean time.Duration) time.Duration {
+	return time.Duration(math.Round(-math.Log1p(-s.float()) * float64(mean)))
+}
+
+// absNormal is |Normal(mean, sd)| (Box–Muller), rounded to the nanosecond.
+func (s *stream) absNormal(mean, sd time.Duration) time.Duration {
+	u1 := 1 - s.float() // (0, 1]
+	u2 := s.float()
+	z := math.Sqrt(-2*math.Log(u1)) * math.Cos(2*math.Pi*u2)
+	return time.Duration(math.Abs(math.Round(float64(mean) + z*float64(sd))))
+}

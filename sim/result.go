@@ -1,0 +1,130 @@
+package sim
+
+import "time"
+
+// Result is what a run measured, one LaneResult per lane in the order run.
+type Result struct {
+	Name     string
+	Seed     uint64
+	Duration time.Duration
+	Limits   []Limit
+	Bucket   time.Duration // width of each lane's Series points
+	Lanes    []LaneResult
+}
+
+// LaneResult is what one limiting strategy did to the scenario's traffic.
+// Counts are of attempts unless named otherwise; a request is one unique piece of
+// work a client wants done, an attempt is one try of it (the first or a retry).
+type LaneResult struct {
+	Lane LaneKind
+
+	Attempts  int64 // attempts that reached the lane, retries included
+	Unique    int64 // unique requests (first attempts)
+	Admitted  int64 // attempts the limiter let through, now or late
+	Refused   int64 // 429: refused by a limit
+	Shed      int64 // 503: backend full or down, or over the AIMD concurrency limit
+	Delayed   int64 // admitted late (leaky queue)
+	Dropped   int64 // dropped client-side by the adaptive throttle
+	Succeeded int64 // unique requests that eventually got a success
+	GaveUp    int64 // unique requests abandoned (no retry policy or attempts exhausted)
+	Pending   int64 // unique requests unfinished when the simulation ended
+
+	RefusedBy []LimitCount // refusals per limit of the chain, in chain order
+	Delay     Percentiles  // of delayed attempts' waits
+
+	// Peak is the most cost admitted in any window of the first limit's length for
+	// one key of the first limit: the exact maximum over every start time.
+	Peak          WindowPeak
+	TimeOverLimit time.Duration // longest total time one key spent over the limit
+
+	RetryAmplification float64       // attempts per unique request
+	AllDoneAt          time.Duration // when the last request succeeded or gave up
+
+	Classes  []ClassResult // per client group
+	Fairness float64       // Jain's index over clients' success fractions
+
+	Backend    BackendStats
+	RetryAfter RetryAfterStats
+	Headers    Headers // what a server sent with this lane's first refusal
+
+	// SlidingLogDisagreement is the fraction of this lane's decisions that an exact
+	// sliding log with the first limit, fed the same attempts, decided differently.
+	SlidingLogDisagreement float64
+
+	Series []Point // time series, Result.Bucket wide each
+}
+
+// LimitCount counts events for one named limit.
+type LimitCount struct {
+	Limit string
+	Count int64
+}
+
+// Percentiles summarise a distribution of durations. Values are exact to within
+// 1% (log-linear histogram); Max is exact. Count is the number of samples.
+type Percentiles struct {
+	Count              int64
+	P50, P90, P99, Max time.Duration
+	Mean               time.Duration
+}
+
+// WindowPeak is the most admitted in any window: Count cost units in [Start, End)
+// for Key, against Limit; Ratio = Count/Limit.
+type WindowPeak struct {
+	Count      int64
+	Start, End time.Duration
+	Key        string
+	Limit      int64
+	Ratio      float64
+}
+
+// ClassResult is the outcome for one client group.
+type ClassResult struct {
+	Name      string
+	Clients   int
+	Unique    int64
+	Attempts  int64
+	Admitted  int64
+	Refused   int64
+	Shed      int64
+	Dropped   int64
+	Succeeded int64
+	GaveUp    int64
+}
+
+// BackendStats describe the service behind the limiter (zero without a backend).
+type BackendStats struct {
+	Served      int64
+	Latency     Percentiles // queueing + service, of served requests
+	Utilisation float64     // busy server-time / available server-time
+	MaxInFlight int
+	MaxQueue    int
+}
+
+// RetryAfterStats: how many refusals carried a Retry-After, how many retries came
+// exactly at that moment, and how many of those were admitted.
+type RetryAfterStats struct {
+	Given       int64
+	RetriedAt   int64
+	SucceededAt int64
+}
+
+// Headers are the response header values a real server would send.
+type Headers struct {
+	RateLimit       string // e.g. "limit=10, remaining=0, reset=1"
+	RateLimitPolicy string // e.g. "10;w=1"
+	RetryAfter      string // seconds, rounded up
+}
+
+// Point is one time bucket of a lane's series starting at Start.
+type Point struct {
+	Start     time.Duration
+	Attempts  int64
+	Admitted  int64
+	Refused   int64
+	Shed      int64
+	Delayed   int64
+	Dropped   int64
+	Succeeded int64
+	InFlight  int // most requests in the backend during the bucket
+}

@@ -1,0 +1,249 @@
+package sim
+
+import (
+	"context"
+	"strconv"
+	"time"
+
+	"github.com/rlsim/rlsim/algorithms"
+)
+
+// Simulation is a world being simulated through every lane, advanced in steps of
+// virtual time (RunUntil) so live views can drive it, or to its end (RunToEnd).
+// Each lane runs on its own clock; they never interact. It is not safe for
+// concurrent use.
+type Simulation struct {
+	cfg   Config // with defaults
+	opt   Options
+	lanes []*lane
+	now   time.Duration
+}
+
+// New validates cfg and prepares its simulation at virtual time zero.
+func New(cfg Config, opt Options) (*Simulation, error) {
+	if err := cfg.Validate(); err != nil {
+		return nil, err
+	}
+	cfg = cfg.withDefaults()
+	pop := newPopulation(cfg.Clients, cfg.Limits)
+	s := &Simulation{cfg: cfg, opt: opt}
+	for _, kind := range cfg.Lanes {
+		l, err := newLane(kind, &s.cfg, pop, opt.Trace)
+		if err != nil {
+			return nil, err
+		}
+		s.lanes = append(s.lanes, l)
+	}
+	return s, nil
+}
+
+func newLane(kind LaneKind, cfg *Config, pop *population, trace TraceSink) (*lane, error) {
+	m, err := newMetrics(cfg, pop, cfg.Bucket)
+	if err != nil {
+		return nil, err
+	}
+	l := &lane{
+		kind: kind, cfg: cfg, pop: pop, end: cfg.Duration + cfg.Drain, m: m, trace: trace,
+		arrivals: make([]arrivalState, pop.components),
+		clients:  make([]clientState, pop.clients()),
+	}
+	if err := l.buildLimiters(); err != nil {
+		return nil, err
+	}
+	for c := range l.clients {
+		l.clients[c].retryRnd = streamFor(cfg.Seed, labelRetry, uint64(c))
+		l.clients[c].dropRnd = streamFor(cfg.Seed, labelDrop, uint64(c))
+		first := pop.firstComp[c]
+		for j := range pop.groups[pop.groupOf[c]].Arrivals {
+			l.arrivals[first+int32(j)].rnd = streamFor(cfg.Seed, labelArrival, uint64(c), uint64(j))
+		}
+	}
+	if cfg.Backend != nil {
+		seed := streamFor(cfg.Seed, labelService)
+		l.backend = newBackend(cfg.Backend, seed.next())
+	}
+	l.start()
+	return l, nil
+}
+
+// Labels of the random streams, so each purpose draws independently.
+const (
+	labelArrival = iota + 1
+	labelRetry
+	labelDrop
+	labelService
+)
+
+func (l *lane) buildLimiters() error {
+	switch l.kind {
+	case LaneAIMD:
+		a := l.cfg.AIMD
+		aimd, err := algorithms.NewAIMD(algorithms.AIMDConfig{
+			Initial: a.Initial, Min: a.Min, Max: a.Max, Target: a.Target, Backoff: a.Backoff,
+		})
+		l.aimd = aimd
+		return err
+	case LaneClientThrottle:
+		t, err := algorithms.NewThrottle(algorithms.ThrottleConfig{K: l.cfg.Throttle.K, Period: l.cfg.Throttle.Period})
+		if err != nil {
+			return err
+		}
+		l.throttle = t
+		return l.buildChain(l.cfg.Throttle.Server)
+	}
+	return l.buildChain(l.kind)
+}
+
+func (l *lane) buildChain(kind LaneKind) error {
+	for i, lim := range l.cfg.Limits {
+		d, err := newDecider(kind, lim.Policy, len(l.pop.keyNames[i]))
+		if err != nil {
+			return FieldErrors{{Field: "limits[" + itoa(i) + "]", Problem: err.Error()}}
+		}
+		l.chain = append(l.chain, d)
+	}
+	return nil
+}
+
+// Config is the configuration being simulated, with defaults filled in.
+func (s *Simulation) Config() Config { return s.cfg }
+
+// Events is how many events every lane together has processed so far.
+func (s *Simulation) Events() int64 {
+	var n int64
+	for _, l := range s.lanes {
+		n += l.events
+	}
+	return n
+}
+
+// Now is the virtual time every lane has reached.
+func (s *Simulation) Now() time.Duration { return s.now }
+
+// End is when the run stops at the latest: Duration plus Drain.
+func (s *Simulation) End() time.Duration { return s.cfg.Duration + s.cfg.Drain }
+
+// Done reports whether every lane has run out of events before End.
+func (s *Simulation) Done() bool {
+	for _, l := range s.lanes {
+		if !l.done() {
+			return false
+		}
+	}
+	return true
+}
+
+// RunUntil processes every event at or before t in every lane. It returns the
+// trace sink's first error, if any.
+func (s *Simulation) RunUntil(t time.Duration) error {
+	for _, l := range s.lanes {
+		for l.runUntil(t, 1<<30) > 0 {
+		}
+		if l.err != nil {
+			return l.err
+		}
+	}
+	s.now = max(s.now, min(t, s.End()))
+	return nil
+}
+
+// progressEvery is how many events a lane processes between checks of the
+// context and calls to Progress.
+const progressEvery = 1 << 16
+
+// RunToEnd runs every lane to End, one lane after the other, checking ctx and
+// reporting progress every so many events, and returns the result.
+func (s *Simulation) RunToEnd(ctx context.Context) (Result, error) {
+	end := s.End()
+	for i, l := range s.lanes {
+		for l.runUntil(end, progressEvery) == progressEvery {
+			if err := ctx.Err(); err != nil {
+				return Result{}, err
+			}
+			if l.err != nil {
+				return Result{}, l.err
+			}
+			s.progress(i, l.eng.now)
+		}
+		if l.err != nil {
+			return Result{}, l.err
+		}
+		s.progress(i, end)
+	}
+	s.now = end
+	return s.Result(), ctx.Err()
+}
+
+// progress reports the overall virtual time covered: lanes before i are done.
+func (s *Simulation) progress(i int, laneNow time.Duration) {
+	if s.opt.Progress == nil {
+		return
+	}
+	end := s.End()
+	total := end * time.Duration(len(s.lanes))
+	done := end*time.Duration(i) + laneNow
+	s.opt.Progress(done/time.Duration(len(s.lanes)), total/time.Duration(len(s.lanes)))
+}
+
+// Result is what has been measured so far.
+func (s *Simulation) Result() Result {
+	r := Result{
+		Name: s.cfg.Name, Seed: s.cfg.Seed, Duration: s.cfg.Duration,
+		Limits: s.cfg.Limits, Bucket: s.cfg.Bucket,
+	}
+	for _, l := range s.lanes {
+		r.Lanes = append(r.Lanes, l.m.result(l.kind, l.pop, &s.cfg, l.backend, l.eng.now))
+	}
+	return r
+}
+
+// EstimateEvents is a rough upper bound of the events a run of c processes: the
+// arrivals times the lanes, with room for retries and backend events.
+func (c Config) EstimateEvents() int64 {
+	c = c.withDefaults()
+	var arrivals float64
+	for _, g := range c.Clients {
+		var per float64
+		for _, a := range g.Arrivals {
+			per += expectedArrivals(a, c.Duration)
+		}
+		arrivals += per * float64(g.Count)
+	}
+	const eventsPerArrival = 4 // attempt, retries, backend start and end
+	e := arrivals * eventsPerArrival * float64(len(c.Lanes))
+	if e > 1<<62 {
+		return 1 << 62
+	}
+	return int64(e)
+}
+
+func expectedArrivals(a Arrival, duration time.Duration) float64 {
+	stop := duration
+	if a.Stop > 0 {
+		stop = min(stop, a.Stop)
+	}
+	span := float64(max(stop-a.Start, 0))
+	rate := 0.0
+	if a.Rate.Per > 0 {
+		rate = float64(a.Rate.Count) / float64(a.Rate.Per)
+	}
+	switch a.Kind {
+	case ArrivalBurst:
+		return float64(a.Count)
+	case ArrivalConstant, ArrivalPoisson:
+		return span * rate
+	case ArrivalOnOff:
+		if a.On+a.Off > 0 {
+			return span * rate * float64(a.On) / float64(a.On+a.Off)
+		}
+	case ArrivalIdleThenBurst:
+		if a.Idle+a.Spread > 0 {
+			return float64(a.Count) * (span/float64(a.Idle+a.Spread) + 1)
+		}
+	}
+	return 0
+}
+
+func itoa(i int) string {
+	return strconv.Itoa(i)
+}

@@ -1,0 +1,238 @@
+package sim
+
+import (
+	"fmt"
+	"strings"
+	"time"
+)
+
+// FieldError is one problem with a Config, at a field path written as in scenario
+// files: "clients[2].retry.cap".
+type FieldError struct {
+	Field   string
+	Problem string
+}
+
+func (e FieldError) Error() string { return e.Field + ": " + e.Problem }
+
+// FieldErrors are all the problems found in a Config, in field order.
+type FieldErrors []FieldError
+
+func (e FieldErrors) Error() string {
+	lines := make([]string, len(e))
+	for i, fe := range e {
+		lines[i] = fe.Error()
+	}
+	return strings.Join(lines, "\n")
+}
+
+type checker struct{ errs FieldErrors }
+
+func (c *checker) add(field, format string, args ...any) {
+	c.errs = append(c.errs, FieldError{Field: field, Problem: fmt.Sprintf(format, args...)})
+}
+
+func (c *checker) positive(field string, v time.Duration) {
+	if v <= 0 {
+		c.add(field, "must be positive, got %v", v)
+	}
+}
+
+// Validate reports every problem in c at once as FieldErrors, or nil.
+func (c Config) Validate() error {
+	var ck checker
+	ck.positive("duration", c.Duration)
+	if c.Drain < 0 {
+		ck.add("drain", "must not be negative, got %v", c.Drain)
+	}
+	if c.Bucket < 0 {
+		ck.add("bucket", "must not be negative, got %v", c.Bucket)
+	}
+	if len(c.Limits) == 0 {
+		ck.add("limits", "at least one limit is needed")
+	}
+	for i, l := range c.Limits {
+		checkLimit(&ck, fmt.Sprintf("limits[%d]", i), l)
+	}
+	for i, k := range c.Lanes {
+		if k == LaneDefault || int(k) >= len(laneNames) {
+			ck.add(fmt.Sprintf("lanes[%d]", i), "unknown lane %v", k)
+		}
+	}
+	checkAIMD(&ck, c.AIMD)
+	checkThrottle(&ck, c.Throttle)
+	if len(c.Clients) == 0 {
+		ck.add("clients", "at least one client group is needed")
+	}
+	for i, g := range c.Clients {
+		checkGroup(&ck, fmt.Sprintf("clients[%d]", i), g, c.Duration)
+	}
+	if c.Backend != nil {
+		checkBackend(&ck, "backend", *c.Backend)
+	}
+	if len(ck.errs) == 0 {
+		return nil
+	}
+	return ck.errs
+}
+
+func checkLimit(ck *checker, path string, l Limit) {
+	if int(l.Key) >= len(keyNames) {
+		ck.add(path+".key", "unknown key %v", l.Key)
+	}
+	if l.Policy.Limit <= 0 {
+		ck.add(path+".limit", "must be positive, got %d", l.Policy.Limit)
+	}
+	ck.positive(path+".window", l.Policy.Window)
+	if l.Policy.Burst < 0 {
+		ck.add(path+".burst", "must not be negative, got %d", l.Policy.Burst)
+	}
+}
+
+func checkAIMD(ck *checker, a AIMDSettings) {
+	if a.Min < 0 || a.Max < 0 || a.Initial < 0 {
+		ck.add("aimd", "initial, min and max must not be negative")
+	}
+	if a.Max > 0 && a.Min > a.Max {
+		ck.add("aimd.min", "must be at most max (%v), got %v", a.Max, a.Min)
+	}
+	if a.Initial > 0 && ((a.Min > 0 && a.Initial < a.Min) || (a.Max > 0 && a.Initial > a.Max)) {
+		ck.add("aimd.initial", "must be within [min, max], got %v", a.Initial)
+	}
+	if a.Backoff < 0 || a.Backoff >= 1 {
+		ck.add("aimd.backoff", "must be in (0, 1), got %v", a.Backoff)
+	}
+	if a.Target < 0 {
+		ck.add("aimd.target", "must not be negative, got %v", a.Target)
+	}
+}
+
+func checkThrottle(ck *checker, t ThrottleSettings) {
+	if t.K < 0 {
+		ck.add("throttle.k", "must not be negative, got %v", t.K)
+	}
+	if t.Period < 0 {
+		ck.add("throttle.period", "must not be negative, got %v", t.Period)
+	}
+	switch t.Server {
+	case LaneDefault, LaneFixedWindow, LaneSlidingLog, LaneSlidingWindowCounter, LaneTokenBucket, LaneLeakyBucket, LaneGCRA:
+	default:
+		ck.add("throttle.server", "must be one of the six per-key lanes, got %v", t.Server)
+	}
+}
+
+func checkGroup(ck *checker, path string, g ClientGroup, duration time.Duration) {
+	if g.Count <= 0 {
+		ck.add(path+".count", "must be positive, got %d", g.Count)
+	}
+	if g.Cost < 0 {
+		ck.add(path+".cost", "must not be negative, got %d", g.Cost)
+	}
+	if len(g.Arrivals) == 0 {
+		ck.add(path+".arrivals", "at least one arrival pattern is needed")
+	}
+	for i, a := range g.Arrivals {
+		checkArrival(ck, fmt.Sprintf("%s.arrivals[%d]", path, i), a)
+	}
+	checkRetry(ck, path+".retry", g.Retry)
+}
+
+func checkArrival(ck *checker, path string, a Arrival) {
+	if a.Start < 0 || a.Stop < 0 || (a.Stop > 0 && a.Stop <= a.Start) {
+		ck.add(path, "start and stop must not be negative and stop must come after start")
+	}
+	needRate := func() {
+		if a.Rate.Count <= 0 || a.Rate.Per <= 0 {
+			ck.add(path+".rate", "must be a positive count per positive duration")
+		}
+	}
+	switch a.Kind {
+	case ArrivalBurst:
+		if a.Count <= 0 {
+			ck.add(path+".count", "must be positive, got %d", a.Count)
+		}
+		if a.At < 0 || a.Spread < 0 {
+			ck.add(path, "at and spread must not be negative")
+		}
+	case ArrivalConstant:
+		needRate()
+	case ArrivalPoisson:
+		needRate()
+		if a.Rate.Count > 0 && a.Rate.Per/time.Duration(a.Rate.Count) <= 0 {
+			ck.add(path+".rate", "is faster than one per nanosecond")
+		}
+	case ArrivalOnOff:
+		needRate()
+		ck.positive(path+".on", a.On)
+		if a.Off < 0 {
+			ck.add(path+".off", "must not be negative, got %v", a.Off)
+		}
+	case ArrivalIdleThenBurst:
+		if a.Count <= 0 {
+			ck.add(path+".count", "must be positive, got %d", a.Count)
+		}
+		ck.positive(path+".idle", a.Idle)
+		if a.Spread < 0 {
+			ck.add(path+".spread", "must not be negative, got %v", a.Spread)
+		}
+	default:
+		ck.add(path+".kind", "unknown arrival kind %v", a.Kind)
+	}
+}
+
+func checkRetry(ck *checker, path string, r Retry) {
+	if r.MaxAttempts < 0 {
+		ck.add(path+".max_attempts", "must not be negative, got %d", r.MaxAttempts)
+	}
+	if r.RetryAfterJitter < 0 {
+		ck.add(path+".retry_after_jitter", "must not be negative, got %v", r.RetryAfterJitter)
+	}
+	switch r.Kind {
+	case RetryNone, RetryImmediate:
+	case RetryFixed:
+		if r.Delay < 0 {
+			ck.add(path+".delay", "must not be negative, got %v", r.Delay)
+		}
+	case RetryExponential:
+		ck.positive(path+".base", r.Base)
+		if r.Cap < r.Base {
+			ck.add(path+".cap", "must be at least base (%v), got %v", r.Base, r.Cap)
+		}
+		if int(r.Jitter) >= len(jitterNames) {
+			ck.add(path+".jitter", "unknown jitter %v", r.Jitter)
+		}
+	default:
+		ck.add(path+".kind", "unknown retry kind %v", r.Kind)
+	}
+	zeroWait := r.Kind == RetryImmediate || (r.Kind == RetryFixed && r.Delay == 0)
+	if zeroWait && r.MaxAttempts == 0 {
+		ck.add(path+".max_attempts", "retries with no wait must have a maximum, or they repeat forever at one instant")
+	}
+}
+
+func checkBackend(ck *checker, path string, b Backend) {
+	if b.Capacity < 0 {
+		ck.add(path+".capacity", "must not be negative, got %d", b.Capacity)
+	}
+	if b.QueueSize < 0 {
+		ck.add(path+".queue", "must not be negative, got %d", b.QueueSize)
+	}
+	ck.positive(path+".service.mean", b.Service.Mean)
+	if int(b.Service.Kind) >= len(serviceNames) {
+		ck.add(path+".service.kind", "unknown service kind %v", b.Service.Kind)
+	}
+	var prev time.Duration
+	for i, ch := range b.Changes {
+		p := fmt.Sprintf("%s.changes[%d]", path, i)
+		if ch.At < prev {
+			ck.add(p+".at", "changes must be in time order (%v is before %v)", ch.At, prev)
+		}
+		prev = ch.At
+		if ch.Capacity < 0 {
+			ck.add(p+".capacity", "must not be negative, got %d", ch.Capacity)
+		}
+		if ch.Service.Mean < 0 {
+			ck.add(p+".service.mean", "must not be negative, got %v", ch.Service.Mean)
+		}
+	}
+}
