@@ -10,6 +10,11 @@
 //	rule.Decide(&state, now, cost) Decision
 //	rule.Idle(&state, now) bool // state now decides exactly as a never-seen key
 //
+// Costs are whole units, at least 1; Decide panics on a smaller cost, which is the
+// caller's bug. Time and rates are exact integers (no float drift at boundaries):
+// a rate Limit/Window is kept as a reduced fraction, and instants that fall
+// between nanoseconds are kept as whole ns plus a fraction.
+//
 // Keyed wraps any of them with a map from key to state and eviction of idle keys.
 // The rules are immutable after construction and safe for concurrent use; a state
 // belongs to one goroutine at a time.
@@ -111,3 +116,13 @@ type Algorithm[S any] interface {
 	Decide(s *S, now time.Duration, cost int64) Decision
 	Idle(s *S, now time.Duration) bool
 }
+
+// The six per-key limiters implement Algorithm.
+var (
+	_ Algorithm[FixedWindowState]          = (*FixedWindow)(nil)
+	_ Algorithm[SlidingLogState]           = (*SlidingLog)(nil)
+	_ Algorithm[SlidingWindowCounterState] = (*SlidingWindowCounter)(nil)
+	_ Algorithm[TokenBucketState]          = (*TokenBucket)(nil)
+	_ Algorithm[GCRAState]                 = (*GCRA)(nil)
+	_ Algorithm[LeakyBucketState]          = (*LeakyBucket)(nil)
+)

@@ -11,13 +11,17 @@ import (
 // span nanoseconds, so one cost unit takes span/units ns (the emission interval T).
 // Keeping both integers, instead of a float rate, is what makes every limiter exact.
 type pace struct {
-	units int64 // L' = Limit / gcd(Limit, Window)
-	span  int64 // W' = Window / gcd(Limit, Window)
+	units  int64 // L' = Limit / gcd(Limit, Window)
+	span   int64 // W' = Window / gcd(Limit, Window)
+	byUnit divisor
+	bySpan divisor
 }
 
 func newPace(limit int64, window time.Duration) pace {
 	g := gcd(limit, int64(window))
-	return pace{units: limit / g, span: int64(window) / g}
+	p := pace{units: limit / g, span: int64(window) / g}
+	p.byUnit, p.bySpan = newDivisor(p.units), newDivisor(p.span)
+	return p
 }
 
 func gcd(a, b int64) int64 {
@@ -43,10 +47,46 @@ func (p pace) checkScale(what string, n int64) error {
 func (p pace) interval(cost int64) exactDur { return p.fromUnits(cost * p.span) }
 
 // fromUnits converts u, in units of 1/L' ns, to an exact duration. u ≥ 0.
-func (p pace) fromUnits(u int64) exactDur { return exactDur{ns: u / p.units, frac: u % p.units} }
+func (p pace) fromUnits(u int64) exactDur {
+	if p.units == 1 { // Limit divides Window, the common case
+		return exactDur{ns: u}
+	}
+	q := p.byUnit.div(u)
+	return exactDur{ns: q, frac: u - q*p.units}
+}
+
+// ceilUnits is ⌈u/L'⌉ ns, for u ≥ 0 in units of 1/L' ns.
+func (p pace) ceilUnits(u int64) time.Duration {
+	if p.units == 1 {
+		return time.Duration(u)
+	}
+	q := p.byUnit.div(u)
+	if q*p.units != u {
+		q++
+	}
+	return time.Duration(q)
+}
 
 // toUnits converts d to units of 1/L' ns. The caller keeps d small enough to fit.
 func (p pace) toUnits(d exactDur) int64 { return d.ns*p.units + d.frac }
+
+// divisor divides by a fixed d ≥ 1 with a multiply instead of a hardware divide,
+// which is several times slower and would dominate Decide: m = ⌊(2^64−1)/d⌋
+// makes ⌊x×m/2^64⌉ short of x/d by less than 1, and one step corrects it.
+type divisor struct {
+	d, m uint64
+}
+
+func newDivisor(d int64) divisor { return divisor{d: uint64(d), m: math.MaxUint64 / uint64(d)} }
+
+// div is ⌊x/d⌋ for 0 ≤ x < 2^63.
+func (v divisor) div(x int64) int64 {
+	q, _ := bits.Mul64(uint64(x), v.m)
+	if uint64(x)-q*v.d >= v.d {
+		q++
+	}
+	return int64(q)
+}
 
 // exactDur is a time or duration of ns + frac/L' nanoseconds, 0 ≤ frac < L'. It holds
 // GCRA's theoretical arrival time and the leaky bucket's next free outlet slot exactly,
@@ -87,15 +127,6 @@ func (d exactDur) ceil() time.Duration {
 		return time.Duration(d.ns + 1)
 	}
 	return time.Duration(d.ns)
-}
-
-// ceilDiv is ⌈a/b⌉ for a ≥ 0, b > 0, without overflow.
-func ceilDiv(a, b int64) int64 {
-	q := a / b
-	if a%b != 0 {
-		q++
-	}
-	return q
 }
 
 // badCost panics on a non-positive cost: the caller's bug, not traffic.

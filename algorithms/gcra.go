@@ -35,6 +35,8 @@ type GCRA struct {
 	limit int64
 	burst int64
 	full  int64 // burst×W': Burst×T in units of 1/L' ns
+	// maxAhead is ⌊Burst×T⌋: beyond it TAT − now cannot be held in units of 1/L' ns.
+	maxAhead int64
 }
 
 // GCRAState is one key's theoretical arrival time: 16 bytes. The zero value is a
@@ -53,6 +55,7 @@ func NewGCRA(p Policy) (*GCRA, error) {
 		return nil, fmt.Errorf("gcra: %w", err)
 	}
 	g.full = g.burst * g.span
+	g.maxAhead = g.full / g.units
 	return g, nil
 }
 
@@ -61,18 +64,39 @@ func (g *GCRA) Decide(s *GCRAState, now time.Duration, cost int64) Decision {
 	if cost < 1 {
 		badCost("GCRA.Decide", cost)
 	}
-	t := at(now)
-	wait := g.sub(maxExact(s.tat, t), t) // TAT − now, or 0
 	d := Decision{Limit: g.limit, RetryAfterExact: true}
-	switch {
-	case cost > g.burst:
-		d.Verdict, d.RetryAfter = Refuse, Never
-	case g.fromUnits(g.full - cost*g.span).less(wait):
+	ahead := s.tat.ns - int64(now)
+	if ahead > g.maxAhead || cost > g.burst {
+		return g.refuseFar(d, s, now, cost)
+	}
+	// wait = TAT − now in units of 1/L' ns, at most Burst×T here, so it fits.
+	var wait int64
+	if ahead >= 0 {
+		wait = ahead*g.units + s.tat.frac
+	}
+	if allowed := g.full - cost*g.span; wait > allowed {
 		d.Verdict = Refuse
+		d.RetryAfter = g.ceilUnits(wait - allowed)
+	} else {
+		wait += cost * g.span
+	}
+	untilTAT := g.fromUnits(wait)
+	if d.Verdict == Admit {
+		s.tat = exactDur{ns: int64(now) + untilTAT.ns, frac: untilTAT.frac}
+	}
+	d.Remaining = g.bySpan.div(g.full - wait)
+	d.Reset = untilTAT.ceil()
+	return d
+}
+
+// refuseFar refuses a request costing more than Burst, or arriving more than
+// Burst×T before TAT (time went backwards), in exact time arithmetic.
+func (g *GCRA) refuseFar(d Decision, s *GCRAState, now time.Duration, cost int64) Decision {
+	d.Verdict, d.RetryAfter = Refuse, Never
+	t := at(now)
+	wait := g.sub(maxExact(s.tat, t), t)
+	if cost <= g.burst {
 		d.RetryAfter = g.sub(wait, g.fromUnits(g.full-cost*g.span)).ceil()
-	default:
-		wait = g.add(wait, g.interval(cost))
-		s.tat = g.add(t, wait)
 	}
 	d.Remaining = g.remaining(wait)
 	d.Reset = wait.ceil()
@@ -84,12 +108,12 @@ func (g *GCRA) Idle(s *GCRAState, now time.Duration) bool {
 	return !at(now).less(s.tat)
 }
 
-// remaining is ⌊(Burst×T − wait)/T⌋, 0 if wait exceeds Burst×T (time went backwards).
+// remaining is ⌊(Burst×T − wait)/T⌋, 0 if wait exceeds Burst×T.
 func (g *GCRA) remaining(wait exactDur) int64 {
 	if g.fromUnits(g.full).less(wait) {
 		return 0
 	}
-	return (g.full - g.toUnits(wait)) / g.span
+	return g.bySpan.div(g.full - g.toUnits(wait))
 }
 
 func maxExact(a, b exactDur) exactDur {

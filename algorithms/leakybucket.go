@@ -97,7 +97,7 @@ func (lb *LeakyBucket) Idle(s *LeakyBucketState, now time.Duration) bool {
 // queued fills Remaining and Reset from queue = nextFree − now.
 func (lb *LeakyBucket) queued(d Decision, queue exactDur) Decision {
 	if !lb.fromUnits(lb.depth).less(queue) {
-		d.Remaining = (lb.depth - lb.toUnits(queue)) / lb.span
+		d.Remaining = lb.bySpan.div(lb.depth - lb.toUnits(queue))
 	}
 	d.Reset = queue.ceil()
 	return d

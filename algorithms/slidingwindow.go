@@ -19,8 +19,8 @@ import (
 // ignored.
 //
 // Because the estimate is only an estimate, bursty traffic can get more than
-// Limit into some window [t, t+Window) (up to about 2×Limit in the worst case),
-// or less.
+// Limit into some window [t, t+Window), or be refused while the true count in
+// the last Window is below Limit.
 //
 // RetryAfter is an estimate, and marked so (RetryAfterExact is false): it is the
 // earliest instant, rounded up to the ns, at which this counter's estimate would

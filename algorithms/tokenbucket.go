@@ -2,6 +2,7 @@ package algorithms
 
 import (
 	"fmt"
+	"math/bits"
 	"time"
 )
 
@@ -64,22 +65,36 @@ func (tb *TokenBucket) Decide(s *TokenBucketState, now time.Duration, cost int64
 	if cost < 1 {
 		badCost("TokenBucket.Decide", cost)
 	}
-	late := max(s.last-now, 0) // time gone backwards: decide as at s.last
-	deficit := tb.deficitAt(s, now+late)
+	if now < s.last {
+		return tb.decideLate(s, now, cost)
+	}
+	deficit := tb.deficitAt(s, now)
 	d := Decision{Limit: tb.limit, RetryAfterExact: true}
-	switch allowed := tb.full - cost*tb.span; { // wraps harmlessly when cost > burst
-
+	// allowed wraps harmlessly when cost > burst: that case is decided first.
+	switch allowed := tb.full - cost*tb.span; {
 	case cost > tb.burst:
 		d.Verdict, d.RetryAfter = Refuse, Never
 	case deficit > allowed:
 		d.Verdict = Refuse
-		d.RetryAfter = late + time.Duration(ceilDiv(deficit-allowed, tb.units))
+		d.RetryAfter = tb.ceilUnits(deficit - allowed)
 	default:
 		deficit += cost * tb.span
-		s.deficit, s.last = deficit, now+late
+		s.deficit, s.last = deficit, now
 	}
-	d.Remaining = (tb.full - deficit) / tb.span
-	d.Reset = late + time.Duration(ceilDiv(deficit, tb.units))
+	d.Remaining = tb.bySpan.div(tb.full - deficit)
+	d.Reset = tb.ceilUnits(deficit)
+	return d
+}
+
+// decideLate decides a request that arrives before the last admission (time
+// went backwards) as if it arrived at that admission, so it refills nothing.
+func (tb *TokenBucket) decideLate(s *TokenBucketState, now time.Duration, cost int64) Decision {
+	late := s.last - now
+	d := tb.Decide(s, s.last, cost)
+	if d.RetryAfter != 0 && d.RetryAfter != Never {
+		d.RetryAfter += late
+	}
+	d.Reset += late
 	return d
 }
 
@@ -88,12 +103,12 @@ func (tb *TokenBucket) Idle(s *TokenBucketState, now time.Duration) bool {
 	return s.deficit == 0 || (now >= s.last && tb.deficitAt(s, now) == 0)
 }
 
-// deficitAt is the units missing at now ≥ s.last. Elapsed time is capped at the
-// fill time before it is multiplied, so the product cannot overflow.
+// deficitAt is the units missing at now ≥ s.last. The refill elapsed×L' is
+// computed in 128 bits, so a long idle time cannot overflow it.
 func (tb *TokenBucket) deficitAt(s *TokenBucketState, now time.Duration) int64 {
-	elapsed := int64(now - s.last)
-	if elapsed >= ceilDiv(s.deficit, tb.units) {
+	hi, refill := bits.Mul64(uint64(now-s.last), uint64(tb.units))
+	if hi != 0 || refill >= uint64(s.deficit) {
 		return 0
 	}
-	return s.deficit - elapsed*tb.units
+	return s.deficit - int64(refill)
 }

@@ -29,23 +29,32 @@ const (
 type builder struct {
 	errs  *errorList
 	lines map[string]int
+	bad   map[string]bool // paths the decoder already reported
 }
 
-// addf reports a problem at path, on the line of path or of its nearest written parent.
+// addf reports a problem at path, on the line of path or of its nearest written
+// parent, unless path or a parent is already reported.
 func (b *builder) addf(path, format string, args ...any) {
+	for p := path; p != ""; p = parent(p) {
+		if b.bad[p] {
+			return
+		}
+	}
 	b.errs.add(b.line(path), path, fmt.Sprintf(format, args...))
 }
 
+func parent(path string) string {
+	if i := strings.LastIndexAny(path, ".["); i >= 0 {
+		return path[:i]
+	}
+	return ""
+}
+
 func (b *builder) line(path string) int {
-	for path != "" {
+	for ; path != ""; path = parent(path) {
 		if l, ok := b.lines[path]; ok {
 			return l
 		}
-		i := strings.LastIndexAny(path, ".[")
-		if i < 0 {
-			break
-		}
-		path = path[:i]
 	}
 	return 0
 }
@@ -59,7 +68,7 @@ func (b *builder) build(f *fileSpec, s *Scenario) {
 		seed = *f.Seed
 	}
 	if f.Contention != nil {
-		for _, p := range []string{"duration", "bucket", "limits", "lanes", "aimd", "throttle", "clients", "backend"} {
+		for _, p := range []string{"duration", "drain", "bucket", "limits", "lanes", "aimd", "throttle", "clients", "backend"} {
 			if b.has(p) {
 				b.addf(p, "not used by a contention study (the file has a contention section)")
 			}
@@ -71,6 +80,7 @@ func (b *builder) build(f *fileSpec, s *Scenario) {
 	if f.Duration != nil {
 		c.Duration = time.Duration(*f.Duration)
 	}
+	c.Drain = durOr(f.Drain, 0)
 	if f.Bucket != nil {
 		c.Bucket = time.Duration(*f.Bucket)
 		if c.Bucket > c.Duration && c.Duration > 0 {
@@ -370,20 +380,13 @@ func (b *builder) simValidate(c sim.Config) {
 	if err == nil {
 		return
 	}
-	var list []error
-	if j, ok := err.(interface{ Unwrap() []error }); ok {
-		list = j.Unwrap()
-	} else {
-		list = []error{err}
+	var fes sim.FieldErrors
+	if !errors.As(err, &fes) {
+		b.errs.add(0, "", err.Error())
+		return
 	}
-	for _, e := range list {
-		msg := e.Error()
-		path, rest, ok := strings.Cut(msg, ": ")
-		if !ok || strings.ContainsAny(path, " ") {
-			b.errs.add(0, "", msg)
-			continue
-		}
-		b.addf(path, "%s", rest)
+	for _, fe := range fes {
+		b.addf(fe.Field, "%s", fe.Problem)
 	}
 }
 

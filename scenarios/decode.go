@@ -19,7 +19,7 @@ var scalarParserType = reflect.TypeFor[scalarParser]()
 
 // maxNodes bounds the nodes a decode visits, so that aliases of aliases cannot make
 // a small file expand into an enormous one.
-const maxNodes = 1 << 20
+const maxNodes = 100_000
 
 // decoder fills a fileSpec from a yaml.Node tree, checking each field against the
 // schema tags and collecting every problem with its line.
@@ -59,9 +59,13 @@ func (d *decoder) decode(n *yaml.Node, v reflect.Value, path string, tag reflect
 	}
 	switch v.Kind() {
 	case reflect.Pointer:
+		// A value in error stays absent, so later checks see the default, not a zero.
+		before := d.errs.count()
 		e := reflect.New(v.Type().Elem())
 		d.decode(n, e.Elem(), path, tag)
-		v.Set(e)
+		if d.errs.count() == before {
+			v.Set(e)
+		}
 	case reflect.Struct:
 		d.decodeStruct(n, v, path)
 	case reflect.Slice:

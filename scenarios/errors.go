@@ -43,15 +43,27 @@ func (es Errors) Error() string {
 	return strings.Join(lines, "\n")
 }
 
+// maxErrors is the most problems reported for one file; past that, fixing the
+// first ones is the next step anyway.
+const maxErrors = 50
+
 // errorList collects the problems of one file.
 type errorList struct {
 	file string
 	errs Errors
+	more int // problems found beyond maxErrors
 }
 
 func (l *errorList) add(line int, path, msg string) {
+	if len(l.errs) >= maxErrors {
+		l.more++
+		return
+	}
 	l.errs = append(l.errs, &FieldError{File: l.file, Line: line, Path: path, Msg: msg})
 }
+
+// count is the number of problems found so far.
+func (l *errorList) count() int { return len(l.errs) + l.more }
 
 // err returns the problems sorted by line, or nil if there are none.
 func (l *errorList) err() error {
@@ -59,6 +71,10 @@ func (l *errorList) err() error {
 		return nil
 	}
 	slices.SortStableFunc(l.errs, func(a, b *FieldError) int { return cmp.Compare(a.Line, b.Line) })
+	if l.more > 0 {
+		errs := append(l.errs[:len(l.errs):len(l.errs)], &FieldError{File: l.file, Msg: fmt.Sprintf("and %d more problems", l.more)})
+		return errs
+	}
 	return l.errs
 }
 

@@ -79,11 +79,14 @@ func Parse(file string, data []byte) (s *Scenario, err error) {
 	var f fileSpec
 	d := &decoder{errs: errs, lines: map[string]int{}}
 	d.decode(root.Content[0], reflect.ValueOf(&f).Elem(), "", "")
-	if errs.err() != nil {
-		return nil, errs.err()
-	}
 	s = &Scenario{Name: strings.TrimSuffix(filepath.Base(file), filepath.Ext(file)), File: file, Source: data}
-	b := &builder{errs: errs, lines: d.lines}
+	// Check what was decoded even when some fields were in error, so that every
+	// problem is reported at once; problems under a field already in error are
+	// consequences, not news, and are left out.
+	b := &builder{errs: errs, lines: d.lines, bad: map[string]bool{}}
+	for _, e := range errs.errs {
+		b.bad[e.Path] = true
+	}
 	b.build(&f, s)
 	if errs.err() == nil && s.Config != nil {
 		b.simValidate(*s.Config)
@@ -130,7 +133,7 @@ func toFile(s *Scenario) (*fileSpec, error) {
 		f.Contention = cs
 	case s.Config != nil:
 		c := s.Config
-		f.Duration, f.Seed, f.Bucket = dur(c.Duration), &c.Seed, optDur(c.Bucket)
+		f.Duration, f.Drain, f.Seed, f.Bucket = dur(c.Duration), optDur(c.Drain), &c.Seed, optDur(c.Bucket)
 		for _, l := range c.Limits {
 			f.Limits = append(f.Limits, limitSpec{Name: l.Name, Key: l.Key.String(), Limit: l.Policy.Limit,
 				Window: dur(l.Policy.Window), Burst: l.Policy.Burst})

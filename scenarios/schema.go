@@ -14,6 +14,7 @@ package scenarios
 type fileSpec struct {
 	Description string    `yaml:"description,omitempty" doc:"one line saying what the scenario shows"`
 	Duration    *Duration `yaml:"duration,omitempty" check:"positive" doc:"how long new requests may start (default 10s); retries and queues then drain"`
+	Drain       *Duration `yaml:"drain,omitempty" check:"positive" doc:"how long after duration retries and queues may still run (default the duration)"`
 	Seed        *uint64   `yaml:"seed,omitempty" doc:"seed of every random stream (default 1); the same seed gives the same result"`
 	Bucket      *Duration `yaml:"bucket,omitempty" check:"positive" doc:"width of the time-series buckets (default duration/200, at least 1ms)"`
 
@@ -92,10 +93,10 @@ type retrySpec struct {
 }
 
 type backendSpec struct {
-	Capacity *int          `yaml:"capacity,omitempty" check:"nonneg" doc:"requests served in parallel (default 1; 0 is an outage: every request gets 503)"`
-	Queue    int           `yaml:"queue,omitempty" check:"nonneg" doc:"requests that may wait for a server; one more is shed with 503 (default 0)"`
-	Service  *serviceSpec  `yaml:"service" required:"true" doc:"the service time of one request"`
-	Changes  []changeSpec  `yaml:"changes,omitempty" doc:"capacity and service-time changes over time: slowdown, outage, recovery"`
+	Capacity *int         `yaml:"capacity,omitempty" check:"nonneg" doc:"requests served in parallel (default 1; 0 is an outage: every request gets 503)"`
+	Queue    int          `yaml:"queue,omitempty" check:"nonneg" doc:"requests that may wait for a server; one more is shed with 503 (default 0)"`
+	Service  *serviceSpec `yaml:"service" required:"true" doc:"the service time of one request"`
+	Changes  []changeSpec `yaml:"changes,omitempty" doc:"capacity and service-time changes over time: slowdown, outage, recovery"`
 }
 
 type serviceSpec struct {

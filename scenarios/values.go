@@ -186,7 +186,7 @@ func ParseLanes(s string) ([]sim.LaneKind, error) {
 		}
 		k, ok := sim.ParseLane(name)
 		if !ok {
-			return nil, fmt.Errorf("lane %s", unknownName(name, sim.LaneNames()))
+			return nil, fmt.Errorf("%s", strings.Replace(unknownName(name, sim.LaneNames()), "unknown value", "unknown lane", 1))
 		}
 		lanes = append(lanes, k)
 	}

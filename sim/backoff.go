@@ -30,8 +30,14 @@ func backoff(r Retry, n int, previous time.Duration, rnd *stream) time.Duration 
 
 // exponential is min(cap, base×2^(n−1)) without overflow.
 func exponential(base, cap time.Duration, n int) time.Duration {
+	if base <= 0 {
+		return 0
+	}
 	sleep := base
 	for i := 1; i < n && sleep < cap; i++ {
+		if sleep > cap/2 {
+			return cap
+		}
 		sleep *= 2
 	}
 	return min(sleep, cap)

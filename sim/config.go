@@ -23,6 +23,9 @@ type Config struct {
 	Limits []Limit
 	// Lanes to run, in order; empty means AllLanes.
 	Lanes []LaneKind
+	// Overrides give one lane another policy for one limit of the chain (a leaky
+	// bucket with a deeper queue, say); the other lanes keep the chain's.
+	Overrides []LaneOverride
 	// Lane-specific settings.
 	AIMD     AIMDSettings
 	Throttle ThrottleSettings
@@ -40,6 +43,13 @@ type Config struct {
 type Limit struct {
 	Name   string // names the limit in refusals; defaults to "<key>"
 	Key    KeyKind
+	Policy algorithms.Policy
+}
+
+// LaneOverride replaces, in lane Lane only, the policy of Limits[Limit].
+type LaneOverride struct {
+	Lane   LaneKind
+	Limit  int
 	Policy algorithms.Policy
 }
 

@@ -23,8 +23,9 @@ const (
 	DefaultContentionBase      = 5 * time.Millisecond
 	DefaultContentionCap       = 2 * time.Second
 
-	// MaxContentionClients bounds one cell of the sweep: the study's cost grows
-	// roughly with the square of the clients when they collide.
+	// MaxContentionClients bounds the memory of one cell of the sweep. It does not
+	// bound the time: without jitter the calls grow roughly with the square of the
+	// clients, so long sweeps rely on ctx.
 	MaxContentionClients = 100_000
 )
 

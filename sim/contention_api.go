@@ -7,11 +7,13 @@ import "time"
 // versioned row, then writes it with the version it read; the write succeeds only
 // if the version is unchanged (and bumps it); a failed client backs off (Retry),
 // reads again and writes again. Every network hop takes |Normal(Hop, HopStdDev)|.
+// The zero values of the optional fields take the blog's settings (see
+// DefaultContentionBase); RunContention validates c first.
 type ContentionConfig struct {
 	Seed      uint64
-	Clients   []int        // client counts to sweep, e.g. 10, 20, ... 190
-	Jitters   []JitterKind // backoff kinds to compare
-	Base, Cap time.Duration
+	Clients   []int         // client counts to sweep, e.g. 10, 20, ... 190
+	Jitters   []JitterKind  // backoff kinds to compare; empty means AllJitters
+	Base, Cap time.Duration // of the exponential backoff; zero means 5ms and 2s
 	Hop       time.Duration // mean one-way network time; zero means 10ms
 	HopStdDev time.Duration // zero means 2ms
 	Runs      int           // repetitions averaged per cell; zero means 1

@@ -70,30 +70,40 @@ func TestEngineOrderProperty(t *testing.T) {
 }
 
 // TestEngineInterleaved mixes schedules and pops, as a simulation does, against a
-// reference that scans for the least (at, seq).
+// reference that scans for the least (at, insertion number).
 func TestEngineInterleaved(t *testing.T) {
+	type scheduled struct {
+		at time.Duration
+		a  int32 // the step that scheduled it: increasing, so it orders ties
+	}
 	rnd := streamFor(2, 0xe9)
 	var e engine
-	var ref []event
-	var seq uint64
+	var ref []scheduled
 	for step := range 20000 {
 		if len(ref) == 0 || rnd.next()%5 < 3 {
-			seq++
 			at := e.now + rnd.duration(50)
-			e.schedule(at, evHop, int32(step), 0)
-			ref = append(ref, event{at: at, seq: seq, a: int32(step)})
+			kind := eventKind(step % int(evHop+1))
+			e.schedule(at, kind, int32(step), -int32(step))
+			ref = append(ref, scheduled{at: at, a: int32(step)})
 			continue
 		}
 		least := 0
-		for i := range ref {
-			if ref[i].before(&ref[least]) {
+		for i, r := range ref {
+			if r.at < ref[least].at || (r.at == ref[least].at && r.a < ref[least].a) {
 				least = i
 			}
 		}
 		want := ref[least]
 		ref = slices.Delete(ref, least, least+1)
-		if got := e.pop(); got.at != want.at || got.seq != want.seq || got.a != want.a {
-			t.Fatalf("step %d: pop = %+v, want %+v", step, got, want)
+		got := e.pop()
+		if got.at != want.at || got.a != want.a {
+			t.Fatalf("step %d: pop = (at %v, a %d), want (at %v, a %d)", step, got.at, got.a, want.at, want.a)
+		}
+		if wantKind := eventKind(int(want.a) % int(evHop+1)); got.kind() != wantKind || got.b != -want.a {
+			t.Fatalf("step %d: pop = (kind %d, b %d), want what was scheduled: (kind %d, b %d)", step, got.kind(), got.b, wantKind, -want.a)
+		}
+		if e.now != want.at {
+			t.Fatalf("step %d: now = %v after pop, want %v", step, e.now, want.at)
 		}
 		if e.pending() != len(ref) {
 			t.Fatalf("step %d: pending() = %d, want %d", step, e.pending(), len(ref))
@@ -126,7 +136,7 @@ func TestEngineNoAllocsInSteadyState(t *testing.T) {
 		i := 0
 		allocs := testing.AllocsPerRun(10000, func() {
 			ev := e.pop()
-			e.schedule(ev.at+gaps[i&(len(gaps)-1)], ev.kind, ev.a, ev.b)
+			e.schedule(ev.at+gaps[i&(len(gaps)-1)], ev.kind(), ev.a, ev.b)
 			i++
 		})
 		if allocs != 0 {
@@ -166,7 +176,7 @@ func BenchmarkEngine(b *testing.B) {
 			i := 0
 			for b.Loop() {
 				ev := e.pop()
-				e.schedule(ev.at+time.Duration(bc.pending)*gaps[i&(len(gaps)-1)], ev.kind, ev.a, ev.b)
+				e.schedule(ev.at+time.Duration(bc.pending)*gaps[i&(len(gaps)-1)], ev.kind(), ev.a, ev.b)
 				i++
 			}
 			b.ReportMetric(float64(b.N)/b.Elapsed().Seconds(), "events/s")

@@ -114,7 +114,7 @@ func (l *lane) done() bool {
 }
 
 func (l *lane) handle(ev event) {
-	switch ev.kind {
+	switch ev.kind() {
 	case evArrival:
 		l.arrive(ev.a)
 		l.scheduleArrival(ev.a, ev.b)

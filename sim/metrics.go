@@ -19,7 +19,8 @@ type metrics struct {
 	peak      peakTracker
 	series    []Point
 	bucket    time.Duration
-	lastT     time.Duration
+	cur       int           // index of the bucket last used
+	curEnd    time.Duration // and its end
 
 	headers    Headers
 	headersSet bool
@@ -58,8 +59,11 @@ func newMetrics(cfg *Config, pop *population, bucket time.Duration) (metrics, er
 
 // point is the series bucket holding t, growing the series as time passes.
 func (m *metrics) point(t time.Duration) *Point {
-	m.lastT = max(m.lastT, t)
+	if t < m.curEnd && t >= m.curEnd-m.bucket {
+		return &m.series[m.cur]
+	}
 	i := int(t / m.bucket)
+	m.cur, m.curEnd = i, time.Duration(i+1)*m.bucket
 	for len(m.series) <= i {
 		m.series = append(m.series, Point{Start: time.Duration(len(m.series)) * m.bucket})
 	}

@@ -66,6 +66,20 @@ func newLane(kind LaneKind, cfg *Config, pop *population, trace TraceSink) (*lan
 	return l, nil
 }
 
+// throttleBuckets is how many time buckets the adaptive throttle counts its
+// period in: 24 buckets of 5 s over the default 2 minutes.
+const throttleBuckets = 24
+
+// policy is the policy lane kind applies to limit i of the chain.
+func (c *Config) policy(kind LaneKind, i int) algorithms.Policy {
+	for _, o := range c.Overrides {
+		if o.Lane == kind && o.Limit == i {
+			return o.Policy
+		}
+	}
+	return c.Limits[i].Policy
+}
+
 // Labels of the random streams, so each purpose draws independently.
 const (
 	labelArrival = iota + 1
@@ -84,7 +98,9 @@ func (l *lane) buildLimiters() error {
 		l.aimd = aimd
 		return err
 	case LaneClientThrottle:
-		t, err := algorithms.NewThrottle(algorithms.ThrottleConfig{K: l.cfg.Throttle.K, Period: l.cfg.Throttle.Period})
+		t, err := algorithms.NewThrottle(algorithms.ThrottleConfig{
+			K: l.cfg.Throttle.K, Period: l.cfg.Throttle.Period, Buckets: throttleBuckets,
+		})
 		if err != nil {
 			return err
 		}
@@ -95,8 +111,8 @@ func (l *lane) buildLimiters() error {
 }
 
 func (l *lane) buildChain(kind LaneKind) error {
-	for i, lim := range l.cfg.Limits {
-		d, err := newDecider(kind, lim.Policy, len(l.pop.keyNames[i]))
+	for i := range l.cfg.Limits {
+		d, err := newDecider(kind, l.cfg.policy(l.kind, i), len(l.pop.keyNames[i]))
 		if err != nil {
 			return FieldErrors{{Field: "limits[" + itoa(i) + "]", Problem: err.Error()}}
 		}

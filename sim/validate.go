@@ -2,6 +2,8 @@ package sim
 
 import (
 	"fmt"
+
+	"github.com/rlsim/rlsim/algorithms"
 	"strings"
 	"time"
 )
@@ -54,6 +56,9 @@ func (c Config) Validate() error {
 	for i, l := range c.Limits {
 		checkLimit(&ck, fmt.Sprintf("limits[%d]", i), l)
 	}
+	for i, o := range c.Overrides {
+		checkOverride(&ck, fmt.Sprintf("overrides[%d]", i), o, len(c.Limits))
+	}
 	for i, k := range c.Lanes {
 		if k == LaneDefault || int(k) >= len(laneNames) {
 			ck.add(fmt.Sprintf("lanes[%d]", i), "unknown lane %v", k)
@@ -76,16 +81,32 @@ func (c Config) Validate() error {
 	return ck.errs
 }
 
+func checkOverride(ck *checker, path string, o LaneOverride, limits int) {
+	switch o.Lane {
+	case LaneFixedWindow, LaneSlidingLog, LaneSlidingWindowCounter, LaneTokenBucket, LaneLeakyBucket, LaneGCRA, LaneClientThrottle:
+	default:
+		ck.add(path+".lane", "must be a lane with a limit chain, got %v", o.Lane)
+	}
+	if o.Limit < 0 || o.Limit >= max(limits, 1) {
+		ck.add(path+".limit_index", "must name a limit of the chain (0 to %d), got %d", limits-1, o.Limit)
+	}
+	checkPolicy(ck, path, o.Policy)
+}
+
 func checkLimit(ck *checker, path string, l Limit) {
 	if int(l.Key) >= len(keyNames) {
 		ck.add(path+".key", "unknown key %v", l.Key)
 	}
-	if l.Policy.Limit <= 0 {
-		ck.add(path+".limit", "must be positive, got %d", l.Policy.Limit)
+	checkPolicy(ck, path, l.Policy)
+}
+
+func checkPolicy(ck *checker, path string, p algorithms.Policy) {
+	if p.Limit <= 0 {
+		ck.add(path+".limit", "must be positive, got %d", p.Limit)
 	}
-	ck.positive(path+".window", l.Policy.Window)
-	if l.Policy.Burst < 0 {
-		ck.add(path+".burst", "must not be negative, got %d", l.Policy.Burst)
+	ck.positive(path+".window", p.Window)
+	if p.Burst < 0 {
+		ck.add(path+".burst", "must not be negative, got %d", p.Burst)
 	}
 }
 
@@ -108,11 +129,14 @@ func checkAIMD(ck *checker, a AIMDSettings) {
 }
 
 func checkThrottle(ck *checker, t ThrottleSettings) {
-	if t.K < 0 {
-		ck.add("throttle.k", "must not be negative, got %v", t.K)
+	if t.K != 0 && !(t.K >= 1) {
+		ck.add("throttle.k", "must be at least 1, got %v", t.K)
 	}
 	if t.Period < 0 {
 		ck.add("throttle.period", "must not be negative, got %v", t.Period)
+	}
+	if t.Period%throttleBuckets != 0 {
+		ck.add("throttle.period", "must split into %d equal whole-nanosecond buckets (like 12s or 2m), got %v", throttleBuckets, t.Period)
 	}
 	switch t.Server {
 	case LaneDefault, LaneFixedWindow, LaneSlidingLog, LaneSlidingWindowCounter, LaneTokenBucket, LaneLeakyBucket, LaneGCRA:
@@ -219,7 +243,7 @@ func checkBackend(ck *checker, path string, b Backend) {
 	}
 	ck.positive(path+".service.mean", b.Service.Mean)
 	if int(b.Service.Kind) >= len(serviceNames) {
-		ck.add(path+".service.kind", "unknown service kind %v", b.Service.Kind)
+		ck.add(path+".service.distribution", "unknown distribution %v", b.Service.Kind)
 	}
 	var prev time.Duration
 	for i, ch := range b.Changes {

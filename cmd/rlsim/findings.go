@@ -1,0 +1,243 @@
+package main
+
+import (
+	"fmt"
+	"math"
+	"slices"
+	"strings"
+	"time"
+
+	"github.com/rlsim/rlsim/sim"
+)
+
+// findings reads a comparison in plain words: what an engineer would point out
+// first. Each finding names the lanes it is about and the numbers behind it.
+func findings(r sim.Result) []string {
+	var out []string
+	out = append(out, overLimit(r)...)
+	out = append(out, twins(r)...)
+	for _, l := range r.Lanes {
+		if l.Delayed > 0 {
+			out = append(out, fmt.Sprintf("%s delayed %d requests instead of refusing them (p99 wait %s, longest %s)",
+				l.Lane.Title(), l.Delayed, human(l.Delay.P99), human(l.Delay.Max)))
+		}
+	}
+	for _, l := range r.Lanes {
+		if l.Dropped > 0 {
+			out = append(out, fmt.Sprintf("%s dropped %d requests inside the clients, so the server saw %d attempts",
+				l.Lane.Title(), l.Dropped, l.Attempts))
+		}
+	}
+	out = append(out, retries(r)...)
+	out = append(out, shedding(r)...)
+	out = append(out, classGaps(r)...)
+	for _, l := range r.Lanes {
+		if l.Pending > 0 {
+			out = append(out, fmt.Sprintf("%s left %d requests unfinished when the run ended", l.Lane.Title(), l.Pending))
+		}
+	}
+	return out
+}
+
+// overLimit reports every lane whose busiest window held more than the limit,
+// worst first, grouping lanes whose peaks are the same.
+func overLimit(r sim.Result) []string {
+	var over []sim.LaneResult
+	for _, l := range r.Lanes {
+		if l.Peak.Limit > 0 && l.Peak.Count > l.Peak.Limit {
+			over = append(over, l)
+		}
+	}
+	slices.SortStableFunc(over, func(a, b sim.LaneResult) int {
+		return -cmpFloat(a.Peak.Ratio, b.Peak.Ratio)
+	})
+	window := human(peakWindow(r))
+	var out []string
+	for len(over) > 0 {
+		p := over[0].Peak
+		var names []string
+		rest := over[:0:0]
+		for _, l := range over {
+			if l.Peak.Count == p.Count && l.Peak.Start == p.Start {
+				names = append(names, l.Lane.Title())
+			} else {
+				rest = append(rest, l)
+			}
+		}
+		over = rest
+		key := ""
+		if p.Key != "" {
+			key = fmt.Sprintf(" (key %s)", p.Key)
+		}
+		note := ""
+		if len(names) == 1 && names[0] == sim.LaneAIMD.Title() {
+			note = "; it limits requests in flight, not a rate"
+		}
+		out = append(out, fmt.Sprintf("%s admitted %d in the %s window from t=%s%s: %s× the limit of %d%s",
+			list(names), p.Count, window, human(p.Start), key, trimFloat(p.Ratio, 2), p.Limit, note))
+	}
+	return out
+}
+
+// peakWindow is the window the peaks are measured over: the first limit's.
+func peakWindow(r sim.Result) time.Duration {
+	if len(r.Limits) > 0 {
+		return r.Limits[0].Policy.Window
+	}
+	return 0
+}
+
+// twins reports lanes that decided alike on every count, such as token bucket and GCRA.
+func twins(r sim.Result) []string {
+	type counts struct{ attempts, admitted, refused, shed, delayed, dropped int64 }
+	groups := map[counts][]string{}
+	var order []counts
+	for _, l := range r.Lanes {
+		c := counts{l.Attempts, l.Admitted, l.Refused, l.Shed, l.Delayed, l.Dropped}
+		if groups[c] == nil {
+			order = append(order, c)
+		}
+		groups[c] = append(groups[c], l.Lane.Title())
+	}
+	var out []string
+	for _, c := range order {
+		if names := groups[c]; len(names) > 1 && c.attempts > 0 {
+			out = append(out, fmt.Sprintf("%s agree on every count (%d admitted, %d refused)", list(names), c.admitted, c.refused))
+		}
+	}
+	return out
+}
+
+// retries compares the retry amplification of the lanes when it differs enough to matter.
+func retries(r sim.Result) []string {
+	if len(r.Lanes) < 2 {
+		if len(r.Lanes) == 1 && r.Lanes[0].RetryAmplification >= 1.5 {
+			l := r.Lanes[0]
+			return []string{fmt.Sprintf("retries multiplied the load under %s: %s attempts per request", l.Lane.Title(), trimFloat(l.RetryAmplification, 2))}
+		}
+		return nil
+	}
+	hi, lo := r.Lanes[0], r.Lanes[0]
+	for _, l := range r.Lanes[1:] {
+		if l.RetryAmplification > hi.RetryAmplification {
+			hi = l
+		}
+		if l.RetryAmplification < lo.RetryAmplification {
+			lo = l
+		}
+	}
+	if hi.RetryAmplification < 1.2 {
+		return nil
+	}
+	return []string{fmt.Sprintf("retries multiplied the load most under %s (%s attempts per request, all done at t=%s) and least under %s (%s, done at t=%s)",
+		hi.Lane.Title(), trimFloat(hi.RetryAmplification, 2), human(hi.AllDoneAt),
+		lo.Lane.Title(), trimFloat(lo.RetryAmplification, 2), human(lo.AllDoneAt))}
+}
+
+// shedding reports the lanes that answered 503, with the backend latency they left.
+func shedding(r sim.Result) []string {
+	var out []string
+	for _, l := range r.Lanes {
+		if l.Shed == 0 {
+			continue
+		}
+		s := fmt.Sprintf("%s shed %d attempts with 503", l.Lane.Title(), l.Shed)
+		if l.Backend.Served > 0 {
+			s += fmt.Sprintf("; the backend's p99 latency was %s", human(l.Backend.Latency.P99))
+		}
+		out = append(out, s)
+	}
+	return out
+}
+
+// classGaps reports, for the first lane where classes of clients fared very
+// differently and for the first where they fared alike, the share of each class's
+// requests that succeeded.
+func classGaps(r sim.Result) []string {
+	if len(classNames(r)) < 2 {
+		return nil
+	}
+	var out []string
+	var saidGap, saidEven bool
+	for _, l := range r.Lanes {
+		lo, hi := math.Inf(1), math.Inf(-1)
+		var parts []string
+		for _, c := range l.Classes {
+			if c.Unique == 0 {
+				continue
+			}
+			f := float64(c.Succeeded) / float64(c.Unique)
+			lo, hi = min(lo, f), max(hi, f)
+			parts = append(parts, fmt.Sprintf("%s %s", c.Name, percent(c.Succeeded, c.Unique)))
+		}
+		if len(parts) < 2 {
+			continue
+		}
+		switch {
+		case hi-lo >= 0.3 && !saidGap:
+			saidGap = true
+			out = append(out, fmt.Sprintf("under %s, requests succeeded unevenly by class: %s", l.Lane.Title(), strings.Join(parts, ", ")))
+		case hi-lo < 0.1 && hi < 0.9 && !saidEven:
+			saidEven = true
+			out = append(out, fmt.Sprintf("under %s, every class was refused alike: %s succeeded", l.Lane.Title(), strings.Join(parts, ", ")))
+		}
+	}
+	return out
+}
+
+func contentionFindings(r sim.ContentionResult) []string {
+	jitters, clients := contentionAxes(r)
+	if len(clients) == 0 || len(jitters) < 2 {
+		return nil
+	}
+	n := clients[len(clients)-1]
+	var cells []sim.ContentionRow
+	for _, row := range r.Rows {
+		if row.Clients == n {
+			cells = append(cells, row)
+		}
+	}
+	best, worst := cells[0], cells[0]
+	for _, c := range cells[1:] {
+		if c.Calls < best.Calls {
+			best = c
+		}
+		if c.Calls > worst.Calls {
+			worst = c
+		}
+	}
+	if best.Jitter == worst.Jitter {
+		return nil
+	}
+	return []string{fmt.Sprintf("at %d clients, %s needed %s write calls and finished at %s; %s needed %s and finished at %s",
+		n, jitterPhrase(best.Jitter), trimFloat(best.Calls, 0), human(best.Completion),
+		jitterPhrase(worst.Jitter), trimFloat(worst.Calls, 0), human(worst.Completion))}
+}
+
+// list joins names as "a", "a and b" or "a, b and c".
+func list(names []string) string {
+	switch len(names) {
+	case 0:
+		return ""
+	case 1:
+		return names[0]
+	}
+	return strings.Join(names[:len(names)-1], ", ") + " and " + names[len(names)-1]
+}
+
+func cmpFloat(a, b float64) int {
+	switch {
+	case a < b:
+		return -1
+	case a > b:
+		return 1
+	}
+	return 0
+}
+
+func jitterPhrase(j sim.JitterKind) string {
+	if j == sim.JitterNone {
+		return "backoff without jitter"
+	}
+	return j.String() + " jitter"
+}

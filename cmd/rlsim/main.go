@@ -1,0 +1,7 @@
+// Command rlsim replays rate-limiting scenarios through every limiting strategy
+// side by side and reports what each one did to the traffic.
+package main
+
+import "os"
+
+func main() { os.Exit(mainRun(os.Args[1:], os.Stdout, os.Stderr)) }

@@ -1,0 +1,271 @@
+package main
+
+import (
+	"encoding/csv"
+	"encoding/json"
+	"io"
+	"math"
+	"strconv"
+	"time"
+
+	"github.com/rlsim/rlsim/sim"
+)
+
+// jsonVersion is the version of the JSON output; docs/output.md describes it.
+// Adding a field keeps the version; renaming or removing one, or changing a
+// meaning, bumps it.
+const jsonVersion = 1
+
+type jsonOutput struct {
+	Version int       `json:"version"`
+	Runs    []jsonRun `json:"runs"`
+}
+
+type jsonRun struct {
+	Scenario    string          `json:"scenario"`
+	Description string          `json:"description,omitempty"`
+	Kind        string          `json:"kind"` // "comparison" or "contention"
+	Seed        uint64          `json:"seed"`
+	DurationS   float64         `json:"duration_s,omitempty"`
+	BucketS     float64         `json:"bucket_s,omitempty"`
+	Limits      []jsonLimit     `json:"limits,omitempty"`
+	Lanes       []jsonLane      `json:"lanes,omitempty"`
+	Contention  *jsonContention `json:"contention,omitempty"`
+}
+
+type jsonLimit struct {
+	Name    string  `json:"name"`
+	Key     string  `json:"key"`
+	Limit   int64   `json:"limit"`
+	WindowS float64 `json:"window_s"`
+	Burst   int64   `json:"burst"`
+}
+
+type jsonLane struct {
+	Lane                   string            `json:"lane"`
+	Title                  string            `json:"title"`
+	Attempts               int64             `json:"attempts"`
+	Unique                 int64             `json:"unique"`
+	Admitted               int64             `json:"admitted"`
+	Refused                int64             `json:"refused"`
+	Shed                   int64             `json:"shed"`
+	Delayed                int64             `json:"delayed"`
+	Dropped                int64             `json:"dropped"`
+	Succeeded              int64             `json:"succeeded"`
+	GaveUp                 int64             `json:"gave_up"`
+	Pending                int64             `json:"pending"`
+	RefusedBy              []jsonLimitCount  `json:"refused_by"`
+	Delay                  jsonPercentiles   `json:"delay"`
+	Peak                   jsonPeak          `json:"peak"`
+	OverLimit              bool              `json:"over_limit"`
+	TimeOverLimitS         float64           `json:"time_over_limit_s"`
+	RetryAmplification     float64           `json:"retry_amplification"`
+	AllDoneS               float64           `json:"all_done_s"`
+	Fairness               float64           `json:"fairness"`
+	Classes                []jsonClass       `json:"classes"`
+	Backend                jsonBackend       `json:"backend"`
+	RetryAfter             jsonRetryAfter    `json:"retry_after"`
+	Headers                jsonHeaders       `json:"headers"`
+	SlidingLogDisagreement float64           `json:"sliding_log_disagreement"`
+	Series                 []jsonSeriesPoint `json:"series"`
+}
+
+type jsonLimitCount struct {
+	Limit string `json:"limit"`
+	Count int64  `json:"count"`
+}
+
+type jsonPercentiles struct {
+	Count int64   `json:"count"`
+	P50S  float64 `json:"p50_s"`
+	P90S  float64 `json:"p90_s"`
+	P99S  float64 `json:"p99_s"`
+	MaxS  float64 `json:"max_s"`
+	MeanS float64 `json:"mean_s"`
+}
+
+type jsonPeak struct {
+	Count  int64   `json:"count"`
+	StartS float64 `json:"start_s"`
+	EndS   float64 `json:"end_s"`
+	Key    string  `json:"key"`
+	Limit  int64   `json:"limit"`
+	Ratio  float64 `json:"ratio"`
+}
+
+type jsonClass struct {
+	Name      string `json:"name"`
+	Clients   int    `json:"clients"`
+	Unique    int64  `json:"unique"`
+	Attempts  int64  `json:"attempts"`
+	Admitted  int64  `json:"admitted"`
+	Refused   int64  `json:"refused"`
+	Shed      int64  `json:"shed"`
+	Dropped   int64  `json:"dropped"`
+	Succeeded int64  `json:"succeeded"`
+	GaveUp    int64  `json:"gave_up"`
+}
+
+type jsonBackend struct {
+	Served      int64           `json:"served"`
+	Latency     jsonPercentiles `json:"latency"`
+	Utilisation float64         `json:"utilisation"`
+	MaxInFlight int             `json:"max_in_flight"`
+	MaxQueue    int             `json:"max_queue"`
+}
+
+type jsonRetryAfter struct {
+	Given       int64 `json:"given"`
+	RetriedAt   int64 `json:"retried_at"`
+	SucceededAt int64 `json:"succeeded_at"`
+}
+
+type jsonHeaders struct {
+	RateLimit       string `json:"ratelimit"`
+	RateLimitPolicy string `json:"ratelimit_policy"`
+	RetryAfter      string `json:"retry_after"`
+}
+
+type jsonSeriesPoint struct {
+	StartS    float64 `json:"start_s"`
+	Attempts  int64   `json:"attempts"`
+	Admitted  int64   `json:"admitted"`
+	Refused   int64   `json:"refused"`
+	Shed      int64   `json:"shed"`
+	Delayed   int64   `json:"delayed"`
+	Dropped   int64   `json:"dropped"`
+	Succeeded int64   `json:"succeeded"`
+	InFlight  int     `json:"in_flight"`
+}
+
+type jsonContention struct {
+	Base float64       `json:"base_s"`
+	Cap  float64       `json:"cap_s"`
+	Runs int           `json:"runs"`
+	Rows []jsonContRow `json:"rows"`
+}
+
+type jsonContRow struct {
+	Clients     int     `json:"clients"`
+	Jitter      string  `json:"jitter"`
+	Calls       float64 `json:"calls"`
+	CompletionS float64 `json:"completion_s"`
+}
+
+func secs(d time.Duration) float64 { return d.Seconds() }
+
+// finite keeps JSON encodable: NaN and infinities (a ratio of nothing) become 0.
+func finite(f float64) float64 {
+	if math.IsNaN(f) || math.IsInf(f, 0) {
+		return 0
+	}
+	return f
+}
+
+func writeJSON(w io.Writer, outcomes []outcome) error {
+	doc := jsonOutput{Version: jsonVersion, Runs: []jsonRun{}}
+	for _, o := range outcomes {
+		doc.Runs = append(doc.Runs, toJSON(o))
+	}
+	enc := json.NewEncoder(w)
+	enc.SetIndent("", "  ")
+	return enc.Encode(doc)
+}
+
+func toJSON(o outcome) jsonRun {
+	s := o.Scenario
+	run := jsonRun{Scenario: s.Name, Description: s.Description}
+	if o.Contention != nil {
+		c := s.Contention
+		run.Kind, run.Seed = "contention", c.Seed
+		jc := &jsonContention{Base: secs(c.Base), Cap: secs(c.Cap), Runs: max(c.Runs, 1), Rows: []jsonContRow{}}
+		for _, r := range o.Contention.Rows {
+			jc.Rows = append(jc.Rows, jsonContRow{r.Clients, r.Jitter.String(), finite(r.Calls), secs(r.Completion)})
+		}
+		run.Contention = jc
+		return run
+	}
+	r := o.Result
+	run.Kind, run.Seed, run.DurationS, run.BucketS = "comparison", r.Seed, secs(r.Duration), secs(r.Bucket)
+	for _, l := range r.Limits {
+		run.Limits = append(run.Limits, jsonLimit{l.Name, l.Key.String(), l.Policy.Limit, secs(l.Policy.Window), l.Policy.EffectiveBurst()})
+	}
+	for _, l := range r.Lanes {
+		jl := jsonLane{
+			Lane: l.Lane.String(), Title: l.Lane.Title(),
+			Attempts: l.Attempts, Unique: l.Unique, Admitted: l.Admitted, Refused: l.Refused, Shed: l.Shed,
+			Delayed: l.Delayed, Dropped: l.Dropped, Succeeded: l.Succeeded, GaveUp: l.GaveUp, Pending: l.Pending,
+			RefusedBy: []jsonLimitCount{}, Delay: percentiles(l.Delay),
+			Peak:           jsonPeak{l.Peak.Count, secs(l.Peak.Start), secs(l.Peak.End), l.Peak.Key, l.Peak.Limit, finite(l.Peak.Ratio)},
+			OverLimit:      l.Peak.Limit > 0 && l.Peak.Count > l.Peak.Limit,
+			TimeOverLimitS: secs(l.TimeOverLimit), RetryAmplification: finite(l.RetryAmplification),
+			AllDoneS: secs(l.AllDoneAt), Fairness: finite(l.Fairness), Classes: []jsonClass{},
+			Backend: jsonBackend{l.Backend.Served, percentiles(l.Backend.Latency), finite(l.Backend.Utilisation),
+				l.Backend.MaxInFlight, l.Backend.MaxQueue},
+			RetryAfter:             jsonRetryAfter(l.RetryAfter),
+			Headers:                jsonHeaders(l.Headers),
+			SlidingLogDisagreement: finite(l.SlidingLogDisagreement),
+			Series:                 []jsonSeriesPoint{},
+		}
+		for _, rb := range l.RefusedBy {
+			jl.RefusedBy = append(jl.RefusedBy, jsonLimitCount(rb))
+		}
+		for _, c := range l.Classes {
+			jl.Classes = append(jl.Classes, jsonClass(c))
+		}
+		for _, p := range l.Series {
+			jl.Series = append(jl.Series, jsonSeriesPoint{secs(p.Start), p.Attempts, p.Admitted, p.Refused,
+				p.Shed, p.Delayed, p.Dropped, p.Succeeded, p.InFlight})
+		}
+		run.Lanes = append(run.Lanes, jl)
+	}
+	return run
+}
+
+func percentiles(p sim.Percentiles) jsonPercentiles {
+	return jsonPercentiles{p.Count, secs(p.P50), secs(p.P90), secs(p.P99), secs(p.Max), secs(p.Mean)}
+}
+
+// csvColumns are the columns of --format csv for a comparison, one row per lane.
+var csvColumns = []string{"scenario", "seed", "lane", "attempts", "unique", "admitted", "refused", "shed",
+	"delayed", "dropped", "succeeded", "gave_up", "pending", "p99_delay_s", "peak_count", "peak_start_s",
+	"peak_key", "peak_limit", "peak_ratio", "over_limit", "retry_amplification", "all_done_s", "fairness",
+	"backend_p99_latency_s"}
+
+// csvContentionColumns are the columns for a contention study, one row per cell.
+var csvContentionColumns = []string{"scenario", "seed", "clients", "jitter", "calls", "completion_s"}
+
+func writeCSV(w io.Writer, outcomes []outcome) error {
+	cw := csv.NewWriter(w)
+	f := func(x float64) string { return strconv.FormatFloat(x, 'g', -1, 64) }
+	i := func(x int64) string { return strconv.FormatInt(x, 10) }
+	header := false
+	for _, o := range outcomes {
+		name := o.Scenario.Name
+		if o.Contention != nil {
+			if !header {
+				cw.Write(csvContentionColumns)
+				header = true
+			}
+			seed := strconv.FormatUint(o.Scenario.Contention.Seed, 10)
+			for _, r := range o.Contention.Rows {
+				cw.Write([]string{name, seed, strconv.Itoa(r.Clients), r.Jitter.String(), f(r.Calls), f(secs(r.Completion))})
+			}
+			continue
+		}
+		if !header {
+			cw.Write(csvColumns)
+			header = true
+		}
+		seed := strconv.FormatUint(o.Result.Seed, 10)
+		for _, l := range o.Result.Lanes {
+			cw.Write([]string{name, seed, l.Lane.String(), i(l.Attempts), i(l.Unique), i(l.Admitted), i(l.Refused),
+				i(l.Shed), i(l.Delayed), i(l.Dropped), i(l.Succeeded), i(l.GaveUp), i(l.Pending),
+				f(secs(l.Delay.P99)), i(l.Peak.Count), f(secs(l.Peak.Start)), l.Peak.Key, i(l.Peak.Limit),
+				f(l.Peak.Ratio), strconv.FormatBool(l.Peak.Limit > 0 && l.Peak.Count > l.Peak.Limit),
+				f(l.RetryAmplification), f(secs(l.AllDoneAt)), f(l.Fairness), f(secs(l.Backend.Latency.P99))})
+		}
+	}
+	cw.Flush()
+	return cw.Error()
+}

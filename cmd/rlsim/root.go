@@ -1,0 +1,125 @@
+package main
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"io"
+	"os"
+	"os/signal"
+	"strings"
+
+	"github.com/spf13/cobra"
+
+	"github.com/rlsim/rlsim/scenarios"
+)
+
+// Exit statuses.
+const (
+	exitOK          = 0
+	exitFailure     = 1   // anything but bad input
+	exitBadInput    = 2   // a scenario, flag or argument the user can fix
+	exitInterrupted = 130 // Ctrl-C, as shells report SIGINT
+)
+
+// mainRun runs the command line args, writing to stdout and stderr, and returns the
+// exit status. It is the only place that knows about signals.
+func mainRun(args []string, stdout, stderr io.Writer) int {
+	ctx, stop := signal.NotifyContext(context.Background(), os.Interrupt)
+	defer stop()
+	var progress io.Writer
+	if isTerminal(stderr) {
+		progress = stderr
+	}
+	root := NewCmdRoot(stdout, progress)
+	root.SetArgs(args)
+	root.SetErr(stderr)
+	err := root.ExecuteContext(ctx)
+	if err == nil {
+		return exitOK
+	}
+	fmt.Fprintln(stderr, strings.TrimRight(message(err), "\n"))
+	return exitStatus(err)
+}
+
+// isTerminal reports whether w is a character device, such as a terminal: progress
+// is drawn only there, never into a pipe or a file.
+func isTerminal(w io.Writer) bool {
+	f, ok := w.(*os.File)
+	if !ok {
+		return false
+	}
+	st, err := f.Stat()
+	return err == nil && st.Mode()&os.ModeCharDevice != 0
+}
+
+// NewCmdRoot builds the rlsim command tree. Results go to out; progress, when not
+// nil, receives a live progress line.
+func NewCmdRoot(out, progress io.Writer) *cobra.Command {
+	root := &cobra.Command{
+		Use:   "rlsim",
+		Short: "Simulate API rate limiters side by side",
+		Long: `rlsim replays a scenario (clients, their retries, the service behind the limit)
+on a virtual clock through eight limiting strategies side by side, and shows what
+each one did: what it admitted, refused, shed and delayed, the most it admitted in
+any window, and what the retries cost.
+
+Start with "rlsim run" (a demo), "rlsim scenarios" (the built-in library) and
+"rlsim scenarios show NAME" (a starting point for your own file).`,
+		SilenceUsage:  true,
+		SilenceErrors: true,
+	}
+	root.SetOut(out)
+	root.SetFlagErrorFunc(func(_ *cobra.Command, err error) error { return badInput(err) })
+	root.AddCommand(
+		NewCmdRun(out, progress, nil),
+		NewCmdValidate(out, nil),
+		NewCmdScenarios(out, nil),
+		NewCmdSchema(out, nil),
+		NewCmdVersion(out, nil),
+	)
+	return root
+}
+
+// inputError marks an error the user can fix by changing the input: exit status 2.
+type inputError struct{ err error }
+
+func (e *inputError) Error() string { return e.err.Error() }
+func (e *inputError) Unwrap() error { return e.err }
+
+func badInput(err error) error {
+	if err == nil {
+		return nil
+	}
+	return &inputError{err}
+}
+
+func badInputf(format string, args ...any) error { return badInput(fmt.Errorf(format, args...)) }
+
+func exitStatus(err error) int {
+	var ie *inputError
+	var errs scenarios.Errors
+	var fe *scenarios.FieldError
+	var be *scenarios.BudgetError
+	switch {
+	case errors.Is(err, context.Canceled):
+		return exitInterrupted
+	case errors.As(err, &ie), errors.As(err, &errs), errors.As(err, &fe), errors.As(err, &be),
+		strings.HasPrefix(err.Error(), "unknown command"), strings.HasPrefix(err.Error(), "accepts "),
+		strings.HasPrefix(err.Error(), "requires "):
+		return exitBadInput
+	}
+	return exitFailure
+}
+
+func message(err error) string {
+	if errors.Is(err, context.Canceled) {
+		return "rlsim: interrupted; nothing was written"
+	}
+	msg := err.Error()
+	if strings.HasPrefix(msg, "unknown command") || strings.HasPrefix(msg, "unknown flag") ||
+		strings.HasPrefix(msg, "unknown shorthand flag") {
+		msg += "\nRun 'rlsim --help' for usage."
+	}
+	return msg
+}

@@ -1,0 +1,343 @@
+package main
+
+import (
+	"bytes"
+	"context"
+	"encoding/csv"
+	"encoding/json"
+	"flag"
+	"os"
+	"path/filepath"
+	"reflect"
+	"strings"
+	"testing"
+	"time"
+
+	"github.com/rlsim/rlsim/algorithms"
+	"github.com/rlsim/rlsim/scenarios"
+	"github.com/rlsim/rlsim/sim"
+)
+
+var update = flag.Bool("update", false, "rewrite the golden files under testdata/")
+
+// golden compares got with the file testdata/name at the repository's root.
+func golden(t *testing.T, name string, got []byte) {
+	t.Helper()
+	path := filepath.Join("..", "..", "testdata", name)
+	if *update {
+		if err := os.WriteFile(path, got, 0o644); err != nil {
+			t.Fatal(err)
+		}
+		return
+	}
+	want, err := os.ReadFile(path)
+	if err != nil {
+		t.Fatalf("%v (run go test ./cmd/rlsim -update to create it)", err)
+	}
+	if !bytes.Equal(got, want) {
+		t.Errorf("output differs from %s (go test ./cmd/rlsim -update rewrites it):\n--- got\n%s\n--- want\n%s", path, got, want)
+	}
+}
+
+// execute runs the command line args as mainRun does and returns the exit status,
+// stdout and stderr.
+func execute(t *testing.T, args ...string) (int, string, string) {
+	t.Helper()
+	var out, errOut bytes.Buffer
+	code := mainRun(args, &out, &errOut)
+	return code, out.String(), errOut.String()
+}
+
+func TestRunFlags(t *testing.T) {
+	seven := uint64(7)
+	tests := []struct {
+		name    string
+		args    []string
+		want    runOptions
+		wantErr string
+	}{
+		{name: "no argument runs the demo", args: nil,
+			want: runOptions{Args: []string{"demo"}, Format: "table", MaxEvents: defaultMaxEvents}},
+		{name: "overrides", args: []string{"a.yaml", "b", "--seed", "7", "--duration", "2s", "--lanes", "gcra", "-f", "json", "--trace", "t.csv", "--max-events", "10"},
+			want: runOptions{Args: []string{"a.yaml", "b"}, Format: "json", Seed: &seven, Duration: 2 * time.Second,
+				Lanes: "gcra", TracePath: "t.csv", MaxEvents: 10}},
+		{name: "seed zero is a seed", args: []string{"--seed", "0"},
+			want: runOptions{Args: []string{"demo"}, Format: "table", Seed: new(uint64), MaxEvents: defaultMaxEvents}},
+		{name: "bad format", args: []string{"-f", "xml"}, wantErr: `--format: unknown value "xml" (want table, json, csv)`},
+		{name: "bad duration", args: []string{"--duration", "-1s"}, wantErr: "--duration: must be positive, got -1s"},
+	}
+	for _, tc := range tests {
+		t.Run(tc.name, func(t *testing.T) {
+			var got *runOptions
+			cmd := NewCmdRun(&bytes.Buffer{}, nil, func(o *runOptions) error { got = o; return nil })
+			if tc.args == nil {
+				tc.args = []string{}
+			}
+			cmd.SetArgs(tc.args)
+			cmd.SetOut(&bytes.Buffer{})
+			cmd.SetErr(&bytes.Buffer{})
+			err := cmd.Execute()
+			if tc.wantErr != "" {
+				if err == nil || err.Error() != tc.wantErr || exitStatus(err) != exitBadInput {
+					t.Fatalf("error = %v (status %d), want %q (status 2)", err, exitStatus(err), tc.wantErr)
+				}
+				return
+			}
+			if err != nil {
+				t.Fatal(err)
+			}
+			g := runOptions{Args: got.Args, Format: got.Format, Seed: got.Seed, Duration: got.Duration,
+				Lanes: got.Lanes, TracePath: got.TracePath, MaxEvents: got.MaxEvents}
+			if !reflect.DeepEqual(g, tc.want) {
+				t.Errorf("options = %+v, want %+v", g, tc.want)
+			}
+		})
+	}
+}
+
+func TestBadInputExitsWithTwoAndWritesNothing(t *testing.T) {
+	dir := t.TempDir()
+	bad := filepath.Join(dir, "bad.yaml")
+	os.WriteFile(bad, []byte("duration: 5\nclients:\n  - arrivals:\n      - kind: constant\n        rate: 5/s\n    retry: {kind: exponential, jitter: fulll}\n"), 0o644)
+	trace := filepath.Join(dir, "trace.csv")
+	tests := []struct {
+		name string
+		args []string
+		want []string // lines expected on stderr
+	}{
+		{"every problem of every file", []string{"run", bad, "nosuch", "--trace", trace}, []string{
+			bad + `:1: duration: "5" has no unit: want a duration like 250ms, 1.5s or 2m`,
+			bad + `:6: clients[0].retry.jitter: unknown value "fulll" (want none, full, equal, decorrelated); did you mean "full"?`,
+			"nosuch: no such file, and no built-in scenario of that name",
+		}},
+		{"missing file", []string{"validate", filepath.Join(dir, "gone.yaml")}, []string{filepath.Join(dir, "gone.yaml") + ": no such file"}},
+		{"misspelt built-in", []string{"run", "boundary-brust"}, []string{`did you mean "boundary-burst"?`}},
+		{"unknown lane", []string{"run", "--lanes", "gcra,token_buckt", "--trace", trace}, []string{`--lanes: unknown lane "token_buckt"`}},
+		{"budget", []string{"run", "steady-overload", "--max-events", "100", "--trace", trace},
+			[]string{"steady-overload.yaml: about", "events estimated, over the budget of 100; shorten the scenario or lift the budget with --max-events"}},
+		{"trace extension", []string{"run", "--trace", filepath.Join(dir, "t.txt")}, []string{"want a file name ending in .csv or .jsonl"}},
+		{"contention takes no lanes", []string{"run", "backoff-contention", "--lanes", "gcra"}, []string{"--lanes does not apply to backoff-contention"}},
+		{"unknown flag", []string{"run", "--sed", "1"}, []string{"unknown flag: --sed"}},
+		{"unknown command", []string{"rnu"}, []string{`unknown command "rnu"`}},
+		{"unknown built-in to show", []string{"scenarios", "show", "nope"}, []string{"nope: no built-in scenario of that name"}},
+	}
+	for _, tc := range tests {
+		t.Run(tc.name, func(t *testing.T) {
+			code, out, errOut := execute(t, tc.args...)
+			if code != exitBadInput {
+				t.Errorf("exit status = %d, want %d; stderr:\n%s", code, exitBadInput, errOut)
+			}
+			if out != "" {
+				t.Errorf("stdout = %q, want nothing", out)
+			}
+			for _, w := range tc.want {
+				if !strings.Contains(errOut, w) {
+					t.Errorf("stderr lacks %q:\n%s", w, errOut)
+				}
+			}
+			if strings.Contains(errOut, "goroutine") || strings.Contains(errOut, "Usage:") {
+				t.Errorf("stderr has a stack trace or usage:\n%s", errOut)
+			}
+			if entries, _ := os.ReadDir(dir); len(entries) != 1 {
+				t.Errorf("files left in %s: %v, want only bad.yaml", dir, entries)
+			}
+		})
+	}
+}
+
+func TestSameSeedSameJSON(t *testing.T) {
+	for _, name := range []string{"demo", "backoff-contention"} {
+		t.Run(name, func(t *testing.T) {
+			_, a, _ := execute(t, "run", name, "--format", "json")
+			_, b, _ := execute(t, "run", name, "--format", "json")
+			_, c, errOut := execute(t, "run", name, "--format", "json", "--seed", "2")
+			if a == "" || a != b {
+				t.Errorf("two runs with the same seed differ (or are empty); stderr %s", errOut)
+			}
+			if a == c {
+				t.Errorf("seed 2 gave the same JSON as seed 1")
+			}
+			var doc struct{ Version int }
+			if err := json.Unmarshal([]byte(a), &doc); err != nil || doc.Version != jsonVersion {
+				t.Errorf("JSON version = %d, %v; want %d", doc.Version, err, jsonVersion)
+			}
+		})
+	}
+}
+
+// TestTraceRecomputesCounts checks the trace against the JSON it came with: the
+// admitted, refused and delayed counts of every lane, recounted from the trace.
+func TestTraceRecomputesCounts(t *testing.T) {
+	for _, ext := range []string{"csv", "jsonl"} {
+		t.Run(ext, func(t *testing.T) {
+			path := filepath.Join(t.TempDir(), "trace."+ext)
+			code, out, errOut := execute(t, "run", "demo", "--format", "json", "--trace", path)
+			if code != 0 {
+				t.Fatalf("exit %d: %s", code, errOut)
+			}
+			var doc jsonOutput
+			if err := json.Unmarshal([]byte(out), &doc); err != nil {
+				t.Fatal(err)
+			}
+			data, err := os.ReadFile(path)
+			if err != nil {
+				t.Fatal(err)
+			}
+			counts := map[string]map[string]int64{} // lane -> event -> count
+			var records []map[string]string
+			if ext == "csv" {
+				rows, err := csv.NewReader(bytes.NewReader(data)).ReadAll()
+				if err != nil {
+					t.Fatal(err)
+				}
+				for _, row := range rows[1:] {
+					r := map[string]string{}
+					for i, col := range rows[0] {
+						r[col] = row[i]
+					}
+					records = append(records, r)
+				}
+			} else {
+				for _, line := range strings.Split(strings.TrimSpace(string(data)), "\n") {
+					var raw map[string]any
+					if err := json.Unmarshal([]byte(line), &raw); err != nil {
+						t.Fatalf("line %q: %v", line, err)
+					}
+					records = append(records, map[string]string{"lane": raw["lane"].(string), "event": raw["event"].(string)})
+				}
+			}
+			for _, r := range records {
+				if counts[r["lane"]] == nil {
+					counts[r["lane"]] = map[string]int64{}
+				}
+				counts[r["lane"]][r["event"]]++
+			}
+			for _, l := range doc.Runs[0].Lanes {
+				c := counts[l.Lane]
+				if got := c["admit"] + c["delay"]; got != l.Admitted {
+					t.Errorf("%s: trace admits %d, JSON says %d", l.Lane, got, l.Admitted)
+				}
+				if c["refuse"] != l.Refused || c["delay"] != l.Delayed || c["shed"] != l.Shed || c["drop"] != l.Dropped {
+					t.Errorf("%s: trace refuse/delay/shed/drop = %d/%d/%d/%d, JSON %d/%d/%d/%d", l.Lane,
+						c["refuse"], c["delay"], c["shed"], c["drop"], l.Refused, l.Delayed, l.Shed, l.Dropped)
+				}
+			}
+		})
+	}
+}
+
+func TestInterruptLeavesNoFile(t *testing.T) {
+	dir := t.TempDir()
+	ctx, cancel := context.WithCancel(context.Background())
+	cancel()
+	var out bytes.Buffer
+	opts := &runOptions{Out: &out, Ctx: ctx, Args: []string{"demo"}, Format: "table",
+		TracePath: filepath.Join(dir, "t.csv"), MaxEvents: defaultMaxEvents,
+		Simulate: func(ctx context.Context, c sim.Config, o sim.Options) (sim.Result, error) {
+			o.Trace.Record(&sim.TraceRecord{Class: "half-written"})
+			return sim.Result{}, ctx.Err()
+		}}
+	err := runRun(opts)
+	if exitStatus(err) != exitInterrupted || message(err) != "rlsim: interrupted; nothing was written" {
+		t.Errorf("error = %v (status %d), want an interruption", err, exitStatus(err))
+	}
+	if entries, _ := os.ReadDir(dir); len(entries) != 0 || out.Len() != 0 {
+		t.Errorf("left files %v and output %q, want none", entries, out.String())
+	}
+}
+
+// sample is a hand-built result, so that the table's layout is tested apart from sim.
+func sample() outcome {
+	s := &scenarios.Scenario{Name: "sample", Description: "a hand-built result"}
+	lane := func(k sim.LaneKind, admitted, refused, delayed, peak int64) sim.LaneResult {
+		return sim.LaneResult{Lane: k, Attempts: admitted + refused, Unique: 20, Admitted: admitted, Refused: refused,
+			Delayed: delayed, Succeeded: admitted, Delay: sim.Percentiles{Count: delayed, P99: 900 * time.Millisecond, Max: 950 * time.Millisecond},
+			Peak:               sim.WindowPeak{Count: peak, Start: 900 * time.Millisecond, End: 1900 * time.Millisecond, Key: "global", Limit: 10, Ratio: float64(peak) / 10},
+			RetryAmplification: float64(admitted+refused) / 20, Fairness: 1,
+			Classes: []sim.ClassResult{{Name: "users", Unique: 15, Succeeded: admitted - 5}, {Name: "abuser", Unique: 5, Succeeded: 5}}}
+	}
+	r := &sim.Result{Name: "sample", Seed: 1, Duration: 3 * time.Second,
+		Limits: []sim.Limit{{Name: "global", Key: sim.KeyGlobal, Policy: algorithms.Policy{Limit: 10, Window: time.Second}}},
+		Lanes: []sim.LaneResult{
+			lane(sim.LaneFixedWindow, 20, 0, 0, 20),
+			lane(sim.LaneSlidingLog, 10, 10, 0, 10),
+			lane(sim.LaneTokenBucket, 11, 9, 0, 11),
+			lane(sim.LaneGCRA, 11, 9, 0, 11),
+			lane(sim.LaneLeakyBucket, 12, 8, 11, 10),
+		}}
+	return outcome{Scenario: s, Result: r}
+}
+
+func sampleContention() outcome {
+	c := &sim.ContentionConfig{Seed: 1, Clients: []int{10, 20}, Jitters: []sim.JitterKind{sim.JitterNone, sim.JitterFull},
+		Base: 5 * time.Millisecond, Cap: 2 * time.Second, Runs: 3}
+	r := &sim.ContentionResult{Rows: []sim.ContentionRow{
+		{Clients: 10, Jitter: sim.JitterNone, Calls: 46, Completion: 1240 * time.Millisecond},
+		{Clients: 20, Jitter: sim.JitterNone, Calls: 161, Completion: 14800 * time.Millisecond},
+		{Clients: 10, Jitter: sim.JitterFull, Calls: 42, Completion: 447 * time.Millisecond},
+		{Clients: 20, Jitter: sim.JitterFull, Calls: 113, Completion: 1130 * time.Millisecond},
+	}}
+	return outcome{Scenario: &scenarios.Scenario{Name: "contention", Contention: c}, Contention: r}
+}
+
+func TestOutputGolden(t *testing.T) {
+	tests := []struct {
+		name   string
+		write  func(*bytes.Buffer, []outcome) error
+		golden string
+		in     []outcome
+	}{
+		{"table", func(b *bytes.Buffer, o []outcome) error { return writeTables(b, o) }, "run_table.golden", []outcome{sample()}},
+		{"contention table", func(b *bytes.Buffer, o []outcome) error { return writeTables(b, o) }, "run_contention.golden", []outcome{sampleContention()}},
+		{"csv", func(b *bytes.Buffer, o []outcome) error { return writeCSV(b, o) }, "run_csv.golden", []outcome{sample()}},
+		{"json", func(b *bytes.Buffer, o []outcome) error { return writeJSON(b, o) }, "run_json.golden", []outcome{sample(), sampleContention()}},
+	}
+	for _, tc := range tests {
+		t.Run(tc.name, func(t *testing.T) {
+			var b bytes.Buffer
+			if err := tc.write(&b, tc.in); err != nil {
+				t.Fatal(err)
+			}
+			golden(t, tc.golden, b.Bytes())
+		})
+	}
+}
+
+// TestRunBoundaryBurstGolden runs a real scenario end to end through the command.
+func TestRunBoundaryBurstGolden(t *testing.T) {
+	code, out, errOut := execute(t, "run", "boundary-burst")
+	if code != 0 {
+		t.Fatalf("exit %d: %s", code, errOut)
+	}
+	golden(t, "run_boundary_burst.golden", []byte(out))
+}
+
+func TestFindings(t *testing.T) {
+	got := findings(*sample().Result)
+	want := []string{
+		"fixed window admitted 20 in the 1s window from t=900ms (key global): 2× the limit of 10",
+		"token bucket and GCRA admitted 11 in the 1s window from t=900ms (key global): 1.1× the limit of 10",
+		"token bucket and GCRA agree on every count (11 admitted, 9 refused)",
+		"leaky bucket delayed 11 requests instead of refusing them (p99 wait 900ms, longest 950ms)",
+		"under sliding log, requests succeeded unevenly by class: users 33%, abuser 100%",
+	}
+	if !reflect.DeepEqual(got, want) {
+		t.Errorf("findings:\n%s\nwant:\n%s", strings.Join(got, "\n"), strings.Join(want, "\n"))
+	}
+}
+
+func TestHuman(t *testing.T) {
+	tests := []struct {
+		d    time.Duration
+		want string
+	}{
+		{0, "0"}, {500, "500ns"}, {850 * time.Microsecond, "850µs"}, {12500 * time.Microsecond, "12.5ms"},
+		{950 * time.Millisecond, "950ms"}, {1250 * time.Millisecond, "1.25s"}, {3 * time.Second, "3s"},
+		{150 * time.Second, "2m30s"}, {2 * time.Minute, "2m"},
+	}
+	for _, tc := range tests {
+		if got := human(tc.d); got != tc.want {
+			t.Errorf("human(%v) = %q, want %q", tc.d, got, tc.want)
+		}
+	}
+}

@@ -1,0 +1,77 @@
+package main
+
+import (
+	"fmt"
+	"io"
+
+	"github.com/spf13/cobra"
+
+	"github.com/rlsim/rlsim/scenarios"
+)
+
+type scenariosOptions struct {
+	Out io.Writer
+}
+
+// NewCmdScenarios builds "rlsim scenarios" and its "show" subcommand.
+func NewCmdScenarios(out io.Writer, runF func(*scenariosOptions) error) *cobra.Command {
+	opts := &scenariosOptions{Out: out}
+	cmd := &cobra.Command{
+		Use:     "scenarios",
+		Aliases: []string{"list"},
+		Short:   "List the built-in scenarios",
+		Long: `List the built-in scenarios with what each one shows. Run one with
+"rlsim run NAME"; print it as a starting point for your own with
+"rlsim scenarios show NAME > mine.yaml".`,
+		Args: cobra.NoArgs,
+		RunE: func(cmd *cobra.Command, args []string) error {
+			if runF != nil {
+				return runF(opts)
+			}
+			return scenariosRun(opts)
+		},
+	}
+	cmd.AddCommand(NewCmdScenariosShow(out, nil))
+	return cmd
+}
+
+func scenariosRun(opts *scenariosOptions) error {
+	t := &table{head: []string{"name", "what it shows"}}
+	for _, b := range scenarios.Builtins() {
+		t.add(b.Name, b.Description)
+	}
+	t.write(opts.Out)
+	return nil
+}
+
+type showOptions struct {
+	Out  io.Writer
+	Name string
+}
+
+// NewCmdScenariosShow builds "rlsim scenarios show".
+func NewCmdScenariosShow(out io.Writer, runF func(*showOptions) error) *cobra.Command {
+	opts := &showOptions{Out: out}
+	return &cobra.Command{
+		Use:               "show NAME",
+		Short:             "Print a built-in scenario as YAML to start your own from",
+		Args:              cobra.ExactArgs(1),
+		ValidArgsFunction: completeBuiltinNames,
+		RunE: func(cmd *cobra.Command, args []string) error {
+			opts.Name = args[0]
+			if runF != nil {
+				return runF(opts)
+			}
+			return showRun(opts)
+		},
+	}
+}
+
+func showRun(opts *showOptions) error {
+	data, ok := scenarios.BuiltinSource(opts.Name)
+	if !ok {
+		return badInput(&scenarios.FieldError{File: opts.Name, Msg: scenarios.UnknownBuiltin(opts.Name)})
+	}
+	_, err := fmt.Fprintf(opts.Out, "%s", data)
+	return err
+}

@@ -1,0 +1,183 @@
+package main
+
+import (
+	"bufio"
+	"encoding/json"
+	"os"
+	"path/filepath"
+	"strconv"
+	"strings"
+
+	"github.com/rlsim/rlsim/sim"
+)
+
+// traceFile streams trace records to a temporary file beside the target and
+// renames it into place only when the whole run succeeded, so that an error or
+// Ctrl-C leaves no partial trace behind.
+type traceFile struct {
+	path  string
+	tmp   *os.File
+	w     *bufio.Writer
+	jsonl bool
+	line  []byte
+	done  bool
+}
+
+// traceColumns are the CSV header and the JSON lines' keys. Times are integer
+// nanoseconds of virtual time, so that every figure can be recomputed exactly.
+var traceColumns = []string{"scenario", "at_ns", "lane", "event", "client", "class", "key",
+	"request", "attempt", "cost", "delay_ns", "retry_after_ns", "limit", "latency_ns"}
+
+func createTrace(path string) (*traceFile, error) {
+	var jsonl bool
+	switch strings.ToLower(filepath.Ext(path)) {
+	case ".csv":
+	case ".jsonl", ".ndjson", ".json":
+		jsonl = true
+	default:
+		return nil, badInputf("--trace %s: want a file name ending in .csv or .jsonl", path)
+	}
+	tmp, err := os.CreateTemp(filepath.Dir(path), "."+filepath.Base(path)+".*.tmp")
+	if err != nil {
+		return nil, err
+	}
+	t := &traceFile{path: path, tmp: tmp, w: bufio.NewWriterSize(tmp, 1<<16), jsonl: jsonl}
+	if !jsonl {
+		t.w.WriteString(strings.Join(traceColumns, ",") + "\n")
+	}
+	return t, nil
+}
+
+// Sink returns the sink for one scenario's records.
+func (t *traceFile) Sink(scenario string) sim.TraceSink {
+	return &traceSink{t: t, scenario: scenario}
+}
+
+// Commit flushes the trace and moves it into place.
+func (t *traceFile) Commit() error {
+	if err := t.w.Flush(); err != nil {
+		t.Abort()
+		return err
+	}
+	// CreateTemp makes the file private; a trace is an ordinary output file.
+	if err := t.tmp.Chmod(0o644); err != nil {
+		t.Abort()
+		return err
+	}
+	if err := t.tmp.Close(); err != nil {
+		t.Abort()
+		return err
+	}
+	if err := os.Rename(t.tmp.Name(), t.path); err != nil {
+		t.Abort()
+		return err
+	}
+	t.done = true
+	return nil
+}
+
+// Abort removes the temporary file, unless Commit has already moved it into place.
+func (t *traceFile) Abort() {
+	if t.done {
+		return
+	}
+	t.done = true
+	t.tmp.Close()
+	os.Remove(t.tmp.Name())
+}
+
+type traceSink struct {
+	t        *traceFile
+	scenario string
+}
+
+func (s *traceSink) Record(r *sim.TraceRecord) error {
+	t := s.t
+	b := t.line[:0]
+	str := func(key, v string) {
+		if t.jsonl {
+			b = append(b, '"')
+			b = append(b, key...)
+			b = append(b, `":`...)
+			b = appendJSONString(b, v)
+		} else {
+			b = appendCSVField(b, v)
+		}
+	}
+	num := func(key string, v int64) {
+		if t.jsonl {
+			b = append(b, '"')
+			b = append(b, key...)
+			b = append(b, `":`...)
+		}
+		b = strconv.AppendInt(b, v, 10)
+	}
+	if t.jsonl {
+		b = append(b, '{')
+	}
+	for i, col := range traceColumns {
+		if i > 0 {
+			b = append(b, ',')
+		}
+		switch col {
+		case "scenario":
+			str(col, s.scenario)
+		case "at_ns":
+			num(col, int64(r.At))
+		case "lane":
+			str(col, r.Lane.String())
+		case "event":
+			str(col, r.Event.String())
+		case "client":
+			num(col, int64(r.Client))
+		case "class":
+			str(col, r.Class)
+		case "key":
+			str(col, r.Key)
+		case "request":
+			num(col, r.Request)
+		case "attempt":
+			num(col, int64(r.Attempt))
+		case "cost":
+			num(col, r.Cost)
+		case "delay_ns":
+			num(col, int64(r.Delay))
+		case "retry_after_ns":
+			num(col, int64(r.RetryAfter))
+		case "limit":
+			str(col, r.Limit)
+		case "latency_ns":
+			num(col, int64(r.Latency))
+		}
+	}
+	if t.jsonl {
+		b = append(b, '}')
+	}
+	b = append(b, '\n')
+	t.line = b
+	_, err := t.w.Write(b)
+	return err
+}
+
+// appendCSVField appends v, quoted when it holds a comma, a quote or a line break.
+func appendCSVField(b []byte, v string) []byte {
+	if !strings.ContainsAny(v, ",\"\r\n") {
+		return append(b, v...)
+	}
+	b = append(b, '"')
+	b = append(b, strings.ReplaceAll(v, `"`, `""`)...)
+	return append(b, '"')
+}
+
+// appendJSONString appends v as a JSON string.
+func appendJSONString(b []byte, v string) []byte {
+	for i := 0; i < len(v); i++ {
+		if c := v[i]; c < 0x20 || c >= 0x7f || c == '"' || c == '\\' || c == '<' || c == '>' || c == '&' {
+			q, _ := json.Marshal(v)
+			return append(b, q...)
+		}
+	}
+	b = append(b, '"')
+	b = append(b, v...)
+	return append(b, '"')
+}

@@ -1,0 +1,59 @@
+package main
+
+import (
+	"errors"
+	"fmt"
+	"io"
+
+	"github.com/spf13/cobra"
+
+	"github.com/rlsim/rlsim/scenarios"
+)
+
+type validateOptions struct {
+	Out       io.Writer
+	Args      []string
+	MaxEvents int64
+}
+
+// NewCmdValidate builds "rlsim validate". runF, when not nil, replaces the run itself (tests).
+func NewCmdValidate(out io.Writer, runF func(*validateOptions) error) *cobra.Command {
+	opts := &validateOptions{Out: out}
+	cmd := &cobra.Command{
+		Use:   "validate FILE|NAME...",
+		Short: "Check scenario files without running them",
+		Long: `Check each scenario file and report every problem at once, one per line, as
+file:line: field.path: what is wrong. The exit status is 2 if any file has a problem.`,
+		Args:              cobra.MinimumNArgs(1),
+		ValidArgsFunction: completeScenarioNames,
+		RunE: func(cmd *cobra.Command, args []string) error {
+			opts.Args = args
+			if runF != nil {
+				return runF(opts)
+			}
+			return validateRun(opts)
+		},
+	}
+	cmd.Flags().Int64Var(&opts.MaxEvents, "max-events", defaultMaxEvents, "also refuse scenarios estimated to need more events than `N`")
+	return cmd
+}
+
+func validateRun(opts *validateOptions) error {
+	var errs []error
+	for _, arg := range opts.Args {
+		s, err := load(arg)
+		if err == nil {
+			err = s.CheckBudget(opts.MaxEvents)
+			var be *scenarios.BudgetError
+			if errors.As(err, &be) {
+				err = fmt.Errorf("%w; lift the budget with --max-events %d", err, roundUp(be.Estimate))
+			}
+		}
+		if err != nil {
+			errs = append(errs, err)
+			continue
+		}
+		fmt.Fprintf(opts.Out, "%s: ok\n", s.File)
+	}
+	return badInput(errors.Join(errs...))
+}

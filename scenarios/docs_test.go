@@ -1,0 +1,43 @@
+package scenarios
+
+import (
+	"fmt"
+	"os"
+	"reflect"
+	"regexp"
+	"strings"
+	"testing"
+)
+
+var yamlBlock = regexp.MustCompile("(?s)```yaml\n(.*?)```")
+
+// TestDocsExamplesParse keeps docs/scenarios.md honest: every example parses, and
+// every field of the format is mentioned.
+func TestDocsExamplesParse(t *testing.T) {
+	doc, err := os.ReadFile("../docs/scenarios.md")
+	if err != nil {
+		t.Fatal(err)
+	}
+	blocks := yamlBlock.FindAllSubmatch(doc, -1)
+	if len(blocks) < 10 {
+		t.Fatalf("found %d yaml examples, want one per feature", len(blocks))
+	}
+	for i, b := range blocks {
+		if _, err := Parse(fmt.Sprintf("docs/scenarios.md example %d", i+1), b[1]); err != nil {
+			t.Errorf("example %d does not parse:\n%v\n%s", i+1, err, b[1])
+		}
+	}
+	for _, typ := range []reflect.Type{
+		reflect.TypeFor[fileSpec](), reflect.TypeFor[limitSpec](), reflect.TypeFor[aimdSpec](),
+		reflect.TypeFor[throttleSpec](), reflect.TypeFor[clientSpec](), reflect.TypeFor[identitySpec](),
+		reflect.TypeFor[arrivalSpec](), reflect.TypeFor[retrySpec](), reflect.TypeFor[backendSpec](),
+		reflect.TypeFor[serviceSpec](), reflect.TypeFor[changeSpec](), reflect.TypeFor[contentionSpec](),
+	} {
+		for _, f := range fieldNames(typ) {
+			if !strings.Contains(string(doc), "`"+f+"`") && !strings.Contains(string(doc), "\n"+f+":") &&
+				!strings.Contains(string(doc), " "+f+":") {
+				t.Errorf("docs/scenarios.md does not mention %s.%s", typ.Name(), f)
+			}
+		}
+	}
+}

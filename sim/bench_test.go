@@ -1,0 +1,94 @@
+package sim
+
+import (
+	"testing"
+	"time"
+
+	"github.com/rlsim/rlsim/algorithms"
+)
+
+// singleStream is one client sending at a constant rate well under the limit:
+// every event is an arrival that is admitted and answered at once.
+func singleStream(d time.Duration, lane LaneKind) Config {
+	return Config{
+		Duration: d, Lanes: []LaneKind{lane},
+		Limits:  []Limit{{Key: KeyGlobal, Policy: algorithms.Policy{Limit: 1000, Window: time.Millisecond}}},
+		Clients: []ClientGroup{{Count: 1, Arrivals: []Arrival{{Kind: ArrivalConstant, Rate: Rate{Count: 1, Per: 2 * time.Microsecond}}}}},
+	}
+}
+
+// manyClients is 100,000 Poisson clients, so 100,000 events are always pending.
+func manyClients(d time.Duration) Config {
+	return Config{
+		Duration: d, Lanes: []LaneKind{LaneTokenBucket},
+		Limits: []Limit{{Key: KeyUser, Policy: algorithms.Policy{Limit: 10, Window: time.Second}}},
+		Clients: []ClientGroup{{Count: 100_000,
+			Arrivals: []Arrival{{Kind: ArrivalPoisson, Rate: Rate{Count: 1, Per: time.Second}}}}},
+	}
+}
+
+// benchmarkEvents runs cfg to its end once per b.N chunk of virtual time and
+// reports events per second of wall time.
+func benchmarkEvents(b *testing.B, cfg Config) {
+	fresh := func() *Simulation {
+		s, err := New(cfg, Options{})
+		if err != nil {
+			b.Fatal(err)
+		}
+		s.RunUntil(time.Second) // warm up: grow the heap, rings and pools
+		return s
+	}
+	s := fresh()
+	step := cfg.Duration / 1000
+	at := time.Second
+	var events int64
+	b.ReportAllocs()
+	b.ResetTimer()
+	for range b.N {
+		if at += step; at > s.End() {
+			b.StopTimer()
+			s, at = fresh(), time.Second+step
+			b.StartTimer()
+		}
+		before := s.Events()
+		s.RunUntil(at)
+		events += s.Events() - before
+	}
+	b.ReportMetric(float64(events)/b.Elapsed().Seconds(), "events/s")
+	b.ReportMetric(float64(b.Elapsed().Nanoseconds())/float64(events), "ns/event")
+}
+
+func BenchmarkSingleStream(b *testing.B) {
+	for _, lane := range []LaneKind{LaneTokenBucket, LaneGCRA, LaneFixedWindow, LaneSlidingLog} {
+		b.Run(lane.String(), func(b *testing.B) { benchmarkEvents(b, singleStream(200*time.Second, lane)) })
+	}
+}
+
+func BenchmarkManyClientsPending(b *testing.B) {
+	benchmarkEvents(b, manyClients(1000*time.Second))
+}
+
+func TestNoAllocationPerEventInSteadyState(t *testing.T) {
+	for name, cfg := range map[string]Config{
+		"single stream": singleStream(100*time.Second, LaneTokenBucket),
+		"backend":       queueWorld(200, 300, 2, 1000*time.Second),
+	} {
+		s, err := New(cfg, Options{})
+		if err != nil {
+			t.Fatal(err)
+		}
+		s.RunUntil(10 * time.Second)
+		at := 10 * time.Second
+		before := s.Events()
+		allocs := testing.AllocsPerRun(100, func() {
+			at += 100 * time.Millisecond
+			s.RunUntil(at)
+		})
+		if s.Events()-before < 1000 {
+			t.Fatalf("%s: only %d events ran", name, s.Events()-before)
+		}
+		if allocs > 0 {
+			t.Errorf("%s: %.1f allocations per %d events, want 0", name, allocs, (s.Events()-before)/101)
+		}
+	}
+}

@@ -1,0 +1,50 @@
+package sim
+
+import "time"
+
+// LaneSnapshot is a lane's live figures, for views that drive a Simulation step
+// by step.
+type LaneSnapshot struct {
+	Lane      LaneKind
+	Now       time.Duration // the lane's clock: its latest event
+	Attempts  int64
+	Admitted  int64
+	Refused   int64
+	Delayed   int64
+	Shed      int64
+	Dropped   int64
+	Succeeded int64
+	Peak      WindowPeak // the busiest window so far
+	// OverLimit is true once some window has held more than the first limit.
+	OverLimit bool
+	InFlight  int     // requests in the backend now
+	Limit     float64 // AIMD's current concurrency limit (AIMD lane only)
+}
+
+// Snapshot returns every lane's live figures. It allocates one slice.
+func (s *Simulation) Snapshot() []LaneSnapshot {
+	snaps := make([]LaneSnapshot, len(s.lanes))
+	for i, l := range s.lanes {
+		c := &l.m.counts
+		snap := LaneSnapshot{
+			Lane: l.kind, Now: l.eng.now,
+			Attempts: c.Attempts, Admitted: c.Admitted, Refused: c.Refused, Delayed: c.Delayed,
+			Shed: c.Shed, Dropped: c.Dropped, Succeeded: c.Succeeded,
+			Peak: l.m.peak.best,
+		}
+		snap.Peak.Limit = s.cfg.Limits[0].Policy.Limit
+		snap.Peak.Ratio = float64(snap.Peak.Count) / float64(snap.Peak.Limit)
+		if l.m.peak.bestID >= 0 {
+			snap.Peak.Key = l.pop.keyNames[0][l.m.peak.bestID]
+		}
+		snap.OverLimit = snap.Peak.Count > snap.Peak.Limit
+		if l.backend != nil {
+			snap.InFlight = l.backend.inFlight()
+		}
+		if l.aimd != nil {
+			snap.Limit = l.aimd.Limit()
+		}
+		snaps[i] = snap
+	}
+	return snaps
+}
