@@ -19,7 +19,7 @@ func benchDecide[S any](b *testing.B, alg Algorithm[S]) {
 	var s S
 	var now time.Duration
 	b.ReportAllocs()
-	for b.Loop() {
+	for range b.N {
 		now += benchStep
 		alg.Decide(&s, now, 1)
 	}
@@ -32,7 +32,7 @@ func BenchmarkTokenBucketDecide(b *testing.B) {
 	var s TokenBucketState
 	var now time.Duration
 	b.ReportAllocs()
-	for b.Loop() {
+	for range b.N {
 		now += benchStep
 		tb.Decide(&s, now, 1)
 	}
@@ -43,7 +43,7 @@ func BenchmarkGCRADecide(b *testing.B) {
 	var s GCRAState
 	var now time.Duration
 	b.ReportAllocs()
-	for b.Loop() {
+	for range b.N {
 		now += benchStep
 		g.Decide(&s, now, 1)
 	}
@@ -53,7 +53,7 @@ func BenchmarkXTimeRateAllowN(b *testing.B) {
 	lim := rate.NewLimiter(rate.Limit(float64(benchPolicy.Limit)/benchPolicy.Window.Seconds()), int(benchPolicy.Burst))
 	var now time.Duration
 	b.ReportAllocs()
-	for b.Loop() {
+	for range b.N {
 		now += benchStep
 		lim.AllowN(t0.Add(now), 1)
 	}
@@ -64,7 +64,7 @@ func BenchmarkFixedWindowDecide(b *testing.B) {
 	var s FixedWindowState
 	var now time.Duration
 	b.ReportAllocs()
-	for b.Loop() {
+	for range b.N {
 		now += benchStep
 		fw.Decide(&s, now, 1)
 	}
@@ -76,7 +76,7 @@ func BenchmarkSlidingLogDecide(b *testing.B) {
 	sl.Decide(&s, 0, 1) // the ring is allocated on the first admission
 	var now time.Duration
 	b.ReportAllocs()
-	for b.Loop() {
+	for range b.N {
 		now += benchStep
 		sl.Decide(&s, now, 1)
 	}
@@ -87,7 +87,7 @@ func BenchmarkSlidingWindowCounterDecide(b *testing.B) {
 	var s SlidingWindowCounterState
 	var now time.Duration
 	b.ReportAllocs()
-	for b.Loop() {
+	for range b.N {
 		now += benchStep
 		sw.Decide(&s, now, 1)
 	}
@@ -98,7 +98,7 @@ func BenchmarkLeakyBucketDecide(b *testing.B) {
 	var s LeakyBucketState
 	var now time.Duration
 	b.ReportAllocs()
-	for b.Loop() {
+	for range b.N {
 		now += benchStep
 		lb.Decide(&s, now, 1)
 	}
@@ -118,7 +118,7 @@ func BenchmarkKeyedDecide(b *testing.B) {
 	var now time.Duration
 	i := 0
 	b.ReportAllocs()
-	for b.Loop() {
+	for range b.N {
 		now += benchStep
 		k.Decide(keys[i], now, 1)
 		i = (i + 1) % len(keys)
@@ -130,7 +130,7 @@ func BenchmarkThrottleAllow(b *testing.B) {
 	var s ThrottleState
 	var now time.Duration
 	b.ReportAllocs()
-	for b.Loop() {
+	for range b.N {
 		now += benchStep
 		if th.Allow(&s, now, 0.5) {
 			th.Accepted(&s, now)
@@ -160,7 +160,7 @@ func benchBytesPerKey[S any](b *testing.B, alg Algorithm[S]) {
 		keys[i] = fmt.Sprintf("user-%d", i)
 	}
 	var perKey float64
-	for b.Loop() {
+	for range b.N {
 		k := NewKeyed(alg)
 		perKey = heapPerKey(func(i int) { k.Decide(keys[i], 0, 1) }, func() { runtime.KeepAlive(k) })
 	}
@@ -181,7 +181,7 @@ func BenchmarkBytesPerKey(b *testing.B) {
 	b.Run("throttle", func(b *testing.B) {
 		th := must(NewThrottle(ThrottleConfig{}))
 		var perClient float64
-		for b.Loop() {
+		for range b.N {
 			var clients []ThrottleState
 			perClient = heapPerKey(func(i int) {
 				if clients == nil {

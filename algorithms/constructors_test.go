@@ -26,7 +26,7 @@ func TestConstructorsReject(t *testing.T) {
 			[]string{"limit must be positive", "window must be positive", "burst must not be negative"}},
 		{"scaled burst overflows", Policy{Limit: 1, Window: math.MaxInt64 / 2, Burst: 3},
 			[]string{"token bucket", "gcra", "leaky bucket"}, []string{"overflows"}},
-		{"sliding log too long", Policy{Limit: 1 << 30, Window: time.Second},
+		{"sliding log too long", Policy{Limit: 1<<30 + 1, Window: time.Second},
 			[]string{"sliding log"}, []string{"bytes per key"}},
 	}
 	for _, tt := range tests {

@@ -5,8 +5,8 @@ import (
 	"time"
 )
 
-// maxLogLimit bounds SlidingLog's Limit: each key keeps up to Limit entries.
-const maxLogLimit = 1 << 24
+// maxLogLimit bounds SlidingLog's Limit: a key may come to hold Limit entries.
+const maxLogLimit = 1 << 30
 
 // SlidingLog keeps the time and cost of every admitted request in the last Window
 // and admits a request if their sum plus its cost is at most Limit. An entry
@@ -18,10 +18,12 @@ const maxLogLimit = 1 << 24
 // for the cost to fit (Never when cost > Limit). Reset is the time until the
 // newest entry expires; Remaining is Limit minus the logged cost.
 //
-// Memory is O(Limit) per key: a ring buffer of Limit 16-byte entries, allocated at
-// the key's first admission (a never-admitted key holds 48 bytes and no buffer),
-// with no allocation afterwards. NewSlidingLog rejects Limit above 2^24.
-// Decide costs O(log Limit).
+// Memory is O(Limit) per key at worst: a ring buffer of 16-byte entries, one per
+// admission still in the window, allocated at the key's first admission and
+// doubled when full, up to Limit entries (a never-admitted key holds 48 bytes and
+// no buffer). Once a key's ring has grown to its busiest window, Decide allocates
+// nothing. NewSlidingLog rejects Limit above 2^30.
+// Decide costs O(1) when few entries expire between calls, O(log Limit) at worst.
 //
 // Times are nanoseconds since the start. A now earlier than the newest entry is
 // treated as that entry's time: the request is decided, and logged, as if it came
@@ -117,8 +119,18 @@ func (s *SlidingLogState) uptoBefore(i int) uint64 {
 func (s *SlidingLogState) total() uint64 { return s.uptoBefore(s.n) }
 
 // firstAfter is the number of entries at or before cut: those that have expired.
+// It gallops from the oldest entry, so the usual case, when at most a few have
+// expired since the last call, costs O(1) and the worst O(log Limit).
 func (s *SlidingLogState) firstAfter(cut time.Duration) int {
-	lo, hi := 0, s.n
+	lo, hi := 0, s.n // entries before lo have expired; entry hi−1 and on may not have
+	for step := 1; lo < hi; step *= 2 {
+		probe := min(lo+step, hi) - 1
+		if s.entry(probe).at > cut {
+			hi = probe
+			break
+		}
+		lo = probe + 1
+	}
 	for lo < hi {
 		mid := int(uint(lo+hi) >> 1)
 		if s.entry(mid).at <= cut {
@@ -157,13 +169,23 @@ func (s *SlidingLogState) drop(k int) {
 	s.n -= k
 }
 
-// push logs an admission. The ring never overflows: each entry costs at least 1,
-// so Limit entries already fill the window.
+// push logs an admission. The ring never needs more than Limit entries: each
+// entry costs at least 1, so Limit entries already fill the window.
 func (s *SlidingLogState) push(limit int64, at time.Duration, cost int64) {
-	if s.ring == nil {
-		s.ring = make([]logEntry, limit)
+	if s.n == len(s.ring) {
+		s.grow(limit)
 	}
 	upto := s.total() + uint64(cost)
 	s.n++
 	*s.entry(s.n - 1) = logEntry{at: at, upto: upto}
+}
+
+// grow doubles the ring, up to limit entries, keeping the entries in order.
+func (s *SlidingLogState) grow(limit int64) {
+	size := min(max(2*len(s.ring), 8), int(limit))
+	ring := make([]logEntry, size)
+	for i := range s.n {
+		ring[i] = *s.entry(i)
+	}
+	s.ring, s.head = ring, 0
 }

@@ -17,11 +17,12 @@ func singleStream(d time.Duration, lane LaneKind) Config {
 	}
 }
 
-// manyClients is 100,000 Poisson clients, so 100,000 events are always pending.
-func manyClients(d time.Duration) Config {
+// manyClients is 100,000 Poisson clients, so 100,000 events are always pending,
+// counted by key (one limit per user, or one global limit).
+func manyClients(d time.Duration, key KeyKind) Config {
 	return Config{
 		Duration: d, Lanes: []LaneKind{LaneTokenBucket},
-		Limits: []Limit{{Key: KeyUser, Policy: algorithms.Policy{Limit: 10, Window: time.Second}}},
+		Limits: []Limit{{Key: key, Policy: algorithms.Policy{Limit: 50_000, Window: time.Second}}},
 		Clients: []ClientGroup{{Count: 100_000,
 			Arrivals: []Arrival{{Kind: ArrivalPoisson, Rate: Rate{Count: 1, Per: time.Second}}}}},
 	}
@@ -65,7 +66,9 @@ func BenchmarkSingleStream(b *testing.B) {
 }
 
 func BenchmarkManyClientsPending(b *testing.B) {
-	benchmarkEvents(b, manyClients(1000*time.Second))
+	for _, key := range []KeyKind{KeyGlobal, KeyUser} {
+		b.Run(key.String(), func(b *testing.B) { benchmarkEvents(b, manyClients(1000*time.Second, key)) })
+	}
 }
 
 func TestNoAllocationPerEventInSteadyState(t *testing.T) {

@@ -20,10 +20,11 @@ type lane struct {
 	aimd     *algorithms.AIMD
 	throttle *algorithms.Throttle
 
-	arrivals []arrivalState // per client arrival component
-	clients  []clientState
-	reqs     requests
-	backend  *backend
+	clients   []clientState
+	extras    []arrivalState    // arrival components after each client's first
+	throttled []throttledClient // the client-throttling lane's per-client state
+	reqs      requests
+	backend   *backend
 
 	m      metrics
 	events int64 // processed so far
@@ -32,12 +33,19 @@ type lane struct {
 	err    error // the first error the trace sink returned
 }
 
-// clientState is what a client of this lane remembers.
+// clientState is what a client of this lane remembers, kept in one 48-byte
+// record because every arrival touches all of it.
 type clientState struct {
-	requests int64  // requests started so far
-	retryRnd stream // jitter draws
-	dropRnd  stream // the throttle's draws
-	throttle algorithms.ThrottleState
+	requests  int64 // requests started so far
+	succeeded int32 // requests that succeeded
+	retryRnd  stream
+	arrival   arrivalState // the first component of its arrivals
+}
+
+// throttledClient is a client's adaptive throttle and its random draws.
+type throttledClient struct {
+	state algorithms.ThrottleState
+	rnd   stream
 }
 
 // request is one unique piece of work and its retries.
@@ -87,7 +95,10 @@ func (l *lane) start() {
 
 func (l *lane) scheduleArrival(c, comp int32) {
 	grp := &l.pop.groups[l.pop.groupOf[c]]
-	st := &l.arrivals[l.pop.firstComp[c]+comp]
+	st := &l.clients[c].arrival
+	if comp > 0 {
+		st = &l.extras[l.pop.extraComp[c]+comp-1]
+	}
 	if at, ok := nextArrival(&grp.Arrivals[comp], st, l.cfg.Duration); ok {
 		l.eng.schedule(at, evArrival, c, comp)
 	}
@@ -137,7 +148,7 @@ func (l *lane) arrive(c int32) {
 	l.reqs.all[r] = request{
 		client: c, num: cs.requests, cost: l.pop.groups[l.pop.groupOf[c]].Cost, raDue: -1,
 	}
-	l.m.unique(l.pop.groupOf[c], c)
+	l.m.unique(l.pop.groupOf[c])
 	l.attempt(r)
 }
 
@@ -153,8 +164,8 @@ func (l *lane) attempt(r int32) {
 	req.raDue = -1
 
 	if l.throttle != nil {
-		cs := &l.clients[c]
-		if !l.throttle.Allow(&cs.throttle, now, cs.dropRnd.float()) {
+		tc := &l.throttled[c]
+		if !l.throttle.Allow(&tc.state, now, tc.rnd.float()) {
 			l.m.dropped(now, g)
 			l.record(TraceDrop, r, 0, 0, "")
 			l.fail(r, 0)
@@ -250,9 +261,10 @@ func (l *lane) succeed(r int32) {
 		l.aimd.Release(now, latency)
 	}
 	if l.throttle != nil {
-		l.throttle.Accepted(&l.clients[req.client].throttle, now)
+		l.throttle.Accepted(&l.throttled[req.client].state, now)
 	}
-	l.m.succeeded(now, l.pop.groupOf[req.client], req.client, latency, l.backend != nil)
+	l.clients[req.client].succeeded++
+	l.m.succeeded(now, l.pop.groupOf[req.client], latency, l.backend != nil)
 	l.recordLatency(TraceSuccess, r, latency)
 	l.reqs.put(r)
 }

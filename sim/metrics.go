@@ -13,7 +13,6 @@ type metrics struct {
 	counts    LaneResult // the plain counters
 	refusedBy []int64
 	classes   []ClassResult
-	perClient []clientTally
 	delays    histogram
 	latency   histogram
 	peak      peakTracker
@@ -31,8 +30,6 @@ type metrics struct {
 	disagreed  int64
 }
 
-type clientTally struct{ unique, succeeded int32 }
-
 func newMetrics(cfg *Config, pop *population, bucket time.Duration) (metrics, error) {
 	first := cfg.Limits[0]
 	slog, err := algorithms.NewSlidingLog(first.Policy)
@@ -42,7 +39,6 @@ func newMetrics(cfg *Config, pop *population, bucket time.Duration) (metrics, er
 	m := metrics{
 		refusedBy:  make([]int64, len(cfg.Limits)),
 		classes:    make([]ClassResult, len(pop.groups)),
-		perClient:  make([]clientTally, pop.clients()),
 		delays:     newHistogram(),
 		latency:    newHistogram(),
 		peak:       newPeakTracker(first.Policy.Window, first.Policy.Limit, len(pop.keyNames[0])),
@@ -70,10 +66,9 @@ func (m *metrics) point(t time.Duration) *Point {
 	return &m.series[i]
 }
 
-func (m *metrics) unique(g, c int32) {
+func (m *metrics) unique(g int32) {
 	m.counts.Unique++
 	m.classes[g].Unique++
-	m.perClient[c].unique++
 }
 
 func (m *metrics) attempt(now time.Duration, g int32) {
@@ -121,10 +116,9 @@ func (m *metrics) shed(now time.Duration, g int32) {
 	m.point(now).Shed++
 }
 
-func (m *metrics) succeeded(now time.Duration, g, c int32, latency time.Duration, measured bool) {
+func (m *metrics) succeeded(now time.Duration, g int32, latency time.Duration, measured bool) {
 	m.counts.Succeeded++
 	m.classes[g].Succeeded++
-	m.perClient[c].succeeded++
 	m.point(now).Succeeded++
 	m.counts.AllDoneAt = max(m.counts.AllDoneAt, now)
 	if measured {
@@ -175,7 +169,7 @@ func ceilSeconds(d time.Duration) int64 {
 }
 
 // result turns the tallies into a LaneResult at virtual time now.
-func (m *metrics) result(kind LaneKind, pop *population, cfg *Config, b *backend, now time.Duration) LaneResult {
+func (m *metrics) result(kind LaneKind, pop *population, cfg *Config, b *backend, now time.Duration, clients []clientState) LaneResult {
 	r := m.counts
 	r.Lane = kind
 	r.Pending = r.Unique - r.Succeeded - r.GaveUp
@@ -194,7 +188,7 @@ func (m *metrics) result(kind LaneKind, pop *population, cfg *Config, b *backend
 		r.RetryAmplification = float64(r.Attempts) / float64(r.Unique)
 	}
 	r.Classes = append([]ClassResult(nil), m.classes...)
-	r.Fairness = jain(m.perClient)
+	r.Fairness = jain(clients)
 	if b != nil {
 		r.Backend = b.stats(now, &m.latency)
 	}
@@ -209,14 +203,14 @@ func (m *metrics) result(kind LaneKind, pop *population, cfg *Config, b *backend
 // jain is Jain's fairness index over the clients' success fractions
 // (succeeded / unique requests), for clients that sent anything: 1 when every
 // client got the same share, 1/n when one client got everything.
-func jain(clients []clientTally) float64 {
+func jain(clients []clientState) float64 {
 	var sum, sumSq float64
 	n := 0
 	for _, c := range clients {
-		if c.unique == 0 {
+		if c.requests == 0 {
 			continue
 		}
-		x := float64(c.succeeded) / float64(c.unique)
+		x := float64(c.succeeded) / float64(c.requests)
 		sum += x
 		sumSq += x * x
 		n++

@@ -9,13 +9,13 @@ import (
 // are and which key of each limit they count against. Keys are dense ids so a lane
 // indexes its limiter states instead of hashing strings per request.
 type population struct {
-	groups     []ClientGroup // with defaults applied
-	groupOf    []int32       // client → group
-	indexOf    []int32       // client → index within its group
-	firstComp  []int32       // client → index of its first arrival component
-	components int           // arrival components over all clients
-	keyOf      [][]int32     // limit → client → key id
-	keyNames   [][]string    // limit → key id → key
+	groups    []ClientGroup // with defaults applied
+	groupOf   []int32       // client → group
+	indexOf   []int32       // client → index within its group
+	extraComp []int32       // client → index of its second arrival component among the extras
+	extras    int           // arrival components beyond each client's first
+	keyOf     [][]int32     // limit → client → key id
+	keyNames  [][]string    // limit → key id → key
 }
 
 func newPopulation(groups []ClientGroup, limits []Limit) *population {
@@ -28,8 +28,8 @@ func newPopulation(groups []ClientGroup, limits []Limit) *population {
 		for i := range grp.Count {
 			p.groupOf = append(p.groupOf, int32(g))
 			p.indexOf = append(p.indexOf, int32(i))
-			p.firstComp = append(p.firstComp, int32(p.components))
-			p.components += len(grp.Arrivals)
+			p.extraComp = append(p.extraComp, int32(p.extras))
+			p.extras += max(len(grp.Arrivals)-1, 0)
 			for l, lim := range limits {
 				key := clientKey(&grp, i, lim.Key)
 				id, ok := ids[l][key]

@@ -44,18 +44,27 @@ func newLane(kind LaneKind, cfg *Config, pop *population, trace TraceSink) (*lan
 	}
 	l := &lane{
 		kind: kind, cfg: cfg, pop: pop, end: cfg.Duration + cfg.Drain, m: m, trace: trace,
-		arrivals: make([]arrivalState, pop.components),
-		clients:  make([]clientState, pop.clients()),
+		clients: make([]clientState, pop.clients()),
+		extras:  make([]arrivalState, pop.extras),
 	}
 	if err := l.buildLimiters(); err != nil {
 		return nil, err
 	}
 	for c := range l.clients {
 		l.clients[c].retryRnd = streamFor(cfg.Seed, labelRetry, uint64(c))
-		l.clients[c].dropRnd = streamFor(cfg.Seed, labelDrop, uint64(c))
-		first := pop.firstComp[c]
 		for j := range pop.groups[pop.groupOf[c]].Arrivals {
-			l.arrivals[first+int32(j)].rnd = streamFor(cfg.Seed, labelArrival, uint64(c), uint64(j))
+			rnd := streamFor(cfg.Seed, labelArrival, uint64(c), uint64(j))
+			if j == 0 {
+				l.clients[c].arrival.rnd = rnd
+			} else {
+				l.extras[pop.extraComp[c]+int32(j)-1].rnd = rnd
+			}
+		}
+	}
+	if l.throttle != nil {
+		l.throttled = make([]throttledClient, len(l.clients))
+		for c := range l.throttled {
+			l.throttled[c].rnd = streamFor(cfg.Seed, labelDrop, uint64(c))
 		}
 	}
 	if cfg.Backend != nil {
@@ -208,7 +217,7 @@ func (s *Simulation) Result() Result {
 		Limits: s.cfg.Limits, Bucket: s.cfg.Bucket,
 	}
 	for _, l := range s.lanes {
-		r.Lanes = append(r.Lanes, l.m.result(l.kind, l.pop, &s.cfg, l.backend, l.eng.now))
+		r.Lanes = append(r.Lanes, l.m.result(l.kind, l.pop, &s.cfg, l.backend, l.eng.now, l.clients))
 	}
 	return r
 }
