@@ -89,6 +89,7 @@ func (b *builder) build(f *fileSpec, s *Scenario) {
 	}
 	c.Limits = b.limits(f.Limits)
 	c.Lanes = b.lanes(f.Lanes)
+	c.Overrides = b.overrides(f.Overrides, c.Limits)
 	if f.AIMD != nil {
 		c.AIMD = b.aimd(f.AIMD)
 	}
@@ -141,6 +142,25 @@ func (b *builder) limits(specs []limitSpec) []sim.Limit {
 			Limit: l.Limit, Window: durOr(l.Window, defaultWindow), Burst: l.Burst}})
 	}
 	return limits
+}
+
+func (b *builder) overrides(specs []overrideSpec, limits []sim.Limit) []sim.LaneOverride {
+	var out []sim.LaneOverride
+	for i, o := range specs {
+		path := fmt.Sprintf("overrides[%d]", i)
+		lane, ok := sim.ParseLane(o.Lane)
+		if !ok {
+			continue // already reported
+		}
+		if o.LimitIndex >= len(limits) {
+			b.addf(path+".limit_index", "the chain has %d limit(s), so %d names none", len(limits), o.LimitIndex)
+			continue
+		}
+		window := limits[o.LimitIndex].Policy.Window
+		out = append(out, sim.LaneOverride{Lane: lane, Limit: o.LimitIndex, Policy: algorithms.Policy{
+			Limit: o.Limit, Window: durOr(o.Window, window), Burst: o.Burst}})
+	}
+	return out
 }
 
 func (b *builder) lanes(names []string) []sim.LaneKind {

@@ -141,6 +141,10 @@ func toFile(s *Scenario) (*fileSpec, error) {
 		for _, l := range c.Lanes {
 			f.Lanes = append(f.Lanes, l.String())
 		}
+		for _, o := range c.Overrides {
+			f.Overrides = append(f.Overrides, overrideSpec{Lane: o.Lane.String(), LimitIndex: o.Limit,
+				Limit: o.Policy.Limit, Window: dur(o.Policy.Window), Burst: o.Policy.Burst})
+		}
 		if a := c.AIMD; a != (sim.AIMDSettings{}) {
 			f.AIMD = &aimdSpec{Initial: a.Initial, Min: a.Min, Max: a.Max, Target: optDur(a.Target), Backoff: a.Backoff}
 		}

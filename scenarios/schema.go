@@ -18,10 +18,11 @@ type fileSpec struct {
 	Seed        *uint64   `yaml:"seed,omitempty" doc:"seed of every random stream (default 1); the same seed gives the same result"`
 	Bucket      *Duration `yaml:"bucket,omitempty" check:"positive" doc:"width of the time-series buckets (default duration/200, at least 1ms)"`
 
-	Limits   []limitSpec   `yaml:"limits,omitempty" doc:"the limit chain a request passes, most specific first (default one global limit of 10 per 1s)"`
-	Lanes    []string      `yaml:"lanes,omitempty" enum:"lane" doc:"the limiting strategies to compare, in order (default all eight)"`
-	AIMD     *aimdSpec     `yaml:"aimd,omitempty" doc:"settings of the AIMD concurrency lane"`
-	Throttle *throttleSpec `yaml:"throttle,omitempty" doc:"settings of the client-throttling lane"`
+	Limits    []limitSpec    `yaml:"limits,omitempty" doc:"the limit chain a request passes, most specific first (default one global limit of 10 per 1s)"`
+	Lanes     []string       `yaml:"lanes,omitempty" enum:"lane" doc:"the limiting strategies to compare, in order (default all eight)"`
+	Overrides []overrideSpec `yaml:"overrides,omitempty" doc:"another policy for one lane and one limit of the chain, e.g. a deeper leaky queue"`
+	AIMD      *aimdSpec      `yaml:"aimd,omitempty" doc:"settings of the AIMD concurrency lane"`
+	Throttle  *throttleSpec  `yaml:"throttle,omitempty" doc:"settings of the client-throttling lane"`
 
 	Clients []clientSpec `yaml:"clients,omitempty" doc:"the client population: groups of identical clients"`
 	Backend *backendSpec `yaml:"backend,omitempty" doc:"the service behind the limiter (default none: answers at once)"`
@@ -35,6 +36,14 @@ type limitSpec struct {
 	Limit  int64     `yaml:"limit" required:"true" check:"positive" doc:"cost units admitted per window"`
 	Window *Duration `yaml:"window,omitempty" check:"positive" doc:"the window the limit is stated over (default 1s)"`
 	Burst  int64     `yaml:"burst,omitempty" check:"nonneg" doc:"largest burst, in cost units (default the limit)"`
+}
+
+type overrideSpec struct {
+	Lane       string    `yaml:"lane" required:"true" enum:"lane" doc:"the lane that uses this policy instead of the chain's"`
+	LimitIndex int       `yaml:"limit_index,omitempty" check:"nonneg" doc:"which limit of the chain it replaces, 0 for the first (default 0)"`
+	Limit      int64     `yaml:"limit" required:"true" check:"positive" doc:"cost units admitted per window in that lane"`
+	Window     *Duration `yaml:"window,omitempty" check:"positive" doc:"the window (default the replaced limit's)"`
+	Burst      int64     `yaml:"burst,omitempty" check:"nonneg" doc:"largest burst, in cost units (default the limit)"`
 }
 
 type aimdSpec struct {

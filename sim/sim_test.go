@@ -359,3 +359,18 @@ func TestMemoryStaysFlatAsRequestsGrow(t *testing.T) {
 		t.Errorf("10× the requests allocated %d bytes against %d: memory grows with requests", large, small)
 	}
 }
+
+func TestOverrideChangesOnlyItsLane(t *testing.T) {
+	cfg := Config{Duration: 5 * time.Second, Lanes: []LaneKind{LaneLeakyBucket, LaneTokenBucket},
+		Limits:    []Limit{{Key: KeyGlobal, Policy: algorithms.Policy{Limit: 10, Window: time.Second, Burst: 5}}},
+		Overrides: []LaneOverride{{Lane: LaneLeakyBucket, Policy: algorithms.Policy{Limit: 10, Window: time.Second, Burst: 20}}},
+		Clients:   []ClientGroup{{Count: 1, Arrivals: []Arrival{{Kind: ArrivalBurst, At: time.Second, Count: 30}}}}}
+	r := mustRun(t, cfg, Options{})
+	// A queue of 20 behind the outlet takes 21 of 30; the token bucket's burst of 5 takes 5.
+	if leaky, tb := r.Lanes[0].Admitted, r.Lanes[1].Admitted; leaky != 21 || tb != 5 {
+		t.Errorf("admitted: leaky bucket %d, token bucket %d; want 21 and 5", leaky, tb)
+	}
+	if r.Lanes[0].Peak.Limit != 10 {
+		t.Errorf("the override's lane is measured against limit %d, want the chain's 10", r.Lanes[0].Peak.Limit)
+	}
+}
