@@ -12,6 +12,15 @@ type arrivalState struct {
 	rnd  stream        // Poisson gaps
 }
 
+// gap is the exact interval between a constant rate's arrivals when it is a whole
+// number of nanoseconds, else 0 (and scale computes each arrival exactly).
+func gap(r Rate) time.Duration {
+	if r.Count > 0 && r.Per%time.Duration(r.Count) == 0 {
+		return r.Per / time.Duration(r.Count)
+	}
+	return 0
+}
+
 // nextArrival is the time of the next arrival of component a for a client, or
 // ok=false when the component has no more before stop.
 func nextArrival(a *Arrival, st *arrivalState, stop time.Duration) (at time.Duration, ok bool) {
@@ -23,7 +32,11 @@ func nextArrival(a *Arrival, st *arrivalState, stop time.Duration) (at time.Dura
 		}
 		at = a.At + scale(a.Spread, k, int64(a.Count))
 	case ArrivalConstant:
-		at = a.Start + scale(a.Rate.Per, k, a.Rate.Count)
+		if g := gap(a.Rate); g > 0 {
+			at = a.Start + time.Duration(k)*g
+		} else {
+			at = a.Start + scale(a.Rate.Per, k, a.Rate.Count)
+		}
 	case ArrivalPoisson:
 		from := a.Start
 		if k > 0 {

@@ -11,6 +11,7 @@ import (
 
 	"github.com/spf13/cobra"
 
+	"github.com/rlsim/rlsim/report"
 	"github.com/rlsim/rlsim/scenarios"
 	"github.com/rlsim/rlsim/sim"
 )
@@ -92,13 +93,6 @@ attempt as CSV (.csv) or JSON lines (.jsonl); it appears only when the run compl
 	return cmd
 }
 
-// outcome is one scenario's run: exactly one of Result and Contention is set.
-type outcome struct {
-	Scenario   *scenarios.Scenario
-	Result     *sim.Result
-	Contention *sim.ContentionResult
-}
-
 func runRun(opts *runOptions) error {
 	list, err := loadAll(opts.Args)
 	if err != nil {
@@ -117,7 +111,7 @@ func runRun(opts *runOptions) error {
 		}
 		defer trace.Abort() // after Commit, a no-op
 	}
-	var outcomes []outcome
+	var outcomes []report.Run
 	for _, s := range list {
 		o, err := runOne(opts, s, trace)
 		if err != nil {
@@ -128,11 +122,11 @@ func runRun(opts *runOptions) error {
 	var buf bytes.Buffer
 	switch opts.Format {
 	case "json":
-		err = writeJSON(&buf, outcomes)
+		err = report.WriteJSON(&buf, outcomes)
 	case "csv":
-		err = writeCSV(&buf, outcomes)
+		err = report.WriteCSV(&buf, outcomes)
 	default:
-		err = writeTables(&buf, outcomes)
+		err = report.WriteTable(&buf, outcomes)
 	}
 	if err != nil {
 		return err
@@ -211,12 +205,12 @@ func mixedKinds(list []*scenarios.Scenario) bool {
 	return contention && comparison
 }
 
-func runOne(opts *runOptions, s *scenarios.Scenario, trace *traceFile) (outcome, error) {
+func runOne(opts *runOptions, s *scenarios.Scenario, trace *traceFile) (report.Run, error) {
 	ctx := opts.Ctx
 	if ctx == nil {
 		ctx = context.Background()
 	}
-	o := outcome{Scenario: s}
+	o := report.Run{Scenario: s}
 	if s.Contention != nil {
 		r, err := opts.Contend(ctx, *s.Contention)
 		if err != nil {
@@ -265,7 +259,7 @@ func (p *progressLine) update(now, end time.Duration) {
 		return
 	}
 	p.last = pct
-	fmt.Fprintf(p.w, "\r\x1b[K%s: %3d%%  t=%s of %s", p.name, pct, human(now), human(end))
+	fmt.Fprintf(p.w, "\r\x1b[K%s: %3d%%  t=%s of %s", p.name, pct, report.FormatDuration(now), report.FormatDuration(end))
 }
 
 func (p *progressLine) clear() {

@@ -13,8 +13,7 @@ import (
 	"testing"
 	"time"
 
-	"github.com/rlsim/rlsim/algorithms"
-	"github.com/rlsim/rlsim/scenarios"
+	"github.com/rlsim/rlsim/report"
 	"github.com/rlsim/rlsim/sim"
 )
 
@@ -158,8 +157,8 @@ func TestSameSeedSameJSON(t *testing.T) {
 				t.Errorf("seed 2 gave the same JSON as seed 1")
 			}
 			var doc struct{ Version int }
-			if err := json.Unmarshal([]byte(a), &doc); err != nil || doc.Version != jsonVersion {
-				t.Errorf("JSON version = %d, %v; want %d", doc.Version, err, jsonVersion)
+			if err := json.Unmarshal([]byte(a), &doc); err != nil || doc.Version != report.JSONVersion {
+				t.Errorf("JSON version = %d, %v; want %d", doc.Version, err, report.JSONVersion)
 			}
 		})
 	}
@@ -175,7 +174,14 @@ func TestTraceRecomputesCounts(t *testing.T) {
 			if code != 0 {
 				t.Fatalf("exit %d: %s", code, errOut)
 			}
-			var doc jsonOutput
+			var doc struct {
+				Runs []struct {
+					Lanes []struct {
+						Lane                                      string
+						Admitted, Refused, Delayed, Shed, Dropped int64
+					}
+				}
+			}
 			if err := json.Unmarshal([]byte(out), &doc); err != nil {
 				t.Fatal(err)
 			}
@@ -246,63 +252,6 @@ func TestInterruptLeavesNoFile(t *testing.T) {
 	}
 }
 
-// sample is a hand-built result, so that the table's layout is tested apart from sim.
-func sample() outcome {
-	s := &scenarios.Scenario{Name: "sample", Description: "a hand-built result"}
-	lane := func(k sim.LaneKind, admitted, refused, delayed, peak int64) sim.LaneResult {
-		return sim.LaneResult{Lane: k, Attempts: admitted + refused, Unique: 20, Admitted: admitted, Refused: refused,
-			Delayed: delayed, Succeeded: admitted, Delay: sim.Percentiles{Count: delayed, P99: 900 * time.Millisecond, Max: 950 * time.Millisecond},
-			Peak:               sim.WindowPeak{Count: peak, Start: 900 * time.Millisecond, End: 1900 * time.Millisecond, Key: "global", Limit: 10, Ratio: float64(peak) / 10},
-			RetryAmplification: float64(admitted+refused) / 20, Fairness: 1,
-			Classes: []sim.ClassResult{{Name: "users", Unique: 15, Succeeded: admitted - 5}, {Name: "abuser", Unique: 5, Succeeded: 5}}}
-	}
-	r := &sim.Result{Name: "sample", Seed: 1, Duration: 3 * time.Second,
-		Limits: []sim.Limit{{Name: "global", Key: sim.KeyGlobal, Policy: algorithms.Policy{Limit: 10, Window: time.Second}}},
-		Lanes: []sim.LaneResult{
-			lane(sim.LaneFixedWindow, 20, 0, 0, 20),
-			lane(sim.LaneSlidingLog, 10, 10, 0, 10),
-			lane(sim.LaneTokenBucket, 11, 9, 0, 11),
-			lane(sim.LaneGCRA, 11, 9, 0, 11),
-			lane(sim.LaneLeakyBucket, 12, 8, 11, 10),
-		}}
-	return outcome{Scenario: s, Result: r}
-}
-
-func sampleContention() outcome {
-	c := &sim.ContentionConfig{Seed: 1, Clients: []int{10, 20}, Jitters: []sim.JitterKind{sim.JitterNone, sim.JitterFull},
-		Base: 5 * time.Millisecond, Cap: 2 * time.Second, Runs: 3}
-	r := &sim.ContentionResult{Rows: []sim.ContentionRow{
-		{Clients: 10, Jitter: sim.JitterNone, Calls: 46, Completion: 1240 * time.Millisecond},
-		{Clients: 20, Jitter: sim.JitterNone, Calls: 161, Completion: 14800 * time.Millisecond},
-		{Clients: 10, Jitter: sim.JitterFull, Calls: 42, Completion: 447 * time.Millisecond},
-		{Clients: 20, Jitter: sim.JitterFull, Calls: 113, Completion: 1130 * time.Millisecond},
-	}}
-	return outcome{Scenario: &scenarios.Scenario{Name: "contention", Contention: c}, Contention: r}
-}
-
-func TestOutputGolden(t *testing.T) {
-	tests := []struct {
-		name   string
-		write  func(*bytes.Buffer, []outcome) error
-		golden string
-		in     []outcome
-	}{
-		{"table", func(b *bytes.Buffer, o []outcome) error { return writeTables(b, o) }, "run_table.golden", []outcome{sample()}},
-		{"contention table", func(b *bytes.Buffer, o []outcome) error { return writeTables(b, o) }, "run_contention.golden", []outcome{sampleContention()}},
-		{"csv", func(b *bytes.Buffer, o []outcome) error { return writeCSV(b, o) }, "run_csv.golden", []outcome{sample()}},
-		{"json", func(b *bytes.Buffer, o []outcome) error { return writeJSON(b, o) }, "run_json.golden", []outcome{sample(), sampleContention()}},
-	}
-	for _, tc := range tests {
-		t.Run(tc.name, func(t *testing.T) {
-			var b bytes.Buffer
-			if err := tc.write(&b, tc.in); err != nil {
-				t.Fatal(err)
-			}
-			golden(t, tc.golden, b.Bytes())
-		})
-	}
-}
-
 // TestRunBoundaryBurstGolden runs a real scenario end to end through the command.
 func TestRunBoundaryBurstGolden(t *testing.T) {
 	code, out, errOut := execute(t, "run", "boundary-burst")
@@ -310,34 +259,4 @@ func TestRunBoundaryBurstGolden(t *testing.T) {
 		t.Fatalf("exit %d: %s", code, errOut)
 	}
 	golden(t, "run_boundary_burst.golden", []byte(out))
-}
-
-func TestFindings(t *testing.T) {
-	got := findings(*sample().Result)
-	want := []string{
-		"fixed window admitted 20 in the 1s window from t=900ms (key global): 2× the limit of 10",
-		"token bucket and GCRA admitted 11 in the 1s window from t=900ms (key global): 1.1× the limit of 10",
-		"token bucket and GCRA agree on every count (11 admitted, 9 refused)",
-		"leaky bucket delayed 11 requests instead of refusing them (p99 wait 900ms, longest 950ms)",
-		"under sliding log, requests succeeded unevenly by class: users 33%, abuser 100%",
-	}
-	if !reflect.DeepEqual(got, want) {
-		t.Errorf("findings:\n%s\nwant:\n%s", strings.Join(got, "\n"), strings.Join(want, "\n"))
-	}
-}
-
-func TestHuman(t *testing.T) {
-	tests := []struct {
-		d    time.Duration
-		want string
-	}{
-		{0, "0"}, {500, "500ns"}, {850 * time.Microsecond, "850µs"}, {12500 * time.Microsecond, "12.5ms"},
-		{950 * time.Millisecond, "950ms"}, {1250 * time.Millisecond, "1.25s"}, {3 * time.Second, "3s"},
-		{150 * time.Second, "2m30s"}, {2 * time.Minute, "2m"},
-	}
-	for _, tc := range tests {
-		if got := human(tc.d); got != tc.want {
-			t.Errorf("human(%v) = %q, want %q", tc.d, got, tc.want)
-		}
-	}
 }

@@ -6,6 +6,7 @@ import (
 
 	"github.com/spf13/cobra"
 
+	"github.com/rlsim/rlsim/report"
 	"github.com/rlsim/rlsim/scenarios"
 )
 
@@ -36,11 +37,11 @@ func NewCmdScenarios(out io.Writer, runF func(*scenariosOptions) error) *cobra.C
 }
 
 func scenariosRun(opts *scenariosOptions) error {
-	t := &table{head: []string{"name", "what it shows"}}
+	t := &report.Table{Head: []string{"name", "what it shows"}}
 	for _, b := range scenarios.Builtins() {
-		t.add(b.Name, b.Description)
+		t.Add(b.Name, b.Description)
 	}
-	t.write(opts.Out)
+	t.Write(opts.Out)
 	return nil
 }
 

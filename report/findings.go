@@ -1,4 +1,4 @@
-package main
+package report
 
 import (
 	"fmt"
@@ -10,16 +10,16 @@ import (
 	"github.com/rlsim/rlsim/sim"
 )
 
-// findings reads a comparison in plain words: what an engineer would point out
+// Findings reads a comparison in plain words: what an engineer would point out
 // first. Each finding names the lanes it is about and the numbers behind it.
-func findings(r sim.Result) []string {
+func Findings(r sim.Result) []string {
 	var out []string
 	out = append(out, overLimit(r)...)
 	out = append(out, twins(r)...)
 	for _, l := range r.Lanes {
 		if l.Delayed > 0 {
 			out = append(out, fmt.Sprintf("%s delayed %d requests instead of refusing them (p99 wait %s, longest %s)",
-				l.Lane.Title(), l.Delayed, human(l.Delay.P99), human(l.Delay.Max)))
+				l.Lane.Title(), l.Delayed, FormatDuration(l.Delay.P99), FormatDuration(l.Delay.Max)))
 		}
 	}
 	for _, l := range r.Lanes {
@@ -51,7 +51,7 @@ func overLimit(r sim.Result) []string {
 	slices.SortStableFunc(over, func(a, b sim.LaneResult) int {
 		return -cmpFloat(a.Peak.Ratio, b.Peak.Ratio)
 	})
-	window := human(peakWindow(r))
+	window := FormatDuration(peakWindow(r))
 	var out []string
 	for len(over) > 0 {
 		p := over[0].Peak
@@ -74,7 +74,7 @@ func overLimit(r sim.Result) []string {
 			note = "; it limits requests in flight, not a rate"
 		}
 		out = append(out, fmt.Sprintf("%s admitted %d in the %s window from t=%s%s: %s× the limit of %d%s",
-			list(names), p.Count, window, human(p.Start), key, trimFloat(p.Ratio, 2), p.Limit, note))
+			list(names), p.Count, window, FormatDuration(p.Start), key, trimFloat(p.Ratio, 2), p.Limit, note))
 	}
 	return out
 }
@@ -130,8 +130,8 @@ func retries(r sim.Result) []string {
 		return nil
 	}
 	return []string{fmt.Sprintf("retries multiplied the load most under %s (%s attempts per request, all done at t=%s) and least under %s (%s, done at t=%s)",
-		hi.Lane.Title(), trimFloat(hi.RetryAmplification, 2), human(hi.AllDoneAt),
-		lo.Lane.Title(), trimFloat(lo.RetryAmplification, 2), human(lo.AllDoneAt))}
+		hi.Lane.Title(), trimFloat(hi.RetryAmplification, 2), FormatDuration(hi.AllDoneAt),
+		lo.Lane.Title(), trimFloat(lo.RetryAmplification, 2), FormatDuration(lo.AllDoneAt))}
 }
 
 // shedding reports the lanes that answered 503, with the backend latency they left.
@@ -143,7 +143,7 @@ func shedding(r sim.Result) []string {
 		}
 		s := fmt.Sprintf("%s shed %d attempts with 503", l.Lane.Title(), l.Shed)
 		if l.Backend.Served > 0 {
-			s += fmt.Sprintf("; the backend's p99 latency was %s", human(l.Backend.Latency.P99))
+			s += fmt.Sprintf("; the backend's p99 latency was %s", FormatDuration(l.Backend.Latency.P99))
 		}
 		out = append(out, s)
 	}
@@ -185,7 +185,9 @@ func classGaps(r sim.Result) []string {
 	return out
 }
 
-func contentionFindings(r sim.ContentionResult) []string {
+// ContentionFindings reads a contention study in plain words: the best and the
+// worst jitter at the largest client count.
+func ContentionFindings(r sim.ContentionResult) []string {
 	jitters, clients := contentionAxes(r)
 	if len(clients) == 0 || len(jitters) < 2 {
 		return nil
@@ -210,8 +212,8 @@ func contentionFindings(r sim.ContentionResult) []string {
 		return nil
 	}
 	return []string{fmt.Sprintf("at %d clients, %s needed %s write calls and finished at %s; %s needed %s and finished at %s",
-		n, jitterPhrase(best.Jitter), trimFloat(best.Calls, 0), human(best.Completion),
-		jitterPhrase(worst.Jitter), trimFloat(worst.Calls, 0), human(worst.Completion))}
+		n, jitterPhrase(best.Jitter), trimFloat(best.Calls, 0), FormatDuration(best.Completion),
+		jitterPhrase(worst.Jitter), trimFloat(worst.Calls, 0), FormatDuration(worst.Completion))}
 }
 
 // list joins names as "a", "a and b" or "a, b and c".

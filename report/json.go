@@ -1,4 +1,4 @@
-package main
+package report
 
 import (
 	"encoding/csv"
@@ -11,10 +11,10 @@ import (
 	"github.com/rlsim/rlsim/sim"
 )
 
-// jsonVersion is the version of the JSON output; docs/output.md describes it.
+// JSONVersion is the version of the JSON output; docs/output.md describes it.
 // Adding a field keeps the version; renaming or removing one, or changing a
 // meaning, bumps it.
-const jsonVersion = 1
+const JSONVersion = 1
 
 type jsonOutput struct {
 	Version int       `json:"version"`
@@ -162,9 +162,10 @@ func finite(f float64) float64 {
 	return f
 }
 
-func writeJSON(w io.Writer, outcomes []outcome) error {
-	doc := jsonOutput{Version: jsonVersion, Runs: []jsonRun{}}
-	for _, o := range outcomes {
+// WriteJSON writes the runs as one versioned JSON document (docs/output.md).
+func WriteJSON(w io.Writer, runs []Run) error {
+	doc := jsonOutput{Version: JSONVersion, Runs: []jsonRun{}}
+	for _, o := range runs {
 		doc.Runs = append(doc.Runs, toJSON(o))
 	}
 	enc := json.NewEncoder(w)
@@ -172,7 +173,7 @@ func writeJSON(w io.Writer, outcomes []outcome) error {
 	return enc.Encode(doc)
 }
 
-func toJSON(o outcome) jsonRun {
+func toJSON(o Run) jsonRun {
 	s := o.Scenario
 	run := jsonRun{Scenario: s.Name, Description: s.Description}
 	if o.Contention != nil {
@@ -235,12 +236,14 @@ var csvColumns = []string{"scenario", "seed", "lane", "attempts", "unique", "adm
 // csvContentionColumns are the columns for a contention study, one row per cell.
 var csvContentionColumns = []string{"scenario", "seed", "clients", "jitter", "calls", "completion_s"}
 
-func writeCSV(w io.Writer, outcomes []outcome) error {
+// WriteCSV writes one row per lane, or per cell of a contention study; the two
+// kinds have different columns and cannot share one CSV.
+func WriteCSV(w io.Writer, runs []Run) error {
 	cw := csv.NewWriter(w)
 	f := func(x float64) string { return strconv.FormatFloat(x, 'g', -1, 64) }
 	i := func(x int64) string { return strconv.FormatInt(x, 10) }
 	header := false
-	for _, o := range outcomes {
+	for _, o := range runs {
 		name := o.Scenario.Name
 		if o.Contention != nil {
 			if !header {

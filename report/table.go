@@ -1,4 +1,4 @@
-package main
+package report
 
 import (
 	"fmt"
@@ -10,9 +10,9 @@ import (
 	"github.com/rlsim/rlsim/sim"
 )
 
-// writeTables prints each outcome as a comparison table and its findings.
-func writeTables(w io.Writer, outcomes []outcome) error {
-	for i, o := range outcomes {
+// WriteTable prints each run as a comparison table and its findings, as "rlsim run" shows them.
+func WriteTable(w io.Writer, runs []Run) error {
+	for i, o := range runs {
 		if i > 0 {
 			fmt.Fprintln(w)
 		}
@@ -30,7 +30,7 @@ func writeTables(w io.Writer, outcomes []outcome) error {
 }
 
 func writeComparison(w io.Writer, r sim.Result) {
-	fmt.Fprintf(w, "%s; %s of traffic, seed %d\n\n", describeLimits(r.Limits), human(r.Duration), r.Seed)
+	fmt.Fprintf(w, "%s; %s of traffic, seed %d\n\n", describeLimits(r.Limits), FormatDuration(r.Duration), r.Seed)
 	withBackend := false
 	for _, l := range r.Lanes {
 		withBackend = withBackend || l.Backend.Served > 0
@@ -40,30 +40,30 @@ func writeComparison(w io.Writer, r sim.Result) {
 	if withBackend {
 		head = append(head, "p99 latency")
 	}
-	t := &table{head: head}
+	t := &Table{Head: head}
 	for _, l := range r.Lanes {
 		row := []string{l.Lane.Title(), count(l.Attempts), count(l.Admitted), count(l.Refused), count(l.Shed),
-			count(l.Delayed), count(l.Dropped), dash(l.Delay.Count, human(l.Delay.P99)),
+			count(l.Delayed), count(l.Dropped), dash(l.Delay.Count, FormatDuration(l.Delay.P99)),
 			count(l.Peak.Count), ratio(l.Peak), fixed2(l.RetryAmplification), fixed2(l.Fairness)}
 		if withBackend {
-			row = append(row, dash(l.Backend.Served, human(l.Backend.Latency.P99)))
+			row = append(row, dash(l.Backend.Served, FormatDuration(l.Backend.Latency.P99)))
 		}
-		t.add(row...)
+		t.Add(row...)
 	}
-	t.write(w)
+	t.Write(w)
 	if classes := classNames(r); len(classes) > 1 {
 		fmt.Fprintf(w, "\nrequests that succeeded, by class\n")
-		c := &table{head: append([]string{"lane"}, classes...)}
+		c := &Table{Head: append([]string{"lane"}, classes...)}
 		for _, l := range r.Lanes {
 			row := []string{l.Lane.Title()}
 			for _, cl := range l.Classes {
 				row = append(row, percent(cl.Succeeded, cl.Unique))
 			}
-			c.add(row...)
+			c.Add(row...)
 		}
-		c.write(w)
+		c.Write(w)
 	}
-	if fs := findings(r); len(fs) > 0 {
+	if fs := Findings(r); len(fs) > 0 {
 		fmt.Fprintf(w, "\nfindings\n")
 		for _, f := range fs {
 			fmt.Fprintf(w, "  - %s\n", f)
@@ -74,7 +74,7 @@ func writeComparison(w io.Writer, r sim.Result) {
 func writeContention(w io.Writer, c *sim.ContentionConfig, r sim.ContentionResult) {
 	runs := max(c.Runs, 1)
 	fmt.Fprintf(w, "optimistic concurrency: backoff base %s, cap %s; mean of %d run(s), seed %d\n",
-		human(c.Base), human(c.Cap), runs, c.Seed)
+		FormatDuration(c.Base), FormatDuration(c.Cap), runs, c.Seed)
 	jitters, clients := contentionAxes(r)
 	cell := map[[2]int]sim.ContentionRow{}
 	for _, row := range r.Rows {
@@ -85,14 +85,14 @@ func writeContention(w io.Writer, c *sim.ContentionConfig, r sim.ContentionResul
 		value func(sim.ContentionRow) string
 	}{
 		{"write calls until every client succeeded", func(r sim.ContentionRow) string { return strconv.FormatFloat(r.Calls, 'f', 0, 64) }},
-		{"time until the last client succeeded", func(r sim.ContentionRow) string { return human(r.Completion) }},
+		{"time until the last client succeeded", func(r sim.ContentionRow) string { return FormatDuration(r.Completion) }},
 	} {
 		fmt.Fprintf(w, "\n%s\n", part.title)
 		head := []string{"clients"}
 		for _, j := range jitters {
 			head = append(head, j.String())
 		}
-		t := &table{head: head}
+		t := &Table{Head: head}
 		for _, n := range clients {
 			row := []string{strconv.Itoa(n)}
 			for _, j := range jitters {
@@ -102,11 +102,11 @@ func writeContention(w io.Writer, c *sim.ContentionConfig, r sim.ContentionResul
 					row = append(row, "-")
 				}
 			}
-			t.add(row...)
+			t.Add(row...)
 		}
-		t.write(w)
+		t.Write(w)
 	}
-	if fs := contentionFindings(r); len(fs) > 0 {
+	if fs := ContentionFindings(r); len(fs) > 0 {
 		fmt.Fprintf(w, "\nfindings\n")
 		for _, f := range fs {
 			fmt.Fprintf(w, "  - %s\n", f)
@@ -136,7 +136,7 @@ func describeLimits(limits []sim.Limit) string {
 	var parts []string
 	for _, l := range limits {
 		p := l.Policy
-		s := fmt.Sprintf("%s %d per %s", l.Name, p.Limit, human(p.Window))
+		s := fmt.Sprintf("%s %d per %s", l.Name, p.Limit, FormatDuration(p.Window))
 		if b := p.EffectiveBurst(); b != p.Limit {
 			s += fmt.Sprintf(" (burst %d)", b)
 		}
@@ -162,24 +162,26 @@ func classNames(r sim.Result) []string {
 	return names
 }
 
-// table lays out columns: the first left-aligned, the rest right-aligned.
-type table struct {
-	head []string
+// Table lays out text columns: the first left-aligned, the rest right-aligned.
+type Table struct {
+	Head []string
 	rows [][]string
 }
 
-func (t *table) add(cells ...string) { t.rows = append(t.rows, cells) }
+// Add appends a row.
+func (t *Table) Add(cells ...string) { t.rows = append(t.rows, cells) }
 
-func (t *table) write(w io.Writer) {
-	widths := make([]int, len(t.head))
-	for _, row := range append([][]string{t.head}, t.rows...) {
+// Write prints the head and the rows.
+func (t *Table) Write(w io.Writer) {
+	widths := make([]int, len(t.Head))
+	for _, row := range append([][]string{t.Head}, t.rows...) {
 		for i, c := range row {
 			if i < len(widths) {
 				widths[i] = max(widths[i], len([]rune(c)))
 			}
 		}
 	}
-	for _, row := range append([][]string{t.head}, t.rows...) {
+	for _, row := range append([][]string{t.Head}, t.rows...) {
 		var b strings.Builder
 		for i := range widths {
 			c := ""
@@ -228,13 +230,13 @@ func ratio(p sim.WindowPeak) string {
 	return s
 }
 
-// human writes a duration for people: 0, 850µs, 12.5ms, 950ms, 1.25s, 2m30s.
-func human(d time.Duration) string {
+// FormatDuration writes a duration for people: 0, 850µs, 12.5ms, 950ms, 1.25s, 2m30s.
+func FormatDuration(d time.Duration) string {
 	switch {
 	case d == 0:
 		return "0"
 	case d < 0:
-		return "-" + human(-d)
+		return "-" + FormatDuration(-d)
 	case d < time.Microsecond:
 		return strconv.FormatInt(int64(d), 10) + "ns"
 	case d < time.Millisecond:

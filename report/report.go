@@ -1,0 +1,22 @@
+// Package report renders what a run measured: the comparison table and findings
+// in plain words, the versioned JSON and CSV, PNG plots drawn with gonum/plot, and
+// one self-contained HTML page for a design review.
+//
+// Nothing here prints or touches the process: every writer takes an io.Writer.
+// A Timeline, passed to sim as its trace sink, collects the per-request ticks the
+// lanes timeline draws, in bounded memory.
+package report
+
+import (
+	"github.com/rlsim/rlsim/scenarios"
+	"github.com/rlsim/rlsim/sim"
+)
+
+// Run is one scenario's outcome: exactly one of Result and Contention is set.
+// Timeline, when not nil, holds the ticks collected while Result was simulated.
+type Run struct {
+	Scenario   *scenarios.Scenario
+	Result     *sim.Result
+	Contention *sim.ContentionResult
+	Timeline   *Timeline
+}

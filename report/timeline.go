@@ -1,0 +1,188 @@
+package report
+
+import (
+	"time"
+
+	"github.com/rlsim/rlsim/sim"
+)
+
+// TimelineColumns is how many time columns a Timeline counts per lane: more than a screen
+// is wide, so that the aggregated view loses nothing a reader could see.
+const TimelineColumns = 2000
+
+// DefaultTickBudget is how many exact ticks a Timeline keeps over all its lanes.
+// At about 40 bytes each in the HTML, it keeps one scenario's page near 1 MB.
+const DefaultTickBudget = 24000
+
+// Tick is one attempt as the lanes timeline shows it: the trace record's fields,
+// kept exactly.
+type Tick struct {
+	At         time.Duration
+	Event      sim.TraceEvent // admit, delay, refuse, drop or shed
+	Client     int
+	Class      string
+	Key        string
+	Request    int64
+	Attempt    int
+	Cost       int64
+	Delay      time.Duration // TraceDelay: the wait until release
+	RetryAfter time.Duration // TraceRefuse
+	Limit      string        // TraceRefuse: the limit that tripped
+}
+
+// Column counts the attempts of one lane in one time column, by verdict.
+type Column struct {
+	Admitted, Delayed, Refused, Shed, Dropped int64
+}
+
+// Total is the number of attempts in the column.
+func (c Column) Total() int64 { return c.Admitted + c.Delayed + c.Refused + c.Shed + c.Dropped }
+
+func (c *Column) add(e sim.TraceEvent) {
+	switch e {
+	case sim.TraceAdmit:
+		c.Admitted++
+	case sim.TraceDelay:
+		c.Delayed++
+	case sim.TraceRefuse:
+		c.Refused++
+	case sim.TraceShed:
+		c.Shed++
+	case sim.TraceDrop:
+		c.Dropped++
+	}
+}
+
+// Timeline is a sim.TraceSink that collects what the lanes timeline draws, in
+// memory bounded by its tick cap and TimelineColumns, whatever the size of the run. For
+// every lane it keeps the attempts exactly while the lane has at most TickCap of
+// them (and drops them all past that, leaving the lane aggregated), and always
+// counts attempts per column, TimelineColumns of them over [0, End), and the backend's
+// latency per column. Records at or after End fall in the last column.
+//
+// A Timeline is not safe for concurrent use; sim calls Record from one goroutine.
+type Timeline struct {
+	End     time.Duration
+	TickCap int // exact ticks kept per lane
+
+	lanes [sim.LaneClientThrottle + 1]laneTimeline
+	last  time.Duration
+}
+
+type laneTimeline struct {
+	seen       bool
+	overflow   bool // more than TickCap attempts: ticks dropped
+	ticks      []Tick
+	cols       []Column
+	latencySum []time.Duration
+	latencyN   []int64
+	latencyMax []time.Duration
+}
+
+// NewTimeline returns a Timeline sized for c: its time axis covers the whole run
+// (c.Duration plus the drain) and DefaultTickBudget is shared among its lanes.
+func NewTimeline(c sim.Config) *Timeline {
+	drain := c.Drain
+	if drain <= 0 {
+		drain = c.Duration
+	}
+	lanes := len(c.Lanes)
+	if lanes == 0 {
+		lanes = len(sim.AllLanes)
+	}
+	end := c.Duration + drain
+	if end <= 0 {
+		end = time.Second
+	}
+	return &Timeline{End: end, TickCap: DefaultTickBudget / lanes}
+}
+
+// Record implements sim.TraceSink.
+func (t *Timeline) Record(r *sim.TraceRecord) error {
+	if int(r.Lane) >= len(t.lanes) {
+		return nil
+	}
+	l := &t.lanes[r.Lane]
+	if !l.seen {
+		l.seen = true
+		l.cols = make([]Column, TimelineColumns)
+		l.latencySum = make([]time.Duration, TimelineColumns)
+		l.latencyN = make([]int64, TimelineColumns)
+		l.latencyMax = make([]time.Duration, TimelineColumns)
+	}
+	t.last = max(t.last, r.At)
+	i := t.column(r.At)
+	if r.Event == sim.TraceSuccess {
+		l.latencySum[i] += r.Latency
+		l.latencyN[i]++
+		l.latencyMax[i] = max(l.latencyMax[i], r.Latency)
+		return nil
+	}
+	l.cols[i].add(r.Event)
+	if l.overflow {
+		return nil
+	}
+	if len(l.ticks) >= t.TickCap {
+		l.overflow, l.ticks = true, nil
+		return nil
+	}
+	l.ticks = append(l.ticks, Tick{At: r.At, Event: r.Event, Client: r.Client, Class: r.Class, Key: r.Key,
+		Request: r.Request, Attempt: r.Attempt, Cost: r.Cost, Delay: r.Delay, RetryAfter: r.RetryAfter, Limit: r.Limit})
+	return nil
+}
+
+// column is the column that holds time at.
+func (t *Timeline) column(at time.Duration) int {
+	if at <= 0 {
+		return 0
+	}
+	if at >= t.End {
+		return TimelineColumns - 1
+	}
+	return int(int64(at) / ((int64(t.End) + TimelineColumns - 1) / TimelineColumns))
+}
+
+// ColumnWidth is the time one column covers.
+func (t *Timeline) ColumnWidth() time.Duration {
+	return time.Duration((int64(t.End) + TimelineColumns - 1) / TimelineColumns)
+}
+
+// Last is the time of the latest record seen.
+func (t *Timeline) Last() time.Duration { return t.last }
+
+// Ticks returns the lane's attempts in trace order and true, or nil and false
+// when the lane had more than TickCap of them (or none was recorded).
+func (t *Timeline) Ticks(lane sim.LaneKind) ([]Tick, bool) {
+	if int(lane) >= len(t.lanes) {
+		return nil, false
+	}
+	l := &t.lanes[lane]
+	if !l.seen || l.overflow {
+		return nil, false
+	}
+	return l.ticks, true
+}
+
+// Columns returns the lane's attempts counted per column (nil if none recorded).
+func (t *Timeline) Columns(lane sim.LaneKind) []Column {
+	if int(lane) >= len(t.lanes) {
+		return nil
+	}
+	return t.lanes[lane].cols
+}
+
+// Latency returns, per column, the mean and the longest backend latency of the
+// requests that completed in it (zero where none did).
+func (t *Timeline) Latency(lane sim.LaneKind) (mean, longest []time.Duration) {
+	if int(lane) >= len(t.lanes) || !t.lanes[lane].seen {
+		return nil, nil
+	}
+	l := &t.lanes[lane]
+	mean = make([]time.Duration, TimelineColumns)
+	for i, n := range l.latencyN {
+		if n > 0 {
+			mean[i] = l.latencySum[i] / time.Duration(n)
+		}
+	}
+	return mean, l.latencyMax
+}

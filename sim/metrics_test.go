@@ -1,0 +1,101 @@
+package sim
+
+import (
+	"math"
+	"slices"
+	"testing"
+	"time"
+)
+
+// bruteOverLimit measures, on a 1ns grid over [0, end), how long the trailing
+// window (t−window, t] held more than limit.
+func bruteOverLimit(adm []admission, window time.Duration, limit int64, end time.Duration) time.Duration {
+	var over time.Duration
+	for t := time.Duration(0); t < end; t++ {
+		var sum int64
+		for _, a := range adm {
+			if a.at <= t && a.at > t-window {
+				sum += a.cost
+			}
+		}
+		if sum > limit {
+			over++
+		}
+	}
+	return over
+}
+
+func TestPeakTrackerMatchesBruteForce(t *testing.T) {
+	rnd := streamFor(11)
+	for trial := range 300 {
+		window := time.Duration(1 + rnd.next()%40)
+		limit := int64(1 + rnd.next()%6)
+		p := newPeakTracker(window, limit, 1)
+		var adm []admission
+		at := time.Duration(0)
+		for range 1 + rnd.next()%40 {
+			at += time.Duration(rnd.next() % 8)
+			a := admission{at, int64(1 + rnd.next()%3)}
+			adm = append(adm, a)
+			p.add(0, a.at, a.cost)
+		}
+		if want := bruteMaxInWindow(slices.Clone(adm), window); p.best.Count != want {
+			t.Fatalf("trial %d: most in a window = %d, brute force %d (window %v, %v)", trial, p.best.Count, want, window, adm)
+		}
+		in := int64(0)
+		for _, a := range adm {
+			if a.at >= p.best.Start && a.at < p.best.End {
+				in += a.cost
+			}
+		}
+		if in != p.best.Count || p.best.End-p.best.Start != window {
+			t.Fatalf("trial %d: the reported window [%v, %v) holds %d, not %d", trial, p.best.Start, p.best.End, in, p.best.Count)
+		}
+		end := at + window + 1
+		if got, want := p.overLimit(), bruteOverLimit(adm, window, limit, end); got != want {
+			t.Fatalf("trial %d: time over the limit = %v, brute force %v (window %v, limit %d, %v)", trial, got, want, window, limit, adm)
+		}
+	}
+}
+
+func TestHistogramPercentilesWithinOnePercent(t *testing.T) {
+	rnd := streamFor(5)
+	h := newHistogram()
+	var all []time.Duration
+	for range 200_000 {
+		v := rnd.exp(50 * time.Millisecond)
+		h.add(v)
+		all = append(all, v)
+	}
+	slices.Sort(all)
+	for _, q := range []float64{0.5, 0.9, 0.99, 0.999} {
+		exact := all[int(math.Ceil(q*float64(len(all))))-1]
+		got := h.quantile(q)
+		if rel := math.Abs(float64(got-exact)) / float64(exact); rel > 0.01 {
+			t.Errorf("p%v = %v, exact %v: %.2f%% off", q*100, got, exact, rel*100)
+		}
+	}
+	if p := h.percentiles(); p.Max != all[len(all)-1] || p.Count != int64(len(all)) {
+		t.Errorf("max %v count %d, want %v and %d", p.Max, p.Count, all[len(all)-1], len(all))
+	}
+	for v := time.Duration(0); v < 100_000; v += 7 {
+		if top := bucketTop(bucketOf(v)); top < v || float64(top-v) > 0.01*float64(v)+1 {
+			t.Fatalf("value %v lands in a bucket topping at %v", v, top)
+		}
+	}
+}
+
+func TestJainsIndex(t *testing.T) {
+	equal := []clientState{{requests: 4, succeeded: 2}, {requests: 10, succeeded: 5}}
+	oneTakesAll := []clientState{{requests: 4, succeeded: 4}, {requests: 4}, {requests: 4}, {requests: 4}}
+	silent := append(slices.Clone(equal), clientState{})
+	for _, tc := range []struct {
+		name    string
+		clients []clientState
+		want    float64
+	}{{"equal shares", equal, 1}, {"one of four served", oneTakesAll, 0.25}, {"silent clients ignored", silent, 1}} {
+		if got := jain(tc.clients); math.Abs(got-tc.want) > 1e-12 {
+			t.Errorf("%s: jain = %v, want %v", tc.name, got, tc.want)
+		}
+	}
+}
