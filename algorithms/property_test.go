@@ -165,6 +165,22 @@ func checkBucketsAgree(t *testing.T, p Policy, reqs []request) {
 	}
 }
 
+// checkSlidingLogAllow checks that Allow gives Decide's verdict and leaves the
+// same state, on the same traffic, including time that goes backwards.
+func checkSlidingLogAllow(t *testing.T, p Policy, reqs []request) {
+	sl := must(NewSlidingLog(p))
+	var byDecide, byAllow SlidingLogState
+	for i, r := range reqs {
+		want := sl.Decide(&byDecide, r.at, r.cost).Admitted()
+		if got := sl.Allow(&byAllow, r.at, r.cost); got != want {
+			t.Fatalf("%+v request %d: Allow(t0+%v, cost %d) = %v, Decide admitted %v", p, i, r.at, r.cost, got, want)
+		}
+		if !reflect.DeepEqual(byDecide, byAllow) {
+			t.Fatalf("%+v request %d: Allow left another state than Decide", p, i)
+		}
+	}
+}
+
 // checkLeakyQueue checks that at most burst units wait at any arrival and that
 // releases i < j are more than (c_i+…+c_{j−1})×T − 1ns apart:
 // with v_k = r_k×L' − P_k×W' (P_k the cost before k), v_j > v_i − L' for all i < j.
@@ -318,6 +334,7 @@ var properties = []struct {
 	{"FixedWindowNeverAboveTwiceLimit", checkFixedWindowTwice},
 	{"TokenBucketRate", checkTokenBucketRate},
 	{"TokenBucketEqualsGCRA", checkBucketsAgree},
+	{"SlidingLogAllowIsDecide", checkSlidingLogAllow},
 	{"LeakyQueue", checkLeakyQueue},
 	{"Refusals", checkRefusals},
 	{"Eviction", checkEviction},
@@ -345,6 +362,7 @@ func FuzzSlidingLogNeverAboveLimit(f *testing.F)  { fuzzProperty(f, checkSliding
 func FuzzFixedWindowNeverAboveTwice(f *testing.F) { fuzzProperty(f, checkFixedWindowTwice) }
 func FuzzTokenBucketRate(f *testing.F)            { fuzzProperty(f, checkTokenBucketRate) }
 func FuzzTokenBucketEqualsGCRA(f *testing.F)      { fuzzProperty(f, checkBucketsAgree) }
+func FuzzSlidingLogAllow(f *testing.F)            { fuzzProperty(f, checkSlidingLogAllow) }
 func FuzzLeakyQueue(f *testing.F)                 { fuzzProperty(f, checkLeakyQueue) }
 func FuzzRefusals(f *testing.F)                   { fuzzProperty(f, checkRefusals) }
 func FuzzEviction(f *testing.F)                   { fuzzProperty(f, checkEviction) }

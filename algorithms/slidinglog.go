@@ -68,12 +68,7 @@ func (sl *SlidingLog) Decide(s *SlidingLogState, now time.Duration, cost int64) 
 	if cost < 1 {
 		badCost("SlidingLog.Decide", cost)
 	}
-	eff := now
-	if s.n > 0 && s.entry(s.n-1).at > now {
-		eff = s.entry(s.n - 1).at
-	}
-	gone := s.firstAfter(eff - sl.window)
-	used := int64(s.total() - s.uptoBefore(gone))
+	eff, gone, used := sl.view(s, now)
 	d := Decision{Limit: sl.limit, RetryAfterExact: true}
 	if cost > sl.limit-used {
 		d.Verdict = Refuse
@@ -93,6 +88,34 @@ func (sl *SlidingLog) Decide(s *SlidingLogState, now time.Duration, cost int64) 
 	d.Remaining = sl.limit - used - cost
 	d.Reset = eff + sl.window - now
 	return d
+}
+
+// Allow is Decide's verdict alone, with the same effect on s, for callers that
+// need no headers: it skips building the Decision, which costs as much as the
+// decision itself. (rlsim's cross-check runs it beside every lane.)
+func (sl *SlidingLog) Allow(s *SlidingLogState, now time.Duration, cost int64) bool {
+	if cost < 1 {
+		badCost("SlidingLog.Allow", cost)
+	}
+	eff, gone, used := sl.view(s, now)
+	if cost > sl.limit-used {
+		return false
+	}
+	s.drop(gone)
+	s.push(sl.limit, eff, cost)
+	return true
+}
+
+// view is the log as seen at now: the effective time (now, or the newest entry's
+// if time went backwards), how many of the oldest entries have expired, and the
+// cost the rest hold.
+func (sl *SlidingLog) view(s *SlidingLogState, now time.Duration) (eff time.Duration, gone int, used int64) {
+	eff = now
+	if s.n > 0 && s.entry(s.n-1).at > now {
+		eff = s.entry(s.n - 1).at
+	}
+	gone = s.firstAfter(eff - sl.window)
+	return eff, gone, int64(s.total() - s.uptoBefore(gone))
 }
 
 // Idle reports whether every logged entry has expired by now.

@@ -143,9 +143,8 @@ func (m *metrics) retryAfterSucceeded() { m.counts.RetryAfter.SucceededAt++ }
 // shadow feeds an exact sliding log the attempt the lane just decided, and counts
 // the decisions on which they disagree.
 func (m *metrics) shadow(key int32, now time.Duration, cost int64, admitted bool) {
-	d := m.slog.Decide(&m.slogStates[key], now, cost)
 	m.decisions++
-	if d.Admitted() != admitted {
+	if m.slog.Allow(&m.slogStates[key], now, cost) != admitted {
 		m.disagreed++
 	}
 }

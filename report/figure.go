@@ -1,0 +1,228 @@
+package report
+
+import (
+	"bytes"
+	"fmt"
+	"image/color"
+	"io"
+	"os"
+
+	"gonum.org/v1/plot"
+	"gonum.org/v1/plot/font"
+	"gonum.org/v1/plot/text"
+	"gonum.org/v1/plot/vg"
+	"gonum.org/v1/plot/vg/draw"
+	"gonum.org/v1/plot/vg/vgimg"
+)
+
+// dpi is the resolution of the PNGs: sharp on a laptop screen, small in a page.
+const dpi = 110
+
+// Okabe–Ito, the colour-blind-safe palette; one colour per meaning, everywhere.
+var (
+	colAdmitted = color.NRGBA{0x00, 0x72, 0xB2, 0xff} // blue
+	colDelayed  = color.NRGBA{0xE6, 0x9F, 0x00, 0xff} // orange
+	colRefused  = color.NRGBA{0xD5, 0x5E, 0x00, 0xff} // vermillion
+	colShed     = color.NRGBA{0xCC, 0x79, 0xA7, 0xff} // reddish purple
+	colDropped  = color.NRGBA{0x99, 0x99, 0x99, 0xff} // grey
+	colWithin   = color.NRGBA{0x00, 0x9E, 0x73, 0xff} // bluish green
+	colSky      = color.NRGBA{0x56, 0xB4, 0xE9, 0xff} // sky blue
+	colShade    = color.NRGBA{0xF0, 0xE4, 0x42, 0x80} // yellow, half transparent
+	colLimit    = color.NRGBA{0x00, 0x00, 0x00, 0xff} // black
+	colGrid     = color.NRGBA{0xdd, 0xdd, 0xdd, 0xff}
+)
+
+// series colours, for lines that are not verdicts (jitter kinds, client classes).
+var seriesColours = []color.Color{colAdmitted, colDelayed, colWithin, colRefused, colSky, colShed, colLimit, colShade}
+
+// Figure is one plot of a run, ready to render: a file name, a title and a
+// sentence on how to read it, and how to draw it on a canvas of its size.
+type Figure struct {
+	Name          string // file name without extension, e.g. "timeline"
+	Title         string
+	Caption       string
+	Width, Height vg.Length
+	legend        []legendEntry
+	body          func(draw.Canvas)
+}
+
+type legendEntry struct {
+	label  string
+	colour color.Color
+	line   bool // a line, not a filled square
+	dashed bool
+}
+
+// WritePNG renders the figure as a PNG.
+func (f *Figure) WritePNG(w io.Writer) error {
+	c := vgimg.NewWith(vgimg.UseWH(f.Width, f.Height), vgimg.UseDPI(dpi), vgimg.UseBackgroundColor(color.White))
+	f.Draw(draw.New(c))
+	_, err := vgimg.PngCanvas{Canvas: c}.WriteTo(w)
+	return err
+}
+
+// PNG renders the figure and returns the PNG's bytes.
+func (f *Figure) PNG() ([]byte, error) {
+	var b bytes.Buffer
+	err := f.WritePNG(&b)
+	return b.Bytes(), err
+}
+
+// SavePNG writes the figure to the file at path.
+func (f *Figure) SavePNG(path string) error {
+	b, err := f.PNG()
+	if err != nil {
+		return err
+	}
+	return os.WriteFile(path, b, 0o644)
+}
+
+// Draw draws the title, the legend and the body on c.
+func (f *Figure) Draw(c draw.Canvas) {
+	pad := vg.Points(8)
+	title := textStyle(15)
+	title.XAlign, title.YAlign = draw.XLeft, draw.YTop
+	top := c.Max.Y - pad
+	c.FillText(title, vg.Point{X: c.Min.X + pad, Y: top}, f.Title)
+	top -= title.Height(f.Title) + vg.Points(4)
+	if len(f.legend) > 0 {
+		top = drawLegend(c, f.legend, c.Min.X+pad, top) - vg.Points(4)
+	}
+	body := c
+	body.Max.Y = top
+	body.Min.X += pad / 2
+	body.Max.X -= pad
+	body.Min.Y += pad / 2
+	f.body(body)
+}
+
+// drawLegend lays the entries out left to right from (x, top) and returns the
+// bottom of the row.
+func drawLegend(c draw.Canvas, entries []legendEntry, x, top vg.Length) vg.Length {
+	sty := textStyle(11)
+	sty.YAlign = draw.YCenter
+	h := sty.Height("Mg")
+	y := top - h/2
+	for _, e := range entries {
+		switch {
+		case e.line:
+			ls := draw.LineStyle{Color: e.colour, Width: vg.Points(2)}
+			if e.dashed {
+				ls.Dashes = []vg.Length{vg.Points(4), vg.Points(3)}
+			}
+			c.StrokeLine2(ls, x, y, x+vg.Points(18), y)
+			x += vg.Points(22)
+		default:
+			s := h * 0.7
+			c.FillPolygon(e.colour, []vg.Point{{X: x, Y: y - s/2}, {X: x + s, Y: y - s/2}, {X: x + s, Y: y + s/2}, {X: x, Y: y + s/2}})
+			x += s + vg.Points(4)
+		}
+		c.FillText(sty, vg.Point{X: x, Y: y}, e.label)
+		x += sty.Width(e.label) + vg.Points(14)
+	}
+	return top - h
+}
+
+func textStyle(size vg.Length) text.Style {
+	return text.Style{Color: color.Black, Font: font.From(plot.DefaultFont, size), Handler: plot.DefaultTextHandler}
+}
+
+// newPlot is a plot with the house look: light grid, readable fonts.
+func newPlot(title, xLabel, yLabel string) *plot.Plot {
+	p := plot.New()
+	p.Title.Text = title
+	p.Title.TextStyle.Font.Size = 12
+	p.X.Label.Text, p.Y.Label.Text = xLabel, yLabel
+	for _, a := range []*plot.Axis{&p.X, &p.Y} {
+		a.Label.TextStyle.Font.Size = 11
+		a.Tick.Label.Font.Size = 10
+	}
+	p.Add(gridLines{})
+	return p
+}
+
+// gridLines draws a light grid at the major ticks, under the data.
+type gridLines struct{}
+
+func (gridLines) Plot(c draw.Canvas, p *plot.Plot) {
+	tx, ty := p.Transforms(&c)
+	ls := draw.LineStyle{Color: colGrid, Width: vg.Points(0.5)}
+	for _, t := range p.X.Tick.Marker.Ticks(p.X.Min, p.X.Max) {
+		if t.Label != "" {
+			x := tx(t.Value)
+			c.StrokeLine2(ls, x, c.Min.Y, x, c.Max.Y)
+		}
+	}
+	for _, t := range p.Y.Tick.Marker.Ticks(p.Y.Min, p.Y.Max) {
+		if t.Label != "" {
+			y := ty(t.Value)
+			c.StrokeLine2(ls, c.Min.X, y, c.Max.X, y)
+		}
+	}
+}
+
+// grid lays panels out in rows of cols and draws them aligned.
+func grid(panels []*plot.Plot, cols int) func(draw.Canvas) {
+	return func(c draw.Canvas) {
+		rows := (len(panels) + cols - 1) / cols
+		ps := make([][]*plot.Plot, rows)
+		for r := range ps {
+			ps[r] = make([]*plot.Plot, cols)
+			for k := range cols {
+				if i := r*cols + k; i < len(panels) {
+					ps[r][k] = panels[i]
+				}
+			}
+		}
+		t := draw.Tiles{Rows: rows, Cols: cols, PadX: vg.Points(10), PadY: vg.Points(10)}
+		canvases := plot.Align(ps, t, c)
+		for r := range ps {
+			for k := range ps[r] {
+				if ps[r][k] != nil {
+					ps[r][k].Draw(canvases[r][k])
+				}
+			}
+		}
+	}
+}
+
+// single draws one plot filling the canvas.
+func single(p *plot.Plot) func(draw.Canvas) { return p.Draw }
+
+// lineStyle is a solid or dashed line of the given colour.
+func lineStyle(c color.Color, width float64, dashed bool) draw.LineStyle {
+	ls := draw.LineStyle{Color: c, Width: vg.Points(width)}
+	if dashed {
+		ls.Dashes = []vg.Length{vg.Points(5), vg.Points(3)}
+	}
+	return ls
+}
+
+// hline is a horizontal reference line across the plot at y.
+type hline struct {
+	y     float64
+	style draw.LineStyle
+	label string
+}
+
+func (h hline) Plot(c draw.Canvas, p *plot.Plot) {
+	_, ty := p.Transforms(&c)
+	y := ty(h.y)
+	c.StrokeLine2(h.style, c.Min.X, y, c.Max.X, y)
+	if h.label != "" {
+		sty := textStyle(9)
+		sty.XAlign, sty.YAlign = draw.XRight, draw.YBottom
+		c.FillText(sty, vg.Point{X: c.Max.X - vg.Points(2), Y: y + vg.Points(1)}, h.label)
+	}
+}
+
+func (h hline) DataRange() (xmin, xmax, ymin, ymax float64) {
+	return 0, 0, h.y, h.y // the x range is the other plotters'
+}
+
+func plural(n int64, one, many string) string {
+	if n == 1 {
+		return fmt.Sprintf("%d %s", n, one)
+	}
+	return fmt.Sprintf("%d %s", n, many)
+}

@@ -1,0 +1,658 @@
+package report
+
+import (
+	"fmt"
+	"image/color"
+	"math"
+	"time"
+
+	"gonum.org/v1/plot"
+	"gonum.org/v1/plot/plotter"
+	"gonum.org/v1/plot/vg"
+	"gonum.org/v1/plot/vg/draw"
+
+	"github.com/rlsim/rlsim/sim"
+)
+
+// Figures lists the plots worth drawing for a run: for a comparison the lanes
+// timeline (when the run has a Timeline), the admitted rate against the limit and
+// the most admitted in any window, then what the scenario is about when it has
+// it: retries, the backend, client classes. A contention study has one figure.
+func Figures(run Run) []*Figure {
+	if run.Contention != nil {
+		return []*Figure{ContentionFigure(*run.Contention)}
+	}
+	if run.Result == nil {
+		return nil
+	}
+	r := *run.Result
+	var figs []*Figure
+	if run.Timeline != nil {
+		figs = append(figs, TimelineFigure(r, run.Timeline))
+	}
+	figs = append(figs, RateFigure(r), PeakFigure(r))
+	if retried(r) {
+		figs = append(figs, AttemptsFigure(r), WorkFigure(r))
+	}
+	if hasBackend(r) {
+		if run.Timeline != nil {
+			figs = append(figs, LatencyFigure(r, run.Timeline))
+		}
+		figs = append(figs, InFlightFigure(r))
+	}
+	if len(classNames(r)) > 1 {
+		figs = append(figs, ClassFigure(r))
+	}
+	return figs
+}
+
+func retried(r sim.Result) bool {
+	for _, l := range r.Lanes {
+		if l.RetryAmplification >= 1.2 {
+			return true
+		}
+	}
+	return false
+}
+
+func hasBackend(r sim.Result) bool {
+	for _, l := range r.Lanes {
+		if l.Backend.Served > 0 {
+			return true
+		}
+	}
+	return false
+}
+
+// firstLimit is the limit the peaks and the rate plots are measured against.
+func firstLimit(r sim.Result) (limit int64, window time.Duration, key sim.KeyKind, ok bool) {
+	if len(r.Limits) == 0 {
+		return 0, 0, 0, false
+	}
+	l := r.Limits[0]
+	return l.Policy.Limit, l.Policy.Window, l.Key, true
+}
+
+// end is where the time axes of a run stop: the last bucket of any lane's series.
+func end(r sim.Result) float64 {
+	e := r.Duration
+	for _, l := range r.Lanes {
+		if n := len(l.Series); n > 0 {
+			e = max(e, l.Series[n-1].Start+r.Bucket)
+		}
+	}
+	return e.Seconds()
+}
+
+// --- (a) the lanes timeline ---
+
+// timelineBins is how many bins the PNG timeline draws across: a few pixels each.
+const timelineBins = 400
+
+// bin is one drawn column of the lanes timeline, from Start to End seconds.
+type bin struct {
+	Start, End float64
+	Column
+}
+
+// laneBins merges the lane's columns into n bins (n divides TimelineColumns)
+// and returns the bins holding any attempt, in time order.
+func laneBins(tl *Timeline, lane sim.LaneKind, n int) []bin {
+	cols := tl.Columns(lane)
+	if cols == nil {
+		return nil
+	}
+	per := TimelineColumns / n
+	w := tl.ColumnWidth().Seconds()
+	var out []bin
+	for i := 0; i < n; i++ {
+		var c Column
+		for _, x := range cols[i*per : (i+1)*per] {
+			c.Admitted += x.Admitted
+			c.Delayed += x.Delayed
+			c.Refused += x.Refused
+			c.Shed += x.Shed
+			c.Dropped += x.Dropped
+		}
+		if c.Total() > 0 {
+			out = append(out, bin{Start: float64(i*per) * w, End: float64((i+1)*per) * w, Column: c})
+		}
+	}
+	return out
+}
+
+// TimelineFigure draws one row per lane: admitted and delayed attempts rise above
+// the row's midline, refused, shed and dropped ones hang below, and the lane's
+// worst window (its most admitted in any window) is shaded.
+func TimelineFigure(r sim.Result, tl *Timeline) *Figure {
+	n := len(r.Lanes)
+	rows := make([][]bin, n)
+	var most int64
+	for i, l := range r.Lanes {
+		rows[i] = laneBins(tl, l.Lane, timelineBins)
+		for _, b := range rows[i] {
+			most = max(most, b.Admitted+b.Delayed, b.Refused+b.Shed+b.Dropped)
+		}
+	}
+	p := newPlot("", "virtual time (s)", "")
+	p.Y.Min, p.Y.Max = -0.5, float64(n)-0.5
+	p.X.Min, p.X.Max = 0, math.Max(end(r), tl.Last().Seconds())
+	var ticks []plot.Tick
+	for i, l := range r.Lanes {
+		ticks = append(ticks, plot.Tick{Value: float64(n - 1 - i), Label: l.Lane.Title()})
+	}
+	p.Y.Tick.Marker = plot.ConstantTicks(ticks)
+	p.Y.Tick.Label.Font.Size = 11
+	p.Y.Tick.Length = 0
+	p.Add(lanesPlotter{r: r, rows: rows, most: most})
+	return &Figure{
+		Name: "timeline", Title: "Lanes timeline: what each lane did to every attempt",
+		Caption: "One row per lane. Admitted and delayed attempts rise above each row's midline; refused (429), shed (503) and " +
+			"client-dropped ones hang below. Bar height grows with the square root of the attempts in a " +
+			fmt.Sprintf("%s column, so single requests stay visible. ", FormatDuration(time.Duration(float64(tl.ColumnWidth())*TimelineColumns/timelineBins))) +
+			"The yellow band is the lane's worst window: where it admitted the most in one window.",
+		Width: 11 * vg.Inch, Height: vg.Length(1.6+0.62*float64(n)) * vg.Inch,
+		legend: []legendEntry{{label: "admitted", colour: colAdmitted}, {label: "delayed (admitted late)", colour: colDelayed},
+			{label: "refused (429)", colour: colRefused}, {label: "shed (503)", colour: colShed},
+			{label: "dropped by the client", colour: colDropped}, {label: "worst window", colour: colShade}},
+		body: single(p),
+	}
+}
+
+type lanesPlotter struct {
+	r    sim.Result
+	rows [][]bin
+	most int64
+}
+
+// height is the half-row fraction a count gets: √(count/most), at least a tick's.
+func (lp lanesPlotter) height(count int64) float64 {
+	if count == 0 || lp.most == 0 {
+		return 0
+	}
+	return max(0.1, 0.44*math.Sqrt(float64(count)/float64(lp.most)))
+}
+
+func (lp lanesPlotter) Plot(c draw.Canvas, p *plot.Plot) {
+	tx, ty := p.Transforms(&c)
+	rect := func(clr color.Color, x0, x1, y0, y1 float64) {
+		a, b := tx(x0), tx(x1)
+		if b-a < 1 {
+			b = a + 1
+		}
+		c.FillPolygon(clr, []vg.Point{{X: a, Y: ty(y0)}, {X: b, Y: ty(y0)}, {X: b, Y: ty(y1)}, {X: a, Y: ty(y1)}})
+	}
+	n := len(lp.r.Lanes)
+	for i, l := range lp.r.Lanes {
+		y := float64(n - 1 - i)
+		if l.Peak.End > l.Peak.Start && l.Peak.Count > 0 {
+			rect(colShade, l.Peak.Start.Seconds(), l.Peak.End.Seconds(), y-0.5, y+0.5)
+		}
+		c.StrokeLine2(draw.LineStyle{Color: colGrid, Width: vg.Points(0.5)}, c.Min.X, ty(y), c.Max.X, ty(y))
+		for _, b := range lp.rows[i] {
+			// Stacks: admitted then delayed upwards, refused, shed, dropped downwards,
+			// the whole stack's height from the total and split in proportion.
+			up := lp.height(b.Admitted + b.Delayed)
+			if up > 0 {
+				a := up * float64(b.Admitted) / float64(b.Admitted+b.Delayed)
+				if b.Admitted > 0 {
+					rect(colAdmitted, b.Start, b.End, y, y+a)
+				}
+				if b.Delayed > 0 {
+					rect(colDelayed, b.Start, b.End, y+a, y+up)
+				}
+			}
+			down := b.Refused + b.Shed + b.Dropped
+			if h := lp.height(down); h > 0 {
+				at := y
+				for _, part := range []struct {
+					n   int64
+					clr color.Color
+				}{{b.Refused, colRefused}, {b.Shed, colShed}, {b.Dropped, colDropped}} {
+					if part.n > 0 {
+						d := h * float64(part.n) / float64(down)
+						rect(part.clr, b.Start, b.End, at-d, at)
+						at -= d
+					}
+				}
+			}
+		}
+	}
+}
+
+// --- (b) admitted rate against the limit ---
+
+// trailingRate turns a lane's series into a rate per second over the trailing
+// window: at the end of each bucket, what field counts over the last
+// round(window/bucket) buckets (at least one), divided by their length.
+func trailingRate(series []sim.Point, bucket, window time.Duration, field func(sim.Point) int64) plotter.XYs {
+	k := max(1, int((window+bucket/2)/bucket))
+	span := (time.Duration(k) * bucket).Seconds()
+	out := make(plotter.XYs, len(series))
+	var sum int64
+	for i, p := range series {
+		sum += field(p)
+		if i >= k {
+			sum -= field(series[i-k])
+		}
+		out[i] = plotter.XY{X: (p.Start + bucket).Seconds(), Y: float64(sum) / span}
+	}
+	return out
+}
+
+func admittedOf(p sim.Point) int64 { return p.Admitted }
+func attemptsOf(p sim.Point) int64 { return p.Attempts }
+
+// RateFigure shows, lane by lane, the admitted rate over the trailing window of
+// the first limit against the limit's rate.
+func RateFigure(r sim.Result) *Figure {
+	return rateFigure(r, "rate", "Admitted rate over time, lane by lane", "admitted", admittedOf, colAdmitted)
+}
+
+// AttemptsFigure shows, lane by lane, the attempts per second (retries included)
+// against the limit's rate: a retry storm's waves.
+func AttemptsFigure(r sim.Result) *Figure {
+	return rateFigure(r, "attempts", "Attempts per second, retries included", "attempts", attemptsOf, colRefused)
+}
+
+func rateFigure(r sim.Result, name, title, what string, field func(sim.Point) int64, clr color.Color) *Figure {
+	limit, window, key, ok := firstLimit(r)
+	if !ok || window <= 0 {
+		window = time.Second
+	}
+	rate := float64(limit) / window.Seconds()
+	xEnd := end(r)
+	var panels []*plot.Plot
+	var top float64
+	lines := make([]plotter.XYs, len(r.Lanes))
+	for i, l := range r.Lanes {
+		lines[i] = trailingRate(l.Series, r.Bucket, window, field)
+		for _, pt := range lines[i] {
+			top = max(top, pt.Y)
+		}
+	}
+	global := ok && key == sim.KeyGlobal
+	if global {
+		top = max(top, 2*rate)
+	}
+	for i, l := range r.Lanes {
+		p := newPlot(l.Lane.Title(), "virtual time (s)", "per second")
+		p.X.Min, p.X.Max, p.Y.Min, p.Y.Max = 0, xEnd, 0, top*1.08
+		if global {
+			p.Add(hline{y: rate, style: lineStyle(colLimit, 1.2, true)})
+		}
+		if ln, err := plotter.NewLine(lines[i]); err == nil {
+			ln.LineStyle = lineStyle(clr, 1.5, false)
+			p.Add(ln)
+		}
+		panels = append(panels, p)
+	}
+	legend := []legendEntry{{label: fmt.Sprintf("%s per second over the trailing %s", what, FormatDuration(window)),
+		colour: clr, line: true}}
+	caption := fmt.Sprintf("Each point counts the %s in the %s before it, so a line above the dashed limit means more than the limit got through one window.", what, FormatDuration(window))
+	if global {
+		legend = append(legend, legendEntry{label: fmt.Sprintf("limit: %d per %s", limit, FormatDuration(window)), colour: colLimit, line: true, dashed: true})
+	} else if ok {
+		caption += fmt.Sprintf(" The limit counts per %s, so the lanes' totals are not held to one line.", key)
+	}
+	cols := 4
+	if len(panels) < 4 {
+		cols = len(panels)
+	}
+	rows := (len(panels) + cols - 1) / max(cols, 1)
+	return &Figure{Name: name, Title: title, Caption: caption, legend: legend,
+		Width: 11 * vg.Inch, Height: vg.Length(0.9+2.3*float64(rows)) * vg.Inch, body: grid(panels, max(cols, 1))}
+}
+
+// --- (c) the most admitted in any window ---
+
+// peakBars are the lanes' peaks: the most admitted in any window, per lane.
+func peakBars(r sim.Result) (values plotter.Values, over []bool) {
+	for _, l := range r.Lanes {
+		values = append(values, float64(l.Peak.Count))
+		over = append(over, l.Peak.Limit > 0 && l.Peak.Count > l.Peak.Limit)
+	}
+	return values, over
+}
+
+// PeakFigure draws each lane's most admitted in any window as a bar, against the
+// limit and twice the limit (the fixed window's worst case).
+func PeakFigure(r sim.Result) *Figure {
+	limit, window, key, _ := firstLimit(r)
+	values, over := peakBars(r)
+	p := newPlot("", "", fmt.Sprintf("admitted in one %s window (cost units)", FormatDuration(window)))
+	var labels []string
+	top := 2.2 * float64(limit)
+	for i, l := range r.Lanes {
+		labels = append(labels, l.Lane.Title())
+		top = max(top, values[i]*1.12)
+	}
+	p.Y.Min, p.Y.Max = 0, top
+	for _, group := range []bool{false, true} {
+		vs := make(plotter.Values, len(values))
+		for i := range values {
+			if over[i] == group {
+				vs[i] = values[i]
+			}
+		}
+		bars, err := plotter.NewBarChart(vs, vg.Points(34))
+		if err != nil {
+			continue
+		}
+		bars.LineStyle.Width = 0
+		bars.Color = colWithin
+		if group {
+			bars.Color = colRefused
+		}
+		p.Add(bars)
+	}
+	p.Add(barLabels{values: values, limit: limit})
+	p.Add(hline{y: float64(limit), style: lineStyle(colLimit, 1.4, true), label: fmt.Sprintf("limit %d", limit)},
+		hline{y: 2 * float64(limit), style: lineStyle(colDropped, 1.2, true), label: fmt.Sprintf("2× limit %d", 2*limit)})
+	p.NominalX(labels...)
+	p.X.Tick.Label.Rotation = 0.35
+	p.X.Tick.Label.XAlign, p.X.Tick.Label.YAlign = draw.XRight, draw.YTop
+	keyNote := ""
+	if key != sim.KeyGlobal {
+		keyNote = fmt.Sprintf(", for the busiest %s", key)
+	}
+	return &Figure{Name: "peak", Title: fmt.Sprintf("The most admitted in any %s window%s", FormatDuration(window), keyNote),
+		Caption: "The exact maximum over every start time. A bar above the limit line means the lane let more than the limit through " +
+			"one window; a fixed window can reach twice the limit around a window boundary.",
+		legend: []legendEntry{{label: "within the limit", colour: colWithin}, {label: "over the limit", colour: colRefused},
+			{label: "limit", colour: colLimit, line: true, dashed: true}, {label: "twice the limit", colour: colDropped, line: true, dashed: true}},
+		Width: 11 * vg.Inch, Height: 4.6 * vg.Inch, body: single(p)}
+}
+
+// barLabels writes each bar's value and ratio to the limit above it.
+type barLabels struct {
+	values plotter.Values
+	limit  int64
+}
+
+func (b barLabels) Plot(c draw.Canvas, p *plot.Plot) {
+	tx, ty := p.Transforms(&c)
+	sty := textStyle(10)
+	sty.XAlign, sty.YAlign = draw.XCenter, draw.YBottom
+	for i, v := range b.values {
+		s := fmt.Sprintf("%d", int64(v))
+		if b.limit > 0 {
+			s += fmt.Sprintf(" (%s×)", trimFloat(v/float64(b.limit), 2))
+		}
+		c.FillText(sty, vg.Point{X: tx(float64(i)), Y: ty(v) + vg.Points(2)}, s)
+	}
+}
+
+// --- (d) what the scenario is about ---
+
+// workPoints places each lane at (when every request was done, total attempts).
+func workPoints(r sim.Result) plotter.XYs {
+	out := make(plotter.XYs, len(r.Lanes))
+	for i, l := range r.Lanes {
+		out[i] = plotter.XY{X: l.AllDoneAt.Seconds(), Y: float64(l.Attempts)}
+	}
+	return out
+}
+
+// WorkFigure plots each lane's total work (attempts, retries included) against the
+// time until every request had succeeded or given up: lower left is better.
+func WorkFigure(r sim.Result) *Figure {
+	pts := workPoints(r)
+	p := newPlot("", "time until every request succeeded or gave up (s)", "total attempts, retries included")
+	var unique float64
+	for _, l := range r.Lanes {
+		unique = max(unique, float64(l.Unique))
+	}
+	var xmax, ymax float64
+	for _, pt := range pts {
+		xmax, ymax = max(xmax, pt.X), max(ymax, pt.Y)
+	}
+	p.X.Min, p.X.Max, p.Y.Min, p.Y.Max = 0, xmax*1.15+0.1, 0, max(ymax, unique)*1.15+1
+	if unique > 0 {
+		p.Add(hline{y: unique, style: lineStyle(colDropped, 1.2, true), label: fmt.Sprintf("%d unique requests", int64(unique))})
+	}
+	s, err := plotter.NewScatter(pts)
+	if err == nil {
+		s.GlyphStyle.Color = colRefused
+		s.GlyphStyle.Radius = vg.Points(4)
+		s.GlyphStyle.Shape = draw.CircleGlyph{}
+		p.Add(s)
+	}
+	var names []string
+	for _, l := range r.Lanes {
+		names = append(names, l.Lane.Title())
+	}
+	p.Add(pointLabels{pts: pts, names: names})
+	return &Figure{Name: "work", Title: "Total work against completion time",
+		Caption: "Each dot is a lane: how many attempts its clients made and when the last request was done. Lower and further left is better; " +
+			"the dashed line is the work with no retry at all.",
+		legend: []legendEntry{{label: "lane", colour: colRefused}, {label: "unique requests", colour: colDropped, line: true, dashed: true}},
+		Width:  11 * vg.Inch, Height: 5 * vg.Inch, body: single(p)}
+}
+
+// pointLabels names scatter points, stacking the names of points that coincide.
+type pointLabels struct {
+	pts   plotter.XYs
+	names []string
+}
+
+func (pl pointLabels) Plot(c draw.Canvas, p *plot.Plot) {
+	tx, ty := p.Transforms(&c)
+	sty := textStyle(10)
+	sty.XAlign, sty.YAlign = draw.XLeft, draw.YCenter
+	seen := map[[2]float64]int{}
+	for i, pt := range pl.pts {
+		k := [2]float64{pt.X, pt.Y}
+		off := vg.Length(seen[k]) * sty.Height("M")
+		seen[k]++
+		c.FillText(sty, vg.Point{X: tx(pt.X) + vg.Points(6), Y: ty(pt.Y) - off}, pl.names[i])
+	}
+}
+
+// latencyBins is how many bins the latency panels draw across.
+const latencyBins = 200
+
+// latencyPoints gives the mean and longest backend latency (ms) of the requests
+// completed in each of n bins (n divides TimelineColumns), skipping empty bins;
+// x is each bin's middle in seconds.
+func latencyPoints(tl *Timeline, lane sim.LaneKind, n int) (mean, longest plotter.XYs) {
+	if int(lane) >= len(tl.lanes) || !tl.lanes[lane].seen {
+		return nil, nil
+	}
+	l := &tl.lanes[lane]
+	per := TimelineColumns / n
+	w := tl.ColumnWidth().Seconds()
+	for i := 0; i < n; i++ {
+		var sum, most time.Duration
+		var count int64
+		for j := i * per; j < (i+1)*per; j++ {
+			sum += l.latencySum[j]
+			count += l.latencyN[j]
+			most = max(most, l.latencyMax[j])
+		}
+		if count == 0 {
+			continue
+		}
+		x := (float64(i) + 0.5) * float64(per) * w
+		mean = append(mean, plotter.XY{X: x, Y: ms(sum / time.Duration(count))})
+		longest = append(longest, plotter.XY{X: x, Y: ms(most)})
+	}
+	return mean, longest
+}
+
+func ms(d time.Duration) float64 { return float64(d) / float64(time.Millisecond) }
+
+// LatencyFigure shows, lane by lane, the backend latency of the requests as they
+// completed: the mean and the longest in each bin.
+func LatencyFigure(r sim.Result, tl *Timeline) *Figure {
+	means := make([]plotter.XYs, len(r.Lanes))
+	longs := make([]plotter.XYs, len(r.Lanes))
+	var top float64
+	for i, l := range r.Lanes {
+		means[i], longs[i] = latencyPoints(tl, l.Lane, latencyBins)
+		for _, pt := range longs[i] {
+			top = max(top, pt.Y)
+		}
+	}
+	xEnd := math.Max(end(r), tl.Last().Seconds())
+	var panels []*plot.Plot
+	for i, l := range r.Lanes {
+		p := newPlot(l.Lane.Title(), "virtual time (s)", "latency (ms)")
+		p.X.Min, p.X.Max, p.Y.Min, p.Y.Max = 0, xEnd, 0, max(top*1.08, 1)
+		for _, s := range []struct {
+			pts plotter.XYs
+			clr color.Color
+		}{{longs[i], colDelayed}, {means[i], colAdmitted}} {
+			if len(s.pts) == 0 {
+				continue
+			}
+			if ln, err := plotter.NewLine(s.pts); err == nil {
+				ln.LineStyle = lineStyle(s.clr, 1.4, false)
+				p.Add(ln)
+			}
+		}
+		panels = append(panels, p)
+	}
+	return &Figure{Name: "latency", Title: "Backend latency (queueing plus service), lane by lane",
+		Caption: fmt.Sprintf("Requests as they completed, in %s bins. A limiter that sheds early keeps the latency down; one that admits into a slow backend builds a queue.",
+			FormatDuration(time.Duration(float64(tl.ColumnWidth())*TimelineColumns/latencyBins))),
+		legend: []legendEntry{{label: "mean latency", colour: colAdmitted, line: true}, {label: "longest latency", colour: colDelayed, line: true}},
+		Width:  11 * vg.Inch, Height: vg.Length(0.9+2.3*float64((len(panels)+3)/4)) * vg.Inch, body: grid(panels, min(4, max(len(panels), 1)))}
+}
+
+// inFlightPoints is the most requests in the backend in each series bucket.
+func inFlightPoints(series []sim.Point) plotter.XYs {
+	out := make(plotter.XYs, len(series))
+	for i, p := range series {
+		out[i] = plotter.XY{X: p.Start.Seconds(), Y: float64(p.InFlight)}
+	}
+	return out
+}
+
+// InFlightFigure shows, lane by lane, the most requests in the backend over time.
+func InFlightFigure(r sim.Result) *Figure {
+	var top float64
+	lines := make([]plotter.XYs, len(r.Lanes))
+	for i, l := range r.Lanes {
+		lines[i] = inFlightPoints(l.Series)
+		for _, pt := range lines[i] {
+			top = max(top, pt.Y)
+		}
+	}
+	var panels []*plot.Plot
+	for i, l := range r.Lanes {
+		p := newPlot(l.Lane.Title(), "virtual time (s)", "in flight")
+		p.X.Min, p.X.Max, p.Y.Min, p.Y.Max = 0, end(r), 0, max(top*1.08, 1)
+		if ln, err := plotter.NewLine(lines[i]); err == nil {
+			ln.LineStyle = lineStyle(colShed, 1.4, false)
+			ln.StepStyle = plotter.PostStep
+			p.Add(ln)
+		}
+		panels = append(panels, p)
+	}
+	return &Figure{Name: "inflight", Title: "Requests in the backend (queued or being served), lane by lane",
+		Caption: fmt.Sprintf("The most in the backend in each %s bucket.", FormatDuration(r.Bucket)),
+		legend:  []legendEntry{{label: "most in flight", colour: colShed, line: true}},
+		Width:   11 * vg.Inch, Height: vg.Length(0.9+2.3*float64((len(panels)+3)/4)) * vg.Inch, body: grid(panels, min(4, max(len(panels), 1)))}
+}
+
+// classShares is, per class (outer) and lane (inner), the percentage of the
+// class's unique requests that succeeded (0 for a class without requests).
+func classShares(r sim.Result) (names []string, shares []plotter.Values) {
+	names = classNames(r)
+	shares = make([]plotter.Values, len(names))
+	for ci := range names {
+		for _, l := range r.Lanes {
+			v := 0.0
+			if ci < len(l.Classes) && l.Classes[ci].Unique > 0 {
+				c := l.Classes[ci]
+				v = 100 * float64(c.Succeeded) / float64(c.Unique)
+			}
+			shares[ci] = append(shares[ci], v)
+		}
+	}
+	return names, shares
+}
+
+// ClassFigure draws, per lane, the share of each client class's requests that
+// succeeded: whether the innocent pay for the abuser.
+func ClassFigure(r sim.Result) *Figure {
+	names, shares := classShares(r)
+	p := newPlot("", "", "requests that succeeded (%)")
+	p.Y.Min, p.Y.Max = 0, 110
+	w := vg.Points(min(60/float64(len(names)), 22))
+	var legend []legendEntry
+	for ci, name := range names {
+		bars, err := plotter.NewBarChart(shares[ci], w)
+		if err != nil {
+			continue
+		}
+		bars.LineStyle.Width = 0
+		bars.Color = seriesColours[ci%len(seriesColours)]
+		bars.Offset = w * (vg.Length(ci) - vg.Length(len(names)-1)/2)
+		p.Add(bars)
+		legend = append(legend, legendEntry{label: name, colour: bars.Color})
+	}
+	var labels []string
+	for _, l := range r.Lanes {
+		labels = append(labels, l.Lane.Title())
+	}
+	p.NominalX(labels...)
+	p.X.Tick.Label.Rotation = 0.35
+	p.X.Tick.Label.XAlign, p.X.Tick.Label.YAlign = draw.XRight, draw.YTop
+	return &Figure{Name: "classes", Title: "Outcome per client class",
+		Caption: "For each lane, the share of each class's requests that eventually succeeded. Even bars mean the limit treats classes alike; " +
+			"a low bar for the innocent class means it pays for another's traffic.",
+		legend: legend, Width: 11 * vg.Inch, Height: 4.6 * vg.Inch, body: single(p)}
+}
+
+// contentionLines gives, per jitter kind in the order met, the mean write calls
+// and the completion time (s) against the number of clients.
+func contentionLines(r sim.ContentionResult) (jitters []sim.JitterKind, calls, completion []plotter.XYs) {
+	jitters, _ = contentionAxes(r)
+	index := map[sim.JitterKind]int{}
+	for i, j := range jitters {
+		index[j] = i
+	}
+	calls = make([]plotter.XYs, len(jitters))
+	completion = make([]plotter.XYs, len(jitters))
+	for _, row := range r.Rows {
+		i := index[row.Jitter]
+		calls[i] = append(calls[i], plotter.XY{X: float64(row.Clients), Y: row.Calls})
+		completion[i] = append(completion[i], plotter.XY{X: float64(row.Clients), Y: row.Completion.Seconds()})
+	}
+	return jitters, calls, completion
+}
+
+// ContentionFigure plots the backoff contention study: write calls and time to
+// completion against the number of clients, one line per jitter kind.
+func ContentionFigure(r sim.ContentionResult) *Figure {
+	jitters, calls, completion := contentionLines(r)
+	left := newPlot("write calls until every client succeeded", "clients", "calls")
+	right := newPlot("time until the last client succeeded", "clients", "seconds")
+	var legend []legendEntry
+	for i, j := range jitters {
+		clr := seriesColours[i%len(seriesColours)]
+		for _, side := range []struct {
+			p   *plot.Plot
+			pts plotter.XYs
+		}{{left, calls[i]}, {right, completion[i]}} {
+			ln, pts, err := plotter.NewLinePoints(side.pts)
+			if err != nil {
+				continue
+			}
+			ln.LineStyle = lineStyle(clr, 1.6, false)
+			pts.GlyphStyle.Color, pts.GlyphStyle.Radius, pts.GlyphStyle.Shape = clr, vg.Points(2.5), draw.CircleGlyph{}
+			side.p.Add(ln, pts)
+		}
+		name := j.String() + " jitter"
+		if j == sim.JitterNone {
+			name = "no jitter"
+		}
+		legend = append(legend, legendEntry{label: name, colour: clr, line: true})
+	}
+	left.Y.Min, right.Y.Min = 0, 0
+	return &Figure{Name: "contention", Title: "Backoff and jitter: clients racing to update one row",
+		Caption: "Each point is the mean over the runs of one cell of the sweep. Jitter spreads the retries, so fewer collide: fewer calls and an earlier finish.",
+		legend:  legend, Width: 11 * vg.Inch, Height: 4.8 * vg.Inch, body: grid([]*plot.Plot{left, right}, 2)}
+}

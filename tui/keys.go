@@ -1,0 +1,53 @@
+package tui
+
+import (
+	"github.com/charmbracelet/bubbles/help"
+	"github.com/charmbracelet/bubbles/key"
+	"github.com/charmbracelet/lipgloss"
+)
+
+// keyMap is the view's controls, as data: the help line is drawn from it.
+type keyMap struct {
+	Pause, Faster, Slower, Step, Burst, Next, Prev, Restart, Help, Quit key.Binding
+}
+
+func newKeyMap() keyMap {
+	return keyMap{
+		Pause:   key.NewBinding(key.WithKeys(" "), key.WithHelp("space", "pause")),
+		Faster:  key.NewBinding(key.WithKeys("+", "="), key.WithHelp("+", "faster")),
+		Slower:  key.NewBinding(key.WithKeys("-", "_"), key.WithHelp("-", "slower")),
+		Step:    key.NewBinding(key.WithKeys("right", "l"), key.WithHelp("→", "step one slice (paused)")),
+		Burst:   key.NewBinding(key.WithKeys("b"), key.WithHelp("b", "fire a burst")),
+		Next:    key.NewBinding(key.WithKeys("tab", "n"), key.WithHelp("tab/n", "next scenario")),
+		Prev:    key.NewBinding(key.WithKeys("shift+tab", "p"), key.WithHelp("p", "previous scenario")),
+		Restart: key.NewBinding(key.WithKeys("r"), key.WithHelp("r", "restart")),
+		Help:    key.NewBinding(key.WithKeys("?"), key.WithHelp("?", "all keys")),
+		Quit:    key.NewBinding(key.WithKeys("q", "ctrl+c"), key.WithHelp("q", "quit")),
+	}
+}
+
+// ShortHelp is the help line: the keys a first-time user needs.
+func (k keyMap) ShortHelp() []key.Binding {
+	return []key.Binding{k.Pause, k.Faster, k.Slower, k.Step, k.Burst, k.Next, k.Restart, k.Quit, k.Help}
+}
+
+// FullHelp is every key, in columns.
+func (k keyMap) FullHelp() [][]key.Binding {
+	return [][]key.Binding{
+		{k.Pause, k.Step, k.Faster, k.Slower},
+		{k.Burst, k.Restart},
+		{k.Next, k.Prev},
+		{k.Help, k.Quit},
+	}
+}
+
+func newHelp(r *lipgloss.Renderer) help.Model {
+	h := help.New()
+	keyStyle := r.NewStyle().Bold(true)
+	faint := r.NewStyle().Faint(true)
+	h.Styles = help.Styles{
+		ShortKey: keyStyle, ShortDesc: faint, ShortSeparator: faint, Ellipsis: faint,
+		FullKey: keyStyle, FullDesc: faint, FullSeparator: faint,
+	}
+	return h
+}

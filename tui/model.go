@@ -1,0 +1,302 @@
+// Package tui is rlsim's live lane view in the terminal, a Bubble Tea program.
+//
+// A Model plays one scenario at a time through the same engine as "rlsim run": a
+// sim.Simulation advanced with RunUntil in paced virtual time, one frame per tick,
+// with a trace sink that bins every attempt into time slices. Each lane is a row
+// whose right edge is the present; its live figures come from Snapshot. Keys
+// pause, change the speed, step, fire a burst, switch or restart the scenario.
+package tui
+
+import (
+	"errors"
+	"fmt"
+	"strings"
+	"time"
+
+	"github.com/charmbracelet/bubbles/help"
+	"github.com/charmbracelet/bubbles/key"
+	tea "github.com/charmbracelet/bubbletea"
+	"github.com/charmbracelet/lipgloss"
+
+	"github.com/rlsim/rlsim/sim"
+)
+
+// Scenario is one world the view can play.
+type Scenario struct {
+	Name        string
+	Description string
+	Config      sim.Config
+}
+
+// Options adjust a Model. The zero value is ready to use.
+type Options struct {
+	// Renderer styles the view; nil means lipgloss's default renderer, which
+	// follows the terminal's colours and NO_COLOR.
+	Renderer *lipgloss.Renderer
+}
+
+// frame is the wall time between two ticks; each tick advances the virtual clock
+// by frame times the speed.
+const frame = time.Second / 30
+
+// speeds are the playback speeds in tenths of real time, 0.1× to 100×.
+var speeds = []int64{1, 2, 5, 10, 20, 50, 100, 200, 500, 1000}
+
+const normalSpeed = 3 // 1×
+
+// Model is the live lane view. Create it with New; it implements tea.Model
+// through its pointer and is not safe for concurrent use.
+type Model struct {
+	list    []Scenario
+	current int
+
+	sim      *sim.Simulation
+	timeline *timeline
+	snaps    []sim.LaneSnapshot
+	bursts   []time.Duration // virtual times of the bursts fired since the start
+	finished bool
+
+	speed  int // index into speeds
+	paused bool
+	gen    int // generation of the running tick loop; ticks of another are stale
+	status string
+
+	width, height int
+	keys          keyMap
+	help          help.Model
+	styles        styles
+}
+
+// tickMsg asks the model to advance one frame; gen names the tick loop it belongs to.
+type tickMsg struct{ gen int }
+
+// New prepares a Model playing list[0]; tab and n/p move through the list. It
+// fails when the list is empty or its first scenario is not valid.
+func New(list []Scenario, opt Options) (*Model, error) {
+	if len(list) == 0 {
+		return nil, errors.New("no scenario to play")
+	}
+	r := opt.Renderer
+	if r == nil {
+		r = lipgloss.DefaultRenderer()
+	}
+	m := &Model{list: list, speed: normalSpeed, keys: newKeyMap(), styles: newStyles(r), width: 80, height: 24}
+	m.help = newHelp(r)
+	if err := m.start(0); err != nil {
+		return nil, fmt.Errorf("%s: %w", list[0].Name, err)
+	}
+	return m, nil
+}
+
+// Init starts the clock.
+func (m *Model) Init() tea.Cmd { return m.tick() }
+
+func (m *Model) tick() tea.Cmd {
+	gen := m.gen
+	return tea.Tick(frame, func(time.Time) tea.Msg { return tickMsg{gen} })
+}
+
+// restartClock ends the running tick loop and, unless paused or finished,
+// starts a new one.
+func (m *Model) restartClock() tea.Cmd {
+	m.gen++
+	if m.paused || m.finished {
+		return nil
+	}
+	return m.tick()
+}
+
+// Update applies a message: a tick advances the simulation one frame, a key
+// runs its control, a resize re-lays the view.
+func (m *Model) Update(msg tea.Msg) (tea.Model, tea.Cmd) {
+	switch msg := msg.(type) {
+	case tea.WindowSizeMsg:
+		m.width, m.height = msg.Width, msg.Height
+		m.help.Width = msg.Width
+	case tickMsg:
+		if msg.gen != m.gen || m.paused || m.finished {
+			return m, nil
+		}
+		m.advance(frame * time.Duration(speeds[m.speed]) / 10)
+		if m.finished {
+			return m, nil
+		}
+		return m, m.tick()
+	case tea.KeyMsg:
+		return m, m.press(msg)
+	}
+	return m, nil
+}
+
+func (m *Model) press(msg tea.KeyMsg) tea.Cmd {
+	k := &m.keys
+	switch {
+	case key.Matches(msg, k.Quit):
+		return tea.Quit
+	case key.Matches(msg, k.Pause):
+		if m.finished {
+			return nil
+		}
+		m.paused = !m.paused
+		return m.restartClock()
+	case key.Matches(msg, k.Faster):
+		m.speed = min(m.speed+1, len(speeds)-1)
+	case key.Matches(msg, k.Slower):
+		m.speed = max(m.speed-1, 0)
+	case key.Matches(msg, k.Step):
+		if !m.paused {
+			m.status = "step works while paused: press space first"
+			return nil
+		}
+		// One slice, to the next slice boundary, so each step adds one column.
+		w := m.timeline.width
+		m.advance((m.sim.Now()/w+1)*w - m.sim.Now())
+	case key.Matches(msg, k.Burst):
+		return m.fireBurst()
+	case key.Matches(msg, k.Next):
+		return m.switchTo(m.current + 1)
+	case key.Matches(msg, k.Prev):
+		return m.switchTo(m.current - 1)
+	case key.Matches(msg, k.Restart):
+		m.bursts = nil
+		if err := m.start(0); err != nil {
+			m.status = err.Error()
+			return nil
+		}
+		m.status = "restarted"
+		return m.restartClock()
+	case key.Matches(msg, k.Help):
+		m.help.ShowAll = !m.help.ShowAll
+	}
+	return nil
+}
+
+// advance runs the simulation d further in virtual time, to its end at most.
+func (m *Model) advance(d time.Duration) {
+	if m.finished {
+		return
+	}
+	to := min(m.sim.Now()+d, m.sim.End())
+	if err := m.sim.RunUntil(to); err != nil {
+		m.status = err.Error()
+	}
+	m.snaps = m.sim.Snapshot()
+	if m.sim.Done() || m.sim.Now() >= m.sim.End() {
+		m.finished = true
+		m.status = "finished: these are the figures rlsim run " + m.list[m.current].Name + " prints"
+	}
+}
+
+func (m *Model) switchTo(i int) tea.Cmd {
+	n := len(m.list)
+	i = (i%n + n) % n
+	prev := m.current
+	m.current, m.bursts = i, nil
+	if err := m.start(0); err != nil {
+		m.current = prev
+		m.status = fmt.Sprintf("%s: %v", m.list[i].Name, err)
+		_ = m.start(0)
+	} else {
+		m.status = ""
+	}
+	return m.restartClock()
+}
+
+// start builds the current scenario's simulation, with the bursts fired so far,
+// and runs it to virtual time until: the replay is exact, as runs are
+// deterministic.
+func (m *Model) start(until time.Duration) error {
+	sc := m.list[m.current]
+	cfg := sc.Config
+	if len(m.bursts) > 0 {
+		cfg = m.withBursts(cfg)
+	}
+	tl := newTimeline(sliceWidth(cfg))
+	s, err := sim.New(cfg, sim.Options{Trace: tl})
+	if err != nil {
+		return err
+	}
+	tl.setLanes(s.Config().Lanes)
+	if until > 0 {
+		if err := s.RunUntil(until); err != nil {
+			return err
+		}
+	}
+	m.sim, m.timeline, m.snaps = s, tl, s.Snapshot()
+	m.finished = false
+	return nil
+}
+
+// burstClass names the client group a burst adds.
+const burstClass = "burst (b)"
+
+// fireBurst adds, at the present, a new client sending a burst the size of the
+// first limit, counted against the same keys as the scenario's first client, so
+// each lane's reaction to a sudden burst on a busy key shows. The simulation
+// cannot take new clients while it runs, so it is rebuilt with the burst and
+// replayed to the present.
+func (m *Model) fireBurst() tea.Cmd {
+	now := m.sim.Now()
+	if now >= m.sim.Config().Duration {
+		m.status = fmt.Sprintf("no burst: new requests stop at t=%s, the end of the scenario's traffic", formatTime(m.sim.Config().Duration))
+		return nil
+	}
+	m.bursts = append(m.bursts, now)
+	if err := m.start(now); err != nil {
+		m.bursts = m.bursts[:len(m.bursts)-1]
+		m.status = "no burst: " + err.Error()
+		_ = m.start(now)
+		return nil
+	}
+	m.status = fmt.Sprintf("burst of %d fired at t=%s", m.sim.Config().Limits[0].Policy.Limit, formatTime(now))
+	return m.restartClock() // the run may have finished before the burst
+}
+
+// withBursts is cfg with one client group per burst fired.
+func (m *Model) withBursts(cfg sim.Config) sim.Config {
+	cur := m.sim.Config() // defaults applied: the first group's name and identity
+	first := cur.Clients[0]
+	id := first.Identity
+	for _, f := range []*string{&id.User, &id.IP, &id.APIKey, &id.Tenant, &id.Endpoint} {
+		if *f == "" {
+			*f = "{g}-{i}"
+		}
+		*f = strings.NewReplacer("{i}", "0", "{g}", first.Name).Replace(*f)
+	}
+	lim := cur.Limits[0].Policy
+	spread := 3 * sliceWidth(cfg) // a few columns wide, so the reaction is visible
+	cfg.Clients = append([]sim.ClientGroup(nil), cfg.Clients...)
+	for _, at := range m.bursts {
+		cfg.Clients = append(cfg.Clients, sim.ClientGroup{
+			Name: burstClass, Count: 1, Identity: id,
+			Arrivals: []sim.Arrival{{Kind: sim.ArrivalBurst, At: at, Count: int(lim.Limit),
+				Spread: min(spread, cur.Duration-at)}},
+		})
+	}
+	return cfg
+}
+
+// sliceWidth is the virtual time one column shows: a round tenth of the first
+// limit's window, so a window spans about ten columns.
+func sliceWidth(cfg sim.Config) time.Duration {
+	w := time.Second
+	if len(cfg.Limits) > 0 && cfg.Limits[0].Policy.Window > 0 {
+		w = cfg.Limits[0].Policy.Window
+	}
+	return roundDown(max(w/10, time.Millisecond))
+}
+
+// roundDown is the largest 1, 2 or 5 times a power of ten not above d.
+func roundDown(d time.Duration) time.Duration {
+	p := time.Duration(1)
+	for p*10 <= d {
+		p *= 10
+	}
+	switch {
+	case d >= 5*p:
+		return 5 * p
+	case d >= 2*p:
+		return 2 * p
+	}
+	return p
+}

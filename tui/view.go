@@ -1,0 +1,402 @@
+package tui
+
+import (
+	"fmt"
+	"strconv"
+	"strings"
+	"time"
+	"unicode/utf8"
+
+	"github.com/charmbracelet/lipgloss"
+
+	"github.com/rlsim/rlsim/sim"
+)
+
+// mark is what one cell of a lane shows: the outcome that most attempts in its
+// time slice had.
+type mark uint8
+
+const (
+	markNone    mark = iota
+	markAdmit        // admitted at once
+	markRelease      // admitted late: released from the leaky queue
+	markWait         // a delayed attempt waiting in the leaky queue
+	markRefuse       // 429
+	markShed         // 503
+	markDrop         // dropped client-side by the adaptive throttle
+	marks
+)
+
+// glyphs carry the meaning without colour (NO_COLOR).
+var glyphs = [marks]string{
+	markNone: " ", markAdmit: "█", markRelease: ">", markWait: "─",
+	markRefuse: "x", markShed: "!", markDrop: "/",
+}
+
+// markOf is the outcome most attempts in c had; ties go to the more severe.
+func markOf(c *cell) mark {
+	best, n := markNone, uint32(0)
+	for _, o := range [...]struct {
+		m mark
+		n uint32
+	}{{markRefuse, c.refused}, {markShed, c.shed}, {markDrop, c.dropped}, {markRelease, c.released}, {markAdmit, c.admitted}} {
+		if o.n > n {
+			best, n = o.m, o.n
+		}
+	}
+	if best == markNone && c.waiting > 0 {
+		return markWait
+	}
+	return best
+}
+
+// ansi is a style split around its text, so runs of cells are styled by
+// concatenation instead of a lipgloss render per cell.
+type ansi struct{ pre, post string }
+
+func split(s lipgloss.Style) ansi {
+	out := s.Render("\x00")
+	i := strings.IndexByte(out, 0)
+	if i < 0 {
+		return ansi{}
+	}
+	return ansi{out[:i], out[i+1:]}
+}
+
+func (a ansi) wrap(s string) string {
+	if a.pre == "" {
+		return s
+	}
+	return a.pre + s + a.post
+}
+
+type styles struct {
+	mark                        [marks]ansi
+	title, faint, over, overRow ansi
+	state                       ansi
+}
+
+func newStyles(r *lipgloss.Renderer) styles {
+	color := func(c string) lipgloss.Style { return r.NewStyle().Foreground(lipgloss.Color(c)) }
+	var s styles
+	s.mark[markAdmit] = split(color("2"))
+	s.mark[markRelease] = split(color("3").Bold(true))
+	s.mark[markWait] = split(color("3"))
+	s.mark[markRefuse] = split(color("1").Bold(true))
+	s.mark[markShed] = split(color("5").Bold(true))
+	s.mark[markDrop] = split(color("6"))
+	s.title = split(r.NewStyle().Bold(true))
+	s.faint = split(r.NewStyle().Faint(true))
+	s.over = split(r.NewStyle().Bold(true).Foreground(lipgloss.Color("15")).Background(lipgloss.Color("1")))
+	s.overRow = split(color("1").Bold(true))
+	s.state = split(r.NewStyle().Bold(true).Reverse(true))
+	return s
+}
+
+// Short lane names for narrow terminals.
+var shortTitles = map[sim.LaneKind]string{
+	sim.LaneSlidingWindowCounter: "sliding ctr",
+	sim.LaneAIMD:                 "AIMD",
+	sim.LaneClientThrottle:       "throttling",
+}
+
+// minWidth is the narrowest terminal the view draws in.
+const minWidth = 50
+
+// View draws the lanes, the time axis, the live figures and the help line, to
+// fit the terminal's width and height.
+func (m *Model) View() string {
+	if m.width < minWidth || m.height < 6 {
+		return fmt.Sprintf("rlsim tui needs a terminal of at least %d×%d (this one is %d×%d)\n", minWidth, len(m.snaps)+8, m.width, m.height)
+	}
+	var b strings.Builder
+	lay := m.layout()
+	lines := 0
+	line := func(s string) {
+		b.WriteString(s)
+		b.WriteByte('\n')
+		lines++
+	}
+	sc := m.list[m.current]
+	if lay.title {
+		head := fmt.Sprintf("rlsim · %s (%d of %d)", sc.Name, m.current+1, len(m.list))
+		rest := truncate(sc.Description, m.width-utf8.RuneCountInString(head)-2)
+		line(m.styles.title.wrap(head) + "  " + m.styles.faint.wrap(rest))
+	}
+	info, state := m.infoLine()
+	info = truncate(info, m.width)
+	line(strings.Replace(info, state, m.styles.state.wrap(state), 1))
+	m.drawLanes(&b, lay)
+	lines += len(m.snaps) + 1
+	m.drawAxis(&b, lay)
+	lines += 2
+	if m.help.ShowAll {
+		full := m.help.View(m.keys)
+		b.WriteString(full)
+		b.WriteByte('\n')
+		lines += strings.Count(full, "\n") + 1
+	} else if lay.legend {
+		line(m.legend(m.width))
+	}
+	if lines < m.height-1 && m.status != "" {
+		line(m.styles.faint.wrap(truncate(m.status, m.width)))
+	}
+	if !m.help.ShowAll {
+		b.WriteString(m.help.View(m.keys))
+	}
+	return b.String()
+}
+
+// layout is how the view's columns and optional lines fit the terminal.
+type layout struct {
+	nameW  int       // lane name column
+	cols   int       // time slices shown
+	stats  []statCol // live figures, right of the lanes
+	from   int64     // slice shown in the first column
+	title  bool      // scenario name and description line
+	legend bool      // glyph legend line
+	short  bool      // short lane names
+	cells  []cell    // scratch for one row
+	snap   []sim.LaneSnapshot
+}
+
+// statCol is one live figure column.
+type statCol struct {
+	head  string
+	width int
+	value func(*sim.LaneSnapshot) string
+}
+
+func (m *Model) layout() layout {
+	lay := layout{snap: m.snaps}
+	lay.short = m.width < 110
+	for _, s := range m.snaps {
+		lay.nameW = max(lay.nameW, utf8.RuneCountInString(laneTitle(s.Lane, lay.short)))
+	}
+	wide := m.width >= 110
+	head := func(w, n string) string {
+		if wide {
+			return w
+		}
+		return n
+	}
+	count := func(f func(*sim.LaneSnapshot) int64) func(*sim.LaneSnapshot) string {
+		return func(s *sim.LaneSnapshot) string { return strconv.FormatInt(f(s), 10) }
+	}
+	lay.stats = []statCol{
+		{head: head("admitted", "adm"), value: count(func(s *sim.LaneSnapshot) int64 { return s.Admitted })},
+		{head: head("refused", "ref"), value: count(func(s *sim.LaneSnapshot) int64 { return s.Refused })},
+		{head: head("delayed", "del"), value: count(func(s *sim.LaneSnapshot) int64 { return s.Delayed })},
+	}
+	if wide {
+		lay.stats = append(lay.stats,
+			statCol{head: "shed", value: count(func(s *sim.LaneSnapshot) int64 { return s.Shed })},
+			statCol{head: "dropped", value: count(func(s *sim.LaneSnapshot) int64 { return s.Dropped })})
+	}
+	lay.stats = append(lay.stats, statCol{head: head("max in window", "max/win"), value: func(s *sim.LaneSnapshot) string {
+		return fmt.Sprintf("%d %.1f×", s.Peak.Count, s.Peak.Ratio)
+	}})
+	statsW := 0
+	for i := range lay.stats {
+		c := &lay.stats[i]
+		c.width = utf8.RuneCountInString(c.head)
+		for j := range m.snaps {
+			c.width = max(c.width, utf8.RuneCountInString(c.value(&m.snaps[j])))
+		}
+		statsW += c.width + 1
+	}
+	statsW += len(" OVER")
+	lay.cols = max(m.width-lay.nameW-1-1-statsW, 10)
+	lay.from = int64(m.sim.Now()/m.timeline.width) - int64(lay.cols) + 1
+	lay.cells = make([]cell, lay.cols)
+
+	// Lines: info, header, lanes, axis (2) and the help line always; then the
+	// title, the legend and the status as room allows.
+	spare := m.height - (1 + 1 + len(m.snaps) + 2 + 1)
+	lay.title = spare > 0
+	lay.legend = spare > 2
+	return lay
+}
+
+func laneTitle(k sim.LaneKind, short bool) string {
+	if t, ok := shortTitles[k]; ok && short {
+		return t
+	}
+	return k.Title()
+}
+
+// infoLine is the limit, the clock, the speed and the state; state is the part
+// to highlight.
+func (m *Model) infoLine() (line, state string) {
+	cfg := m.sim.Config()
+	lim := cfg.Limits[0]
+	state = " ▶ running "
+	switch {
+	case m.finished:
+		state = " ■ finished "
+	case m.paused:
+		state = " ‖ paused "
+	}
+	var b strings.Builder
+	fmt.Fprintf(&b, "limit %s %d per %s", lim.Name, lim.Policy.Limit, formatTime(lim.Policy.Window))
+	if lim.Policy.Burst > 0 && lim.Policy.Burst != lim.Policy.Limit {
+		fmt.Fprintf(&b, ", bursts of %d", lim.Policy.Burst)
+	}
+	if n := len(cfg.Limits) - 1; n > 0 {
+		fmt.Fprintf(&b, " (+%d)", n)
+	}
+	fmt.Fprintf(&b, " · t=%.2fs of %s · speed %s · %s", m.sim.Now().Seconds(), formatTime(m.sim.End()), speedLabel(speeds[m.speed]), state)
+	if n := len(m.bursts); n > 0 {
+		fmt.Fprintf(&b, " · bursts fired %d", n)
+	}
+	return b.String(), state
+}
+
+func speedLabel(tenths int64) string {
+	if tenths%10 == 0 {
+		return strconv.FormatInt(tenths/10, 10) + "×"
+	}
+	return "0." + strconv.FormatInt(tenths, 10) + "×"
+}
+
+// drawLanes writes the stats header and one row per lane.
+func (m *Model) drawLanes(b *strings.Builder, lay layout) {
+	b.WriteString(strings.Repeat(" ", lay.nameW+1+lay.cols+1))
+	for _, c := range lay.stats {
+		b.WriteByte(' ')
+		b.WriteString(m.styles.faint.wrap(padLeft(c.head, c.width)))
+	}
+	b.WriteByte('\n')
+	for i := range lay.snap {
+		s := &lay.snap[i]
+		name := padRight(laneTitle(s.Lane, lay.short), lay.nameW)
+		if s.OverLimit {
+			name = m.styles.overRow.wrap(name)
+		}
+		b.WriteString(name)
+		b.WriteByte(' ')
+		m.timeline.fill(i, lay.from, lay.cells)
+		run, n := markNone, 0
+		flush := func() {
+			if n > 0 {
+				b.WriteString(m.styles.mark[run].wrap(strings.Repeat(glyphs[run], n)))
+			}
+		}
+		for j := range lay.cells {
+			k := markOf(&lay.cells[j])
+			if k != run {
+				flush()
+				run, n = k, 0
+			}
+			n++
+		}
+		flush()
+		b.WriteString(" │")
+		for _, c := range lay.stats {
+			b.WriteByte(' ')
+			b.WriteString(padLeft(c.value(s), c.width))
+		}
+		if s.OverLimit {
+			b.WriteString(" " + m.styles.over.wrap("OVER"))
+		}
+		b.WriteByte('\n')
+	}
+}
+
+// drawAxis writes the time axis under the lanes: a tick at every round time,
+// labelled.
+func (m *Model) drawAxis(b *strings.Builder, lay layout) {
+	w := m.timeline.width
+	step := w
+	for _, f := range []time.Duration{2, 5, 10, 20, 50, 100, 200, 500, 1000, 2000, 5000, 10000} {
+		if step >= 8*w {
+			break
+		}
+		step = w * f
+	}
+	ticks := make([]rune, lay.cols)
+	labels := make([]rune, lay.cols+8)
+	for j := range labels {
+		labels[j] = ' '
+	}
+	next := 0 // first free label column
+	for j := range ticks {
+		k := lay.from + int64(j)
+		switch {
+		case k < 0:
+			ticks[j] = ' '
+		case time.Duration(k)*w%step == 0:
+			ticks[j] = '┬'
+			label := []rune(formatTime(time.Duration(k) * w))
+			if j >= next && j+len(label) <= len(ticks) {
+				copy(labels[j:], label)
+				next = j + len(label) + 1
+			}
+		default:
+			ticks[j] = '─'
+		}
+	}
+	pad := strings.Repeat(" ", lay.nameW+1)
+	b.WriteString(pad + m.styles.faint.wrap(string(ticks)) + "\n")
+	b.WriteString(strings.TrimRight(pad+string(labels), " ") + "\n")
+}
+
+func (m *Model) legend(width int) string {
+	items := []struct {
+		m    mark
+		text string
+	}{{markAdmit, "admitted"}, {markRefuse, "refused"}, {markWait, ""}, {markShed, "shed"}, {markDrop, "dropped"}}
+	var parts []string
+	used := 0
+	for _, it := range items {
+		var s string
+		plain := 0
+		if it.m == markWait {
+			s = m.styles.mark[markWait].wrap("──") + m.styles.mark[markRelease].wrap(">") + " delayed, then released"
+			plain = 3 + len(" delayed, then released")
+		} else {
+			s = m.styles.mark[it.m].wrap(glyphs[it.m]) + " " + it.text
+			plain = 2 + len(it.text)
+		}
+		if used+plain+2 > width {
+			break
+		}
+		parts = append(parts, s)
+		used += plain + 2
+	}
+	over := m.styles.over.wrap("OVER") + " more than the limit in some window"
+	if used+len("OVER more than the limit in some window") <= width {
+		parts = append(parts, over)
+	}
+	return strings.Join(parts, "  ")
+}
+
+// formatTime writes a virtual time briefly: 0s, 250ms, 1.5s, 20s.
+func formatTime(d time.Duration) string {
+	switch {
+	case d == 0:
+		return "0s"
+	case d < time.Second && d%time.Millisecond == 0:
+		return strconv.FormatInt(d.Milliseconds(), 10) + "ms"
+	}
+	return strconv.FormatFloat(d.Seconds(), 'f', -1, 64) + "s"
+}
+
+func truncate(s string, n int) string {
+	if n <= 0 {
+		return ""
+	}
+	if utf8.RuneCountInString(s) <= n {
+		return s
+	}
+	r := []rune(s)
+	return string(r[:n-1]) + "…"
+}
+
+func padLeft(s string, n int) string {
+	return strings.Repeat(" ", max(n-utf8.RuneCountInString(s), 0)) + s
+}
+
+func padRight(s string, n int) string {
+	return s + strings.Repeat(" ", max(n-utf8.RuneCountInString(s), 0))
+}
