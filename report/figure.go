@@ -5,7 +5,9 @@ import (
 	"fmt"
 	"image/color"
 	"io"
+	"math"
 	"os"
+	"strconv"
 
 	"gonum.org/v1/plot"
 	"gonum.org/v1/plot/font"
@@ -137,8 +139,22 @@ func newPlot(title, xLabel, yLabel string) *plot.Plot {
 		a.Label.TextStyle.Font.Size = 11
 		a.Tick.Label.Font.Size = 10
 	}
+	p.X.Tick.Marker, p.Y.Tick.Marker = plainTicks{}, plainTicks{}
 	p.Add(gridLines{})
 	return p
+}
+
+// plainTicks are gonum's default ticks, labelled without needless decimals.
+type plainTicks struct{}
+
+func (plainTicks) Ticks(lo, hi float64) []plot.Tick {
+	ticks := plot.DefaultTicks{}.Ticks(lo, hi)
+	for i, t := range ticks {
+		if t.Label != "" {
+			ticks[i].Label = strconv.FormatFloat(math.Round(t.Value*1e6)/1e6, 'f', -1, 64)
+		}
+	}
+	return ticks
 }
 
 // gridLines draws a light grid at the major ticks, under the data.

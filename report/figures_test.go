@@ -39,7 +39,7 @@ func simulate(t testing.TB, name string) Run {
 }
 
 func TestFiguresRender(t *testing.T) {
-	names := []string{"demo", "retry-storm-no-jitter", "downstream-slowdown", "nat-per-ip", "backoff-contention"}
+	names := []string{"demo", "downstream-slowdown", "backoff-contention"}
 	if *figDir != "" {
 		names = nil
 		for _, b := range scenarios.Builtins() {
@@ -63,5 +63,29 @@ func TestFiguresRender(t *testing.T) {
 				}
 			}
 		})
+	}
+}
+
+var htmlOut = flag.String("htmlout", "", "also write the HTML report of a few built-in scenarios to this file, to look at")
+
+func TestWriteHTMLLook(t *testing.T) {
+	if *htmlOut == "" {
+		t.Skip("-htmlout not set")
+	}
+	var pages []Page
+	for _, name := range []string{"demo", "downstream-slowdown", "nat-per-ip", "backoff-contention"} {
+		p, err := NewPage(simulate(t, name), "rlsim run "+name)
+		if err != nil {
+			t.Fatal(err)
+		}
+		pages = append(pages, p)
+	}
+	f, err := os.Create(*htmlOut)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer f.Close()
+	if err := WriteHTML(f, pages); err != nil {
+		t.Fatal(err)
 	}
 }

@@ -4,6 +4,7 @@ import (
 	"fmt"
 	"image/color"
 	"math"
+	"sort"
 	"time"
 
 	"gonum.org/v1/plot"
@@ -226,6 +227,9 @@ func (lp lanesPlotter) Plot(c draw.Canvas, p *plot.Plot) {
 // window: at the end of each bucket, what field counts over the last
 // round(window/bucket) buckets (at least one), divided by their length.
 func trailingRate(series []sim.Point, bucket, window time.Duration, field func(sim.Point) int64) plotter.XYs {
+	if bucket <= 0 {
+		return nil
+	}
 	k := max(1, int((window+bucket/2)/bucket))
 	span := (time.Duration(k) * bucket).Seconds()
 	out := make(plotter.XYs, len(series))
@@ -440,12 +444,34 @@ func (pl pointLabels) Plot(c draw.Canvas, p *plot.Plot) {
 	tx, ty := p.Transforms(&c)
 	sty := textStyle(10)
 	sty.XAlign, sty.YAlign = draw.XLeft, draw.YCenter
-	seen := map[[2]float64]int{}
-	for i, pt := range pl.pts {
-		k := [2]float64{pt.X, pt.Y}
-		off := vg.Length(seen[k]) * sty.Height("M")
-		seen[k]++
-		c.FillText(sty, vg.Point{X: tx(pt.X) + vg.Points(6), Y: ty(pt.Y) - off}, pl.names[i])
+	h := sty.Height("M")
+	// Highest first; a label that would overlap one already placed moves down.
+	order := make([]int, len(pl.pts))
+	for i := range order {
+		order[i] = i
+	}
+	sort.SliceStable(order, func(a, b int) bool { return pl.pts[order[a]].Y > pl.pts[order[b]].Y })
+	var placed []vg.Rectangle
+	for _, i := range order {
+		x := tx(pl.pts[i].X) + vg.Points(6)
+		y := ty(pl.pts[i].Y)
+		w := sty.Width(pl.names[i])
+		for {
+			box := vg.Rectangle{Min: vg.Point{X: x, Y: y - h/2}, Max: vg.Point{X: x + w, Y: y + h/2}}
+			clash := false
+			for _, b := range placed {
+				if box.Min.X < b.Max.X && b.Min.X < box.Max.X && box.Min.Y < b.Max.Y && b.Min.Y < box.Max.Y {
+					clash = true
+					break
+				}
+			}
+			if !clash {
+				placed = append(placed, box)
+				break
+			}
+			y -= h
+		}
+		c.FillText(sty, vg.Point{X: x, Y: y}, pl.names[i])
 	}
 }
 

@@ -13,10 +13,10 @@ type keyMap struct {
 
 func newKeyMap() keyMap {
 	return keyMap{
-		Pause:   key.NewBinding(key.WithKeys(" "), key.WithHelp("space", "pause")),
-		Faster:  key.NewBinding(key.WithKeys("+", "="), key.WithHelp("+", "faster")),
-		Slower:  key.NewBinding(key.WithKeys("-", "_"), key.WithHelp("-", "slower")),
-		Step:    key.NewBinding(key.WithKeys("right", "l"), key.WithHelp("→", "step one slice (paused)")),
+		Pause:   key.NewBinding(key.WithKeys(" "), key.WithHelp("space", "pause or resume")),
+		Faster:  key.NewBinding(key.WithKeys("+", "="), key.WithHelp("+", "faster, to 100×")),
+		Slower:  key.NewBinding(key.WithKeys("-", "_"), key.WithHelp("-", "slower, to 0.1×")),
+		Step:    key.NewBinding(key.WithKeys("right", "l"), key.WithHelp("→", "step (paused)")),
 		Burst:   key.NewBinding(key.WithKeys("b"), key.WithHelp("b", "fire a burst")),
 		Next:    key.NewBinding(key.WithKeys("tab", "n"), key.WithHelp("tab/n", "next scenario")),
 		Prev:    key.NewBinding(key.WithKeys("shift+tab", "p"), key.WithHelp("p", "previous scenario")),
@@ -26,23 +26,32 @@ func newKeyMap() keyMap {
 	}
 }
 
-// ShortHelp is the help line: the keys a first-time user needs.
+// ShortHelp is the help line: the keys a first-time user needs, briefly. Its
+// bindings are display-only copies; Update matches the real ones.
 func (k keyMap) ShortHelp() []key.Binding {
-	return []key.Binding{k.Pause, k.Faster, k.Slower, k.Step, k.Burst, k.Next, k.Restart, k.Quit, k.Help}
+	short := func(b key.Binding, keys, desc string) key.Binding {
+		b.SetHelp(keys, desc)
+		return b
+	}
+	return []key.Binding{
+		short(k.Pause, "space", "pause"), short(k.Faster, "+/-", "speed"), short(k.Step, "→", "step"),
+		short(k.Burst, "b", "burst"), short(k.Next, "tab", "next"), short(k.Restart, "r", "restart"),
+		k.Quit, short(k.Help, "?", "more"),
+	}
 }
 
 // FullHelp is every key, in columns.
 func (k keyMap) FullHelp() [][]key.Binding {
 	return [][]key.Binding{
 		{k.Pause, k.Step, k.Faster, k.Slower},
-		{k.Burst, k.Restart},
-		{k.Next, k.Prev},
+		{k.Burst, k.Restart, k.Next, k.Prev},
 		{k.Help, k.Quit},
 	}
 }
 
 func newHelp(r *lipgloss.Renderer) help.Model {
 	h := help.New()
+	h.ShortSeparator = "  "
 	keyStyle := r.NewStyle().Bold(true)
 	faint := r.NewStyle().Faint(true)
 	h.Styles = help.Styles{

@@ -158,7 +158,7 @@ func (m *Model) press(msg tea.KeyMsg) tea.Cmd {
 	case key.Matches(msg, k.Prev):
 		return m.switchTo(m.current - 1)
 	case key.Matches(msg, k.Restart):
-		m.bursts = nil
+		m.bursts, m.paused = nil, false
 		if err := m.start(0); err != nil {
 			m.status = err.Error()
 			return nil
@@ -184,6 +184,9 @@ func (m *Model) advance(d time.Duration) {
 	if m.sim.Done() || m.sim.Now() >= m.sim.End() {
 		m.finished = true
 		m.status = "finished: these are the figures rlsim run " + m.list[m.current].Name + " prints"
+		if n := len(m.bursts); n > 0 {
+			m.status = fmt.Sprintf("finished, with %d burst(s) fired: r plays it again as rlsim run does", n)
+		}
 	}
 }
 
@@ -191,7 +194,7 @@ func (m *Model) switchTo(i int) tea.Cmd {
 	n := len(m.list)
 	i = (i%n + n) % n
 	prev := m.current
-	m.current, m.bursts = i, nil
+	m.current, m.bursts, m.paused = i, nil, false
 	if err := m.start(0); err != nil {
 		m.current = prev
 		m.status = fmt.Sprintf("%s: %v", m.list[i].Name, err)

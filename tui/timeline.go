@@ -31,11 +31,11 @@ type sliceRing struct {
 }
 
 // slice counts what happened to attempts in one time slice of one lane. A delayed
-// attempt adds one to waitDiff at its arrival slice and takes it away at its
-// release slice, where it also counts as released.
+// attempt counts as delayed at its arrival slice and as released at its release
+// slice; it adds one to waitDiff at the first and takes it away at the second.
 type slice struct {
-	admitted, released, refused, shed, dropped uint32
-	waitDiff                                   int32
+	admitted, delayed, released, refused, shed, dropped uint32
+	waitDiff                                            int32
 }
 
 func newTimeline(width time.Duration) *timeline {
@@ -76,7 +76,9 @@ func (t *timeline) Record(r *sim.TraceRecord) error {
 		row.at(release).released++ // first: it may move the ring forward
 		row.at(release).waitDiff--
 		if at >= row.first {
-			row.at(at).waitDiff++
+			c := row.at(at)
+			c.delayed++
+			c.waitDiff++
 		} else {
 			row.waitCarry++
 		}

@@ -8,19 +8,20 @@ import (
 	"unicode/utf8"
 
 	"github.com/charmbracelet/lipgloss"
+	"github.com/charmbracelet/x/ansi"
 
 	"github.com/rlsim/rlsim/sim"
 )
 
-// mark is what one cell of a lane shows: the outcome that most attempts in its
-// time slice had.
+// mark is what one cell of a lane shows: the answer most attempts that arrived
+// in its time slice got, or, where none arrived, the state of the leaky queue.
 type mark uint8
 
 const (
 	markNone    mark = iota
 	markAdmit        // admitted at once
-	markRelease      // admitted late: released from the leaky queue
-	markWait         // a delayed attempt waiting in the leaky queue
+	markWait         // delayed: waiting in the leaky queue
+	markRelease      // the leaky queue released its last waiting request
 	markRefuse       // 429
 	markShed         // 503
 	markDrop         // dropped client-side by the adaptive throttle
@@ -29,41 +30,48 @@ const (
 
 // glyphs carry the meaning without colour (NO_COLOR).
 var glyphs = [marks]string{
-	markNone: " ", markAdmit: "█", markRelease: ">", markWait: "─",
+	markNone: " ", markAdmit: "█", markWait: "─", markRelease: ">",
 	markRefuse: "x", markShed: "!", markDrop: "/",
 }
 
-// markOf is the outcome most attempts in c had; ties go to the more severe.
+// markOf is what c shows. Attempts admitted and then shed by a full backend in
+// the same slice count as shed; ties go to the more severe answer.
 func markOf(c *cell) mark {
 	best, n := markNone, uint32(0)
 	for _, o := range [...]struct {
 		m mark
 		n uint32
-	}{{markRefuse, c.refused}, {markShed, c.shed}, {markDrop, c.dropped}, {markRelease, c.released}, {markAdmit, c.admitted}} {
+	}{{markRefuse, c.refused}, {markShed, c.shed}, {markDrop, c.dropped},
+		{markWait, c.delayed}, {markAdmit, c.admitted - min(c.admitted, c.shed)}} {
 		if o.n > n {
 			best, n = o.m, o.n
 		}
 	}
-	if best == markNone && c.waiting > 0 {
+	switch {
+	case best != markNone:
+		return best
+	case c.waiting > 0:
 		return markWait
+	case c.released > 0:
+		return markRelease
 	}
-	return best
+	return markNone
 }
 
-// ansi is a style split around its text, so runs of cells are styled by
+// escapes are the codes a style puts around its text, so runs of cells are styled by
 // concatenation instead of a lipgloss render per cell.
-type ansi struct{ pre, post string }
+type escapes struct{ pre, post string }
 
-func split(s lipgloss.Style) ansi {
+func split(s lipgloss.Style) escapes {
 	out := s.Render("\x00")
 	i := strings.IndexByte(out, 0)
 	if i < 0 {
-		return ansi{}
+		return escapes{}
 	}
-	return ansi{out[:i], out[i+1:]}
+	return escapes{out[:i], out[i+1:]}
 }
 
-func (a ansi) wrap(s string) string {
+func (a escapes) wrap(s string) string {
 	if a.pre == "" {
 		return s
 	}
@@ -71,9 +79,9 @@ func (a ansi) wrap(s string) string {
 }
 
 type styles struct {
-	mark                        [marks]ansi
-	title, faint, over, overRow ansi
-	state                       ansi
+	mark                        [marks]escapes
+	title, faint, over, overRow escapes
+	state                       escapes
 }
 
 func newStyles(r *lipgloss.Renderer) styles {
@@ -106,16 +114,14 @@ const minWidth = 50
 // View draws the lanes, the time axis, the live figures and the help line, to
 // fit the terminal's width and height.
 func (m *Model) View() string {
-	if m.width < minWidth || m.height < 6 {
-		return fmt.Sprintf("rlsim tui needs a terminal of at least %d×%d (this one is %d×%d)\n", minWidth, len(m.snaps)+8, m.width, m.height)
+	if need := len(m.snaps) + 5; m.width < minWidth || m.height < need {
+		return truncate(fmt.Sprintf("terminal too small: the lanes need %d×%d", minWidth, need), m.width) + "\n"
 	}
 	var b strings.Builder
 	lay := m.layout()
-	lines := 0
 	line := func(s string) {
 		b.WriteString(s)
 		b.WriteByte('\n')
-		lines++
 	}
 	sc := m.list[m.current]
 	if lay.title {
@@ -126,24 +132,26 @@ func (m *Model) View() string {
 	info, state := m.infoLine()
 	info = truncate(info, m.width)
 	line(strings.Replace(info, state, m.styles.state.wrap(state), 1))
+	if lay.spaced {
+		line("")
+	}
 	m.drawLanes(&b, lay)
-	lines += len(m.snaps) + 1
 	m.drawAxis(&b, lay)
-	lines += 2
-	if m.help.ShowAll {
-		full := m.help.View(m.keys)
-		b.WriteString(full)
-		b.WriteByte('\n')
-		lines += strings.Count(full, "\n") + 1
-	} else if lay.legend {
+	if lay.legend {
+		if lay.spaced {
+			line("")
+		}
 		line(m.legend(m.width))
 	}
-	if lines < m.height-1 && m.status != "" {
+	if lay.status && m.status != "" {
 		line(m.styles.faint.wrap(truncate(m.status, m.width)))
 	}
-	if !m.help.ShowAll {
-		b.WriteString(m.help.View(m.keys))
+	// help.Model lets an item overflow when its ellipsis does not fit either.
+	help := strings.Split(m.help.View(m.keys), "\n")
+	for i := range help {
+		help[i] = ansi.Truncate(help[i], m.width, "…")
 	}
+	b.WriteString(strings.Join(help, "\n"))
 	return b.String()
 }
 
@@ -155,6 +163,8 @@ type layout struct {
 	from   int64     // slice shown in the first column
 	title  bool      // scenario name and description line
 	legend bool      // glyph legend line
+	status bool      // status message line
+	spaced bool      // blank lines between the parts
 	short  bool      // short lane names
 	cells  []cell    // scratch for one row
 	snap   []sim.LaneSnapshot
@@ -206,15 +216,21 @@ func (m *Model) layout() layout {
 		statsW += c.width + 1
 	}
 	statsW += len(" OVER")
-	lay.cols = max(m.width-lay.nameW-1-1-statsW, 10)
+	lay.cols = max(m.width-lay.nameW-1-len(" │")-statsW, 10)
 	lay.from = int64(m.sim.Now()/m.timeline.width) - int64(lay.cols) + 1
 	lay.cells = make([]cell, lay.cols)
 
-	// Lines: info, header, lanes, axis (2) and the help line always; then the
-	// title, the legend and the status as room allows.
-	spare := m.height - (1 + 1 + len(m.snaps) + 2 + 1)
-	lay.title = spare > 0
-	lay.legend = spare > 2
+	// Lines: info, header, lanes, axis (2) and the help always; then the
+	// title, the status, the legend and blank lines as room allows.
+	helpLines := 1
+	if m.help.ShowAll {
+		helpLines = strings.Count(m.help.View(m.keys), "\n") + 1
+	}
+	spare := m.height - (1 + 1 + len(m.snaps) + 2 + helpLines)
+	lay.title = spare >= 1
+	lay.status = spare >= 2
+	lay.legend = spare >= 3
+	lay.spaced = spare >= 5
 	return lay
 }
 
@@ -230,22 +246,22 @@ func laneTitle(k sim.LaneKind, short bool) string {
 func (m *Model) infoLine() (line, state string) {
 	cfg := m.sim.Config()
 	lim := cfg.Limits[0]
-	state = " ▶ running "
+	state = "▶ running"
 	switch {
 	case m.finished:
-		state = " ■ finished "
+		state = "■ finished"
 	case m.paused:
-		state = " ‖ paused "
+		state = "‖ paused"
 	}
 	var b strings.Builder
-	fmt.Fprintf(&b, "limit %s %d per %s", lim.Name, lim.Policy.Limit, formatTime(lim.Policy.Window))
+	fmt.Fprintf(&b, "%s · t=%.2fs of %s · speed %s · limit %s %d per %s", state, m.sim.Now().Seconds(), formatTime(m.sim.End()),
+		speedLabel(speeds[m.speed]), lim.Name, lim.Policy.Limit, formatTime(lim.Policy.Window))
 	if lim.Policy.Burst > 0 && lim.Policy.Burst != lim.Policy.Limit {
 		fmt.Fprintf(&b, ", bursts of %d", lim.Policy.Burst)
 	}
 	if n := len(cfg.Limits) - 1; n > 0 {
 		fmt.Fprintf(&b, " (+%d)", n)
 	}
-	fmt.Fprintf(&b, " · t=%.2fs of %s · speed %s · %s", m.sim.Now().Seconds(), formatTime(m.sim.End()), speedLabel(speeds[m.speed]), state)
 	if n := len(m.bursts); n > 0 {
 		fmt.Fprintf(&b, " · bursts fired %d", n)
 	}
@@ -336,6 +352,11 @@ func (m *Model) drawAxis(b *strings.Builder, lay layout) {
 			ticks[j] = '─'
 		}
 	}
+	for _, at := range m.bursts {
+		if j := int64(at/w) - lay.from; j >= 0 && j < int64(len(ticks)) {
+			ticks[j] = 'b'
+		}
+	}
 	pad := strings.Repeat(" ", lay.nameW+1)
 	b.WriteString(pad + m.styles.faint.wrap(string(ticks)) + "\n")
 	b.WriteString(strings.TrimRight(pad+string(labels), " ") + "\n")
@@ -352,8 +373,8 @@ func (m *Model) legend(width int) string {
 		var s string
 		plain := 0
 		if it.m == markWait {
-			s = m.styles.mark[markWait].wrap("──") + m.styles.mark[markRelease].wrap(">") + " delayed, then released"
-			plain = 3 + len(" delayed, then released")
+			s = m.styles.mark[markWait].wrap("──") + m.styles.mark[markRelease].wrap(">") + " delayed"
+			plain = 3 + len(" delayed")
 		} else {
 			s = m.styles.mark[it.m].wrap(glyphs[it.m]) + " " + it.text
 			plain = 2 + len(it.text)
@@ -364,9 +385,11 @@ func (m *Model) legend(width int) string {
 		parts = append(parts, s)
 		used += plain + 2
 	}
-	over := m.styles.over.wrap("OVER") + " more than the limit in some window"
-	if used+len("OVER more than the limit in some window") <= width {
-		parts = append(parts, over)
+	const overText = " over the limit in some window"
+	if width >= 110 && used+len("OVER"+overText) <= width {
+		parts = append(parts, m.styles.over.wrap("OVER")+overText)
+	} else if used+len("OVER >limit") <= width {
+		parts = append(parts, m.styles.over.wrap("OVER")+" >limit")
 	}
 	return strings.Join(parts, "  ")
 }

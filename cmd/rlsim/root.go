@@ -77,6 +77,7 @@ Start with "rlsim run" (a demo), "rlsim scenarios" (the built-in library) and
 		NewCmdScenarios(out, nil),
 		NewCmdSchema(out, nil),
 		NewCmdVersion(out, nil),
+		NewCmdTui(out, nil),
 	)
 	return root
 }

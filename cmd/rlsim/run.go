@@ -6,6 +6,7 @@ import (
 	"errors"
 	"fmt"
 	"io"
+	"path/filepath"
 	"strings"
 	"time"
 
@@ -28,6 +29,7 @@ type runOptions struct {
 	Args      []string
 	Format    string
 	TracePath string
+	OutDir    string
 	Seed      *uint64
 	Duration  time.Duration
 	Lanes     string
@@ -50,12 +52,19 @@ limiting lane on a virtual clock, then print a comparison table with lanes as ro
 and a few findings in plain words. With no argument, run the "demo" scenario.
 
 The JSON output is versioned and documented in docs/output.md. --trace writes every
-attempt as CSV (.csv) or JSON lines (.jsonl); it appears only when the run completes.`,
+attempt as CSV (.csv) or JSON lines (.jsonl); it appears only when the run completes.
+
+--out DIR writes a report for a design review: DIR/index.html (one self-contained
+page: verdicts, statistics, an interactive lanes timeline, plots, the scenario and
+the command that reproduces it), the plots as PNG files and results.json. With
+--out, a relative --trace file is written inside DIR. The report appears whole or
+not at all; an existing report in DIR is replaced.`,
 		Example: `  rlsim run
   rlsim run boundary-burst
   rlsim run my-api.yaml --seed 7 --lanes token_bucket,gcra
   rlsim run retry-storm-no-jitter retry-storm-full-jitter --format csv
-  rlsim run demo --format json --trace demo.jsonl`,
+  rlsim run demo --format json --trace demo.jsonl
+  rlsim run boundary-burst retry-storm-no-jitter --out report --trace trace.csv`,
 		ValidArgsFunction: completeScenarioNames,
 		RunE: func(cmd *cobra.Command, args []string) error {
 			opts.Ctx = cmd.Context()
@@ -83,6 +92,7 @@ attempt as CSV (.csv) or JSON lines (.jsonl); it appears only when the run compl
 	f := cmd.Flags()
 	f.StringVarP(&opts.Format, "format", "f", "table", "output format: table, json or csv")
 	f.StringVar(&opts.TracePath, "trace", "", "write every attempt to `FILE` (.csv or .jsonl)")
+	f.StringVar(&opts.OutDir, "out", "", "write the HTML report, PNG plots and results.json to `DIR`")
 	f.Uint64Var(&seed, "seed", 0, "seed of every random stream, replacing the file's")
 	f.DurationVar(&opts.Duration, "duration", 0, "how long new requests may start, replacing the file's")
 	f.StringVar(&opts.Lanes, "lanes", "", "comma-separated lanes to run, replacing the file's (e.g. token_bucket,gcra)")
@@ -90,6 +100,7 @@ attempt as CSV (.csv) or JSON lines (.jsonl); it appears only when the run compl
 	_ = cmd.RegisterFlagCompletionFunc("format", cobra.FixedCompletions([]string{"table", "json", "csv"}, cobra.ShellCompDirectiveNoFileComp))
 	_ = cmd.RegisterFlagCompletionFunc("lanes", completeLanes)
 	_ = cmd.RegisterFlagCompletionFunc("trace", cobra.FixedCompletions([]string{"csv", "jsonl"}, cobra.ShellCompDirectiveFilterFileExt))
+	_ = cmd.RegisterFlagCompletionFunc("out", cobra.FixedCompletions(nil, cobra.ShellCompDirectiveFilterDirs))
 	return cmd
 }
 
@@ -104,16 +115,26 @@ func runRun(opts *runOptions) error {
 	if opts.Format == "csv" && mixedKinds(list) {
 		return badInputf("--format csv: a contention study and a limiter comparison have different columns; run them separately")
 	}
+	var out *reportDir
+	if opts.OutDir != "" {
+		if out, err = createReportDir(opts.OutDir); err != nil {
+			return err
+		}
+		defer out.Abort() // after Commit, a no-op
+	}
 	var trace *traceFile
-	if opts.TracePath != "" {
-		if trace, err = createTrace(opts.TracePath); err != nil {
+	if path := opts.TracePath; path != "" {
+		if out != nil && !filepath.IsAbs(path) {
+			path = out.File(path)
+		}
+		if trace, err = createTrace(path); err != nil {
 			return err
 		}
 		defer trace.Abort() // after Commit, a no-op
 	}
 	var outcomes []report.Run
 	for _, s := range list {
-		o, err := runOne(opts, s, trace)
+		o, err := runOne(opts, s, trace, out != nil)
 		if err != nil {
 			return err
 		}
@@ -136,8 +157,75 @@ func runRun(opts *runOptions) error {
 			return err
 		}
 	}
+	if out != nil {
+		if err := writeReport(out, opts, outcomes); err != nil {
+			return err
+		}
+		if err := out.Commit(); err != nil {
+			return err
+		}
+	}
 	_, err = opts.Out.Write(buf.Bytes())
 	return err
+}
+
+// writeReport writes index.html, the PNG plots and results.json into out.
+func writeReport(out *reportDir, opts *runOptions, outcomes []report.Run) error {
+	var pages []report.Page
+	used := map[string]bool{"index": true, "results": true}
+	for i, o := range outcomes {
+		p, err := report.NewPage(o, reproduce(opts, opts.Args[i], o))
+		if err != nil {
+			return err
+		}
+		prefix := o.Scenario.Name
+		for n := 2; used[prefix]; n++ {
+			prefix = fmt.Sprintf("%s-%d", o.Scenario.Name, n)
+		}
+		used[prefix] = true
+		for _, img := range p.Images {
+			if err := out.Write(prefix+"-"+img.Figure.Name+".png", img.PNG); err != nil {
+				return err
+			}
+		}
+		pages = append(pages, p)
+	}
+	var html, js bytes.Buffer
+	if err := report.WriteHTML(&html, pages); err != nil {
+		return err
+	}
+	if err := report.WriteJSON(&js, outcomes); err != nil {
+		return err
+	}
+	return errors.Join(out.Write("index.html", html.Bytes()), out.Write("results.json", js.Bytes()))
+}
+
+// reproduce is the command line that runs arg again with the same settings.
+func reproduce(opts *runOptions, arg string, o report.Run) string {
+	parts := []string{"rlsim", "run", shellQuote(arg)}
+	if o.Contention != nil {
+		parts = append(parts, "--seed", fmt.Sprint(o.Scenario.Contention.Seed))
+	} else {
+		parts = append(parts, "--seed", fmt.Sprint(o.Result.Seed))
+		if opts.Duration > 0 {
+			parts = append(parts, "--duration", opts.Duration.String())
+		}
+		if opts.Lanes != "" {
+			parts = append(parts, "--lanes", shellQuote(opts.Lanes))
+		}
+		if opts.MaxEvents != defaultMaxEvents && opts.MaxEvents > 0 {
+			parts = append(parts, "--max-events", fmt.Sprint(opts.MaxEvents))
+		}
+	}
+	return strings.Join(parts, " ")
+}
+
+// shellQuote quotes s for a POSIX shell when it needs it.
+func shellQuote(s string) string {
+	if s != "" && strings.Trim(s, "abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ0123456789-_./,:=+@") == "" {
+		return s
+	}
+	return "'" + strings.ReplaceAll(s, "'", `'\''`) + "'"
 }
 
 func applyOverrides(opts *runOptions, list []*scenarios.Scenario) error {
@@ -205,7 +293,8 @@ func mixedKinds(list []*scenarios.Scenario) bool {
 	return contention && comparison
 }
 
-func runOne(opts *runOptions, s *scenarios.Scenario, trace *traceFile) (report.Run, error) {
+// runOne runs one scenario; with timeline, it collects the ticks a report draws.
+func runOne(opts *runOptions, s *scenarios.Scenario, trace *traceFile, timeline bool) (report.Run, error) {
 	ctx := opts.Ctx
 	if ctx == nil {
 		ctx = context.Background()
@@ -220,8 +309,19 @@ func runOne(opts *runOptions, s *scenarios.Scenario, trace *traceFile) (report.R
 		return o, nil
 	}
 	var so sim.Options
+	var sinks teeSink
 	if trace != nil {
-		so.Trace = trace.Sink(s.Name)
+		sinks = append(sinks, trace.Sink(s.Name))
+	}
+	if timeline {
+		o.Timeline = report.NewTimeline(*s.Config)
+		sinks = append(sinks, o.Timeline)
+	}
+	switch len(sinks) {
+	case 1:
+		so.Trace = sinks[0]
+	case 2:
+		so.Trace = sinks
 	}
 	if opts.Progress != nil {
 		p := &progressLine{w: opts.Progress, name: s.Name, last: -1}
@@ -234,6 +334,18 @@ func runOne(opts *runOptions, s *scenarios.Scenario, trace *traceFile) (report.R
 	}
 	o.Result = &r
 	return o, nil
+}
+
+// teeSink hands every record to each of its sinks.
+type teeSink []sim.TraceSink
+
+func (t teeSink) Record(r *sim.TraceRecord) error {
+	for _, s := range t {
+		if err := s.Record(r); err != nil {
+			return err
+		}
+	}
+	return nil
 }
 
 func runFailed(s *scenarios.Scenario, err error) error {

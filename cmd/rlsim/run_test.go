@@ -57,9 +57,9 @@ func TestRunFlags(t *testing.T) {
 	}{
 		{name: "no argument runs the demo", args: nil,
 			want: runOptions{Args: []string{"demo"}, Format: "table", MaxEvents: defaultMaxEvents}},
-		{name: "overrides", args: []string{"a.yaml", "b", "--seed", "7", "--duration", "2s", "--lanes", "gcra", "-f", "json", "--trace", "t.csv", "--max-events", "10"},
+		{name: "overrides", args: []string{"a.yaml", "b", "--seed", "7", "--duration", "2s", "--lanes", "gcra", "-f", "json", "--trace", "t.csv", "--max-events", "10", "--out", "rep"},
 			want: runOptions{Args: []string{"a.yaml", "b"}, Format: "json", Seed: &seven, Duration: 2 * time.Second,
-				Lanes: "gcra", TracePath: "t.csv", MaxEvents: 10}},
+				Lanes: "gcra", TracePath: "t.csv", OutDir: "rep", MaxEvents: 10}},
 		{name: "seed zero is a seed", args: []string{"--seed", "0"},
 			want: runOptions{Args: []string{"demo"}, Format: "table", Seed: new(uint64), MaxEvents: defaultMaxEvents}},
 		{name: "bad format", args: []string{"-f", "xml"}, wantErr: `--format: unknown value "xml" (want table, json, csv)`},
@@ -86,7 +86,7 @@ func TestRunFlags(t *testing.T) {
 				t.Fatal(err)
 			}
 			g := runOptions{Args: got.Args, Format: got.Format, Seed: got.Seed, Duration: got.Duration,
-				Lanes: got.Lanes, TracePath: got.TracePath, MaxEvents: got.MaxEvents}
+				Lanes: got.Lanes, TracePath: got.TracePath, OutDir: got.OutDir, MaxEvents: got.MaxEvents}
 			if !reflect.DeepEqual(g, tc.want) {
 				t.Errorf("options = %+v, want %+v", g, tc.want)
 			}

@@ -1,0 +1,170 @@
+package main
+
+import (
+	"bytes"
+	"context"
+	"encoding/json"
+	"os"
+	"os/exec"
+	"path/filepath"
+	"reflect"
+	"regexp"
+	"strings"
+	"testing"
+
+	"github.com/rlsim/rlsim/sim"
+)
+
+// pageData extracts the data each page of a report hands to its script.
+func pageData(t *testing.T, html []byte) []map[string]any {
+	t.Helper()
+	re := regexp.MustCompile(`(?s)<script type="application/json" class="page-data">(.*?)</script>`)
+	var out []map[string]any
+	for _, m := range re.FindAllSubmatch(html, -1) {
+		var v map[string]any
+		if err := json.Unmarshal(m[1], &v); err != nil {
+			t.Fatalf("page data is not JSON: %v", err)
+		}
+		out = append(out, v)
+	}
+	return out
+}
+
+func TestOutWritesAReportMatchingResultsJSON(t *testing.T) {
+	dir := filepath.Join(t.TempDir(), "report")
+	code, out, errOut := execute(t, "run", "demo", "backoff-contention", "--out", dir, "--trace", "trace.csv")
+	if code != 0 {
+		t.Fatalf("exit %d: %s", code, errOut)
+	}
+	if !strings.Contains(out, "findings") {
+		t.Errorf("stdout lacks the table:\n%s", out)
+	}
+	for _, name := range []string{"index.html", "results.json", "trace.csv", "demo-timeline.png", "demo-rate.png",
+		"demo-peak.png", "backoff-contention-contention.png"} {
+		if st, err := os.Stat(filepath.Join(dir, name)); err != nil || st.Size() == 0 {
+			t.Errorf("%s: %v", name, err)
+		}
+	}
+	html, _ := os.ReadFile(filepath.Join(dir, "index.html"))
+	results, _ := os.ReadFile(filepath.Join(dir, "results.json"))
+	var doc struct{ Runs []any }
+	if err := json.Unmarshal(results, &doc); err != nil {
+		t.Fatal(err)
+	}
+	pages := pageData(t, html)
+	if len(pages) != len(doc.Runs) || len(pages) != 2 {
+		t.Fatalf("%d pages, %d runs in results.json; want 2 of each", len(pages), len(doc.Runs))
+	}
+	for i, p := range pages {
+		if !reflect.DeepEqual(p["run"], doc.Runs[i]) {
+			t.Errorf("page %d: embedded run differs from results.json", i)
+		}
+	}
+	for _, want := range []string{"rlsim run demo --seed 1", "rlsim run backoff-contention --seed 1", `href="#s2-backoff-contention"`} {
+		if !bytes.Contains(html, []byte(want)) {
+			t.Errorf("index.html lacks %q", want)
+		}
+	}
+	if bytes.Contains(html, []byte("http://")) || bytes.Contains(html, []byte("https://")) {
+		t.Error("index.html refers to the network")
+	}
+	if entries, _ := os.ReadDir(filepath.Dir(dir)); len(entries) != 1 {
+		t.Errorf("left beside the report: %v", entries)
+	}
+}
+
+func TestOutReplacesAReportWholeAndRefusesOtherDirectories(t *testing.T) {
+	parent := t.TempDir()
+	dir := filepath.Join(parent, "r")
+	if code, _, errOut := execute(t, "run", "boundary-burst", "--out", dir); code != 0 {
+		t.Fatal(errOut)
+	}
+	os.WriteFile(filepath.Join(dir, "stale.png"), []byte("old"), 0o644)
+	if code, _, errOut := execute(t, "run", "idle-then-burst", "--out", dir); code != 0 {
+		t.Fatal(errOut)
+	}
+	if _, err := os.Stat(filepath.Join(dir, "stale.png")); err == nil {
+		t.Error("the old report's files survived: it was not replaced whole")
+	}
+	if _, err := os.Stat(filepath.Join(dir, "idle-then-burst-peak.png")); err != nil {
+		t.Error(err)
+	}
+	mine := filepath.Join(parent, "mine")
+	os.Mkdir(mine, 0o755)
+	os.WriteFile(filepath.Join(mine, "notes.txt"), []byte("keep"), 0o644)
+	code, _, errOut := execute(t, "run", "boundary-burst", "--out", mine)
+	if code != exitBadInput || !strings.Contains(errOut, "does not hold an rlsim report") {
+		t.Errorf("exit %d, %q; want a refusal", code, errOut)
+	}
+	if entries, _ := os.ReadDir(parent); len(entries) != 2 {
+		t.Errorf("files in %s: %v, want r and mine only", parent, entries)
+	}
+}
+
+func TestInterruptLeavesNoReport(t *testing.T) {
+	parent := t.TempDir()
+	ctx, cancel := context.WithCancel(context.Background())
+	cancel()
+	opts := &runOptions{Out: &bytes.Buffer{}, Ctx: ctx, Args: []string{"demo"}, Format: "table",
+		OutDir: filepath.Join(parent, "r"), TracePath: "t.csv", MaxEvents: defaultMaxEvents,
+		Simulate: func(ctx context.Context, c sim.Config, o sim.Options) (sim.Result, error) {
+			o.Trace.Record(&sim.TraceRecord{Class: "half-written"})
+			return sim.Result{}, ctx.Err()
+		}}
+	if err := runRun(opts); exitStatus(err) != exitInterrupted {
+		t.Errorf("error = %v, want an interruption", err)
+	}
+	if entries, _ := os.ReadDir(parent); len(entries) != 0 {
+		t.Errorf("left %v, want nothing", entries)
+	}
+}
+
+// TestReportInABrowser opens a report in headless Chromium and reads the page
+// back after its script ran: the timelines drawn, the table filled, no error.
+func TestReportInABrowser(t *testing.T) {
+	chromium, err := exec.LookPath("chromium")
+	if err != nil {
+		t.Skip("chromium is not on PATH; .ci/run installs it (apt-get install chromium)")
+	}
+	dir := filepath.Join(t.TempDir(), "r")
+	if code, _, errOut := execute(t, "run", "demo", "nat-per-ip", "backoff-contention", "--out", dir); code != 0 {
+		t.Fatal(errOut)
+	}
+	cmd := exec.Command(chromium, "--headless", "--no-sandbox", "--disable-gpu", "--disable-background-networking",
+		"--disable-component-update", "--disable-sync", "--no-first-run", "--user-data-dir="+t.TempDir(),
+		"--virtual-time-budget=5000", "--window-size=1400,2000", "--dump-dom", "file://"+filepath.Join(dir, "index.html"))
+	var stderr bytes.Buffer
+	cmd.Stderr = &stderr
+	dom, err := cmd.Output()
+	if err != nil {
+		t.Fatalf("chromium: %v\n%s", err, stderr.String())
+	}
+	page := string(dom)
+	if m := regexp.MustCompile(`(?s)<div id="errors"[^>]*>(.*?)</div>`).FindStringSubmatch(page); m == nil || strings.TrimSpace(m[1]) != "" {
+		t.Errorf("script errors on the page: %q", m)
+	}
+	if !strings.Contains(page, `data-timelines="2"`) {
+		t.Error(`body lacks data-timelines="2": the timelines were not drawn`)
+	}
+	drawn := regexp.MustCompile(`data-lanes-drawn="(\d+)" data-ticks-drawn="(\d+)"`).FindAllStringSubmatch(page, -1)
+	if len(drawn) != 2 {
+		t.Fatalf("%d timelines report what they drew, want 2", len(drawn))
+	}
+	for _, d := range drawn {
+		if d[1] != "8" || d[2] == "0" {
+			t.Errorf("a timeline drew %s lanes and %s ticks, want 8 lanes and some ticks", d[1], d[2])
+		}
+	}
+	if rows := strings.Count(page, "<tr><td data-sort="); rows != 8+8+len(readRowsOfContention(t, dir)) {
+		t.Errorf("%d table rows, want 16 lane rows and the contention cells", rows)
+	}
+}
+
+func readRowsOfContention(t *testing.T, dir string) []any {
+	b, _ := os.ReadFile(filepath.Join(dir, "results.json"))
+	var doc struct {
+		Runs []struct{ Contention *struct{ Rows []any } }
+	}
+	json.Unmarshal(b, &doc)
+	return doc.Runs[2].Contention.Rows
+}

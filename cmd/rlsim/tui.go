@@ -1,0 +1,165 @@
+package main
+
+import (
+	"bytes"
+	"context"
+	"errors"
+	"io"
+	"os"
+	"slices"
+	"strings"
+
+	tea "github.com/charmbracelet/bubbletea"
+	"github.com/spf13/cobra"
+
+	"github.com/rlsim/rlsim/scenarios"
+	"github.com/rlsim/rlsim/sim"
+	"github.com/rlsim/rlsim/tui"
+)
+
+type tuiOptions struct {
+	Out io.Writer
+	Ctx context.Context
+
+	Arg   string // a file or a built-in's name; empty means the default scenario
+	Seed  *uint64
+	Lanes string
+
+	// Play runs the view in the terminal; tests replace it.
+	Play func(ctx context.Context, m *tui.Model, out io.Writer) error
+}
+
+// NewCmdTui builds "rlsim tui". runF, when not nil, replaces the run itself (tests).
+func NewCmdTui(out io.Writer, runF func(*tuiOptions) error) *cobra.Command {
+	opts := &tuiOptions{Out: out, Play: playInTerminal}
+	var seed uint64
+	cmd := &cobra.Command{
+		Use:   "tui [FILE|NAME]",
+		Short: "Watch the lanes live in the terminal",
+		Long: `Play a scenario (a YAML file, or the name of a built-in one) live in the
+terminal: one row per lane, virtual time flowing to the right edge, each
+attempt drawn as admitted, refused, delayed, shed or dropped, with each lane's
+live figures. With no argument, play the "demo" scenario.
+
+Keys: space pauses, + and - change the speed (0.1× to 100× real time), → steps
+one slice while paused, b fires a burst the size of the limit now, tab (or n
+and p) switches to the next (previous) built-in scenario, r restarts, ? lists
+every key and q quits. Set NO_COLOR for a monochrome view.
+
+Played to its end without a burst, a scenario ends with exactly the figures
+"rlsim run" prints for it.`,
+		Example: `  rlsim tui
+  rlsim tui boundary-burst
+  rlsim tui my-api.yaml --lanes fixed_window,sliding_log,token_bucket`,
+		Args:              cobra.MaximumNArgs(1),
+		ValidArgsFunction: completeBuiltinNames,
+		RunE: func(cmd *cobra.Command, args []string) error {
+			opts.Ctx = cmd.Context()
+			opts.Arg = scenarios.DefaultName
+			if len(args) > 0 {
+				opts.Arg = args[0]
+			}
+			if cmd.Flags().Changed("seed") {
+				opts.Seed = &seed
+			}
+			if runF != nil {
+				return runF(opts)
+			}
+			return tuiRun(opts)
+		},
+	}
+	f := cmd.Flags()
+	f.Uint64Var(&seed, "seed", 0, "seed of every random stream, replacing the file's")
+	f.StringVar(&opts.Lanes, "lanes", "", "comma-separated lanes to show, replacing the file's (e.g. token_bucket,gcra)")
+	_ = cmd.RegisterFlagCompletionFunc("lanes", completeLanes)
+	return cmd
+}
+
+func tuiRun(opts *tuiOptions) error {
+	list, err := playlist(opts)
+	if err != nil {
+		return err
+	}
+	m, err := tui.New(list, tui.Options{})
+	if err != nil {
+		return badInput(err)
+	}
+	ctx := opts.Ctx
+	if ctx == nil {
+		ctx = context.Background()
+	}
+	return opts.Play(ctx, m, opts.Out)
+}
+
+// playlist is the scenario asked for, then the other built-in comparisons in
+// their listed order, so that tab moves on from the one asked for.
+func playlist(opts *tuiOptions) ([]tui.Scenario, error) {
+	first, err := load(opts.Arg)
+	if err != nil {
+		return nil, badInput(err)
+	}
+	if first.Config == nil {
+		return nil, badInputf("%s: %s is a contention study, which has no lanes to watch; run it with rlsim run", first.File, first.Name)
+	}
+	var lanes []sim.LaneKind
+	if opts.Lanes != "" {
+		if lanes, err = scenarios.ParseLanes(opts.Lanes); err != nil {
+			return nil, badInputf("--lanes: %v", err)
+		}
+	}
+	all := []*scenarios.Scenario{first}
+	names := scenarios.BuiltinNames()
+	src, _ := scenarios.BuiltinSource(first.Name)
+	builtin := bytes.Equal(src, first.Source)
+	start := 0
+	if builtin {
+		start = slices.Index(names, first.Name) + 1 // the others follow it, round the list
+	}
+	for i := range names {
+		name := names[(start+i)%len(names)]
+		if builtin && name == first.Name {
+			continue
+		}
+		s, err := scenarios.LoadBuiltin(name)
+		if err != nil {
+			return nil, err
+		}
+		all = append(all, s)
+	}
+	var list []tui.Scenario
+	var errs []error
+	for _, s := range all {
+		if s.Config == nil {
+			continue
+		}
+		cfg := *s.Config
+		if opts.Seed != nil {
+			cfg.Seed = *opts.Seed
+		}
+		if lanes != nil {
+			cfg.Lanes = lanes
+		}
+		if err := cfg.Validate(); err != nil {
+			errs = append(errs, badInputf("%s: with the flags given: %s", s.File, strings.ReplaceAll(err.Error(), "\n", "; ")))
+			continue
+		}
+		list = append(list, tui.Scenario{Name: s.Name, Description: s.Description, Config: cfg})
+	}
+	if len(errs) > 0 {
+		return nil, errors.Join(errs...)
+	}
+	return list, nil
+}
+
+// playInTerminal runs the view full screen until the user quits.
+func playInTerminal(ctx context.Context, m *tui.Model, out io.Writer) error {
+	if !isTerminal(out) {
+		return badInputf("rlsim tui draws in a terminal, and its output is not one; rlsim run prints the same figures as text")
+	}
+	p := tea.NewProgram(m, tea.WithContext(ctx), tea.WithOutput(out), tea.WithInput(os.Stdin), tea.WithAltScreen())
+	_, err := p.Run()
+	if errors.Is(err, tea.ErrProgramKilled) && ctx.Err() != nil {
+		return ctx.Err()
+	}
+	return err
+}

@@ -1,0 +1,209 @@
+package main
+
+import (
+	"bytes"
+	"fmt"
+	"os"
+	"os/exec"
+	"path/filepath"
+	"reflect"
+	"strings"
+	"testing"
+	"time"
+
+	"github.com/rlsim/rlsim/scenarios"
+	"github.com/rlsim/rlsim/sim"
+)
+
+func TestTuiFlags(t *testing.T) {
+	seven := uint64(7)
+	tests := []struct {
+		name    string
+		args    []string
+		want    tuiOptions
+		wantErr string
+	}{
+		{name: "no argument plays the demo", args: []string{}, want: tuiOptions{Arg: "demo"}},
+		{name: "a name and overrides", args: []string{"boundary-burst", "--seed", "7", "--lanes", "gcra"},
+			want: tuiOptions{Arg: "boundary-burst", Seed: &seven, Lanes: "gcra"}},
+		{name: "one scenario at a time", args: []string{"a", "b"}, wantErr: "accepts at most 1 arg(s), received 2"},
+	}
+	for _, tc := range tests {
+		t.Run(tc.name, func(t *testing.T) {
+			var got *tuiOptions
+			cmd := NewCmdTui(&bytes.Buffer{}, func(o *tuiOptions) error { got = o; return nil })
+			cmd.SetArgs(tc.args)
+			cmd.SetOut(&bytes.Buffer{})
+			cmd.SetErr(&bytes.Buffer{})
+			err := cmd.Execute()
+			if tc.wantErr != "" {
+				if err == nil || err.Error() != tc.wantErr {
+					t.Fatalf("error %v, want %q", err, tc.wantErr)
+				}
+				return
+			}
+			if err != nil {
+				t.Fatal(err)
+			}
+			got.Out, got.Ctx, got.Play = nil, nil, nil
+			if !reflect.DeepEqual(*got, tc.want) {
+				t.Errorf("options %+v, want %+v", *got, tc.want)
+			}
+		})
+	}
+}
+
+// comparisons are the built-in scenarios with lanes, in the listed order.
+func comparisons(t *testing.T) []string {
+	var names []string
+	for _, name := range scenarios.BuiltinNames() {
+		s, err := scenarios.LoadBuiltin(name)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if s.Config != nil {
+			names = append(names, name)
+		}
+	}
+	return names
+}
+
+func TestTuiPlaylist(t *testing.T) {
+	all := comparisons(t)
+	mine := filepath.Join(t.TempDir(), "mine.yaml")
+	src, _ := scenarios.BuiltinSource("steady-overload")
+	if err := os.WriteFile(mine, src, 0o644); err != nil {
+		t.Fatal(err)
+	}
+	i := 0
+	for all[i] != "nat-per-ip" {
+		i++
+	}
+	seven := uint64(7)
+	tests := []struct {
+		name      string
+		opts      tuiOptions
+		want      []string
+		wantLanes []sim.LaneKind
+		wantErr   string
+	}{
+		{name: "the default first, then the others in order", opts: tuiOptions{Arg: "demo"}, want: all},
+		{name: "a built-in, then those after it, round the list", opts: tuiOptions{Arg: "nat-per-ip"},
+			want: append(append([]string(nil), all[i:]...), all[:i]...)},
+		{name: "a file, then every built-in", opts: tuiOptions{Arg: mine}, want: append([]string{"mine"}, all...)},
+		{name: "flags apply to every scenario", opts: tuiOptions{Arg: "demo", Lanes: "gcra,fixed_window", Seed: &seven},
+			want: all, wantLanes: []sim.LaneKind{sim.LaneGCRA, sim.LaneFixedWindow}},
+		{name: "a contention study has no lanes", opts: tuiOptions{Arg: "backoff-contention"}, wantErr: "contention study"},
+		{name: "unknown name", opts: tuiOptions{Arg: "demoo"}, wantErr: `did you mean "demo"?`},
+		{name: "unknown lane", opts: tuiOptions{Arg: "demo", Lanes: "gcra,bogus"}, wantErr: "--lanes:"},
+	}
+	for _, tc := range tests {
+		t.Run(tc.name, func(t *testing.T) {
+			list, err := playlist(&tc.opts)
+			if tc.wantErr != "" {
+				if err == nil || !strings.Contains(err.Error(), tc.wantErr) || exitStatus(err) != exitBadInput {
+					t.Fatalf("error %v (exit %d), want one containing %q and exit 2", err, exitStatus(err), tc.wantErr)
+				}
+				return
+			}
+			if err != nil {
+				t.Fatal(err)
+			}
+			var names []string
+			for _, s := range list {
+				names = append(names, s.Name)
+				if tc.wantLanes != nil && !reflect.DeepEqual(s.Config.Lanes, tc.wantLanes) {
+					t.Errorf("%s: lanes %v, want %v", s.Name, s.Config.Lanes, tc.wantLanes)
+				}
+				if tc.opts.Seed != nil && s.Config.Seed != *tc.opts.Seed {
+					t.Errorf("%s: seed %d, want %d", s.Name, s.Config.Seed, *tc.opts.Seed)
+				}
+			}
+			if !reflect.DeepEqual(names, tc.want) {
+				t.Errorf("playlist %v, want %v", names, tc.want)
+			}
+		})
+	}
+}
+
+func TestTuiNeedsATerminal(t *testing.T) {
+	code, out, errOut := execute(t, "tui")
+	if code != exitBadInput || out != "" || !strings.Contains(errOut, "rlsim tui draws in a terminal") {
+		t.Errorf("exit %d, stdout %q, stderr %q", code, out, errOut)
+	}
+}
+
+// TestTuiInTmux builds the real binary and plays it in a tmux terminal: the
+// lanes appear, keys work and q exits with status 0. CI installs tmux (.ci/run).
+func TestTuiInTmux(t *testing.T) {
+	if testing.Short() {
+		t.Skip("builds the binary: skipped with -short")
+	}
+	if _, err := exec.LookPath("tmux"); err != nil {
+		t.Skip("tmux is not installed, so the binary cannot be played in a terminal (apt-get install tmux; .ci/run does)")
+	}
+	goTool, err := exec.LookPath("go")
+	if err != nil {
+		t.Skip("no go command to build the binary with")
+	}
+	dir := t.TempDir()
+	bin := filepath.Join(dir, "rlsim")
+	if out, err := exec.Command(goTool, "build", "-o", bin, ".").CombinedOutput(); err != nil {
+		t.Fatalf("go build: %v\n%s", err, out)
+	}
+	status := filepath.Join(dir, "status")
+	socket := fmt.Sprintf("rlsim-test-%d", os.Getpid()) // a tmux server of our own
+	tmux := func(args ...string) (string, error) {
+		cmd := exec.Command("tmux", append([]string{"-L", socket}, args...)...)
+		cmd.Env = append(os.Environ(), "TERM=xterm-256color")
+		out, err := cmd.CombinedOutput()
+		return string(out), err
+	}
+	t.Cleanup(func() { tmux("kill-server") })
+	script := fmt.Sprintf("%q tui demo; echo $? > %q", bin, status)
+	if out, err := tmux("new-session", "-d", "-s", "rlsim", "-x", "120", "-y", "40", "sh", "-c", script); err != nil {
+		t.Fatalf("tmux new-session: %v\n%s", err, out)
+	}
+	// poll captures the pane until ok accepts it, for at most 20 seconds.
+	poll := func(what string, ok func(screen string) bool) string {
+		t.Helper()
+		var screen string
+		for deadline := time.Now().Add(20 * time.Second); time.Now().Before(deadline); time.Sleep(100 * time.Millisecond) {
+			screen, _ = tmux("capture-pane", "-p", "-t", "rlsim")
+			if ok(screen) {
+				return screen
+			}
+		}
+		t.Fatalf("%s: not within 20s; the screen:\n%s", what, screen)
+		return ""
+	}
+	lanes := []string{"fixed window", "sliding log", "sliding window counter", "token bucket",
+		"leaky bucket", "GCRA", "AIMD concurrency", "client throttling"}
+	poll("the lanes and their first figures", func(s string) bool {
+		for _, l := range lanes {
+			if !strings.Contains(s, l) {
+				return false
+			}
+		}
+		return strings.Contains(s, "× OVER") // the fixed window overshoots at t≈3s
+	})
+	tmux("send-keys", "-t", "rlsim", "Space")
+	poll("pause", func(s string) bool { return strings.Contains(s, "‖ paused") })
+	tmux("send-keys", "-t", "rlsim", "Tab")
+	poll("the next scenario, playing", func(s string) bool {
+		return strings.Contains(s, "rlsim · boundary-burst (2 of") && strings.Contains(s, "▶ running")
+	})
+	tmux("send-keys", "-t", "rlsim", "q")
+	for deadline := time.Now().Add(20 * time.Second); ; time.Sleep(100 * time.Millisecond) {
+		if b, err := os.ReadFile(status); err == nil && strings.TrimSpace(string(b)) != "" {
+			if got := strings.TrimSpace(string(b)); got != "0" {
+				t.Errorf("rlsim tui exited with status %s after q, want 0", got)
+			}
+			break
+		}
+		if time.Now().After(deadline) {
+			screen, _ := tmux("capture-pane", "-p", "-t", "rlsim")
+			t.Fatalf("q did not end rlsim tui within 20s; the screen:\n%s", screen)
+		}
+	}
+}

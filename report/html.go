@@ -1,0 +1,353 @@
+package report
+
+import (
+	"embed"
+	"encoding/base64"
+	"fmt"
+	"html/template"
+	"io"
+	"strings"
+	"time"
+
+	"github.com/rlsim/rlsim/sim"
+)
+
+//go:embed assets/report.html.tmpl assets/report.css assets/report.js
+var assets embed.FS
+
+var page = template.Must(template.New("report.html.tmpl").Funcs(template.FuncMap{
+	"css": func() template.CSS { b, _ := assets.ReadFile("assets/report.css"); return template.CSS(b) },
+	"js":  func() template.JS { b, _ := assets.ReadFile("assets/report.js"); return template.JS(b) },
+}).ParseFS(assets, "assets/report.html.tmpl"))
+
+// Page is one scenario of a report: the run, its figures rendered as PNGs, and
+// the command that reproduces it.
+type Page struct {
+	Run     Run
+	Command string // e.g. "rlsim run boundary-burst --seed 1"
+	Images  []Image
+}
+
+// Image is a rendered figure.
+type Image struct {
+	Figure *Figure
+	PNG    []byte
+}
+
+// NewPage renders the run's figures.
+func NewPage(run Run, command string) (Page, error) {
+	p := Page{Run: run, Command: command}
+	for _, f := range Figures(run) {
+		b, err := f.PNG()
+		if err != nil {
+			return p, fmt.Errorf("%s: %s plot: %w", run.Scenario.Name, f.Name, err)
+		}
+		p.Images = append(p.Images, Image{Figure: f, PNG: b})
+	}
+	return p, nil
+}
+
+// WriteHTML writes one self-contained HTML page for the pages: styles, script
+// and images inline, nothing fetched, so that it works offline and can be
+// attached to a review. Several pages get an index at the top.
+func WriteHTML(w io.Writer, pages []Page) error {
+	doc := htmlDoc{Title: "rlsim report"}
+	for i, p := range pages {
+		hp := htmlPage(i, p)
+		doc.Pages = append(doc.Pages, hp)
+	}
+	if len(pages) == 1 {
+		doc.Title = "rlsim: " + pages[0].Run.Scenario.Name
+	}
+	return page.Execute(w, doc)
+}
+
+type htmlDoc struct {
+	Title string
+	Pages []htmlPageData
+}
+
+type htmlPageData struct {
+	ID          string
+	Name        string
+	Description string
+	Summary     string
+	Command     string
+	File        string
+	YAML        string
+	Verdicts    []verdict
+	Findings    []string
+	Head        []string
+	Rows        [][]cell
+	Images      []htmlImage
+	Data        pageJSON // handed to the script through the template's JSON escaping
+}
+
+type cell struct {
+	Text string
+	Sort string // the value the column sorts by
+}
+
+type htmlImage struct {
+	Name, Title, Caption string
+	Src                  template.URL
+}
+
+// pageJSON is what the script gets: the run as results.json has it, and the
+// lanes timeline.
+type pageJSON struct {
+	Run      jsonRun       `json:"run"`
+	Timeline *timelineJSON `json:"timeline,omitempty"`
+}
+
+func htmlPage(i int, p Page) htmlPageData {
+	run := p.Run
+	s := run.Scenario
+	hp := htmlPageData{ID: fmt.Sprintf("s%d-%s", i+1, s.Name), Name: s.Name, Description: s.Description,
+		Command: p.Command, File: s.File, YAML: string(s.Source), Data: pageJSON{Run: toJSON(run)}}
+	for _, img := range p.Images {
+		hp.Images = append(hp.Images, htmlImage{Name: img.Figure.Name, Title: img.Figure.Title, Caption: img.Figure.Caption,
+			Src: template.URL("data:image/png;base64," + base64.StdEncoding.EncodeToString(img.PNG))})
+	}
+	if run.Contention != nil {
+		c := s.Contention
+		hp.Summary = fmt.Sprintf("optimistic concurrency: backoff base %s, cap %s; mean of %d run(s), seed %d",
+			FormatDuration(c.Base), FormatDuration(c.Cap), max(c.Runs, 1), c.Seed)
+		hp.Findings = ContentionFindings(*run.Contention)
+		hp.Head = []string{"clients", "jitter", "write calls", "completion"}
+		for _, r := range run.Contention.Rows {
+			hp.Rows = append(hp.Rows, []cell{{fmt.Sprint(r.Clients), fmt.Sprint(r.Clients)}, {r.Jitter.String(), r.Jitter.String()},
+				{trimFloat(r.Calls, 0), fmt.Sprint(r.Calls)}, {FormatDuration(r.Completion), fmt.Sprint(int64(r.Completion))}})
+		}
+		return hp
+	}
+	r := *run.Result
+	hp.Summary = fmt.Sprintf("%s; %s of traffic, seed %d", describeLimits(r.Limits), FormatDuration(r.Duration), r.Seed)
+	hp.Findings = Findings(r)
+	for _, l := range r.Lanes {
+		hp.Verdicts = append(hp.Verdicts, laneVerdict(r, l))
+	}
+	hp.Head, hp.Rows = statsTable(r)
+	if run.Timeline != nil {
+		hp.Data.Timeline = newTimelineJSON(r, run.Timeline)
+	}
+	return hp
+}
+
+// statsTable is the comparison table of the terminal with more columns; each
+// cell carries the raw value it sorts by.
+func statsTable(r sim.Result) ([]string, [][]cell) {
+	head := []string{"lane", "offered", "admitted", "refused", "shed", "delayed", "dropped", "p99 delay",
+		"max in window", "vs limit", "time over limit", "retry amp", "all done", "fairness", "disagrees with sliding log"}
+	withBackend := hasBackend(r)
+	if withBackend {
+		head = append(head, "p99 latency", "utilisation")
+	}
+	n := func(v int64) cell { return cell{count(v), fmt.Sprint(v)} }
+	d := func(v time.Duration) cell { return cell{FormatDuration(v), fmt.Sprint(int64(v))} }
+	f := func(v float64, s string) cell { return cell{s, fmt.Sprint(finite(v))} }
+	var rows [][]cell
+	for i, l := range r.Lanes {
+		row := []cell{{l.Lane.Title(), fmt.Sprint(i)}, n(l.Attempts), n(l.Admitted), n(l.Refused), n(l.Shed), n(l.Delayed), n(l.Dropped),
+			{dash(l.Delay.Count, FormatDuration(l.Delay.P99)), fmt.Sprint(int64(l.Delay.P99))},
+			n(l.Peak.Count), f(l.Peak.Ratio, ratio(l.Peak)), d(l.TimeOverLimit),
+			f(l.RetryAmplification, fixed2(l.RetryAmplification)), d(l.AllDoneAt), f(l.Fairness, fixed2(l.Fairness)),
+			f(l.SlidingLogDisagreement, trimFloat(100*finite(l.SlidingLogDisagreement), 1)+"%")}
+		if withBackend {
+			row = append(row, cell{dash(l.Backend.Served, FormatDuration(l.Backend.Latency.P99)), fmt.Sprint(int64(l.Backend.Latency.P99))},
+				f(l.Backend.Utilisation, trimFloat(100*finite(l.Backend.Utilisation), 0)+"%"))
+		}
+		rows = append(rows, row)
+	}
+	return head, rows
+}
+
+// verdict is one lane read in plain words.
+type verdict struct {
+	Lane  string
+	Badge string
+	Tone  string // "good", "bad" or "note"
+	Text  string
+}
+
+// laneVerdict says, in a sentence or three, what the lane did: whether it held
+// the limit, what it refused, delayed, shed or dropped, what retries cost and
+// whom it hurt.
+func laneVerdict(r sim.Result, l sim.LaneResult) verdict {
+	v := verdict{Lane: l.Lane.Title()}
+	p := l.Peak
+	window := FormatDuration(peakWindow(r))
+	var parts []string
+	switch {
+	case p.Limit == 0:
+		v.Badge, v.Tone = "no limit", "note"
+	case l.Lane == sim.LaneAIMD:
+		v.Badge, v.Tone = "limits concurrency", "note"
+		parts = append(parts, fmt.Sprintf("Limits requests in flight, not a rate: up to %d admitted in one %s window, %s× the limit of %d.",
+			p.Count, window, trimFloat(p.Ratio, 2), p.Limit))
+	case p.Count > p.Limit:
+		v.Badge, v.Tone = trimFloat(p.Ratio, 2)+"× the limit", "bad"
+		parts = append(parts, fmt.Sprintf("Let %d through in the %s window from t=%s%s: %s× the limit of %d.",
+			p.Count, window, FormatDuration(p.Start), keyPhrase(p.Key), trimFloat(p.Ratio, 2), p.Limit))
+	default:
+		v.Badge, v.Tone = "held the limit", "good"
+		parts = append(parts, fmt.Sprintf("Never more than %d in one %s window (limit %d).", p.Count, window, p.Limit))
+	}
+	out := fmt.Sprintf("Admitted %s of %s attempts", count(l.Admitted), count(l.Attempts))
+	var not []string
+	if l.Refused > 0 {
+		not = append(not, fmt.Sprintf("refused %s (429)", count(l.Refused)))
+	}
+	if l.Shed > 0 {
+		not = append(not, fmt.Sprintf("shed %s (503)", count(l.Shed)))
+	}
+	if len(not) > 0 {
+		out += "; " + list(not)
+	}
+	parts = append(parts, out+".")
+	if l.Delayed > 0 {
+		parts = append(parts, fmt.Sprintf("Delayed %s instead of refusing them (p99 wait %s).", count(l.Delayed), FormatDuration(l.Delay.P99)))
+	}
+	if l.Dropped > 0 {
+		parts = append(parts, fmt.Sprintf("Clients dropped %s locally before sending.", count(l.Dropped)))
+	}
+	if l.RetryAmplification >= 1.2 {
+		parts = append(parts, fmt.Sprintf("Retries made it %s attempts per request; all done at t=%s.",
+			trimFloat(l.RetryAmplification, 2), FormatDuration(l.AllDoneAt)))
+	}
+	if len(l.Classes) > 1 {
+		var cs []string
+		for _, c := range l.Classes {
+			cs = append(cs, fmt.Sprintf("%s %s", c.Name, percent(c.Succeeded, c.Unique)))
+		}
+		parts = append(parts, "Succeeded: "+strings.Join(cs, ", ")+".")
+	}
+	if l.Pending > 0 {
+		parts = append(parts, fmt.Sprintf("%s requests unfinished at the end.", count(l.Pending)))
+	}
+	v.Text = strings.Join(parts, " ")
+	return v
+}
+
+func keyPhrase(k string) string {
+	if k == "" || k == "global" {
+		return ""
+	}
+	return " (key " + k + ")"
+}
+
+// timelineJSON is the lanes timeline as the script draws it. Times are integer
+// microseconds, to keep the page small; exact lanes carry their ticks in columns
+// (one array per field), aggregated lanes their non-empty columns.
+type timelineJSON struct {
+	EndUS    int64        `json:"end_us"`
+	ColUS    int64        `json:"col_us"` // width of an aggregated column
+	Keys     []string     `json:"keys"`
+	Classes  []string     `json:"classes"`
+	Limits   []limitJSON  `json:"limits"`
+	Lanes    []laneJSON   `json:"lanes"`
+	TickCap  int          `json:"tick_cap"`
+	Headers  []headerJSON `json:"headers"` // per lane, the first refusal's, as sim reports them
+	Columns  int          `json:"columns"`
+	Policies []string     `json:"-"`
+}
+
+type limitJSON struct {
+	Name     string `json:"name"`
+	Limit    int64  `json:"limit"`
+	WindowUS int64  `json:"window_us"`
+	Policy   string `json:"policy"` // RateLimit-Policy
+}
+
+type headerJSON struct {
+	RateLimit       string `json:"ratelimit"`
+	RateLimitPolicy string `json:"ratelimit_policy"`
+	RetryAfter      string `json:"retry_after"`
+}
+
+type laneJSON struct {
+	Lane    string     `json:"lane"`
+	Title   string     `json:"title"`
+	PeakS   [2]int64   `json:"peak_us"` // the worst window, [start, end)
+	Peak    int64      `json:"peak"`
+	Limit   int64      `json:"limit"`
+	Exact   bool       `json:"exact"`
+	Ticks   *ticksArr  `json:"ticks,omitempty"`
+	Columns [][6]int64 `json:"columns,omitempty"` // [column, admitted, delayed, refused, shed, dropped]
+}
+
+// ticksArr holds a lane's ticks one field per array, index i for tick i.
+type ticksArr struct {
+	At         []int64 `json:"t"`  // µs
+	Event      []int   `json:"e"`  // sim.TraceEvent
+	Client     []int   `json:"c"`  // client index
+	Class      []int   `json:"g"`  // index into classes
+	Key        []int   `json:"k"`  // index into keys
+	Request    []int64 `json:"rq"` // request number
+	Attempt    []int   `json:"a"`
+	Cost       []int64 `json:"w"`
+	Delay      []int64 `json:"d"`  // µs
+	RetryAfter []int64 `json:"ra"` // ns, exact: headers are rounded up from it
+	Limit      []int   `json:"l"`  // index into limits, -1 for none
+}
+
+func us(d time.Duration) int64 { return int64(d / time.Microsecond) }
+
+func newTimelineJSON(r sim.Result, tl *Timeline) *timelineJSON {
+	// The axis ends at the last record (or the traffic's end), not at the drain's.
+	tj := &timelineJSON{EndUS: us(max(r.Duration, tl.Last()) * 101 / 100), ColUS: us(tl.ColumnWidth()), TickCap: tl.TickCap, Columns: TimelineColumns}
+	limitIndex := map[string]int{}
+	for i, l := range r.Limits {
+		limitIndex[l.Name] = i
+		tj.Limits = append(tj.Limits, limitJSON{Name: l.Name, Limit: l.Policy.Limit, WindowUS: us(l.Policy.Window),
+			Policy: fmt.Sprintf("%d;w=%d", l.Policy.Limit, (l.Policy.Window+time.Second-1)/time.Second)})
+	}
+	keys, classes := map[string]int{}, map[string]int{}
+	intern := func(m map[string]int, list *[]string, s string) int {
+		i, ok := m[s]
+		if !ok {
+			i = len(*list)
+			m[s] = i
+			*list = append(*list, s)
+		}
+		return i
+	}
+	for _, l := range r.Lanes {
+		lj := laneJSON{Lane: l.Lane.String(), Title: l.Lane.Title(), PeakS: [2]int64{us(l.Peak.Start), us(l.Peak.End)},
+			Peak: l.Peak.Count, Limit: l.Peak.Limit}
+		tj.Headers = append(tj.Headers, headerJSON(l.Headers))
+		if ticks, ok := tl.Ticks(l.Lane); ok {
+			lj.Exact = true
+			ta := &ticksArr{}
+			for _, t := range ticks {
+				li, ok := limitIndex[t.Limit]
+				if !ok {
+					li = -1
+				}
+				ta.At = append(ta.At, us(t.At))
+				ta.Event = append(ta.Event, int(t.Event))
+				ta.Client = append(ta.Client, t.Client)
+				ta.Class = append(ta.Class, intern(classes, &tj.Classes, t.Class))
+				ta.Key = append(ta.Key, intern(keys, &tj.Keys, t.Key))
+				ta.Request = append(ta.Request, t.Request)
+				ta.Attempt = append(ta.Attempt, t.Attempt)
+				ta.Cost = append(ta.Cost, t.Cost)
+				ta.Delay = append(ta.Delay, us(t.Delay))
+				ta.RetryAfter = append(ta.RetryAfter, int64(t.RetryAfter))
+				ta.Limit = append(ta.Limit, li)
+			}
+			lj.Ticks = ta
+		} else {
+			for i, c := range tl.Columns(l.Lane) {
+				if c.Total() > 0 {
+					lj.Columns = append(lj.Columns, [6]int64{int64(i), c.Admitted, c.Delayed, c.Refused, c.Shed, c.Dropped})
+				}
+			}
+		}
+		tj.Lanes = append(tj.Lanes, lj)
+	}
+	if tj.Keys == nil {
+		tj.Keys, tj.Classes = []string{}, []string{}
+	}
+	return tj
+}
