@@ -289,6 +289,8 @@ type ticksArr struct {
 	Delay      []int64 `json:"d"`  // µs
 	RetryAfter []int64 `json:"ra"` // ns, exact: headers are rounded up from it
 	Limit      []int   `json:"l"`  // index into limits, -1 for none
+	Remaining  []int64 `json:"rm"` // RateLimit remaining, -1 when no limit answered
+	Reset      []int64 `json:"rs"` // ns until the quota is whole
 }
 
 func us(d time.Duration) int64 { return int64(d / time.Microsecond) }
@@ -335,6 +337,12 @@ func newTimelineJSON(r sim.Result, tl *Timeline) *timelineJSON {
 				ta.Delay = append(ta.Delay, us(t.Delay))
 				ta.RetryAfter = append(ta.RetryAfter, int64(t.RetryAfter))
 				ta.Limit = append(ta.Limit, li)
+				remaining := t.Remaining
+				if !t.Answered {
+					remaining = -1
+				}
+				ta.Remaining = append(ta.Remaining, remaining)
+				ta.Reset = append(ta.Reset, int64(t.Reset))
 			}
 			lj.Ticks = ta
 		} else {

@@ -28,6 +28,11 @@ type Tick struct {
 	Delay      time.Duration // TraceDelay: the wait until release
 	RetryAfter time.Duration // TraceRefuse
 	Limit      string        // TraceRefuse: the limit that tripped
+	// Answered says a rate limit answered (admit, delay, refuse): Remaining and
+	// Reset are then its RateLimit header's quota left and time to whole.
+	Answered  bool
+	Remaining int64
+	Reset     time.Duration
 }
 
 // Column counts the attempts of one lane in one time column, by verdict.
@@ -127,7 +132,8 @@ func (t *Timeline) Record(r *sim.TraceRecord) error {
 		return nil
 	}
 	l.ticks = append(l.ticks, Tick{At: r.At, Event: r.Event, Client: r.Client, Class: r.Class, Key: r.Key,
-		Request: r.Request, Attempt: r.Attempt, Cost: r.Cost, Delay: r.Delay, RetryAfter: r.RetryAfter, Limit: r.Limit})
+		Request: r.Request, Attempt: r.Attempt, Cost: r.Cost, Delay: r.Delay, RetryAfter: r.RetryAfter, Limit: r.Limit,
+		Answered: r.Answered, Remaining: r.Remaining, Reset: r.Reset})
 	return nil
 }
 

@@ -47,6 +47,13 @@ type TraceRecord struct {
 	RetryAfter time.Duration // TraceRefuse: the Retry-After given
 	Limit      string        // TraceRefuse: the limit that tripped
 	Latency    time.Duration // TraceSuccess: time in the backend
+	// Answered is true when a rate limit answered the attempt (admit, delay,
+	// refuse); Remaining and Reset are then what its RateLimit header says: the
+	// quota left and the time until it is whole again, of the tripping limit on a
+	// refusal, else of the chain's limit closest to running out.
+	Answered  bool
+	Remaining int64
+	Reset     time.Duration
 }
 
 // Run simulates cfg through every lane to the end and returns what was measured.

@@ -167,7 +167,7 @@ func (l *lane) attempt(r int32) {
 		tc := &l.throttled[c]
 		if !l.throttle.Allow(&tc.state, now, tc.rnd.float()) {
 			l.m.dropped(now, g)
-			l.record(TraceDrop, r, 0, 0, "")
+			l.record(TraceDrop, r, nil, "")
 			l.fail(r, 0)
 			return
 		}
@@ -179,7 +179,9 @@ func (l *lane) attempt(r int32) {
 		l.enter(r)
 		return
 	}
-	var delay time.Duration
+	// The answer carries the headers of the limit closest to running out, as the
+	// RateLimit draft asks, and the longest delay of any leaky layer.
+	var answer algorithms.Decision
 	for i, lim := range l.chain {
 		d := lim.decide(l.pop.keyOf[i][c], now, req.cost)
 		if d.Verdict == algorithms.Refuse {
@@ -187,20 +189,25 @@ func (l *lane) attempt(r int32) {
 			l.refuse(r, i, d)
 			return
 		}
-		delay = max(delay, d.Delay)
+		delay := max(answer.Delay, d.Delay)
+		if i == 0 || d.Remaining < answer.Remaining {
+			answer = d
+		}
+		answer.Delay = delay
 	}
+	delay := answer.Delay
 	l.m.shadow(l.pop.keyOf[0][c], now, req.cost, true)
 	if atRetryAfter {
 		l.m.retryAfterSucceeded()
 	}
 	if delay > 0 {
 		l.m.delayed(now, delay, g)
-		l.record(TraceDelay, r, delay, 0, "")
+		l.record(TraceDelay, r, &answer, "")
 		req.release = now + delay
 		l.eng.schedule(now+delay, evRelease, r, 0)
 		return
 	}
-	l.record(TraceAdmit, r, 0, 0, "")
+	l.record(TraceAdmit, r, &answer, "")
 	l.admit(r)
 }
 
@@ -226,7 +233,7 @@ func (l *lane) enter(r int32) {
 			return
 		}
 		l.m.admitted(l.eng.now, l.pop.groupOf[req.client], l.pop.keyOf[0][req.client], req.cost)
-		l.record(TraceAdmit, r, 0, 0, "")
+		l.record(TraceAdmit, r, nil, "")
 	}
 	l.reqs.all[r].entered = l.eng.now
 	if l.backend == nil {
@@ -240,7 +247,7 @@ func (l *lane) refuse(r int32, limit int, d algorithms.Decision) {
 	req := &l.reqs.all[r]
 	name := l.cfg.Limits[limit].Name
 	l.m.refused(l.eng.now, l.pop.groupOf[req.client], limit, d, &l.cfg.Limits[limit])
-	l.record(TraceRefuse, r, 0, d.RetryAfter, name)
+	l.record(TraceRefuse, r, &d, name)
 	l.fail(r, d.RetryAfter)
 }
 
@@ -248,7 +255,7 @@ func (l *lane) refuse(r int32, limit int, d algorithms.Decision) {
 func (l *lane) shed(r int32) {
 	req := &l.reqs.all[r]
 	l.m.shed(l.eng.now, l.pop.groupOf[req.client])
-	l.record(TraceShed, r, 0, 0, "")
+	l.record(TraceShed, r, nil, "")
 	l.fail(r, 0)
 }
 
@@ -319,12 +326,17 @@ func retrySleep(p *Retry, n int, previous time.Duration, rnd *stream) time.Durat
 	return 0
 }
 
-func (l *lane) record(ev TraceEvent, r int32, delay, retryAfter time.Duration, limit string) {
+// record traces an attempt's fate; d is the limiter's answer, if it gave one.
+func (l *lane) record(ev TraceEvent, r int32, d *algorithms.Decision, limit string) {
 	if l.trace == nil || l.err != nil {
 		return
 	}
 	l.fillRecord(ev, r)
-	l.rec.Delay, l.rec.RetryAfter, l.rec.Limit = delay, retryAfter, limit
+	l.rec.Limit = limit
+	if d != nil {
+		l.rec.Delay, l.rec.RetryAfter = d.Delay, d.RetryAfter
+		l.rec.Remaining, l.rec.Reset, l.rec.Answered = d.Remaining, d.Reset, true
+	}
 	l.err = l.trace.Record(&l.rec)
 }
 

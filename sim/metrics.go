@@ -171,6 +171,7 @@ func ceilSeconds(d time.Duration) int64 {
 func (m *metrics) result(kind LaneKind, pop *population, cfg *Config, b *backend, now time.Duration, clients []clientState) LaneResult {
 	r := m.counts
 	r.Lane = kind
+	r.Policy = cfg.policy(kind, 0)
 	r.Pending = r.Unique - r.Succeeded - r.GaveUp
 	for i, n := range m.refusedBy {
 		r.RefusedBy = append(r.RefusedBy, LimitCount{Limit: cfg.Limits[i].Name, Count: n})

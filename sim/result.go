@@ -1,6 +1,10 @@
 package sim
 
-import "time"
+import (
+	"time"
+
+	"github.com/rlsim/rlsim/algorithms"
+)
 
 // Result is what a run measured, one LaneResult per lane in the order run.
 type Result struct {
@@ -17,6 +21,9 @@ type Result struct {
 // work a client wants done, an attempt is one try of it (the first or a retry).
 type LaneResult struct {
 	Lane LaneKind
+	// Policy is the first limit's policy as this lane applied it: the chain's,
+	// unless an override replaced it.
+	Policy algorithms.Policy
 
 	Attempts  int64 // attempts that reached the lane, retries included
 	Unique    int64 // unique requests (first attempts)

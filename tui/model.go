@@ -137,7 +137,7 @@ func (m *Model) press(msg tea.KeyMsg) tea.Cmd {
 		if m.finished {
 			return nil
 		}
-		m.paused = !m.paused
+		m.paused, m.status = !m.paused, ""
 		return m.restartClock()
 	case key.Matches(msg, k.Faster):
 		m.speed = min(m.speed+1, len(speeds)-1)
@@ -150,6 +150,7 @@ func (m *Model) press(msg tea.KeyMsg) tea.Cmd {
 		}
 		// One slice, to the next slice boundary, so each step adds one column.
 		w := m.timeline.width
+		m.status = ""
 		m.advance((m.sim.Now()/w+1)*w - m.sim.Now())
 	case key.Matches(msg, k.Burst):
 		return m.fireBurst()

@@ -26,7 +26,7 @@ type traceFile struct {
 // traceColumns are the CSV header and the JSON lines' keys. Times are integer
 // nanoseconds of virtual time, so that every figure can be recomputed exactly.
 var traceColumns = []string{"scenario", "at_ns", "lane", "event", "client", "class", "key",
-	"request", "attempt", "cost", "delay_ns", "retry_after_ns", "limit", "latency_ns"}
+	"request", "attempt", "cost", "delay_ns", "retry_after_ns", "limit", "remaining", "reset_ns", "latency_ns"}
 
 func createTrace(path string) (*traceFile, error) {
 	var jsonl bool
@@ -146,6 +146,14 @@ func (s *traceSink) Record(r *sim.TraceRecord) error {
 			num(col, int64(r.RetryAfter))
 		case "limit":
 			str(col, r.Limit)
+		case "remaining":
+			if r.Answered {
+				num(col, r.Remaining)
+			} else if t.jsonl {
+				b = append(b, `"remaining":null`...) // and an empty CSV field
+			}
+		case "reset_ns":
+			num(col, int64(r.Reset))
 		case "latency_ns":
 			num(col, int64(r.Latency))
 		}

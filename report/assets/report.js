@@ -247,12 +247,15 @@
       hdr.push('HTTP/1.1 429 Too Many Requests');
       if (ra > 0) hdr.push('Retry-After: ' + raS);
       if (lim) {
-        hdr.push('RateLimit: limit=' + lim.limit + ', remaining=0, reset=' + raS);
+        hdr.push(rateLimitHeader(lim, ts, k));
         hdr.push('RateLimit-Policy: ' + lim.policy);
       }
     } else if (e === 0 || e === 1) {
       hdr.push('HTTP/1.1 200 OK');
-      if (lim && lane.lane !== 'aimd') hdr.push('RateLimit-Policy: ' + lim.policy);
+      if (lim && ts.rm[k] >= 0) {
+        hdr.push(rateLimitHeader(lim, ts, k));
+        hdr.push('RateLimit-Policy: ' + lim.policy);
+      }
     } else if (e === 4) {
       hdr.push('HTTP/1.1 503 Service Unavailable');
     } else if (e === 3) {
@@ -261,6 +264,11 @@
     if (hdr.length) row('response', '<code>' + hdr.map(esc).join('<br>') + '</code>');
     return '<b>' + esc(lane.title) + '</b><table>' + rows.join('') + '</table>';
   };
+
+  // rateLimitHeader is the draft IETF RateLimit header the limiter's answer implies.
+  function rateLimitHeader(lim, ts, k) {
+    return 'RateLimit: limit=' + lim.limit + ', remaining=' + ts.rm[k] + ', reset=' + Math.ceil(ts.rs[k] / 1e9);
+  }
 
   Timeline.prototype.bind = function () {
     var self = this, c = this.canvas, drag = null;
