@@ -47,30 +47,43 @@ func newPopulation(groups []ClientGroup, limits []Limit) *population {
 
 func (p *population) clients() int { return len(p.groupOf) }
 
+// IdentityOf is the identity of client i of the group, its templates filled in.
+func (g *ClientGroup) IdentityOf(i int) Identity {
+	id := g.Identity
+	for _, f := range []*string{&id.User, &id.IP, &id.APIKey, &id.Tenant, &id.Endpoint} {
+		*f = expandIdentity(*f, g.Name, i)
+	}
+	return id
+}
+
 // clientKey is the key a limit counting by kind sees for client i of grp.
 func clientKey(grp *ClientGroup, i int, kind KeyKind) string {
-	var tmpl string
+	id := grp.IdentityOf(i)
+	var value string
 	switch kind {
 	case KeyGlobal:
 		return "global"
 	case KeyIP:
-		tmpl = grp.Identity.IP
+		value = id.IP
 	case KeyUser:
-		tmpl = grp.Identity.User
+		value = id.User
 	case KeyAPIKey:
-		tmpl = grp.Identity.APIKey
+		value = id.APIKey
 	case KeyTenant:
-		tmpl = grp.Identity.Tenant
+		value = id.Tenant
 	case KeyEndpoint:
-		tmpl = grp.Identity.Endpoint
+		value = id.Endpoint
 	}
-	return kind.String() + ":" + expandIdentity(tmpl, grp.Name, i)
+	return kind.String() + ":" + value
 }
 
 // expandIdentity fills an identity template; empty means "{g}-{i}".
 func expandIdentity(tmpl, group string, i int) string {
 	if tmpl == "" {
 		tmpl = "{g}-{i}"
+	}
+	if !strings.Contains(tmpl, "{") {
+		return tmpl
 	}
 	return strings.NewReplacer("{i}", strconv.Itoa(i), "{g}", group).Replace(tmpl)
 }

@@ -10,7 +10,6 @@ package tui
 import (
 	"errors"
 	"fmt"
-	"strings"
 	"time"
 
 	"github.com/charmbracelet/bubbles/help"
@@ -259,14 +258,7 @@ func (m *Model) fireBurst() tea.Cmd {
 // withBursts is cfg with one client group per burst fired.
 func (m *Model) withBursts(cfg sim.Config) sim.Config {
 	cur := m.sim.Config() // defaults applied: the first group's name and identity
-	first := cur.Clients[0]
-	id := first.Identity
-	for _, f := range []*string{&id.User, &id.IP, &id.APIKey, &id.Tenant, &id.Endpoint} {
-		if *f == "" {
-			*f = "{g}-{i}"
-		}
-		*f = strings.NewReplacer("{i}", "0", "{g}", first.Name).Replace(*f)
-	}
+	id := cur.Clients[0].IdentityOf(0)
 	lim := cur.Limits[0].Policy
 	spread := 3 * sliceWidth(cfg) // a few columns wide, so the reaction is visible
 	cfg.Clients = append([]sim.ClientGroup(nil), cfg.Clients...)

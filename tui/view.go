@@ -402,7 +402,7 @@ func formatTime(d time.Duration) string {
 	case d < time.Second && d%time.Millisecond == 0:
 		return strconv.FormatInt(d.Milliseconds(), 10) + "ms"
 	}
-	return strconv.FormatFloat(d.Seconds(), 'f', -1, 64) + "s"
+	return strconv.FormatFloat(d.Round(time.Millisecond).Seconds(), 'f', -1, 64) + "s"
 }
 
 func truncate(s string, n int) string {
