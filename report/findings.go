@@ -24,8 +24,8 @@ func Findings(r sim.Result) []string {
 	}
 	for _, l := range r.Lanes {
 		if l.Dropped > 0 {
-			out = append(out, fmt.Sprintf("%s dropped %d requests inside the clients, so the server saw %d attempts",
-				l.Lane.Title(), l.Dropped, l.Attempts))
+			out = append(out, fmt.Sprintf("%s dropped %d of %d attempts inside the clients, so the server saw %d",
+				l.Lane.Title(), l.Dropped, l.Attempts, l.Attempts-l.Dropped))
 		}
 	}
 	out = append(out, retries(r)...)

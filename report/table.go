@@ -165,6 +165,9 @@ func classNames(r sim.Result) []string {
 // Table lays out text columns: the first left-aligned, the rest right-aligned.
 type Table struct {
 	Head []string
+	// Text left-aligns every column; otherwise only the first is, and the rest,
+	// numbers, are right-aligned.
+	Text bool
 	rows [][]string
 }
 
@@ -192,6 +195,8 @@ func (t *Table) Write(w io.Writer) {
 			switch {
 			case i == 0:
 				b.WriteString(c + pad)
+			case t.Text:
+				b.WriteString("  " + c + pad)
 			default:
 				b.WriteString("  " + pad + c)
 			}

@@ -37,7 +37,7 @@ func NewCmdScenarios(out io.Writer, runF func(*scenariosOptions) error) *cobra.C
 }
 
 func scenariosRun(opts *scenariosOptions) error {
-	t := &report.Table{Head: []string{"name", "what it shows"}}
+	t := &report.Table{Head: []string{"name", "what it shows"}, Text: true}
 	for _, b := range scenarios.Builtins() {
 		t.Add(b.Name, b.Description)
 	}

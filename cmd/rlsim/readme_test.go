@@ -1,0 +1,47 @@
+package main
+
+import (
+	"os"
+	"strings"
+	"testing"
+)
+
+// readmeBlock is the fenced block that follows the first line of README.md
+// containing marker.
+func readmeBlock(t *testing.T, marker string) string {
+	t.Helper()
+	data, err := os.ReadFile("../../README.md")
+	if err != nil {
+		t.Fatal(err)
+	}
+	s := string(data)
+	i := strings.Index(s, marker)
+	if i < 0 {
+		t.Fatalf("README.md has no %q", marker)
+	}
+	start := strings.Index(s[i:], "```\n")
+	if start < 0 {
+		t.Fatalf("README.md has no block after %q", marker)
+	}
+	body := s[i+start+4:]
+	return body[:strings.Index(body, "```")]
+}
+
+// The README shows real output; these keep it from going stale.
+func TestREADMEShowsTheRealOutput(t *testing.T) {
+	for _, tc := range []struct {
+		marker string
+		args   []string
+	}{
+		{"This is its real output:", []string{"run"}},
+		{"(`rlsim scenarios`)", []string{"scenarios"}},
+	} {
+		code, out, errOut := execute(t, tc.args...)
+		if code != 0 {
+			t.Fatalf("rlsim %v: exit %d: %s", tc.args, code, errOut)
+		}
+		if got := readmeBlock(t, tc.marker); got != out {
+			t.Errorf("README.md's block after %q is not what rlsim %v prints now; paste its output:\n%s", tc.marker, tc.args, out)
+		}
+	}
+}
