@@ -2,8 +2,6 @@ package report
 
 import (
 	"bytes"
-	"flag"
-	"os"
 	"path/filepath"
 	"reflect"
 	"strings"
@@ -11,29 +9,15 @@ import (
 	"time"
 
 	"github.com/rlsim/rlsim/algorithms"
+	"github.com/rlsim/rlsim/internal/golden"
 	"github.com/rlsim/rlsim/scenarios"
 	"github.com/rlsim/rlsim/sim"
 )
 
-var update = flag.Bool("update", false, "rewrite the golden files under testdata/")
-
-// golden compares got with the file testdata/name at the repository's root.
-func golden(t *testing.T, name string, got []byte) {
+// checkGolden compares got with the file testdata/name at the repository's root.
+func checkGolden(t *testing.T, name string, got []byte) {
 	t.Helper()
-	path := filepath.Join("..", "testdata", name)
-	if *update {
-		if err := os.WriteFile(path, got, 0o644); err != nil {
-			t.Fatal(err)
-		}
-		return
-	}
-	want, err := os.ReadFile(path)
-	if err != nil {
-		t.Fatalf("%v (run go test ./report -update to create it)", err)
-	}
-	if !bytes.Equal(got, want) {
-		t.Errorf("output differs from %s (go test ./report -update rewrites it):\n--- got\n%s\n--- want\n%s", path, got, want)
-	}
+	golden.Check(t, filepath.Join("..", "testdata", name), got)
 }
 
 // sample is a hand-built result, so that the table's layout is tested apart from sim.
@@ -88,7 +72,7 @@ func TestOutputGolden(t *testing.T) {
 			if err := tc.write(&b, tc.in); err != nil {
 				t.Fatal(err)
 			}
-			golden(t, tc.golden, b.Bytes())
+			checkGolden(t, tc.golden, b.Bytes())
 		})
 	}
 }

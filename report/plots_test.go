@@ -1,7 +1,6 @@
 package report
 
 import (
-	"os"
 	"path/filepath"
 	"reflect"
 	"testing"
@@ -10,6 +9,7 @@ import (
 	"gonum.org/v1/plot/cmpimg"
 	"gonum.org/v1/plot/plotter"
 
+	"github.com/rlsim/rlsim/internal/golden"
 	"github.com/rlsim/rlsim/sim"
 )
 
@@ -153,26 +153,9 @@ func goldenPNG(t *testing.T, name string, f *Figure) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	path := filepath.Join("..", "testdata", name)
-	if *update {
-		if err := os.WriteFile(path, got, 0o644); err != nil {
-			t.Fatal(err)
-		}
-		return
-	}
-	want, err := os.ReadFile(path)
-	if err != nil {
-		t.Fatalf("%v (run go test ./report -update to create it)", err)
-	}
-	ok, err := cmpimg.EqualApprox("png", got, want, 0.05)
-	if err != nil {
-		t.Fatal(err)
-	}
-	if !ok {
-		bad := filepath.Join(t.TempDir(), name)
-		os.WriteFile(bad, got, 0o644)
-		t.Errorf("%s differs from %s (got saved as %s; go test ./report -update rewrites it)", f.Name, path, bad)
-	}
+	golden.CheckFunc(t, filepath.Join("..", "testdata", name), got, func(got, want []byte) (bool, error) {
+		return cmpimg.EqualApprox("png", got, want, 0.05)
+	})
 }
 
 func TestGoldenPNGs(t *testing.T) {

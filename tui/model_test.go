@@ -1,11 +1,8 @@
 package tui
 
 import (
-	"bytes"
 	"context"
-	"flag"
 	"io"
-	"os"
 	"path/filepath"
 	"reflect"
 	"strings"
@@ -16,16 +13,10 @@ import (
 	"github.com/charmbracelet/lipgloss"
 	"github.com/muesli/termenv"
 
+	"github.com/rlsim/rlsim/internal/golden"
 	"github.com/rlsim/rlsim/scenarios"
 	"github.com/rlsim/rlsim/sim"
 )
-
-// updating reports whether -update was given, to rewrite the golden files under
-// tui/testdata/. The flag is defined by x/exp/golden, which teatest imports.
-func updating() bool {
-	f := flag.Lookup("update")
-	return f != nil && f.Value.String() == "true"
-}
 
 // builtins loads the named built-in scenarios as a playlist.
 func builtins(t testing.TB, names ...string) []Scenario {
@@ -365,26 +356,10 @@ func TestColoursAreDistinct(t *testing.T) {
 	}
 }
 
-// golden compares got with tui/testdata/name.golden; -update rewrites it.
-func golden(t *testing.T, name, got string) {
+// checkGolden compares got with tui/testdata/name.golden; -update rewrites it.
+func checkGolden(t *testing.T, name, got string) {
 	t.Helper()
-	path := filepath.Join("testdata", name+".golden")
-	if updating() {
-		if err := os.MkdirAll("testdata", 0o755); err != nil {
-			t.Fatal(err)
-		}
-		if err := os.WriteFile(path, []byte(got), 0o644); err != nil {
-			t.Fatal(err)
-		}
-		return
-	}
-	want, err := os.ReadFile(path)
-	if err != nil {
-		t.Fatalf("%v (go test ./tui -update writes it)", err)
-	}
-	if !bytes.Equal([]byte(got), want) {
-		t.Errorf("View() differs from %s (go test ./tui -update rewrites it):\n--- got\n%s\n--- want\n%s", path, got, want)
-	}
+	golden.Check(t, filepath.Join("testdata", name+".golden"), []byte(got))
 }
 
 func TestViewGolden(t *testing.T) {
@@ -418,7 +393,7 @@ func TestViewGolden(t *testing.T) {
 			m := newModel(t, builtins(t, tc.scenario), tc.width, tc.height)
 			send(m, tc.msgs...)
 			v := m.View()
-			golden(t, tc.name, v)
+			checkGolden(t, tc.name, v)
 			if n := strings.Count(v, "\n") + 1; n > tc.height {
 				t.Errorf("%d lines in a terminal %d high", n, tc.height)
 			}

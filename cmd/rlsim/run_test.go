@@ -5,7 +5,6 @@ import (
 	"context"
 	"encoding/csv"
 	"encoding/json"
-	"flag"
 	"os"
 	"path/filepath"
 	"reflect"
@@ -13,29 +12,15 @@ import (
 	"testing"
 	"time"
 
+	"github.com/rlsim/rlsim/internal/golden"
 	"github.com/rlsim/rlsim/report"
 	"github.com/rlsim/rlsim/sim"
 )
 
-var update = flag.Bool("update", false, "rewrite the golden files under testdata/")
-
-// golden compares got with the file testdata/name at the repository's root.
-func golden(t *testing.T, name string, got []byte) {
+// checkGolden compares got with the file testdata/name at the repository's root.
+func checkGolden(t *testing.T, name string, got []byte) {
 	t.Helper()
-	path := filepath.Join("..", "..", "testdata", name)
-	if *update {
-		if err := os.WriteFile(path, got, 0o644); err != nil {
-			t.Fatal(err)
-		}
-		return
-	}
-	want, err := os.ReadFile(path)
-	if err != nil {
-		t.Fatalf("%v (run go test ./cmd/rlsim -update to create it)", err)
-	}
-	if !bytes.Equal(got, want) {
-		t.Errorf("output differs from %s (go test ./cmd/rlsim -update rewrites it):\n--- got\n%s\n--- want\n%s", path, got, want)
-	}
+	golden.Check(t, filepath.Join("..", "..", "testdata", name), got)
 }
 
 // execute runs the command line args as mainRun does and returns the exit status,
@@ -258,5 +243,5 @@ func TestRunBoundaryBurstGolden(t *testing.T) {
 	if code != 0 {
 		t.Fatalf("exit %d: %s", code, errOut)
 	}
-	golden(t, "run_boundary_burst.golden", []byte(out))
+	checkGolden(t, "run_boundary_burst.golden", []byte(out))
 }
