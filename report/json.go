@@ -41,9 +41,17 @@ type jsonLimit struct {
 	Burst   int64   `json:"burst"`
 }
 
+// jsonPolicy is the first limit's policy as a lane applied it.
+type jsonPolicy struct {
+	Limit   int64   `json:"limit"`
+	WindowS float64 `json:"window_s"`
+	Burst   int64   `json:"burst"`
+}
+
 type jsonLane struct {
 	Lane                   string            `json:"lane"`
 	Title                  string            `json:"title"`
+	Policy                 jsonPolicy        `json:"policy"`
 	Attempts               int64             `json:"attempts"`
 	Unique                 int64             `json:"unique"`
 	Admitted               int64             `json:"admitted"`
@@ -194,6 +202,7 @@ func toJSON(o Run) jsonRun {
 	for _, l := range r.Lanes {
 		jl := jsonLane{
 			Lane: l.Lane.String(), Title: l.Lane.Title(),
+			Policy:   jsonPolicy{l.Policy.Limit, secs(l.Policy.Window), l.Policy.EffectiveBurst()},
 			Attempts: l.Attempts, Unique: l.Unique, Admitted: l.Admitted, Refused: l.Refused, Shed: l.Shed,
 			Delayed: l.Delayed, Dropped: l.Dropped, Succeeded: l.Succeeded, GaveUp: l.GaveUp, Pending: l.Pending,
 			RefusedBy: []jsonLimitCount{}, Delay: percentiles(l.Delay),

@@ -24,7 +24,7 @@ func checkGolden(t *testing.T, name string, got []byte) {
 func sample() Run {
 	s := &scenarios.Scenario{Name: "sample", Description: "a hand-built result"}
 	lane := func(k sim.LaneKind, admitted, refused, delayed, peak int64) sim.LaneResult {
-		return sim.LaneResult{Lane: k, Attempts: admitted + refused, Unique: 20, Admitted: admitted, Refused: refused,
+		return sim.LaneResult{Lane: k, Policy: algorithms.Policy{Limit: 10, Window: time.Second}, Attempts: admitted + refused, Unique: 20, Admitted: admitted, Refused: refused,
 			Delayed: delayed, Succeeded: admitted, Delay: sim.Percentiles{Count: delayed, P99: 900 * time.Millisecond, Max: 950 * time.Millisecond},
 			Peak:               sim.WindowPeak{Count: peak, Start: 900 * time.Millisecond, End: 1900 * time.Millisecond, Key: "global", Limit: 10, Ratio: float64(peak) / 10},
 			RetryAmplification: float64(admitted+refused) / 20, Fairness: 1,
