@@ -160,6 +160,37 @@ func TestReportInABrowser(t *testing.T) {
 	}
 }
 
+// TestReportTimelineReactsToTheMouse opens the report with #selftest, which has
+// the page send the first timeline the pointer and wheel events a mouse would:
+// hovering a refused tick must show the 429 and its Retry-After, the wheel must
+// zoom, a drag must pan and a double-click must show the whole run again.
+func TestReportTimelineReactsToTheMouse(t *testing.T) {
+	chromium, err := exec.LookPath("chromium")
+	if err != nil {
+		t.Skip("chromium is not on PATH; .ci/run installs it (apt-get install chromium)")
+	}
+	dir := filepath.Join(t.TempDir(), "r")
+	if code, _, errOut := execute(t, "run", "boundary-burst", "--out", dir); code != 0 {
+		t.Fatal(errOut)
+	}
+	cmd := exec.Command(chromium, "--headless", "--no-sandbox", "--disable-gpu", "--disable-background-networking",
+		"--disable-component-update", "--disable-sync", "--no-first-run", "--user-data-dir="+t.TempDir(),
+		"--virtual-time-budget=5000", "--window-size=1400,2000", "--dump-dom", "file://"+filepath.Join(dir, "index.html")+"#selftest")
+	var stderr bytes.Buffer
+	cmd.Stderr = &stderr
+	dom, err := cmd.Output()
+	if err != nil {
+		t.Fatalf("chromium: %v\n%s", err, stderr.String())
+	}
+	page := string(dom)
+	if m := regexp.MustCompile(`(?s)<div id="errors"[^>]*>(.*?)</div>`).FindStringSubmatch(page); m == nil || strings.TrimSpace(m[1]) != "" {
+		t.Errorf("errors on the page: %q", m)
+	}
+	if !strings.Contains(page, `data-selftest="hover zoom pan reset"`) {
+		t.Errorf("the page's self-test did not pass every step (want data-selftest=\"hover zoom pan reset\")")
+	}
+}
+
 func readRowsOfContention(t *testing.T, dir string) []any {
 	b, _ := os.ReadFile(filepath.Join(dir, "results.json"))
 	var doc struct {

@@ -242,7 +242,7 @@
     }
     if (e === 2) {
       var ra = ts.ra[k], raS = Math.ceil(ra / 1e9);
-      row('Retry-After', esc(fmtDur(Math.round(ra / 1000)) + ' (exact)'));
+      row('Retry-After', esc(fmtDur(Math.round(ra / 1000)) + (lane.lane === 'sliding_window_counter' ? ' (an estimate)' : ' (exact)')));
       row('limit', esc(lim ? lim.name : ''));
       hdr.push('HTTP/1.1 429 Too Many Requests');
       if (ra > 0) hdr.push('Retry-After: ' + raS);
@@ -315,12 +315,50 @@
     window.addEventListener('resize', function () { self.resize(); });
   };
 
+  // selfTest drives the first timeline through the same pointer and wheel events
+  // a person's mouse sends (hover a refused tick, zoom, pan) and records what
+  // happened in data-selftest, for the browser test: report.html#selftest.
+  function selfTest(tlv) {
+    var done = [], c = tlv.canvas, r = c.getBoundingClientRect();
+    function send(type, x, y, extra) {
+      var init = Object.assign({ clientX: r.left + x, clientY: r.top + y, bubbles: true, pointerId: 1 }, extra || {});
+      c.dispatchEvent(type === 'wheel' ? new WheelEvent(type, init) : new PointerEvent(type, init));
+    }
+    var lanes = tlv.tl.lanes;
+    for (var i = 0; i < lanes.length && done.length === 0; i++) {
+      var ts = lanes[i].exact && lanes[i].ticks;
+      var k = ts ? ts.e.indexOf(2) : -1; // a refusal
+      if (k < 0) continue;
+      send('pointermove', tlv.x(ts.t[k]), AXIS + i * ROW + ROW * 0.75);
+      var tip = tlv.tip.textContent;
+      if (tlv.tip.hidden || tip.indexOf('429 Too Many Requests') < 0 || tip.indexOf('Retry-After') < 0) {
+        fail('selftest: hovering a refusal of ' + lanes[i].lane + ' showed: ' + (tlv.tip.hidden ? '(nothing)' : tip));
+        return;
+      }
+      done.push('hover');
+    }
+    var span = tlv.t1 - tlv.t0, mid = GUTTER + tlv.width() / 2;
+    send('wheel', mid, AXIS + 2, { deltaY: -100 });
+    if (!(tlv.t1 - tlv.t0 < span)) { fail('selftest: the wheel did not zoom in'); return; }
+    done.push('zoom');
+    var t0 = tlv.t0;
+    send('pointerdown', mid, AXIS + 2);
+    send('pointermove', mid + 100, AXIS + 2);
+    send('pointerup', mid + 100, AXIS + 2);
+    if (!(tlv.t0 < t0)) { fail('selftest: dragging right did not pan back in time'); return; }
+    done.push('pan');
+    c.dispatchEvent(new MouseEvent('dblclick', { bubbles: true }));
+    if (tlv.t0 !== 0 || tlv.t1 !== tlv.tl.end_us) { fail('selftest: double-click did not show the whole run'); return; }
+    done.push('reset');
+    document.body.dataset.selftest = done.join(' ');
+  }
+
   document.querySelectorAll('table.sortable').forEach(sortable);
-  var drawn = 0;
+  var timelines = [];
   document.querySelectorAll('.timeline').forEach(function (box) {
     var data = JSON.parse(box.closest('section').querySelector('script.page-data').textContent);
-    new Timeline(box, data.timeline);
-    drawn++;
+    timelines.push(new Timeline(box, data.timeline));
   });
-  document.body.dataset.timelines = String(drawn);
+  document.body.dataset.timelines = String(timelines.length);
+  if (location.hash === '#selftest' && timelines.length) selfTest(timelines[0]);
 })();
