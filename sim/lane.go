@@ -57,7 +57,6 @@ type request struct {
 	prevSleep time.Duration
 	raDue     time.Duration // the instant a Retry-After pointed to; -1 if none
 	entered   time.Duration // when it entered the backend
-	release   time.Duration // when it leaves the leaky queue
 }
 
 // requests is a pool of live requests addressed by index, reusing freed slots.
@@ -203,7 +202,6 @@ func (l *lane) attempt(r int32) {
 	if delay > 0 {
 		l.m.delayed(now, delay, g)
 		l.record(TraceDelay, r, &answer, "")
-		req.release = now + delay
 		l.eng.schedule(now+delay, evRelease, r, 0)
 		return
 	}
