@@ -1,0 +1,137 @@
+package scenarios
+
+import (
+	"context"
+	"testing"
+
+	"github.com/rlsim/rlsim/sim"
+)
+
+// lanesOf runs a built-in and returns its lanes by kind.
+func lanesOf(t *testing.T, name string) map[sim.LaneKind]sim.LaneResult {
+	t.Helper()
+	s, err := LoadBuiltin(name)
+	if err != nil {
+		t.Fatal(err)
+	}
+	r, err := sim.Run(context.Background(), *s.Config, sim.Options{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	lanes := map[sim.LaneKind]sim.LaneResult{}
+	for _, l := range r.Lanes {
+		lanes[l.Lane] = l
+	}
+	return lanes
+}
+
+func success(c sim.ClassResult) float64 { return float64(c.Succeeded) / float64(c.Unique) }
+
+func class(l sim.LaneResult, name string) sim.ClassResult {
+	for _, c := range l.Classes {
+		if c.Name == name {
+			return c
+		}
+	}
+	return sim.ClassResult{}
+}
+
+// Each built-in is written to make one point; these tests hold it to that point,
+// so a change to the simulator or to a scenario file cannot quietly blur it.
+func TestBuiltinsMakeTheirPoint(t *testing.T) {
+	for _, tc := range []struct {
+		name  string
+		point string
+		holds func(map[sim.LaneKind]sim.LaneResult) bool
+	}{
+		{"demo", "the lanes disagree: at least six different (admitted, refused) outcomes among the eight",
+			func(l map[sim.LaneKind]sim.LaneResult) bool {
+				seen := map[[2]int64]bool{}
+				for _, lane := range l {
+					seen[[2]int64{lane.Admitted, lane.Refused}] = true
+				}
+				return len(l) == 8 && len(seen) >= 6
+			}},
+		{"boundary-burst", "the fixed window admits twice its limit in one window, the sliding log never more than it",
+			func(l map[sim.LaneKind]sim.LaneResult) bool {
+				return l[sim.LaneFixedWindow].Peak.Ratio == 2 && l[sim.LaneSlidingLog].Peak.Ratio == 1
+			}},
+		{"idle-then-burst", "the strict lanes refuse about half of the bursts",
+			func(l map[sim.LaneKind]sim.LaneResult) bool {
+				sl := l[sim.LaneSlidingLog]
+				return sl.Refused*3 >= sl.Attempts && sl.Refused*3 <= 2*sl.Attempts
+			}},
+		{"steady-overload", "the rate lanes settle at the limit while AIMD admits everything",
+			func(l map[sim.LaneKind]sim.LaneResult) bool {
+				return l[sim.LaneAIMD].Admitted == l[sim.LaneAIMD].Attempts && l[sim.LaneSlidingLog].Admitted*2 < l[sim.LaneSlidingLog].Attempts
+			}},
+		{"nat-per-ip", "the users behind the NAT pay for the abuser",
+			func(l map[sim.LaneKind]sim.LaneResult) bool {
+				sl := l[sim.LaneSlidingLog]
+				return success(class(sl, "users")) < 0.5
+			}},
+		{"nat-per-user", "only the abuser is refused",
+			func(l map[sim.LaneKind]sim.LaneResult) bool {
+				sl := l[sim.LaneSlidingLog]
+				return success(class(sl, "users")) == 1 && success(class(sl, "abuser")) < 0.2
+			}},
+		{"noisy-neighbour", "the quiet tenants are refused about as often as the noisy one",
+			func(l map[sim.LaneKind]sim.LaneResult) bool {
+				sl := l[sim.LaneSlidingLog]
+				quiet, noisy := success(class(sl, "quiet")), success(class(sl, "noisy"))
+				return quiet < 0.6 && quiet < noisy*1.5
+			}},
+		{"downstream-slowdown", "AIMD sheds instead of queueing, so its latency stays low",
+			func(l map[sim.LaneKind]sim.LaneResult) bool {
+				return l[sim.LaneAIMD].Backend.Latency.P99*3 < l[sim.LaneTokenBucket].Backend.Latency.P99
+			}},
+		{"client-throttling-overload", "the throttle drops in the clients and the server refuses far less",
+			func(l map[sim.LaneKind]sim.LaneResult) bool {
+				th, tb := l[sim.LaneClientThrottle], l[sim.LaneTokenBucket]
+				return th.Dropped > 0 && th.Refused*5 < tb.Refused
+			}},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			if !tc.holds(lanesOf(t, tc.name)) {
+				t.Errorf("%s no longer shows that %s", tc.name, tc.point)
+			}
+		})
+	}
+}
+
+// The retry storms differ only in jitter: without it the synchronised waves
+// overflow the backend's queue, so more attempts are shed and the last request
+// finishes later than with any jitter.
+func TestJitterCalmsTheRetryStorm(t *testing.T) {
+	none := lanesOf(t, "retry-storm-no-jitter")[sim.LaneFixedWindow]
+	for _, jitter := range []string{"full", "equal", "decorrelated"} {
+		l := lanesOf(t, "retry-storm-"+jitter+"-jitter")[sim.LaneFixedWindow]
+		if l.Shed >= none.Shed || l.AllDoneAt >= none.AllDoneAt {
+			t.Errorf("%s jitter: %d shed, all done at %v; no jitter: %d shed, done at %v; want fewer and sooner",
+				jitter, l.Shed, l.AllDoneAt, none.Shed, none.AllDoneAt)
+		}
+	}
+}
+
+// In the contention study no jitter makes the most write calls at every size.
+func TestContentionStudyShowsJitterWins(t *testing.T) {
+	s, err := LoadBuiltin("backoff-contention")
+	if err != nil {
+		t.Fatal(err)
+	}
+	r, err := sim.RunContention(context.Background(), *s.Contention)
+	if err != nil {
+		t.Fatal(err)
+	}
+	none := map[int]float64{}
+	for _, row := range r.Rows {
+		if row.Jitter == sim.JitterNone {
+			none[row.Clients] = row.Calls
+		}
+	}
+	for _, row := range r.Rows {
+		if row.Jitter != sim.JitterNone && row.Clients >= 50 && row.Calls >= none[row.Clients] {
+			t.Errorf("%d clients: %v jitter made %.0f calls, no jitter %.0f", row.Clients, row.Jitter, row.Calls, none[row.Clients])
+		}
+	}
+}
