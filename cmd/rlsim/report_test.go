@@ -119,20 +119,17 @@ func TestInterruptLeavesNoReport(t *testing.T) {
 	}
 }
 
-// TestReportInABrowser opens a report in headless Chromium and reads the page
-// back after its script ran: the timelines drawn, the table filled, no error.
-func TestReportInABrowser(t *testing.T) {
+// browse opens url in headless Chromium and returns the page after its script
+// ran, failing the test if the page caught any script error.
+func browse(t *testing.T, url string) string {
+	t.Helper()
 	chromium, err := exec.LookPath("chromium")
 	if err != nil {
 		t.Skip("chromium is not on PATH; .ci/run installs it (apt-get install chromium)")
 	}
-	dir := filepath.Join(t.TempDir(), "r")
-	if code, _, errOut := execute(t, "run", "demo", "nat-per-ip", "backoff-contention", "--out", dir); code != 0 {
-		t.Fatal(errOut)
-	}
 	cmd := exec.Command(chromium, "--headless", "--no-sandbox", "--disable-gpu", "--disable-background-networking",
 		"--disable-component-update", "--disable-sync", "--no-first-run", "--user-data-dir="+t.TempDir(),
-		"--virtual-time-budget=5000", "--window-size=1400,2000", "--dump-dom", "file://"+filepath.Join(dir, "index.html"))
+		"--virtual-time-budget=5000", "--window-size=1400,2000", "--dump-dom", url)
 	var stderr bytes.Buffer
 	cmd.Stderr = &stderr
 	dom, err := cmd.Output()
@@ -143,6 +140,25 @@ func TestReportInABrowser(t *testing.T) {
 	if m := regexp.MustCompile(`(?s)<div id="errors"[^>]*>(.*?)</div>`).FindStringSubmatch(page); m == nil || strings.TrimSpace(m[1]) != "" {
 		t.Errorf("script errors on the page: %q", m)
 	}
+	return page
+}
+
+// reportFor runs rlsim run args... --out into a temporary folder and returns the
+// URL of its index.html.
+func reportFor(t *testing.T, args ...string) (dir, url string) {
+	t.Helper()
+	dir = filepath.Join(t.TempDir(), "r")
+	if code, _, errOut := execute(t, append(append([]string{"run"}, args...), "--out", dir)...); code != 0 {
+		t.Fatal(errOut)
+	}
+	return dir, "file://" + filepath.Join(dir, "index.html")
+}
+
+// TestReportInABrowser opens a report in headless Chromium and reads the page
+// back after its script ran: the timelines drawn, the table filled, no error.
+func TestReportInABrowser(t *testing.T) {
+	dir, url := reportFor(t, "demo", "nat-per-ip", "backoff-contention")
+	page := browse(t, url)
 	if !strings.Contains(page, `data-timelines="2"`) {
 		t.Error(`body lacks data-timelines="2": the timelines were not drawn`)
 	}
@@ -165,28 +181,8 @@ func TestReportInABrowser(t *testing.T) {
 // hovering a refused tick must show the 429 and its Retry-After, the wheel must
 // zoom, a drag must pan and a double-click must show the whole run again.
 func TestReportTimelineReactsToTheMouse(t *testing.T) {
-	chromium, err := exec.LookPath("chromium")
-	if err != nil {
-		t.Skip("chromium is not on PATH; .ci/run installs it (apt-get install chromium)")
-	}
-	dir := filepath.Join(t.TempDir(), "r")
-	if code, _, errOut := execute(t, "run", "boundary-burst", "--out", dir); code != 0 {
-		t.Fatal(errOut)
-	}
-	cmd := exec.Command(chromium, "--headless", "--no-sandbox", "--disable-gpu", "--disable-background-networking",
-		"--disable-component-update", "--disable-sync", "--no-first-run", "--user-data-dir="+t.TempDir(),
-		"--virtual-time-budget=5000", "--window-size=1400,2000", "--dump-dom", "file://"+filepath.Join(dir, "index.html")+"#selftest")
-	var stderr bytes.Buffer
-	cmd.Stderr = &stderr
-	dom, err := cmd.Output()
-	if err != nil {
-		t.Fatalf("chromium: %v\n%s", err, stderr.String())
-	}
-	page := string(dom)
-	if m := regexp.MustCompile(`(?s)<div id="errors"[^>]*>(.*?)</div>`).FindStringSubmatch(page); m == nil || strings.TrimSpace(m[1]) != "" {
-		t.Errorf("errors on the page: %q", m)
-	}
-	if !strings.Contains(page, `data-selftest="hover zoom pan reset"`) {
+	_, url := reportFor(t, "boundary-burst")
+	if page := browse(t, url+"#selftest"); !strings.Contains(page, `data-selftest="hover zoom pan reset"`) {
 		t.Errorf("the page's self-test did not pass every step (want data-selftest=\"hover zoom pan reset\")")
 	}
 }
