@@ -20,7 +20,8 @@ type admission struct {
 	cost int64
 }
 
-// keyWindow is one key's admissions in (t−window, t], oldest first, in a ring.
+// keyWindow is one key's admissions in (t−window, t], oldest first, in a ring
+// whose size is a power of two, so that wrapping is a mask, not a division.
 type keyWindow struct {
 	ring    []admission
 	head, n int
@@ -55,7 +56,7 @@ func (k *keyWindow) expire(now, window time.Duration, limit int64) {
 		}
 		k.advance(gone, limit)
 		k.sum -= a.cost
-		k.head = (k.head + 1) % len(k.ring)
+		k.head = (k.head + 1) & (len(k.ring) - 1)
 		k.n--
 	}
 }
@@ -72,7 +73,7 @@ func (k *keyWindow) push(a admission) {
 	if k.n == len(k.ring) {
 		k.grow()
 	}
-	k.ring[(k.head+k.n)%len(k.ring)] = a
+	k.ring[(k.head+k.n)&(len(k.ring)-1)] = a
 	k.n++
 	k.sum += a.cost
 }
@@ -80,7 +81,7 @@ func (k *keyWindow) push(a admission) {
 func (k *keyWindow) grow() {
 	ring := make([]admission, max(8, 2*len(k.ring)))
 	for i := range k.n {
-		ring[i] = k.ring[(k.head+i)%len(k.ring)]
+		ring[i] = k.ring[(k.head+i)&(len(k.ring)-1)]
 	}
 	k.ring, k.head = ring, 0
 }
@@ -95,7 +96,7 @@ func (p *peakTracker) overLimit() time.Duration {
 		over := k.over
 		sum, last := k.sum, k.last
 		for j := 0; j < k.n && sum > p.limit; j++ {
-			a := k.ring[(k.head+j)%len(k.ring)]
+			a := k.ring[(k.head+j)&(len(k.ring)-1)]
 			gone := a.at + p.window
 			over += gone - last
 			last = gone
