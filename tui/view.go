@@ -14,7 +14,8 @@ import (
 )
 
 // mark is what one cell of a lane shows: the answer most attempts that arrived
-// in its time slice got, or, where none arrived, the state of the leaky queue.
+// in its time slice got (or "some admitted, some refused" when the slice had
+// both), or, where none arrived, the state of the leaky queue.
 type mark uint8
 
 const (
@@ -25,13 +26,14 @@ const (
 	markRefuse       // 429
 	markShed         // 503
 	markDrop         // dropped client-side by the adaptive throttle
+	markMixed        // some admitted, some refused
 	marks
 )
 
 // glyphs carry the meaning without colour (NO_COLOR).
 var glyphs = [marks]string{
 	markNone: " ", markAdmit: "█", markWait: "─", markRelease: ">",
-	markRefuse: "x", markShed: "!", markDrop: "/",
+	markRefuse: "x", markShed: "!", markDrop: "/", markMixed: "▒",
 }
 
 // markOf is what c shows. Attempts admitted and then shed by a full backend in
@@ -47,7 +49,10 @@ func markOf(c *cell) mark {
 			best, n = o.m, o.n
 		}
 	}
+	admitted := c.admitted - min(c.admitted, c.shed) + c.delayed
 	switch {
+	case (best == markAdmit || best == markWait || best == markRefuse) && admitted > 0 && c.refused > 0:
+		return markMixed
 	case best != markNone:
 		return best
 	case c.waiting > 0:
@@ -93,6 +98,7 @@ func newStyles(r *lipgloss.Renderer) styles {
 	s.mark[markRefuse] = split(color("1").Bold(true))
 	s.mark[markShed] = split(color("5").Bold(true))
 	s.mark[markDrop] = split(color("6"))
+	s.mark[markMixed] = split(color("9"))
 	s.title = split(r.NewStyle().Bold(true))
 	s.faint = split(r.NewStyle().Faint(true))
 	s.over = split(r.NewStyle().Bold(true).Foreground(lipgloss.Color("15")).Background(lipgloss.Color("1")))
@@ -366,7 +372,7 @@ func (m *Model) legend(width int) string {
 	items := []struct {
 		m    mark
 		text string
-	}{{markAdmit, "admitted"}, {markRefuse, "refused"}, {markWait, ""}, {markShed, "shed"}, {markDrop, "dropped"}}
+	}{{markAdmit, "admitted"}, {markRefuse, "refused"}, {markMixed, "both"}, {markWait, ""}, {markShed, "shed"}, {markDrop, "dropped"}}
 	var parts []string
 	used := 0
 	for _, it := range items {
