@@ -63,12 +63,7 @@ func writeComparison(w io.Writer, r sim.Result) {
 		}
 		c.Write(w)
 	}
-	if fs := Findings(r); len(fs) > 0 {
-		fmt.Fprintf(w, "\nfindings\n")
-		for _, f := range fs {
-			fmt.Fprintf(w, "  - %s\n", f)
-		}
-	}
+	writeFindings(w, Findings(r))
 }
 
 func writeContention(w io.Writer, c *sim.ContentionConfig, r sim.ContentionResult) {
@@ -106,11 +101,17 @@ func writeContention(w io.Writer, c *sim.ContentionConfig, r sim.ContentionResul
 		}
 		t.Write(w)
 	}
-	if fs := ContentionFindings(r); len(fs) > 0 {
-		fmt.Fprintf(w, "\nfindings\n")
-		for _, f := range fs {
-			fmt.Fprintf(w, "  - %s\n", f)
-		}
+	writeFindings(w, ContentionFindings(r))
+}
+
+// writeFindings lists the plain-words findings under the tables, if any.
+func writeFindings(w io.Writer, fs []string) {
+	if len(fs) == 0 {
+		return
+	}
+	fmt.Fprintf(w, "\nfindings\n")
+	for _, f := range fs {
+		fmt.Fprintf(w, "  - %s\n", f)
 	}
 }
 
