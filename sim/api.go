@@ -59,7 +59,7 @@ type TraceRecord struct {
 // Run simulates cfg through every lane to the end and returns what was measured.
 // It stops early with ctx's error when ctx is cancelled.
 func Run(ctx context.Context, cfg Config, opt Options) (Result, error) {
-	s, err := New(cfg, opt)
+	s, err := NewContext(ctx, cfg, opt)
 	if err != nil {
 		return Result{}, err
 	}

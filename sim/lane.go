@@ -1,6 +1,7 @@
 package sim
 
 import (
+	"context"
 	"time"
 
 	"github.com/rlsim/rlsim/algorithms"
@@ -78,8 +79,13 @@ func (p *requests) get() int32 {
 func (p *requests) put(i int32) { p.free = append(p.free, i) }
 
 // start schedules every client's first arrival of every component.
-func (l *lane) start() {
+func (l *lane) start(ctx context.Context) error {
 	for c := range l.pop.clients() {
+		if c%setupCheckEvery == 0 {
+			if err := ctx.Err(); err != nil {
+				return err
+			}
+		}
 		grp := &l.pop.groups[l.pop.groupOf[c]]
 		for j := range grp.Arrivals {
 			l.scheduleArrival(int32(c), int32(j))
@@ -90,6 +96,7 @@ func (l *lane) start() {
 			l.eng.schedule(ch.At, evChange, int32(i), 0)
 		}
 	}
+	return nil
 }
 
 func (l *lane) scheduleArrival(c, comp int32) {

@@ -1,9 +1,15 @@
 package sim
 
 import (
+	"context"
 	"strconv"
 	"strings"
 )
+
+// setupCheckEvery is how many clients population and lane setup build between
+// two looks at the context: a few milliseconds of work, so that Ctrl-C during the
+// setup of millions of clients is honoured at once.
+const setupCheckEvery = 1 << 10
 
 // population is the static part of a world, shared by every lane: who the clients
 // are and which key of each limit they count against. Keys are dense ids so a lane
@@ -18,7 +24,9 @@ type population struct {
 	keyNames  [][]string    // limit → key id → key
 }
 
-func newPopulation(groups []ClientGroup, limits []Limit) *population {
+// newPopulation builds the population, or stops with ctx's error when ctx is
+// cancelled.
+func newPopulation(ctx context.Context, groups []ClientGroup, limits []Limit) (*population, error) {
 	p := &population{groups: groups, keyOf: make([][]int32, len(limits)), keyNames: make([][]string, len(limits))}
 	ids := make([]map[string]int32, len(limits))
 	for i := range ids {
@@ -26,6 +34,11 @@ func newPopulation(groups []ClientGroup, limits []Limit) *population {
 	}
 	for g, grp := range groups {
 		for i := range grp.Count {
+			if len(p.groupOf)%setupCheckEvery == 0 {
+				if err := ctx.Err(); err != nil {
+					return nil, err
+				}
+			}
 			p.groupOf = append(p.groupOf, int32(g))
 			p.indexOf = append(p.indexOf, int32(i))
 			p.extraComp = append(p.extraComp, int32(p.extras))
@@ -42,7 +55,7 @@ func newPopulation(groups []ClientGroup, limits []Limit) *population {
 			}
 		}
 	}
-	return p
+	return p, nil
 }
 
 func (p *population) clients() int { return len(p.groupOf) }

@@ -242,7 +242,7 @@ func TestUsersBehindOneAddressShareThePerIPBudget(t *testing.T) {
 	}{{KeyIP, 1, 100}, {KeyUser, 300, 300}} {
 		cfg := Config{Duration: time.Second, Lanes: []LaneKind{LaneTokenBucket}, Clients: []ClientGroup{nat},
 			Limits: []Limit{{Key: tc.key, Policy: algorithms.Policy{Limit: 100, Window: time.Minute}}}}
-		pop := newPopulation(cfg.withDefaults().Clients, cfg.Limits)
+		pop, _ := newPopulation(context.Background(), cfg.withDefaults().Clients, cfg.Limits)
 		if n := len(pop.keyNames[0]); n != tc.keys {
 			t.Errorf("keyed by %v: %d keys, want %d", tc.key, n, tc.keys)
 		}

@@ -21,14 +21,23 @@ type Simulation struct {
 
 // New validates cfg and prepares its simulation at virtual time zero.
 func New(cfg Config, opt Options) (*Simulation, error) {
+	return NewContext(context.Background(), cfg, opt)
+}
+
+// NewContext is New that stops with ctx's error when ctx is cancelled while the
+// clients and lanes are being built, which takes seconds for millions of clients.
+func NewContext(ctx context.Context, cfg Config, opt Options) (*Simulation, error) {
 	if err := cfg.Validate(); err != nil {
 		return nil, err
 	}
 	cfg = cfg.withDefaults()
-	pop := newPopulation(cfg.Clients, cfg.Limits)
+	pop, err := newPopulation(ctx, cfg.Clients, cfg.Limits)
+	if err != nil {
+		return nil, err
+	}
 	s := &Simulation{cfg: cfg, opt: opt}
 	for _, kind := range cfg.Lanes {
-		l, err := newLane(kind, &s.cfg, pop, opt.Trace)
+		l, err := newLane(ctx, kind, &s.cfg, pop, opt.Trace)
 		if err != nil {
 			return nil, err
 		}
@@ -37,7 +46,7 @@ func New(cfg Config, opt Options) (*Simulation, error) {
 	return s, nil
 }
 
-func newLane(kind LaneKind, cfg *Config, pop *population, trace TraceSink) (*lane, error) {
+func newLane(ctx context.Context, kind LaneKind, cfg *Config, pop *population, trace TraceSink) (*lane, error) {
 	m, err := newMetrics(cfg, pop, cfg.Bucket)
 	if err != nil {
 		return nil, err
@@ -51,6 +60,11 @@ func newLane(kind LaneKind, cfg *Config, pop *population, trace TraceSink) (*lan
 		return nil, err
 	}
 	for c := range l.clients {
+		if c%setupCheckEvery == 0 {
+			if err := ctx.Err(); err != nil {
+				return nil, err
+			}
+		}
 		l.clients[c].retryRnd = streamFor(cfg.Seed, labelRetry, uint64(c))
 		for j := range pop.groups[pop.groupOf[c]].Arrivals {
 			rnd := streamFor(cfg.Seed, labelArrival, uint64(c), uint64(j))
@@ -71,7 +85,9 @@ func newLane(kind LaneKind, cfg *Config, pop *population, trace TraceSink) (*lan
 		seed := streamFor(cfg.Seed, labelService)
 		l.backend = newBackend(cfg.Backend, seed.next())
 	}
-	l.start()
+	if err := l.start(ctx); err != nil {
+		return nil, err
+	}
 	return l, nil
 }
 

@@ -2,6 +2,13 @@
 // side by side and reports what each one did to the traffic.
 package main
 
-import "os"
+import (
+	"os"
 
-func main() { os.Exit(mainRun(os.Args[1:], os.Stdout, os.Stderr)) }
+	"github.com/rlsim/rlsim/cmd/rlsim/internal/initquiet"
+)
+
+func main() {
+	initquiet.Restore()
+	os.Exit(mainRun(os.Args[1:], os.Stdout, os.Stderr))
+}

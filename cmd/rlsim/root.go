@@ -6,7 +6,6 @@ import (
 	"fmt"
 	"io"
 	"os"
-	"os/signal"
 	"strings"
 
 	"github.com/spf13/cobra"
@@ -25,27 +24,35 @@ const (
 // mainRun runs the command line args, writing to stdout and stderr, and returns the
 // exit status. It is the only place that knows about signals.
 func mainRun(args []string, stdout, stderr io.Writer) int {
-	ctx, stop := signal.NotifyContext(context.Background(), os.Interrupt)
+	ctx, stop := signalContext()
 	defer stop()
 	var progress io.Writer
 	if isTerminal(stderr) {
 		progress = stderr
 	}
-	root := NewCmdRoot(stdout, progress)
+	out := &checkedWriter{w: stdout}
+	root := NewCmdRoot(out, progress)
 	root.SetArgs(args)
 	root.SetErr(stderr)
 	err := root.ExecuteContext(ctx)
+	if msg, failed := out.failure(); failed && ctx.Err() == nil {
+		fmt.Fprintln(stderr, msg)
+		return exitFailure
+	}
 	if err == nil {
 		return exitOK
 	}
 	fmt.Fprintln(stderr, strings.TrimRight(message(err), "\n"))
-	return exitStatus(err)
+	if status := exitStatus(err); status != exitInterrupted {
+		return status
+	}
+	return signalStatus(ctx)
 }
 
 // isTerminal reports whether w is a character device, such as a terminal: progress
 // is drawn only there, never into a pipe or a file.
 func isTerminal(w io.Writer) bool {
-	f, ok := w.(*os.File)
+	f, ok := fileOf(w)
 	if !ok {
 		return false
 	}

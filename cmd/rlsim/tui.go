@@ -10,6 +10,7 @@ import (
 	"strings"
 
 	tea "github.com/charmbracelet/bubbletea"
+	"github.com/charmbracelet/lipgloss"
 	"github.com/spf13/cobra"
 
 	"github.com/rlsim/rlsim/scenarios"
@@ -80,7 +81,7 @@ func tuiRun(opts *tuiOptions) error {
 	if err != nil {
 		return err
 	}
-	m, err := tui.New(list, tui.Options{})
+	m, err := tui.New(list, tui.Options{Renderer: terminalRenderer(opts.Out)})
 	if err != nil {
 		return badInput(err)
 	}
@@ -151,14 +152,36 @@ func playlist(opts *tuiOptions) ([]tui.Scenario, error) {
 	return list, nil
 }
 
+// terminalRenderer styles the view for out. On a terminal it asks the terminal
+// for its background colour now, before the view takes the terminal over and
+// would swallow the answer; rlsim tui is the only command that asks (see
+// package initquiet).
+func terminalRenderer(out io.Writer) *lipgloss.Renderer {
+	if f, ok := fileOf(out); ok {
+		out = f
+	}
+	r := lipgloss.NewRenderer(out)
+	if isTerminal(out) {
+		r.HasDarkBackground()
+	}
+	return r
+}
+
 // playInTerminal runs the view full screen until the user quits.
 func playInTerminal(ctx context.Context, m *tui.Model, out io.Writer) error {
 	if !isTerminal(out) {
 		return badInputf("rlsim tui draws in a terminal, and its output is not one; rlsim run prints the same figures as text")
 	}
-	p := tea.NewProgram(m, tea.WithContext(ctx), tea.WithOutput(out), tea.WithInput(os.Stdin), tea.WithAltScreen())
+	// Signals come through ctx alone (mainRun's handler): Bubble Tea's own turns
+	// SIGTERM into a quit, exit status 0. A cancelled context kills the program,
+	// which restores the terminal as a quit does.
+	if f, ok := fileOf(out); ok {
+		out = f
+	}
+	p := tea.NewProgram(m, tea.WithContext(ctx), tea.WithOutput(out), tea.WithInput(os.Stdin), tea.WithAltScreen(),
+		tea.WithoutSignalHandler())
 	_, err := p.Run()
-	if errors.Is(err, tea.ErrProgramKilled) && ctx.Err() != nil {
+	if ctx.Err() != nil {
 		return ctx.Err()
 	}
 	return err
