@@ -4,6 +4,8 @@ import (
 	"bytes"
 	"context"
 	"encoding/json"
+	"errors"
+	"fmt"
 	"os"
 	"os/exec"
 	"path/filepath"
@@ -76,28 +78,175 @@ func TestOutWritesAReportMatchingResultsJSON(t *testing.T) {
 func TestOutReplacesAReportWholeAndRefusesOtherDirectories(t *testing.T) {
 	parent := t.TempDir()
 	dir := filepath.Join(parent, "r")
-	if code, _, errOut := execute(t, "run", "boundary-burst", "--out", dir); code != 0 {
+	if code, _, errOut := execute(t, "run", "boundary-burst", "--out", dir, "--trace", "t.csv"); code != 0 {
 		t.Fatal(errOut)
 	}
-	os.WriteFile(filepath.Join(dir, "stale.png"), []byte("old"), 0o644)
-	if code, _, errOut := execute(t, "run", "idle-then-burst", "--out", dir); code != 0 {
+	marker, err := os.ReadFile(filepath.Join(dir, markerName))
+	if err != nil {
+		t.Fatalf("the report has no marker: %v", err)
+	}
+	entries, _ := os.ReadDir(dir)
+	want := markerHeader + "\n"
+	for _, e := range entries {
+		if e.Name() != markerName {
+			want += e.Name() + "\n"
+		}
+	}
+	if string(marker) != want {
+		t.Errorf("marker:\n%s\nwant every file of the report:\n%s", marker, want)
+	}
+	// Through a symbolic link: the directory it points at is replaced, the link kept.
+	link := filepath.Join(parent, "link")
+	os.Symlink("r", link)
+	if code, _, errOut := execute(t, "run", "idle-then-burst", "--out", link); code != 0 {
 		t.Fatal(errOut)
 	}
-	if _, err := os.Stat(filepath.Join(dir, "stale.png")); err == nil {
+	if _, err := os.Stat(filepath.Join(dir, "boundary-burst-peak.png")); err == nil {
 		t.Error("the old report's files survived: it was not replaced whole")
 	}
 	if _, err := os.Stat(filepath.Join(dir, "idle-then-burst-peak.png")); err != nil {
 		t.Error(err)
 	}
+	if st, err := os.Lstat(link); err != nil || st.Mode()&os.ModeSymlink == 0 {
+		t.Errorf("the link --out named was replaced: %v", err)
+	}
 	mine := filepath.Join(parent, "mine")
 	os.Mkdir(mine, 0o755)
-	os.WriteFile(filepath.Join(mine, "notes.txt"), []byte("keep"), 0o644)
-	code, _, errOut := execute(t, "run", "boundary-burst", "--out", mine)
-	if code != exitBadInput || !strings.Contains(errOut, "does not hold an rlsim report") {
-		t.Errorf("exit %d, %q; want a refusal", code, errOut)
+	os.WriteFile(filepath.Join(mine, "index.html"), []byte("my page"), 0o644)
+	os.WriteFile(filepath.Join(dir, "notes.txt"), []byte("keep"), 0o644)
+	file := filepath.Join(parent, "file")
+	os.WriteFile(file, []byte("keep"), 0o644)
+	for _, tc := range []struct{ out, want string }{
+		{mine, "does not hold an rlsim report (no .rlsim-report file)"},
+		{dir, "holds an rlsim report and files it did not write (notes.txt)"},
+		{file, "is a file, not a directory"},
+	} {
+		code, out, errOut := execute(t, "run", "boundary-burst", "--out", tc.out)
+		if code != exitBadInput || !strings.Contains(errOut, tc.want) || out != "" {
+			t.Errorf("--out %s: exit %d, %q; want exit 2 and %q before the run", tc.out, code, errOut, tc.want)
+		}
 	}
-	if entries, _ := os.ReadDir(parent); len(entries) != 2 {
-		t.Errorf("files in %s: %v, want r and mine only", parent, entries)
+	for path, want := range map[string]string{filepath.Join(mine, "index.html"): "my page",
+		filepath.Join(dir, "notes.txt"): "keep", file: "keep"} {
+		if b, err := os.ReadFile(path); string(b) != want {
+			t.Errorf("%s: %q, %v; want it untouched", path, b, err)
+		}
+	}
+	if entries, _ := os.ReadDir(parent); len(entries) != 4 {
+		t.Errorf("files in %s: %v, want r, link, mine and file only", parent, entries)
+	}
+}
+
+func TestTraceCollidingWithTheReportIsRefused(t *testing.T) {
+	parent := t.TempDir()
+	t.Chdir(parent)
+	if code, _, errOut := execute(t, "run", "boundary-burst", "--out", "site", "--trace", "t.csv"); code != 0 {
+		t.Fatal(errOut)
+	}
+	os.Symlink("site", "link")
+	abs := func(p string) string { return filepath.Join(parent, p) }
+	for _, tc := range []struct {
+		out, trace, want string
+	}{
+		{"site", "results.json", "the report in site writes its own results.json"},
+		{"site", "./results.json", "writes its own results.json"},
+		{"site", "x/../results.json", "writes its own results.json"},
+		{"site", abs("site/t.csv"), "is inside --out site, which the report replaces whole"},
+		{"site", abs("site"), "is inside --out site"},
+		{"site", abs("link/t.csv"), "is inside --out site"},
+		{"link", abs("site/./t.csv"), "is inside --out link"},
+		{"./site", abs("site/sub/../t.csv"), "is inside --out ./site"},
+		{"site", "sub/t.csv", "a relative --trace names a file inside site"},
+		{"site", "../t.csv", "a relative --trace names a file inside site"},
+	} {
+		code, out, errOut := execute(t, "run", "boundary-burst", "--out", tc.out, "--trace", tc.trace)
+		if code != exitBadInput || !strings.Contains(errOut, tc.want) || out != "" {
+			t.Errorf("--out %s --trace %s: exit %d, %q; want exit 2 and %q", tc.out, tc.trace, code, errOut, tc.want)
+		}
+	}
+	if b, err := os.ReadFile(filepath.Join("site", "t.csv")); err != nil || !bytes.HasPrefix(b, []byte("scenario,")) {
+		t.Errorf("the trace in the report was lost: %v", err)
+	}
+	if code, _, errOut := execute(t, "run", "boundary-burst", "--out", "site", "--trace", abs("t.csv")); code != 0 {
+		t.Errorf("a trace beside the report: %s", errOut)
+	}
+	// Bad input and an output path that loses files are reported together.
+	code, _, errOut := execute(t, "run", "no-such-scenario", "--out", "site", "--trace", "results.json")
+	if code != exitBadInput || !strings.Contains(errOut, "no-such-scenario") || !strings.Contains(errOut, "results.json") {
+		t.Errorf("exit %d, %q; want both problems at once", code, errOut)
+	}
+}
+
+// TestIndexIsNeverMissingDuringReplacements replaces a report many times while
+// a reader polls its index.html: the reader must find one every time, with the
+// atomic exchange and with the file-by-file fallback.
+func TestIndexIsNeverMissingDuringReplacements(t *testing.T) {
+	for _, tc := range []struct {
+		name     string
+		exchange func(a, b string) error
+	}{
+		{"exchange", exchange},
+		{"file by file", func(a, b string) error { return errors.ErrUnsupported }},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			saved := exchange
+			exchange = tc.exchange
+			defer func() { exchange = saved }()
+			dir := filepath.Join(t.TempDir(), "r")
+			write := func(i int) {
+				d, err := createReportDir(dir)
+				if err != nil {
+					t.Fatal(err)
+				}
+				defer d.Abort()
+				// Every other report has a plot the next one lacks.
+				if i%2 == 0 {
+					d.Write("extra.png", []byte("png"))
+				}
+				if err := errors.Join(d.Write("results.json", []byte("{}")), d.Write("index.html", []byte(fmt.Sprint(i)))); err != nil {
+					t.Fatal(err)
+				}
+				if err := d.Commit(); err != nil {
+					t.Fatal(err)
+				}
+			}
+			write(0)
+			stop := make(chan struct{})
+			missing := make(chan int)
+			go func() {
+				var reads, misses int
+				for {
+					select {
+					case <-stop:
+						missing <- misses
+						return
+					default:
+					}
+					if _, err := os.ReadFile(filepath.Join(dir, "index.html")); err != nil {
+						misses++
+					}
+					reads++
+				}
+			}()
+			const replacements = 100
+			for i := 1; i <= replacements; i++ {
+				write(i)
+			}
+			close(stop)
+			if n := <-missing; n > 0 {
+				t.Errorf("index.html was missing %d times during %d replacements", n, replacements)
+			}
+			if b, _ := os.ReadFile(filepath.Join(dir, "index.html")); string(b) != fmt.Sprint(replacements) {
+				t.Errorf("index.html = %q, want the last report's", b)
+			}
+			entries, _ := os.ReadDir(filepath.Dir(dir))
+			if len(entries) != 1 {
+				t.Errorf("left beside the report: %v", entries)
+			}
+			if _, err := os.Stat(filepath.Join(dir, "extra.png")); err != nil {
+				t.Errorf("the last report's plot: %v", err)
+			}
+		})
 	}
 }
 

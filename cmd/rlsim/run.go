@@ -6,7 +6,6 @@ import (
 	"errors"
 	"fmt"
 	"io"
-	"path/filepath"
 	"strings"
 	"time"
 
@@ -56,9 +55,12 @@ attempt as CSV (.csv) or JSON lines (.jsonl); it appears only when the run compl
 
 --out DIR writes a report for a design review: DIR/index.html (one self-contained
 page: verdicts, statistics, an interactive lanes timeline, plots, the scenario and
-the command that reproduces it), the plots as PNG files and results.json. With
---out, a relative --trace file is written inside DIR. The report appears whole or
-not at all; an existing report in DIR is replaced.`,
+the command that reproduces it), the plots as PNG files and results.json. The
+report appears whole or not at all and replaces an earlier report in DIR at once.
+DIR must be new, empty, or hold an rlsim report (marked by its .rlsim-report
+file) and nothing else: rlsim never deletes a file it did not write. With --out,
+a relative --trace is a file name inside DIR (not results.json) and an absolute
+one must lie outside DIR.`,
 		Example: `  rlsim run
   rlsim run boundary-burst
   rlsim run my-api.yaml --seed 7 --lanes token_bucket,gcra
@@ -106,7 +108,7 @@ not at all; an existing report in DIR is replaced.`,
 
 func runRun(opts *runOptions) error {
 	list, err := loadAll(opts.Args)
-	if err != nil {
+	if err := errors.Join(err, checkOutputs(opts)); err != nil {
 		return err
 	}
 	if err := applyOverrides(opts, list); err != nil {
@@ -123,11 +125,8 @@ func runRun(opts *runOptions) error {
 		defer out.Abort() // after Commit, a no-op
 	}
 	var trace *traceFile
-	if path := opts.TracePath; path != "" {
-		if out != nil && !filepath.IsAbs(path) {
-			path = out.File(path)
-		}
-		if trace, err = createTrace(path); err != nil {
+	if opts.TracePath != "" {
+		if trace, err = createTrace(tracePath(opts.TracePath, out)); err != nil {
 			return err
 		}
 		defer trace.Abort() // after Commit, a no-op

@@ -1,0 +1,9 @@
+//go:build !linux
+
+package main
+
+import "errors"
+
+// exchange swaps two paths atomically where the system can; here it cannot, and
+// swapReport renames file by file instead.
+var exchange = func(a, b string) error { return errors.ErrUnsupported }
