@@ -2,6 +2,7 @@ package main
 
 import (
 	"errors"
+	"fmt"
 	"os"
 	"strings"
 
@@ -27,13 +28,37 @@ func loadAll(args []string) ([]*scenarios.Scenario, error) {
 	return list, nil
 }
 
-// load reads arg as a file if one exists by that name, else as a built-in name.
+// builtinPrefix names a built-in scenario explicitly: builtin:demo is the
+// built-in even when a file or folder named demo is in the current folder.
+const builtinPrefix = "builtin:"
+
+// load reads arg, a scenario file or a built-in scenario's name. An argument
+// with a slash or ending in .yaml or .yml is a file; builtin:NAME is a built-in.
+// A bare name is a built-in, or a file if no built-in has that name; a bare name
+// that is both a built-in and a file here is an error rather than a silent
+// choice (./NAME or builtin:NAME says which). A folder is never a scenario, so
+// a folder named like a built-in does not hide it.
 func load(arg string) (*scenarios.Scenario, error) {
-	if _, err := os.Stat(arg); err == nil || looksLikePath(arg) {
+	if name, ok := strings.CutPrefix(arg, builtinPrefix); ok {
+		if _, ok := scenarios.BuiltinSource(name); !ok {
+			return nil, &scenarios.FieldError{File: arg, Msg: scenarios.UnknownBuiltin(name)}
+		}
+		return scenarios.LoadBuiltin(name)
+	}
+	if looksLikePath(arg) {
 		return scenarios.Load(arg)
 	}
-	if _, ok := scenarios.BuiltinSource(arg); ok {
+	_, builtin := scenarios.BuiltinSource(arg)
+	st, err := os.Stat(arg)
+	file := err == nil && !st.IsDir()
+	switch {
+	case builtin && file:
+		return nil, &scenarios.FieldError{File: arg, Msg: fmt.Sprintf(
+			"names both a built-in scenario and a file here; write ./%s for the file or %s%s for the built-in", arg, builtinPrefix, arg)}
+	case builtin:
 		return scenarios.LoadBuiltin(arg)
+	case err == nil:
+		return scenarios.Load(arg)
 	}
 	return nil, &scenarios.FieldError{File: arg, Msg: "no such file, and " + scenarios.UnknownBuiltin(arg)}
 }

@@ -50,6 +50,11 @@ func NewCmdRun(out, progress io.Writer, runF func(*runOptions) error) *cobra.Com
 limiting lane on a virtual clock, then print a comparison table with lanes as rows
 and a few findings in plain words. With no argument, run the "demo" scenario.
 
+An argument with a slash or ending in .yaml or .yml is a file; builtin:NAME is a
+built-in. A bare NAME is a built-in, or a file when no built-in has that name; a
+bare NAME that is both is refused: write ./NAME or builtin:NAME. A folder named
+like a built-in does not hide it.
+
 The JSON output is versioned and documented in docs/output.md. --trace writes every
 attempt as CSV (.csv) or JSON lines (.jsonl); it appears only when the run completes.
 

@@ -40,7 +40,9 @@ func NewCmdTui(out io.Writer, runF func(*tuiOptions) error) *cobra.Command {
 		Long: `Play a scenario (a YAML file, or the name of a built-in one) live in the
 terminal: one row per lane, virtual time flowing to the right edge, each
 attempt drawn as admitted, refused, delayed, shed or dropped, with each lane's
-live figures. With no argument, play the "demo" scenario.
+live figures. With no argument, play the "demo" scenario. FILE and NAME are
+read as by "rlsim run": write ./NAME for a file named like a built-in, and
+builtin:NAME for the built-in.
 
 Keys: space pauses, + and - change the speed (0.1× to 100× real time), → steps
 one slice while paused, b fires a burst the size of the limit now, tab (or n
