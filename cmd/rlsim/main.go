@@ -8,7 +8,8 @@ import (
 	"github.com/rlsim/rlsim/cmd/rlsim/internal/initquiet"
 )
 
-func main() {
-	initquiet.Restore()
-	os.Exit(mainRun(os.Args[1:], os.Stdout, os.Stderr))
-}
+// init runs after every imported package's, Bubble Tea's included, so the
+// environment is the user's again before any command (or test) runs.
+func init() { initquiet.Restore() }
+
+func main() { os.Exit(mainRun(os.Args[1:], os.Stdout, os.Stderr)) }

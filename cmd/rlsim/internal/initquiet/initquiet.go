@@ -6,11 +6,14 @@
 // request (CSI 6n) and waits for the answers: every rlsim command, "rlsim run"
 // into a terminal included, paid stray bytes and a delay on slow links. termenv
 // skips the query when the CI environment variable is set, so this package sets
-// it during initialisation and Restore puts back the user's value first thing in
-// main. Go initialises a package whose imports are ready before the packages that
-// sort after it, and this one imports only the standard library, so its init runs
-// long before termenv's and Bubble Tea's (GODEBUG=inittrace=1 shows the order);
-// TestRunDoesNotQueryTheTerminal guards it with the real binary in a terminal.
+// it during initialisation, and Restore, called by package main's init (which
+// runs after every package main imports), puts back the user's value.
+//
+// Go initialises, at each step, the first package by import path whose imports
+// are ready; this one imports only the standard library, so its init runs long
+// before termenv's and Bubble Tea's (GODEBUG=inittrace=1 shows the order). The
+// test "TestRealBinary/run does not query the terminal" in cmd/rlsim guards it
+// with the real binary in a pseudo-terminal.
 package initquiet
 
 import "os"
