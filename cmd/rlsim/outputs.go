@@ -2,6 +2,7 @@ package main
 
 import (
 	"errors"
+	"os"
 	"path/filepath"
 	"strings"
 )
@@ -18,15 +19,23 @@ func checkOutputs(opts *runOptions) error {
 			errs = append(errs, checkReportDir(opts.OutDir, path))
 		}
 	}
-	errs = append(errs, checkTrace(opts.TracePath, opts.OutDir))
+	if opts.TracePath != "" {
+		_, err := traceIsJSONL(opts.TracePath)
+		errs = append(errs, err, checkTrace(opts.TracePath, opts.OutDir))
+	}
 	return errors.Join(errs...)
 }
 
-// checkTrace refuses a --trace that the report in out would overwrite (a relative
-// name is written inside out, beside the report's own files) or delete (a path
-// inside out, which the report replaces whole).
+// checkTrace refuses a --trace that is a folder, or that the report in out would
+// overwrite (a relative name is written inside out, beside the report's own
+// files) or delete (a path inside out, which the report replaces whole).
 func checkTrace(trace, out string) error {
-	if trace == "" || out == "" {
+	if out == "" || filepath.IsAbs(trace) {
+		if st, err := os.Stat(trace); err == nil && st.IsDir() {
+			return badInputf("--trace %s: is a folder; give a file name ending in .csv or .jsonl", trace)
+		}
+	}
+	if out == "" {
 		return nil
 	}
 	if !filepath.IsAbs(trace) {

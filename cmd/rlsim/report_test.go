@@ -144,6 +144,7 @@ func TestTraceCollidingWithTheReportIsRefused(t *testing.T) {
 		t.Fatal(errOut)
 	}
 	os.Symlink("site", "link")
+	os.Mkdir("folder.csv", 0o755)
 	abs := func(p string) string { return filepath.Join(parent, p) }
 	for _, tc := range []struct {
 		out, trace, want string
@@ -152,14 +153,19 @@ func TestTraceCollidingWithTheReportIsRefused(t *testing.T) {
 		{"site", "./results.json", "writes its own results.json"},
 		{"site", "x/../results.json", "writes its own results.json"},
 		{"site", abs("site/t.csv"), "is inside --out site, which the report replaces whole"},
-		{"site", abs("site"), "is inside --out site"},
 		{"site", abs("link/t.csv"), "is inside --out site"},
 		{"link", abs("site/./t.csv"), "is inside --out link"},
 		{"./site", abs("site/sub/../t.csv"), "is inside --out ./site"},
 		{"site", "sub/t.csv", "a relative --trace names a file inside site"},
 		{"site", "../t.csv", "a relative --trace names a file inside site"},
+		{"", "folder.csv", "--trace folder.csv: is a folder"},
+		{"site", abs("folder.csv"), "is a folder"},
 	} {
-		code, out, errOut := execute(t, "run", "boundary-burst", "--out", tc.out, "--trace", tc.trace)
+		args := []string{"run", "boundary-burst", "--trace", tc.trace}
+		if tc.out != "" {
+			args = append(args, "--out", tc.out)
+		}
+		code, out, errOut := execute(t, args...)
 		if code != exitBadInput || !strings.Contains(errOut, tc.want) || out != "" {
 			t.Errorf("--out %s --trace %s: exit %d, %q; want exit 2 and %q", tc.out, tc.trace, code, errOut, tc.want)
 		}
@@ -171,8 +177,10 @@ func TestTraceCollidingWithTheReportIsRefused(t *testing.T) {
 		t.Errorf("a trace beside the report: %s", errOut)
 	}
 	// Bad input and an output path that loses files are reported together.
-	code, _, errOut := execute(t, "run", "no-such-scenario", "--out", "site", "--trace", "results.json")
-	if code != exitBadInput || !strings.Contains(errOut, "no-such-scenario") || !strings.Contains(errOut, "results.json") {
+	os.WriteFile(filepath.Join("site", "notes.txt"), nil, 0o644)
+	code, _, errOut := execute(t, "run", "no-such-scenario", "--out", "site", "--trace", "trace.txt")
+	if code != exitBadInput || strings.Count(errOut, "\n") != 3 || !strings.Contains(errOut, "no-such-scenario") ||
+		!strings.Contains(errOut, "notes.txt") || !strings.Contains(errOut, "trace.txt: want a file name ending") {
 		t.Errorf("exit %d, %q; want both problems at once", code, errOut)
 	}
 }

@@ -28,14 +28,21 @@ type traceFile struct {
 var traceColumns = []string{"scenario", "at_ns", "lane", "event", "client", "class", "key",
 	"request", "attempt", "cost", "delay_ns", "retry_after_ns", "limit", "remaining", "reset_ns", "latency_ns"}
 
-func createTrace(path string) (*traceFile, error) {
-	var jsonl bool
+// traceIsJSONL reports whether the trace's name asks for JSON lines rather than CSV.
+func traceIsJSONL(path string) (bool, error) {
 	switch strings.ToLower(filepath.Ext(path)) {
 	case ".csv":
+		return false, nil
 	case ".jsonl", ".ndjson", ".json":
-		jsonl = true
-	default:
-		return nil, badInputf("--trace %s: want a file name ending in .csv or .jsonl", path)
+		return true, nil
+	}
+	return false, badInputf("--trace %s: want a file name ending in .csv or .jsonl", path)
+}
+
+func createTrace(path string) (*traceFile, error) {
+	jsonl, err := traceIsJSONL(path)
+	if err != nil {
+		return nil, err
 	}
 	tmp, err := os.CreateTemp(filepath.Dir(path), "."+filepath.Base(path)+".*.tmp")
 	if err != nil {
