@@ -8,6 +8,7 @@
 package tui
 
 import (
+	"context"
 	"errors"
 	"fmt"
 	"time"
@@ -32,6 +33,9 @@ type Options struct {
 	// Renderer styles the view; nil means lipgloss's default renderer, which
 	// follows the terminal's colours and NO_COLOR.
 	Renderer *lipgloss.Renderer
+	// Context, when cancelled, stops the setup of a scenario's simulation, which
+	// takes seconds for millions of clients; nil means context.Background().
+	Context context.Context
 }
 
 // frame is the wall time between two ticks; each tick advances the virtual clock
@@ -61,6 +65,7 @@ type Model struct {
 	status string
 
 	width, height int
+	ctx           context.Context // stops a simulation's setup
 	keys          keyMap
 	help          help.Model
 	styles        styles
@@ -79,7 +84,10 @@ func New(list []Scenario, opt Options) (*Model, error) {
 	if r == nil {
 		r = lipgloss.DefaultRenderer()
 	}
-	m := &Model{list: list, speed: normalSpeed, keys: newKeyMap(), styles: newStyles(r), width: 80, height: 24}
+	m := &Model{list: list, speed: normalSpeed, keys: newKeyMap(), styles: newStyles(r), width: 80, height: 24, ctx: opt.Context}
+	if m.ctx == nil {
+		m.ctx = context.Background()
+	}
 	m.help = newHelp(r)
 	if err := m.start(0); err != nil {
 		return nil, fmt.Errorf("%s: %w", list[0].Name, err)
@@ -215,7 +223,7 @@ func (m *Model) start(until time.Duration) error {
 		cfg = m.withBursts(cfg)
 	}
 	tl := newTimeline(sliceWidth(cfg))
-	s, err := sim.New(cfg, sim.Options{Trace: tl})
+	s, err := sim.NewContext(m.ctx, cfg, sim.Options{Trace: tl})
 	if err != nil {
 		return err
 	}

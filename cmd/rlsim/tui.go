@@ -83,13 +83,16 @@ func tuiRun(opts *tuiOptions) error {
 	if err != nil {
 		return err
 	}
-	m, err := tui.New(list, tui.Options{Renderer: terminalRenderer(opts.Out)})
-	if err != nil {
-		return badInput(err)
-	}
 	ctx := opts.Ctx
 	if ctx == nil {
 		ctx = context.Background()
+	}
+	m, err := tui.New(list, tui.Options{Renderer: terminalRenderer(opts.Out), Context: ctx})
+	if ctx.Err() != nil {
+		return ctx.Err()
+	}
+	if err != nil {
+		return badInput(err)
 	}
 	return opts.Play(ctx, m, opts.Out)
 }

@@ -2,7 +2,10 @@ package main
 
 import (
 	"bytes"
+	"context"
+	"errors"
 	"fmt"
+	"io"
 	"os"
 	"os/exec"
 	"path/filepath"
@@ -13,6 +16,7 @@ import (
 
 	"github.com/rlsim/rlsim/scenarios"
 	"github.com/rlsim/rlsim/sim"
+	"github.com/rlsim/rlsim/tui"
 )
 
 func TestTuiFlags(t *testing.T) {
@@ -205,5 +209,23 @@ func TestTuiInTmux(t *testing.T) {
 			screen, _ := tmux("capture-pane", "-p", "-t", "rlsim")
 			t.Fatalf("q did not end rlsim tui within 20s; the screen:\n%s", screen)
 		}
+	}
+}
+
+// TestTuiSetupStopsWhenInterrupted interrupts the view while its first scenario,
+// 300000 clients, is being set up: it must stop there, never start playing.
+func TestTuiSetupStopsWhenInterrupted(t *testing.T) {
+	crowd := filepath.Join(t.TempDir(), "crowd.yaml")
+	os.WriteFile(crowd, []byte(`duration: 10s
+limits: [{name: per-user, key: user, limit: 10, window: 1s}]
+clients: [{name: crowd, count: 300000, arrivals: [{kind: burst, at: 1s, count: 1}]}]
+`), 0o644)
+	ctx, cancel := context.WithCancel(context.Background())
+	cancel()
+	played := false
+	err := tuiRun(&tuiOptions{Out: &bytes.Buffer{}, Ctx: ctx, Arg: crowd,
+		Play: func(context.Context, *tui.Model, io.Writer) error { played = true; return nil }})
+	if !errors.Is(err, context.Canceled) || played {
+		t.Errorf("tuiRun = %v, played %v; want context.Canceled before playing", err, played)
 	}
 }
