@@ -150,7 +150,7 @@ func statsTable(r sim.Result) ([]string, [][]cell) {
 	for i, l := range r.Lanes {
 		row := []cell{{l.Lane.Title(), fmt.Sprint(i)}, n(l.Attempts), n(l.Admitted), n(l.Refused), n(l.Shed), n(l.Delayed), n(l.Dropped),
 			{dash(l.Delay.Count, FormatDuration(l.Delay.P99)), fmt.Sprint(int64(l.Delay.P99))},
-			n(l.Peak.Count), f(l.Peak.Ratio, ratio(l.Peak)), d(l.TimeOverLimit),
+			n(l.Peak.Count), f(l.Peak.Ratio, ratio(l)), d(l.TimeOverLimit),
 			f(l.RetryAmplification, fixed2(l.RetryAmplification)), d(l.AllDoneAt), f(l.Fairness, fixed2(l.Fairness)),
 			f(l.SlidingLogDisagreement, trimFloat(100*finite(l.SlidingLogDisagreement), 1)+"%")}
 		if withBackend {
@@ -178,20 +178,29 @@ func laneVerdict(r sim.Result, l sim.LaneResult) verdict {
 	p := l.Peak
 	window := FormatDuration(peakWindow(r))
 	var parts []string
+	r0 := ratioText(p.Count, p.Limit, false)
 	switch {
 	case p.Limit == 0:
 		v.Badge, v.Tone = "no limit", "note"
+	case notLimiting(l):
+		v.Badge, v.Tone = "limited nothing", "note"
+		parts = append(parts, fmt.Sprintf("Limited nothing in this scenario: it admitted every attempt at once, up to %d in one %s window.",
+			p.Count, window))
 	case l.Lane == sim.LaneAIMD:
 		v.Badge, v.Tone = "limits concurrency", "note"
 		parts = append(parts, fmt.Sprintf("Limits requests in flight, not a rate: up to %d admitted in one %s window, %s× the limit of %d.",
-			p.Count, window, trimFloat(p.Ratio, 2), p.Limit))
+			p.Count, window, r0, p.Limit))
 	case p.Count > p.Limit:
-		v.Badge, v.Tone = trimFloat(p.Ratio, 2)+"× the limit", "bad"
+		v.Badge, v.Tone = r0+"× the limit", "bad"
 		parts = append(parts, fmt.Sprintf("Let %d through in the %s window from t=%s%s: %s× the limit of %d.",
-			p.Count, window, FormatDuration(p.Start), keyPhrase(p.Key), trimFloat(p.Ratio, 2), p.Limit))
+			p.Count, window, FormatDuration(p.Start), keyPhrase(p.Key), r0, p.Limit))
 	default:
 		v.Badge, v.Tone = "held the limit", "good"
 		parts = append(parts, fmt.Sprintf("Never more than %d in one %s window (limit %d).", p.Count, window, p.Limit))
+		if s, ok := starved(l); ok {
+			v.Badge, v.Tone = "held the limit; starved "+Escape(s.Name), "bad"
+			parts = append(parts, starvedSentence(l, s)+".")
+		}
 	}
 	out := fmt.Sprintf("Admitted %s of %s attempts", count(l.Admitted), count(l.Attempts))
 	var not []string
@@ -218,7 +227,7 @@ func laneVerdict(r sim.Result, l sim.LaneResult) verdict {
 	if len(l.Classes) > 1 {
 		var cs []string
 		for _, c := range l.Classes {
-			cs = append(cs, fmt.Sprintf("%s %s", c.Name, percent(c.Succeeded, c.Unique)))
+			cs = append(cs, fmt.Sprintf("%s %s", Escape(c.Name), percent(c.Succeeded, c.Unique)))
 		}
 		parts = append(parts, "Succeeded: "+strings.Join(cs, ", ")+".")
 	}
@@ -233,7 +242,7 @@ func keyPhrase(k string) string {
 	if k == "" || k == "global" {
 		return ""
 	}
-	return " (key " + k + ")"
+	return " (key " + Escape(k) + ")"
 }
 
 // timelineJSON is the lanes timeline as the script draws it. Times are integer

@@ -27,8 +27,9 @@ func sample() Run {
 		return sim.LaneResult{Lane: k, Policy: algorithms.Policy{Limit: 10, Window: time.Second}, Attempts: admitted + refused, Unique: 20, Admitted: admitted, Refused: refused,
 			Delayed: delayed, Succeeded: admitted, Delay: sim.Percentiles{Count: delayed, P99: 900 * time.Millisecond, Max: 950 * time.Millisecond},
 			Peak:               sim.WindowPeak{Count: peak, Start: 900 * time.Millisecond, End: 1900 * time.Millisecond, Key: "global", Limit: 10, Ratio: float64(peak) / 10},
-			RetryAmplification: float64(admitted+refused) / 20, Fairness: 1,
-			Classes: []sim.ClassResult{{Name: "users", Unique: 15, Succeeded: admitted - 5}, {Name: "abuser", Unique: 5, Succeeded: 5}}}
+			RetryAmplification: float64(admitted+refused) / 20, Fairness: 1, ClassFairness: 1,
+			Verdicts: uint64(admitted*100 + refused + delayed*10000),
+			Classes:  []sim.ClassResult{{Name: "users", Unique: 15, Succeeded: admitted - 5}, {Name: "abuser", Unique: 5, Succeeded: 5}}}
 	}
 	r := &sim.Result{Name: "sample", Seed: 1, Duration: 3 * time.Second,
 		Limits: []sim.Limit{{Name: "global", Key: sim.KeyGlobal, Policy: algorithms.Policy{Limit: 10, Window: time.Second}}},
@@ -80,11 +81,11 @@ func TestOutputGolden(t *testing.T) {
 func TestFindings(t *testing.T) {
 	got := Findings(*sample().Result)
 	want := []string{
-		"fixed window admitted 20 in the 1s window from t=900ms (key global): 2× the limit of 10",
+		"fixed window admitted 20 in the 1s window from t=900ms (key global): 2× the limit of 10, refusing nothing",
 		"token bucket and GCRA admitted 11 in the 1s window from t=900ms (key global): 1.1× the limit of 10",
-		"token bucket and GCRA agree on every count (11 admitted, 9 refused)",
+		"token bucket and GCRA made the same decision on every attempt (11 admitted, 9 refused)",
+		"fixed window limited nothing in this scenario: it admitted every attempt at once",
 		"leaky bucket delayed 11 requests instead of refusing them (p99 wait 900ms, longest 950ms)",
-		"under sliding log, requests succeeded unevenly by class: users 33%, abuser 100%",
 	}
 	if !reflect.DeepEqual(got, want) {
 		t.Errorf("findings:\n%s\nwant:\n%s", strings.Join(got, "\n"), strings.Join(want, "\n"))

@@ -3,40 +3,60 @@ package report
 import (
 	"fmt"
 	"io"
+	"slices"
 	"strconv"
 	"strings"
 	"time"
+	"unicode/utf8"
 
 	"github.com/rlsim/rlsim/sim"
 )
 
-// WriteTable prints each run as a comparison table and its findings, as "rlsim run" shows them.
-func WriteTable(w io.Writer, runs []Run) error {
+// WriteTable prints each run as a comparison table and its findings, as "rlsim
+// run" shows them when stdout is not a terminal: every column, one line per
+// finding, a stable layout for programs and golden files.
+func WriteTable(w io.Writer, runs []Run) error { return WriteTableFit(w, runs, 0) }
+
+// WriteTableFit is WriteTable for a terminal width columns wide: tables drop
+// their least telling columns until they fit, and the description and findings
+// wrap at the width. A width of 0 or less prints everything (WriteTable).
+func WriteTableFit(w io.Writer, runs []Run, width int) error {
 	for i, o := range runs {
 		if i > 0 {
 			fmt.Fprintln(w)
 		}
-		fmt.Fprintf(w, "%s\n", o.Scenario.Name)
+		fmt.Fprintf(w, "%s\n", Escape(o.Scenario.Name))
 		if o.Scenario.Description != "" {
-			fmt.Fprintf(w, "%s\n", o.Scenario.Description)
+			writeWrapped(w, Escape(o.Scenario.Description), "", "", width)
 		}
 		if o.Contention != nil {
-			writeContention(w, o.Scenario.Contention, *o.Contention)
+			writeContention(w, o.Scenario.Contention, *o.Contention, width)
 		} else {
-			writeComparison(w, *o.Result)
+			writeComparison(w, *o.Result, width)
 		}
 	}
 	return nil
 }
 
-func writeComparison(w io.Writer, r sim.Result) {
-	fmt.Fprintf(w, "%s; %s of traffic, seed %d\n\n", describeLimits(r.Limits), FormatDuration(r.Duration), r.Seed)
+// comparisonDrop is the order in which a narrow terminal drops the comparison
+// table's columns: the lane, what it admitted and refused, how its peak
+// compares to the limit and how fairly it served the classes stay longest.
+var comparisonDrop = []string{"p99 latency", "p99 delay", "retry amp", "max in window", "fairness",
+	"dropped", "delayed", "shed", "class fairness", "offered"}
+
+func writeComparison(w io.Writer, r sim.Result, width int) {
+	writeWrapped(w, fmt.Sprintf("%s; %s of traffic, seed %d", describeLimits(r.Limits), FormatDuration(r.Duration), r.Seed), "", "", width)
+	fmt.Fprintln(w)
 	withBackend := false
 	for _, l := range r.Lanes {
 		withBackend = withBackend || l.Backend.Served > 0
 	}
+	classes := classNames(r)
 	head := []string{"lane", "offered", "admitted", "refused", "shed", "delayed", "dropped",
 		"p99 delay", "max in window", "vs limit", "retry amp", "fairness"}
+	if len(classes) > 1 {
+		head = append(head, "class fairness")
+	}
 	if withBackend {
 		head = append(head, "p99 latency")
 	}
@@ -44,32 +64,57 @@ func writeComparison(w io.Writer, r sim.Result) {
 	for _, l := range r.Lanes {
 		row := []string{l.Lane.Title(), count(l.Attempts), count(l.Admitted), count(l.Refused), count(l.Shed),
 			count(l.Delayed), count(l.Dropped), dash(l.Delay.Count, FormatDuration(l.Delay.P99)),
-			count(l.Peak.Count), ratio(l.Peak), fixed2(l.RetryAmplification), fixed2(l.Fairness)}
+			count(l.Peak.Count), ratio(l), fixed2(l.RetryAmplification), fixed2(l.Fairness)}
+		if len(classes) > 1 {
+			row = append(row, fixed2(l.ClassFairness))
+		}
 		if withBackend {
 			row = append(row, dash(l.Backend.Served, FormatDuration(l.Backend.Latency.P99)))
 		}
 		t.Add(row...)
 	}
+	t.Fit(width, comparisonDrop)
 	t.Write(w)
-	if classes := classNames(r); len(classes) > 1 {
-		fmt.Fprintf(w, "\nrequests that succeeded, by class\n")
-		c := &Table{Head: append([]string{"lane"}, classes...)}
-		for _, l := range r.Lanes {
-			row := []string{l.Lane.Title()}
-			for _, cl := range l.Classes {
-				row = append(row, percent(cl.Succeeded, cl.Unique))
-			}
-			c.Add(row...)
-		}
-		c.Write(w)
+	if len(classes) > 1 {
+		fmt.Fprintf(w, "\nwho was served, by class\n")
+		classTable(r).Fit(width, classDrop).Write(w)
 	}
-	writeFindings(w, Findings(r))
+	writeFindings(w, Findings(r), width)
 }
 
-func writeContention(w io.Writer, c *sim.ContentionConfig, r sim.ContentionResult) {
+// classDrop is the order in which a narrow terminal drops the class table's columns.
+var classDrop = []string{"p50 to success", "shed", "gave up", "refused", "p99 to success"}
+
+// classTable shows, per lane and class, the share of requests that succeeded,
+// the share of attempts refused and shed, the requests given up, how long a
+// success took from the first attempt (p50, p99), and the part of its fair
+// share of the lane's successes the class got.
+func classTable(r sim.Result) *Table {
+	t := &Table{Head: []string{"lane", "class", "succeeded", "refused", "shed", "gave up",
+		"p50 to success", "p99 to success", "of fair share"}}
+	t.left = 2
+	for _, l := range r.Lanes {
+		for i, c := range l.Classes {
+			name := ""
+			if i == 0 {
+				name = l.Lane.Title()
+			}
+			share := "-"
+			if c.FairShare > 0 {
+				share = percentF(float64(c.Succeeded) / c.FairShare)
+			}
+			t.Add(name, Escape(c.Name), percent(c.Succeeded, c.Unique), percent(c.Refused, c.Attempts),
+				percent(c.Shed, c.Attempts), count(c.GaveUp), dash(c.TimeToSuccess.Count, FormatDuration(c.TimeToSuccess.P50)),
+				dash(c.TimeToSuccess.Count, FormatDuration(c.TimeToSuccess.P99)), share)
+		}
+	}
+	return t
+}
+
+func writeContention(w io.Writer, c *sim.ContentionConfig, r sim.ContentionResult, width int) {
 	runs := max(c.Runs, 1)
-	fmt.Fprintf(w, "optimistic concurrency: backoff base %s, cap %s; mean of %d run(s), seed %d\n",
-		FormatDuration(c.Base), FormatDuration(c.Cap), runs, c.Seed)
+	writeWrapped(w, fmt.Sprintf("optimistic concurrency: backoff base %s, cap %s; mean of %d run(s), seed %d",
+		FormatDuration(c.Base), FormatDuration(c.Cap), runs, c.Seed), "", "", width)
 	jitters, clients := contentionAxes(r)
 	cell := map[[2]int]sim.ContentionRow{}
 	for _, row := range r.Rows {
@@ -101,18 +146,46 @@ func writeContention(w io.Writer, c *sim.ContentionConfig, r sim.ContentionResul
 		}
 		t.Write(w)
 	}
-	writeFindings(w, ContentionFindings(r))
+	writeFindings(w, ContentionFindings(r), width)
 }
 
-// writeFindings lists the plain-words findings under the tables, if any.
-func writeFindings(w io.Writer, fs []string) {
+// writeFindings lists the plain-words findings under the tables, if any, each
+// wrapped at width (0: one line each).
+func writeFindings(w io.Writer, fs []string, width int) {
 	if len(fs) == 0 {
 		return
 	}
 	fmt.Fprintf(w, "\nfindings\n")
 	for _, f := range fs {
-		fmt.Fprintf(w, "  - %s\n", f)
+		writeWrapped(w, f, "  - ", "    ", width)
 	}
+}
+
+// writeWrapped prints text after first, breaking it between words so no line
+// is wider than width; continuation lines start with indent. A word longer
+// than a line stands alone on its line. width 0 or less: one line.
+func writeWrapped(w io.Writer, text, first, indent string, width int) {
+	if width <= 0 {
+		fmt.Fprintf(w, "%s%s\n", first, text)
+		return
+	}
+	line, n := first, utf8.RuneCountInString(first)
+	fresh := true
+	for _, word := range strings.Fields(text) {
+		wn := utf8.RuneCountInString(word)
+		if !fresh && n+1+wn > width {
+			fmt.Fprintln(w, line)
+			line, n, fresh = indent, utf8.RuneCountInString(indent), true
+		}
+		if !fresh {
+			line += " "
+			n++
+		}
+		line += word
+		n += wn
+		fresh = false
+	}
+	fmt.Fprintln(w, line)
 }
 
 // contentionAxes lists the jitter kinds and client counts of a sweep in the order met.
@@ -170,21 +243,85 @@ type Table struct {
 	// numbers, are right-aligned.
 	Text bool
 	rows [][]string
+	left int // how many leading columns are left-aligned text; 0 means 1
 }
 
 // Add appends a row.
 func (t *Table) Add(cells ...string) { t.rows = append(t.rows, cells) }
 
-// Write prints the head and the rows.
-func (t *Table) Write(w io.Writer) {
+// widths are the columns' widths in runes.
+func (t *Table) widths() []int {
 	widths := make([]int, len(t.Head))
 	for _, row := range append([][]string{t.Head}, t.rows...) {
 		for i, c := range row {
 			if i < len(widths) {
-				widths[i] = max(widths[i], len([]rune(c)))
+				widths[i] = max(widths[i], utf8.RuneCountInString(c))
 			}
 		}
 	}
+	return widths
+}
+
+// Width is the width of the widest line Write prints, in runes.
+func (t *Table) Width() int {
+	n := 0
+	for i, w := range t.widths() {
+		if i > 0 {
+			n += 2
+		}
+		n += w
+	}
+	return n
+}
+
+// Fit drops columns until the table is at most width wide: first the columns
+// with nothing to say (every cell "0", "-" or empty), then those named in drop,
+// in order. The first column always stays. width 0 or less keeps everything.
+func (t *Table) Fit(width int, drop []string) *Table {
+	if width <= 0 {
+		return t
+	}
+	for i := len(t.Head) - 1; i > 0 && t.Width() > width; i-- {
+		if t.silent(i) {
+			t.remove(i)
+		}
+	}
+	for _, name := range drop {
+		if t.Width() <= width {
+			break
+		}
+		if i := slices.Index(t.Head, name); i > 0 {
+			t.remove(i)
+		}
+	}
+	return t
+}
+
+// silent is true when every cell of column i is "0", "-" or empty.
+func (t *Table) silent(i int) bool {
+	for _, row := range t.rows {
+		if i < len(row) && row[i] != "0" && row[i] != "-" && row[i] != "" {
+			return false
+		}
+	}
+	return true
+}
+
+func (t *Table) remove(i int) {
+	t.Head = slices.Delete(t.Head, i, i+1)
+	for r, row := range t.rows {
+		if i < len(row) {
+			t.rows[r] = slices.Delete(row, i, i+1)
+		}
+	}
+	if i < t.left {
+		t.left--
+	}
+}
+
+// Write prints the head and the rows.
+func (t *Table) Write(w io.Writer) {
+	widths := t.widths()
 	for _, row := range append([][]string{t.Head}, t.rows...) {
 		var b strings.Builder
 		for i := range widths {
@@ -192,11 +329,11 @@ func (t *Table) Write(w io.Writer) {
 			if i < len(row) {
 				c = row[i]
 			}
-			pad := strings.Repeat(" ", widths[i]-len([]rune(c)))
+			pad := strings.Repeat(" ", widths[i]-utf8.RuneCountInString(c))
 			switch {
 			case i == 0:
 				b.WriteString(c + pad)
-			case t.Text:
+			case t.Text || i < t.left:
 				b.WriteString("  " + c + pad)
 			default:
 				b.WriteString("  " + pad + c)
@@ -224,12 +361,17 @@ func percent(n, of int64) string {
 	return strconv.FormatFloat(100*float64(n)/float64(of), 'f', 0, 64) + "%"
 }
 
-// ratio shows the peak against the limit, flagged when over it.
-func ratio(p sim.WindowPeak) string {
+// ratio shows the peak against the limit, flagged when over it; a lane that
+// limited nothing is not judged against the limit.
+func ratio(l sim.LaneResult) string {
+	p := l.Peak
 	if p.Limit == 0 {
 		return "-"
 	}
-	s := strconv.FormatFloat(p.Ratio, 'f', 2, 64) + "×"
+	if notLimiting(l) {
+		return "not limiting"
+	}
+	s := ratioText(p.Count, p.Limit, true) + "×"
 	if p.Count > p.Limit {
 		s += " OVER"
 	}
@@ -265,4 +407,26 @@ func trimFloat(f float64, decimals int) string {
 		s = strings.TrimRight(strings.TrimRight(s, "0"), ".")
 	}
 	return s
+}
+
+// ratioText writes count/limit so that an excess is never rounded away: with
+// two decimals, and more (up to six) while the rounded figure would read as
+// the limit itself although count differs from it. fixed keeps trailing zeros,
+// as the table's aligned column wants.
+func ratioText(count, limit int64, fixed bool) string {
+	if limit == 0 {
+		return "-"
+	}
+	f := float64(count) / float64(limit)
+	decimals := 2
+	for count != limit && decimals < 6 {
+		if v, _ := strconv.ParseFloat(strconv.FormatFloat(f, 'f', decimals, 64), 64); (v > 1) == (count > limit) && v != 1 {
+			break
+		}
+		decimals++
+	}
+	if fixed {
+		return strconv.FormatFloat(f, 'f', decimals, 64)
+	}
+	return trimFloat(f, decimals)
 }

@@ -85,17 +85,39 @@ func TestHistogramPercentilesWithinOnePercent(t *testing.T) {
 	}
 }
 
-func TestJainsIndex(t *testing.T) {
-	equal := []clientState{{requests: 4, succeeded: 2}, {requests: 10, succeeded: 5}}
-	oneTakesAll := []clientState{{requests: 4, succeeded: 4}, {requests: 4}, {requests: 4}, {requests: 4}}
-	silent := append(slices.Clone(equal), clientState{})
+func TestFairnessAgainstMaxMinShares(t *testing.T) {
 	for _, tc := range []struct {
-		name    string
-		clients []clientState
-		want    float64
-	}{{"equal shares", equal, 1}, {"one of four served", oneTakesAll, 0.25}, {"silent clients ignored", silent, 1}} {
-		if got := jain(tc.clients); math.Abs(got-tc.want) > 1e-12 {
-			t.Errorf("%s: jain = %v, want %v", tc.name, got, tc.want)
+		name   string
+		shares []share
+		want   float64
+	}{
+		{"small asker served in full, the big one the rest", []share{{10, 10}, {120, 42}}, 1},
+		{"one of four served", []share{{4, 4}, {4, 0}, {4, 0}, {4, 0}}, 0.25},
+		{"silent parties ignored", []share{{10, 10}, {120, 42}, {0, 0}}, 1},
+		{"nothing served", []share{{5, 0}, {5, 0}}, 1},
+		// Refused at the same rate, yet the small asker gets 40% of what it was
+		// owed: success fractions alone would read 1.
+		{"refused alike, small asker starved", []share{{10, 4}, {120, 48}}, jainOf(4.0/10, 48.0/42)},
+	} {
+		if got := jainVsFair(tc.shares); math.Abs(got-tc.want) > 1e-12 {
+			t.Errorf("%s: jainVsFair(%v) = %v, want %v", tc.name, tc.shares, got, tc.want)
 		}
+	}
+}
+
+func jainOf(xs ...float64) float64 {
+	var sum, sq float64
+	for _, x := range xs {
+		sum += x
+		sq += x * x
+	}
+	return sum * sum / (float64(len(xs)) * sq)
+}
+
+func TestMaxMinFairSplit(t *testing.T) {
+	got := maxMinFair([]share{{asked: 30}, {asked: 5}, {asked: 100}}, 60)
+	want := []float64{27.5, 5, 27.5}
+	if !slices.Equal(got, want) {
+		t.Errorf("maxMinFair = %v, want %v", got, want)
 	}
 }

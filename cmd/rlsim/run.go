@@ -34,6 +34,9 @@ type runOptions struct {
 	Duration  time.Duration
 	Lanes     string
 	MaxEvents int64
+	// Width is the terminal's width for the table, 0 for the full layout.
+	Width int
+	Wide  bool
 
 	// Simulate and Contend run the simulations; tests replace them.
 	Simulate func(context.Context, sim.Config, sim.Options) (sim.Result, error)
@@ -42,7 +45,8 @@ type runOptions struct {
 
 // NewCmdRun builds "rlsim run". runF, when not nil, replaces the run itself (tests).
 func NewCmdRun(out, progress io.Writer, runF func(*runOptions) error) *cobra.Command {
-	opts := &runOptions{Out: out, Progress: progress, Simulate: sim.Run, Contend: sim.RunContention}
+	opts := &runOptions{Out: out, Progress: progress, Simulate: sim.Run, Contend: sim.RunContention,
+		Width: terminalWidth(out)}
 	var seed uint64
 	cmd := &cobra.Command{
 		Use:   "run [FILE|NAME ...]",
@@ -78,6 +82,12 @@ not at all; an existing report in DIR is replaced.`,
 			if cmd.Flags().Changed("duration") && opts.Duration <= 0 {
 				return badInputf("--duration: must be positive, got %v", opts.Duration)
 			}
+			if opts.Width < 0 {
+				return badInputf("--width: must be 0 or more, got %d", opts.Width)
+			}
+			if opts.Wide {
+				opts.Width = 0
+			}
 			switch opts.Format {
 			case "table", "json", "csv":
 			default:
@@ -96,6 +106,8 @@ not at all; an existing report in DIR is replaced.`,
 	f.Uint64Var(&seed, "seed", 0, "seed of every random stream, replacing the file's")
 	f.DurationVar(&opts.Duration, "duration", 0, "how long new requests may start, replacing the file's")
 	f.StringVar(&opts.Lanes, "lanes", "", "comma-separated lanes to run, replacing the file's (e.g. token_bucket,gcra)")
+	f.BoolVar(&opts.Wide, "wide", false, "print every table column and each finding on one line, however wide the terminal")
+	f.IntVar(&opts.Width, "width", opts.Width, "fit the table to `N` columns (default: the terminal's width; 0: full layout)")
 	f.Int64Var(&opts.MaxEvents, "max-events", defaultMaxEvents, "refuse scenarios estimated to need more events than `N`")
 	_ = cmd.RegisterFlagCompletionFunc("format", cobra.FixedCompletions([]string{"table", "json", "csv"}, cobra.ShellCompDirectiveNoFileComp))
 	_ = cmd.RegisterFlagCompletionFunc("lanes", completeLanes)
@@ -147,7 +159,7 @@ func runRun(opts *runOptions) error {
 	case "csv":
 		err = report.WriteCSV(&buf, outcomes)
 	default:
-		err = report.WriteTable(&buf, outcomes)
+		err = report.WriteTableFit(&buf, outcomes, opts.Width)
 	}
 	if err != nil {
 		return err
