@@ -5,6 +5,8 @@ import (
 	"slices"
 	"testing"
 	"time"
+
+	"github.com/rlsim/rlsim/algorithms"
 )
 
 // bruteOverLimit measures, on a 1ns grid over [0, end), how long the trailing
@@ -119,5 +121,24 @@ func TestMaxMinFairSplit(t *testing.T) {
 	want := []float64{27.5, 5, 27.5}
 	if !slices.Equal(got, want) {
 		t.Errorf("maxMinFair = %v, want %v", got, want)
+	}
+}
+
+// The default series bucket tiles the first limit's window (or whole windows
+// tile it), so a rate over whole buckets counts exactly one window.
+func TestDefaultBucketTilesTheWindow(t *testing.T) {
+	for _, tc := range []struct{ duration, window time.Duration }{
+		{3 * time.Second, time.Second}, {20 * time.Second, time.Second}, {10 * time.Minute, time.Second},
+		{time.Hour, time.Minute}, {7 * time.Second, 300 * time.Millisecond}, {10 * time.Second, time.Hour},
+		{time.Second, 7 * time.Millisecond},
+	} {
+		b := defaultBucket(tc.duration, []Limit{{Policy: algorithms.Policy{Limit: 1, Window: tc.window}}})
+		target := max(time.Millisecond, tc.duration/200)
+		if tc.window%b != 0 && b%tc.window != 0 {
+			t.Errorf("duration %v, window %v: bucket %v neither tiles the window nor is tiled by it", tc.duration, tc.window, b)
+		}
+		if b < time.Millisecond && b < tc.window || b > 2*target && b > tc.window {
+			t.Errorf("duration %v, window %v: bucket %v, far from %v", tc.duration, tc.window, b, target)
+		}
 	}
 }
