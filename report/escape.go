@@ -41,3 +41,13 @@ func needsEscape(s string) bool {
 	}
 	return false
 }
+
+// escapeLines is Escape for text of several lines, such as a scenario file
+// shown as written: each line escaped, the line breaks kept.
+func escapeLines(s string) string {
+	lines := strings.Split(s, "\n")
+	for i, l := range lines {
+		lines[i] = Escape(l)
+	}
+	return strings.Join(lines, "\n")
+}

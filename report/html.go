@@ -57,7 +57,7 @@ func WriteHTML(w io.Writer, pages []Page) error {
 		doc.Pages = append(doc.Pages, hp)
 	}
 	if len(pages) == 1 {
-		doc.Title = "rlsim: " + pages[0].Run.Scenario.Name
+		doc.Title = "rlsim: " + Escape(pages[0].Run.Scenario.Name)
 	}
 	return page.Execute(w, doc)
 }
@@ -79,6 +79,8 @@ type htmlPageData struct {
 	Findings    []string
 	Head        []string
 	Rows        [][]cell
+	ClassHead   []string   // who was served, by class: as the terminal's table
+	ClassRows   [][]string
 	Images      []htmlImage
 	Data        pageJSON // handed to the script through the template's JSON escaping
 }
@@ -103,8 +105,8 @@ type pageJSON struct {
 func htmlPage(i int, p Page) htmlPageData {
 	run := p.Run
 	s := run.Scenario
-	hp := htmlPageData{ID: fmt.Sprintf("s%d-%s", i+1, s.Name), Name: s.Name, Description: s.Description,
-		Command: p.Command, File: s.File, YAML: string(s.Source), Data: pageJSON{Run: toJSON(run)}}
+	hp := htmlPageData{ID: fmt.Sprintf("s%d-%s", i+1, s.Name), Name: Escape(s.Name), Description: Escape(s.Description),
+		Command: p.Command, File: Escape(s.File), YAML: escapeLines(string(s.Source)), Data: pageJSON{Run: toJSON(run)}}
 	for _, img := range p.Images {
 		hp.Images = append(hp.Images, htmlImage{Name: img.Figure.Name, Title: img.Figure.Title, Caption: img.Figure.Caption,
 			Src: template.URL("data:image/png;base64," + base64.StdEncoding.EncodeToString(img.PNG))})
@@ -128,6 +130,10 @@ func htmlPage(i int, p Page) htmlPageData {
 		hp.Verdicts = append(hp.Verdicts, laneVerdict(r, l))
 	}
 	hp.Head, hp.Rows = statsTable(r)
+	if len(classNames(r)) > 1 {
+		ct := classTable(r)
+		hp.ClassHead, hp.ClassRows = ct.Head, ct.rows
+	}
 	if run.Timeline != nil {
 		hp.Data.Timeline = newTimelineJSON(r, run.Timeline)
 	}

@@ -2,11 +2,13 @@ package report
 
 import (
 	"bytes"
+	"context"
 	"path/filepath"
 	"reflect"
 	"strings"
 	"testing"
 	"time"
+	"unicode/utf8"
 
 	"github.com/rlsim/rlsim/algorithms"
 	"github.com/rlsim/rlsim/internal/golden"
@@ -64,6 +66,8 @@ func TestOutputGolden(t *testing.T) {
 	}{
 		{"table", func(b *bytes.Buffer, o []Run) error { return WriteTable(b, o) }, "run_table.golden", []Run{sample()}},
 		{"contention table", func(b *bytes.Buffer, o []Run) error { return WriteTable(b, o) }, "run_contention.golden", []Run{sampleContention()}},
+		{"table at 80 columns", func(b *bytes.Buffer, o []Run) error { return WriteTableFit(b, o, 80) }, "run_table_80.golden", []Run{sample()}},
+		{"table at 40 columns", func(b *bytes.Buffer, o []Run) error { return WriteTableFit(b, o, 40) }, "run_table_40.golden", []Run{sample()}},
 		{"csv", func(b *bytes.Buffer, o []Run) error { return WriteCSV(b, o) }, "run_csv.golden", []Run{sample()}},
 		{"json", func(b *bytes.Buffer, o []Run) error { return WriteJSON(b, o) }, "run_json.golden", []Run{sample(), sampleContention()}},
 	}
@@ -106,4 +110,71 @@ func TestHuman(t *testing.T) {
 			t.Errorf("FormatDuration(%v) = %q, want %q", tc.d, got, tc.want)
 		}
 	}
+}
+
+// At 80 columns every built-in's table, description and findings fit without
+// wrapping, the lane, admitted, refused and vs-limit columns stay, and nothing
+// of the full layout but whole columns and line breaks is lost.
+func TestBuiltinsFitEightyColumns(t *testing.T) {
+	for _, b := range scenarios.Builtins() {
+		t.Run(b.Name, func(t *testing.T) {
+			s, err := scenarios.LoadBuiltin(b.Name)
+			if err != nil {
+				t.Fatal(err)
+			}
+			run := Run{Scenario: s}
+			if s.Config != nil {
+				r, err := sim.Run(context.Background(), *s.Config, sim.Options{})
+				if err != nil {
+					t.Fatal(err)
+				}
+				run.Result = &r
+			} else {
+				c := *s.Contention
+				c.Runs = 1
+				r, err := sim.RunContention(context.Background(), c)
+				if err != nil {
+					t.Fatal(err)
+				}
+				run.Contention = &r
+			}
+			var narrow, wide bytes.Buffer
+			if err := WriteTableFit(&narrow, []Run{run}, 80); err != nil {
+				t.Fatal(err)
+			}
+			if err := WriteTable(&wide, []Run{run}); err != nil {
+				t.Fatal(err)
+			}
+			for i, line := range strings.Split(narrow.String(), "\n") {
+				if n := utf8.RuneCountInString(line); n > 80 {
+					t.Errorf("line %d is %d columns wide: %q", i+1, n, line)
+				}
+			}
+			if run.Result != nil {
+				head := strings.SplitN(narrow.String(), "\nlane ", 2)[1]
+				head = "lane " + head[:strings.Index(head, "\n")]
+				for _, col := range []string{"lane", "admitted", "refused", "vs limit"} {
+					if !strings.Contains(head, col) {
+						t.Errorf("the 80-column table lost %q: %q", col, head)
+					}
+				}
+			}
+			words := func(s string) string { return strings.Join(strings.Fields(s), " ") }
+			for _, f := range findingsOf(run) {
+				if !strings.Contains(words(narrow.String()), words(f)) {
+					t.Errorf("finding lost at 80 columns: %q", f)
+				}
+				if !strings.Contains(wide.String(), "  - "+f+"\n") {
+					t.Errorf("finding not on one line in the full layout: %q", f)
+				}
+			}
+		})
+	}
+}
+
+func findingsOf(run Run) []string {
+	if run.Contention != nil {
+		return ContentionFindings(*run.Contention)
+	}
+	return Findings(*run.Result)
 }

@@ -210,7 +210,7 @@ func describeLimits(limits []sim.Limit) string {
 	var parts []string
 	for _, l := range limits {
 		p := l.Policy
-		s := fmt.Sprintf("%s %d per %s", l.Name, p.Limit, FormatDuration(p.Window))
+		s := fmt.Sprintf("%s %d per %s", Escape(l.Name), p.Limit, FormatDuration(p.Window))
 		if b := p.EffectiveBurst(); b != p.Limit {
 			s += fmt.Sprintf(" (burst %d)", b)
 		}
