@@ -79,7 +79,7 @@ type htmlPageData struct {
 	Findings    []string
 	Head        []string
 	Rows        [][]cell
-	ClassHead   []string   // who was served, by class: as the terminal's table
+	ClassHead   []string // who was served, by class: as the terminal's table
 	ClassRows   [][]string
 	Images      []htmlImage
 	Data        pageJSON // handed to the script through the template's JSON escaping
