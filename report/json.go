@@ -106,16 +106,17 @@ type jsonPeak struct {
 }
 
 type jsonClass struct {
-	Name      string `json:"name"`
-	Clients   int    `json:"clients"`
-	Unique    int64  `json:"unique"`
-	Attempts  int64  `json:"attempts"`
-	Admitted  int64  `json:"admitted"`
-	Refused   int64  `json:"refused"`
-	Shed      int64  `json:"shed"`
-	Dropped   int64  `json:"dropped"`
-	Succeeded int64  `json:"succeeded"`
-	GaveUp    int64  `json:"gave_up"`
+	Name      string  `json:"name"`
+	Clients   int     `json:"clients"`
+	Unique    int64   `json:"unique"`
+	Attempts  int64   `json:"attempts"`
+	Admitted  int64   `json:"admitted"`
+	Refused   int64   `json:"refused"`
+	Shed      int64   `json:"shed"`
+	Dropped   int64   `json:"dropped"`
+	Succeeded int64   `json:"succeeded"`
+	GaveUp    int64   `json:"gave_up"`
+	FairShare float64 `json:"fair_share"` // max-min fair share of the lane's successes, in requests
 	// Rates: successes per unique request, refusals and sheds per attempt.
 	SuccessRate   float64         `json:"success_rate"`
 	RefusedRate   float64         `json:"refused_rate"`
@@ -126,7 +127,7 @@ type jsonClass struct {
 func classJSON(c sim.ClassResult) jsonClass {
 	return jsonClass{Name: c.Name, Clients: c.Clients, Unique: c.Unique, Attempts: c.Attempts,
 		Admitted: c.Admitted, Refused: c.Refused, Shed: c.Shed, Dropped: c.Dropped, Succeeded: c.Succeeded,
-		GaveUp: c.GaveUp, SuccessRate: fraction(c.Succeeded, c.Unique), RefusedRate: fraction(c.Refused, c.Attempts),
+		GaveUp: c.GaveUp, FairShare: finite(c.FairShare), SuccessRate: fraction(c.Succeeded, c.Unique), RefusedRate: fraction(c.Refused, c.Attempts),
 		ShedRate: fraction(c.Shed, c.Attempts), TimeToSuccess: percentiles(c.TimeToSuccess)}
 }
 

@@ -2,6 +2,7 @@ package scenarios
 
 import (
 	"context"
+	"math"
 	"testing"
 
 	"github.com/rlsim/rlsim/sim"
@@ -36,6 +37,11 @@ func class(l sim.LaneResult, name string) sim.ClassResult {
 	return sim.ClassResult{}
 }
 
+// limitsNothing is true of a lane that admitted every attempt at once.
+func limitsNothing(l sim.LaneResult) bool {
+	return l.Admitted == l.Attempts && l.Refused+l.Shed+l.Delayed+l.Dropped == 0
+}
+
 // Each built-in is written to make one point; these tests hold it to that point,
 // so a change to the simulator or to a scenario file cannot quietly blur it.
 func TestBuiltinsMakeTheirPoint(t *testing.T) {
@@ -65,21 +71,43 @@ func TestBuiltinsMakeTheirPoint(t *testing.T) {
 			func(l map[sim.LaneKind]sim.LaneResult) bool {
 				return l[sim.LaneAIMD].Admitted == l[sim.LaneAIMD].Attempts && l[sim.LaneSlidingLog].Admitted*2 < l[sim.LaneSlidingLog].Attempts
 			}},
-		{"nat-per-ip", "the users behind the NAT pay for the abuser",
+		{"nat-per-ip", "the users get under half their fair share on every lane that limits, and most lanes serve the abuser better",
 			func(l map[sim.LaneKind]sim.LaneResult) bool {
-				sl := l[sim.LaneSlidingLog]
-				return success(class(sl, "users")) < 0.5
+				limiting, worse := 0, 0
+				for _, lane := range l {
+					if limitsNothing(lane) {
+						continue
+					}
+					limiting++
+					users, abuser := class(lane, "users"), class(lane, "abuser")
+					if float64(users.Succeeded) >= users.FairShare/2 {
+						return false
+					}
+					if success(users) < success(abuser) {
+						worse++
+					}
+				}
+				return limiting > 0 && 2*worse > limiting
 			}},
 		{"nat-per-user", "only the abuser is refused",
 			func(l map[sim.LaneKind]sim.LaneResult) bool {
 				sl := l[sim.LaneSlidingLog]
 				return success(class(sl, "users")) == 1 && success(class(sl, "abuser")) < 0.2
 			}},
-		{"noisy-neighbour", "the quiet tenants are refused about as often as the noisy one",
+		{"noisy-neighbour", "on every lane that limits, the quiet tenants are refused about as often as the noisy one (within 10 points) and get under half their fair share",
 			func(l map[sim.LaneKind]sim.LaneResult) bool {
-				sl := l[sim.LaneSlidingLog]
-				quiet, noisy := success(class(sl, "quiet")), success(class(sl, "noisy"))
-				return quiet < 0.6 && quiet < noisy*1.5
+				limiting := 0
+				for _, lane := range l {
+					if limitsNothing(lane) {
+						continue
+					}
+					limiting++
+					quiet, noisy := class(lane, "quiet"), class(lane, "noisy")
+					if math.Abs(success(quiet)-success(noisy)) > 0.1 || float64(quiet.Succeeded) >= quiet.FairShare/2 {
+						return false
+					}
+				}
+				return limiting > 0
 			}},
 		{"downstream-slowdown", "AIMD sheds instead of queueing, so its latency stays low",
 			func(l map[sim.LaneKind]sim.LaneResult) bool {
@@ -110,6 +138,12 @@ func TestJitterCalmsTheRetryStorm(t *testing.T) {
 			t.Errorf("%s jitter: %d shed, all done at %v; no jitter: %d shed, done at %v; want fewer and sooner",
 				jitter, l.Shed, l.AllDoneAt, none.Shed, none.AllDoneAt)
 		}
+	}
+	// retry-storm-equal-jitter's description: more shed than full, far fewer than none.
+	full := lanesOf(t, "retry-storm-full-jitter")[sim.LaneFixedWindow]
+	equal := lanesOf(t, "retry-storm-equal-jitter")[sim.LaneFixedWindow]
+	if equal.Shed <= full.Shed || 2*equal.Shed >= none.Shed {
+		t.Errorf("equal jitter shed %d; full %d, none %d: want more than full and under half of none", equal.Shed, full.Shed, none.Shed)
 	}
 }
 

@@ -2,70 +2,69 @@ package sim
 
 import "slices"
 
-// share is what one party (a client or a class) asked for and got, in requests.
+// share is what one client asked for and got, in requests.
 type share struct{ asked, got int64 }
 
-// clientFairness is Jain's index over clients (each client's identity is its own
-// key), measured against the max-min fair split of what the lane let succeed.
-func clientFairness(clients []clientState) float64 {
-	shares := make([]share, 0, len(clients))
-	for _, c := range clients {
-		shares = append(shares, share{asked: c.requests, got: int64(c.succeeded)})
-	}
-	return jainVsFair(shares)
-}
-
-// classFairness is the same index over client classes, each class one party
-// however many clients it holds; it sets each class's FairShare.
-func classFairness(classes []ClassResult) float64 {
-	shares := make([]share, 0, len(classes))
-	for _, c := range classes {
-		shares = append(shares, share{asked: c.Unique, got: c.Succeeded})
-	}
-	var total int64
-	for _, s := range shares {
-		total += s.got
-	}
-	for i, f := range maxMinFair(shares, total) {
-		classes[i].FairShare = f
-	}
-	return jainVsFair(shares)
-}
-
-// jainVsFair is Jain's index (Σx)²/(n·Σx²) of x = got / fair share, where the
-// fair shares split the total got max-min fairly by what each party asked
-// (water-filling: no one gets more than it asked, the rest is split evenly).
-// It is 1 when every party got its fair share and falls towards 1/n as one
-// party takes what others were owed. Parties that asked nothing are left out;
-// with fewer than two parties, or nothing got, it is 1.
+// fairness measures how evenly a lane served its clients, against the max-min
+// fair split of what it let succeed: each client is owed what it asked, up to
+// an even level that spends all the successes (water-filling). It returns
+// Jain's index over clients (each client's identity its own key) and over
+// classes, each class one party owed the sum of its clients' shares, and sets
+// each class's FairShare.
 //
-// Success fractions alone cannot see a starved party when every party is refused
-// at the same rate: a tenant asking 10/s and one asking 120/s, both 40% served,
-// look equal, though the small one was owed all it asked.
-func jainVsFair(shares []share) float64 {
-	var parties []share
+// Success fractions alone cannot see a starved party when every party is
+// refused at the same rate: a tenant asking 10/s and one asking 120/s, both 40%
+// served, look equal, though the small one was owed all it asked. Weighting a
+// class by its clients keeps a one-client class (the abuser) from being owed as
+// much as three hundred users together.
+func fairness(clients []clientState, groupOf []int32, classes []ClassResult) (byClient, byClass float64) {
+	shares := make([]share, len(clients))
 	var total int64
-	for _, s := range shares {
-		if s.asked > 0 {
-			parties = append(parties, s)
-			total += s.got
+	for i, c := range clients {
+		shares[i] = share{asked: c.requests, got: int64(c.succeeded)}
+		total += int64(c.succeeded)
+	}
+	fair := maxMinFair(shares, total)
+	for g := range classes {
+		classes[g].FairShare = 0
+	}
+	for i, f := range fair {
+		classes[groupOf[i]].FairShare += f
+	}
+	var cx, gx []float64
+	for i, s := range shares {
+		if s.asked > 0 && total > 0 {
+			cx = append(cx, float64(s.got)/fair[i])
 		}
 	}
-	if len(parties) < 2 || total == 0 {
+	for _, c := range classes {
+		if c.FairShare > 0 {
+			gx = append(gx, float64(c.Succeeded)/c.FairShare)
+		}
+	}
+	return jain(cx), jain(gx)
+}
+
+// jain is Jain's index (Σx)²/(n·Σx²): 1 when every x is the same, 1/n when one
+// party has everything; 1 with fewer than two parties.
+func jain(xs []float64) float64 {
+	if len(xs) < 2 {
 		return 1
 	}
-	fair := maxMinFair(parties, total)
 	var sum, sumSq float64
-	for i, p := range parties {
-		x := float64(p.got) / fair[i]
+	for _, x := range xs {
 		sum += x
 		sumSq += x * x
 	}
-	return sum * sum / (float64(len(parties)) * sumSq)
+	if sumSq == 0 {
+		return 1
+	}
+	return sum * sum / (float64(len(xs)) * sumSq)
 }
 
 // maxMinFair splits total among parties by water-filling: the smallest asks are
-// met in full while they are below an even split of what is left.
+// met in full while they are below an even split of what is left. A party that
+// asked nothing is owed nothing.
 func maxMinFair(parties []share, total int64) []float64 {
 	order := make([]int, len(parties))
 	for i := range order {

@@ -230,8 +230,7 @@ func (m *metrics) result(kind LaneKind, pop *population, cfg *Config, b *backend
 	for g := range r.Classes {
 		r.Classes[g].TimeToSuccess = m.toSuccess[g].percentiles()
 	}
-	r.Fairness = clientFairness(clients)
-	r.ClassFairness = classFairness(r.Classes)
+	r.Fairness, r.ClassFairness = fairness(clients, pop.groupOf, r.Classes)
 	r.Verdicts = m.verdicts
 	if b != nil {
 		r.Backend = b.stats(now, &m.latency)

@@ -88,21 +88,38 @@ func TestHistogramPercentilesWithinOnePercent(t *testing.T) {
 }
 
 func TestFairnessAgainstMaxMinShares(t *testing.T) {
+	type client struct {
+		class      int32
+		asked, got int64
+	}
 	for _, tc := range []struct {
-		name   string
-		shares []share
-		want   float64
+		name              string
+		clients           []client
+		byClient, byClass float64
 	}{
-		{"small asker served in full, the big one the rest", []share{{10, 10}, {120, 42}}, 1},
-		{"one of four served", []share{{4, 4}, {4, 0}, {4, 0}, {4, 0}}, 0.25},
-		{"silent parties ignored", []share{{10, 10}, {120, 42}, {0, 0}}, 1},
-		{"nothing served", []share{{5, 0}, {5, 0}}, 1},
+		{"small asker served in full, the big one the rest", []client{{0, 10, 10}, {1, 120, 42}}, 1, 1},
+		{"one of four served", []client{{0, 4, 4}, {0, 4, 0}, {0, 4, 0}, {1, 4, 0}}, 0.25, jainOf(4.0/3, 0)},
+		{"silent clients left out", []client{{0, 10, 10}, {1, 120, 42}, {1, 0, 0}}, 1, 1},
+		{"nothing served", []client{{0, 5, 0}, {1, 5, 0}}, 1, 1},
 		// Refused at the same rate, yet the small asker gets 40% of what it was
 		// owed: success fractions alone would read 1.
-		{"refused alike, small asker starved", []share{{10, 4}, {120, 48}}, jainOf(4.0/10, 48.0/42)},
+		{"refused alike, small asker starved", []client{{0, 10, 4}, {1, 120, 48}}, jainOf(4.0/10, 48.0/42), jainOf(4.0/10, 48.0/42)},
+		// nat-per-user's shape: many small users served in full and one abuser
+		// refused most of its asks is fair; the class of one is owed no more
+		// than what the users left.
+		{"many small users, one big asker held back", []client{{0, 2, 2}, {0, 2, 2}, {0, 2, 2}, {1, 100, 4}}, 1, 1},
 	} {
-		if got := jainVsFair(tc.shares); math.Abs(got-tc.want) > 1e-12 {
-			t.Errorf("%s: jainVsFair(%v) = %v, want %v", tc.name, tc.shares, got, tc.want)
+		clients := make([]clientState, len(tc.clients))
+		groupOf := make([]int32, len(tc.clients))
+		classes := make([]ClassResult, 2)
+		for i, c := range tc.clients {
+			clients[i] = clientState{requests: c.asked, succeeded: int32(c.got)}
+			groupOf[i] = c.class
+			classes[c.class].Succeeded += c.got
+		}
+		byClient, byClass := fairness(clients, groupOf, classes)
+		if math.Abs(byClient-tc.byClient) > 1e-12 || math.Abs(byClass-tc.byClass) > 1e-12 {
+			t.Errorf("%s: fairness = %v by client, %v by class; want %v, %v", tc.name, byClient, byClass, tc.byClient, tc.byClass)
 		}
 	}
 }

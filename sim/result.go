@@ -52,7 +52,8 @@ type LaneResult struct {
 	// of each client's successes against its max-min fair share of all the
 	// lane's successes. 1 is fair; 1/n is one client taking everything.
 	Fairness float64
-	// ClassFairness is the same index over client classes, each class one party.
+	// ClassFairness is the same index over client classes, each class one party
+	// owed the sum of its clients' fair shares.
 	ClassFairness float64
 
 	// Verdicts is a hash of every decision the lane made (admit, refuse, shed,
@@ -108,8 +109,8 @@ type ClassResult struct {
 	Succeeded int64
 	GaveUp    int64
 	// FairShare is the class's max-min fair share, in requests, of all the
-	// successes of its lane: what it would have got had the lane split them
-	// evenly, no class getting more than it asked.
+	// successes of its lane: the sum of what its clients would have got had the
+	// lane split the successes evenly by client, none getting more than it asked.
 	FairShare float64
 	// TimeToSuccess is the time from a request's first attempt to its success,
 	// over the class's succeeded requests.
