@@ -328,7 +328,7 @@ func starvedSentence(l sim.LaneResult, s sim.ClassResult) string {
 			best = c
 		}
 	}
-	return fmt.Sprintf("%s got %s of its fair share of the successes: %s of its requests succeeded, against %s for %s",
+	return fmt.Sprintf("class %s got %s of its fair share of the successes: %s of its requests succeeded, against %s for %s",
 		Escape(s.Name), percentF(float64(s.Succeeded)/s.FairShare), percent(s.Succeeded, s.Unique),
 		percent(best.Succeeded, best.Unique), Escape(best.Name))
 }

@@ -144,7 +144,7 @@ func htmlPage(i int, p Page) htmlPageData {
 // cell carries the raw value it sorts by.
 func statsTable(r sim.Result) ([]string, [][]cell) {
 	head := []string{"lane", "offered", "admitted", "refused", "shed", "delayed", "dropped", "p99 delay",
-		"max in window", "vs limit", "time over limit", "retry amp", "all done", "fairness", "disagrees with sliding log"}
+		"max in window", "vs limit", "time over limit", "retry amp", "all done", "fairness", "class fairness", "disagrees with sliding log"}
 	withBackend := hasBackend(r)
 	if withBackend {
 		head = append(head, "p99 latency", "utilisation")
@@ -158,6 +158,7 @@ func statsTable(r sim.Result) ([]string, [][]cell) {
 			{dash(l.Delay.Count, FormatDuration(l.Delay.P99)), fmt.Sprint(int64(l.Delay.P99))},
 			n(l.Peak.Count), f(l.Peak.Ratio, ratio(l)), d(l.TimeOverLimit),
 			f(l.RetryAmplification, fixed2(l.RetryAmplification)), d(l.AllDoneAt), f(l.Fairness, fixed2(l.Fairness)),
+			f(l.ClassFairness, fixed2(l.ClassFairness)),
 			f(l.SlidingLogDisagreement, trimFloat(100*finite(l.SlidingLogDisagreement), 1)+"%")}
 		if withBackend {
 			row = append(row, cell{dash(l.Backend.Served, FormatDuration(l.Backend.Latency.P99)), fmt.Sprint(int64(l.Backend.Latency.P99))},
@@ -205,7 +206,7 @@ func laneVerdict(r sim.Result, l sim.LaneResult) verdict {
 		parts = append(parts, fmt.Sprintf("Never more than %d in one %s window (limit %d).", p.Count, window, p.Limit))
 		if s, ok := starved(l); ok {
 			v.Badge, v.Tone = "held the limit; starved "+Escape(s.Name), "bad"
-			parts = append(parts, starvedSentence(l, s)+".")
+			parts = append(parts, "C"+strings.TrimPrefix(starvedSentence(l, s), "c")+".")
 		}
 	}
 	out := fmt.Sprintf("Admitted %s of %s attempts", count(l.Admitted), count(l.Attempts))
