@@ -72,6 +72,7 @@ type jsonLane struct {
 	AllDoneS               float64           `json:"all_done_s"`
 	Fairness               float64           `json:"fairness"`
 	ClassFairness          float64           `json:"class_fairness"`
+	KeyFairness            float64           `json:"key_fairness"`
 	LimitedNothing         bool              `json:"limited_nothing"`
 	Verdicts               string            `json:"verdicts"`
 	Classes                []jsonClass       `json:"classes"`
@@ -234,7 +235,7 @@ func toJSON(o Run) jsonRun {
 			Peak:           jsonPeak{l.Peak.Count, secs(l.Peak.Start), secs(l.Peak.End), l.Peak.Key, l.Peak.Limit, finite(l.Peak.Ratio)},
 			OverLimit:      l.Peak.Limit > 0 && l.Peak.Count > l.Peak.Limit,
 			TimeOverLimitS: secs(l.TimeOverLimit), RetryAmplification: finite(l.RetryAmplification),
-			AllDoneS: secs(l.AllDoneAt), Fairness: finite(l.Fairness), ClassFairness: finite(l.ClassFairness),
+			AllDoneS: secs(l.AllDoneAt), Fairness: finite(l.Fairness), ClassFairness: finite(l.ClassFairness), KeyFairness: finite(l.KeyFairness),
 			LimitedNothing: limitedNothing(l), Verdicts: fmt.Sprintf("%016x", l.Verdicts), Classes: []jsonClass{},
 			Backend: jsonBackend{l.Backend.Served, percentiles(l.Backend.Latency), finite(l.Backend.Utilisation),
 				l.Backend.MaxInFlight, l.Backend.MaxQueue},

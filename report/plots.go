@@ -546,10 +546,15 @@ func (pl pointLabels) Plot(c draw.Canvas, p *plot.Plot) {
 	sort.SliceStable(order, func(a, b int) bool { return pts[order[a]].Y > pts[order[b]].Y })
 	var placed []vg.Rectangle
 	for _, i := range order {
+		w := sty.Width(names[i])
 		x := tx(pts[i].X) + vg.Points(6)
+		lead := x - vg.Points(5) // where a leader line leaves the dot
+		if x+w > c.Max.X {       // no room on the right: the label goes left of its dot
+			x = tx(pts[i].X) - vg.Points(6) - w
+			lead = tx(pts[i].X) - vg.Points(1)
+		}
 		dotY := ty(pts[i].Y)
 		y := dotY
-		w := sty.Width(names[i])
 		for {
 			box := vg.Rectangle{Min: vg.Point{X: x, Y: y - h/2}, Max: vg.Point{X: x + w, Y: y + h/2}}
 			clash := false
@@ -566,7 +571,11 @@ func (pl pointLabels) Plot(c draw.Canvas, p *plot.Plot) {
 			y -= h
 		}
 		if dotY-y > h/2 {
-			c.StrokeLine2(lineStyle(colDropped, 0.6, false), x-vg.Points(5), dotY, x-vg.Points(1), y)
+			end := x - vg.Points(1)
+			if lead > x {
+				end = x + w + vg.Points(1)
+			}
+			c.StrokeLine2(lineStyle(colDropped, 0.6, false), lead, dotY, end, y)
 		}
 		c.FillText(sty, vg.Point{X: x, Y: y}, names[i])
 	}

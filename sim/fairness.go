@@ -45,6 +45,28 @@ func fairness(clients []clientState, groupOf []int32, classes []ClassResult) (by
 	return jain(cx), jain(gx)
 }
 
+// keyFairness is Jain's index over the keys of the first limit (keyOf: client →
+// key id, of keys keys), each key one party asking what its clients asked,
+// measured against the max-min fair split by key of the lane's successes: how
+// evenly the limit served the units it counts by. 1 with a single key.
+func keyFairness(clients []clientState, keyOf []int32, keys int) float64 {
+	shares := make([]share, keys)
+	var total int64
+	for i, c := range clients {
+		shares[keyOf[i]].asked += c.requests
+		shares[keyOf[i]].got += int64(c.succeeded)
+		total += int64(c.succeeded)
+	}
+	fair := maxMinFair(shares, total)
+	var xs []float64
+	for k, s := range shares {
+		if s.asked > 0 && total > 0 {
+			xs = append(xs, float64(s.got)/fair[k])
+		}
+	}
+	return jain(xs)
+}
+
 // jain is Jain's index (Σx)²/(n·Σx²): 1 when every x is the same, 1/n when one
 // party has everything; 1 with fewer than two parties.
 func jain(xs []float64) float64 {

@@ -231,6 +231,7 @@ func (m *metrics) result(kind LaneKind, pop *population, cfg *Config, b *backend
 		r.Classes[g].TimeToSuccess = m.toSuccess[g].percentiles()
 	}
 	r.Fairness, r.ClassFairness = fairness(clients, pop.groupOf, r.Classes)
+	r.KeyFairness = keyFairness(clients, pop.keyOf[0], len(pop.keyNames[0]))
 	r.Verdicts = m.verdicts
 	if b != nil {
 		r.Backend = b.stats(now, &m.latency)

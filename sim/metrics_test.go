@@ -159,3 +159,22 @@ func TestDefaultBucketTilesTheWindow(t *testing.T) {
 		}
 	}
 }
+
+func TestKeyFairness(t *testing.T) {
+	clients := []clientState{{requests: 10, succeeded: 10}, {requests: 10, succeeded: 0}, {requests: 10, succeeded: 0}}
+	for _, tc := range []struct {
+		name  string
+		keyOf []int32
+		keys  int
+		want  float64
+	}{
+		{"one key for all", []int32{0, 0, 0}, 1, 1},
+		// 10 successes split fairly by key: 5 each; key 0 got 10, key 1 none.
+		{"one key served, one starved", []int32{0, 1, 1}, 2, jainOf(2, 0)},
+		{"every client its own key", []int32{0, 1, 2}, 3, jainOf(3, 0, 0)},
+	} {
+		if got := keyFairness(clients, tc.keyOf, tc.keys); math.Abs(got-tc.want) > 1e-12 {
+			t.Errorf("%s: keyFairness = %v, want %v", tc.name, got, tc.want)
+		}
+	}
+}

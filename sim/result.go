@@ -52,6 +52,9 @@ type LaneResult struct {
 	// of each client's successes against its max-min fair share of all the
 	// lane's successes. 1 is fair; 1/n is one client taking everything.
 	Fairness float64
+	// KeyFairness is the same index over the first limit's keys (each key one
+	// party asking what its clients asked): 1 when the limit counts one key.
+	KeyFairness float64
 	// ClassFairness is the same index over client classes, each class one party
 	// owed the sum of its clients' fair shares.
 	ClassFairness float64
