@@ -169,3 +169,28 @@ func TestContentionStudyShowsJitterWins(t *testing.T) {
 		}
 	}
 }
+
+// noisy-neighbour refuses every tenant at about the same rate, so an index of
+// success fractions read 1.00 on every lane while the quiet tenants got under
+// half of what they were owed; fairness against fair shares sees it, by client
+// and by class, and agrees with the classes' own figures.
+func TestFairnessSeesTheStarvedTenant(t *testing.T) {
+	for _, l := range lanesOf(t, "noisy-neighbour") {
+		if limitsNothing(l) {
+			if l.Fairness != 1 || l.ClassFairness != 1 {
+				t.Errorf("%s limited nothing; fairness %v, class fairness %v, want 1", l.Lane.Title(), l.Fairness, l.ClassFairness)
+			}
+			continue
+		}
+		var sum, sumSq float64
+		for _, c := range l.Classes {
+			x := float64(c.Succeeded) / c.FairShare
+			sum, sumSq = sum+x, sumSq+x*x
+		}
+		want := sum * sum / (float64(len(l.Classes)) * sumSq)
+		if math.Abs(l.ClassFairness-want) > 1e-9 || l.ClassFairness >= 0.9 || l.Fairness >= 0.9 {
+			t.Errorf("%s: fairness %.2f by client, %.2f by class (the classes' figures give %.2f); want both under 0.9",
+				l.Lane.Title(), l.Fairness, l.ClassFairness, want)
+		}
+	}
+}

@@ -54,6 +54,9 @@ func NewCmdRun(out, progress io.Writer, runF func(*runOptions) error) *cobra.Com
 		Long: `Run each scenario (a YAML file, or the name of a built-in one) through every
 limiting lane on a virtual clock, then print a comparison table with lanes as rows
 and a few findings in plain words. With no argument, run the "demo" scenario.
+On a terminal the table fits its width (the width comes from the kernel; nothing
+is asked of the terminal) and the findings wrap; --wide prints every column, as
+output to a file or pipe always does.
 
 The JSON output is versioned and documented in docs/output.md. --trace writes every
 attempt as CSV (.csv) or JSON lines (.jsonl); it appears only when the run completes.
