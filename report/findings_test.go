@@ -7,6 +7,7 @@ import (
 	"strconv"
 	"strings"
 	"testing"
+	"time"
 
 	"github.com/rlsim/rlsim/scenarios"
 	"github.com/rlsim/rlsim/sim"
@@ -164,5 +165,82 @@ func TestRatioNeverRoundsAnExcessAway(t *testing.T) {
 				}
 			}
 		}
+	}
+}
+
+// successLog keeps, per lane and class, each request's first attempt and the
+// times from it to success, as the trace tells them.
+type successLog struct {
+	first map[string]time.Duration
+	took  map[sim.LaneKind]map[string][]time.Duration
+}
+
+func (s *successLog) Record(r *sim.TraceRecord) error {
+	id := fmt.Sprint(r.Lane, r.Client, r.Request)
+	if r.Event != sim.TraceSuccess {
+		if r.Attempt == 1 {
+			s.first[id] = r.At
+		}
+		return nil
+	}
+	if s.took[r.Lane] == nil {
+		s.took[r.Lane] = map[string][]time.Duration{}
+	}
+	s.took[r.Lane][r.Class] = append(s.took[r.Lane][r.Class], r.At-s.first[id])
+	return nil
+}
+
+// Each class's p50 and p99 time from first attempt to success match the trace
+// (the histogram is exact to 1%), and the classes' counts add up to the lane's.
+func TestClassOutcomesMatchTheTrace(t *testing.T) {
+	for _, name := range []string{"demo", "retry-storm-full-jitter", "nat-per-ip"} {
+		t.Run(name, func(t *testing.T) {
+			s, err := scenarios.LoadBuiltin(name)
+			if err != nil {
+				t.Fatal(err)
+			}
+			log := &successLog{first: map[string]time.Duration{}, took: map[sim.LaneKind]map[string][]time.Duration{}}
+			r, err := sim.Run(context.Background(), *s.Config, sim.Options{Trace: log})
+			if err != nil {
+				t.Fatal(err)
+			}
+			for _, l := range r.Lanes {
+				var sum sim.ClassResult
+				for _, c := range l.Classes {
+					sum.Unique += c.Unique
+					sum.Attempts += c.Attempts
+					sum.Refused += c.Refused
+					sum.Shed += c.Shed
+					sum.Succeeded += c.Succeeded
+					sum.GaveUp += c.GaveUp
+					took := log.took[l.Lane][c.Name]
+					if int64(len(took)) != c.TimeToSuccess.Count || c.TimeToSuccess.Count != c.Succeeded {
+						t.Errorf("%s, %s: %d successes timed, %d in the trace, %d succeeded", l.Lane.Title(), c.Name,
+							c.TimeToSuccess.Count, len(took), c.Succeeded)
+						continue
+					}
+					if len(took) == 0 {
+						continue
+					}
+					slices.Sort(took)
+					for _, q := range []struct {
+						p    float64
+						got  time.Duration
+						name string
+					}{{0.50, c.TimeToSuccess.P50, "p50"}, {0.99, c.TimeToSuccess.P99, "p99"}} {
+						rank := min(max(int(q.p*float64(len(took))+0.5), 1), len(took))
+						exact := took[rank-1]
+						if diff := q.got - exact; diff < 0 || float64(diff) > 0.01*float64(exact)+1 {
+							t.Errorf("%s, %s: %s to success %v, the trace's %v", l.Lane.Title(), c.Name, q.name, q.got, exact)
+						}
+					}
+				}
+				if sum.Unique != l.Unique || sum.Attempts != l.Attempts || sum.Refused != l.Refused || sum.Shed != l.Shed ||
+					sum.Succeeded != l.Succeeded || sum.GaveUp != l.GaveUp {
+					t.Errorf("%s: the classes add up to %+v; the lane has unique %d, attempts %d, refused %d, shed %d, succeeded %d, gave up %d",
+						l.Lane.Title(), sum, l.Unique, l.Attempts, l.Refused, l.Shed, l.Succeeded, l.GaveUp)
+				}
+			}
+		})
 	}
 }
