@@ -254,4 +254,3 @@ func limitedNothing(l sim.LaneResult) bool {
 	return l.Attempts > 0 && l.Admitted == l.Attempts && l.Refused == 0 && l.Shed == 0 &&
 		l.Delayed == 0 && l.Dropped == 0
 }
-
