@@ -2,7 +2,6 @@ package report
 
 import (
 	"fmt"
-	"math"
 	"slices"
 	"strings"
 	"time"
@@ -16,6 +15,7 @@ func Findings(r sim.Result) []string {
 	var out []string
 	out = append(out, overLimit(r)...)
 	out = append(out, twins(r)...)
+	out = append(out, limitedNothingFinding(r)...)
 	for _, l := range r.Lanes {
 		if l.Delayed > 0 {
 			out = append(out, fmt.Sprintf("%s delayed %d requests instead of refusing them (p99 wait %s, longest %s)",
@@ -44,7 +44,7 @@ func Findings(r sim.Result) []string {
 func overLimit(r sim.Result) []string {
 	var over []sim.LaneResult
 	for _, l := range r.Lanes {
-		if l.Peak.Limit > 0 && l.Peak.Count > l.Peak.Limit {
+		if l.Peak.Limit > 0 && l.Peak.Count > l.Peak.Limit && !notLimiting(l) {
 			over = append(over, l)
 		}
 	}
@@ -54,11 +54,12 @@ func overLimit(r sim.Result) []string {
 	window := FormatDuration(peakWindow(r))
 	var out []string
 	for len(over) > 0 {
-		p := over[0].Peak
+		over0 := over[0]
+		p := over0.Peak
 		var names []string
 		rest := over[:0:0]
 		for _, l := range over {
-			if l.Peak.Count == p.Count && l.Peak.Start == p.Start {
+			if l.Peak.Count == p.Count && l.Peak.Start == p.Start && limitedNothing(l) == limitedNothing(over0) {
 				names = append(names, l.Lane.Title())
 			} else {
 				rest = append(rest, l)
@@ -67,14 +68,17 @@ func overLimit(r sim.Result) []string {
 		over = rest
 		key := ""
 		if p.Key != "" {
-			key = fmt.Sprintf(" (key %s)", p.Key)
+			key = fmt.Sprintf(" (key %s)", Escape(p.Key))
 		}
 		note := ""
 		if len(names) == 1 && names[0] == sim.LaneAIMD.Title() {
 			note = "; it limits requests in flight, not a rate"
 		}
+		if limitedNothing(over0) {
+			note += ", refusing nothing"
+		}
 		out = append(out, fmt.Sprintf("%s admitted %d in the %s window from t=%s%s: %s× the limit of %d%s",
-			list(names), p.Count, window, FormatDuration(p.Start), key, trimFloat(p.Ratio, 2), p.Limit, note))
+			list(names), p.Count, window, FormatDuration(p.Start), key, ratioText(p.Count, p.Limit, false), p.Limit, note))
 	}
 	return out
 }
@@ -87,25 +91,60 @@ func peakWindow(r sim.Result) time.Duration {
 	return 0
 }
 
-// twins reports lanes that decided alike on every count, such as token bucket and GCRA.
+// twins reports lanes that made the same decision on every attempt, such as
+// token bucket and GCRA: equal totals are not enough, their verdict hashes must
+// match. Lanes that limited nothing are left to limitedNothingFinding.
 func twins(r sim.Result) []string {
-	type counts struct{ attempts, admitted, refused, shed, delayed, dropped int64 }
-	groups := map[counts][]string{}
-	var order []counts
+	groups := map[uint64][]sim.LaneResult{}
+	var order []uint64
 	for _, l := range r.Lanes {
-		c := counts{l.Attempts, l.Admitted, l.Refused, l.Shed, l.Delayed, l.Dropped}
-		if groups[c] == nil {
-			order = append(order, c)
+		if l.Attempts == 0 || limitedNothing(l) {
+			continue
 		}
-		groups[c] = append(groups[c], l.Lane.Title())
+		if groups[l.Verdicts] == nil {
+			order = append(order, l.Verdicts)
+		}
+		groups[l.Verdicts] = append(groups[l.Verdicts], l)
 	}
 	var out []string
-	for _, c := range order {
-		if names := groups[c]; len(names) > 1 && c.attempts > 0 {
-			out = append(out, fmt.Sprintf("%s agree on every count (%d admitted, %d refused)", list(names), c.admitted, c.refused))
+	for _, v := range order {
+		lanes := groups[v]
+		if len(lanes) < 2 {
+			continue
 		}
+		var names []string
+		for _, l := range lanes {
+			names = append(names, l.Lane.Title())
+		}
+		out = append(out, fmt.Sprintf("%s made the same decision on every attempt (%d admitted, %d refused)",
+			list(names), lanes[0].Admitted, lanes[0].Refused))
 	}
 	return out
+}
+
+// limitedNothingFinding names the lanes that admitted every attempt at once: in
+// this scenario they limit nothing, whatever their peak says.
+func limitedNothingFinding(r sim.Result) []string {
+	var names []string
+	for _, l := range r.Lanes {
+		if limitedNothing(l) {
+			names = append(names, l.Lane.Title())
+		}
+	}
+	switch len(names) {
+	case 0:
+		return nil
+	case 1:
+		return []string{fmt.Sprintf("%s limited nothing in this scenario: it admitted every attempt at once", names[0])}
+	}
+	return []string{fmt.Sprintf("%s limited nothing in this scenario: they admitted every attempt at once", list(names))}
+}
+
+// notLimiting is true of a lane that limited nothing and whose limit is not a
+// rate (AIMD bounds requests in flight): its peak is not judged against the
+// rate limit, as nothing it did could have held it.
+func notLimiting(l sim.LaneResult) bool {
+	return limitedNothing(l) && l.Lane == sim.LaneAIMD
 }
 
 // retries compares the retry amplification of the lanes when it differs enough to matter.
@@ -146,41 +185,6 @@ func shedding(r sim.Result) []string {
 			s += fmt.Sprintf("; the backend's p99 latency was %s", FormatDuration(l.Backend.Latency.P99))
 		}
 		out = append(out, s)
-	}
-	return out
-}
-
-// classGaps reports, for the first lane where classes of clients fared very
-// differently and for the first where they fared alike, the share of each class's
-// requests that succeeded.
-func classGaps(r sim.Result) []string {
-	if len(classNames(r)) < 2 {
-		return nil
-	}
-	var out []string
-	var saidGap, saidEven bool
-	for _, l := range r.Lanes {
-		lo, hi := math.Inf(1), math.Inf(-1)
-		var parts []string
-		for _, c := range l.Classes {
-			if c.Unique == 0 {
-				continue
-			}
-			f := float64(c.Succeeded) / float64(c.Unique)
-			lo, hi = min(lo, f), max(hi, f)
-			parts = append(parts, fmt.Sprintf("%s %s", c.Name, percent(c.Succeeded, c.Unique)))
-		}
-		if len(parts) < 2 {
-			continue
-		}
-		switch {
-		case hi-lo >= 0.3 && !saidGap:
-			saidGap = true
-			out = append(out, fmt.Sprintf("under %s, requests succeeded unevenly by class: %s", l.Lane.Title(), strings.Join(parts, ", ")))
-		case hi-lo < 0.1 && hi < 0.9 && !saidEven:
-			saidEven = true
-			out = append(out, fmt.Sprintf("under %s, every class was refused alike: %s succeeded", l.Lane.Title(), strings.Join(parts, ", ")))
-		}
 	}
 	return out
 }
@@ -242,4 +246,11 @@ func jitterPhrase(j sim.JitterKind) string {
 		return "backoff without jitter"
 	}
 	return j.String() + " jitter"
+}
+
+// limitedNothing is true of a lane that let every attempt through at once: in
+// this scenario it limited nothing, so its peak says nothing about the limit.
+func limitedNothing(l sim.LaneResult) bool {
+	return l.Attempts > 0 && l.Admitted == l.Attempts && l.Refused == 0 && l.Shed == 0 &&
+		l.Delayed == 0 && l.Dropped == 0
 }

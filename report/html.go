@@ -57,7 +57,7 @@ func WriteHTML(w io.Writer, pages []Page) error {
 		doc.Pages = append(doc.Pages, hp)
 	}
 	if len(pages) == 1 {
-		doc.Title = "rlsim: " + pages[0].Run.Scenario.Name
+		doc.Title = "rlsim: " + Escape(pages[0].Run.Scenario.Name)
 	}
 	return page.Execute(w, doc)
 }
@@ -79,6 +79,8 @@ type htmlPageData struct {
 	Findings    []string
 	Head        []string
 	Rows        [][]cell
+	ClassHead   []string // who was served, by class: as the terminal's table
+	ClassRows   [][]string
 	Images      []htmlImage
 	Data        pageJSON // handed to the script through the template's JSON escaping
 }
@@ -103,8 +105,8 @@ type pageJSON struct {
 func htmlPage(i int, p Page) htmlPageData {
 	run := p.Run
 	s := run.Scenario
-	hp := htmlPageData{ID: fmt.Sprintf("s%d-%s", i+1, s.Name), Name: s.Name, Description: s.Description,
-		Command: p.Command, File: s.File, YAML: string(s.Source), Data: pageJSON{Run: toJSON(run)}}
+	hp := htmlPageData{ID: fmt.Sprintf("s%d-%s", i+1, s.Name), Name: Escape(s.Name), Description: Escape(s.Description),
+		Command: p.Command, File: Escape(s.File), YAML: escapeLines(string(s.Source)), Data: pageJSON{Run: toJSON(run)}}
 	for _, img := range p.Images {
 		hp.Images = append(hp.Images, htmlImage{Name: img.Figure.Name, Title: img.Figure.Title, Caption: img.Figure.Caption,
 			Src: template.URL("data:image/png;base64," + base64.StdEncoding.EncodeToString(img.PNG))})
@@ -128,6 +130,10 @@ func htmlPage(i int, p Page) htmlPageData {
 		hp.Verdicts = append(hp.Verdicts, laneVerdict(r, l))
 	}
 	hp.Head, hp.Rows = statsTable(r)
+	if len(classNames(r)) > 1 {
+		ct := classTable(r)
+		hp.ClassHead, hp.ClassRows = ct.Head, ct.rows
+	}
 	if run.Timeline != nil {
 		hp.Data.Timeline = newTimelineJSON(r, run.Timeline)
 	}
@@ -138,7 +144,7 @@ func htmlPage(i int, p Page) htmlPageData {
 // cell carries the raw value it sorts by.
 func statsTable(r sim.Result) ([]string, [][]cell) {
 	head := []string{"lane", "offered", "admitted", "refused", "shed", "delayed", "dropped", "p99 delay",
-		"max in window", "vs limit", "time over limit", "retry amp", "all done", "fairness", "disagrees with sliding log"}
+		"max in window", "vs limit", "time over limit", "retry amp", "all done", "fairness", "class fairness", "disagrees with sliding log"}
 	withBackend := hasBackend(r)
 	if withBackend {
 		head = append(head, "p99 latency", "utilisation")
@@ -150,8 +156,9 @@ func statsTable(r sim.Result) ([]string, [][]cell) {
 	for i, l := range r.Lanes {
 		row := []cell{{l.Lane.Title(), fmt.Sprint(i)}, n(l.Attempts), n(l.Admitted), n(l.Refused), n(l.Shed), n(l.Delayed), n(l.Dropped),
 			{dash(l.Delay.Count, FormatDuration(l.Delay.P99)), fmt.Sprint(int64(l.Delay.P99))},
-			n(l.Peak.Count), f(l.Peak.Ratio, ratio(l.Peak)), d(l.TimeOverLimit),
+			n(l.Peak.Count), f(l.Peak.Ratio, ratio(l)), d(l.TimeOverLimit),
 			f(l.RetryAmplification, fixed2(l.RetryAmplification)), d(l.AllDoneAt), f(l.Fairness, fixed2(l.Fairness)),
+			f(l.ClassFairness, fixed2(l.ClassFairness)),
 			f(l.SlidingLogDisagreement, trimFloat(100*finite(l.SlidingLogDisagreement), 1)+"%")}
 		if withBackend {
 			row = append(row, cell{dash(l.Backend.Served, FormatDuration(l.Backend.Latency.P99)), fmt.Sprint(int64(l.Backend.Latency.P99))},
@@ -178,20 +185,29 @@ func laneVerdict(r sim.Result, l sim.LaneResult) verdict {
 	p := l.Peak
 	window := FormatDuration(peakWindow(r))
 	var parts []string
+	r0 := ratioText(p.Count, p.Limit, false)
 	switch {
 	case p.Limit == 0:
 		v.Badge, v.Tone = "no limit", "note"
+	case notLimiting(l):
+		v.Badge, v.Tone = "limited nothing", "note"
+		parts = append(parts, fmt.Sprintf("Limited nothing in this scenario: it admitted every attempt at once, up to %d in one %s window.",
+			p.Count, window))
 	case l.Lane == sim.LaneAIMD:
 		v.Badge, v.Tone = "limits concurrency", "note"
 		parts = append(parts, fmt.Sprintf("Limits requests in flight, not a rate: up to %d admitted in one %s window, %s× the limit of %d.",
-			p.Count, window, trimFloat(p.Ratio, 2), p.Limit))
+			p.Count, window, r0, p.Limit))
 	case p.Count > p.Limit:
-		v.Badge, v.Tone = trimFloat(p.Ratio, 2)+"× the limit", "bad"
+		v.Badge, v.Tone = r0+"× the limit", "bad"
 		parts = append(parts, fmt.Sprintf("Let %d through in the %s window from t=%s%s: %s× the limit of %d.",
-			p.Count, window, FormatDuration(p.Start), keyPhrase(p.Key), trimFloat(p.Ratio, 2), p.Limit))
+			p.Count, window, FormatDuration(p.Start), keyPhrase(p.Key), r0, p.Limit))
 	default:
 		v.Badge, v.Tone = "held the limit", "good"
 		parts = append(parts, fmt.Sprintf("Never more than %d in one %s window (limit %d).", p.Count, window, p.Limit))
+		if s, ok := starved(l); ok {
+			v.Badge, v.Tone = "held the limit; starved "+Escape(s.Name), "bad"
+			parts = append(parts, "C"+strings.TrimPrefix(starvedSentence(l, s), "c")+".")
+		}
 	}
 	out := fmt.Sprintf("Admitted %s of %s attempts", count(l.Admitted), count(l.Attempts))
 	var not []string
@@ -218,7 +234,7 @@ func laneVerdict(r sim.Result, l sim.LaneResult) verdict {
 	if len(l.Classes) > 1 {
 		var cs []string
 		for _, c := range l.Classes {
-			cs = append(cs, fmt.Sprintf("%s %s", c.Name, percent(c.Succeeded, c.Unique)))
+			cs = append(cs, fmt.Sprintf("%s %s", Escape(c.Name), percent(c.Succeeded, c.Unique)))
 		}
 		parts = append(parts, "Succeeded: "+strings.Join(cs, ", ")+".")
 	}
@@ -233,7 +249,7 @@ func keyPhrase(k string) string {
 	if k == "" || k == "global" {
 		return ""
 	}
-	return " (key " + k + ")"
+	return " (key " + Escape(k) + ")"
 }
 
 // timelineJSON is the lanes timeline as the script draws it. Times are integer

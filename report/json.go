@@ -3,6 +3,7 @@ package report
 import (
 	"encoding/csv"
 	"encoding/json"
+	"fmt"
 	"io"
 	"math"
 	"strconv"
@@ -14,7 +15,7 @@ import (
 // JSONVersion is the version of the JSON output; docs/output.md describes it.
 // Adding a field keeps the version; renaming or removing one, or changing a
 // meaning, bumps it.
-const JSONVersion = 1
+const JSONVersion = 2
 
 type jsonOutput struct {
 	Version int       `json:"version"`
@@ -70,6 +71,10 @@ type jsonLane struct {
 	RetryAmplification     float64           `json:"retry_amplification"`
 	AllDoneS               float64           `json:"all_done_s"`
 	Fairness               float64           `json:"fairness"`
+	ClassFairness          float64           `json:"class_fairness"`
+	KeyFairness            float64           `json:"key_fairness"`
+	LimitedNothing         bool              `json:"limited_nothing"`
+	Verdicts               string            `json:"verdicts"`
 	Classes                []jsonClass       `json:"classes"`
 	Backend                jsonBackend       `json:"backend"`
 	RetryAfter             jsonRetryAfter    `json:"retry_after"`
@@ -102,16 +107,37 @@ type jsonPeak struct {
 }
 
 type jsonClass struct {
-	Name      string `json:"name"`
-	Clients   int    `json:"clients"`
-	Unique    int64  `json:"unique"`
-	Attempts  int64  `json:"attempts"`
-	Admitted  int64  `json:"admitted"`
-	Refused   int64  `json:"refused"`
-	Shed      int64  `json:"shed"`
-	Dropped   int64  `json:"dropped"`
-	Succeeded int64  `json:"succeeded"`
-	GaveUp    int64  `json:"gave_up"`
+	Name      string  `json:"name"`
+	Clients   int     `json:"clients"`
+	Unique    int64   `json:"unique"`
+	Attempts  int64   `json:"attempts"`
+	Admitted  int64   `json:"admitted"`
+	Refused   int64   `json:"refused"`
+	Shed      int64   `json:"shed"`
+	Dropped   int64   `json:"dropped"`
+	Succeeded int64   `json:"succeeded"`
+	GaveUp    int64   `json:"gave_up"`
+	FairShare float64 `json:"fair_share"` // max-min fair share of the lane's successes, in requests
+	// Rates: successes per unique request, refusals and sheds per attempt.
+	SuccessRate   float64         `json:"success_rate"`
+	RefusedRate   float64         `json:"refused_rate"`
+	ShedRate      float64         `json:"shed_rate"`
+	TimeToSuccess jsonPercentiles `json:"time_to_success"`
+}
+
+func classJSON(c sim.ClassResult) jsonClass {
+	return jsonClass{Name: c.Name, Clients: c.Clients, Unique: c.Unique, Attempts: c.Attempts,
+		Admitted: c.Admitted, Refused: c.Refused, Shed: c.Shed, Dropped: c.Dropped, Succeeded: c.Succeeded,
+		GaveUp: c.GaveUp, FairShare: finite(c.FairShare), SuccessRate: fraction(c.Succeeded, c.Unique), RefusedRate: fraction(c.Refused, c.Attempts),
+		ShedRate: fraction(c.Shed, c.Attempts), TimeToSuccess: percentiles(c.TimeToSuccess)}
+}
+
+// fraction is n/of, 0 when of is 0.
+func fraction(n, of int64) float64 {
+	if of == 0 {
+		return 0
+	}
+	return float64(n) / float64(of)
 }
 
 type jsonBackend struct {
@@ -209,7 +235,8 @@ func toJSON(o Run) jsonRun {
 			Peak:           jsonPeak{l.Peak.Count, secs(l.Peak.Start), secs(l.Peak.End), l.Peak.Key, l.Peak.Limit, finite(l.Peak.Ratio)},
 			OverLimit:      l.Peak.Limit > 0 && l.Peak.Count > l.Peak.Limit,
 			TimeOverLimitS: secs(l.TimeOverLimit), RetryAmplification: finite(l.RetryAmplification),
-			AllDoneS: secs(l.AllDoneAt), Fairness: finite(l.Fairness), Classes: []jsonClass{},
+			AllDoneS: secs(l.AllDoneAt), Fairness: finite(l.Fairness), ClassFairness: finite(l.ClassFairness), KeyFairness: finite(l.KeyFairness),
+			LimitedNothing: limitedNothing(l), Verdicts: fmt.Sprintf("%016x", l.Verdicts), Classes: []jsonClass{},
 			Backend: jsonBackend{l.Backend.Served, percentiles(l.Backend.Latency), finite(l.Backend.Utilisation),
 				l.Backend.MaxInFlight, l.Backend.MaxQueue},
 			RetryAfter:             jsonRetryAfter(l.RetryAfter),
@@ -221,7 +248,7 @@ func toJSON(o Run) jsonRun {
 			jl.RefusedBy = append(jl.RefusedBy, jsonLimitCount(rb))
 		}
 		for _, c := range l.Classes {
-			jl.Classes = append(jl.Classes, jsonClass(c))
+			jl.Classes = append(jl.Classes, classJSON(c))
 		}
 		for _, p := range l.Series {
 			jl.Series = append(jl.Series, jsonSeriesPoint{secs(p.Start), p.Attempts, p.Admitted, p.Refused,
@@ -236,11 +263,14 @@ func percentiles(p sim.Percentiles) jsonPercentiles {
 	return jsonPercentiles{p.Count, secs(p.P50), secs(p.P90), secs(p.P99), secs(p.Max), secs(p.Mean)}
 }
 
-// csvColumns are the columns of --format csv for a comparison, one row per lane.
-var csvColumns = []string{"scenario", "seed", "lane", "attempts", "unique", "admitted", "refused", "shed",
-	"delayed", "dropped", "succeeded", "gave_up", "pending", "p99_delay_s", "peak_count", "peak_start_s",
+// csvColumns are the columns of --format csv for a comparison: one row per
+// lane (class empty), then one per client class of that lane, where the
+// lane-wide columns are empty.
+var csvColumns = []string{"scenario", "seed", "lane", "class", "attempts", "unique", "admitted", "refused", "shed",
+	"delayed", "dropped", "succeeded", "gave_up", "pending", "success_rate", "refused_rate", "shed_rate",
+	"p50_to_success_s", "p99_to_success_s", "fair_share", "p99_delay_s", "peak_count", "peak_start_s",
 	"peak_key", "peak_limit", "peak_ratio", "over_limit", "retry_amplification", "all_done_s", "fairness",
-	"backend_p99_latency_s"}
+	"class_fairness", "backend_p99_latency_s"}
 
 // csvContentionColumns are the columns for a contention study, one row per cell.
 var csvContentionColumns = []string{"scenario", "seed", "clients", "jitter", "calls", "completion_s"}
@@ -271,11 +301,19 @@ func WriteCSV(w io.Writer, runs []Run) error {
 		}
 		seed := strconv.FormatUint(o.Result.Seed, 10)
 		for _, l := range o.Result.Lanes {
-			cw.Write([]string{name, seed, l.Lane.String(), i(l.Attempts), i(l.Unique), i(l.Admitted), i(l.Refused),
+			cw.Write([]string{name, seed, l.Lane.String(), "", i(l.Attempts), i(l.Unique), i(l.Admitted), i(l.Refused),
 				i(l.Shed), i(l.Delayed), i(l.Dropped), i(l.Succeeded), i(l.GaveUp), i(l.Pending),
+				f(fraction(l.Succeeded, l.Unique)), f(fraction(l.Refused, l.Attempts)), f(fraction(l.Shed, l.Attempts)), "", "", "",
 				f(secs(l.Delay.P99)), i(l.Peak.Count), f(secs(l.Peak.Start)), l.Peak.Key, i(l.Peak.Limit),
 				f(l.Peak.Ratio), strconv.FormatBool(l.Peak.Limit > 0 && l.Peak.Count > l.Peak.Limit),
-				f(l.RetryAmplification), f(secs(l.AllDoneAt)), f(l.Fairness), f(secs(l.Backend.Latency.P99))})
+				f(l.RetryAmplification), f(secs(l.AllDoneAt)), f(l.Fairness), f(l.ClassFairness), f(secs(l.Backend.Latency.P99))})
+			for _, c := range l.Classes {
+				row := []string{name, seed, l.Lane.String(), c.Name, i(c.Attempts), i(c.Unique), i(c.Admitted), i(c.Refused),
+					i(c.Shed), "", i(c.Dropped), i(c.Succeeded), i(c.GaveUp), i(c.Unique - c.Succeeded - c.GaveUp),
+					f(fraction(c.Succeeded, c.Unique)), f(fraction(c.Refused, c.Attempts)), f(fraction(c.Shed, c.Attempts)),
+					f(secs(c.TimeToSuccess.P50)), f(secs(c.TimeToSuccess.P99)), f(c.FairShare)}
+				cw.Write(append(row, make([]string, len(csvColumns)-len(row))...))
+			}
 		}
 	}
 	cw.Flush()

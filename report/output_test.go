@@ -2,11 +2,13 @@ package report
 
 import (
 	"bytes"
+	"context"
 	"path/filepath"
 	"reflect"
 	"strings"
 	"testing"
 	"time"
+	"unicode/utf8"
 
 	"github.com/rlsim/rlsim/algorithms"
 	"github.com/rlsim/rlsim/internal/golden"
@@ -27,8 +29,9 @@ func sample() Run {
 		return sim.LaneResult{Lane: k, Policy: algorithms.Policy{Limit: 10, Window: time.Second}, Attempts: admitted + refused, Unique: 20, Admitted: admitted, Refused: refused,
 			Delayed: delayed, Succeeded: admitted, Delay: sim.Percentiles{Count: delayed, P99: 900 * time.Millisecond, Max: 950 * time.Millisecond},
 			Peak:               sim.WindowPeak{Count: peak, Start: 900 * time.Millisecond, End: 1900 * time.Millisecond, Key: "global", Limit: 10, Ratio: float64(peak) / 10},
-			RetryAmplification: float64(admitted+refused) / 20, Fairness: 1,
-			Classes: []sim.ClassResult{{Name: "users", Unique: 15, Succeeded: admitted - 5}, {Name: "abuser", Unique: 5, Succeeded: 5}}}
+			RetryAmplification: float64(admitted+refused) / 20, Fairness: 1, ClassFairness: 1,
+			Verdicts: uint64(admitted*100 + refused + delayed*10000),
+			Classes:  []sim.ClassResult{{Name: "users", Unique: 15, Succeeded: admitted - 5}, {Name: "abuser", Unique: 5, Succeeded: 5}}}
 	}
 	r := &sim.Result{Name: "sample", Seed: 1, Duration: 3 * time.Second,
 		Limits: []sim.Limit{{Name: "global", Key: sim.KeyGlobal, Policy: algorithms.Policy{Limit: 10, Window: time.Second}}},
@@ -63,6 +66,8 @@ func TestOutputGolden(t *testing.T) {
 	}{
 		{"table", func(b *bytes.Buffer, o []Run) error { return WriteTable(b, o) }, "run_table.golden", []Run{sample()}},
 		{"contention table", func(b *bytes.Buffer, o []Run) error { return WriteTable(b, o) }, "run_contention.golden", []Run{sampleContention()}},
+		{"table at 80 columns", func(b *bytes.Buffer, o []Run) error { return WriteTableFit(b, o, 80) }, "run_table_80.golden", []Run{sample()}},
+		{"table at 40 columns", func(b *bytes.Buffer, o []Run) error { return WriteTableFit(b, o, 40) }, "run_table_40.golden", []Run{sample()}},
 		{"csv", func(b *bytes.Buffer, o []Run) error { return WriteCSV(b, o) }, "run_csv.golden", []Run{sample()}},
 		{"json", func(b *bytes.Buffer, o []Run) error { return WriteJSON(b, o) }, "run_json.golden", []Run{sample(), sampleContention()}},
 	}
@@ -80,11 +85,11 @@ func TestOutputGolden(t *testing.T) {
 func TestFindings(t *testing.T) {
 	got := Findings(*sample().Result)
 	want := []string{
-		"fixed window admitted 20 in the 1s window from t=900ms (key global): 2× the limit of 10",
+		"fixed window admitted 20 in the 1s window from t=900ms (key global): 2× the limit of 10, refusing nothing",
 		"token bucket and GCRA admitted 11 in the 1s window from t=900ms (key global): 1.1× the limit of 10",
-		"token bucket and GCRA agree on every count (11 admitted, 9 refused)",
+		"token bucket and GCRA made the same decision on every attempt (11 admitted, 9 refused)",
+		"fixed window limited nothing in this scenario: it admitted every attempt at once",
 		"leaky bucket delayed 11 requests instead of refusing them (p99 wait 900ms, longest 950ms)",
-		"under sliding log, requests succeeded unevenly by class: users 33%, abuser 100%",
 	}
 	if !reflect.DeepEqual(got, want) {
 		t.Errorf("findings:\n%s\nwant:\n%s", strings.Join(got, "\n"), strings.Join(want, "\n"))
@@ -105,4 +110,71 @@ func TestHuman(t *testing.T) {
 			t.Errorf("FormatDuration(%v) = %q, want %q", tc.d, got, tc.want)
 		}
 	}
+}
+
+// At 80 columns every built-in's table, description and findings fit without
+// wrapping, the lane, admitted, refused and vs-limit columns stay, and nothing
+// of the full layout but whole columns and line breaks is lost.
+func TestBuiltinsFitEightyColumns(t *testing.T) {
+	for _, b := range scenarios.Builtins() {
+		t.Run(b.Name, func(t *testing.T) {
+			s, err := scenarios.LoadBuiltin(b.Name)
+			if err != nil {
+				t.Fatal(err)
+			}
+			run := Run{Scenario: s}
+			if s.Config != nil {
+				r, err := sim.Run(context.Background(), *s.Config, sim.Options{})
+				if err != nil {
+					t.Fatal(err)
+				}
+				run.Result = &r
+			} else {
+				c := *s.Contention
+				c.Runs = 1
+				r, err := sim.RunContention(context.Background(), c)
+				if err != nil {
+					t.Fatal(err)
+				}
+				run.Contention = &r
+			}
+			var narrow, wide bytes.Buffer
+			if err := WriteTableFit(&narrow, []Run{run}, 80); err != nil {
+				t.Fatal(err)
+			}
+			if err := WriteTable(&wide, []Run{run}); err != nil {
+				t.Fatal(err)
+			}
+			for i, line := range strings.Split(narrow.String(), "\n") {
+				if n := utf8.RuneCountInString(line); n > 80 {
+					t.Errorf("line %d is %d columns wide: %q", i+1, n, line)
+				}
+			}
+			if run.Result != nil {
+				head := strings.SplitN(narrow.String(), "\nlane ", 2)[1]
+				head = "lane " + head[:strings.Index(head, "\n")]
+				for _, col := range []string{"lane", "admitted", "refused", "vs limit"} {
+					if !strings.Contains(head, col) {
+						t.Errorf("the 80-column table lost %q: %q", col, head)
+					}
+				}
+			}
+			words := func(s string) string { return strings.Join(strings.Fields(s), " ") }
+			for _, f := range findingsOf(run) {
+				if !strings.Contains(words(narrow.String()), words(f)) {
+					t.Errorf("finding lost at 80 columns: %q", f)
+				}
+				if !strings.Contains(wide.String(), "  - "+f+"\n") {
+					t.Errorf("finding not on one line in the full layout: %q", f)
+				}
+			}
+		})
+	}
+}
+
+func findingsOf(run Run) []string {
+	if run.Contention != nil {
+		return ContentionFindings(*run.Contention)
+	}
+	return Findings(*run.Result)
 }

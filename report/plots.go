@@ -4,6 +4,7 @@ import (
 	"fmt"
 	"image/color"
 	"math"
+	"slices"
 	"sort"
 	"time"
 
@@ -83,6 +84,15 @@ func end(r sim.Result) float64 {
 		}
 	}
 	return e.Seconds()
+}
+
+// buckets is how many series buckets the time axes span.
+func buckets(r sim.Result) int {
+	if r.Bucket <= 0 {
+		return 0
+	}
+	e := time.Duration(end(r) * float64(time.Second))
+	return int((e + r.Bucket - 1) / r.Bucket)
 }
 
 // --- (a) the lanes timeline ---
@@ -225,23 +235,55 @@ func (lp lanesPlotter) Plot(c draw.Canvas, p *plot.Plot) {
 
 // trailingRate turns a lane's series into a rate per second over the trailing
 // window: at the end of each bucket, what field counts over the last
-// round(window/bucket) buckets (at least one), divided by their length.
-func trailingRate(series []sim.Point, bucket, window time.Duration, field func(sim.Point) int64) plotter.XYs {
+// round(window/bucket) buckets (at least one), divided by their length. It
+// draws n buckets (at least the series'), the ones past the series' end empty,
+// so a line falls back to zero once the lane stops admitting rather than
+// stopping in mid-air. sim picks buckets that tile the window, so the counted
+// span is one window and no point exceeds the most admitted in any window.
+func trailingRate(series []sim.Point, bucket, window time.Duration, field func(sim.Point) int64, n int) plotter.XYs {
 	if bucket <= 0 {
 		return nil
 	}
 	k := max(1, int((window+bucket/2)/bucket))
 	span := (time.Duration(k) * bucket).Seconds()
-	out := make(plotter.XYs, len(series))
-	var sum int64
-	for i, p := range series {
-		sum += field(p)
-		if i >= k {
-			sum -= field(series[i-k])
+	n = max(n, len(series))
+	at := func(i int) int64 {
+		if i < len(series) {
+			return field(series[i])
 		}
-		out[i] = plotter.XY{X: (p.Start + bucket).Seconds(), Y: float64(sum) / span}
+		return 0
+	}
+	out := make(plotter.XYs, n)
+	var sum int64
+	for i := range n {
+		sum += at(i)
+		if i >= k {
+			sum -= at(i - k)
+		}
+		out[i] = plotter.XY{X: (time.Duration(i+1) * bucket).Seconds(), Y: float64(sum) / span}
 	}
 	return out
+}
+
+// rateBuckets is how many buckets a rate figure draws: the run's, and then up
+// to one trailing window more (at most half the run again) so that lines whose
+// counts stopped near the end visibly fall back to zero.
+func rateBuckets(r sim.Result, window time.Duration, field func(sim.Point) int64) int {
+	n := buckets(r)
+	if r.Bucket <= 0 {
+		return n
+	}
+	k := max(1, int((window+r.Bucket/2)/r.Bucket))
+	last := -1
+	for _, l := range r.Lanes {
+		for i := len(l.Series) - 1; i > last; i-- {
+			if field(l.Series[i]) != 0 {
+				last = i
+				break
+			}
+		}
+	}
+	return max(n, min(last+k+1, n+n/2))
 }
 
 func admittedOf(p sim.Point) int64 { return p.Admitted }
@@ -265,12 +307,13 @@ func rateFigure(r sim.Result, name, title, what string, field func(sim.Point) in
 		window = time.Second
 	}
 	rate := float64(limit) / window.Seconds()
-	xEnd := end(r)
+	n := rateBuckets(r, window, field)
+	xEnd := max(end(r), (time.Duration(n) * r.Bucket).Seconds())
 	var panels []*plot.Plot
 	var top float64
 	lines := make([]plotter.XYs, len(r.Lanes))
 	for i, l := range r.Lanes {
-		lines[i] = trailingRate(l.Series, r.Bucket, window, field)
+		lines[i] = trailingRate(l.Series, r.Bucket, window, field, n)
 		for _, pt := range lines[i] {
 			top = max(top, pt.Y)
 		}
@@ -310,20 +353,40 @@ func rateFigure(r sim.Result, name, title, what string, field func(sim.Point) in
 
 // --- (c) the most admitted in any window ---
 
-// peakBars are the lanes' peaks: the most admitted in any window, per lane.
-func peakBars(r sim.Result) (values plotter.Values, over []bool) {
+// peakBars are the lanes' peaks, the most admitted in any window, per lane,
+// and how each bar is judged: over the limit, within it, or not limiting (a
+// lane whose limit is not a rate and that admitted everything).
+func peakBars(r sim.Result) (values plotter.Values, judged []barJudgement) {
 	for _, l := range r.Lanes {
 		values = append(values, float64(l.Peak.Count))
-		over = append(over, l.Peak.Limit > 0 && l.Peak.Count > l.Peak.Limit)
+		switch {
+		case notLimiting(l):
+			judged = append(judged, barNotLimiting)
+		case l.Peak.Limit > 0 && l.Peak.Count > l.Peak.Limit:
+			judged = append(judged, barOver)
+		default:
+			judged = append(judged, barWithin)
+		}
 	}
-	return values, over
+	return values, judged
 }
 
+type barJudgement int
+
+const (
+	barWithin barJudgement = iota
+	barOver
+	barNotLimiting
+)
+
+var barColours = map[barJudgement]color.Color{barWithin: colWithin, barOver: colRefused, barNotLimiting: colDropped}
+
 // PeakFigure draws each lane's most admitted in any window as a bar, against the
-// limit and twice the limit (the fixed window's worst case).
+// limit and twice the limit (the fixed window's worst case). The lines are
+// named in the legend, not on the plot, where a label would cover a bar.
 func PeakFigure(r sim.Result) *Figure {
 	limit, window, key, _ := firstLimit(r)
-	values, over := peakBars(r)
+	values, judged := peakBars(r)
 	p := newPlot("", "", fmt.Sprintf("admitted in one %s window (cost units)", FormatDuration(window)))
 	var labels []string
 	top := 2.2 * float64(limit)
@@ -332,27 +395,32 @@ func PeakFigure(r sim.Result) *Figure {
 		top = max(top, values[i]*1.12)
 	}
 	p.Y.Min, p.Y.Max = 0, top
-	for _, group := range []bool{false, true} {
+	// The lines go under the bars, so a bar is never crossed by one.
+	p.Add(hline{y: float64(limit), style: lineStyle(colLimit, 1.4, true)},
+		hline{y: 2 * float64(limit), style: lineStyle(colDropped, 1.2, true)})
+	legend := []legendEntry{}
+	for _, group := range []barJudgement{barWithin, barOver, barNotLimiting} {
 		vs := make(plotter.Values, len(values))
+		any := false
 		for i := range values {
-			if over[i] == group {
-				vs[i] = values[i]
+			if judged[i] == group {
+				vs[i], any = values[i], true
 			}
+		}
+		if !any {
+			continue
 		}
 		bars, err := plotter.NewBarChart(vs, vg.Points(34))
 		if err != nil {
 			continue
 		}
 		bars.LineStyle.Width = 0
-		bars.Color = colWithin
-		if group {
-			bars.Color = colRefused
-		}
+		bars.Color = barColours[group]
 		p.Add(bars)
+		legend = append(legend, legendEntry{label: [...]string{"within the limit", "over the limit", "limited nothing (not a rate limit)"}[group],
+			colour: barColours[group]})
 	}
 	p.Add(barLabels{values: values, limit: limit})
-	p.Add(hline{y: float64(limit), style: lineStyle(colLimit, 1.4, true), label: fmt.Sprintf("limit %d", limit)},
-		hline{y: 2 * float64(limit), style: lineStyle(colDropped, 1.2, true), label: fmt.Sprintf("2× limit %d", 2*limit)})
 	p.NominalX(labels...)
 	p.X.Tick.Label.Rotation = 0.35
 	p.X.Tick.Label.XAlign, p.X.Tick.Label.YAlign = draw.XRight, draw.YTop
@@ -360,12 +428,12 @@ func PeakFigure(r sim.Result) *Figure {
 	if key != sim.KeyGlobal {
 		keyNote = fmt.Sprintf(", for the busiest %s", key)
 	}
+	legend = append(legend, legendEntry{label: fmt.Sprintf("limit (%d)", limit), colour: colLimit, line: true, dashed: true},
+		legendEntry{label: fmt.Sprintf("twice the limit (%d)", 2*limit), colour: colDropped, line: true, dashed: true})
 	return &Figure{Name: "peak", Title: fmt.Sprintf("The most admitted in any %s window%s", FormatDuration(window), keyNote),
 		Caption: "The exact maximum over every start time. A bar above the limit line means the lane let more than the limit through " +
 			"one window; a fixed window can reach twice the limit around a window boundary.",
-		legend: []legendEntry{{label: "within the limit", colour: colWithin}, {label: "over the limit", colour: colRefused},
-			{label: "limit", colour: colLimit, line: true, dashed: true}, {label: "twice the limit", colour: colDropped, line: true, dashed: true}},
-		Width: 11 * vg.Inch, Height: 4.6 * vg.Inch, body: single(p)}
+		legend: legend, Width: 11 * vg.Inch, Height: 4.6 * vg.Inch, body: single(p)}
 }
 
 // barLabels writes each bar's value and ratio to the limit above it.
@@ -381,7 +449,7 @@ func (b barLabels) Plot(c draw.Canvas, p *plot.Plot) {
 	for i, v := range b.values {
 		s := fmt.Sprintf("%d", int64(v))
 		if b.limit > 0 {
-			s += fmt.Sprintf(" (%s×)", trimFloat(v/float64(b.limit), 2))
+			s += fmt.Sprintf(" (%s×)", ratioText(int64(v), b.limit, false))
 		}
 		c.FillText(sty, vg.Point{X: tx(float64(i)), Y: ty(v) + vg.Points(2)}, s)
 	}
@@ -413,7 +481,7 @@ func WorkFigure(r sim.Result) *Figure {
 	}
 	p.X.Min, p.X.Max, p.Y.Min, p.Y.Max = 0, xmax*1.15+0.1, 0, max(ymax, unique)*1.15+1
 	if unique > 0 {
-		p.Add(hline{y: unique, style: lineStyle(colDropped, 1.2, true), label: fmt.Sprintf("%d unique requests", int64(unique))})
+		p.Add(hline{y: unique, style: lineStyle(colDropped, 1.2, true)})
 	}
 	s, err := plotter.NewScatter(pts)
 	if err == nil {
@@ -430,14 +498,38 @@ func WorkFigure(r sim.Result) *Figure {
 	return &Figure{Name: "work", Title: "Total work against completion time",
 		Caption: "Each dot is a lane: how many attempts its clients made and when the last request was done. Lower and further left is better; " +
 			"the dashed line is the work with no retry at all.",
-		legend: []legendEntry{{label: "lane", colour: colRefused}, {label: "unique requests", colour: colDropped, line: true, dashed: true}},
-		Width:  11 * vg.Inch, Height: 5 * vg.Inch, body: single(p)}
+		legend: []legendEntry{{label: "lane", colour: colRefused},
+			{label: fmt.Sprintf("unique requests (%d)", int64(unique)), colour: colDropped, line: true, dashed: true}},
+		Width: 11 * vg.Inch, Height: 5 * vg.Inch, body: single(p)}
 }
 
-// pointLabels names scatter points, stacking the names of points that coincide.
+// pointLabels names scatter points. Points that coincide share one label
+// ("leaky bucket and AIMD concurrency"), so no lane hides behind another
+// unnamed; a label pushed away from its dot to avoid another gets a thin
+// leader line back to it.
 type pointLabels struct {
 	pts   plotter.XYs
 	names []string
+}
+
+// merged groups the points that coincide, naming each group once, in order.
+func (pl pointLabels) merged() (plotter.XYs, []string) {
+	var pts plotter.XYs
+	var groups [][]string
+	for i, pt := range pl.pts {
+		j := slices.Index(pts, pt)
+		if j < 0 {
+			pts = append(pts, pt)
+			groups = append(groups, nil)
+			j = len(pts) - 1
+		}
+		groups[j] = append(groups[j], pl.names[i])
+	}
+	names := make([]string, len(groups))
+	for i, g := range groups {
+		names[i] = list(g)
+	}
+	return pts, names
 }
 
 func (pl pointLabels) Plot(c draw.Canvas, p *plot.Plot) {
@@ -445,17 +537,24 @@ func (pl pointLabels) Plot(c draw.Canvas, p *plot.Plot) {
 	sty := textStyle(10)
 	sty.XAlign, sty.YAlign = draw.XLeft, draw.YCenter
 	h := sty.Height("M")
+	pts, names := pl.merged()
 	// Highest first; a label that would overlap one already placed moves down.
-	order := make([]int, len(pl.pts))
+	order := make([]int, len(pts))
 	for i := range order {
 		order[i] = i
 	}
-	sort.SliceStable(order, func(a, b int) bool { return pl.pts[order[a]].Y > pl.pts[order[b]].Y })
+	sort.SliceStable(order, func(a, b int) bool { return pts[order[a]].Y > pts[order[b]].Y })
 	var placed []vg.Rectangle
 	for _, i := range order {
-		x := tx(pl.pts[i].X) + vg.Points(6)
-		y := ty(pl.pts[i].Y)
-		w := sty.Width(pl.names[i])
+		w := sty.Width(names[i])
+		x := tx(pts[i].X) + vg.Points(6)
+		lead := x - vg.Points(5) // where a leader line leaves the dot
+		if x+w > c.Max.X {       // no room on the right: the label goes left of its dot
+			x = tx(pts[i].X) - vg.Points(6) - w
+			lead = tx(pts[i].X) - vg.Points(1)
+		}
+		dotY := ty(pts[i].Y)
+		y := dotY
 		for {
 			box := vg.Rectangle{Min: vg.Point{X: x, Y: y - h/2}, Max: vg.Point{X: x + w, Y: y + h/2}}
 			clash := false
@@ -471,7 +570,14 @@ func (pl pointLabels) Plot(c draw.Canvas, p *plot.Plot) {
 			}
 			y -= h
 		}
-		c.FillText(sty, vg.Point{X: x, Y: y}, pl.names[i])
+		if dotY-y > h/2 {
+			end := x - vg.Points(1)
+			if lead > x {
+				end = x + w + vg.Points(1)
+			}
+			c.StrokeLine2(lineStyle(colDropped, 0.6, false), lead, dotY, end, y)
+		}
+		c.FillText(sty, vg.Point{X: x, Y: y}, names[i])
 	}
 }
 

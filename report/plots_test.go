@@ -1,8 +1,11 @@
 package report
 
 import (
+	"context"
+	"math"
 	"path/filepath"
 	"reflect"
+	"slices"
 	"testing"
 	"time"
 
@@ -10,6 +13,7 @@ import (
 	"gonum.org/v1/plot/plotter"
 
 	"github.com/rlsim/rlsim/internal/golden"
+	"github.com/rlsim/rlsim/scenarios"
 	"github.com/rlsim/rlsim/sim"
 )
 
@@ -95,8 +99,13 @@ func TestTrailingRate(t *testing.T) {
 		}
 		return s
 	}
-	got := trailingRate(pts(3, 0, 6, 3, 0), 100*ms1, 300*ms1, admittedOf)
-	want := plotter.XYs{{X: 0.1, Y: 10}, {X: 0.2, Y: 10}, {X: 0.3, Y: 30}, {X: 0.4, Y: 30}, {X: 0.5, Y: 30}}
+	// Drawn over 8 buckets, past the series' end: the line falls back to zero.
+	got := trailingRate(pts(3, 0, 6, 3, 0), 100*ms1, 300*ms1, admittedOf, 8)
+	want := plotter.XYs{{X: 0.1, Y: 10}, {X: 0.2, Y: 10}, {X: 0.3, Y: 30}, {X: 0.4, Y: 30}, {X: 0.5, Y: 30},
+		{X: 0.6, Y: 10}, {X: 0.7, Y: 0}, {X: 0.8, Y: 0}}
+	if len(got) != len(want) {
+		t.Fatalf("trailingRate drew %d points, want %d", len(got), len(want))
+	}
 	for i := range want {
 		if !near(got[i].X, want[i].X) || !near(got[i].Y, want[i].Y) {
 			t.Errorf("trailingRate point %d = %v, want %v", i, got[i], want[i])
@@ -106,9 +115,14 @@ func TestTrailingRate(t *testing.T) {
 
 func TestPlotPoints(t *testing.T) {
 	r := *sample().Result
-	values, over := peakBars(r)
-	if !reflect.DeepEqual(values, plotter.Values{20, 10, 11, 11, 10}) || !reflect.DeepEqual(over, []bool{true, false, true, true, false}) {
-		t.Errorf("peakBars = %v, %v", values, over)
+	aimd := r.Lanes[0] // admitted all 20 of 20 attempts: limited nothing
+	aimd.Lane = sim.LaneAIMD
+	withAIMD := r
+	withAIMD.Lanes = append(slices.Clone(r.Lanes), aimd)
+	values, judged := peakBars(withAIMD)
+	if !reflect.DeepEqual(values, plotter.Values{20, 10, 11, 11, 10, 20}) ||
+		!reflect.DeepEqual(judged, []barJudgement{barOver, barWithin, barOver, barOver, barWithin, barNotLimiting}) {
+		t.Errorf("peakBars = %v, %v", values, judged)
 	}
 	r.Lanes[0].AllDoneAt, r.Lanes[1].AllDoneAt = 1500*ms1, 3*time.Second
 	if got := workPoints(r)[:2]; !reflect.DeepEqual(got, plotter.XYs{{X: 1.5, Y: 20}, {X: 3, Y: 20}}) {
@@ -201,5 +215,54 @@ func TestFiguresChooseWhatTheScenarioIsAbout(t *testing.T) {
 	}
 	if got := names(sampleContention()); !reflect.DeepEqual(got, []string{"contention"}) {
 		t.Errorf("contention: %v", got)
+	}
+}
+
+// On every built-in, each lane's admitted-rate line, times the window, never
+// shows more than the table's most admitted in any window (boundary-burst's
+// leaky bucket once drew 11 against a peak of 10: buckets that did not tile the
+// window), and every line ends at zero when the lane admitted nothing in the
+// last window of the axis.
+func TestRateLinesAgreeWithThePeak(t *testing.T) {
+	for _, b := range scenarios.Builtins() {
+		s, err := scenarios.LoadBuiltin(b.Name)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if s.Config == nil || len(s.Config.Limits) == 0 || s.Config.Limits[0].Key != sim.KeyGlobal {
+			continue
+		}
+		r, err := sim.Run(context.Background(), *s.Config, sim.Options{})
+		if err != nil {
+			t.Fatal(err)
+		}
+		_, window, _, _ := firstLimit(r)
+		k := int(window / r.Bucket)
+		for _, l := range r.Lanes {
+			line := trailingRate(l.Series, r.Bucket, window, admittedOf, buckets(r))
+			for _, pt := range line {
+				if got := math.Round(pt.Y * window.Seconds()); got > float64(l.Peak.Count) {
+					t.Errorf("%s, %s: the rate line shows %v in one window at t=%vs; the table's peak is %d",
+						b.Name, l.Lane.Title(), got, pt.X, l.Peak.Count)
+					break
+				}
+			}
+			quiet := true
+			for i := max(0, len(line)-k); i < len(l.Series); i++ {
+				quiet = quiet && l.Series[i].Admitted == 0
+			}
+			if last := line[len(line)-1]; quiet && last.Y != 0 {
+				t.Errorf("%s, %s: admissions stopped, but the line ends at %v", b.Name, l.Lane.Title(), last.Y)
+			}
+		}
+	}
+}
+
+// Lanes whose dots coincide share one label, so none hides unnamed behind another.
+func TestCoincidentPointsShareALabel(t *testing.T) {
+	pl := pointLabels{pts: plotter.XYs{{X: 1, Y: 5}, {X: 2, Y: 3}, {X: 1, Y: 5}}, names: []string{"token bucket", "sliding log", "GCRA"}}
+	pts, names := pl.merged()
+	if !reflect.DeepEqual(pts, plotter.XYs{{X: 1, Y: 5}, {X: 2, Y: 3}}) || !reflect.DeepEqual(names, []string{"token bucket and GCRA", "sliding log"}) {
+		t.Errorf("merged = %v, %q", pts, names)
 	}
 }

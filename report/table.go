@@ -10,33 +10,51 @@ import (
 	"github.com/rlsim/rlsim/sim"
 )
 
-// WriteTable prints each run as a comparison table and its findings, as "rlsim run" shows them.
-func WriteTable(w io.Writer, runs []Run) error {
+// WriteTable prints each run as a comparison table and its findings, as "rlsim
+// run" shows them when stdout is not a terminal: every column, one line per
+// finding, a stable layout for programs and golden files.
+func WriteTable(w io.Writer, runs []Run) error { return WriteTableFit(w, runs, 0) }
+
+// WriteTableFit is WriteTable for a terminal width columns wide: tables drop
+// their least telling columns until they fit, and the description and findings
+// wrap at the width. A width of 0 or less prints everything (WriteTable).
+func WriteTableFit(w io.Writer, runs []Run, width int) error {
 	for i, o := range runs {
 		if i > 0 {
 			fmt.Fprintln(w)
 		}
-		fmt.Fprintf(w, "%s\n", o.Scenario.Name)
+		fmt.Fprintf(w, "%s\n", Escape(o.Scenario.Name))
 		if o.Scenario.Description != "" {
-			fmt.Fprintf(w, "%s\n", o.Scenario.Description)
+			writeWrapped(w, Escape(o.Scenario.Description), "", "", width)
 		}
 		if o.Contention != nil {
-			writeContention(w, o.Scenario.Contention, *o.Contention)
+			writeContention(w, o.Scenario.Contention, *o.Contention, width)
 		} else {
-			writeComparison(w, *o.Result)
+			writeComparison(w, *o.Result, width)
 		}
 	}
 	return nil
 }
 
-func writeComparison(w io.Writer, r sim.Result) {
-	fmt.Fprintf(w, "%s; %s of traffic, seed %d\n\n", describeLimits(r.Limits), FormatDuration(r.Duration), r.Seed)
+// comparisonDrop is the order in which a narrow terminal drops the comparison
+// table's columns: the lane, what it admitted and refused, how its peak
+// compares to the limit and how fairly it served the classes stay longest.
+var comparisonDrop = []string{"p99 latency", "p99 delay", "retry amp", "max in window", "fairness",
+	"dropped", "delayed", "shed", "class fairness", "offered"}
+
+func writeComparison(w io.Writer, r sim.Result, width int) {
+	writeWrapped(w, fmt.Sprintf("%s; %s of traffic, seed %d", describeLimits(r.Limits), FormatDuration(r.Duration), r.Seed), "", "", width)
+	fmt.Fprintln(w)
 	withBackend := false
 	for _, l := range r.Lanes {
 		withBackend = withBackend || l.Backend.Served > 0
 	}
+	classes := classNames(r)
 	head := []string{"lane", "offered", "admitted", "refused", "shed", "delayed", "dropped",
 		"p99 delay", "max in window", "vs limit", "retry amp", "fairness"}
+	if len(classes) > 1 {
+		head = append(head, "class fairness")
+	}
 	if withBackend {
 		head = append(head, "p99 latency")
 	}
@@ -44,32 +62,57 @@ func writeComparison(w io.Writer, r sim.Result) {
 	for _, l := range r.Lanes {
 		row := []string{l.Lane.Title(), count(l.Attempts), count(l.Admitted), count(l.Refused), count(l.Shed),
 			count(l.Delayed), count(l.Dropped), dash(l.Delay.Count, FormatDuration(l.Delay.P99)),
-			count(l.Peak.Count), ratio(l.Peak), fixed2(l.RetryAmplification), fixed2(l.Fairness)}
+			count(l.Peak.Count), ratio(l), fixed2(l.RetryAmplification), fixed2(l.Fairness)}
+		if len(classes) > 1 {
+			row = append(row, fixed2(l.ClassFairness))
+		}
 		if withBackend {
 			row = append(row, dash(l.Backend.Served, FormatDuration(l.Backend.Latency.P99)))
 		}
 		t.Add(row...)
 	}
+	t.Fit(width, comparisonDrop)
 	t.Write(w)
-	if classes := classNames(r); len(classes) > 1 {
-		fmt.Fprintf(w, "\nrequests that succeeded, by class\n")
-		c := &Table{Head: append([]string{"lane"}, classes...)}
-		for _, l := range r.Lanes {
-			row := []string{l.Lane.Title()}
-			for _, cl := range l.Classes {
-				row = append(row, percent(cl.Succeeded, cl.Unique))
-			}
-			c.Add(row...)
-		}
-		c.Write(w)
+	if len(classes) > 1 {
+		fmt.Fprintf(w, "\nwho was served, by class\n")
+		classTable(r).Fit(width, classDrop).Write(w)
 	}
-	writeFindings(w, Findings(r))
+	writeFindings(w, Findings(r), width)
 }
 
-func writeContention(w io.Writer, c *sim.ContentionConfig, r sim.ContentionResult) {
+// classDrop is the order in which a narrow terminal drops the class table's columns.
+var classDrop = []string{"p50 to success", "shed", "gave up", "refused", "p99 to success"}
+
+// classTable shows, per lane and class, the share of requests that succeeded,
+// the share of attempts refused and shed, the requests given up, how long a
+// success took from the first attempt (p50, p99), and the part of its fair
+// share of the lane's successes the class got.
+func classTable(r sim.Result) *Table {
+	t := &Table{Head: []string{"lane", "class", "succeeded", "refused", "shed", "gave up",
+		"p50 to success", "p99 to success", "of fair share"}}
+	t.left = 2
+	for _, l := range r.Lanes {
+		for i, c := range l.Classes {
+			name := ""
+			if i == 0 {
+				name = l.Lane.Title()
+			}
+			share := "-"
+			if c.FairShare > 0 {
+				share = percentF(float64(c.Succeeded) / c.FairShare)
+			}
+			t.Add(name, Escape(c.Name), percent(c.Succeeded, c.Unique), percent(c.Refused, c.Attempts),
+				percent(c.Shed, c.Attempts), count(c.GaveUp), dash(c.TimeToSuccess.Count, FormatDuration(c.TimeToSuccess.P50)),
+				dash(c.TimeToSuccess.Count, FormatDuration(c.TimeToSuccess.P99)), share)
+		}
+	}
+	return t
+}
+
+func writeContention(w io.Writer, c *sim.ContentionConfig, r sim.ContentionResult, width int) {
 	runs := max(c.Runs, 1)
-	fmt.Fprintf(w, "optimistic concurrency: backoff base %s, cap %s; mean of %d run(s), seed %d\n",
-		FormatDuration(c.Base), FormatDuration(c.Cap), runs, c.Seed)
+	writeWrapped(w, fmt.Sprintf("optimistic concurrency: backoff base %s, cap %s; mean of %d run(s), seed %d",
+		FormatDuration(c.Base), FormatDuration(c.Cap), runs, c.Seed), "", "", width)
 	jitters, clients := contentionAxes(r)
 	cell := map[[2]int]sim.ContentionRow{}
 	for _, row := range r.Rows {
@@ -101,17 +144,18 @@ func writeContention(w io.Writer, c *sim.ContentionConfig, r sim.ContentionResul
 		}
 		t.Write(w)
 	}
-	writeFindings(w, ContentionFindings(r))
+	writeFindings(w, ContentionFindings(r), width)
 }
 
-// writeFindings lists the plain-words findings under the tables, if any.
-func writeFindings(w io.Writer, fs []string) {
+// writeFindings lists the plain-words findings under the tables, if any, each
+// wrapped at width (0: one line each).
+func writeFindings(w io.Writer, fs []string, width int) {
 	if len(fs) == 0 {
 		return
 	}
 	fmt.Fprintf(w, "\nfindings\n")
 	for _, f := range fs {
-		fmt.Fprintf(w, "  - %s\n", f)
+		writeWrapped(w, f, "  - ", "    ", width)
 	}
 }
 
@@ -137,7 +181,7 @@ func describeLimits(limits []sim.Limit) string {
 	var parts []string
 	for _, l := range limits {
 		p := l.Policy
-		s := fmt.Sprintf("%s %d per %s", l.Name, p.Limit, FormatDuration(p.Window))
+		s := fmt.Sprintf("%s %d per %s", Escape(l.Name), p.Limit, FormatDuration(p.Window))
 		if b := p.EffectiveBurst(); b != p.Limit {
 			s += fmt.Sprintf(" (burst %d)", b)
 		}
@@ -163,49 +207,6 @@ func classNames(r sim.Result) []string {
 	return names
 }
 
-// Table lays out text columns: the first left-aligned, the rest right-aligned.
-type Table struct {
-	Head []string
-	// Text left-aligns every column; otherwise only the first is, and the rest,
-	// numbers, are right-aligned.
-	Text bool
-	rows [][]string
-}
-
-// Add appends a row.
-func (t *Table) Add(cells ...string) { t.rows = append(t.rows, cells) }
-
-// Write prints the head and the rows.
-func (t *Table) Write(w io.Writer) {
-	widths := make([]int, len(t.Head))
-	for _, row := range append([][]string{t.Head}, t.rows...) {
-		for i, c := range row {
-			if i < len(widths) {
-				widths[i] = max(widths[i], len([]rune(c)))
-			}
-		}
-	}
-	for _, row := range append([][]string{t.Head}, t.rows...) {
-		var b strings.Builder
-		for i := range widths {
-			c := ""
-			if i < len(row) {
-				c = row[i]
-			}
-			pad := strings.Repeat(" ", widths[i]-len([]rune(c)))
-			switch {
-			case i == 0:
-				b.WriteString(c + pad)
-			case t.Text:
-				b.WriteString("  " + c + pad)
-			default:
-				b.WriteString("  " + pad + c)
-			}
-		}
-		fmt.Fprintln(w, strings.TrimRight(b.String(), " "))
-	}
-}
-
 func count(n int64) string { return strconv.FormatInt(n, 10) }
 
 func fixed2(f float64) string { return strconv.FormatFloat(f, 'f', 2, 64) }
@@ -224,12 +225,17 @@ func percent(n, of int64) string {
 	return strconv.FormatFloat(100*float64(n)/float64(of), 'f', 0, 64) + "%"
 }
 
-// ratio shows the peak against the limit, flagged when over it.
-func ratio(p sim.WindowPeak) string {
+// ratio shows the peak against the limit, flagged when over it; a lane that
+// limited nothing is not judged against the limit.
+func ratio(l sim.LaneResult) string {
+	p := l.Peak
 	if p.Limit == 0 {
 		return "-"
 	}
-	s := strconv.FormatFloat(p.Ratio, 'f', 2, 64) + "×"
+	if notLimiting(l) {
+		return "not limiting"
+	}
+	s := ratioText(p.Count, p.Limit, true) + "×"
 	if p.Count > p.Limit {
 		s += " OVER"
 	}
@@ -265,4 +271,26 @@ func trimFloat(f float64, decimals int) string {
 		s = strings.TrimRight(strings.TrimRight(s, "0"), ".")
 	}
 	return s
+}
+
+// ratioText writes count/limit so that an excess is never rounded away: with
+// two decimals, and more (up to six) while the rounded figure would read as
+// the limit itself although count differs from it. fixed keeps trailing zeros,
+// as the table's aligned column wants.
+func ratioText(count, limit int64, fixed bool) string {
+	if limit == 0 {
+		return "-"
+	}
+	f := float64(count) / float64(limit)
+	decimals := 2
+	for count != limit && decimals < 6 {
+		if v, _ := strconv.ParseFloat(strconv.FormatFloat(f, 'f', decimals, 64), 64); (v > 1) == (count > limit) && v != 1 {
+			break
+		}
+		decimals++
+	}
+	if fixed {
+		return strconv.FormatFloat(f, 'f', decimals, 64)
+	}
+	return trimFloat(f, decimals)
 }

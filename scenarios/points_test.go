@@ -2,6 +2,7 @@ package scenarios
 
 import (
 	"context"
+	"math"
 	"testing"
 
 	"github.com/rlsim/rlsim/sim"
@@ -36,6 +37,11 @@ func class(l sim.LaneResult, name string) sim.ClassResult {
 	return sim.ClassResult{}
 }
 
+// limitsNothing is true of a lane that admitted every attempt at once.
+func limitsNothing(l sim.LaneResult) bool {
+	return l.Admitted == l.Attempts && l.Refused+l.Shed+l.Delayed+l.Dropped == 0
+}
+
 // Each built-in is written to make one point; these tests hold it to that point,
 // so a change to the simulator or to a scenario file cannot quietly blur it.
 func TestBuiltinsMakeTheirPoint(t *testing.T) {
@@ -65,21 +71,43 @@ func TestBuiltinsMakeTheirPoint(t *testing.T) {
 			func(l map[sim.LaneKind]sim.LaneResult) bool {
 				return l[sim.LaneAIMD].Admitted == l[sim.LaneAIMD].Attempts && l[sim.LaneSlidingLog].Admitted*2 < l[sim.LaneSlidingLog].Attempts
 			}},
-		{"nat-per-ip", "the users behind the NAT pay for the abuser",
+		{"nat-per-ip", "the users get under half their fair share on every lane that limits, and most lanes serve the abuser better",
 			func(l map[sim.LaneKind]sim.LaneResult) bool {
-				sl := l[sim.LaneSlidingLog]
-				return success(class(sl, "users")) < 0.5
+				limiting, worse := 0, 0
+				for _, lane := range l {
+					if limitsNothing(lane) {
+						continue
+					}
+					limiting++
+					users, abuser := class(lane, "users"), class(lane, "abuser")
+					if float64(users.Succeeded) >= users.FairShare/2 {
+						return false
+					}
+					if success(users) < success(abuser) {
+						worse++
+					}
+				}
+				return limiting > 0 && 2*worse > limiting
 			}},
 		{"nat-per-user", "only the abuser is refused",
 			func(l map[sim.LaneKind]sim.LaneResult) bool {
 				sl := l[sim.LaneSlidingLog]
 				return success(class(sl, "users")) == 1 && success(class(sl, "abuser")) < 0.2
 			}},
-		{"noisy-neighbour", "the quiet tenants are refused about as often as the noisy one",
+		{"noisy-neighbour", "on every lane that limits, the quiet tenants are refused about as often as the noisy one (within 10 points) and get under half their fair share",
 			func(l map[sim.LaneKind]sim.LaneResult) bool {
-				sl := l[sim.LaneSlidingLog]
-				quiet, noisy := success(class(sl, "quiet")), success(class(sl, "noisy"))
-				return quiet < 0.6 && quiet < noisy*1.5
+				limiting := 0
+				for _, lane := range l {
+					if limitsNothing(lane) {
+						continue
+					}
+					limiting++
+					quiet, noisy := class(lane, "quiet"), class(lane, "noisy")
+					if math.Abs(success(quiet)-success(noisy)) > 0.1 || float64(quiet.Succeeded) >= quiet.FairShare/2 {
+						return false
+					}
+				}
+				return limiting > 0
 			}},
 		{"downstream-slowdown", "AIMD sheds instead of queueing, so its latency stays low",
 			func(l map[sim.LaneKind]sim.LaneResult) bool {
@@ -111,6 +139,12 @@ func TestJitterCalmsTheRetryStorm(t *testing.T) {
 				jitter, l.Shed, l.AllDoneAt, none.Shed, none.AllDoneAt)
 		}
 	}
+	// retry-storm-equal-jitter's description: more shed than full, far fewer than none.
+	full := lanesOf(t, "retry-storm-full-jitter")[sim.LaneFixedWindow]
+	equal := lanesOf(t, "retry-storm-equal-jitter")[sim.LaneFixedWindow]
+	if equal.Shed <= full.Shed || 2*equal.Shed >= none.Shed {
+		t.Errorf("equal jitter shed %d; full %d, none %d: want more than full and under half of none", equal.Shed, full.Shed, none.Shed)
+	}
 }
 
 // In the contention study no jitter makes the most write calls at every size.
@@ -132,6 +166,31 @@ func TestContentionStudyShowsJitterWins(t *testing.T) {
 	for _, row := range r.Rows {
 		if row.Jitter != sim.JitterNone && row.Clients >= 50 && row.Calls >= none[row.Clients] {
 			t.Errorf("%d clients: %v jitter made %.0f calls, no jitter %.0f", row.Clients, row.Jitter, row.Calls, none[row.Clients])
+		}
+	}
+}
+
+// noisy-neighbour refuses every tenant at about the same rate, so an index of
+// success fractions read 1.00 on every lane while the quiet tenants got under
+// half of what they were owed; fairness against fair shares sees it, by client
+// and by class, and agrees with the classes' own figures.
+func TestFairnessSeesTheStarvedTenant(t *testing.T) {
+	for _, l := range lanesOf(t, "noisy-neighbour") {
+		if limitsNothing(l) {
+			if l.Fairness != 1 || l.ClassFairness != 1 {
+				t.Errorf("%s limited nothing; fairness %v, class fairness %v, want 1", l.Lane.Title(), l.Fairness, l.ClassFairness)
+			}
+			continue
+		}
+		var sum, sumSq float64
+		for _, c := range l.Classes {
+			x := float64(c.Succeeded) / c.FairShare
+			sum, sumSq = sum+x, sumSq+x*x
+		}
+		want := sum * sum / (float64(len(l.Classes)) * sumSq)
+		if math.Abs(l.ClassFairness-want) > 1e-9 || l.ClassFairness >= 0.9 || l.Fairness >= 0.9 {
+			t.Errorf("%s: fairness %.2f by client, %.2f by class (the classes' figures give %.2f); want both under 0.9",
+				l.Lane.Title(), l.Fairness, l.ClassFairness, want)
 		}
 	}
 }

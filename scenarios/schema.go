@@ -12,11 +12,11 @@ package scenarios
 
 // fileSpec is a whole scenario file.
 type fileSpec struct {
-	Description string    `yaml:"description,omitempty" doc:"one line saying what the scenario shows"`
+	Description string    `yaml:"description,omitempty" doc:"one line saying what the scenario's results show (shown escaped: no control character reaches the terminal)"`
 	Duration    *Duration `yaml:"duration,omitempty" check:"positive" doc:"how long new requests may start (default 10s); retries and queues then drain"`
 	Drain       *Duration `yaml:"drain,omitempty" check:"positive" doc:"how long after duration retries and queues may still run (default the duration)"`
 	Seed        *uint64   `yaml:"seed,omitempty" doc:"seed of every random stream (default 1); the same seed gives the same result"`
-	Bucket      *Duration `yaml:"bucket,omitempty" check:"positive" doc:"width of the time-series buckets (default duration/200, at least 1ms)"`
+	Bucket      *Duration `yaml:"bucket,omitempty" check:"positive" doc:"width of the time-series buckets (default about duration/200, at least 1ms, tiling the first limit's window)"`
 
 	Limits    []limitSpec    `yaml:"limits,omitempty" doc:"the limit chain a request passes, most specific first (default one global limit of 10 per 1s)"`
 	Lanes     []string       `yaml:"lanes,omitempty" enum:"lane" doc:"the limiting strategies to compare, in order (default all eight)"`

@@ -34,8 +34,9 @@ type Config struct {
 	// Backend is the service behind the limiter; nil means an infinitely fast one.
 	Backend *Backend
 
-	// Bucket is the width of the time-series buckets; zero means Duration/200 rounded
-	// to a whole millisecond (at least 1ms).
+	// Bucket is the width of the time-series buckets; zero means about Duration/200
+	// (at least 1ms), chosen so that whole buckets make the first limit's window
+	// exactly (or whole windows one bucket).
 	Bucket time.Duration
 }
 

@@ -19,7 +19,7 @@ func (c Config) withDefaults() Config {
 		}
 	}
 	if c.Bucket == 0 {
-		c.Bucket = max(time.Millisecond, (c.Duration / 200).Round(time.Millisecond))
+		c.Bucket = defaultBucket(c.Duration, c.Limits)
 	}
 	c.Clients = append([]ClientGroup(nil), c.Clients...)
 	for i := range c.Clients {
@@ -70,4 +70,28 @@ func (a AIMDSettings) withDefaults(b *Backend) AIMDSettings {
 func (c Config) End() time.Duration {
 	c = c.withDefaults()
 	return c.Duration + c.Drain
+}
+
+// defaultBucket is about a 200th of the duration (at least 1ms), adjusted so that
+// a whole number of buckets makes the first limit's window, or a whole number of
+// windows one bucket. A rate drawn over whole buckets then counts exactly one
+// window, and can never show more than the most admitted in any window.
+func defaultBucket(d time.Duration, limits []Limit) time.Duration {
+	target := max(time.Millisecond, (d / 200).Round(time.Millisecond))
+	if len(limits) == 0 || limits[0].Policy.Window <= 0 {
+		return target
+	}
+	w := limits[0].Policy.Window
+	if target >= w {
+		return w * ((target + w/2) / w)
+	}
+	n := max(1, int64((w+target/2)/target))
+	for delta := int64(0); ; delta++ {
+		if k := n - delta; k >= 1 && int64(w)%k == 0 {
+			return w / time.Duration(k)
+		}
+		if k := n + delta; int64(w)%k == 0 && w/time.Duration(k) >= time.Millisecond {
+			return w / time.Duration(k)
+		}
+	}
 }

@@ -58,6 +58,7 @@ type request struct {
 	prevSleep time.Duration
 	raDue     time.Duration // the instant a Retry-After pointed to; -1 if none
 	entered   time.Duration // when it entered the backend
+	started   time.Duration // when its first attempt was made
 }
 
 // requests is a pool of live requests addressed by index, reusing freed slots.
@@ -152,7 +153,7 @@ func (l *lane) arrive(c int32) {
 	cs.requests++
 	r := l.reqs.get()
 	l.reqs.all[r] = request{
-		client: c, num: cs.requests, cost: l.pop.groups[l.pop.groupOf[c]].Cost, raDue: -1,
+		client: c, num: cs.requests, cost: l.pop.groups[l.pop.groupOf[c]].Cost, raDue: -1, started: l.eng.now,
 	}
 	l.m.unique(l.pop.groupOf[c])
 	l.attempt(r)
@@ -276,7 +277,7 @@ func (l *lane) succeed(r int32) {
 		l.throttle.Accepted(&l.throttled[req.client].state, now)
 	}
 	l.clients[req.client].succeeded++
-	l.m.succeeded(now, l.pop.groupOf[req.client], latency, l.backend != nil)
+	l.m.succeeded(now, l.pop.groupOf[req.client], latency, now-req.started, l.backend != nil)
 	l.recordLatency(TraceSuccess, r, latency)
 	l.reqs.put(r)
 }

@@ -28,6 +28,32 @@ type metrics struct {
 	slogStates []algorithms.SlidingLogState
 	decisions  int64
 	disagreed  int64
+
+	// verdicts folds every decision (time, class, verdict) into one hash, so two
+	// lanes can be compared attempt by attempt without keeping the attempts.
+	verdicts uint64
+	// toSuccess holds, per class, the time from a request's first attempt to its
+	// success; a class's histogram is allocated at its first success.
+	toSuccess []histogram
+}
+
+// Verdict codes folded into metrics.verdicts.
+const (
+	foldAdmit = iota + 1
+	foldRefuse
+	foldShed
+	foldDelay
+	foldDrop
+)
+
+// fold mixes one decision into the verdict hash (FNV-1a over the three words).
+func (m *metrics) fold(now time.Duration, g int32, verdict uint64) {
+	const prime = 1099511628211
+	h := m.verdicts
+	for _, w := range [3]uint64{uint64(now), uint64(g), verdict} {
+		h = (h ^ w) * prime
+	}
+	m.verdicts = h
 }
 
 func newMetrics(cfg *Config, pop *population, bucket time.Duration) (metrics, error) {
@@ -46,6 +72,8 @@ func newMetrics(cfg *Config, pop *population, bucket time.Duration) (metrics, er
 		bucket:     bucket,
 		slog:       slog,
 		slogStates: make([]algorithms.SlidingLogState, len(pop.keyNames[0])),
+		verdicts:   14695981039346656037,
+		toSuccess:  make([]histogram, len(pop.groups)),
 	}
 	for g, grp := range pop.groups {
 		m.classes[g] = ClassResult{Name: grp.Name, Clients: grp.Count}
@@ -81,12 +109,14 @@ func (m *metrics) dropped(now time.Duration, g int32) {
 	m.counts.Dropped++
 	m.classes[g].Dropped++
 	m.point(now).Dropped++
+	m.fold(now, g, foldDrop)
 }
 
 func (m *metrics) delayed(now, delay time.Duration, g int32) {
 	m.counts.Delayed++
 	m.delays.add(delay)
 	m.point(now).Delayed++
+	m.fold(now, g, foldDelay)
 }
 
 func (m *metrics) admitted(now time.Duration, g, key int32, cost int64) {
@@ -94,6 +124,7 @@ func (m *metrics) admitted(now time.Duration, g, key int32, cost int64) {
 	m.classes[g].Admitted++
 	m.point(now).Admitted++
 	m.peak.add(key, now, cost)
+	m.fold(now, g, foldAdmit)
 }
 
 func (m *metrics) refused(now time.Duration, g int32, limit int, d algorithms.Decision, lim *Limit) {
@@ -101,6 +132,7 @@ func (m *metrics) refused(now time.Duration, g int32, limit int, d algorithms.De
 	m.classes[g].Refused++
 	m.refusedBy[limit]++
 	m.point(now).Refused++
+	m.fold(now, g, foldRefuse)
 	if d.RetryAfter > 0 && d.RetryAfter != algorithms.Never {
 		m.counts.RetryAfter.Given++
 	}
@@ -114,9 +146,16 @@ func (m *metrics) shed(now time.Duration, g int32) {
 	m.counts.Shed++
 	m.classes[g].Shed++
 	m.point(now).Shed++
+	m.fold(now, g, foldShed)
 }
 
-func (m *metrics) succeeded(now time.Duration, g int32, latency time.Duration, measured bool) {
+// succeeded counts a success; sinceFirst is the time since the request's first attempt.
+func (m *metrics) succeeded(now time.Duration, g int32, latency, sinceFirst time.Duration, measured bool) {
+	h := &m.toSuccess[g]
+	if h.counts == nil {
+		*h = newHistogram()
+	}
+	h.add(sinceFirst)
 	m.counts.Succeeded++
 	m.classes[g].Succeeded++
 	m.point(now).Succeeded++
@@ -188,7 +227,12 @@ func (m *metrics) result(kind LaneKind, pop *population, cfg *Config, b *backend
 		r.RetryAmplification = float64(r.Attempts) / float64(r.Unique)
 	}
 	r.Classes = append([]ClassResult(nil), m.classes...)
-	r.Fairness = jain(clients)
+	for g := range r.Classes {
+		r.Classes[g].TimeToSuccess = m.toSuccess[g].percentiles()
+	}
+	r.Fairness, r.ClassFairness = fairness(clients, pop.groupOf, r.Classes)
+	r.KeyFairness = keyFairness(clients, pop.keyOf[0], len(pop.keyNames[0]))
+	r.Verdicts = m.verdicts
 	if b != nil {
 		r.Backend = b.stats(now, &m.latency)
 	}
@@ -198,25 +242,4 @@ func (m *metrics) result(kind LaneKind, pop *population, cfg *Config, b *backend
 	}
 	r.Series = append([]Point(nil), m.series...)
 	return r
-}
-
-// jain is Jain's fairness index over the clients' success fractions
-// (succeeded / unique requests), for clients that sent anything: 1 when every
-// client got the same share, 1/n when one client got everything.
-func jain(clients []clientState) float64 {
-	var sum, sumSq float64
-	n := 0
-	for _, c := range clients {
-		if c.requests == 0 {
-			continue
-		}
-		x := float64(c.succeeded) / float64(c.requests)
-		sum += x
-		sumSq += x * x
-		n++
-	}
-	if n == 0 || sumSq == 0 {
-		return 1
-	}
-	return sum * sum / (float64(n) * sumSq)
 }

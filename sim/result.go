@@ -47,8 +47,22 @@ type LaneResult struct {
 	RetryAmplification float64       // attempts per unique request
 	AllDoneAt          time.Duration // when the last request succeeded or gave up
 
-	Classes  []ClassResult // per client group
-	Fairness float64       // Jain's index over clients' success fractions
+	Classes []ClassResult // per client group
+	// Fairness is Jain's index over clients, each client's identity its own key:
+	// of each client's successes against its max-min fair share of all the
+	// lane's successes. 1 is fair; 1/n is one client taking everything.
+	Fairness float64
+	// KeyFairness is the same index over the first limit's keys (each key one
+	// party asking what its clients asked): 1 when the limit counts one key.
+	KeyFairness float64
+	// ClassFairness is the same index over client classes, each class one party
+	// owed the sum of its clients' fair shares.
+	ClassFairness float64
+
+	// Verdicts is a hash of every decision the lane made (admit, refuse, shed,
+	// delay, drop) with its time and client class, in order: two lanes with equal
+	// Verdicts decided alike on every attempt.
+	Verdicts uint64
 
 	Backend    BackendStats
 	RetryAfter RetryAfterStats
@@ -97,6 +111,13 @@ type ClassResult struct {
 	Dropped   int64
 	Succeeded int64
 	GaveUp    int64
+	// FairShare is the class's max-min fair share, in requests, of all the
+	// successes of its lane: the sum of what its clients would have got had the
+	// lane split the successes evenly by client, none getting more than it asked.
+	FairShare float64
+	// TimeToSuccess is the time from a request's first attempt to its success,
+	// over the class's succeeded requests.
+	TimeToSuccess Percentiles
 }
 
 // BackendStats describe the service behind the limiter (zero without a backend).

@@ -33,6 +33,9 @@ type runOptions struct {
 	Duration  time.Duration
 	Lanes     string
 	MaxEvents int64
+	// Width is the terminal's width for the table, 0 for the full layout.
+	Width int
+	Wide  bool
 
 	// Simulate and Contend run the simulations; tests replace them.
 	Simulate func(context.Context, sim.Config, sim.Options) (sim.Result, error)
@@ -41,7 +44,8 @@ type runOptions struct {
 
 // NewCmdRun builds "rlsim run". runF, when not nil, replaces the run itself (tests).
 func NewCmdRun(out, progress io.Writer, runF func(*runOptions) error) *cobra.Command {
-	opts := &runOptions{Out: out, Progress: progress, Simulate: sim.Run, Contend: sim.RunContention}
+	opts := &runOptions{Out: out, Progress: progress, Simulate: sim.Run, Contend: sim.RunContention,
+		Width: terminalWidth(out)}
 	var seed uint64
 	cmd := &cobra.Command{
 		Use:   "run [FILE|NAME ...]",
@@ -49,6 +53,9 @@ func NewCmdRun(out, progress io.Writer, runF func(*runOptions) error) *cobra.Com
 		Long: `Run each scenario (a YAML file, or the name of a built-in one) through every
 limiting lane on a virtual clock, then print a comparison table with lanes as rows
 and a few findings in plain words. With no argument, run the "demo" scenario.
+On a terminal the table fits its width (the width comes from the kernel; nothing
+is asked of the terminal) and the findings wrap; --wide prints every column, as
+output to a file or pipe always does.
 
 An argument with a slash or ending in .yaml or .yml is a file; builtin:NAME is a
 built-in. A bare NAME is a built-in, or a file when no built-in has that name; a
@@ -85,6 +92,12 @@ one must lie outside DIR.`,
 			if cmd.Flags().Changed("duration") && opts.Duration <= 0 {
 				return badInputf("--duration: must be positive, got %v", opts.Duration)
 			}
+			if opts.Width < 0 {
+				return badInputf("--width: must be 0 or more, got %d", opts.Width)
+			}
+			if opts.Wide {
+				opts.Width = 0
+			}
 			switch opts.Format {
 			case "table", "json", "csv":
 			default:
@@ -103,6 +116,8 @@ one must lie outside DIR.`,
 	f.Uint64Var(&seed, "seed", 0, "seed of every random stream, replacing the file's")
 	f.DurationVar(&opts.Duration, "duration", 0, "how long new requests may start, replacing the file's")
 	f.StringVar(&opts.Lanes, "lanes", "", "comma-separated lanes to run, replacing the file's (e.g. token_bucket,gcra)")
+	f.BoolVar(&opts.Wide, "wide", false, "print every table column and each finding on one line, however wide the terminal")
+	f.IntVar(&opts.Width, "width", opts.Width, "fit the table to `N` columns (default: the terminal's width; 0: full layout)")
 	f.Int64Var(&opts.MaxEvents, "max-events", defaultMaxEvents, "refuse scenarios estimated to need more events than `N`")
 	_ = cmd.RegisterFlagCompletionFunc("format", cobra.FixedCompletions([]string{"table", "json", "csv"}, cobra.ShellCompDirectiveNoFileComp))
 	_ = cmd.RegisterFlagCompletionFunc("lanes", completeLanes)
@@ -151,7 +166,7 @@ func runRun(opts *runOptions) error {
 	case "csv":
 		err = report.WriteCSV(&buf, outcomes)
 	default:
-		err = report.WriteTable(&buf, outcomes)
+		err = report.WriteTableFit(&buf, outcomes, opts.Width)
 	}
 	if err != nil {
 		return err

@@ -11,6 +11,7 @@ import (
 	"strings"
 	"testing"
 	"time"
+	"unicode/utf8"
 
 	"github.com/rlsim/rlsim/internal/golden"
 	"github.com/rlsim/rlsim/report"
@@ -49,6 +50,11 @@ func TestRunFlags(t *testing.T) {
 			want: runOptions{Args: []string{"demo"}, Format: "table", Seed: new(uint64), MaxEvents: defaultMaxEvents}},
 		{name: "bad format", args: []string{"-f", "xml"}, wantErr: `--format: unknown value "xml" (want table, json, csv)`},
 		{name: "bad duration", args: []string{"--duration", "-1s"}, wantErr: "--duration: must be positive, got -1s"},
+		{name: "width", args: []string{"--width", "80"},
+			want: runOptions{Args: []string{"demo"}, Format: "table", MaxEvents: defaultMaxEvents, Width: 80}},
+		{name: "wide beats width", args: []string{"--width", "80", "--wide"},
+			want: runOptions{Args: []string{"demo"}, Format: "table", MaxEvents: defaultMaxEvents, Wide: true}},
+		{name: "bad width", args: []string{"--width", "-3"}, wantErr: "--width: must be 0 or more, got -3"},
 	}
 	for _, tc := range tests {
 		t.Run(tc.name, func(t *testing.T) {
@@ -71,7 +77,8 @@ func TestRunFlags(t *testing.T) {
 				t.Fatal(err)
 			}
 			g := runOptions{Args: got.Args, Format: got.Format, Seed: got.Seed, Duration: got.Duration,
-				Lanes: got.Lanes, TracePath: got.TracePath, OutDir: got.OutDir, MaxEvents: got.MaxEvents}
+				Lanes: got.Lanes, TracePath: got.TracePath, OutDir: got.OutDir, MaxEvents: got.MaxEvents,
+				Width: got.Width, Wide: got.Wide}
 			if !reflect.DeepEqual(g, tc.want) {
 				t.Errorf("options = %+v, want %+v", g, tc.want)
 			}
@@ -244,4 +251,33 @@ func TestRunBoundaryBurstGolden(t *testing.T) {
 		t.Fatalf("exit %d: %s", code, errOut)
 	}
 	checkGolden(t, "run_boundary_burst.golden", []byte(out))
+}
+
+// Output that is not a terminal keeps the full layout; --width fits the table,
+// description and findings to that many columns, and --wide restores the full one.
+func TestRunFitsTheWidth(t *testing.T) {
+	if w := terminalWidth(&bytes.Buffer{}); w != 0 {
+		t.Errorf("terminalWidth(a buffer) = %d, want 0", w)
+	}
+	_, full, _ := execute(t, "run", "nat-per-ip")
+	_, wide, _ := execute(t, "run", "nat-per-ip", "--width", "80", "--wide")
+	code, narrow, errOut := execute(t, "run", "nat-per-ip", "--width", "80")
+	if code != 0 {
+		t.Fatalf("exit %d: %s", code, errOut)
+	}
+	if wide != full {
+		t.Errorf("--wide differs from the full layout:\n%s\nfull:\n%s", wide, full)
+	}
+	widest := 0
+	for _, line := range strings.Split(full, "\n") {
+		widest = max(widest, utf8.RuneCountInString(line))
+	}
+	if widest <= 80 {
+		t.Fatalf("the full layout is only %d columns: nothing to fit", widest)
+	}
+	for _, line := range strings.Split(narrow, "\n") {
+		if n := utf8.RuneCountInString(line); n > 80 {
+			t.Errorf("--width 80 printed a line of %d columns: %q", n, line)
+		}
+	}
 }
