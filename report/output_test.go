@@ -104,6 +104,8 @@ func TestHuman(t *testing.T) {
 		{0, "0"}, {500, "500ns"}, {850 * time.Microsecond, "850µs"}, {12500 * time.Microsecond, "12.5ms"},
 		{950 * time.Millisecond, "950ms"}, {1250 * time.Millisecond, "1.25s"}, {3 * time.Second, "3s"},
 		{150 * time.Second, "2m30s"}, {2 * time.Minute, "2m"},
+		{999960 * time.Microsecond, "1s"}, {999960 * time.Nanosecond, "1ms"}, {59996 * time.Millisecond, "1m"},
+		{999940 * time.Microsecond, "999.9ms"},
 	}
 	for _, tc := range tests {
 		if got := FormatDuration(tc.d); got != tc.want {

@@ -252,17 +252,28 @@ func FormatDuration(d time.Duration) string {
 	case d < time.Microsecond:
 		return strconv.FormatInt(int64(d), 10) + "ns"
 	case d < time.Millisecond:
-		return trimFloat(float64(d)/float64(time.Microsecond), 1) + "µs"
+		return inUnit(d, time.Microsecond, 1, "µs", 1000, "1ms")
 	case d < time.Second:
-		return trimFloat(float64(d)/float64(time.Millisecond), 1) + "ms"
+		return inUnit(d, time.Millisecond, 1, "ms", 1000, "1s")
 	case d < time.Minute:
-		return trimFloat(d.Seconds(), 2) + "s"
+		return inUnit(d, time.Second, 2, "s", 60, "1m")
 	}
 	s := d.Round(time.Second).String()
 	if strings.HasSuffix(s, "m0s") {
 		s = strings.TrimSuffix(s, "0s")
 	}
 	return s
+}
+
+// inUnit writes d in unit with the given decimals. A value that rounds up to
+// per units (999.96ms) is written as the next unit's one, so a column never shows
+// "1000ms" beside "1s".
+func inUnit(d, unit time.Duration, decimals int, suffix string, per int, next string) string {
+	s := trimFloat(float64(d)/float64(unit), decimals)
+	if s == strconv.Itoa(per) {
+		return next
+	}
+	return s + suffix
 }
 
 func trimFloat(f float64, decimals int) string {

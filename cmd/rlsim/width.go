@@ -2,7 +2,6 @@ package main
 
 import (
 	"io"
-	"os"
 
 	"github.com/charmbracelet/x/term"
 )
@@ -12,7 +11,7 @@ import (
 // its full, stable layout. It asks the kernel (an ioctl), never the terminal
 // itself, so no query escape sequence is sent.
 func terminalWidth(w io.Writer) int {
-	f, ok := w.(*os.File)
+	f, ok := fileOf(w)
 	if !ok || !term.IsTerminal(f.Fd()) {
 		return 0
 	}
