@@ -2,7 +2,9 @@ package scenarios
 
 import (
 	"context"
+	"math"
 	"testing"
+	"time"
 
 	"github.com/rlsim/rlsim/sim"
 )
@@ -133,5 +135,40 @@ func TestContentionStudyShowsJitterWins(t *testing.T) {
 		if row.Jitter != sim.JitterNone && row.Clients >= 50 && row.Calls >= none[row.Clients] {
 			t.Errorf("%d clients: %v jitter made %.0f calls, no jitter %.0f", row.Clients, row.Jitter, row.Calls, none[row.Clients])
 		}
+	}
+}
+
+type firstEvents struct{ drop, answer time.Duration }
+
+func (f *firstEvents) Record(r *sim.TraceRecord) error {
+	if r.Lane != sim.LaneClientThrottle {
+		return nil
+	}
+	switch r.Event {
+	case sim.TraceDrop:
+		f.drop = min(f.drop, r.At)
+	case sim.TraceRefuse, sim.TraceShed:
+		f.answer = min(f.answer, r.At)
+	}
+	return nil
+}
+
+// The demo's throttling clients see no refusal before the first boundary burst,
+// so they have no reason to drop anything before it: the throttle counts a
+// request when its answer comes back, not when it is sent.
+func TestDemoThrottleDropsNothingBeforeTheFirstRefusal(t *testing.T) {
+	s, err := LoadBuiltin("demo")
+	if err != nil {
+		t.Fatal(err)
+	}
+	first := firstEvents{drop: math.MaxInt64, answer: math.MaxInt64}
+	if _, err := sim.Run(context.Background(), *s.Config, sim.Options{Trace: &first}); err != nil {
+		t.Fatal(err)
+	}
+	if first.answer == math.MaxInt64 {
+		t.Fatal("demo: the client-throttling lane refused and shed nothing; the test needs a refusal")
+	}
+	if first.drop < first.answer {
+		t.Errorf("demo: first local drop at %v, before the first refusal or shed at %v", first.drop, first.answer)
 	}
 }

@@ -245,6 +245,7 @@ func (l *lane) refuse(r int32, limit int, d algorithms.Decision) {
 	req := &l.reqs.all[r]
 	name := l.cfg.Limits[limit].Name
 	l.m.refused(l.eng.now, l.pop.groupOf[req.client], limit, d, &l.cfg.Limits[limit])
+	l.throttleAnswer(req.client, false)
 	l.record(TraceRefuse, r, &d, name)
 	l.fail(r, d.RetryAfter)
 }
@@ -253,6 +254,7 @@ func (l *lane) refuse(r int32, limit int, d algorithms.Decision) {
 func (l *lane) shed(r int32) {
 	req := &l.reqs.all[r]
 	l.m.shed(l.eng.now, l.pop.groupOf[req.client])
+	l.throttleAnswer(req.client, false)
 	l.record(TraceShed, r, nil, "")
 	l.fail(r, 0)
 }
@@ -265,13 +267,19 @@ func (l *lane) succeed(r int32) {
 	if l.aimd != nil {
 		l.aimd.Release(now, latency)
 	}
-	if l.throttle != nil {
-		l.throttle.Accepted(&l.throttled[req.client].state, now)
-	}
+	l.throttleAnswer(req.client, true)
 	l.clients[req.client].succeeded++
 	l.m.succeeded(now, l.pop.groupOf[req.client], latency, l.backend != nil)
 	l.recordLatency(TraceSuccess, r, latency)
 	l.reqs.put(r)
+}
+
+// throttleAnswer tells client c's adaptive throttle, on that lane, that an answer
+// came back: a request is counted when it is answered, not when it is sent.
+func (l *lane) throttleAnswer(c int32, accepted bool) {
+	if l.throttle != nil {
+		l.throttle.Answered(&l.throttled[c].state, l.eng.now, accepted)
+	}
 }
 
 // fail applies the client's retry policy to a failed attempt. retryAfter is the
