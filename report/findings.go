@@ -238,8 +238,11 @@ func cmpFloat(a, b float64) int {
 }
 
 func jitterPhrase(j sim.JitterKind) string {
-	if j == sim.JitterNone {
+	switch j {
+	case sim.JitterNone:
 		return "backoff without jitter"
+	case sim.JitterNoBackoff:
+		return "no backoff at all"
 	}
 	return j.String() + " jitter"
 }

@@ -147,10 +147,12 @@ type jsonSeriesPoint struct {
 }
 
 type jsonContention struct {
-	Base float64       `json:"base_s"`
-	Cap  float64       `json:"cap_s"`
-	Runs int           `json:"runs"`
-	Rows []jsonContRow `json:"rows"`
+	Base float64 `json:"base_s"`
+	Cap  float64 `json:"cap_s"`
+	// Schedule is base_first (retry n sleeps base×2ⁿ⁻¹) or brooker (base×2ⁿ).
+	Schedule string        `json:"schedule"`
+	Runs     int           `json:"runs"`
+	Rows     []jsonContRow `json:"rows"`
 }
 
 type jsonContRow struct {
@@ -187,7 +189,7 @@ func toJSON(o Run) jsonRun {
 	if o.Contention != nil {
 		c := s.Contention
 		run.Kind, run.Seed = "contention", c.Seed
-		jc := &jsonContention{Base: secs(c.Base), Cap: secs(c.Cap), Runs: max(c.Runs, 1), Rows: []jsonContRow{}}
+		jc := &jsonContention{Base: secs(c.Base), Cap: secs(c.Cap), Schedule: c.Schedule.String(), Runs: max(c.Runs, 1), Rows: []jsonContRow{}}
 		for _, r := range o.Contention.Rows {
 			jc.Rows = append(jc.Rows, jsonContRow{r.Clients, r.Jitter.String(), finite(r.Calls), secs(r.Completion)})
 		}

@@ -68,8 +68,12 @@ func writeComparison(w io.Writer, r sim.Result) {
 
 func writeContention(w io.Writer, c *sim.ContentionConfig, r sim.ContentionResult) {
 	runs := max(c.Runs, 1)
-	fmt.Fprintf(w, "optimistic concurrency: backoff base %s, cap %s; mean of %d run(s), seed %d\n",
-		FormatDuration(c.Base), FormatDuration(c.Cap), runs, c.Seed)
+	schedule := ""
+	if c.Schedule != sim.ScheduleBaseFirst {
+		schedule = ", schedule " + c.Schedule.String()
+	}
+	fmt.Fprintf(w, "optimistic concurrency: backoff base %s, cap %s%s; mean of %d run(s), seed %d\n",
+		FormatDuration(c.Base), FormatDuration(c.Cap), schedule, runs, c.Seed)
 	jitters, clients := contentionAxes(r)
 	cell := map[[2]int]sim.ContentionRow{}
 	for _, row := range r.Rows {

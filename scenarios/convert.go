@@ -76,6 +76,9 @@ func (b *builder) build(f *fileSpec, s *Scenario) {
 		s.Contention = b.contention(f.Contention, seed)
 		return
 	}
+	if b.has("contention") {
+		return // a contention section in error: its errors are reported, no clients are missing
+	}
 	c := &sim.Config{Name: s.Name, Duration: DefaultDuration, Seed: seed}
 	if f.Duration != nil {
 		c.Duration = time.Duration(*f.Duration)
@@ -386,6 +389,9 @@ func (b *builder) contention(cs *contentionSpec, seed uint64) *sim.ContentionCon
 		}
 		seen[k] = true
 		c.Jitters = append(c.Jitters, k)
+	}
+	if cs.Schedule != "" {
+		c.Schedule, _ = sim.ParseSchedule(cs.Schedule)
 	}
 	if c.Cap < c.Base {
 		b.addf("contention.cap", "%v is below base %v", c.Cap, c.Base)

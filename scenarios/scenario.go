@@ -130,6 +130,9 @@ func toFile(s *Scenario) (*fileSpec, error) {
 		for _, j := range c.Jitters {
 			cs.Jitters = append(cs.Jitters, j.String())
 		}
+		if c.Schedule != sim.ScheduleBaseFirst {
+			cs.Schedule = c.Schedule.String()
+		}
 		f.Contention = cs
 	case s.Config != nil:
 		c := s.Config

@@ -172,13 +172,17 @@ const (
 )
 
 // JitterKind randomises an exponential backoff (AWS "Exponential Backoff And Jitter").
+// The sleep before retry n (n = 1 for the first retry) is min(cap, base×2ⁿ⁻¹): see backoff.
 type JitterKind uint8
 
 const (
-	JitterNone         JitterKind = iota // sleep = min(cap, base×2^n)
+	JitterNone         JitterKind = iota // sleep = min(cap, base×2ⁿ⁻¹)
 	JitterFull                           // uniform(0, sleep)
 	JitterEqual                          // sleep/2 + uniform(0, sleep/2)
 	JitterDecorrelated                   // min(cap, uniform(base, 3×previous sleep))
+	// JitterNoBackoff sleeps 0: no backoff at all, the contention study's baseline
+	// (its reference simulator's NoBackoff). Clients say retry kind immediate instead.
+	JitterNoBackoff
 )
 
 // Retry is a client's retry policy. MaxAttempts counts the first attempt; zero means

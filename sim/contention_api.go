@@ -12,12 +12,26 @@ import "time"
 type ContentionConfig struct {
 	Seed      uint64
 	Clients   []int         // client counts to sweep, e.g. 10, 20, ... 190
-	Jitters   []JitterKind  // backoff kinds to compare; empty means AllJitters
+	Jitters   []JitterKind  // backoff kinds to compare, JitterNoBackoff included; empty means AllJitters
 	Base, Cap time.Duration // of the exponential backoff; zero means 5ms and 2s
+	Schedule  Schedule      // how retry n's sleep grows; zero means ScheduleBaseFirst
 	Hop       time.Duration // mean one-way network time; zero means 10ms
 	HopStdDev time.Duration // zero means 2ms
 	Runs      int           // repetitions averaged per cell; zero means 1
 }
+
+// Schedule is how the contention study's sleep before retry n (n = 1 for the
+// first retry) grows, before jitter.
+type Schedule uint8
+
+const (
+	// ScheduleBaseFirst is rlsim's convention: min(cap, base×2ⁿ⁻¹), base first.
+	ScheduleBaseFirst Schedule = iota
+	// ScheduleBrooker is min(cap, base×2ⁿ), as `expo(n)` of Marc Brooker's simulator
+	// behind the AWS Architecture Blog's "Exponential Backoff And Jitter"
+	// (aws-samples/aws-arch-backoff-simulator): the first sleep is 2×base.
+	ScheduleBrooker
+)
 
 // ContentionRow is one cell of the sweep, averaged over the runs.
 type ContentionRow struct {

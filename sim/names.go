@@ -57,6 +57,12 @@ var jitterNames = [...]string{
 	JitterFull:         "full",
 	JitterEqual:        "equal",
 	JitterDecorrelated: "decorrelated",
+	JitterNoBackoff:    "no_backoff",
+}
+
+var scheduleNames = [...]string{
+	ScheduleBaseFirst: "base_first",
+	ScheduleBrooker:   "brooker",
 }
 
 var serviceNames = [...]string{
@@ -92,7 +98,22 @@ func LaneNames() []string    { return append([]string(nil), laneNames[1:]...) }
 func KeyNames() []string     { return append([]string(nil), keyNames[:]...) }
 func ArrivalNames() []string { return append([]string(nil), arrivalNames[:]...) }
 func RetryNames() []string   { return append([]string(nil), retryNames[:]...) }
-func JitterNames() []string  { return append([]string(nil), jitterNames[:]...) }
+func JitterNames() []string  { return append([]string(nil), jitterNames[:JitterNoBackoff]...) }
+
+// BackoffNames lists the backoff kinds the contention study compares: the jitter
+// kinds and no_backoff.
+func BackoffNames() []string { return append([]string(nil), jitterNames[:]...) }
+
+// ScheduleNames lists the contention study's backoff schedules.
+func ScheduleNames() []string { return append([]string(nil), scheduleNames[:]...) }
+
+func (s Schedule) String() string { return name(scheduleNames[:], int(s), "Schedule") }
+
+// ParseSchedule maps a schedule's name to its value; ok is false for an unknown name.
+func ParseSchedule(s string) (Schedule, bool) {
+	k, ok := parse(scheduleNames[:], s)
+	return Schedule(k), ok
+}
 func ServiceNames() []string { return append([]string(nil), serviceNames[:]...) }
 
 // ParseLane, ParseKey, ParseArrival, ParseRetry, ParseJitter and ParseService map a

@@ -224,6 +224,8 @@ func checkRetry(ck *checker, path string, r Retry) {
 		}
 		if int(r.Jitter) >= len(jitterNames) {
 			ck.add(path+".jitter", "unknown jitter %v", r.Jitter)
+		} else if r.Jitter == JitterNoBackoff {
+			ck.add(path+".jitter", "no_backoff is for the contention study; a client that retries at once has retry kind immediate")
 		}
 	default:
 		ck.add(path+".kind", "unknown retry kind %v", r.Kind)
