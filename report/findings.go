@@ -185,8 +185,10 @@ func classGaps(r sim.Result) []string {
 	return out
 }
 
-// ContentionFindings reads a contention study in plain words: the best and the
-// worst jitter at the largest client count.
+// ContentionFindings reads a contention study in plain words: at the largest
+// client count, the backoff kind with the fewest write calls against the one with
+// the most. It names a winner only when their 95% intervals over the runs do not
+// overlap; otherwise it says the difference is within run-to-run spread.
 func ContentionFindings(r sim.ContentionResult) []string {
 	jitters, clients := contentionAxes(r)
 	if len(clients) == 0 || len(jitters) < 2 {
@@ -211,9 +213,20 @@ func ContentionFindings(r sim.ContentionResult) []string {
 	if best.Jitter == worst.Jitter {
 		return nil
 	}
-	return []string{fmt.Sprintf("at %d clients, %s needed %s write calls and finished at %s; %s needed %s and finished at %s",
-		n, jitterPhrase(best.Jitter), trimFloat(best.Calls, 0), FormatDuration(best.Completion),
-		jitterPhrase(worst.Jitter), trimFloat(worst.Calls, 0), FormatDuration(worst.Completion))}
+	if best.Runs < 2 {
+		return []string{fmt.Sprintf("at %d clients, %s needed %s write calls and %s %s, but from one run each: run-to-run spread is unknown, so no winner is named (set runs to 2 or more)",
+			n, jitterPhrase(best.Jitter), trimFloat(best.Calls, 0), jitterPhrase(worst.Jitter), trimFloat(worst.Calls, 0))}
+	}
+	if !best.Separated(worst) {
+		return []string{fmt.Sprintf("at %d clients, %s (%s write calls, 95%% interval %s–%s) and %s (%s, %s–%s) differ by less than run-to-run spread: no winner",
+			n, jitterPhrase(best.Jitter), trimFloat(best.Calls, 0), trimFloat(best.CallsLow, 0), trimFloat(best.CallsHigh, 0),
+			jitterPhrase(worst.Jitter), trimFloat(worst.Calls, 0), trimFloat(worst.CallsLow, 0), trimFloat(worst.CallsHigh, 0))}
+	}
+	return []string{fmt.Sprintf("at %d clients, %s made fewer write calls than %s, beyond run-to-run spread: %s (95%% interval %s–%s) against %s (%s–%s) over %d runs; they finished at %s and %s",
+		n, jitterPhrase(best.Jitter), jitterPhrase(worst.Jitter),
+		trimFloat(best.Calls, 0), trimFloat(best.CallsLow, 0), trimFloat(best.CallsHigh, 0),
+		trimFloat(worst.Calls, 0), trimFloat(worst.CallsLow, 0), trimFloat(worst.CallsHigh, 0), best.Runs,
+		FormatDuration(best.Completion), FormatDuration(worst.Completion))}
 }
 
 // list joins names as "a", "a and b" or "a, b and c".

@@ -114,10 +114,10 @@ func htmlPage(i int, p Page) htmlPageData {
 		hp.Summary = fmt.Sprintf("optimistic concurrency: backoff base %s, cap %s; mean of %d run(s), seed %d",
 			FormatDuration(c.Base), FormatDuration(c.Cap), max(c.Runs, 1), c.Seed)
 		hp.Findings = ContentionFindings(*run.Contention)
-		hp.Head = []string{"clients", "jitter", "write calls", "completion"}
+		hp.Head = []string{"clients", "backoff", "write calls", "completion"}
 		for _, r := range run.Contention.Rows {
 			hp.Rows = append(hp.Rows, []cell{{fmt.Sprint(r.Clients), fmt.Sprint(r.Clients)}, {r.Jitter.String(), r.Jitter.String()},
-				{trimFloat(r.Calls, 0), fmt.Sprint(r.Calls)}, {FormatDuration(r.Completion), fmt.Sprint(int64(r.Completion))}})
+				{contentionCalls(r), fmt.Sprint(r.Calls)}, {contentionCompletion(r), fmt.Sprint(int64(r.Completion))}})
 		}
 		return hp
 	}

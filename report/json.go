@@ -160,6 +160,17 @@ type jsonContRow struct {
 	Jitter      string  `json:"jitter"`
 	Calls       float64 `json:"calls"`
 	CompletionS float64 `json:"completion_s"`
+	// The 95% confidence intervals of the two means over the runs.
+	CallsLow        float64 `json:"calls_low"`
+	CallsHigh       float64 `json:"calls_high"`
+	CompletionLowS  float64 `json:"completion_low_s"`
+	CompletionHighS float64 `json:"completion_high_s"`
+}
+
+func toJSONContRow(r sim.ContentionRow) jsonContRow {
+	return jsonContRow{Clients: r.Clients, Jitter: r.Jitter.String(), Calls: finite(r.Calls), CompletionS: secs(r.Completion),
+		CallsLow: finite(r.CallsLow), CallsHigh: finite(r.CallsHigh),
+		CompletionLowS: secs(r.CompletionLow), CompletionHighS: secs(r.CompletionHigh)}
 }
 
 func secs(d time.Duration) float64 { return d.Seconds() }
@@ -191,7 +202,7 @@ func toJSON(o Run) jsonRun {
 		run.Kind, run.Seed = "contention", c.Seed
 		jc := &jsonContention{Base: secs(c.Base), Cap: secs(c.Cap), Schedule: c.Schedule.String(), Runs: max(c.Runs, 1), Rows: []jsonContRow{}}
 		for _, r := range o.Contention.Rows {
-			jc.Rows = append(jc.Rows, jsonContRow{r.Clients, r.Jitter.String(), finite(r.Calls), secs(r.Completion)})
+			jc.Rows = append(jc.Rows, toJSONContRow(r))
 		}
 		run.Contention = jc
 		return run
@@ -245,7 +256,8 @@ var csvColumns = []string{"scenario", "seed", "lane", "attempts", "unique", "adm
 	"backend_p99_latency_s"}
 
 // csvContentionColumns are the columns for a contention study, one row per cell.
-var csvContentionColumns = []string{"scenario", "seed", "clients", "jitter", "calls", "completion_s"}
+var csvContentionColumns = []string{"scenario", "seed", "clients", "jitter", "calls", "completion_s",
+	"calls_low", "calls_high", "completion_low_s", "completion_high_s"}
 
 // WriteCSV writes one row per lane, or per cell of a contention study; the two
 // kinds have different columns and cannot share one CSV.
@@ -263,7 +275,8 @@ func WriteCSV(w io.Writer, runs []Run) error {
 			}
 			seed := strconv.FormatUint(o.Scenario.Contention.Seed, 10)
 			for _, r := range o.Contention.Rows {
-				cw.Write([]string{name, seed, strconv.Itoa(r.Clients), r.Jitter.String(), f(r.Calls), f(secs(r.Completion))})
+				cw.Write([]string{name, seed, strconv.Itoa(r.Clients), r.Jitter.String(), f(r.Calls), f(secs(r.Completion)),
+					f(r.CallsLow), f(r.CallsHigh), f(secs(r.CompletionLow)), f(secs(r.CompletionHigh))})
 			}
 			continue
 		}

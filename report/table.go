@@ -83,10 +83,14 @@ func writeContention(w io.Writer, c *sim.ContentionConfig, r sim.ContentionResul
 		title string
 		value func(sim.ContentionRow) string
 	}{
-		{"write calls until every client succeeded", func(r sim.ContentionRow) string { return strconv.FormatFloat(r.Calls, 'f', 0, 64) }},
-		{"time until the last client succeeded", func(r sim.ContentionRow) string { return FormatDuration(r.Completion) }},
+		{"write calls until every client succeeded", contentionCalls},
+		{"time until the last client succeeded", contentionCompletion},
 	} {
-		fmt.Fprintf(w, "\n%s\n", part.title)
+		title := part.title
+		if runs >= 2 {
+			title += fmt.Sprintf(" (mean ± half its 95%% interval over the %d runs)", runs)
+		}
+		fmt.Fprintf(w, "\n%s\n", title)
 		head := []string{"clients"}
 		for _, j := range jitters {
 			head = append(head, j.String())
@@ -106,6 +110,26 @@ func writeContention(w io.Writer, c *sim.ContentionConfig, r sim.ContentionResul
 		t.Write(w)
 	}
 	writeFindings(w, ContentionFindings(r))
+}
+
+// contentionCalls is a cell's mean write calls, ± half its 95% interval when the
+// runs give one.
+func contentionCalls(r sim.ContentionRow) string {
+	s := strconv.FormatFloat(r.Calls, 'f', 0, 64)
+	if r.Runs >= 2 {
+		s += " ±" + strconv.FormatFloat((r.CallsHigh-r.CallsLow)/2, 'f', 0, 64)
+	}
+	return s
+}
+
+// contentionCompletion is a cell's mean completion time, ± half its 95% interval
+// when the runs give one.
+func contentionCompletion(r sim.ContentionRow) string {
+	s := FormatDuration(r.Completion)
+	if r.Runs >= 2 {
+		s += " ±" + FormatDuration((r.CompletionHigh-r.CompletionLow)/2)
+	}
+	return s
 }
 
 // writeFindings lists the plain-words findings under the tables, if any.

@@ -4,6 +4,7 @@ import (
 	"context"
 	"errors"
 	"fmt"
+	"math"
 	"strings"
 	"time"
 )
@@ -96,7 +97,7 @@ func (c ContentionConfig) withDefaults() ContentionConfig {
 
 // RunContention runs the optimistic-concurrency backoff study: for each jitter in
 // c.Jitters (all four when empty) and each count in c.Clients, c.Runs runs whose
-// write calls and completion times are averaged. Run r of n clients draws from
+// write calls and completion times are averaged, with a 95% interval for each mean. Run r of n clients draws from
 // streams derived from (Seed, r, n, client), the same for every jitter kind, so the
 // kinds are compared on common random numbers. ctx is checked between runs and
 // every 65536 events within one.
@@ -109,8 +110,7 @@ func RunContention(ctx context.Context, c ContentionConfig) (ContentionResult, e
 	var w contentionWorld
 	for _, j := range c.Jitters {
 		for _, n := range c.Clients {
-			var calls int64
-			var completion time.Duration
+			var calls, completion meanInterval
 			for r := range c.Runs {
 				if err := ctx.Err(); err != nil {
 					return ContentionResult{}, err
@@ -119,15 +119,14 @@ func RunContention(ctx context.Context, c ContentionConfig) (ContentionResult, e
 				if err := w.run(ctx); err != nil {
 					return ContentionResult{}, err
 				}
-				calls += w.calls
-				completion += w.completion
+				calls.add(float64(w.calls))
+				completion.add(float64(w.completion))
 			}
-			res.Rows = append(res.Rows, ContentionRow{
-				Clients:    n,
-				Jitter:     j,
-				Calls:      float64(calls) / float64(c.Runs),
-				Completion: completion / time.Duration(c.Runs),
-			})
+			row := ContentionRow{Clients: n, Jitter: j, Runs: c.Runs}
+			row.Calls, row.CallsLow, row.CallsHigh = calls.bounds()
+			mean, low, high := completion.bounds()
+			row.Completion, row.CompletionLow, row.CompletionHigh = ns(mean), ns(low), ns(high)
+			res.Rows = append(res.Rows, row)
 		}
 	}
 	return res, nil
@@ -241,3 +240,6 @@ func (w *contentionWorld) run(ctx context.Context) error {
 func (w *contentionWorld) sleep(cl *contender) time.Duration {
 	return backoff(w.retry, cl.failures+w.shift, cl.sleep, &cl.jitter)
 }
+
+// ns rounds a float number of nanoseconds to a Duration.
+func ns(f float64) time.Duration { return time.Duration(math.Round(f)) }

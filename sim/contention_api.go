@@ -33,12 +33,24 @@ const (
 	ScheduleBrooker
 )
 
-// ContentionRow is one cell of the sweep, averaged over the runs.
+// ContentionRow is one cell of the sweep: means over its runs, each with a 95%
+// confidence interval for that mean (Student's t over the runs). With one run the
+// spread is unknown and each interval is the mean alone.
 type ContentionRow struct {
 	Clients    int
 	Jitter     JitterKind
-	Calls      float64       // write calls until every client succeeded
-	Completion time.Duration // when the last client succeeded
+	Runs       int           // runs averaged
+	Calls      float64       // mean write calls until every client succeeded
+	Completion time.Duration // mean time until the last client succeeded
+
+	CallsLow, CallsHigh           float64       // the 95% interval of Calls
+	CompletionLow, CompletionHigh time.Duration // the 95% interval of Completion
+}
+
+// Separated reports whether r and o differ beyond run-to-run spread in calls:
+// both have at least two runs and their 95% intervals do not overlap.
+func (r ContentionRow) Separated(o ContentionRow) bool {
+	return r.Runs >= 2 && o.Runs >= 2 && (r.CallsHigh < o.CallsLow || o.CallsHigh < r.CallsLow)
 }
 
 // ContentionResult lists the sweep in (jitter, clients) order.

@@ -334,3 +334,22 @@ func TestContentionNoBackoffIsTheBaseline(t *testing.T) {
 		t.Errorf("30 clients: no backoff made %.1f calls, exponential backoff %.1f; want more", nob.Calls, none.Calls)
 	}
 }
+
+func TestContentionIntervals(t *testing.T) {
+	for _, runs := range []int{1, 2, 7} {
+		row := runContention(t, ContentionConfig{Seed: 5, Clients: []int{20}, Jitters: []JitterKind{JitterFull}, Runs: runs})[JitterFull][20]
+		if row.Runs != runs {
+			t.Errorf("runs %d: row.Runs = %d", runs, row.Runs)
+		}
+		if runs == 1 {
+			if row.CallsLow != row.Calls || row.CallsHigh != row.Calls || row.CompletionLow != row.Completion || row.CompletionHigh != row.Completion {
+				t.Errorf("one run: intervals %v–%v, %v–%v; want the means alone", row.CallsLow, row.CallsHigh, row.CompletionLow, row.CompletionHigh)
+			}
+			continue
+		}
+		if !(row.CallsLow < row.Calls && row.Calls < row.CallsHigh) || !(row.CompletionLow < row.Completion && row.Completion < row.CompletionHigh) {
+			t.Errorf("runs %d: calls %v in %v–%v, completion %v in %v–%v; want each mean strictly inside a nonempty interval",
+				runs, row.Calls, row.CallsLow, row.CallsHigh, row.Completion, row.CompletionLow, row.CompletionHigh)
+		}
+	}
+}
