@@ -68,7 +68,7 @@ func (b *builder) build(f *fileSpec, s *Scenario) {
 		seed = *f.Seed
 	}
 	if f.Contention != nil {
-		for _, p := range []string{"duration", "drain", "bucket", "limits", "lanes", "aimd", "throttle", "clients", "backend"} {
+		for _, p := range []string{"duration", "drain", "bucket", "limits", "chain", "lanes", "aimd", "throttle", "clients", "backend"} {
 			if b.has(p) {
 				b.addf(p, "not used by a contention study (the file has a contention section)")
 			}
@@ -91,6 +91,9 @@ func (b *builder) build(f *fileSpec, s *Scenario) {
 		}
 	}
 	c.Limits = b.limits(f.Limits)
+	if f.Chain != "" {
+		c.Chain, _ = sim.ParseChain(f.Chain)
+	}
 	c.Lanes = b.lanes(f.Lanes)
 	c.Overrides = b.overrides(f.Overrides, c.Limits)
 	if f.AIMD != nil {

@@ -141,6 +141,9 @@ func toFile(s *Scenario) (*fileSpec, error) {
 			f.Limits = append(f.Limits, limitSpec{Name: l.Name, Key: l.Key.String(), Limit: l.Policy.Limit,
 				Window: dur(l.Policy.Window), Burst: l.Policy.Burst})
 		}
+		if c.Chain != sim.ChainAllOrNothing {
+			f.Chain = c.Chain.String()
+		}
 		for _, l := range c.Lanes {
 			f.Lanes = append(f.Lanes, l.String())
 		}

@@ -19,6 +19,7 @@ type fileSpec struct {
 	Bucket      *Duration `yaml:"bucket,omitempty" check:"positive" doc:"width of the time-series buckets (default duration/200, at least 1ms)"`
 
 	Limits    []limitSpec    `yaml:"limits,omitempty" doc:"the limit chain a request passes, most specific first (default one global limit of 10 per 1s)"`
+	Chain     string         `yaml:"chain,omitempty" enum:"chain" doc:"how a chain of several limits charges a request: all_or_nothing (a refusal by any limit is counted by none) or charge_until_refused (limits before the refusing one count it) (default all_or_nothing)"`
 	Lanes     []string       `yaml:"lanes,omitempty" enum:"lane" doc:"the limiting strategies to compare, in order (default all eight)"`
 	Overrides []overrideSpec `yaml:"overrides,omitempty" doc:"another policy for one lane and one limit of the chain, e.g. a deeper leaky queue"`
 	AIMD      *aimdSpec      `yaml:"aimd,omitempty" doc:"settings of the AIMD concurrency lane"`

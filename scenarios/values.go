@@ -116,6 +116,7 @@ var enums = map[string]func() []string{
 	"jitter":   sim.JitterNames,
 	"backoff":  sim.BackoffNames,
 	"schedule": sim.ScheduleNames,
+	"chain":    sim.ChainNames,
 	"service":  sim.ServiceNames,
 	"server":   serverLaneNames,
 }

@@ -23,6 +23,9 @@ type Config struct {
 	Limits []Limit
 	// Lanes to run, in order; empty means AllLanes.
 	Lanes []LaneKind
+	// Chain is how a chain of several limits charges a request; the zero value,
+	// ChainAllOrNothing, charges no limit when any limit refuses.
+	Chain ChainMode
 	// Overrides give one lane another policy for one limit of the chain (a leaky
 	// bucket with a deeper queue, say); the other lanes keep the chain's.
 	Overrides []LaneOverride
@@ -45,6 +48,18 @@ type Limit struct {
 	Key    KeyKind
 	Policy algorithms.Policy
 }
+
+// ChainMode is how a limit chain charges a request that one of its limits refuses.
+type ChainMode uint8
+
+const (
+	// ChainAllOrNothing checks every limit before charging any: a request that any
+	// limit refuses is counted by none, as nginx does with several limit_req zones.
+	ChainAllOrNothing ChainMode = iota
+	// ChainChargeUntilRefused decides the limits in order and stops at the first
+	// refusal: the limits before it have already counted the request.
+	ChainChargeUntilRefused
+)
 
 // LaneOverride replaces, in lane Lane only, the policy of Limits[Limit].
 type LaneOverride struct {

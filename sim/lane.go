@@ -178,21 +178,11 @@ func (l *lane) attempt(r int32) {
 		l.enter(r)
 		return
 	}
-	// The answer carries the headers of the limit closest to running out, as the
-	// RateLimit draft asks, and the longest delay of any leaky layer.
-	var answer algorithms.Decision
-	for i, lim := range l.chain {
-		d := lim.decide(l.pop.keyOf[i][c], now, req.cost)
-		if d.Verdict == algorithms.Refuse {
-			l.m.shadow(l.pop.keyOf[0][c], now, req.cost, false)
-			l.refuse(r, i, d)
-			return
-		}
-		delay := max(answer.Delay, d.Delay)
-		if i == 0 || d.Remaining < answer.Remaining {
-			answer = d
-		}
-		answer.Delay = delay
+	answer, refusedBy := l.decideChain(c, now, req.cost)
+	if refusedBy >= 0 {
+		l.m.shadow(l.pop.keyOf[0][c], now, req.cost, false)
+		l.refuse(r, refusedBy, answer)
+		return
 	}
 	delay := answer.Delay
 	l.m.shadow(l.pop.keyOf[0][c], now, req.cost, true)
@@ -207,6 +197,34 @@ func (l *lane) attempt(r int32) {
 	}
 	l.record(TraceAdmit, r, &answer, "")
 	l.admit(r)
+}
+
+// decideChain puts a request of client c through the limit chain at now. On a
+// refusal it returns the refusing limit's answer and index (the first refusing
+// limit in chain order); otherwise refusedBy is −1 and the answer carries the
+// headers of the limit closest to running out, as the RateLimit draft asks, and
+// the longest delay of any leaky layer. With ChainAllOrNothing it peeks at every
+// limit before charging any, so a refusal charges nothing anywhere.
+func (l *lane) decideChain(c int32, now time.Duration, cost int64) (answer algorithms.Decision, refusedBy int) {
+	if len(l.chain) > 1 && l.cfg.Chain == ChainAllOrNothing {
+		for i, lim := range l.chain {
+			if d := lim.peek(l.pop.keyOf[i][c], now, cost); d.Verdict == algorithms.Refuse {
+				return d, i
+			}
+		}
+	}
+	for i, lim := range l.chain {
+		d := lim.decide(l.pop.keyOf[i][c], now, cost)
+		if d.Verdict == algorithms.Refuse {
+			return d, i
+		}
+		delay := max(answer.Delay, d.Delay)
+		if i == 0 || d.Remaining < answer.Remaining {
+			answer = d
+		}
+		answer.Delay = delay
+	}
+	return answer, -1
 }
 
 // released lets a delayed request out of the leaky queue.

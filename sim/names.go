@@ -60,6 +60,22 @@ var jitterNames = [...]string{
 	JitterNoBackoff:    "no_backoff",
 }
 
+var chainNames = [...]string{
+	ChainAllOrNothing:       "all_or_nothing",
+	ChainChargeUntilRefused: "charge_until_refused",
+}
+
+// ChainNames lists the limit chain's charging modes.
+func ChainNames() []string { return append([]string(nil), chainNames[:]...) }
+
+func (m ChainMode) String() string { return name(chainNames[:], int(m), "ChainMode") }
+
+// ParseChain maps a chain mode's name to its value; ok is false for an unknown name.
+func ParseChain(s string) (ChainMode, bool) {
+	k, ok := parse(chainNames[:], s)
+	return ChainMode(k), ok
+}
+
 var scheduleNames = [...]string{
 	ScheduleBaseFirst: "base_first",
 	ScheduleBrooker:   "brooker",

@@ -56,6 +56,9 @@ func (c Config) Validate() error {
 	for i, l := range c.Limits {
 		checkLimit(&ck, fmt.Sprintf("limits[%d]", i), l)
 	}
+	if int(c.Chain) >= len(chainNames) {
+		ck.add("chain", "unknown chain mode %v", c.Chain)
+	}
 	for i, o := range c.Overrides {
 		checkOverride(&ck, fmt.Sprintf("overrides[%d]", i), o, len(c.Limits))
 	}
