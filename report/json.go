@@ -253,7 +253,7 @@ func percentiles(p sim.Percentiles) jsonPercentiles {
 var csvColumns = []string{"scenario", "seed", "lane", "attempts", "unique", "admitted", "refused", "shed",
 	"delayed", "dropped", "succeeded", "gave_up", "pending", "p99_delay_s", "peak_count", "peak_start_s",
 	"peak_key", "peak_limit", "peak_ratio", "over_limit", "retry_amplification", "all_done_s", "fairness",
-	"backend_p99_latency_s"}
+	"backend_p99_latency_s", "retry_after_given", "retried_at_retry_after", "admitted_at_retry_after"}
 
 // csvContentionColumns are the columns for a contention study, one row per cell.
 var csvContentionColumns = []string{"scenario", "seed", "clients", "jitter", "calls", "completion_s",
@@ -290,7 +290,8 @@ func WriteCSV(w io.Writer, runs []Run) error {
 				i(l.Shed), i(l.Delayed), i(l.Dropped), i(l.Succeeded), i(l.GaveUp), i(l.Pending),
 				f(secs(l.Delay.P99)), i(l.Peak.Count), f(secs(l.Peak.Start)), l.Peak.Key, i(l.Peak.Limit),
 				f(l.Peak.Ratio), strconv.FormatBool(l.Peak.Limit > 0 && l.Peak.Count > l.Peak.Limit),
-				f(l.RetryAmplification), f(secs(l.AllDoneAt)), f(l.Fairness), f(secs(l.Backend.Latency.P99))})
+				f(l.RetryAmplification), f(secs(l.AllDoneAt)), f(l.Fairness), f(secs(l.Backend.Latency.P99)),
+				i(l.RetryAfter.Given), i(l.RetryAfter.RetriedAt), i(l.RetryAfter.SucceededAt)})
 		}
 	}
 	cw.Flush()

@@ -187,7 +187,8 @@ func (b *builder) lanes(names []string) []sim.LaneKind {
 }
 
 func (b *builder) aimd(a *aimdSpec) sim.AIMDSettings {
-	s := sim.AIMDSettings{Initial: a.Initial, Min: a.Min, Max: a.Max, Target: durOr(a.Target, 0), Backoff: a.Backoff}
+	s := sim.AIMDSettings{Initial: a.Initial, Min: a.Min, Max: a.Max, Target: durOr(a.Target, 0), Backoff: a.Backoff,
+		RetryAfter: durOr(a.RetryAfter, 0)}
 	lo, hi, init := or(s.Min, 1), or(s.Max, 1000), or(s.Initial, 10)
 	if lo > hi {
 		b.addf("aimd.min", "%g is above max %g", lo, hi)
@@ -302,9 +303,9 @@ func (b *builder) kindFields(path, kind string, uses, all []string) {
 
 var retryFields = map[sim.RetryKind][]string{
 	sim.RetryNone:        {},
-	sim.RetryImmediate:   {"!max_attempts", "honor_retry_after", "retry_after_jitter"},
-	sim.RetryFixed:       {"!delay", "max_attempts", "honor_retry_after", "retry_after_jitter"},
-	sim.RetryExponential: {"base", "cap", "jitter", "max_attempts", "honor_retry_after", "retry_after_jitter"},
+	sim.RetryImmediate:   {"!max_attempts", "honor_retry_after", "retry_after_jitter", "retry_after"},
+	sim.RetryFixed:       {"!delay", "max_attempts", "honor_retry_after", "retry_after_jitter", "retry_after"},
+	sim.RetryExponential: {"base", "cap", "jitter", "max_attempts", "honor_retry_after", "retry_after_jitter", "retry_after"},
 }
 
 func (b *builder) retry(rs *retrySpec, path string) sim.Retry {
@@ -313,7 +314,7 @@ func (b *builder) retry(rs *retrySpec, path string) sim.Retry {
 		return sim.Retry{}
 	}
 	b.kindFields(path, "kind "+rs.Kind, retryFields[kind],
-		[]string{"delay", "base", "cap", "jitter", "max_attempts", "honor_retry_after", "retry_after_jitter"})
+		[]string{"delay", "base", "cap", "jitter", "max_attempts", "honor_retry_after", "retry_after_jitter", "retry_after"})
 	r := sim.Retry{Kind: kind, Delay: durOr(rs.Delay, 0), MaxAttempts: rs.MaxAttempts,
 		HonorRetryAfter: rs.HonorRetryAfter, RetryAfterJitter: durOr(rs.RetryAfterJitter, 0)}
 	if kind == sim.RetryExponential {
@@ -331,11 +332,17 @@ func (b *builder) retry(rs *retrySpec, path string) sim.Retry {
 	if r.RetryAfterJitter > 0 && !r.HonorRetryAfter {
 		b.addf(path+".retry_after_jitter", "needs honor_retry_after: true")
 	}
+	if rs.RetryAfter != "" {
+		r.RetryAfter, _ = sim.ParseRetryAfter(rs.RetryAfter)
+		if !r.HonorRetryAfter {
+			b.addf(path+".retry_after", "needs honor_retry_after: true")
+		}
+	}
 	return r
 }
 
 func (b *builder) backend(bs *backendSpec, duration time.Duration) *sim.Backend {
-	be := &sim.Backend{Capacity: 1, QueueSize: bs.Queue}
+	be := &sim.Backend{Capacity: 1, QueueSize: bs.Queue, RetryAfter: durOr(bs.RetryAfter, 0)}
 	if bs.Capacity != nil {
 		be.Capacity = *bs.Capacity
 	}

@@ -152,7 +152,8 @@ func toFile(s *Scenario) (*fileSpec, error) {
 				Limit: o.Policy.Limit, Window: dur(o.Policy.Window), Burst: o.Policy.Burst})
 		}
 		if a := c.AIMD; a != (sim.AIMDSettings{}) {
-			f.AIMD = &aimdSpec{Initial: a.Initial, Min: a.Min, Max: a.Max, Target: optDur(a.Target), Backoff: a.Backoff}
+			f.AIMD = &aimdSpec{Initial: a.Initial, Min: a.Min, Max: a.Max, Target: optDur(a.Target), Backoff: a.Backoff,
+				RetryAfter: optDur(a.RetryAfter)}
 		}
 		if t := c.Throttle; t != (sim.ThrottleSettings{}) {
 			f.Throttle = &throttleSpec{K: t.K, Period: optDur(t.Period)}
@@ -164,7 +165,8 @@ func toFile(s *Scenario) (*fileSpec, error) {
 			f.Clients = append(f.Clients, clientToFile(g))
 		}
 		if be := c.Backend; be != nil {
-			bs := &backendSpec{Capacity: &be.Capacity, Queue: be.QueueSize, Service: serviceToFile(be.Service)}
+			bs := &backendSpec{Capacity: &be.Capacity, Queue: be.QueueSize, Service: serviceToFile(be.Service),
+				RetryAfter: optDur(be.RetryAfter)}
 			for _, ch := range be.Changes {
 				cs := changeSpec{At: dur(ch.At), Capacity: &ch.Capacity}
 				if ch.Service.Mean > 0 {
@@ -200,6 +202,9 @@ func clientToFile(g sim.ClientGroup) clientSpec {
 	if r := g.Retry; r != (sim.Retry{}) {
 		rs := &retrySpec{Kind: r.Kind.String(), Delay: optDur(r.Delay), MaxAttempts: r.MaxAttempts,
 			HonorRetryAfter: r.HonorRetryAfter, RetryAfterJitter: optDur(r.RetryAfterJitter)}
+		if r.RetryAfter != sim.RetryAfterHeader {
+			rs.RetryAfter = r.RetryAfter.String()
+		}
 		if r.Kind == sim.RetryExponential {
 			rs.Base, rs.Cap, rs.Jitter = dur(r.Base), dur(r.Cap), r.Jitter.String()
 		}

@@ -48,11 +48,12 @@ type overrideSpec struct {
 }
 
 type aimdSpec struct {
-	Initial float64   `yaml:"initial,omitempty" check:"positive" doc:"starting concurrency limit (default 10)"`
-	Min     float64   `yaml:"min,omitempty" check:"positive" doc:"lowest concurrency limit (default 1)"`
-	Max     float64   `yaml:"max,omitempty" check:"positive" doc:"highest concurrency limit (default 1000)"`
-	Target  *Duration `yaml:"target,omitempty" check:"positive" doc:"latency above which the limit is cut (default 2x the backend's mean service time)"`
-	Backoff float64   `yaml:"backoff,omitempty" check:"positive" doc:"factor the limit is multiplied by on a cut, below 1 (default 0.9)"`
+	Initial    float64   `yaml:"initial,omitempty" check:"positive" doc:"starting concurrency limit (default 10)"`
+	Min        float64   `yaml:"min,omitempty" check:"positive" doc:"lowest concurrency limit (default 1)"`
+	Max        float64   `yaml:"max,omitempty" check:"positive" doc:"highest concurrency limit (default 1000)"`
+	Target     *Duration `yaml:"target,omitempty" check:"positive" doc:"latency above which the limit is cut (default 2x the backend's mean service time)"`
+	Backoff    float64   `yaml:"backoff,omitempty" check:"positive" doc:"factor the limit is multiplied by on a cut, below 1 (default 0.9)"`
+	RetryAfter *Duration `yaml:"retry_after,omitempty" check:"positive" doc:"Retry-After sent with a 503 over the concurrency limit, rounded up to whole seconds in the header (default none)"`
 }
 
 type throttleSpec struct {
@@ -100,13 +101,15 @@ type retrySpec struct {
 	MaxAttempts      int       `yaml:"max_attempts,omitempty" check:"nonneg" doc:"attempts per request, the first included (default 0: no limit but the end of the run)"`
 	HonorRetryAfter  bool      `yaml:"honor_retry_after,omitempty" doc:"wait at least the Retry-After a refusal carries"`
 	RetryAfterJitter *Duration `yaml:"retry_after_jitter,omitempty" check:"nonneg" doc:"with honor_retry_after: add uniform(0, this) to the Retry-After"`
+	RetryAfter       string    `yaml:"retry_after,omitempty" enum:"retry_after" doc:"with honor_retry_after: header waits the header's whole seconds (rounded up), exact the limiter's exact value (default header)"`
 }
 
 type backendSpec struct {
-	Capacity *int         `yaml:"capacity,omitempty" check:"nonneg" doc:"requests served in parallel (default 1; 0 is an outage: every request gets 503)"`
-	Queue    int          `yaml:"queue,omitempty" check:"nonneg" doc:"requests that may wait for a server; one more is shed with 503 (default 0)"`
-	Service  *serviceSpec `yaml:"service" required:"true" doc:"the service time of one request"`
-	Changes  []changeSpec `yaml:"changes,omitempty" doc:"capacity and service-time changes over time: slowdown, outage, recovery"`
+	Capacity   *int         `yaml:"capacity,omitempty" check:"nonneg" doc:"requests served in parallel (default 1; 0 is an outage: every request gets 503)"`
+	Queue      int          `yaml:"queue,omitempty" check:"nonneg" doc:"requests that may wait for a server; one more is shed with 503 (default 0)"`
+	Service    *serviceSpec `yaml:"service" required:"true" doc:"the service time of one request"`
+	Changes    []changeSpec `yaml:"changes,omitempty" doc:"capacity and service-time changes over time: slowdown, outage, recovery"`
+	RetryAfter *Duration    `yaml:"retry_after,omitempty" check:"positive" doc:"Retry-After sent with a 503 when the backend sheds, rounded up to whole seconds in the header (default none)"`
 }
 
 type serviceSpec struct {

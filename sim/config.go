@@ -110,6 +110,8 @@ type AIMDSettings struct {
 	Initial, Min, Max float64
 	Target            time.Duration
 	Backoff           float64
+	// RetryAfter is the Retry-After sent with a 503 over the limit; zero sends none.
+	RetryAfter time.Duration
 }
 
 // ThrottleSettings configure the client-throttling lane: every client runs the
@@ -208,10 +210,31 @@ type Retry struct {
 	Base, Cap   time.Duration // exponential
 	Jitter      JitterKind
 	MaxAttempts int
-	// HonorRetryAfter waits at least the Retry-After a refusal carries, plus a
-	// uniform(0, RetryAfterJitter) draw.
+	// HonorRetryAfter waits at least the Retry-After an answer carries, plus a
+	// uniform(0, RetryAfterJitter) draw. RetryAfter says which value it waits: the
+	// header's whole seconds (the default) or the limiter's exact one.
 	HonorRetryAfter  bool
 	RetryAfterJitter time.Duration
+	RetryAfter       RetryAfterMode
+}
+
+// RetryAfterMode is what a client honouring Retry-After reads.
+type RetryAfterMode uint8
+
+const (
+	// RetryAfterHeader reads the header as HTTP sends it: delay-seconds, a whole
+	// number of seconds, rounded up from the limiter's exact value (RFC 9110 §10.2.3).
+	RetryAfterHeader RetryAfterMode = iota
+	// RetryAfterExact reads the limiter's exact value, to the nanosecond, as a
+	// client of a server that sends sub-second hints could.
+	RetryAfterExact
+)
+
+// HeaderRetryAfter is d as the Retry-After header carries it: whole seconds,
+// rounded up, so never sooner than d. It is the one rounding every header, trace
+// column and client in rlsim uses.
+func HeaderRetryAfter(d time.Duration) time.Duration {
+	return time.Duration(ceilSeconds(d)) * time.Second
 }
 
 // Backend is the service behind the limiter: Capacity parallel servers, a bounded
@@ -222,6 +245,9 @@ type Backend struct {
 	QueueSize int
 	Service   Service
 	Changes   []BackendChange
+	// RetryAfter is the Retry-After sent with a 503 when the backend sheds (queue
+	// full, or down); zero sends none.
+	RetryAfter time.Duration
 }
 
 // ServiceKind is the distribution of service times.

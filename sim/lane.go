@@ -175,7 +175,9 @@ func (l *lane) attempt(r int32) {
 		l.m.retriedAtRetryAfter()
 	}
 	if l.aimd != nil {
-		l.enter(r)
+		if l.enter(r) && atRetryAfter {
+			l.m.retryAfterSucceeded()
+		}
 		return
 	}
 	answer, refusedBy := l.decideChain(c, now, req.cost)
@@ -238,15 +240,16 @@ func (l *lane) admit(r int32) {
 	l.enter(r)
 }
 
-// enter hands request r to the backend (through AIMD's concurrency limit on that lane).
-func (l *lane) enter(r int32) {
+// enter hands request r to the backend (through AIMD's concurrency limit on that
+// lane). It reports false when AIMD shed the request.
+func (l *lane) enter(r int32) bool {
 	if l.aimd != nil {
 		req := &l.reqs.all[r]
 		ok := l.aimd.Acquire(l.eng.now)
 		l.m.shadow(l.pop.keyOf[0][req.client], l.eng.now, req.cost, ok)
 		if !ok {
-			l.shed(r)
-			return
+			l.shed(r, l.cfg.AIMD.RetryAfter)
+			return false
 		}
 		l.m.admitted(l.eng.now, l.pop.groupOf[req.client], l.pop.keyOf[0][req.client], req.cost)
 		l.record(TraceAdmit, r, nil, "")
@@ -254,9 +257,10 @@ func (l *lane) enter(r int32) {
 	l.reqs.all[r].entered = l.eng.now
 	if l.backend == nil {
 		l.succeed(r)
-		return
+		return true
 	}
 	l.backend.arrive(l, r)
+	return true
 }
 
 func (l *lane) refuse(r int32, limit int, d algorithms.Decision) {
@@ -268,13 +272,18 @@ func (l *lane) refuse(r int32, limit int, d algorithms.Decision) {
 	l.fail(r, d.RetryAfter)
 }
 
-// shed answers 503: over the AIMD limit, or the backend is full or down.
-func (l *lane) shed(r int32) {
+// shed answers 503: over the AIMD limit, or the backend is full or down. The
+// answer carries retryAfter as its Retry-After, if positive.
+func (l *lane) shed(r int32, retryAfter time.Duration) {
 	req := &l.reqs.all[r]
-	l.m.shed(l.eng.now, l.pop.groupOf[req.client])
+	l.m.shed(l.eng.now, l.pop.groupOf[req.client], retryAfter)
 	l.throttleAnswer(req.client, false)
-	l.record(TraceShed, r, nil, "")
-	l.fail(r, 0)
+	if l.trace != nil && l.err == nil {
+		l.fillRecord(TraceShed, r)
+		l.rec.RetryAfter = retryAfter
+		l.err = l.trace.Record(&l.rec)
+	}
+	l.fail(r, retryAfter)
 }
 
 // succeed answers 200 to request r.
@@ -301,7 +310,9 @@ func (l *lane) throttleAnswer(c int32, accepted bool) {
 }
 
 // fail applies the client's retry policy to a failed attempt. retryAfter is the
-// Retry-After the answer carried, zero if none.
+// Retry-After the answer carried, exact, zero if none; a client honouring it
+// reads it as its policy says (the header's whole seconds by default) and, when it
+// retries at exactly that instant, the retry is counted as one at Retry-After.
 func (l *lane) fail(r int32, retryAfter time.Duration) {
 	now := l.eng.now
 	req := &l.reqs.all[r]
@@ -320,9 +331,13 @@ func (l *lane) fail(r int32, retryAfter time.Duration) {
 			l.giveUp(r)
 			return
 		}
-		if sleep <= retryAfter {
-			sleep = retryAfter + rnd.duration(policy.RetryAfterJitter)
-			if sleep == retryAfter {
+		told := retryAfter
+		if policy.RetryAfter == RetryAfterHeader {
+			told = HeaderRetryAfter(retryAfter)
+		}
+		if sleep <= told {
+			sleep = told + rnd.duration(policy.RetryAfterJitter)
+			if sleep == told {
 				req.raDue = now + sleep
 			}
 		}

@@ -110,7 +110,10 @@ func (m *metrics) refused(now time.Duration, g int32, limit int, d algorithms.De
 	}
 }
 
-func (m *metrics) shed(now time.Duration, g int32) {
+func (m *metrics) shed(now time.Duration, g int32, retryAfter time.Duration) {
+	if retryAfter > 0 {
+		m.counts.RetryAfter.Given++
+	}
 	m.counts.Shed++
 	m.classes[g].Shed++
 	m.point(now).Shed++

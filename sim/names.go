@@ -60,6 +60,22 @@ var jitterNames = [...]string{
 	JitterNoBackoff:    "no_backoff",
 }
 
+var retryAfterNames = [...]string{
+	RetryAfterHeader: "header",
+	RetryAfterExact:  "exact",
+}
+
+// RetryAfterNames lists what a client honouring Retry-After may read.
+func RetryAfterNames() []string { return append([]string(nil), retryAfterNames[:]...) }
+
+func (m RetryAfterMode) String() string { return name(retryAfterNames[:], int(m), "RetryAfterMode") }
+
+// ParseRetryAfter maps a Retry-After mode's name to its value; ok is false for an unknown name.
+func ParseRetryAfter(s string) (RetryAfterMode, bool) {
+	k, ok := parse(retryAfterNames[:], s)
+	return RetryAfterMode(k), ok
+}
+
 var chainNames = [...]string{
 	ChainAllOrNothing:       "all_or_nothing",
 	ChainChargeUntilRefused: "charge_until_refused",

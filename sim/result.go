@@ -108,8 +108,10 @@ type BackendStats struct {
 	MaxQueue    int
 }
 
-// RetryAfterStats: how many refusals carried a Retry-After, how many retries came
-// exactly at that moment, and how many of those were admitted.
+// RetryAfterStats: how many answers (429s, and 503s of a backend or AIMD set to
+// send one) carried a Retry-After, how many retries of clients honouring it came
+// exactly at the moment they were told (as they read it: the header's whole
+// seconds by default), and how many of those the limiter admitted.
 type RetryAfterStats struct {
 	Given       int64
 	RetriedAt   int64

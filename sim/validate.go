@@ -126,6 +126,9 @@ func checkAIMD(ck *checker, a AIMDSettings) {
 	if a.Backoff < 0 || a.Backoff >= 1 {
 		ck.add("aimd.backoff", "must be in (0, 1), got %v", a.Backoff)
 	}
+	if a.RetryAfter < 0 {
+		ck.add("aimd.retry_after", "must not be negative, got %v", a.RetryAfter)
+	}
 	if a.Target < 0 {
 		ck.add("aimd.target", "must not be negative, got %v", a.Target)
 	}
@@ -211,6 +214,9 @@ func checkRetry(ck *checker, path string, r Retry) {
 	if r.MaxAttempts < 0 {
 		ck.add(path+".max_attempts", "must not be negative, got %d", r.MaxAttempts)
 	}
+	if int(r.RetryAfter) >= len(retryAfterNames) {
+		ck.add(path+".retry_after", "unknown value %v", r.RetryAfter)
+	}
 	if r.RetryAfterJitter < 0 {
 		ck.add(path+".retry_after_jitter", "must not be negative, got %v", r.RetryAfterJitter)
 	}
@@ -242,6 +248,9 @@ func checkRetry(ck *checker, path string, r Retry) {
 func checkBackend(ck *checker, path string, b Backend) {
 	if b.Capacity < 0 {
 		ck.add(path+".capacity", "must not be negative, got %d", b.Capacity)
+	}
+	if b.RetryAfter < 0 {
+		ck.add(path+".retry_after", "must not be negative, got %v", b.RetryAfter)
 	}
 	if b.QueueSize < 0 {
 		ck.add(path+".queue", "must not be negative, got %d", b.QueueSize)
