@@ -129,9 +129,18 @@ type jsonRetryAfter struct {
 }
 
 type jsonHeaders struct {
-	RateLimit       string `json:"ratelimit"`
-	RateLimitPolicy string `json:"ratelimit_policy"`
-	RetryAfter      string `json:"retry_after"`
+	RateLimit       string   `json:"ratelimit"`
+	RateLimitPolicy string   `json:"ratelimit_policy"`
+	RetryAfter      string   `json:"retry_after"`
+	Lines           []string `json:"lines"` // every header line as sent, in the scenario's header style
+}
+
+func toJSONHeaders(h sim.Headers) jsonHeaders {
+	lines := h.Lines
+	if lines == nil {
+		lines = []string{}
+	}
+	return jsonHeaders{RateLimit: h.RateLimit, RateLimitPolicy: h.RateLimitPolicy, RetryAfter: h.RetryAfter, Lines: lines}
 }
 
 type jsonSeriesPoint struct {
@@ -226,7 +235,7 @@ func toJSON(o Run) jsonRun {
 			Backend: jsonBackend{l.Backend.Served, percentiles(l.Backend.Latency), finite(l.Backend.Utilisation),
 				l.Backend.MaxInFlight, l.Backend.MaxQueue},
 			RetryAfter:             jsonRetryAfter(l.RetryAfter),
-			Headers:                jsonHeaders(l.Headers),
+			Headers:                toJSONHeaders(l.Headers),
 			SlidingLogDisagreement: finite(l.SlidingLogDisagreement),
 			Series:                 []jsonSeriesPoint{},
 		}

@@ -68,7 +68,7 @@ func (b *builder) build(f *fileSpec, s *Scenario) {
 		seed = *f.Seed
 	}
 	if f.Contention != nil {
-		for _, p := range []string{"duration", "drain", "bucket", "limits", "chain", "lanes", "aimd", "throttle", "clients", "backend"} {
+		for _, p := range []string{"duration", "drain", "bucket", "limits", "header_style", "chain", "lanes", "aimd", "throttle", "clients", "backend"} {
 			if b.has(p) {
 				b.addf(p, "not used by a contention study (the file has a contention section)")
 			}
@@ -91,6 +91,9 @@ func (b *builder) build(f *fileSpec, s *Scenario) {
 		}
 	}
 	c.Limits = b.limits(f.Limits)
+	if f.HeaderStyle != "" {
+		c.HeaderStyle, _ = sim.ParseHeaderStyle(f.HeaderStyle)
+	}
 	if f.Chain != "" {
 		c.Chain, _ = sim.ParseChain(f.Chain)
 	}
@@ -145,7 +148,7 @@ func (b *builder) limits(specs []limitSpec) []sim.Limit {
 		}
 		names[name] = i
 		limits = append(limits, sim.Limit{Name: name, Key: key, Policy: algorithms.Policy{
-			Limit: l.Limit, Window: durOr(l.Window, defaultWindow), Burst: l.Burst}})
+			Limit: l.Limit, Window: durOr(l.Window, defaultWindow), Burst: l.Burst}, NoHeaders: l.Headers == "none"})
 	}
 	return limits
 }
@@ -204,7 +207,7 @@ func (b *builder) aimd(a *aimdSpec) sim.AIMDSettings {
 var placeholder = regexp.MustCompile(`\{[^}]*\}`)
 
 func (b *builder) client(cs *clientSpec, path string, index int, c *sim.Config) sim.ClientGroup {
-	g := sim.ClientGroup{Name: cs.Name, Count: 1, Cost: 1}
+	g := sim.ClientGroup{Name: cs.Name, Count: 1, Cost: 1, Pace: cs.Pace}
 	if g.Name == "" {
 		g.Name = fmt.Sprintf("group%d", index)
 	}

@@ -87,6 +87,16 @@ func TestBuiltinsMakeTheirPoint(t *testing.T) {
 			func(l map[sim.LaneKind]sim.LaneResult) bool {
 				return l[sim.LaneAIMD].Backend.Latency.P99*3 < l[sim.LaneTokenBucket].Backend.Latency.P99
 			}},
+		{"quota-pacing", "the pacers make under a third of the hitters' attempts, are never refused, and get at least as many requests through",
+			func(l map[sim.LaneKind]sim.LaneResult) bool {
+				for _, lane := range l {
+					p, h := class(lane, "pacers"), class(lane, "hitters")
+					if p.Attempts*3 >= h.Attempts || p.Refused != 0 || p.Succeeded < h.Succeeded {
+						return false
+					}
+				}
+				return len(l) == 5
+			}},
 		{"client-throttling-overload", "the throttle drops in the clients and the server refuses far less",
 			func(l map[sim.LaneKind]sim.LaneResult) bool {
 				th, tb := l[sim.LaneClientThrottle], l[sim.LaneTokenBucket]

@@ -138,8 +138,15 @@ func toFile(s *Scenario) (*fileSpec, error) {
 		c := s.Config
 		f.Duration, f.Drain, f.Seed, f.Bucket = dur(c.Duration), optDur(c.Drain), &c.Seed, optDur(c.Bucket)
 		for _, l := range c.Limits {
-			f.Limits = append(f.Limits, limitSpec{Name: l.Name, Key: l.Key.String(), Limit: l.Policy.Limit,
-				Window: dur(l.Policy.Window), Burst: l.Policy.Burst})
+			ls := limitSpec{Name: l.Name, Key: l.Key.String(), Limit: l.Policy.Limit,
+				Window: dur(l.Policy.Window), Burst: l.Policy.Burst}
+			if l.NoHeaders {
+				ls.Headers = "none"
+			}
+			f.Limits = append(f.Limits, ls)
+		}
+		if c.HeaderStyle != sim.HeadersDraft {
+			f.HeaderStyle = c.HeaderStyle.String()
 		}
 		if c.Chain != sim.ChainAllOrNothing {
 			f.Chain = c.Chain.String()
@@ -183,7 +190,7 @@ func toFile(s *Scenario) (*fileSpec, error) {
 }
 
 func clientToFile(g sim.ClientGroup) clientSpec {
-	cs := clientSpec{Name: g.Name, Count: &g.Count, Cost: g.Cost}
+	cs := clientSpec{Name: g.Name, Count: &g.Count, Cost: g.Cost, Pace: g.Pace}
 	if id := g.Identity; id != (sim.Identity{}) {
 		cs.Identity = &identitySpec{User: id.User, IP: id.IP, APIKey: id.APIKey, Tenant: id.Tenant, Endpoint: id.Endpoint}
 	}

@@ -18,12 +18,13 @@ type fileSpec struct {
 	Seed        *uint64   `yaml:"seed,omitempty" doc:"seed of every random stream (default 1); the same seed gives the same result"`
 	Bucket      *Duration `yaml:"bucket,omitempty" check:"positive" doc:"width of the time-series buckets (default duration/200, at least 1ms)"`
 
-	Limits    []limitSpec    `yaml:"limits,omitempty" doc:"the limit chain a request passes, most specific first (default one global limit of 10 per 1s)"`
-	Chain     string         `yaml:"chain,omitempty" enum:"chain" doc:"how a chain of several limits charges a request: all_or_nothing (a refusal by any limit is counted by none) or charge_until_refused (limits before the refusing one count it) (default all_or_nothing)"`
-	Lanes     []string       `yaml:"lanes,omitempty" enum:"lane" doc:"the limiting strategies to compare, in order (default all eight)"`
-	Overrides []overrideSpec `yaml:"overrides,omitempty" doc:"another policy for one lane and one limit of the chain, e.g. a deeper leaky queue"`
-	AIMD      *aimdSpec      `yaml:"aimd,omitempty" doc:"settings of the AIMD concurrency lane"`
-	Throttle  *throttleSpec  `yaml:"throttle,omitempty" doc:"settings of the client-throttling lane"`
+	Limits      []limitSpec    `yaml:"limits,omitempty" doc:"the limit chain a request passes, most specific first (default one global limit of 10 per 1s)"`
+	HeaderStyle string         `yaml:"header_style,omitempty" enum:"header_style" doc:"how the server writes quota headers: draft (RateLimit and RateLimit-Policy, draft-ietf-httpapi-ratelimit-headers-11) or legacy (X-RateLimit-Limit, -Remaining, -Reset) (default draft)"`
+	Chain       string         `yaml:"chain,omitempty" enum:"chain" doc:"how a chain of several limits charges a request: all_or_nothing (a refusal by any limit is counted by none) or charge_until_refused (limits before the refusing one count it) (default all_or_nothing)"`
+	Lanes       []string       `yaml:"lanes,omitempty" enum:"lane" doc:"the limiting strategies to compare, in order (default all eight)"`
+	Overrides   []overrideSpec `yaml:"overrides,omitempty" doc:"another policy for one lane and one limit of the chain, e.g. a deeper leaky queue"`
+	AIMD        *aimdSpec      `yaml:"aimd,omitempty" doc:"settings of the AIMD concurrency lane"`
+	Throttle    *throttleSpec  `yaml:"throttle,omitempty" doc:"settings of the client-throttling lane"`
 
 	Clients []clientSpec `yaml:"clients,omitempty" doc:"the client population: groups of identical clients"`
 	Backend *backendSpec `yaml:"backend,omitempty" doc:"the service behind the limiter (default none: answers at once)"`
@@ -32,11 +33,12 @@ type fileSpec struct {
 }
 
 type limitSpec struct {
-	Name   string    `yaml:"name,omitempty" doc:"names the limit in refusals (default the key)"`
-	Key    string    `yaml:"key,omitempty" enum:"key" doc:"what the limit counts by (default global)"`
-	Limit  int64     `yaml:"limit" required:"true" check:"positive" doc:"cost units admitted per window"`
-	Window *Duration `yaml:"window,omitempty" check:"positive" doc:"the window the limit is stated over (default 1s)"`
-	Burst  int64     `yaml:"burst,omitempty" check:"nonneg" doc:"largest burst, in cost units (default the limit)"`
+	Name    string    `yaml:"name,omitempty" doc:"names the limit in refusals (default the key)"`
+	Key     string    `yaml:"key,omitempty" enum:"key" doc:"what the limit counts by (default global)"`
+	Limit   int64     `yaml:"limit" required:"true" check:"positive" doc:"cost units admitted per window"`
+	Window  *Duration `yaml:"window,omitempty" check:"positive" doc:"the window the limit is stated over (default 1s)"`
+	Burst   int64     `yaml:"burst,omitempty" check:"nonneg" doc:"largest burst, in cost units (default the limit)"`
+	Headers string    `yaml:"headers,omitempty" enum:"limit_headers" doc:"sent: the limit appears in the quota headers; none: it never does, so clients cannot read how fast to probe (default sent)"`
 }
 
 type overrideSpec struct {
@@ -69,6 +71,7 @@ type clientSpec struct {
 	Cost     int64         `yaml:"cost,omitempty" check:"positive" doc:"cost units per request (default 1)"`
 	Arrivals []arrivalSpec `yaml:"arrivals" required:"true" doc:"when each client sends: the union of these components"`
 	Retry    *retrySpec    `yaml:"retry,omitempty" doc:"what a client does after a refusal, a shed or a local drop (default give up)"`
+	Pace     bool          `yaml:"pace,omitempty" doc:"read the quota headers of every answer and, when no quota is left, send nothing until the reset they give"`
 }
 
 type identitySpec struct {

@@ -56,7 +56,7 @@ func TestChainRefusalLeavesEarlierLimitsAlone(t *testing.T) {
 			first, _ := newDecider(kind, p0, 1)
 			second, _ := newDecider(kind, p1, 1)
 			twin, _ := newDecider(kind, p0, 1)
-			l := &lane{cfg: &Config{}, chain: []decider{first, second},
+			l := &lane{cfg: &Config{Limits: []Limit{{Policy: p0}, {Policy: p1}}}, chain: []decider{first, second},
 				pop: &population{keyOf: [][]int32{{0}, {0}}}}
 			var now time.Duration
 			for i := range 300 {
@@ -67,7 +67,7 @@ func TestChainRefusalLeavesEarlierLimitsAlone(t *testing.T) {
 					t.Fatalf("%v case %d (%+v then %+v) request %d at %v: first limit answers %+v, its twin charged only admissions %+v",
 						kind, c, p0, p1, i, now, got, want)
 				}
-				if _, refusedBy := l.decideChain(0, now, cost); refusedBy < 0 {
+				if _, _, refused := l.decideChain(0, now, cost); !refused {
 					twin.decide(0, now, cost)
 				}
 			}

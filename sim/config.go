@@ -23,6 +23,9 @@ type Config struct {
 	Limits []Limit
 	// Lanes to run, in order; empty means AllLanes.
 	Lanes []LaneKind
+	// HeaderStyle is how the server writes its quota headers; the zero value is
+	// the IETF draft's RateLimit and RateLimit-Policy.
+	HeaderStyle HeaderStyle
 	// Chain is how a chain of several limits charges a request; the zero value,
 	// ChainAllOrNothing, charges no limit when any limit refuses.
 	Chain ChainMode
@@ -47,6 +50,10 @@ type Limit struct {
 	Name   string // names the limit in refusals; defaults to "<key>"
 	Key    KeyKind
 	Policy algorithms.Policy
+	// NoHeaders keeps the limit out of every quota header (RateLimit,
+	// RateLimit-Policy, X-RateLimit-*): a security limit on an unauthenticated
+	// endpoint need not tell an attacker how fast to probe. Retry-After is still sent.
+	NoHeaders bool
 }
 
 // ChainMode is how a limit chain charges a request that one of its limits refuses.
@@ -131,6 +138,11 @@ type ClientGroup struct {
 	Arrivals []Arrival
 	Cost     int64 // cost units per request; zero means 1
 	Retry    Retry
+	// Pace makes the clients read the quota headers of every answer: when the
+	// quota left is 0 they hold every send, first attempts and retries alike,
+	// until the reset the headers give. Clients that do not pace discover the
+	// limit by hitting it.
+	Pace bool
 }
 
 // Identity gives each client its keys. Each field is a template in which "{i}" is

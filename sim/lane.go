@@ -33,13 +33,14 @@ type lane struct {
 	err    error // the first error the trace sink returned
 }
 
-// clientState is what a client of this lane remembers, kept in one 48-byte
+// clientState is what a client of this lane remembers, kept in one 56-byte
 // record because every arrival touches all of it.
 type clientState struct {
 	requests  int64 // requests started so far
 	succeeded int32 // requests that succeeded
 	retryRnd  stream
-	arrival   arrivalState // the first component of its arrivals
+	arrival   arrivalState  // the first component of its arrivals
+	paused    time.Duration // a pacing client sends nothing before this instant
 }
 
 // throttledClient is a client's adaptive throttle and its random draws.
@@ -151,12 +152,19 @@ func (l *lane) arrive(c int32) {
 	l.attempt(r)
 }
 
-// attempt is one try of request r at the lane's current time.
+// attempt is one try of request r at the lane's current time. A pacing client
+// whose quota ran out holds the try until the quota's reset.
 func (l *lane) attempt(r int32) {
 	now := l.eng.now
 	req := &l.reqs.all[r]
-	req.attempt++
 	c := req.client
+	if held := l.clients[c].paused; now < held {
+		if held <= l.end {
+			l.eng.schedule(held, evAttempt, r, 0)
+		}
+		return
+	}
+	req.attempt++
 	g := l.pop.groupOf[c]
 	l.m.attempt(now, g)
 	atRetryAfter := req.raDue == now
@@ -180,53 +188,83 @@ func (l *lane) attempt(r int32) {
 		}
 		return
 	}
-	answer, refusedBy := l.decideChain(c, now, req.cost)
-	if refusedBy >= 0 {
+	answer, quota, refused := l.decideChain(c, now, req.cost)
+	if refused {
 		l.m.shadow(l.pop.keyOf[0][c], now, req.cost, false)
-		l.refuse(r, refusedBy, answer)
+		l.refuse(r, quota, answer)
 		return
 	}
 	delay := answer.Delay
+	l.pace(c, quota, answer)
 	l.m.shadow(l.pop.keyOf[0][c], now, req.cost, true)
 	if atRetryAfter {
 		l.m.retryAfterSucceeded()
 	}
 	if delay > 0 {
 		l.m.delayed(now, delay, g)
-		l.record(TraceDelay, r, &answer, "")
+		l.record(TraceDelay, r, &answer, l.quotaName(quota))
 		l.eng.schedule(now+delay, evRelease, r, 0)
 		return
 	}
-	l.record(TraceAdmit, r, &answer, "")
+	l.record(TraceAdmit, r, &answer, l.quotaName(quota))
 	l.admit(r)
+}
+
+// quotaName is the name of the limit whose quota an answer's headers report, or
+// "" when no limit sends headers.
+func (l *lane) quotaName(quota int) string {
+	if quota < 0 {
+		return ""
+	}
+	return l.cfg.Limits[quota].Name
+}
+
+// pace lets a client of a pacing group read the quota headers of an answer from
+// limit quota: when they say no quota is left, it sends nothing more until the
+// reset they give (whole seconds, as the header carries it). A limit that sends
+// no headers tells it nothing.
+func (l *lane) pace(c int32, quota int, d algorithms.Decision) {
+	if quota < 0 || l.cfg.Limits[quota].NoHeaders || d.Remaining > 0 || !l.pop.groups[l.pop.groupOf[c]].Pace {
+		return
+	}
+	l.clients[c].paused = max(l.clients[c].paused, l.eng.now+HeaderRetryAfter(d.Reset))
 }
 
 // decideChain puts a request of client c through the limit chain at now. On a
 // refusal it returns the refusing limit's answer and index (the first refusing
-// limit in chain order); otherwise refusedBy is −1 and the answer carries the
-// headers of the limit closest to running out, as the RateLimit draft asks, and
-// the longest delay of any leaky layer. With ChainAllOrNothing it peeks at every
-// limit before charging any, so a refusal charges nothing anywhere.
-func (l *lane) decideChain(c int32, now time.Duration, cost int64) (answer algorithms.Decision, refusedBy int) {
+// limit in chain order). Otherwise the answer carries the longest delay of any
+// leaky layer and the quota of quota, the limit closest to running out among
+// those that send headers, as the RateLimit draft asks (−1 when none sends
+// them). With ChainAllOrNothing it peeks at every limit before charging any, so a
+// refusal charges nothing anywhere.
+func (l *lane) decideChain(c int32, now time.Duration, cost int64) (answer algorithms.Decision, quota int, refused bool) {
 	if len(l.chain) > 1 && l.cfg.Chain == ChainAllOrNothing {
 		for i, lim := range l.chain {
 			if d := lim.peek(l.pop.keyOf[i][c], now, cost); d.Verdict == algorithms.Refuse {
-				return d, i
+				return d, i, true
 			}
 		}
 	}
+	quota = -1
+	var delay time.Duration
 	for i, lim := range l.chain {
 		d := lim.decide(l.pop.keyOf[i][c], now, cost)
 		if d.Verdict == algorithms.Refuse {
-			return d, i
+			return d, i, true
 		}
-		delay := max(answer.Delay, d.Delay)
-		if i == 0 || d.Remaining < answer.Remaining {
-			answer = d
+		delay = max(delay, d.Delay)
+		if !l.cfg.Limits[i].NoHeaders && (quota < 0 || d.Remaining < answer.Remaining) {
+			answer, quota = d, i
 		}
-		answer.Delay = delay
 	}
-	return answer, -1
+	if quota < 0 {
+		answer = algorithms.Decision{}
+	}
+	answer.Delay = delay
+	if delay > 0 {
+		answer.Verdict = algorithms.Delay
+	}
+	return answer, quota, false
 }
 
 // released lets a delayed request out of the leaky queue.
@@ -266,8 +304,9 @@ func (l *lane) enter(r int32) bool {
 func (l *lane) refuse(r int32, limit int, d algorithms.Decision) {
 	req := &l.reqs.all[r]
 	name := l.cfg.Limits[limit].Name
-	l.m.refused(l.eng.now, l.pop.groupOf[req.client], limit, d, &l.cfg.Limits[limit])
+	l.m.refused(l.eng.now, l.pop.groupOf[req.client], limit, d, l.cfg)
 	l.throttleAnswer(req.client, false)
+	l.pace(req.client, limit, d)
 	l.record(TraceRefuse, r, &d, name)
 	l.fail(r, d.RetryAfter)
 }

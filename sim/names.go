@@ -76,6 +76,22 @@ func ParseRetryAfter(s string) (RetryAfterMode, bool) {
 	return RetryAfterMode(k), ok
 }
 
+var headerStyleNames = [...]string{
+	HeadersDraft:  "draft",
+	HeadersLegacy: "legacy",
+}
+
+// HeaderStyleNames lists the styles of quota headers.
+func HeaderStyleNames() []string { return append([]string(nil), headerStyleNames[:]...) }
+
+func (s HeaderStyle) String() string { return name(headerStyleNames[:], int(s), "HeaderStyle") }
+
+// ParseHeaderStyle maps a header style's name to its value; ok is false for an unknown name.
+func ParseHeaderStyle(s string) (HeaderStyle, bool) {
+	k, ok := parse(headerStyleNames[:], s)
+	return HeaderStyle(k), ok
+}
+
 var chainNames = [...]string{
 	ChainAllOrNothing:       "all_or_nothing",
 	ChainChargeUntilRefused: "charge_until_refused",

@@ -14,6 +14,8 @@ type Result struct {
 	Limits   []Limit
 	Bucket   time.Duration // width of each lane's Series points
 	Lanes    []LaneResult
+	// HeaderStyle is how the server wrote its quota headers (see ResponseHeaders).
+	HeaderStyle HeaderStyle
 }
 
 // LaneResult is what one limiting strategy did to the scenario's traffic.
@@ -116,13 +118,6 @@ type RetryAfterStats struct {
 	Given       int64
 	RetriedAt   int64
 	SucceededAt int64
-}
-
-// Headers are the response header values a real server would send.
-type Headers struct {
-	RateLimit       string // e.g. "limit=10, remaining=0, reset=1"
-	RateLimitPolicy string // e.g. "10;w=1"
-	RetryAfter      string // seconds, rounded up
 }
 
 // Point is one time bucket of a lane's series starting at Start.

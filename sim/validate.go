@@ -56,6 +56,9 @@ func (c Config) Validate() error {
 	for i, l := range c.Limits {
 		checkLimit(&ck, fmt.Sprintf("limits[%d]", i), l)
 	}
+	if int(c.HeaderStyle) >= len(headerStyleNames) {
+		ck.add("header_style", "unknown header style %v", c.HeaderStyle)
+	}
 	if int(c.Chain) >= len(chainNames) {
 		ck.add("chain", "unknown chain mode %v", c.Chain)
 	}
