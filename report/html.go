@@ -240,19 +240,19 @@ func keyPhrase(k string) string {
 // microseconds, to keep the page small; exact lanes carry their ticks in columns
 // (one array per field), aggregated lanes their non-empty columns.
 type timelineJSON struct {
-	EndUS    int64        `json:"end_us"`
-	ColUS    int64        `json:"col_us"` // width of an aggregated column
-	Keys     []string     `json:"keys"`
-	Classes  []string     `json:"classes"`
-	Limits   []limitJSON  `json:"limits"`
-	Lanes    []laneJSON   `json:"lanes"`
-	TickCap  int          `json:"tick_cap"`
-	Headers  []headerJSON `json:"headers"` // per lane, the first refusal's, as sim reports them
-	Columns  int          `json:"columns"`
+	EndUS   int64        `json:"end_us"`
+	ColUS   int64        `json:"col_us"` // width of an aggregated column
+	Keys    []string     `json:"keys"`
+	Classes []string     `json:"classes"`
+	Limits  []limitJSON  `json:"limits"`
+	Lanes   []laneJSON   `json:"lanes"`
+	TickCap int          `json:"tick_cap"`
+	Headers []headerJSON `json:"headers"` // per lane, the first refusal's, as sim reports them
+	Columns int          `json:"columns"`
 	// Responses are the distinct header blocks of the ticks' answers, lines joined
 	// by "\n", as sim.ResponseHeaders writes them; a tick points into it.
 	Responses []string `json:"responses"`
-	Policies []string     `json:"-"`
+	Policies  []string `json:"-"`
 }
 
 type limitJSON struct {
