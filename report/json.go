@@ -112,6 +112,7 @@ type jsonClass struct {
 	Dropped   int64  `json:"dropped"`
 	Succeeded int64  `json:"succeeded"`
 	GaveUp    int64  `json:"gave_up"`
+	Pace      bool   `json:"pace"` // the class paces itself from the quota headers
 }
 
 type jsonBackend struct {

@@ -63,6 +63,7 @@ func writeComparison(w io.Writer, r sim.Result) {
 		}
 		c.Write(w)
 	}
+	writePacing(w, r)
 	writeRetryAfter(w, r)
 	writeFindings(w, Findings(r))
 }

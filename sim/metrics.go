@@ -47,7 +47,7 @@ func newMetrics(cfg *Config, pop *population, bucket time.Duration) (metrics, er
 		slogStates: make([]algorithms.SlidingLogState, len(pop.keyNames[0])),
 	}
 	for g, grp := range pop.groups {
-		m.classes[g] = ClassResult{Name: grp.Name, Clients: grp.Count}
+		m.classes[g] = ClassResult{Name: grp.Name, Clients: grp.Count, Pace: grp.Pace}
 	}
 	return m, nil
 }

@@ -99,6 +99,7 @@ type ClassResult struct {
 	Dropped   int64
 	Succeeded int64
 	GaveUp    int64
+	Pace      bool // the class's clients pace themselves from the quota headers
 }
 
 // BackendStats describe the service behind the limiter (zero without a backend).
