@@ -119,3 +119,15 @@ func TestPacingClientsSendLess(t *testing.T) {
 		}
 	}
 }
+
+// When no limit of the chain sends headers, an admission reports no quota.
+func TestAnswerWithNoHeadersReportsNoQuota(t *testing.T) {
+	cfg := Config{Duration: time.Second, Lanes: []LaneKind{LaneGCRA},
+		Limits:  []Limit{{Name: "guard", Key: KeyIP, Policy: algorithms.Policy{Limit: 5, Window: time.Second}, NoHeaders: true}},
+		Clients: []ClientGroup{{Count: 1, Arrivals: []Arrival{{Kind: ArrivalBurst, Count: 1}}}}}
+	var log traceLog
+	mustRun(t, cfg, Options{Trace: &log})
+	if r := log.recs[0]; r.Event != TraceAdmit || r.Limit != "" || r.Answered {
+		t.Errorf("admission under a limit that sends no headers: %+v; want no limit named and no quota reported", r)
+	}
+}

@@ -404,7 +404,8 @@ func retrySleep(p *Retry, n int, previous time.Duration, rnd *stream) time.Durat
 	return 0
 }
 
-// record traces an attempt's fate; d is the limiter's answer, if it gave one.
+// record traces an attempt's fate; d is the limiter's answer, if it gave one, and
+// limit the limit it speaks for (see TraceRecord.Limit).
 func (l *lane) record(ev TraceEvent, r int32, d *algorithms.Decision, limit string) {
 	if l.trace == nil || l.err != nil {
 		return
@@ -413,7 +414,9 @@ func (l *lane) record(ev TraceEvent, r int32, d *algorithms.Decision, limit stri
 	l.rec.Limit = limit
 	if d != nil {
 		l.rec.Delay, l.rec.RetryAfter = d.Delay, d.RetryAfter
-		l.rec.Remaining, l.rec.Reset, l.rec.Answered = d.Remaining, d.Reset, true
+		if limit != "" { // no limit of the chain reports its quota otherwise
+			l.rec.Remaining, l.rec.Reset, l.rec.Answered = d.Remaining, d.Reset, true
+		}
 	}
 	l.err = l.trace.Record(&l.rec)
 }
