@@ -13,29 +13,31 @@ func contentionCell(j sim.JitterKind, runs int, low, mean, high float64) sim.Con
 }
 
 // A winner of the contention study is named only when the difference exceeds
-// run-to-run spread: the two 95% intervals must not overlap.
+// run-to-run spread: its 95% interval must overlap no other kind's.
 func TestContentionFindingsNameAWinnerOnlyWhenIntervalsSeparate(t *testing.T) {
+	full, equal := contentionCell(sim.JitterFull, 5, 30, 33, 36), contentionCell(sim.JitterEqual, 5, 34, 38, 42)
+	none := contentionCell(sim.JitterNone, 5, 55, 61, 67)
 	tests := []struct {
-		name       string
-		best, wrst sim.ContentionRow
-		winner     bool
-		want       string
+		name   string
+		cells  []sim.ContentionRow
+		winner bool
+		want   string
 	}{
-		{"separated", contentionCell(sim.JitterFull, 5, 30, 33, 36), contentionCell(sim.JitterNone, 5, 55, 61, 67), true,
-			"full jitter made fewer write calls than backoff without jitter, beyond run-to-run spread: 33 (95% interval 30–36) against 61 (55–67) over 5 runs"},
-		{"overlapping", contentionCell(sim.JitterFull, 5, 30, 40, 50), contentionCell(sim.JitterNone, 5, 45, 52, 59), false,
-			"full jitter (40 write calls, 95% interval 30–50) and backoff without jitter (52, 45–59) differ by less than run-to-run spread: no winner"},
-		{"touching", contentionCell(sim.JitterFull, 5, 30, 40, 50), contentionCell(sim.JitterNone, 5, 50, 55, 60), false, "no winner"},
-		{"one run", contentionCell(sim.JitterFull, 1, 20, 20, 20), contentionCell(sim.JitterNone, 1, 90, 90, 90), false,
+		{"separated", []sim.ContentionRow{full, none}, true,
+			"full jitter made the fewest write calls, beyond run-to-run spread of every other kind: 33 calls, 95% interval 30–36"},
+		{"one tied with the best", []sim.ContentionRow{full, equal, none}, false,
+			"but equal jitter (38 calls, 95% interval 34–42) differs from it by less than run-to-run spread: no single winner; backoff without jitter made the most, 61 calls, 95% interval 55–67; over 5 runs"},
+		{"touching", []sim.ContentionRow{contentionCell(sim.JitterFull, 5, 30, 40, 50), contentionCell(sim.JitterNone, 5, 50, 55, 60)}, false, "no single winner"},
+		{"one run", []sim.ContentionRow{contentionCell(sim.JitterFull, 1, 20, 20, 20), contentionCell(sim.JitterNone, 1, 90, 90, 90)}, false,
 			"from one run each: run-to-run spread is unknown, so no winner is named"},
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
-			fs := ContentionFindings(sim.ContentionResult{Rows: []sim.ContentionRow{tt.best, tt.wrst}})
+			fs := ContentionFindings(sim.ContentionResult{Rows: tt.cells})
 			if len(fs) != 1 {
 				t.Fatalf("findings = %q, want one", fs)
 			}
-			if named := strings.Contains(fs[0], "fewer write calls than"); named != tt.winner {
+			if named := strings.Contains(fs[0], "beyond run-to-run spread of every other kind"); named != tt.winner {
 				t.Errorf("finding %q names a winner: %v, want %v", fs[0], named, tt.winner)
 			}
 			if !strings.Contains(fs[0], tt.want) {

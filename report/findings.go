@@ -185,10 +185,10 @@ func classGaps(r sim.Result) []string {
 	return out
 }
 
-// ContentionFindings reads a contention study in plain words: at the largest
-// client count, the backoff kind with the fewest write calls against the one with
-// the most. It names a winner only when their 95% intervals over the runs do not
-// overlap; otherwise it says the difference is within run-to-run spread.
+// ContentionFindings reads a contention study in plain words, at the largest
+// client count: the backoff kind with the fewest write calls is named the winner
+// only when its 95% interval over the runs overlaps no other kind's; kinds within
+// run-to-run spread of it share the place, and with one run no winner is named.
 func ContentionFindings(r sim.ContentionResult) []string {
 	jitters, clients := contentionAxes(r)
 	if len(clients) == 0 || len(jitters) < 2 {
@@ -217,16 +217,28 @@ func ContentionFindings(r sim.ContentionResult) []string {
 		return []string{fmt.Sprintf("at %d clients, %s needed %s write calls and %s %s, but from one run each: run-to-run spread is unknown, so no winner is named (set runs to 2 or more)",
 			n, jitterPhrase(best.Jitter), trimFloat(best.Calls, 0), jitterPhrase(worst.Jitter), trimFloat(worst.Calls, 0))}
 	}
-	if !best.Separated(worst) {
-		return []string{fmt.Sprintf("at %d clients, %s (%s write calls, 95%% interval %s–%s) and %s (%s, %s–%s) differ by less than run-to-run spread: no winner",
-			n, jitterPhrase(best.Jitter), trimFloat(best.Calls, 0), trimFloat(best.CallsLow, 0), trimFloat(best.CallsHigh, 0),
-			jitterPhrase(worst.Jitter), trimFloat(worst.Calls, 0), trimFloat(worst.CallsLow, 0), trimFloat(worst.CallsHigh, 0))}
+	var tied []string
+	for _, c := range cells {
+		if c.Jitter != best.Jitter && !best.Separated(c) {
+			tied = append(tied, fmt.Sprintf("%s (%s)", jitterPhrase(c.Jitter), callsInterval(c)))
+		}
 	}
-	return []string{fmt.Sprintf("at %d clients, %s made fewer write calls than %s, beyond run-to-run spread: %s (95%% interval %s–%s) against %s (%s–%s) over %d runs; they finished at %s and %s",
-		n, jitterPhrase(best.Jitter), jitterPhrase(worst.Jitter),
-		trimFloat(best.Calls, 0), trimFloat(best.CallsLow, 0), trimFloat(best.CallsHigh, 0),
-		trimFloat(worst.Calls, 0), trimFloat(worst.CallsLow, 0), trimFloat(worst.CallsHigh, 0), best.Runs,
-		FormatDuration(best.Completion), FormatDuration(worst.Completion))}
+	most := fmt.Sprintf("%s made the most, %s; over %d runs", jitterPhrase(worst.Jitter), callsInterval(worst), best.Runs)
+	if len(tied) == 0 {
+		return []string{fmt.Sprintf("at %d clients, %s made the fewest write calls, beyond run-to-run spread of every other kind: %s, finishing at %s; %s",
+			n, jitterPhrase(best.Jitter), callsInterval(best), FormatDuration(best.Completion), most)}
+	}
+	verb := "differs"
+	if len(tied) > 1 {
+		verb = "differ"
+	}
+	return []string{fmt.Sprintf("at %d clients, %s made the fewest write calls, %s, but %s %s from it by less than run-to-run spread: no single winner; %s",
+		n, jitterPhrase(best.Jitter), callsInterval(best), list(tied), verb, most)}
+}
+
+// callsInterval is a cell's mean write calls with its 95% interval.
+func callsInterval(c sim.ContentionRow) string {
+	return fmt.Sprintf("%s calls, 95%% interval %s–%s", trimFloat(c.Calls, 0), trimFloat(c.CallsLow, 0), trimFloat(c.CallsHigh, 0))
 }
 
 // list joins names as "a", "a and b" or "a, b and c".
