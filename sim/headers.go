@@ -5,6 +5,8 @@ import (
 	"strconv"
 	"strings"
 	"time"
+
+	"github.com/rlsim/rlsim/algorithms"
 )
 
 // HeaderStyle is how a server writes its quota headers.
@@ -64,7 +66,7 @@ func ResponseHeaders(style HeaderStyle, limits []Limit, quota int, remaining int
 				"X-RateLimit-Reset: "+strconv.FormatInt(ceilSeconds(reset), 10))
 		}
 	}
-	if retryAfter > 0 && retryAfter != time.Duration(1<<63-1) {
+	if retryAfter > 0 && retryAfter != algorithms.Never {
 		h.RetryAfter = strconv.FormatInt(ceilSeconds(retryAfter), 10)
 		h.Lines = append(h.Lines, "Retry-After: "+h.RetryAfter)
 	}
