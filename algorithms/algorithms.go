@@ -9,6 +9,7 @@
 //
 //	rule.Decide(&state, now, cost) Decision
 //	rule.Idle(&state, now) bool // state now decides exactly as a never-seen key
+//	Peek(rule, &state, now, cost) Decision // Decide's answer, changing nothing
 //
 // Costs are whole units, at least 1; Decide panics on a smaller cost, which is the
 // caller's bug. Time and rates are exact integers (no float drift at boundaries):
@@ -126,3 +127,18 @@ var (
 	_ Algorithm[GCRAState]                 = (*GCRA)(nil)
 	_ Algorithm[LeakyBucketState]          = (*LeakyBucket)(nil)
 )
+
+// Peek is the Decision alg.Decide would return for a request of cost at now, with
+// s left exactly as it is. A limit chain that charges nothing when any of its
+// limits refuses (as nginx does with several limit_req zones) peeks at every limit
+// before it decides any. SlidingLog peeks with its own method; the other five
+// states are plain values, so Peek decides on a copy.
+func Peek[S any](alg Algorithm[S], s *S, now time.Duration, cost int64) Decision {
+	if p, ok := alg.(interface {
+		Peek(*S, time.Duration, int64) Decision
+	}); ok {
+		return p.Peek(s, now, cost)
+	}
+	c := *s
+	return alg.Decide(&c, now, cost)
+}

@@ -133,7 +133,7 @@ func BenchmarkThrottleAllow(b *testing.B) {
 	for range b.N {
 		now += benchStep
 		if th.Allow(&s, now, 0.5) {
-			th.Accepted(&s, now)
+			th.Answered(&s, now, true)
 		}
 	}
 }
@@ -187,7 +187,7 @@ func BenchmarkBytesPerKey(b *testing.B) {
 				if clients == nil {
 					clients = make([]ThrottleState, keysMeasured)
 				}
-				th.Allow(&clients[i], 0, 0.5)
+				th.Answered(&clients[i], 0, true)
 			}, func() { runtime.KeepAlive(clients) })
 		}
 		b.ReportMetric(perClient, "B/key")

@@ -172,9 +172,8 @@ func ExampleThrottle() {
 	var client algorithms.ThrottleState
 	for i := range 10 {
 		at := time.Duration(i) * time.Second
-		th.Allow(&client, at, 0.5) // the caller's random draw
-		if i < 3 {
-			th.Accepted(&client, at)
+		if th.Allow(&client, at, 0.5) { // the caller's random draw
+			th.Answered(&client, at+100*time.Millisecond, i < 3) // 3 accepted, then refused
 		}
 	}
 	fmt.Printf("p = %.3f\n", th.DropProbability(&client, 10*time.Second))

@@ -295,6 +295,31 @@ func checkRefusals(t *testing.T, p Policy, reqs []request) {
 	}
 }
 
+// checkPeek checks, for every limiter, that Peek answers what Decide then decides
+// and leaves the state exactly as it was.
+func checkPeek(t *testing.T, p Policy, reqs []request) {
+	checkPeekOf[FixedWindowState](t, "fixed window", must(NewFixedWindow(p)), same, p, reqs)
+	checkPeekOf[SlidingLogState](t, "sliding log", must(NewSlidingLog(p)), cloneLog, p, reqs)
+	checkPeekOf[SlidingWindowCounterState](t, "sliding window counter", must(NewSlidingWindowCounter(p)), same, p, reqs)
+	checkPeekOf[TokenBucketState](t, "token bucket", must(NewTokenBucket(p)), same, p, reqs)
+	checkPeekOf[GCRAState](t, "gcra", must(NewGCRA(p)), same, p, reqs)
+	checkPeekOf[LeakyBucketState](t, "leaky bucket", must(NewLeakyBucket(p)), same, p, reqs)
+}
+
+func checkPeekOf[S any](t *testing.T, name string, alg Algorithm[S], clone func(S) S, p Policy, reqs []request) {
+	var s S
+	for i, r := range reqs {
+		before := clone(s)
+		peeked := Peek(alg, &s, r.at, r.cost)
+		if after := clone(s); !reflect.DeepEqual(before, after) {
+			t.Fatalf("%s %+v request %d: Peek(t0+%v, cost %d) changed the state from %+v to %+v", name, p, i, r.at, r.cost, before, after)
+		}
+		if d := alg.Decide(&s, r.at, r.cost); d != peeked {
+			t.Fatalf("%s %+v request %d: Peek(t0+%v, cost %d) = %+v, then Decide = %+v", name, p, i, r.at, r.cost, peeked, d)
+		}
+	}
+}
+
 // checkEviction checks that evicting idle keys at random points never changes a
 // decision: a Keyed that evicts must answer exactly as a twin that never does.
 func checkEviction(t *testing.T, p Policy, reqs []request) {
@@ -338,6 +363,7 @@ var properties = []struct {
 	{"LeakyQueue", checkLeakyQueue},
 	{"Refusals", checkRefusals},
 	{"Eviction", checkEviction},
+	{"PeekIsDecideWithoutEffect", checkPeek},
 }
 
 func TestProperties(t *testing.T) {
@@ -366,3 +392,4 @@ func FuzzSlidingLogAllow(f *testing.F)            { fuzzProperty(f, checkSliding
 func FuzzLeakyQueue(f *testing.F)                 { fuzzProperty(f, checkLeakyQueue) }
 func FuzzRefusals(f *testing.F)                   { fuzzProperty(f, checkRefusals) }
 func FuzzEviction(f *testing.F)                   { fuzzProperty(f, checkEviction) }
+func FuzzPeek(f *testing.F)                       { fuzzProperty(f, checkPeek) }

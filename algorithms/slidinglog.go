@@ -69,6 +69,26 @@ func (sl *SlidingLog) Decide(s *SlidingLogState, now time.Duration, cost int64) 
 		badCost("SlidingLog.Decide", cost)
 	}
 	eff, gone, used := sl.view(s, now)
+	d := sl.decision(s, now, cost, eff, gone, used)
+	if d.Verdict == Admit {
+		s.drop(gone)
+		s.push(sl.limit, eff, cost)
+	}
+	return d
+}
+
+// Peek is the Decision Decide would return for the same request, with s left as
+// it is (see the package's Peek).
+func (sl *SlidingLog) Peek(s *SlidingLogState, now time.Duration, cost int64) Decision {
+	if cost < 1 {
+		badCost("SlidingLog.Peek", cost)
+	}
+	eff, gone, used := sl.view(s, now)
+	return sl.decision(s, now, cost, eff, gone, used)
+}
+
+// decision is the answer to a request of cost at now, given the log's view at now.
+func (sl *SlidingLog) decision(s *SlidingLogState, now time.Duration, cost int64, eff time.Duration, gone int, used int64) Decision {
 	d := Decision{Limit: sl.limit, RetryAfterExact: true}
 	if cost > sl.limit-used {
 		d.Verdict = Refuse
@@ -83,8 +103,6 @@ func (sl *SlidingLog) Decide(s *SlidingLogState, now time.Duration, cost int64) 
 		}
 		return d
 	}
-	s.drop(gone)
-	s.push(sl.limit, eff, cost)
 	d.Remaining = sl.limit - used - cost
 	d.Reset = eff + sl.window - now
 	return d

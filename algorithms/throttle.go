@@ -22,9 +22,13 @@ type ThrottleConfig struct {
 //
 //	p = max(0, (requests − K×accepts) / (requests + 1))
 //
-// requests counts every attempt, including those the client dropped itself, so a
-// backend that keeps refusing pushes p towards 1 while one that accepts lets p fall
-// back to 0. It sits in front of a server-side limit.
+// A request is counted when its answer is known, as gRPC's adaptive throttler
+// does (grpc-go balancer/rls/internal/adaptive: ShouldThrottle counts only the
+// requests it drops, RegisterBackendResponse counts the rest): requests = accepts
+// + refused or shed answers + local drops, and a request still in flight is
+// neither. So a burst sent before any answer came back is never judged against
+// itself. A backend that keeps refusing pushes p towards 1 while one that accepts
+// lets p fall back to 0. It sits in front of a server-side limit.
 //
 // Counts are kept in Buckets time buckets of Period/Buckets each, aligned to t=0;
 // the trailing period at now is the bucket now falls in plus the Buckets−1 before
@@ -81,19 +85,26 @@ func NewThrottle(cfg ThrottleConfig) (*Throttle, error) {
 }
 
 // Allow decides whether the client sends a request at now, given a uniform random
-// draw u in [0, 1): it drops the request when u < DropProbability(s, now),
-// computed before this request is counted. Either way it counts the request.
+// draw u in [0, 1): it drops the request when u < DropProbability(s, now). A
+// dropped request is answered at once (locally) and counted; a sent one is
+// counted by Answered when its answer comes back.
 func (th *Throttle) Allow(s *ThrottleState, now time.Duration, u float64) bool {
-	p := th.DropProbability(s, now)
+	if u >= th.DropProbability(s, now) {
+		return true
+	}
 	c := th.at(s, now)
 	c.requests = saturatingInc(c.requests)
-	return u >= p
+	return false
 }
 
-// Accepted records that the backend accepted a request, answered at now.
-func (th *Throttle) Accepted(s *ThrottleState, now time.Duration) {
+// Answered records the backend's answer, at now, to a request Allow let through:
+// accepted, or refused (429) or shed (503). Either way it counts a request.
+func (th *Throttle) Answered(s *ThrottleState, now time.Duration, accepted bool) {
 	c := th.at(s, now)
-	c.accepts = saturatingInc(c.accepts)
+	c.requests = saturatingInc(c.requests)
+	if accepted {
+		c.accepts = saturatingInc(c.accepts)
+	}
 }
 
 // DropProbability is max(0, (requests − K×accepts)/(requests+1)) over the

@@ -13,25 +13,21 @@ func TestThrottleSteps(t *testing.T) {
 	var s ThrottleState
 	type op struct {
 		at       time.Duration
-		accepted bool    // record an accept instead of a request
+		accepted bool    // the answer was an accept, not a refusal
 		wantP    float64 // DropProbability after the operation
 	}
 	ops := []op{
 		{at: 0, wantP: 1.0 / 2},                 // (1 − 2×0)/(1+1)
-		{at: 0, accepted: true, wantP: 0},       // (1 − 2×1)/2 < 0
-		{at: 500 * ms, wantP: 0},                // (2−2)/3
-		{at: 1500 * ms, wantP: 1.0 / 4},         // (3−2)/4
-		{at: 2500 * ms, wantP: 2.0 / 5},         // (4−2)/5
-		{at: 3999 * ms, wantP: 3.0 / 6},         // (5−2)/6: buckets 0..3 all count
-		{at: 4 * time.Second, wantP: 4.0 / 5},   // bucket 0 (2 requests, the accept) aged out
+		{at: 0, accepted: true, wantP: 0},       // (2 − 2×1)/3
+		{at: 500 * ms, wantP: 1.0 / 4},          // (3−2)/4
+		{at: 1500 * ms, wantP: 2.0 / 5},         // (4−2)/5
+		{at: 2500 * ms, wantP: 3.0 / 6},         // (5−2)/6
+		{at: 3999 * ms, wantP: 4.0 / 7},         // (6−2)/7: buckets 0..3 all count
+		{at: 4 * time.Second, wantP: 4.0 / 5},   // bucket 0 (3 requests, the accept) aged out
 		{at: 100 * time.Second, wantP: 1.0 / 2}, // everything aged out but this request
 	}
 	for i, o := range ops {
-		if o.accepted {
-			th.Accepted(&s, o.at)
-		} else {
-			th.Allow(&s, o.at, 1)
-		}
+		th.Answered(&s, o.at, o.accepted)
 		if got := th.DropProbability(&s, o.at); math.Abs(got-o.wantP) > 1e-12 {
 			t.Fatalf("op %d: DropProbability(t0+%v) = %v, want %v", i, o.at, got, o.wantP)
 		}
@@ -42,7 +38,7 @@ func TestThrottleAllowDropsBelowP(t *testing.T) {
 	th := must(NewThrottle(ThrottleConfig{}))
 	var s ThrottleState
 	for range 9 {
-		th.Allow(&s, 0, 1) // 9 requests, no accepts: p = 9/10
+		th.Answered(&s, 0, false) // 9 refusals, no accepts: p = 9/10
 	}
 	tests := []struct {
 		u    float64
@@ -53,6 +49,33 @@ func TestThrottleAllowDropsBelowP(t *testing.T) {
 		if got := th.Allow(&s2, 0, tt.u); got != tt.want {
 			t.Errorf("p = 0.9: Allow(t0, u=%v) = %v, want %v", tt.u, got, tt.want)
 		}
+		wantRequests := int64(9)
+		if !tt.want {
+			wantRequests++ // a local drop is answered, and counted, at once
+		}
+		if req, _ := th.totals(&s2, 0); req != wantRequests {
+			t.Errorf("after Allow(t0, u=%v) = %v: %d requests counted, want %d (a sent request is counted when answered)", tt.u, tt.want, req, wantRequests)
+		}
+	}
+}
+
+// TestThrottleCountsAtTheAnswer is the case of a polite client whose burst is
+// all in flight at once: requests sent but not yet answered are neither
+// requests nor accepts, so the burst is never judged against itself.
+func TestThrottleCountsAtTheAnswer(t *testing.T) {
+	th := must(NewThrottle(ThrottleConfig{}))
+	var s ThrottleState
+	for i := range 10 {
+		at := time.Duration(i) * 10 * ms
+		if !th.Allow(&s, at, 0) { // u = 0: dropped whenever p > 0
+			t.Fatalf("request %d at t0+%v dropped with nothing answered yet (p = %v)", i, at, th.DropProbability(&s, at))
+		}
+	}
+	for i := range 10 {
+		th.Answered(&s, 200*ms+time.Duration(i)*10*ms, true)
+	}
+	if p := th.DropProbability(&s, time.Second); p != 0 {
+		t.Errorf("after 10 accepts: DropProbability = %v, want 0", p)
 	}
 }
 
@@ -83,7 +106,7 @@ func checkThrottle(t *testing.T, seed uint64, k float64, buckets int, width time
 	}
 	type event struct {
 		at     time.Duration
-		accept bool
+		accept bool // an accepted answer; otherwise a refusal or a local drop
 	}
 	var history []event
 	var s ThrottleState
@@ -99,10 +122,9 @@ func checkThrottle(t *testing.T, seed uint64, k float64, buckets int, width time
 			b := int64(now / w)
 			for _, e := range history {
 				if eb := int64(e.at / w); eb > b-int64(cfg.Buckets) && eb <= b {
+					req++
 					if e.accept {
 						acc++
-					} else {
-						req++
 					}
 				}
 			}
@@ -111,15 +133,20 @@ func checkThrottle(t *testing.T, seed uint64, k float64, buckets int, width time
 		if got := th.DropProbability(&s, now); got != want {
 			t.Fatalf("%+v event %d: DropProbability(t0+%v) = %v, want %v", cfg, i, now, got, want)
 		}
-		if r.IntN(3) == 0 {
-			th.Accepted(&s, now)
-			history = append(history, event{now, true})
+		switch r.IntN(3) {
+		case 0, 1:
+			accepted := r.IntN(2) == 0
+			th.Answered(&s, now, accepted)
+			history = append(history, event{now, accepted})
 			continue
 		}
-		if got := th.Allow(&s, now, u); got != (u >= want) {
-			t.Fatalf("%+v event %d: Allow(t0+%v, u=%v) = %v with p = %v", cfg, i, now, u, got, want)
+		sent := th.Allow(&s, now, u)
+		if sent != (u >= want) {
+			t.Fatalf("%+v event %d: Allow(t0+%v, u=%v) = %v with p = %v", cfg, i, now, u, sent, want)
 		}
-		history = append(history, event{now, false})
+		if !sent {
+			history = append(history, event{now, false})
+		}
 	}
 }
 

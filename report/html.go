@@ -116,10 +116,10 @@ func htmlPage(i int, p Page) htmlPageData {
 		hp.Summary = fmt.Sprintf("optimistic concurrency: backoff base %s, cap %s; mean of %d run(s), seed %d",
 			FormatDuration(c.Base), FormatDuration(c.Cap), max(c.Runs, 1), c.Seed)
 		hp.Findings = ContentionFindings(*run.Contention)
-		hp.Head = []string{"clients", "jitter", "write calls", "completion"}
+		hp.Head = []string{"clients", "backoff", "write calls", "completion"}
 		for _, r := range run.Contention.Rows {
 			hp.Rows = append(hp.Rows, []cell{{fmt.Sprint(r.Clients), fmt.Sprint(r.Clients)}, {r.Jitter.String(), r.Jitter.String()},
-				{trimFloat(r.Calls, 0), fmt.Sprint(r.Calls)}, {FormatDuration(r.Completion), fmt.Sprint(int64(r.Completion))}})
+				{contentionCalls(r), fmt.Sprint(r.Calls)}, {contentionCompletion(r), fmt.Sprint(int64(r.Completion))}})
 		}
 		return hp
 	}
@@ -256,23 +256,25 @@ func keyPhrase(k string) string {
 // microseconds, to keep the page small; exact lanes carry their ticks in columns
 // (one array per field), aggregated lanes their non-empty columns.
 type timelineJSON struct {
-	EndUS    int64        `json:"end_us"`
-	ColUS    int64        `json:"col_us"` // width of an aggregated column
-	Keys     []string     `json:"keys"`
-	Classes  []string     `json:"classes"`
-	Limits   []limitJSON  `json:"limits"`
-	Lanes    []laneJSON   `json:"lanes"`
-	TickCap  int          `json:"tick_cap"`
-	Headers  []headerJSON `json:"headers"` // per lane, the first refusal's, as sim reports them
-	Columns  int          `json:"columns"`
-	Policies []string     `json:"-"`
+	EndUS   int64        `json:"end_us"`
+	ColUS   int64        `json:"col_us"` // width of an aggregated column
+	Keys    []string     `json:"keys"`
+	Classes []string     `json:"classes"`
+	Limits  []limitJSON  `json:"limits"`
+	Lanes   []laneJSON   `json:"lanes"`
+	TickCap int          `json:"tick_cap"`
+	Headers []headerJSON `json:"headers"` // per lane, the first refusal's, as sim reports them
+	Columns int          `json:"columns"`
+	// Responses are the distinct header blocks of the ticks' answers, lines joined
+	// by "\n", as sim.ResponseHeaders writes them; a tick points into it.
+	Responses []string `json:"responses"`
+	Policies  []string `json:"-"`
 }
 
 type limitJSON struct {
 	Name     string `json:"name"`
 	Limit    int64  `json:"limit"`
 	WindowUS int64  `json:"window_us"`
-	Policy   string `json:"policy"` // RateLimit-Policy
 }
 
 type headerJSON struct {
@@ -307,9 +309,20 @@ type ticksArr struct {
 	Limit      []int   `json:"l"`  // index into limits, -1 for none
 	Remaining  []int64 `json:"rm"` // RateLimit remaining, -1 when no limit answered
 	Reset      []int64 `json:"rs"` // ns until the quota is whole
+	Response   []int   `json:"h"`  // index into responses: the answer's headers
 }
 
 func us(d time.Duration) int64 { return int64(d / time.Microsecond) }
+
+// tickHeaders is the header block a server sends with the answer to tick t, whose
+// quota is of limit li (−1 for none), as sim writes it.
+func tickHeaders(r sim.Result, t Tick, li int) string {
+	if !t.Answered {
+		li = -1
+	}
+	h := sim.ResponseHeaders(r.HeaderStyle, r.Limits, li, t.Remaining, t.Reset, t.RetryAfter)
+	return strings.Join(h.Lines, "\n")
+}
 
 func newTimelineJSON(r sim.Result, tl *Timeline) *timelineJSON {
 	// The axis ends at the last record (or the traffic's end), not at the drain's.
@@ -317,10 +330,9 @@ func newTimelineJSON(r sim.Result, tl *Timeline) *timelineJSON {
 	limitIndex := map[string]int{}
 	for i, l := range r.Limits {
 		limitIndex[l.Name] = i
-		tj.Limits = append(tj.Limits, limitJSON{Name: l.Name, Limit: l.Policy.Limit, WindowUS: us(l.Policy.Window),
-			Policy: fmt.Sprintf("%d;w=%d", l.Policy.Limit, (l.Policy.Window+time.Second-1)/time.Second)})
+		tj.Limits = append(tj.Limits, limitJSON{Name: l.Name, Limit: l.Policy.Limit, WindowUS: us(l.Policy.Window)})
 	}
-	keys, classes := map[string]int{}, map[string]int{}
+	keys, classes, responses := map[string]int{}, map[string]int{}, map[string]int{}
 	intern := func(m map[string]int, list *[]string, s string) int {
 		i, ok := m[s]
 		if !ok {
@@ -333,7 +345,7 @@ func newTimelineJSON(r sim.Result, tl *Timeline) *timelineJSON {
 	for _, l := range r.Lanes {
 		lj := laneJSON{Lane: l.Lane.String(), Title: l.Lane.Title(), PeakS: [2]int64{us(l.Peak.Start), us(l.Peak.End)},
 			Peak: l.Peak.Count, Limit: l.Peak.Limit}
-		tj.Headers = append(tj.Headers, headerJSON(l.Headers))
+		tj.Headers = append(tj.Headers, headerJSON{l.Headers.RateLimit, l.Headers.RateLimitPolicy, l.Headers.RetryAfter})
 		if ticks, ok := tl.Ticks(l.Lane); ok {
 			lj.Exact = true
 			ta := &ticksArr{}
@@ -359,6 +371,7 @@ func newTimelineJSON(r sim.Result, tl *Timeline) *timelineJSON {
 				}
 				ta.Remaining = append(ta.Remaining, remaining)
 				ta.Reset = append(ta.Reset, int64(t.Reset))
+				ta.Response = append(ta.Response, intern(responses, &tj.Responses, tickHeaders(r, t, li)))
 			}
 			lj.Ticks = ta
 		} else {
@@ -372,6 +385,9 @@ func newTimelineJSON(r sim.Result, tl *Timeline) *timelineJSON {
 	}
 	if tj.Keys == nil {
 		tj.Keys, tj.Classes = []string{}, []string{}
+	}
+	if tj.Responses == nil {
+		tj.Responses = []string{}
 	}
 	return tj
 }

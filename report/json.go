@@ -117,6 +117,7 @@ type jsonClass struct {
 	Dropped   int64   `json:"dropped"`
 	Succeeded int64   `json:"succeeded"`
 	GaveUp    int64   `json:"gave_up"`
+	Pace      bool    `json:"pace"`       // the class paces itself from the quota headers
 	FairShare float64 `json:"fair_share"` // max-min fair share of the lane's successes, in requests
 	// Rates: successes per unique request, refusals and sheds per attempt.
 	SuccessRate   float64         `json:"success_rate"`
@@ -128,7 +129,7 @@ type jsonClass struct {
 func classJSON(c sim.ClassResult) jsonClass {
 	return jsonClass{Name: c.Name, Clients: c.Clients, Unique: c.Unique, Attempts: c.Attempts,
 		Admitted: c.Admitted, Refused: c.Refused, Shed: c.Shed, Dropped: c.Dropped, Succeeded: c.Succeeded,
-		GaveUp: c.GaveUp, FairShare: finite(c.FairShare), SuccessRate: fraction(c.Succeeded, c.Unique), RefusedRate: fraction(c.Refused, c.Attempts),
+		GaveUp: c.GaveUp, Pace: c.Pace, FairShare: finite(c.FairShare), SuccessRate: fraction(c.Succeeded, c.Unique), RefusedRate: fraction(c.Refused, c.Attempts),
 		ShedRate: fraction(c.Shed, c.Attempts), TimeToSuccess: percentiles(c.TimeToSuccess)}
 }
 
@@ -155,9 +156,18 @@ type jsonRetryAfter struct {
 }
 
 type jsonHeaders struct {
-	RateLimit       string `json:"ratelimit"`
-	RateLimitPolicy string `json:"ratelimit_policy"`
-	RetryAfter      string `json:"retry_after"`
+	RateLimit       string   `json:"ratelimit"`
+	RateLimitPolicy string   `json:"ratelimit_policy"`
+	RetryAfter      string   `json:"retry_after"`
+	Lines           []string `json:"lines"` // every header line as sent, in the scenario's header style
+}
+
+func toJSONHeaders(h sim.Headers) jsonHeaders {
+	lines := h.Lines
+	if lines == nil {
+		lines = []string{}
+	}
+	return jsonHeaders{RateLimit: h.RateLimit, RateLimitPolicy: h.RateLimitPolicy, RetryAfter: h.RetryAfter, Lines: lines}
 }
 
 type jsonSeriesPoint struct {
@@ -173,10 +183,12 @@ type jsonSeriesPoint struct {
 }
 
 type jsonContention struct {
-	Base float64       `json:"base_s"`
-	Cap  float64       `json:"cap_s"`
-	Runs int           `json:"runs"`
-	Rows []jsonContRow `json:"rows"`
+	Base float64 `json:"base_s"`
+	Cap  float64 `json:"cap_s"`
+	// Schedule is base_first (retry n sleeps base×2ⁿ⁻¹) or brooker (base×2ⁿ).
+	Schedule string        `json:"schedule"`
+	Runs     int           `json:"runs"`
+	Rows     []jsonContRow `json:"rows"`
 }
 
 type jsonContRow struct {
@@ -184,6 +196,17 @@ type jsonContRow struct {
 	Jitter      string  `json:"jitter"`
 	Calls       float64 `json:"calls"`
 	CompletionS float64 `json:"completion_s"`
+	// The 95% confidence intervals of the two means over the runs.
+	CallsLow        float64 `json:"calls_low"`
+	CallsHigh       float64 `json:"calls_high"`
+	CompletionLowS  float64 `json:"completion_low_s"`
+	CompletionHighS float64 `json:"completion_high_s"`
+}
+
+func toJSONContRow(r sim.ContentionRow) jsonContRow {
+	return jsonContRow{Clients: r.Clients, Jitter: r.Jitter.String(), Calls: finite(r.Calls), CompletionS: secs(r.Completion),
+		CallsLow: finite(r.CallsLow), CallsHigh: finite(r.CallsHigh),
+		CompletionLowS: secs(r.CompletionLow), CompletionHighS: secs(r.CompletionHigh)}
 }
 
 func secs(d time.Duration) float64 { return d.Seconds() }
@@ -213,9 +236,9 @@ func toJSON(o Run) jsonRun {
 	if o.Contention != nil {
 		c := s.Contention
 		run.Kind, run.Seed = "contention", c.Seed
-		jc := &jsonContention{Base: secs(c.Base), Cap: secs(c.Cap), Runs: max(c.Runs, 1), Rows: []jsonContRow{}}
+		jc := &jsonContention{Base: secs(c.Base), Cap: secs(c.Cap), Schedule: c.Schedule.String(), Runs: max(c.Runs, 1), Rows: []jsonContRow{}}
 		for _, r := range o.Contention.Rows {
-			jc.Rows = append(jc.Rows, jsonContRow{r.Clients, r.Jitter.String(), finite(r.Calls), secs(r.Completion)})
+			jc.Rows = append(jc.Rows, toJSONContRow(r))
 		}
 		run.Contention = jc
 		return run
@@ -240,7 +263,7 @@ func toJSON(o Run) jsonRun {
 			Backend: jsonBackend{l.Backend.Served, percentiles(l.Backend.Latency), finite(l.Backend.Utilisation),
 				l.Backend.MaxInFlight, l.Backend.MaxQueue},
 			RetryAfter:             jsonRetryAfter(l.RetryAfter),
-			Headers:                jsonHeaders(l.Headers),
+			Headers:                toJSONHeaders(l.Headers),
 			SlidingLogDisagreement: finite(l.SlidingLogDisagreement),
 			Series:                 []jsonSeriesPoint{},
 		}
@@ -270,10 +293,11 @@ var csvColumns = []string{"scenario", "seed", "lane", "class", "attempts", "uniq
 	"delayed", "dropped", "succeeded", "gave_up", "pending", "success_rate", "refused_rate", "shed_rate",
 	"p50_to_success_s", "p99_to_success_s", "fair_share", "p99_delay_s", "peak_count", "peak_start_s",
 	"peak_key", "peak_limit", "peak_ratio", "over_limit", "retry_amplification", "all_done_s", "fairness",
-	"class_fairness", "backend_p99_latency_s"}
+	"class_fairness", "backend_p99_latency_s", "retry_after_given", "retried_at_retry_after", "admitted_at_retry_after"}
 
 // csvContentionColumns are the columns for a contention study, one row per cell.
-var csvContentionColumns = []string{"scenario", "seed", "clients", "jitter", "calls", "completion_s"}
+var csvContentionColumns = []string{"scenario", "seed", "clients", "jitter", "calls", "completion_s",
+	"calls_low", "calls_high", "completion_low_s", "completion_high_s"}
 
 // WriteCSV writes one row per lane, or per cell of a contention study; the two
 // kinds have different columns and cannot share one CSV.
@@ -291,7 +315,8 @@ func WriteCSV(w io.Writer, runs []Run) error {
 			}
 			seed := strconv.FormatUint(o.Scenario.Contention.Seed, 10)
 			for _, r := range o.Contention.Rows {
-				cw.Write([]string{name, seed, strconv.Itoa(r.Clients), r.Jitter.String(), f(r.Calls), f(secs(r.Completion))})
+				cw.Write([]string{name, seed, strconv.Itoa(r.Clients), r.Jitter.String(), f(r.Calls), f(secs(r.Completion)),
+					f(r.CallsLow), f(r.CallsHigh), f(secs(r.CompletionLow)), f(secs(r.CompletionHigh))})
 			}
 			continue
 		}
@@ -306,7 +331,8 @@ func WriteCSV(w io.Writer, runs []Run) error {
 				f(fraction(l.Succeeded, l.Unique)), f(fraction(l.Refused, l.Attempts)), f(fraction(l.Shed, l.Attempts)), "", "", "",
 				f(secs(l.Delay.P99)), i(l.Peak.Count), f(secs(l.Peak.Start)), l.Peak.Key, i(l.Peak.Limit),
 				f(l.Peak.Ratio), strconv.FormatBool(l.Peak.Limit > 0 && l.Peak.Count > l.Peak.Limit),
-				f(l.RetryAmplification), f(secs(l.AllDoneAt)), f(l.Fairness), f(l.ClassFairness), f(secs(l.Backend.Latency.P99))})
+				f(l.RetryAmplification), f(secs(l.AllDoneAt)), f(l.Fairness), f(l.ClassFairness), f(secs(l.Backend.Latency.P99)),
+				i(l.RetryAfter.Given), i(l.RetryAfter.RetriedAt), i(l.RetryAfter.SucceededAt)})
 			for _, c := range l.Classes {
 				row := []string{name, seed, l.Lane.String(), c.Name, i(c.Attempts), i(c.Unique), i(c.Admitted), i(c.Refused),
 					i(c.Shed), "", i(c.Dropped), i(c.Succeeded), i(c.GaveUp), i(c.Unique - c.Succeeded - c.GaveUp),

@@ -49,10 +49,14 @@ func sampleContention() Run {
 	c := &sim.ContentionConfig{Seed: 1, Clients: []int{10, 20}, Jitters: []sim.JitterKind{sim.JitterNone, sim.JitterFull},
 		Base: 5 * time.Millisecond, Cap: 2 * time.Second, Runs: 3}
 	r := &sim.ContentionResult{Rows: []sim.ContentionRow{
-		{Clients: 10, Jitter: sim.JitterNone, Calls: 46, Completion: 1240 * time.Millisecond},
-		{Clients: 20, Jitter: sim.JitterNone, Calls: 161, Completion: 14800 * time.Millisecond},
-		{Clients: 10, Jitter: sim.JitterFull, Calls: 42, Completion: 447 * time.Millisecond},
-		{Clients: 20, Jitter: sim.JitterFull, Calls: 113, Completion: 1130 * time.Millisecond},
+		{Clients: 10, Jitter: sim.JitterNone, Runs: 3, Calls: 46, CallsLow: 40, CallsHigh: 52,
+			Completion: 1240 * time.Millisecond, CompletionLow: 1000 * time.Millisecond, CompletionHigh: 1480 * time.Millisecond},
+		{Clients: 20, Jitter: sim.JitterNone, Runs: 3, Calls: 161, CallsLow: 150, CallsHigh: 172,
+			Completion: 14800 * time.Millisecond, CompletionLow: 13 * time.Second, CompletionHigh: 16600 * time.Millisecond},
+		{Clients: 10, Jitter: sim.JitterFull, Runs: 3, Calls: 42, CallsLow: 39, CallsHigh: 45,
+			Completion: 447 * time.Millisecond, CompletionLow: 400 * time.Millisecond, CompletionHigh: 494 * time.Millisecond},
+		{Clients: 20, Jitter: sim.JitterFull, Runs: 3, Calls: 113, CallsLow: 100, CallsHigh: 126,
+			Completion: 1130 * time.Millisecond, CompletionLow: 1 * time.Second, CompletionHigh: 1260 * time.Millisecond},
 	}}
 	return Run{Scenario: &scenarios.Scenario{Name: "contention", Contention: c}, Contention: r}
 }

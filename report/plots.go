@@ -778,8 +778,11 @@ func ContentionFigure(r sim.ContentionResult) *Figure {
 			side.p.Add(ln, pts)
 		}
 		name := j.String() + " jitter"
-		if j == sim.JitterNone {
+		switch j {
+		case sim.JitterNone:
 			name = "no jitter"
+		case sim.JitterNoBackoff:
+			name = "no backoff"
 		}
 		legend = append(legend, legendEntry{label: name, colour: clr, line: true})
 	}

@@ -77,6 +77,8 @@ func writeComparison(w io.Writer, r sim.Result, width int) {
 		fmt.Fprintf(w, "\nwho was served, by class\n")
 		classTable(r).Fit(width, classDrop).Write(w)
 	}
+	writePacing(w, r)
+	writeRetryAfter(w, r)
 	writeFindings(w, Findings(r), width)
 }
 
@@ -111,8 +113,12 @@ func classTable(r sim.Result) *Table {
 
 func writeContention(w io.Writer, c *sim.ContentionConfig, r sim.ContentionResult, width int) {
 	runs := max(c.Runs, 1)
-	writeWrapped(w, fmt.Sprintf("optimistic concurrency: backoff base %s, cap %s; mean of %d run(s), seed %d",
-		FormatDuration(c.Base), FormatDuration(c.Cap), runs, c.Seed), "", "", width)
+	schedule := ""
+	if c.Schedule != sim.ScheduleBaseFirst {
+		schedule = ", schedule " + c.Schedule.String()
+	}
+	writeWrapped(w, fmt.Sprintf("optimistic concurrency: backoff base %s, cap %s%s; mean of %d run(s), seed %d",
+		FormatDuration(c.Base), FormatDuration(c.Cap), schedule, runs, c.Seed), "", "", width)
 	jitters, clients := contentionAxes(r)
 	cell := map[[2]int]sim.ContentionRow{}
 	for _, row := range r.Rows {
@@ -122,10 +128,15 @@ func writeContention(w io.Writer, c *sim.ContentionConfig, r sim.ContentionResul
 		title string
 		value func(sim.ContentionRow) string
 	}{
-		{"write calls until every client succeeded", func(r sim.ContentionRow) string { return strconv.FormatFloat(r.Calls, 'f', 0, 64) }},
-		{"time until the last client succeeded", func(r sim.ContentionRow) string { return FormatDuration(r.Completion) }},
+		{"write calls until every client succeeded", contentionCalls},
+		{"time until the last client succeeded", contentionCompletion},
 	} {
-		fmt.Fprintf(w, "\n%s\n", part.title)
+		title := part.title
+		if runs >= 2 {
+			title += fmt.Sprintf(" (mean ± half its 95%% interval over the %d runs)", runs)
+		}
+		fmt.Fprintln(w)
+		writeWrapped(w, title, "", "", width)
 		head := []string{"clients"}
 		for _, j := range jitters {
 			head = append(head, j.String())
@@ -145,6 +156,26 @@ func writeContention(w io.Writer, c *sim.ContentionConfig, r sim.ContentionResul
 		t.Write(w)
 	}
 	writeFindings(w, ContentionFindings(r), width)
+}
+
+// contentionCalls is a cell's mean write calls, ± half its 95% interval when the
+// runs give one.
+func contentionCalls(r sim.ContentionRow) string {
+	s := strconv.FormatFloat(r.Calls, 'f', 0, 64)
+	if r.Runs >= 2 {
+		s += " ±" + strconv.FormatFloat((r.CallsHigh-r.CallsLow)/2, 'f', 0, 64)
+	}
+	return s
+}
+
+// contentionCompletion is a cell's mean completion time, ± half its 95% interval
+// when the runs give one.
+func contentionCompletion(r sim.ContentionRow) string {
+	s := FormatDuration(r.Completion)
+	if r.Runs >= 2 {
+		s += " ±" + FormatDuration((r.CompletionHigh-r.CompletionLow)/2)
+	}
+	return s
 }
 
 // writeFindings lists the plain-words findings under the tables, if any, each

@@ -68,13 +68,16 @@ func (b *builder) build(f *fileSpec, s *Scenario) {
 		seed = *f.Seed
 	}
 	if f.Contention != nil {
-		for _, p := range []string{"duration", "drain", "bucket", "limits", "lanes", "aimd", "throttle", "clients", "backend"} {
+		for _, p := range []string{"duration", "drain", "bucket", "limits", "header_style", "chain", "lanes", "aimd", "throttle", "clients", "backend"} {
 			if b.has(p) {
 				b.addf(p, "not used by a contention study (the file has a contention section)")
 			}
 		}
 		s.Contention = b.contention(f.Contention, seed)
 		return
+	}
+	if b.has("contention") {
+		return // a contention section in error: its errors are reported, no clients are missing
 	}
 	c := &sim.Config{Name: s.Name, Duration: DefaultDuration, Seed: seed}
 	if f.Duration != nil {
@@ -88,6 +91,12 @@ func (b *builder) build(f *fileSpec, s *Scenario) {
 		}
 	}
 	c.Limits = b.limits(f.Limits)
+	if f.HeaderStyle != "" {
+		c.HeaderStyle, _ = sim.ParseHeaderStyle(f.HeaderStyle)
+	}
+	if f.Chain != "" {
+		c.Chain, _ = sim.ParseChain(f.Chain)
+	}
 	c.Lanes = b.lanes(f.Lanes)
 	c.Overrides = b.overrides(f.Overrides, c.Limits)
 	if f.AIMD != nil {
@@ -139,7 +148,7 @@ func (b *builder) limits(specs []limitSpec) []sim.Limit {
 		}
 		names[name] = i
 		limits = append(limits, sim.Limit{Name: name, Key: key, Policy: algorithms.Policy{
-			Limit: l.Limit, Window: durOr(l.Window, defaultWindow), Burst: l.Burst}})
+			Limit: l.Limit, Window: durOr(l.Window, defaultWindow), Burst: l.Burst}, NoHeaders: l.Headers == "none"})
 	}
 	return limits
 }
@@ -181,7 +190,8 @@ func (b *builder) lanes(names []string) []sim.LaneKind {
 }
 
 func (b *builder) aimd(a *aimdSpec) sim.AIMDSettings {
-	s := sim.AIMDSettings{Initial: a.Initial, Min: a.Min, Max: a.Max, Target: durOr(a.Target, 0), Backoff: a.Backoff}
+	s := sim.AIMDSettings{Initial: a.Initial, Min: a.Min, Max: a.Max, Target: durOr(a.Target, 0), Backoff: a.Backoff,
+		RetryAfter: durOr(a.RetryAfter, 0)}
 	lo, hi, init := or(s.Min, 1), or(s.Max, 1000), or(s.Initial, 10)
 	if lo > hi {
 		b.addf("aimd.min", "%g is above max %g", lo, hi)
@@ -197,7 +207,7 @@ func (b *builder) aimd(a *aimdSpec) sim.AIMDSettings {
 var placeholder = regexp.MustCompile(`\{[^}]*\}`)
 
 func (b *builder) client(cs *clientSpec, path string, index int, c *sim.Config) sim.ClientGroup {
-	g := sim.ClientGroup{Name: cs.Name, Count: 1, Cost: 1}
+	g := sim.ClientGroup{Name: cs.Name, Count: 1, Cost: 1, Pace: cs.Pace}
 	if g.Name == "" {
 		g.Name = fmt.Sprintf("group%d", index)
 	}
@@ -296,9 +306,9 @@ func (b *builder) kindFields(path, kind string, uses, all []string) {
 
 var retryFields = map[sim.RetryKind][]string{
 	sim.RetryNone:        {},
-	sim.RetryImmediate:   {"!max_attempts", "honor_retry_after", "retry_after_jitter"},
-	sim.RetryFixed:       {"!delay", "max_attempts", "honor_retry_after", "retry_after_jitter"},
-	sim.RetryExponential: {"base", "cap", "jitter", "max_attempts", "honor_retry_after", "retry_after_jitter"},
+	sim.RetryImmediate:   {"!max_attempts", "honor_retry_after", "retry_after_jitter", "retry_after"},
+	sim.RetryFixed:       {"!delay", "max_attempts", "honor_retry_after", "retry_after_jitter", "retry_after"},
+	sim.RetryExponential: {"base", "cap", "jitter", "max_attempts", "honor_retry_after", "retry_after_jitter", "retry_after"},
 }
 
 func (b *builder) retry(rs *retrySpec, path string) sim.Retry {
@@ -307,7 +317,7 @@ func (b *builder) retry(rs *retrySpec, path string) sim.Retry {
 		return sim.Retry{}
 	}
 	b.kindFields(path, "kind "+rs.Kind, retryFields[kind],
-		[]string{"delay", "base", "cap", "jitter", "max_attempts", "honor_retry_after", "retry_after_jitter"})
+		[]string{"delay", "base", "cap", "jitter", "max_attempts", "honor_retry_after", "retry_after_jitter", "retry_after"})
 	r := sim.Retry{Kind: kind, Delay: durOr(rs.Delay, 0), MaxAttempts: rs.MaxAttempts,
 		HonorRetryAfter: rs.HonorRetryAfter, RetryAfterJitter: durOr(rs.RetryAfterJitter, 0)}
 	if kind == sim.RetryExponential {
@@ -325,11 +335,17 @@ func (b *builder) retry(rs *retrySpec, path string) sim.Retry {
 	if r.RetryAfterJitter > 0 && !r.HonorRetryAfter {
 		b.addf(path+".retry_after_jitter", "needs honor_retry_after: true")
 	}
+	if rs.RetryAfter != "" {
+		r.RetryAfter, _ = sim.ParseRetryAfter(rs.RetryAfter)
+		if !r.HonorRetryAfter {
+			b.addf(path+".retry_after", "needs honor_retry_after: true")
+		}
+	}
 	return r
 }
 
 func (b *builder) backend(bs *backendSpec, duration time.Duration) *sim.Backend {
-	be := &sim.Backend{Capacity: 1, QueueSize: bs.Queue}
+	be := &sim.Backend{Capacity: 1, QueueSize: bs.Queue, RetryAfter: durOr(bs.RetryAfter, 0)}
 	if bs.Capacity != nil {
 		be.Capacity = *bs.Capacity
 	}
@@ -386,6 +402,9 @@ func (b *builder) contention(cs *contentionSpec, seed uint64) *sim.ContentionCon
 		}
 		seen[k] = true
 		c.Jitters = append(c.Jitters, k)
+	}
+	if cs.Schedule != "" {
+		c.Schedule, _ = sim.ParseSchedule(cs.Schedule)
 	}
 	if c.Cap < c.Base {
 		b.addf("contention.cap", "%v is below base %v", c.Cap, c.Base)

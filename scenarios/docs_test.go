@@ -23,9 +23,12 @@ func TestDocsExamplesParse(t *testing.T) {
 		t.Fatalf("found %d yaml examples, want one per feature", len(blocks))
 	}
 	for i, b := range blocks {
-		if _, err := Parse(fmt.Sprintf("docs/scenarios.md example %d", i+1), b[1]); err != nil {
+		s, err := Parse(fmt.Sprintf("docs/scenarios.md example %d", i+1), b[1])
+		if err != nil {
 			t.Errorf("example %d does not parse:\n%v\n%s", i+1, err, b[1])
+			continue
 		}
+		assertRoundTrip(t, s)
 	}
 	for _, typ := range []reflect.Type{
 		reflect.TypeFor[fileSpec](), reflect.TypeFor[limitSpec](), reflect.TypeFor[aimdSpec](),

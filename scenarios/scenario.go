@@ -130,13 +130,26 @@ func toFile(s *Scenario) (*fileSpec, error) {
 		for _, j := range c.Jitters {
 			cs.Jitters = append(cs.Jitters, j.String())
 		}
+		if c.Schedule != sim.ScheduleBaseFirst {
+			cs.Schedule = c.Schedule.String()
+		}
 		f.Contention = cs
 	case s.Config != nil:
 		c := s.Config
 		f.Duration, f.Drain, f.Seed, f.Bucket = dur(c.Duration), optDur(c.Drain), &c.Seed, optDur(c.Bucket)
 		for _, l := range c.Limits {
-			f.Limits = append(f.Limits, limitSpec{Name: l.Name, Key: l.Key.String(), Limit: l.Policy.Limit,
-				Window: dur(l.Policy.Window), Burst: l.Policy.Burst})
+			ls := limitSpec{Name: l.Name, Key: l.Key.String(), Limit: l.Policy.Limit,
+				Window: dur(l.Policy.Window), Burst: l.Policy.Burst}
+			if l.NoHeaders {
+				ls.Headers = "none"
+			}
+			f.Limits = append(f.Limits, ls)
+		}
+		if c.HeaderStyle != sim.HeadersDraft {
+			f.HeaderStyle = c.HeaderStyle.String()
+		}
+		if c.Chain != sim.ChainAllOrNothing {
+			f.Chain = c.Chain.String()
 		}
 		for _, l := range c.Lanes {
 			f.Lanes = append(f.Lanes, l.String())
@@ -146,7 +159,8 @@ func toFile(s *Scenario) (*fileSpec, error) {
 				Limit: o.Policy.Limit, Window: dur(o.Policy.Window), Burst: o.Policy.Burst})
 		}
 		if a := c.AIMD; a != (sim.AIMDSettings{}) {
-			f.AIMD = &aimdSpec{Initial: a.Initial, Min: a.Min, Max: a.Max, Target: optDur(a.Target), Backoff: a.Backoff}
+			f.AIMD = &aimdSpec{Initial: a.Initial, Min: a.Min, Max: a.Max, Target: optDur(a.Target), Backoff: a.Backoff,
+				RetryAfter: optDur(a.RetryAfter)}
 		}
 		if t := c.Throttle; t != (sim.ThrottleSettings{}) {
 			f.Throttle = &throttleSpec{K: t.K, Period: optDur(t.Period)}
@@ -158,7 +172,8 @@ func toFile(s *Scenario) (*fileSpec, error) {
 			f.Clients = append(f.Clients, clientToFile(g))
 		}
 		if be := c.Backend; be != nil {
-			bs := &backendSpec{Capacity: &be.Capacity, Queue: be.QueueSize, Service: serviceToFile(be.Service)}
+			bs := &backendSpec{Capacity: &be.Capacity, Queue: be.QueueSize, Service: serviceToFile(be.Service),
+				RetryAfter: optDur(be.RetryAfter)}
 			for _, ch := range be.Changes {
 				cs := changeSpec{At: dur(ch.At), Capacity: &ch.Capacity}
 				if ch.Service.Mean > 0 {
@@ -175,7 +190,7 @@ func toFile(s *Scenario) (*fileSpec, error) {
 }
 
 func clientToFile(g sim.ClientGroup) clientSpec {
-	cs := clientSpec{Name: g.Name, Count: &g.Count, Cost: g.Cost}
+	cs := clientSpec{Name: g.Name, Count: &g.Count, Cost: g.Cost, Pace: g.Pace}
 	if id := g.Identity; id != (sim.Identity{}) {
 		cs.Identity = &identitySpec{User: id.User, IP: id.IP, APIKey: id.APIKey, Tenant: id.Tenant, Endpoint: id.Endpoint}
 	}
@@ -194,6 +209,9 @@ func clientToFile(g sim.ClientGroup) clientSpec {
 	if r := g.Retry; r != (sim.Retry{}) {
 		rs := &retrySpec{Kind: r.Kind.String(), Delay: optDur(r.Delay), MaxAttempts: r.MaxAttempts,
 			HonorRetryAfter: r.HonorRetryAfter, RetryAfterJitter: optDur(r.RetryAfterJitter)}
+		if r.RetryAfter != sim.RetryAfterHeader {
+			rs.RetryAfter = r.RetryAfter.String()
+		}
 		if r.Kind == sim.RetryExponential {
 			rs.Base, rs.Cap, rs.Jitter = dur(r.Base), dur(r.Cap), r.Jitter.String()
 		}

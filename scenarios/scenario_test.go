@@ -168,6 +168,19 @@ func TestParseErrors(t *testing.T) {
 			want: []string{`f.yaml:8: clients[0].retry.jitter: unknown value "fulll" (want none, full, equal, decorrelated); did you mean "full"?`},
 		},
 		{
+			name: "contention schedule and backoffs",
+			yaml: "contention:\n  clients: [1]\n  jitters: [no_backof]\n  schedule: brookr\n",
+			want: []string{
+				`f.yaml:3: contention.jitters[0]: unknown value "no_backof" (want none, full, equal, decorrelated, no_backoff); did you mean "no_backoff"?`,
+				`f.yaml:4: contention.schedule: unknown value "brookr" (want base_first, brooker); did you mean "brooker"?`,
+			},
+		},
+		{
+			name: "no_backoff is not a client's jitter",
+			yaml: okClient + "    retry:\n      kind: exponential\n      jitter: no_backoff\n",
+			want: []string{`f.yaml:8: clients[0].retry.jitter: unknown value "no_backoff" (want none, full, equal, decorrelated)`},
+		},
+		{
 			name: "unknown lane",
 			yaml: "lanes: [gcra, token_buckt]\n" + okClient,
 			want: []string{`f.yaml:1: lanes[1]: unknown value "token_buckt" (want fixed_window, sliding_log, sliding_window_counter, token_bucket, leaky_bucket, gcra, aimd, client_throttle); did you mean "token_bucket"?`},

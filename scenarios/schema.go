@@ -18,11 +18,13 @@ type fileSpec struct {
 	Seed        *uint64   `yaml:"seed,omitempty" doc:"seed of every random stream (default 1); the same seed gives the same result"`
 	Bucket      *Duration `yaml:"bucket,omitempty" check:"positive" doc:"width of the time-series buckets (default about duration/200, at least 1ms, tiling the first limit's window)"`
 
-	Limits    []limitSpec    `yaml:"limits,omitempty" doc:"the limit chain a request passes, most specific first (default one global limit of 10 per 1s)"`
-	Lanes     []string       `yaml:"lanes,omitempty" enum:"lane" doc:"the limiting strategies to compare, in order (default all eight)"`
-	Overrides []overrideSpec `yaml:"overrides,omitempty" doc:"another policy for one lane and one limit of the chain, e.g. a deeper leaky queue"`
-	AIMD      *aimdSpec      `yaml:"aimd,omitempty" doc:"settings of the AIMD concurrency lane"`
-	Throttle  *throttleSpec  `yaml:"throttle,omitempty" doc:"settings of the client-throttling lane"`
+	Limits      []limitSpec    `yaml:"limits,omitempty" doc:"the limit chain a request passes, most specific first (default one global limit of 10 per 1s)"`
+	HeaderStyle string         `yaml:"header_style,omitempty" enum:"header_style" doc:"how the server writes quota headers: draft (RateLimit and RateLimit-Policy, draft-ietf-httpapi-ratelimit-headers-11) or legacy (X-RateLimit-Limit, -Remaining, -Reset) (default draft)"`
+	Chain       string         `yaml:"chain,omitempty" enum:"chain" doc:"how a chain of several limits charges a request: all_or_nothing (a refusal by any limit is counted by none) or charge_until_refused (limits before the refusing one count it) (default all_or_nothing)"`
+	Lanes       []string       `yaml:"lanes,omitempty" enum:"lane" doc:"the limiting strategies to compare, in order (default all eight)"`
+	Overrides   []overrideSpec `yaml:"overrides,omitempty" doc:"another policy for one lane and one limit of the chain, e.g. a deeper leaky queue"`
+	AIMD        *aimdSpec      `yaml:"aimd,omitempty" doc:"settings of the AIMD concurrency lane"`
+	Throttle    *throttleSpec  `yaml:"throttle,omitempty" doc:"settings of the client-throttling lane"`
 
 	Clients []clientSpec `yaml:"clients,omitempty" doc:"the client population: groups of identical clients"`
 	Backend *backendSpec `yaml:"backend,omitempty" doc:"the service behind the limiter (default none: answers at once)"`
@@ -31,11 +33,12 @@ type fileSpec struct {
 }
 
 type limitSpec struct {
-	Name   string    `yaml:"name,omitempty" doc:"names the limit in refusals (default the key)"`
-	Key    string    `yaml:"key,omitempty" enum:"key" doc:"what the limit counts by (default global)"`
-	Limit  int64     `yaml:"limit" required:"true" check:"positive" doc:"cost units admitted per window"`
-	Window *Duration `yaml:"window,omitempty" check:"positive" doc:"the window the limit is stated over (default 1s)"`
-	Burst  int64     `yaml:"burst,omitempty" check:"nonneg" doc:"largest burst, in cost units (default the limit)"`
+	Name    string    `yaml:"name,omitempty" doc:"names the limit in refusals (default the key)"`
+	Key     string    `yaml:"key,omitempty" enum:"key" doc:"what the limit counts by (default global)"`
+	Limit   int64     `yaml:"limit" required:"true" check:"positive" doc:"cost units admitted per window"`
+	Window  *Duration `yaml:"window,omitempty" check:"positive" doc:"the window the limit is stated over (default 1s)"`
+	Burst   int64     `yaml:"burst,omitempty" check:"nonneg" doc:"largest burst, in cost units (default the limit)"`
+	Headers string    `yaml:"headers,omitempty" enum:"limit_headers" doc:"sent: the limit appears in the quota headers; none: it never does, so clients cannot read how fast to probe (default sent)"`
 }
 
 type overrideSpec struct {
@@ -47,11 +50,12 @@ type overrideSpec struct {
 }
 
 type aimdSpec struct {
-	Initial float64   `yaml:"initial,omitempty" check:"positive" doc:"starting concurrency limit (default 10)"`
-	Min     float64   `yaml:"min,omitempty" check:"positive" doc:"lowest concurrency limit (default 1)"`
-	Max     float64   `yaml:"max,omitempty" check:"positive" doc:"highest concurrency limit (default 1000)"`
-	Target  *Duration `yaml:"target,omitempty" check:"positive" doc:"latency above which the limit is cut (default 2x the backend's mean service time)"`
-	Backoff float64   `yaml:"backoff,omitempty" check:"positive" doc:"factor the limit is multiplied by on a cut, below 1 (default 0.9)"`
+	Initial    float64   `yaml:"initial,omitempty" check:"positive" doc:"starting concurrency limit (default 10)"`
+	Min        float64   `yaml:"min,omitempty" check:"positive" doc:"lowest concurrency limit (default 1)"`
+	Max        float64   `yaml:"max,omitempty" check:"positive" doc:"highest concurrency limit (default 1000)"`
+	Target     *Duration `yaml:"target,omitempty" check:"positive" doc:"latency above which the limit is cut (default 2x the backend's mean service time)"`
+	Backoff    float64   `yaml:"backoff,omitempty" check:"positive" doc:"factor the limit is multiplied by on a cut, below 1 (default 0.9)"`
+	RetryAfter *Duration `yaml:"retry_after,omitempty" check:"positive" doc:"Retry-After sent with a 503 over the concurrency limit, rounded up to whole seconds in the header (default none)"`
 }
 
 type throttleSpec struct {
@@ -67,6 +71,7 @@ type clientSpec struct {
 	Cost     int64         `yaml:"cost,omitempty" check:"positive" doc:"cost units per request (default 1)"`
 	Arrivals []arrivalSpec `yaml:"arrivals" required:"true" doc:"when each client sends: the union of these components"`
 	Retry    *retrySpec    `yaml:"retry,omitempty" doc:"what a client does after a refusal, a shed or a local drop (default give up)"`
+	Pace     bool          `yaml:"pace,omitempty" doc:"read the quota headers of every answer and, when no quota is left, send nothing until the reset they give"`
 }
 
 type identitySpec struct {
@@ -99,13 +104,15 @@ type retrySpec struct {
 	MaxAttempts      int       `yaml:"max_attempts,omitempty" check:"nonneg" doc:"attempts per request, the first included (default 0: no limit but the end of the run)"`
 	HonorRetryAfter  bool      `yaml:"honor_retry_after,omitempty" doc:"wait at least the Retry-After a refusal carries"`
 	RetryAfterJitter *Duration `yaml:"retry_after_jitter,omitempty" check:"nonneg" doc:"with honor_retry_after: add uniform(0, this) to the Retry-After"`
+	RetryAfter       string    `yaml:"retry_after,omitempty" enum:"retry_after" doc:"with honor_retry_after: header waits the header's whole seconds (rounded up), exact the limiter's exact value (default header)"`
 }
 
 type backendSpec struct {
-	Capacity *int         `yaml:"capacity,omitempty" check:"nonneg" doc:"requests served in parallel (default 1; 0 is an outage: every request gets 503)"`
-	Queue    int          `yaml:"queue,omitempty" check:"nonneg" doc:"requests that may wait for a server; one more is shed with 503 (default 0)"`
-	Service  *serviceSpec `yaml:"service" required:"true" doc:"the service time of one request"`
-	Changes  []changeSpec `yaml:"changes,omitempty" doc:"capacity and service-time changes over time: slowdown, outage, recovery"`
+	Capacity   *int         `yaml:"capacity,omitempty" check:"nonneg" doc:"requests served in parallel (default 1; 0 is an outage: every request gets 503)"`
+	Queue      int          `yaml:"queue,omitempty" check:"nonneg" doc:"requests that may wait for a server; one more is shed with 503 (default 0)"`
+	Service    *serviceSpec `yaml:"service" required:"true" doc:"the service time of one request"`
+	Changes    []changeSpec `yaml:"changes,omitempty" doc:"capacity and service-time changes over time: slowdown, outage, recovery"`
+	RetryAfter *Duration    `yaml:"retry_after,omitempty" check:"positive" doc:"Retry-After sent with a 503 when the backend sheds, rounded up to whole seconds in the header (default none)"`
 }
 
 type serviceSpec struct {
@@ -121,8 +128,9 @@ type changeSpec struct {
 
 type contentionSpec struct {
 	Clients   []int     `yaml:"clients" required:"true" check:"positive" doc:"client counts to sweep, e.g. [10, 20, 30]"`
-	Jitters   []string  `yaml:"jitters,omitempty" enum:"jitter" doc:"backoff kinds to compare (default all four)"`
-	Base      *Duration `yaml:"base,omitempty" check:"positive" doc:"first backoff (default 5ms)"`
+	Jitters   []string  `yaml:"jitters,omitempty" enum:"backoff" doc:"backoff kinds to compare: the four jitters and no_backoff (default the four jitters)"`
+	Base      *Duration `yaml:"base,omitempty" check:"positive" doc:"the backoff's base (default 5ms)"`
+	Schedule  string    `yaml:"schedule,omitempty" enum:"schedule" doc:"base_first: retry n sleeps base x 2^(n-1); brooker: base x 2^n, as the AWS blog's simulator (default base_first)"`
 	Cap       *Duration `yaml:"cap,omitempty" check:"positive" doc:"largest backoff (default 2s)"`
 	Hop       *Duration `yaml:"hop,omitempty" check:"positive" doc:"mean one-way network time (default 10ms)"`
 	HopStdDev *Duration `yaml:"hop_stddev,omitempty" check:"nonneg" doc:"standard deviation of the network time (default 2ms)"`

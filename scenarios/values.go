@@ -109,13 +109,19 @@ func formatRate(r sim.Rate) string {
 
 // enums maps the enum tag of a schema field to its valid names, as sim defines them.
 var enums = map[string]func() []string{
-	"lane":    sim.LaneNames,
-	"key":     sim.KeyNames,
-	"arrival": sim.ArrivalNames,
-	"retry":   sim.RetryNames,
-	"jitter":  sim.JitterNames,
-	"service": sim.ServiceNames,
-	"server":  serverLaneNames,
+	"lane":          sim.LaneNames,
+	"key":           sim.KeyNames,
+	"arrival":       sim.ArrivalNames,
+	"retry":         sim.RetryNames,
+	"jitter":        sim.JitterNames,
+	"backoff":       sim.BackoffNames,
+	"schedule":      sim.ScheduleNames,
+	"chain":         sim.ChainNames,
+	"header_style":  sim.HeaderStyleNames,
+	"limit_headers": func() []string { return []string{"sent", "none"} },
+	"retry_after":   sim.RetryAfterNames,
+	"service":       sim.ServiceNames,
+	"server":        serverLaneNames,
 }
 
 // serverLaneNames are the lanes that can enforce the limit behind client throttling:

@@ -44,13 +44,15 @@ type TraceRecord struct {
 	Attempt    int    // 1 for the first attempt
 	Cost       int64
 	Delay      time.Duration // TraceDelay: wait until release
-	RetryAfter time.Duration // TraceRefuse: the Retry-After given
-	Limit      string        // TraceRefuse: the limit that tripped
-	Latency    time.Duration // TraceSuccess: time in the backend
+	RetryAfter time.Duration // TraceRefuse, and TraceShed when set to send one: the Retry-After, exact
+	// Limit is, on TraceRefuse, the limit that tripped; on TraceAdmit and
+	// TraceDelay, the limit whose quota the RateLimit header reports (nearest
+	// exhaustion among those that send headers; "" when none does).
+	Limit   string
+	Latency time.Duration // TraceSuccess: time in the backend
 	// Answered is true when a rate limit answered the attempt (admit, delay,
 	// refuse); Remaining and Reset are then what its RateLimit header says: the
-	// quota left and the time until it is whole again, of the tripping limit on a
-	// refusal, else of the chain's limit closest to running out.
+	// quota left and the time until it is whole again, of Limit.
 	Answered  bool
 	Remaining int64
 	Reset     time.Duration

@@ -23,6 +23,12 @@ type Config struct {
 	Limits []Limit
 	// Lanes to run, in order; empty means AllLanes.
 	Lanes []LaneKind
+	// HeaderStyle is how the server writes its quota headers; the zero value is
+	// the IETF draft's RateLimit and RateLimit-Policy.
+	HeaderStyle HeaderStyle
+	// Chain is how a chain of several limits charges a request; the zero value,
+	// ChainAllOrNothing, charges no limit when any limit refuses.
+	Chain ChainMode
 	// Overrides give one lane another policy for one limit of the chain (a leaky
 	// bucket with a deeper queue, say); the other lanes keep the chain's.
 	Overrides []LaneOverride
@@ -45,7 +51,23 @@ type Limit struct {
 	Name   string // names the limit in refusals; defaults to "<key>"
 	Key    KeyKind
 	Policy algorithms.Policy
+	// NoHeaders keeps the limit out of every quota header (RateLimit,
+	// RateLimit-Policy, X-RateLimit-*): a security limit on an unauthenticated
+	// endpoint need not tell an attacker how fast to probe. Retry-After is still sent.
+	NoHeaders bool
 }
+
+// ChainMode is how a limit chain charges a request that one of its limits refuses.
+type ChainMode uint8
+
+const (
+	// ChainAllOrNothing checks every limit before charging any: a request that any
+	// limit refuses is counted by none, as nginx does with several limit_req zones.
+	ChainAllOrNothing ChainMode = iota
+	// ChainChargeUntilRefused decides the limits in order and stops at the first
+	// refusal: the limits before it have already counted the request.
+	ChainChargeUntilRefused
+)
 
 // LaneOverride replaces, in lane Lane only, the policy of Limits[Limit].
 type LaneOverride struct {
@@ -96,6 +118,8 @@ type AIMDSettings struct {
 	Initial, Min, Max float64
 	Target            time.Duration
 	Backoff           float64
+	// RetryAfter is the Retry-After sent with a 503 over the limit; zero sends none.
+	RetryAfter time.Duration
 }
 
 // ThrottleSettings configure the client-throttling lane: every client runs the
@@ -115,6 +139,11 @@ type ClientGroup struct {
 	Arrivals []Arrival
 	Cost     int64 // cost units per request; zero means 1
 	Retry    Retry
+	// Pace makes the clients read the quota headers of every answer: when the
+	// quota left is 0 they hold every send, first attempts and retries alike,
+	// until the reset the headers give. Clients that do not pace discover the
+	// limit by hitting it.
+	Pace bool
 }
 
 // Identity gives each client its keys. Each field is a template in which "{i}" is
@@ -173,13 +202,17 @@ const (
 )
 
 // JitterKind randomises an exponential backoff (AWS "Exponential Backoff And Jitter").
+// The sleep before retry n (n = 1 for the first retry) is min(cap, base×2ⁿ⁻¹): see backoff.
 type JitterKind uint8
 
 const (
-	JitterNone         JitterKind = iota // sleep = min(cap, base×2^n)
+	JitterNone         JitterKind = iota // sleep = min(cap, base×2ⁿ⁻¹)
 	JitterFull                           // uniform(0, sleep)
 	JitterEqual                          // sleep/2 + uniform(0, sleep/2)
 	JitterDecorrelated                   // min(cap, uniform(base, 3×previous sleep))
+	// JitterNoBackoff sleeps 0: no backoff at all, the contention study's baseline
+	// (its reference simulator's NoBackoff). Clients say retry kind immediate instead.
+	JitterNoBackoff
 )
 
 // Retry is a client's retry policy. MaxAttempts counts the first attempt; zero means
@@ -190,10 +223,31 @@ type Retry struct {
 	Base, Cap   time.Duration // exponential
 	Jitter      JitterKind
 	MaxAttempts int
-	// HonorRetryAfter waits at least the Retry-After a refusal carries, plus a
-	// uniform(0, RetryAfterJitter) draw.
+	// HonorRetryAfter waits at least the Retry-After an answer carries, plus a
+	// uniform(0, RetryAfterJitter) draw. RetryAfter says which value it waits: the
+	// header's whole seconds (the default) or the limiter's exact one.
 	HonorRetryAfter  bool
 	RetryAfterJitter time.Duration
+	RetryAfter       RetryAfterMode
+}
+
+// RetryAfterMode is what a client honouring Retry-After reads.
+type RetryAfterMode uint8
+
+const (
+	// RetryAfterHeader reads the header as HTTP sends it: delay-seconds, a whole
+	// number of seconds, rounded up from the limiter's exact value (RFC 9110 §10.2.3).
+	RetryAfterHeader RetryAfterMode = iota
+	// RetryAfterExact reads the limiter's exact value, to the nanosecond, as a
+	// client of a server that sends sub-second hints could.
+	RetryAfterExact
+)
+
+// HeaderRetryAfter is d as the Retry-After header carries it: whole seconds,
+// rounded up, so never sooner than d. It is the one rounding every header, trace
+// column and client in rlsim uses.
+func HeaderRetryAfter(d time.Duration) time.Duration {
+	return time.Duration(ceilSeconds(d)) * time.Second
 }
 
 // Backend is the service behind the limiter: Capacity parallel servers, a bounded
@@ -204,6 +258,9 @@ type Backend struct {
 	QueueSize int
 	Service   Service
 	Changes   []BackendChange
+	// RetryAfter is the Retry-After sent with a 503 when the backend sheds (queue
+	// full, or down); zero sends none.
+	RetryAfter time.Duration
 }
 
 // ServiceKind is the distribution of service times.

@@ -4,6 +4,7 @@ import (
 	"context"
 	"errors"
 	"fmt"
+	"math"
 	"strings"
 	"time"
 )
@@ -11,12 +12,8 @@ import (
 // Defaults of the contention study, as in the simulator behind the AWS Architecture
 // Blog's "Exponential Backoff And Jitter" (aws-samples/aws-arch-backoff-simulator):
 // network hops of |Normal(10ms, 2ms)| and backoff with base 5ms and cap 2s.
-//
-// One difference is deliberate: that simulator sleeps base×2^n before retry n
-// (n from 1), so its first plain, full or equal sleep is 2×base; here retry n
-// sleeps base×2^(n−1) as everywhere else in rlsim (see backoff). Set Base to 10ms
-// to reproduce its no-, full- and equal-jitter schedules exactly; its decorrelated
-// jitter is the same as here at Base 5ms.
+// Its schedule, base×2ⁿ before retry n, is ScheduleBrooker; the default is
+// rlsim's base×2ⁿ⁻¹ (see backoff).
 const (
 	DefaultContentionHop       = 10 * time.Millisecond
 	DefaultContentionHopStdDev = 2 * time.Millisecond
@@ -66,6 +63,9 @@ func (c ContentionConfig) Validate() error {
 	if d := c.withDefaults(); c.Base >= 0 && c.Cap >= 0 && d.Cap < d.Base {
 		bad("cap", "must be at least base (%v), got %v", d.Base, d.Cap)
 	}
+	if int(c.Schedule) >= len(scheduleNames) {
+		bad("schedule", "unknown value %v (want %s)", c.Schedule, strings.Join(scheduleNames[:], ", "))
+	}
 	if c.Runs < 0 {
 		bad("runs", "must not be negative, got %d", c.Runs)
 	}
@@ -97,7 +97,7 @@ func (c ContentionConfig) withDefaults() ContentionConfig {
 
 // RunContention runs the optimistic-concurrency backoff study: for each jitter in
 // c.Jitters (all four when empty) and each count in c.Clients, c.Runs runs whose
-// write calls and completion times are averaged. Run r of n clients draws from
+// write calls and completion times are averaged, with a 95% interval for each mean. Run r of n clients draws from
 // streams derived from (Seed, r, n, client), the same for every jitter kind, so the
 // kinds are compared on common random numbers. ctx is checked between runs and
 // every 65536 events within one.
@@ -110,8 +110,7 @@ func RunContention(ctx context.Context, c ContentionConfig) (ContentionResult, e
 	var w contentionWorld
 	for _, j := range c.Jitters {
 		for _, n := range c.Clients {
-			var calls int64
-			var completion time.Duration
+			var calls, completion meanInterval
 			for r := range c.Runs {
 				if err := ctx.Err(); err != nil {
 					return ContentionResult{}, err
@@ -120,15 +119,14 @@ func RunContention(ctx context.Context, c ContentionConfig) (ContentionResult, e
 				if err := w.run(ctx); err != nil {
 					return ContentionResult{}, err
 				}
-				calls += w.calls
-				completion += w.completion
+				calls.add(float64(w.calls))
+				completion.add(float64(w.completion))
 			}
-			res.Rows = append(res.Rows, ContentionRow{
-				Clients:    n,
-				Jitter:     j,
-				Calls:      float64(calls) / float64(c.Runs),
-				Completion: completion / time.Duration(c.Runs),
-			})
+			row := ContentionRow{Clients: n, Jitter: j, Runs: c.Runs}
+			row.Calls, row.CallsLow, row.CallsHigh = calls.bounds()
+			mean, low, high := completion.bounds()
+			row.Completion, row.CompletionLow, row.CompletionHigh = ns(mean), ns(low), ns(high)
+			res.Rows = append(res.Rows, row)
 		}
 	}
 	return res, nil
@@ -158,6 +156,7 @@ type contender struct {
 type contentionWorld struct {
 	eng        engine
 	retry      Retry
+	shift      int // added to the failures to get the backoff's n: 1 for ScheduleBrooker
 	hop, sd    time.Duration
 	version    int64 // the row's version: the number of writes won
 	clients    []contender
@@ -169,6 +168,10 @@ type contentionWorld struct {
 func (w *contentionWorld) reset(c ContentionConfig, j JitterKind, n, run int) {
 	w.eng = engine{heap: w.eng.heap[:0]}
 	w.retry = Retry{Kind: RetryExponential, Base: c.Base, Cap: c.Cap, Jitter: j}
+	w.shift = 0
+	if c.Schedule == ScheduleBrooker {
+		w.shift = 1
+	}
 	w.hop, w.sd = c.Hop, c.HopStdDev
 	w.version, w.calls, w.left, w.completion = 0, 0, n, 0
 	if cap(w.clients) < n {
@@ -218,7 +221,7 @@ func (w *contentionWorld) run(ctx context.Context) error {
 			w.send(i, 0, hopWriteWon)
 		case hopWriteFail:
 			cl.failures++
-			cl.sleep = backoff(w.retry, cl.failures, cl.sleep, &cl.jitter)
+			cl.sleep = w.sleep(cl)
 			w.send(i, cl.sleep, hopReadSent)
 		case hopWriteWon:
 			cl.wins++
@@ -231,3 +234,12 @@ func (w *contentionWorld) run(ctx context.Context) error {
 	}
 	return nil
 }
+
+// sleep is client cl's backoff after its latest failed write: retry n = failures,
+// on the study's schedule.
+func (w *contentionWorld) sleep(cl *contender) time.Duration {
+	return backoff(w.retry, cl.failures+w.shift, cl.sleep, &cl.jitter)
+}
+
+// ns rounds a float number of nanoseconds to a Duration.
+func ns(f float64) time.Duration { return time.Duration(math.Round(f)) }

@@ -186,7 +186,7 @@ func TestContentionValidate(t *testing.T) {
 			[]string{"contention.clients[1]: must be positive, got 0", "contention.clients[2]: must be positive, got -3"}},
 		{"too many clients", func(c *ContentionConfig) { c.Clients = []int{MaxContentionClients + 1} }, []string{"contention.clients[0]: must be at most"}},
 		{"unknown jitter", func(c *ContentionConfig) { c.Jitters = []JitterKind{JitterFull, 9} },
-			[]string{"contention.jitters[1]: unknown value JitterKind(9) (want none, full, equal, decorrelated)"}},
+			[]string{"contention.jitters[1]: unknown value JitterKind(9) (want none, full, equal, decorrelated, no_backoff)"}},
 		{"negative durations", func(c *ContentionConfig) { c.Base, c.Cap, c.Hop, c.HopStdDev = -1, -2, -3, -4 },
 			[]string{"contention.base: must not be negative", "contention.cap: must not be negative", "contention.hop: must not be negative", "contention.hop_stddev: must not be negative"}},
 		{"cap below base", func(c *ContentionConfig) { c.Base, c.Cap = time.Second, time.Millisecond }, []string{"contention.cap: must be at least base (1s), got 1ms"}},
@@ -288,4 +288,68 @@ func ExampleRunContention() {
 	fmt.Printf("%d client, %v jitter: %.0f write call, done at %v\n", r.Clients, r.Jitter, r.Calls, r.Completion.Round(time.Millisecond))
 	// Output:
 	// 1 client, full jitter: 1 write call, done at 40ms
+}
+
+// TestContentionSchedules reproduces the schedule of the AWS blog's simulator
+// (aws-samples/aws-arch-backoff-simulator, src/backoff_simulator.py): its client
+// counts attempt += 1 before sleeping expo(attempt) = min(cap, 2**attempt * base)
+// with base 5 and cap 2000 (ms), and NoBackoff sleeps 0. rlsim's own convention,
+// base_first, sleeps base×2ⁿ⁻¹.
+func TestContentionSchedules(t *testing.T) {
+	ms := time.Millisecond
+	tests := []struct {
+		schedule Schedule
+		jitter   JitterKind
+		want     []time.Duration // the sleeps after failures 1, 2, 3, ...
+	}{
+		{ScheduleBrooker, JitterNone, []time.Duration{10 * ms, 20 * ms, 40 * ms, 80 * ms, 160 * ms, 320 * ms, 640 * ms, 1280 * ms, 2000 * ms, 2000 * ms}},
+		{ScheduleBaseFirst, JitterNone, []time.Duration{5 * ms, 10 * ms, 20 * ms, 40 * ms, 80 * ms, 160 * ms, 320 * ms, 640 * ms, 1280 * ms, 2000 * ms}},
+		{ScheduleBrooker, JitterNoBackoff, []time.Duration{0, 0, 0, 0, 0, 0, 0, 0, 0, 0}},
+		{ScheduleBaseFirst, JitterNoBackoff, []time.Duration{0, 0, 0, 0, 0, 0, 0, 0, 0, 0}},
+	}
+	for _, tt := range tests {
+		t.Run(tt.schedule.String()+"/"+tt.jitter.String(), func(t *testing.T) {
+			var w contentionWorld
+			w.reset(ContentionConfig{Clients: []int{1}, Schedule: tt.schedule}.withDefaults(), tt.jitter, 1, 0)
+			cl := &w.clients[0]
+			draws := cl.jitter
+			for i, want := range tt.want {
+				cl.failures = i + 1
+				if got := w.sleep(cl); got != want {
+					t.Errorf("sleep after failure %d = %v, want %v", i+1, got, want)
+				}
+			}
+			if cl.jitter != draws {
+				t.Error("an unjittered schedule drew from the jitter stream")
+			}
+		})
+	}
+}
+
+// Without backoff, clients collide more than with the plainest exponential one.
+func TestContentionNoBackoffIsTheBaseline(t *testing.T) {
+	cells := runContention(t, ContentionConfig{Seed: 1, Clients: []int{30}, Runs: 5, Schedule: ScheduleBrooker,
+		Jitters: []JitterKind{JitterNone, JitterNoBackoff}})
+	if none, nob := cells[JitterNone][30], cells[JitterNoBackoff][30]; nob.Calls <= none.Calls {
+		t.Errorf("30 clients: no backoff made %.1f calls, exponential backoff %.1f; want more", nob.Calls, none.Calls)
+	}
+}
+
+func TestContentionIntervals(t *testing.T) {
+	for _, runs := range []int{1, 2, 7} {
+		row := runContention(t, ContentionConfig{Seed: 5, Clients: []int{20}, Jitters: []JitterKind{JitterFull}, Runs: runs})[JitterFull][20]
+		if row.Runs != runs {
+			t.Errorf("runs %d: row.Runs = %d", runs, row.Runs)
+		}
+		if runs == 1 {
+			if row.CallsLow != row.Calls || row.CallsHigh != row.Calls || row.CompletionLow != row.Completion || row.CompletionHigh != row.Completion {
+				t.Errorf("one run: intervals %v–%v, %v–%v; want the means alone", row.CallsLow, row.CallsHigh, row.CompletionLow, row.CompletionHigh)
+			}
+			continue
+		}
+		if !(row.CallsLow < row.Calls && row.Calls < row.CallsHigh) || !(row.CompletionLow < row.Completion && row.Completion < row.CompletionHigh) {
+			t.Errorf("runs %d: calls %v in %v–%v, completion %v in %v–%v; want each mean strictly inside a nonempty interval",
+				runs, row.Calls, row.CallsLow, row.CallsHigh, row.Completion, row.CompletionLow, row.CompletionHigh)
+		}
+	}
 }

@@ -34,13 +34,14 @@ type lane struct {
 	err    error // the first error the trace sink returned
 }
 
-// clientState is what a client of this lane remembers, kept in one 48-byte
+// clientState is what a client of this lane remembers, kept in one 56-byte
 // record because every arrival touches all of it.
 type clientState struct {
 	requests  int64 // requests started so far
 	succeeded int32 // requests that succeeded
 	retryRnd  stream
-	arrival   arrivalState // the first component of its arrivals
+	arrival   arrivalState  // the first component of its arrivals
+	paused    time.Duration // a pacing client sends nothing before this instant
 }
 
 // throttledClient is a client's adaptive throttle and its random draws.
@@ -159,12 +160,19 @@ func (l *lane) arrive(c int32) {
 	l.attempt(r)
 }
 
-// attempt is one try of request r at the lane's current time.
+// attempt is one try of request r at the lane's current time. A pacing client
+// whose quota ran out holds the try until the quota's reset.
 func (l *lane) attempt(r int32) {
 	now := l.eng.now
 	req := &l.reqs.all[r]
-	req.attempt++
 	c := req.client
+	if held := l.clients[c].paused; now < held {
+		if held <= l.end {
+			l.eng.schedule(held, evAttempt, r, 0)
+		}
+		return
+	}
+	req.attempt++
 	g := l.pop.groupOf[c]
 	l.m.attempt(now, g)
 	atRetryAfter := req.raDue == now
@@ -183,38 +191,88 @@ func (l *lane) attempt(r int32) {
 		l.m.retriedAtRetryAfter()
 	}
 	if l.aimd != nil {
-		l.enter(r)
+		if l.enter(r) && atRetryAfter {
+			l.m.retryAfterSucceeded()
+		}
 		return
 	}
-	// The answer carries the headers of the limit closest to running out, as the
-	// RateLimit draft asks, and the longest delay of any leaky layer.
-	var answer algorithms.Decision
-	for i, lim := range l.chain {
-		d := lim.decide(l.pop.keyOf[i][c], now, req.cost)
-		if d.Verdict == algorithms.Refuse {
-			l.m.shadow(l.pop.keyOf[0][c], now, req.cost, false)
-			l.refuse(r, i, d)
-			return
-		}
-		delay := max(answer.Delay, d.Delay)
-		if i == 0 || d.Remaining < answer.Remaining {
-			answer = d
-		}
-		answer.Delay = delay
+	answer, quota, refused := l.decideChain(c, now, req.cost)
+	if refused {
+		l.m.shadow(l.pop.keyOf[0][c], now, req.cost, false)
+		l.refuse(r, quota, answer)
+		return
 	}
 	delay := answer.Delay
+	l.pace(c, quota, answer)
 	l.m.shadow(l.pop.keyOf[0][c], now, req.cost, true)
 	if atRetryAfter {
 		l.m.retryAfterSucceeded()
 	}
 	if delay > 0 {
 		l.m.delayed(now, delay, g)
-		l.record(TraceDelay, r, &answer, "")
+		l.record(TraceDelay, r, &answer, l.quotaName(quota))
 		l.eng.schedule(now+delay, evRelease, r, 0)
 		return
 	}
-	l.record(TraceAdmit, r, &answer, "")
+	l.record(TraceAdmit, r, &answer, l.quotaName(quota))
 	l.admit(r)
+}
+
+// quotaName is the name of the limit whose quota an answer's headers report, or
+// "" when no limit sends headers.
+func (l *lane) quotaName(quota int) string {
+	if quota < 0 {
+		return ""
+	}
+	return l.cfg.Limits[quota].Name
+}
+
+// pace lets a client of a pacing group read the quota headers of an answer from
+// limit quota: when they say no quota is left, it sends nothing more until the
+// reset they give (whole seconds, as the header carries it). A limit that sends
+// no headers tells it nothing.
+func (l *lane) pace(c int32, quota int, d algorithms.Decision) {
+	if quota < 0 || l.cfg.Limits[quota].NoHeaders || d.Remaining > 0 || !l.pop.groups[l.pop.groupOf[c]].Pace {
+		return
+	}
+	l.clients[c].paused = max(l.clients[c].paused, l.eng.now+HeaderRetryAfter(d.Reset))
+}
+
+// decideChain puts a request of client c through the limit chain at now. On a
+// refusal it returns the refusing limit's answer and index (the first refusing
+// limit in chain order). Otherwise the answer carries the longest delay of any
+// leaky layer and the quota of quota, the limit closest to running out among
+// those that send headers, as the RateLimit draft asks (−1 when none sends
+// them). With ChainAllOrNothing it peeks at every limit before charging any, so a
+// refusal charges nothing anywhere.
+func (l *lane) decideChain(c int32, now time.Duration, cost int64) (answer algorithms.Decision, quota int, refused bool) {
+	if len(l.chain) > 1 && l.cfg.Chain == ChainAllOrNothing {
+		for i, lim := range l.chain {
+			if d := lim.peek(l.pop.keyOf[i][c], now, cost); d.Verdict == algorithms.Refuse {
+				return d, i, true
+			}
+		}
+	}
+	quota = -1
+	var delay time.Duration
+	for i, lim := range l.chain {
+		d := lim.decide(l.pop.keyOf[i][c], now, cost)
+		if d.Verdict == algorithms.Refuse {
+			return d, i, true
+		}
+		delay = max(delay, d.Delay)
+		if !l.cfg.Limits[i].NoHeaders && (quota < 0 || d.Remaining < answer.Remaining) {
+			answer, quota = d, i
+		}
+	}
+	if quota < 0 {
+		answer = algorithms.Decision{}
+	}
+	answer.Delay = delay
+	if delay > 0 {
+		answer.Verdict = algorithms.Delay
+	}
+	return answer, quota, false
 }
 
 // released lets a delayed request out of the leaky queue.
@@ -228,15 +286,16 @@ func (l *lane) admit(r int32) {
 	l.enter(r)
 }
 
-// enter hands request r to the backend (through AIMD's concurrency limit on that lane).
-func (l *lane) enter(r int32) {
+// enter hands request r to the backend (through AIMD's concurrency limit on that
+// lane). It reports false when AIMD shed the request.
+func (l *lane) enter(r int32) bool {
 	if l.aimd != nil {
 		req := &l.reqs.all[r]
 		ok := l.aimd.Acquire(l.eng.now)
 		l.m.shadow(l.pop.keyOf[0][req.client], l.eng.now, req.cost, ok)
 		if !ok {
-			l.shed(r)
-			return
+			l.shed(r, l.cfg.AIMD.RetryAfter)
+			return false
 		}
 		l.m.admitted(l.eng.now, l.pop.groupOf[req.client], l.pop.keyOf[0][req.client], req.cost)
 		l.record(TraceAdmit, r, nil, "")
@@ -244,25 +303,34 @@ func (l *lane) enter(r int32) {
 	l.reqs.all[r].entered = l.eng.now
 	if l.backend == nil {
 		l.succeed(r)
-		return
+		return true
 	}
 	l.backend.arrive(l, r)
+	return true
 }
 
 func (l *lane) refuse(r int32, limit int, d algorithms.Decision) {
 	req := &l.reqs.all[r]
 	name := l.cfg.Limits[limit].Name
-	l.m.refused(l.eng.now, l.pop.groupOf[req.client], limit, d, &l.cfg.Limits[limit])
+	l.m.refused(l.eng.now, l.pop.groupOf[req.client], limit, d, l.cfg)
+	l.throttleAnswer(req.client, false)
+	l.pace(req.client, limit, d)
 	l.record(TraceRefuse, r, &d, name)
 	l.fail(r, d.RetryAfter)
 }
 
-// shed answers 503: over the AIMD limit, or the backend is full or down.
-func (l *lane) shed(r int32) {
+// shed answers 503: over the AIMD limit, or the backend is full or down. The
+// answer carries retryAfter as its Retry-After, if positive.
+func (l *lane) shed(r int32, retryAfter time.Duration) {
 	req := &l.reqs.all[r]
-	l.m.shed(l.eng.now, l.pop.groupOf[req.client])
-	l.record(TraceShed, r, nil, "")
-	l.fail(r, 0)
+	l.m.shed(l.eng.now, l.pop.groupOf[req.client], retryAfter)
+	l.throttleAnswer(req.client, false)
+	if l.trace != nil && l.err == nil {
+		l.fillRecord(TraceShed, r)
+		l.rec.RetryAfter = retryAfter
+		l.err = l.trace.Record(&l.rec)
+	}
+	l.fail(r, retryAfter)
 }
 
 // succeed answers 200 to request r.
@@ -273,17 +341,25 @@ func (l *lane) succeed(r int32) {
 	if l.aimd != nil {
 		l.aimd.Release(now, latency)
 	}
-	if l.throttle != nil {
-		l.throttle.Accepted(&l.throttled[req.client].state, now)
-	}
+	l.throttleAnswer(req.client, true)
 	l.clients[req.client].succeeded++
 	l.m.succeeded(now, l.pop.groupOf[req.client], latency, now-req.started, l.backend != nil)
 	l.recordLatency(TraceSuccess, r, latency)
 	l.reqs.put(r)
 }
 
+// throttleAnswer tells client c's adaptive throttle, on that lane, that an answer
+// came back: a request is counted when it is answered, not when it is sent.
+func (l *lane) throttleAnswer(c int32, accepted bool) {
+	if l.throttle != nil {
+		l.throttle.Answered(&l.throttled[c].state, l.eng.now, accepted)
+	}
+}
+
 // fail applies the client's retry policy to a failed attempt. retryAfter is the
-// Retry-After the answer carried, zero if none.
+// Retry-After the answer carried, exact, zero if none; a client honouring it
+// reads it as its policy says (the header's whole seconds by default) and, when it
+// retries at exactly that instant, the retry is counted as one at Retry-After.
 func (l *lane) fail(r int32, retryAfter time.Duration) {
 	now := l.eng.now
 	req := &l.reqs.all[r]
@@ -302,9 +378,13 @@ func (l *lane) fail(r int32, retryAfter time.Duration) {
 			l.giveUp(r)
 			return
 		}
-		if sleep <= retryAfter {
-			sleep = retryAfter + rnd.duration(policy.RetryAfterJitter)
-			if sleep == retryAfter {
+		told := retryAfter
+		if policy.RetryAfter == RetryAfterHeader {
+			told = HeaderRetryAfter(retryAfter)
+		}
+		if sleep <= told {
+			sleep = told + rnd.duration(policy.RetryAfterJitter)
+			if sleep == told {
 				req.raDue = now + sleep
 			}
 		}
@@ -332,7 +412,8 @@ func retrySleep(p *Retry, n int, previous time.Duration, rnd *stream) time.Durat
 	return 0
 }
 
-// record traces an attempt's fate; d is the limiter's answer, if it gave one.
+// record traces an attempt's fate; d is the limiter's answer, if it gave one, and
+// limit the limit it speaks for (see TraceRecord.Limit).
 func (l *lane) record(ev TraceEvent, r int32, d *algorithms.Decision, limit string) {
 	if l.trace == nil || l.err != nil {
 		return
@@ -341,7 +422,9 @@ func (l *lane) record(ev TraceEvent, r int32, d *algorithms.Decision, limit stri
 	l.rec.Limit = limit
 	if d != nil {
 		l.rec.Delay, l.rec.RetryAfter = d.Delay, d.RetryAfter
-		l.rec.Remaining, l.rec.Reset, l.rec.Answered = d.Remaining, d.Reset, true
+		if limit != "" { // no limit of the chain reports its quota otherwise
+			l.rec.Remaining, l.rec.Reset, l.rec.Answered = d.Remaining, d.Reset, true
+		}
 	}
 	l.err = l.trace.Record(&l.rec)
 }

@@ -11,6 +11,7 @@ import (
 // decider is one limit of a lane's chain: an algorithm with a dense table of key states.
 type decider interface {
 	decide(key int32, now time.Duration, cost int64) algorithms.Decision
+	peek(key int32, now time.Duration, cost int64) algorithms.Decision // decide's answer, changing nothing
 }
 
 type dense[S any] struct {
@@ -20,6 +21,10 @@ type dense[S any] struct {
 
 func (d *dense[S]) decide(key int32, now time.Duration, cost int64) algorithms.Decision {
 	return d.alg.Decide(&d.states[key], now, cost)
+}
+
+func (d *dense[S]) peek(key int32, now time.Duration, cost int64) algorithms.Decision {
+	return algorithms.Peek(d.alg, &d.states[key], now, cost)
 }
 
 func newDense[S any](alg algorithms.Algorithm[S], err error, keys int) (decider, error) {

@@ -1,7 +1,6 @@
 package sim
 
 import (
-	"fmt"
 	"time"
 
 	"github.com/rlsim/rlsim/algorithms"
@@ -76,7 +75,7 @@ func newMetrics(cfg *Config, pop *population, bucket time.Duration) (metrics, er
 		toSuccess:  make([]histogram, len(pop.groups)),
 	}
 	for g, grp := range pop.groups {
-		m.classes[g] = ClassResult{Name: grp.Name, Clients: grp.Count}
+		m.classes[g] = ClassResult{Name: grp.Name, Clients: grp.Count, Pace: grp.Pace}
 	}
 	return m, nil
 }
@@ -127,7 +126,7 @@ func (m *metrics) admitted(now time.Duration, g, key int32, cost int64) {
 	m.fold(now, g, foldAdmit)
 }
 
-func (m *metrics) refused(now time.Duration, g int32, limit int, d algorithms.Decision, lim *Limit) {
+func (m *metrics) refused(now time.Duration, g int32, limit int, d algorithms.Decision, cfg *Config) {
 	m.counts.Refused++
 	m.classes[g].Refused++
 	m.refusedBy[limit]++
@@ -137,12 +136,15 @@ func (m *metrics) refused(now time.Duration, g int32, limit int, d algorithms.De
 		m.counts.RetryAfter.Given++
 	}
 	if !m.headersSet {
-		m.headers = headersFor(d, lim.Policy)
+		m.headers = ResponseHeaders(cfg.HeaderStyle, cfg.Limits, limit, d.Remaining, d.Reset, d.RetryAfter)
 		m.headersSet = true
 	}
 }
 
-func (m *metrics) shed(now time.Duration, g int32) {
+func (m *metrics) shed(now time.Duration, g int32, retryAfter time.Duration) {
+	if retryAfter > 0 {
+		m.counts.RetryAfter.Given++
+	}
 	m.counts.Shed++
 	m.classes[g].Shed++
 	m.point(now).Shed++
@@ -186,20 +188,6 @@ func (m *metrics) shadow(key int32, now time.Duration, cost int64, admitted bool
 	if m.slog.Allow(&m.slogStates[key], now, cost) != admitted {
 		m.disagreed++
 	}
-}
-
-// headersFor renders the response headers of the IETF httpapi draft (RateLimit,
-// RateLimit-Policy) and Retry-After in whole seconds, rounded up.
-func headersFor(d algorithms.Decision, p algorithms.Policy) Headers {
-	h := Headers{
-		RateLimit: fmt.Sprintf("limit=%d, remaining=%d, reset=%d",
-			d.Limit, d.Remaining, ceilSeconds(d.Reset)),
-		RateLimitPolicy: fmt.Sprintf("%d;w=%d", p.Limit, ceilSeconds(p.Window)),
-	}
-	if d.RetryAfter > 0 && d.RetryAfter != algorithms.Never {
-		h.RetryAfter = fmt.Sprint(ceilSeconds(d.RetryAfter))
-	}
-	return h
 }
 
 func ceilSeconds(d time.Duration) int64 {

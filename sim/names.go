@@ -57,6 +57,60 @@ var jitterNames = [...]string{
 	JitterFull:         "full",
 	JitterEqual:        "equal",
 	JitterDecorrelated: "decorrelated",
+	JitterNoBackoff:    "no_backoff",
+}
+
+var retryAfterNames = [...]string{
+	RetryAfterHeader: "header",
+	RetryAfterExact:  "exact",
+}
+
+// RetryAfterNames lists what a client honouring Retry-After may read.
+func RetryAfterNames() []string { return append([]string(nil), retryAfterNames[:]...) }
+
+func (m RetryAfterMode) String() string { return name(retryAfterNames[:], int(m), "RetryAfterMode") }
+
+// ParseRetryAfter maps a Retry-After mode's name to its value; ok is false for an unknown name.
+func ParseRetryAfter(s string) (RetryAfterMode, bool) {
+	k, ok := parse(retryAfterNames[:], s)
+	return RetryAfterMode(k), ok
+}
+
+var headerStyleNames = [...]string{
+	HeadersDraft:  "draft",
+	HeadersLegacy: "legacy",
+}
+
+// HeaderStyleNames lists the styles of quota headers.
+func HeaderStyleNames() []string { return append([]string(nil), headerStyleNames[:]...) }
+
+func (s HeaderStyle) String() string { return name(headerStyleNames[:], int(s), "HeaderStyle") }
+
+// ParseHeaderStyle maps a header style's name to its value; ok is false for an unknown name.
+func ParseHeaderStyle(s string) (HeaderStyle, bool) {
+	k, ok := parse(headerStyleNames[:], s)
+	return HeaderStyle(k), ok
+}
+
+var chainNames = [...]string{
+	ChainAllOrNothing:       "all_or_nothing",
+	ChainChargeUntilRefused: "charge_until_refused",
+}
+
+// ChainNames lists the limit chain's charging modes.
+func ChainNames() []string { return append([]string(nil), chainNames[:]...) }
+
+func (m ChainMode) String() string { return name(chainNames[:], int(m), "ChainMode") }
+
+// ParseChain maps a chain mode's name to its value; ok is false for an unknown name.
+func ParseChain(s string) (ChainMode, bool) {
+	k, ok := parse(chainNames[:], s)
+	return ChainMode(k), ok
+}
+
+var scheduleNames = [...]string{
+	ScheduleBaseFirst: "base_first",
+	ScheduleBrooker:   "brooker",
 }
 
 var serviceNames = [...]string{
@@ -92,7 +146,22 @@ func LaneNames() []string    { return append([]string(nil), laneNames[1:]...) }
 func KeyNames() []string     { return append([]string(nil), keyNames[:]...) }
 func ArrivalNames() []string { return append([]string(nil), arrivalNames[:]...) }
 func RetryNames() []string   { return append([]string(nil), retryNames[:]...) }
-func JitterNames() []string  { return append([]string(nil), jitterNames[:]...) }
+func JitterNames() []string  { return append([]string(nil), jitterNames[:JitterNoBackoff]...) }
+
+// BackoffNames lists the backoff kinds the contention study compares: the jitter
+// kinds and no_backoff.
+func BackoffNames() []string { return append([]string(nil), jitterNames[:]...) }
+
+// ScheduleNames lists the contention study's backoff schedules.
+func ScheduleNames() []string { return append([]string(nil), scheduleNames[:]...) }
+
+func (s Schedule) String() string { return name(scheduleNames[:], int(s), "Schedule") }
+
+// ParseSchedule maps a schedule's name to its value; ok is false for an unknown name.
+func ParseSchedule(s string) (Schedule, bool) {
+	k, ok := parse(scheduleNames[:], s)
+	return Schedule(k), ok
+}
 func ServiceNames() []string { return append([]string(nil), serviceNames[:]...) }
 
 // ParseLane, ParseKey, ParseArrival, ParseRetry, ParseJitter and ParseService map a

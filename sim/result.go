@@ -14,6 +14,8 @@ type Result struct {
 	Limits   []Limit
 	Bucket   time.Duration // width of each lane's Series points
 	Lanes    []LaneResult
+	// HeaderStyle is how the server wrote its quota headers (see ResponseHeaders).
+	HeaderStyle HeaderStyle
 }
 
 // LaneResult is what one limiting strategy did to the scenario's traffic.
@@ -118,6 +120,7 @@ type ClassResult struct {
 	// TimeToSuccess is the time from a request's first attempt to its success,
 	// over the class's succeeded requests.
 	TimeToSuccess Percentiles
+	Pace          bool // the class's clients pace themselves from the quota headers
 }
 
 // BackendStats describe the service behind the limiter (zero without a backend).
@@ -129,19 +132,14 @@ type BackendStats struct {
 	MaxQueue    int
 }
 
-// RetryAfterStats: how many refusals carried a Retry-After, how many retries came
-// exactly at that moment, and how many of those were admitted.
+// RetryAfterStats: how many answers (429s, and 503s of a backend or AIMD set to
+// send one) carried a Retry-After, how many retries of clients honouring it came
+// exactly at the moment they were told (as they read it: the header's whole
+// seconds by default), and how many of those the limiter admitted.
 type RetryAfterStats struct {
 	Given       int64
 	RetriedAt   int64
 	SucceededAt int64
-}
-
-// Headers are the response header values a real server would send.
-type Headers struct {
-	RateLimit       string // e.g. "limit=10, remaining=0, reset=1"
-	RateLimitPolicy string // e.g. "10;w=1"
-	RetryAfter      string // seconds, rounded up
 }
 
 // Point is one time bucket of a lane's series starting at Start.

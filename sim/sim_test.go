@@ -374,3 +374,23 @@ func TestOverrideChangesOnlyItsLane(t *testing.T) {
 		t.Errorf("the override's lane is measured against limit %d, want the chain's 10", r.Lanes[0].Peak.Limit)
 	}
 }
+
+// TestClientThrottleCountsAnswersNotSends is the polite client of issue 9: a burst
+// of 10 over 100ms, far under a 1000/s limit, to a backend that serves each in
+// 200ms. Counting at send judged the burst against itself (7 of 10 dropped with no
+// refusal at all); counting at the answer drops nothing.
+func TestClientThrottleCountsAnswersNotSends(t *testing.T) {
+	cfg := Config{Duration: time.Second, Lanes: []LaneKind{LaneClientThrottle},
+		Limits: []Limit{{Key: KeyGlobal, Policy: algorithms.Policy{Limit: 1000, Window: time.Second}}},
+		Clients: []ClientGroup{{Name: "polite", Count: 1, Arrivals: []Arrival{
+			{Kind: ArrivalBurst, Count: 10, Spread: 100 * time.Millisecond}}}},
+		Backend: &Backend{Capacity: 100, Service: Service{Mean: 200 * time.Millisecond}},
+	}
+	lane := mustRun(t, cfg, Options{}).Lanes[0]
+	if lane.Dropped != 0 || lane.Refused != 0 || lane.Shed != 0 {
+		t.Errorf("polite burst: dropped %d, refused %d, shed %d; want 0, 0, 0", lane.Dropped, lane.Refused, lane.Shed)
+	}
+	if lane.Admitted != 10 {
+		t.Errorf("polite burst: admitted %d, want 10", lane.Admitted)
+	}
+}

@@ -230,7 +230,7 @@ func (s *Simulation) progress(i int, laneNow time.Duration) {
 func (s *Simulation) Result() Result {
 	r := Result{
 		Name: s.cfg.Name, Seed: s.cfg.Seed, Duration: s.cfg.Duration,
-		Limits: s.cfg.Limits, Bucket: s.cfg.Bucket,
+		Limits: s.cfg.Limits, Bucket: s.cfg.Bucket, HeaderStyle: s.cfg.HeaderStyle,
 	}
 	for _, l := range s.lanes {
 		r.Lanes = append(r.Lanes, l.m.result(l.kind, l.pop, &s.cfg, l.backend, l.eng.now, l.clients))

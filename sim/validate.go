@@ -56,6 +56,12 @@ func (c Config) Validate() error {
 	for i, l := range c.Limits {
 		checkLimit(&ck, fmt.Sprintf("limits[%d]", i), l)
 	}
+	if int(c.HeaderStyle) >= len(headerStyleNames) {
+		ck.add("header_style", "unknown header style %v", c.HeaderStyle)
+	}
+	if int(c.Chain) >= len(chainNames) {
+		ck.add("chain", "unknown chain mode %v", c.Chain)
+	}
 	for i, o := range c.Overrides {
 		checkOverride(&ck, fmt.Sprintf("overrides[%d]", i), o, len(c.Limits))
 	}
@@ -122,6 +128,9 @@ func checkAIMD(ck *checker, a AIMDSettings) {
 	}
 	if a.Backoff < 0 || a.Backoff >= 1 {
 		ck.add("aimd.backoff", "must be in (0, 1), got %v", a.Backoff)
+	}
+	if a.RetryAfter < 0 {
+		ck.add("aimd.retry_after", "must not be negative, got %v", a.RetryAfter)
 	}
 	if a.Target < 0 {
 		ck.add("aimd.target", "must not be negative, got %v", a.Target)
@@ -208,6 +217,9 @@ func checkRetry(ck *checker, path string, r Retry) {
 	if r.MaxAttempts < 0 {
 		ck.add(path+".max_attempts", "must not be negative, got %d", r.MaxAttempts)
 	}
+	if int(r.RetryAfter) >= len(retryAfterNames) {
+		ck.add(path+".retry_after", "unknown value %v", r.RetryAfter)
+	}
 	if r.RetryAfterJitter < 0 {
 		ck.add(path+".retry_after_jitter", "must not be negative, got %v", r.RetryAfterJitter)
 	}
@@ -224,6 +236,8 @@ func checkRetry(ck *checker, path string, r Retry) {
 		}
 		if int(r.Jitter) >= len(jitterNames) {
 			ck.add(path+".jitter", "unknown jitter %v", r.Jitter)
+		} else if r.Jitter == JitterNoBackoff {
+			ck.add(path+".jitter", "no_backoff is for the contention study; a client that retries at once has retry kind immediate")
 		}
 	default:
 		ck.add(path+".kind", "unknown retry kind %v", r.Kind)
@@ -237,6 +251,9 @@ func checkRetry(ck *checker, path string, r Retry) {
 func checkBackend(ck *checker, path string, b Backend) {
 	if b.Capacity < 0 {
 		ck.add(path+".capacity", "must not be negative, got %d", b.Capacity)
+	}
+	if b.RetryAfter < 0 {
+		ck.add(path+".retry_after", "must not be negative, got %v", b.RetryAfter)
 	}
 	if b.QueueSize < 0 {
 		ck.add(path+".queue", "must not be negative, got %d", b.QueueSize)

@@ -241,34 +241,23 @@
       row('delay', esc(fmtDur(ts.d[k]) + ', released at t=' + fmtDur(ts.t[k] + ts.d[k])));
     }
     if (e === 2) {
-      var ra = ts.ra[k], raS = Math.ceil(ra / 1e9);
+      var ra = ts.ra[k];
       row('Retry-After', esc(fmtDur(Math.round(ra / 1000)) + (lane.lane === 'sliding_window_counter' ? ' (an estimate)' : ' (exact)')));
       row('limit', esc(lim ? lim.name : ''));
       hdr.push('HTTP/1.1 429 Too Many Requests');
-      if (ra > 0) hdr.push('Retry-After: ' + raS);
-      if (lim) {
-        hdr.push(rateLimitHeader(lim, ts, k));
-        hdr.push('RateLimit-Policy: ' + lim.policy);
-      }
     } else if (e === 0 || e === 1) {
       hdr.push('HTTP/1.1 200 OK');
-      if (lim && ts.rm[k] >= 0) {
-        hdr.push(rateLimitHeader(lim, ts, k));
-        hdr.push('RateLimit-Policy: ' + lim.policy);
-      }
     } else if (e === 4) {
       hdr.push('HTTP/1.1 503 Service Unavailable');
     } else if (e === 3) {
       hdr.push('(never sent: the client dropped it)');
     }
+    // The header lines are written once, in Go (sim.ResponseHeaders).
+    if (e !== 3 && tl.responses[ts.h[k]]) hdr = hdr.concat(tl.responses[ts.h[k]].split('\n'));
     if (hdr.length) row('response', '<code>' + hdr.map(esc).join('<br>') + '</code>');
     return '<b>' + esc(lane.title) + '</b><table>' + rows.join('') + '</table>';
   };
 
-  // rateLimitHeader is the draft IETF RateLimit header the limiter's answer implies.
-  function rateLimitHeader(lim, ts, k) {
-    return 'RateLimit: limit=' + lim.limit + ', remaining=' + ts.rm[k] + ', reset=' + Math.ceil(ts.rs[k] / 1e9);
-  }
 
   Timeline.prototype.bind = function () {
     var self = this, c = this.canvas, drag = null;
