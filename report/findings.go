@@ -78,7 +78,7 @@ func overLimit(r sim.Result) []string {
 			note += ", refusing nothing"
 		}
 		out = append(out, fmt.Sprintf("%s admitted %d in the %s window from t=%s%s: %s× the limit of %d%s",
-			list(names), p.Count, window, FormatDuration(p.Start), key, ratioText(p.Count, p.Limit, false), p.Limit, note))
+			list(names), p.Count, window, FormatDuration(p.Start), key, sim.RatioText(p.Count, p.Limit, false), p.Limit, note))
 	}
 	return out
 }

@@ -185,7 +185,7 @@ func laneVerdict(r sim.Result, l sim.LaneResult) verdict {
 	p := l.Peak
 	window := FormatDuration(peakWindow(r))
 	var parts []string
-	r0 := ratioText(p.Count, p.Limit, false)
+	r0 := sim.RatioText(p.Count, p.Limit, false)
 	switch {
 	case p.Limit == 0:
 		v.Badge, v.Tone = "no limit", "note"

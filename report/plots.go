@@ -449,7 +449,7 @@ func (b barLabels) Plot(c draw.Canvas, p *plot.Plot) {
 	for i, v := range b.values {
 		s := fmt.Sprintf("%d", int64(v))
 		if b.limit > 0 {
-			s += fmt.Sprintf(" (%s×)", ratioText(int64(v), b.limit, false))
+			s += fmt.Sprintf(" (%s×)", sim.RatioText(int64(v), b.limit, false))
 		}
 		c.FillText(sty, vg.Point{X: tx(float64(i)), Y: ty(v) + vg.Points(2)}, s)
 	}

@@ -266,7 +266,7 @@ func ratio(l sim.LaneResult) string {
 	if notLimiting(l) {
 		return "not limiting"
 	}
-	s := ratioText(p.Count, p.Limit, true) + "×"
+	s := sim.RatioText(p.Count, p.Limit, true) + "×"
 	if p.Count > p.Limit {
 		s += " OVER"
 	}
@@ -313,26 +313,4 @@ func trimFloat(f float64, decimals int) string {
 		s = strings.TrimRight(strings.TrimRight(s, "0"), ".")
 	}
 	return s
-}
-
-// ratioText writes count/limit so that an excess is never rounded away: with
-// two decimals, and more (up to six) while the rounded figure would read as
-// the limit itself although count differs from it. fixed keeps trailing zeros,
-// as the table's aligned column wants.
-func ratioText(count, limit int64, fixed bool) string {
-	if limit == 0 {
-		return "-"
-	}
-	f := float64(count) / float64(limit)
-	decimals := 2
-	for count != limit && decimals < 6 {
-		if v, _ := strconv.ParseFloat(strconv.FormatFloat(f, 'f', decimals, 64), 64); (v > 1) == (count > limit) && v != 1 {
-			break
-		}
-		decimals++
-	}
-	if fixed {
-		return strconv.FormatFloat(f, 'f', decimals, 64)
-	}
-	return trimFloat(f, decimals)
 }
