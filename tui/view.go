@@ -210,7 +210,7 @@ func (m *Model) layout() layout {
 			statCol{head: "dropped", value: count(func(s *sim.LaneSnapshot) int64 { return s.Dropped })})
 	}
 	lay.stats = append(lay.stats, statCol{head: head("max in window", "max/win"), value: func(s *sim.LaneSnapshot) string {
-		return fmt.Sprintf("%d %s×", s.Peak.Count, sim.RatioText(s.Peak.Count, s.Peak.Limit, true))
+		return fmt.Sprintf("%d %s×", s.Peak.Count, sim.RatioText(s.Peak.Count, s.Peak.Limit, false))
 	}})
 	statsW := 0
 	for i := range lay.stats {
