@@ -44,7 +44,7 @@ func Findings(r sim.Result) []string {
 func overLimit(r sim.Result) []string {
 	var over []sim.LaneResult
 	for _, l := range r.Lanes {
-		if l.Peak.Limit > 0 && l.Peak.Count > l.Peak.Limit && !notLimiting(l) {
+		if l.Peak.Limit > 0 && l.Peak.Count > l.Peak.Limit && !l.NotLimiting() {
 			over = append(over, l)
 		}
 	}
@@ -59,7 +59,7 @@ func overLimit(r sim.Result) []string {
 		var names []string
 		rest := over[:0:0]
 		for _, l := range over {
-			if l.Peak.Count == p.Count && l.Peak.Start == p.Start && limitedNothing(l) == limitedNothing(over0) {
+			if l.Peak.Count == p.Count && l.Peak.Start == p.Start && l.LimitedNothing() == over0.LimitedNothing() {
 				names = append(names, l.Lane.Title())
 			} else {
 				rest = append(rest, l)
@@ -74,7 +74,7 @@ func overLimit(r sim.Result) []string {
 		if len(names) == 1 && names[0] == sim.LaneAIMD.Title() {
 			note = "; it limits requests in flight, not a rate"
 		}
-		if limitedNothing(over0) {
+		if over0.LimitedNothing() {
 			note += ", refusing nothing"
 		}
 		out = append(out, fmt.Sprintf("%s admitted %d in the %s window from t=%s%s: %s× the limit of %d%s",
@@ -98,7 +98,7 @@ func twins(r sim.Result) []string {
 	groups := map[uint64][]sim.LaneResult{}
 	var order []uint64
 	for _, l := range r.Lanes {
-		if l.Attempts == 0 || limitedNothing(l) {
+		if l.Attempts == 0 || l.LimitedNothing() {
 			continue
 		}
 		if groups[l.Verdicts] == nil {
@@ -127,7 +127,7 @@ func twins(r sim.Result) []string {
 func limitedNothingFinding(r sim.Result) []string {
 	var names []string
 	for _, l := range r.Lanes {
-		if limitedNothing(l) {
+		if l.LimitedNothing() {
 			names = append(names, l.Lane.Title())
 		}
 	}
@@ -138,13 +138,6 @@ func limitedNothingFinding(r sim.Result) []string {
 		return []string{fmt.Sprintf("%s limited nothing in this scenario: it admitted every attempt at once", names[0])}
 	}
 	return []string{fmt.Sprintf("%s limited nothing in this scenario: they admitted every attempt at once", list(names))}
-}
-
-// notLimiting is true of a lane that limited nothing and whose limit is not a
-// rate (AIMD bounds requests in flight): its peak is not judged against the
-// rate limit, as nothing it did could have held it.
-func notLimiting(l sim.LaneResult) bool {
-	return limitedNothing(l) && l.Lane == sim.LaneAIMD
 }
 
 // retries compares the retry amplification of the lanes when it differs enough to matter.
@@ -276,9 +269,3 @@ func jitterPhrase(j sim.JitterKind) string {
 	return j.String() + " jitter"
 }
 
-// limitedNothing is true of a lane that let every attempt through at once: in
-// this scenario it limited nothing, so its peak says nothing about the limit.
-func limitedNothing(l sim.LaneResult) bool {
-	return l.Attempts > 0 && l.Admitted == l.Attempts && l.Refused == 0 && l.Shed == 0 &&
-		l.Delayed == 0 && l.Dropped == 0
-}

@@ -96,7 +96,7 @@ func TestALaneThatLimitsNothingSaysSo(t *testing.T) {
 			_, r := runBuiltin(t, name, nil)
 			fs := Findings(r)
 			for _, l := range r.Lanes {
-				if !notLimiting(l) {
+				if !l.NotLimiting() {
 					continue
 				}
 				if len(fs) > 0 && strings.HasPrefix(fs[0], l.Lane.Title()) && !strings.Contains(fs[0], "limited nothing") {

@@ -189,7 +189,7 @@ func laneVerdict(r sim.Result, l sim.LaneResult) verdict {
 	switch {
 	case p.Limit == 0:
 		v.Badge, v.Tone = "no limit", "note"
-	case notLimiting(l):
+	case l.NotLimiting():
 		v.Badge, v.Tone = "limited nothing", "note"
 		parts = append(parts, fmt.Sprintf("Limited nothing in this scenario: it admitted every attempt at once, up to %d in one %s window.",
 			p.Count, window))

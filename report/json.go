@@ -259,7 +259,7 @@ func toJSON(o Run) jsonRun {
 			OverLimit:      l.Peak.Limit > 0 && l.Peak.Count > l.Peak.Limit,
 			TimeOverLimitS: secs(l.TimeOverLimit), RetryAmplification: finite(l.RetryAmplification),
 			AllDoneS: secs(l.AllDoneAt), Fairness: finite(l.Fairness), ClassFairness: finite(l.ClassFairness), KeyFairness: finite(l.KeyFairness),
-			LimitedNothing: limitedNothing(l), Verdicts: fmt.Sprintf("%016x", l.Verdicts), Classes: []jsonClass{},
+			LimitedNothing: l.LimitedNothing(), Verdicts: fmt.Sprintf("%016x", l.Verdicts), Classes: []jsonClass{},
 			Backend: jsonBackend{l.Backend.Served, percentiles(l.Backend.Latency), finite(l.Backend.Utilisation),
 				l.Backend.MaxInFlight, l.Backend.MaxQueue},
 			RetryAfter:             jsonRetryAfter(l.RetryAfter),

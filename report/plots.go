@@ -360,7 +360,7 @@ func peakBars(r sim.Result) (values plotter.Values, judged []barJudgement) {
 	for _, l := range r.Lanes {
 		values = append(values, float64(l.Peak.Count))
 		switch {
-		case notLimiting(l):
+		case l.NotLimiting():
 			judged = append(judged, barNotLimiting)
 		case l.Peak.Limit > 0 && l.Peak.Count > l.Peak.Limit:
 			judged = append(judged, barOver)

@@ -263,7 +263,7 @@ func ratio(l sim.LaneResult) string {
 	if p.Limit == 0 {
 		return "-"
 	}
-	if notLimiting(l) {
+	if l.NotLimiting() {
 		return "not limiting"
 	}
 	s := sim.RatioText(p.Count, p.Limit, true) + "×"

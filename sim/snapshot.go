@@ -15,7 +15,8 @@ type LaneSnapshot struct {
 	Dropped   int64
 	Succeeded int64
 	Peak      WindowPeak // the busiest window so far
-	// OverLimit is true once some window has held more than the first limit.
+	// OverLimit is true once some window has held more than the first limit,
+	// unless the lane is not limiting (see NotLimiting).
 	OverLimit bool
 	InFlight  int     // requests in the backend now
 	Limit     float64 // AIMD's current concurrency limit (AIMD lane only)
@@ -37,7 +38,7 @@ func (s *Simulation) Snapshot() []LaneSnapshot {
 		if l.m.peak.bestID >= 0 {
 			snap.Peak.Key = l.pop.keyNames[0][l.m.peak.bestID]
 		}
-		snap.OverLimit = snap.Peak.Count > snap.Peak.Limit
+		snap.OverLimit = snap.Peak.Count > snap.Peak.Limit && !snap.NotLimiting()
 		if l.backend != nil {
 			snap.InFlight = l.backend.inFlight()
 		}

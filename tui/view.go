@@ -210,6 +210,9 @@ func (m *Model) layout() layout {
 			statCol{head: "dropped", value: count(func(s *sim.LaneSnapshot) int64 { return s.Dropped })})
 	}
 	lay.stats = append(lay.stats, statCol{head: head("max in window", "max/win"), value: func(s *sim.LaneSnapshot) string {
+		if s.NotLimiting() {
+			return fmt.Sprintf("%d -", s.Peak.Count) // limited nothing: not judged against the rate
+		}
 		return fmt.Sprintf("%d %s×", s.Peak.Count, sim.RatioText(s.Peak.Count, s.Peak.Limit, false))
 	}})
 	statsW := 0
