@@ -2,6 +2,7 @@ package scenarios
 
 import (
 	"fmt"
+	"slices"
 	"strconv"
 	"strings"
 	"time"
@@ -85,7 +86,7 @@ func parseRate(s string) (sim.Rate, error) {
 	if n <= 0 {
 		return bad("count must be positive")
 	}
-	if per != "" && (per[0] < '0' || per[0] > '9') && per[0] != '.' {
+	if per != "" && (per[0] >= 'a' && per[0] <= 'z' || per[0] >= 'A' && per[0] <= 'Z' || per[0] >= 0x80) {
 		per = "1" + per // "s" means "1s"
 	}
 	d, err := time.ParseDuration(per)
@@ -187,6 +188,9 @@ func ParseLanes(s string) ([]sim.LaneKind, error) {
 		k, ok := sim.ParseLane(name)
 		if !ok {
 			return nil, fmt.Errorf("%s", strings.Replace(unknownName(name, sim.LaneNames()), "unknown value", "unknown lane", 1))
+		}
+		if slices.Contains(lanes, k) {
+			return nil, fmt.Errorf("%s is named twice: each lane runs once", name)
 		}
 		lanes = append(lanes, k)
 	}

@@ -17,6 +17,9 @@ type ContentionConfig struct {
 	Hop       time.Duration // mean one-way network time; zero means 10ms
 	HopStdDev time.Duration // zero means 2ms
 	Runs      int           // repetitions averaged per cell; zero means 1
+	// MaxEvents, when positive, is the event budget of the whole sweep (not part
+	// of the study: a guard, as Options.MaxEvents is for a Simulation).
+	MaxEvents int64
 }
 
 // ContentionRow is one cell of the sweep, averaged over the runs.
@@ -29,5 +32,6 @@ type ContentionRow struct {
 
 // ContentionResult lists the sweep in (jitter, clients) order.
 type ContentionResult struct {
-	Rows []ContentionRow
+	Rows   []ContentionRow
+	Events int64 // processed by the whole sweep, as its budget counts them
 }

@@ -202,7 +202,7 @@ func (l *lane) attempt(r int32) {
 	if delay > 0 {
 		l.m.delayed(now, delay, g)
 		l.record(TraceDelay, r, &answer, "")
-		l.eng.schedule(now+delay, evRelease, r, 0)
+		l.eng.schedule(later(now, delay), evRelease, r, 0)
 		return
 	}
 	l.record(TraceAdmit, r, &answer, "")
@@ -295,13 +295,13 @@ func (l *lane) fail(r int32, retryAfter time.Duration) {
 			return
 		}
 		if sleep <= retryAfter {
-			sleep = retryAfter + rnd.duration(policy.RetryAfterJitter)
+			sleep = later(retryAfter, rnd.duration(policy.RetryAfterJitter))
 			if sleep == retryAfter {
-				req.raDue = now + sleep
+				req.raDue = later(now, sleep)
 			}
 		}
 	}
-	at := now + sleep
+	at := later(now, sleep)
 	if at > l.end {
 		return // still pending when the simulation ends
 	}

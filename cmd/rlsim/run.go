@@ -78,6 +78,9 @@ not at all; an existing report in DIR is replaced.`,
 			if cmd.Flags().Changed("duration") && opts.Duration <= 0 {
 				return badInputf("--duration: must be positive, got %v", opts.Duration)
 			}
+			if opts.MaxEvents <= 0 {
+				return badInputf("--max-events: must be positive, got %d", opts.MaxEvents)
+			}
 			switch opts.Format {
 			case "table", "json", "csv":
 			default:
@@ -250,6 +253,7 @@ func applyOverrides(opts *runOptions, list []*scenarios.Scenario) error {
 					errs = append(errs, badInputf("%s: %s does not apply to %s, a contention study", s.File, flag.name, s.Name))
 				}
 			}
+			errs = append(errs, overBudget(s, opts.MaxEvents))
 			continue
 		}
 		c := s.Config
@@ -266,13 +270,19 @@ func applyOverrides(opts *runOptions, list []*scenarios.Scenario) error {
 			errs = append(errs, badInputf("%s: with the flags given: %s", s.File, strings.ReplaceAll(err.Error(), "\n", "; ")))
 			continue
 		}
-		if err := s.CheckBudget(opts.MaxEvents); err != nil {
-			var be *scenarios.BudgetError
-			errors.As(err, &be)
-			errs = append(errs, badInputf("%v; shorten the scenario or lift the budget with --max-events %d", err, roundUp(be.Estimate)))
-		}
+		errs = append(errs, overBudget(s, opts.MaxEvents))
 	}
 	return badInput(errors.Join(errs...))
+}
+
+// overBudget refuses s, before it runs, when it is estimated to need more than budget events.
+func overBudget(s *scenarios.Scenario, budget int64) error {
+	err := s.CheckBudget(budget)
+	var be *scenarios.BudgetError
+	if !errors.As(err, &be) {
+		return err
+	}
+	return badInputf("%v; shorten the scenario or lift the budget with --max-events %d", err, roundUp(be.Estimate))
 }
 
 // roundUp rounds n up to two significant digits, for a budget worth suggesting.
@@ -301,14 +311,16 @@ func runOne(opts *runOptions, s *scenarios.Scenario, trace *traceFile, timeline 
 	}
 	o := report.Run{Scenario: s}
 	if s.Contention != nil {
-		r, err := opts.Contend(ctx, *s.Contention)
+		c := *s.Contention
+		c.MaxEvents = opts.MaxEvents
+		r, err := opts.Contend(ctx, c)
 		if err != nil {
 			return o, runFailed(s, err)
 		}
 		o.Contention = &r
 		return o, nil
 	}
-	var so sim.Options
+	so := sim.Options{MaxEvents: opts.MaxEvents}
 	var sinks teeSink
 	if trace != nil {
 		sinks = append(sinks, trace.Sink(s.Name))
@@ -351,6 +363,10 @@ func (t teeSink) Record(r *sim.TraceRecord) error {
 func runFailed(s *scenarios.Scenario, err error) error {
 	if errors.Is(err, context.Canceled) {
 		return err
+	}
+	var be *sim.BudgetError
+	if errors.As(err, &be) {
+		return badInputf("%s: the run %v; nothing was written; lift the budget with --max-events %d", s.File, be, be.Budget*10)
 	}
 	return fmt.Errorf("%s: %w", s.File, err)
 }

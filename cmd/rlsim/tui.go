@@ -21,9 +21,10 @@ type tuiOptions struct {
 	Out io.Writer
 	Ctx context.Context
 
-	Arg   string // a file or a built-in's name; empty means the default scenario
-	Seed  *uint64
-	Lanes string
+	Arg       string // a file or a built-in's name; empty means the default scenario
+	Seed      *uint64
+	Lanes     string
+	MaxEvents int64
 
 	// Play runs the view in the terminal; tests replace it.
 	Play func(ctx context.Context, m *tui.Model, out io.Writer) error
@@ -62,6 +63,9 @@ Played to its end without a burst, a scenario ends with exactly the figures
 			if cmd.Flags().Changed("seed") {
 				opts.Seed = &seed
 			}
+			if opts.MaxEvents <= 0 {
+				return badInputf("--max-events: must be positive, got %d", opts.MaxEvents)
+			}
 			if runF != nil {
 				return runF(opts)
 			}
@@ -71,6 +75,7 @@ Played to its end without a burst, a scenario ends with exactly the figures
 	f := cmd.Flags()
 	f.Uint64Var(&seed, "seed", 0, "seed of every random stream, replacing the file's")
 	f.StringVar(&opts.Lanes, "lanes", "", "comma-separated lanes to show, replacing the file's (e.g. token_bucket,gcra)")
+	f.Int64Var(&opts.MaxEvents, "max-events", defaultMaxEvents, "stop a scenario that reaches `N` events, as rlsim run does")
 	_ = cmd.RegisterFlagCompletionFunc("lanes", completeLanes)
 	return cmd
 }
@@ -80,7 +85,7 @@ func tuiRun(opts *tuiOptions) error {
 	if err != nil {
 		return err
 	}
-	m, err := tui.New(list, tui.Options{})
+	m, err := tui.New(list, tui.Options{MaxEvents: opts.MaxEvents})
 	if err != nil {
 		return badInput(err)
 	}
@@ -141,6 +146,11 @@ func playlist(opts *tuiOptions) ([]tui.Scenario, error) {
 		}
 		if err := cfg.Validate(); err != nil {
 			errs = append(errs, badInputf("%s: with the flags given: %s", s.File, strings.ReplaceAll(err.Error(), "\n", "; ")))
+			continue
+		}
+		if n := cfg.EstimateEvents(); s == first && opts.MaxEvents > 0 && n > opts.MaxEvents {
+			errs = append(errs, badInputf("%v; shorten the scenario or lift the budget with --max-events %d",
+				&scenarios.BudgetError{File: s.File, Estimate: n, Budget: opts.MaxEvents}, roundUp(n)))
 			continue
 		}
 		list = append(list, tui.Scenario{Name: s.Name, Description: s.Description, Config: cfg})

@@ -1,0 +1,180 @@
+package sim
+
+import (
+	"fmt"
+	"math"
+	"time"
+
+	"github.com/rlsim/rlsim/algorithms"
+)
+
+// Caps on the numbers a scenario states. Validate checks them before anything is
+// built, so no memory or work proportional to a number a user typed is spent
+// before that number is known to be sane, and no time arithmetic can overflow:
+// every instant a run computes stays below 3×MaxTime, under int64's 292 years.
+const (
+	// MaxTime bounds every duration of a Config and the whole run (duration + drain).
+	MaxTime = 100 * 365 * 24 * time.Hour
+	// MaxClients bounds the clients of all groups together (memory per lane and client).
+	MaxClients = 10_000_000
+	// MaxBuckets bounds the time-series buckets of one lane: (duration + drain) / bucket.
+	MaxBuckets = 1_000_000
+	// MaxQueue bounds a backend's queue (memory per lane).
+	MaxQueue = 10_000_000
+	// MaxChanges bounds a backend's scheduled changes.
+	MaxChanges = 100_000
+	// MaxContentionTime bounds each duration of a contention study (base, cap, hop,
+	// hop_stddev), so that even MaxContentionClients clients backing off in turn
+	// finish within int64 nanoseconds.
+	MaxContentionTime = time.Hour
+)
+
+// later is now+d, saturated at the largest Duration instead of wrapping around.
+// Instants past a run's end are never reached, so saturation changes nothing a
+// run shows; it only keeps the event queue's order.
+func later(now, d time.Duration) time.Duration {
+	if d > 0 && now > math.MaxInt64-d {
+		return math.MaxInt64
+	}
+	return now + d
+}
+
+// times is d×n for d, n ≥ 0, saturated at the largest Duration.
+func times(d time.Duration, n int64) time.Duration {
+	if n > 0 && d > math.MaxInt64/time.Duration(n) {
+		return math.MaxInt64
+	}
+	return d * time.Duration(n)
+}
+
+// checkCaps reports every number of c above its cap.
+func checkCaps(ck *checker, c Config) {
+	durations := []struct {
+		field string
+		v     time.Duration
+	}{{"duration", c.Duration}, {"drain", c.Drain}, {"bucket", c.Bucket},
+		{"aimd.target", c.AIMD.Target}, {"throttle.period", c.Throttle.Period}}
+	for i, l := range c.Limits {
+		durations = append(durations, struct {
+			field string
+			v     time.Duration
+		}{fmt.Sprintf("limits[%d].window", i), l.Policy.Window})
+	}
+	for i, o := range c.Overrides {
+		durations = append(durations, struct {
+			field string
+			v     time.Duration
+		}{fmt.Sprintf("overrides[%d].window", i), o.Policy.Window})
+	}
+	for _, d := range durations {
+		ck.atMostTime(d.field, d.v)
+	}
+	if c.Duration > 0 && c.Drain >= 0 && c.Duration <= MaxTime && c.Drain <= MaxTime && c.Duration+c.Drain > MaxTime {
+		ck.add("drain", "duration + drain must be at most 100 years (876000h), got %v", c.Duration+c.Drain)
+	}
+	clients := 0
+	for i, g := range c.Clients {
+		path := fmt.Sprintf("clients[%d]", i)
+		if g.Count > MaxClients {
+			ck.add(path+".count", "must be at most %d, got %d", MaxClients, g.Count)
+		} else if g.Count > 0 {
+			clients += g.Count
+		}
+		checkGroupTimes(ck, path, g)
+	}
+	if clients > MaxClients {
+		ck.add("clients", "%d clients in all; at most %d", clients, MaxClients)
+	}
+	if b := c.Backend; b != nil {
+		if b.QueueSize > MaxQueue {
+			ck.add("backend.queue", "must be at most %d, got %d", MaxQueue, b.QueueSize)
+		}
+		if len(b.Changes) > MaxChanges {
+			ck.add("backend.changes", "at most %d changes, got %d", MaxChanges, len(b.Changes))
+		}
+		ck.atMostTime("backend.service.mean", b.Service.Mean)
+		for i, ch := range b.Changes {
+			ck.atMostTime(fmt.Sprintf("backend.changes[%d].at", i), ch.At)
+			ck.atMostTime(fmt.Sprintf("backend.changes[%d].service.mean", i), ch.Service.Mean)
+		}
+	}
+}
+
+func checkGroupTimes(ck *checker, path string, g ClientGroup) {
+	for i, a := range g.Arrivals {
+		p := fmt.Sprintf("%s.arrivals[%d]", path, i)
+		for _, d := range []struct {
+			field string
+			v     time.Duration
+		}{{"start", a.Start}, {"stop", a.Stop}, {"at", a.At}, {"spread", a.Spread},
+			{"on", a.On}, {"off", a.Off}, {"idle", a.Idle}, {"rate", a.Rate.Per}} {
+			ck.atMostTime(p+"."+d.field, d.v)
+		}
+	}
+	r := g.Retry
+	for _, d := range []struct {
+		field string
+		v     time.Duration
+	}{{"delay", r.Delay}, {"base", r.Base}, {"cap", r.Cap}, {"retry_after_jitter", r.RetryAfterJitter}} {
+		ck.atMostTime(path+".retry."+d.field, d.v)
+	}
+}
+
+func (c *checker) atMostTime(field string, v time.Duration) {
+	if v > MaxTime {
+		c.add(field, "must be at most 100 years (876000h), got %v", v)
+	}
+}
+
+// checkBuild builds, once, every limiter a run of c builds, so a Config that
+// validates is one New accepts: the policies of every lane's chain and
+// overrides, the sliding log that measures the first limit, AIMD and the
+// adaptive throttle. A cost no burst can ever admit is reported here too.
+func checkBuild(ck *checker, c Config) {
+	c = c.withDefaults()
+	for i, l := range c.Limits {
+		path := fmt.Sprintf("limits[%d]", i)
+		for _, kind := range perKeyLanes {
+			if _, err := newDecider(kind, l.Policy, 0); err != nil {
+				ck.add(path, "%v", err)
+				break
+			}
+		}
+	}
+	for i, o := range c.Overrides {
+		path := fmt.Sprintf("overrides[%d]", i)
+		kind := o.Lane
+		if kind == LaneClientThrottle {
+			kind = c.Throttle.Server
+		}
+		if _, err := newDecider(kind, o.Policy, 0); err != nil {
+			ck.add(path, "%v", err)
+		}
+		for j, g := range c.Clients {
+			if b := o.Policy.EffectiveBurst(); g.Cost > b {
+				ck.add(path+".burst", "%d is below the cost %d of clients[%d]: no request of theirs could ever be admitted in lane %v", b, g.Cost, j, o.Lane)
+				break
+			}
+		}
+	}
+	if c.Bucket > 0 && (c.Duration+c.Drain)/c.Bucket >= MaxBuckets {
+		ck.add("bucket", "%v makes %d time-series buckets over %v; at most %d (use a bucket of at least %v)",
+			c.Bucket, (c.Duration+c.Drain)/c.Bucket, c.Duration+c.Drain, MaxBuckets, (c.Duration+c.Drain)/MaxBuckets+1)
+	}
+	a := c.AIMD
+	if _, err := algorithms.NewAIMD(algorithms.AIMDConfig{
+		Initial: a.Initial, Min: a.Min, Max: a.Max, Target: a.Target, Backoff: a.Backoff,
+	}); err != nil {
+		ck.add("aimd", "%v", err)
+	}
+	if _, err := algorithms.NewThrottle(algorithms.ThrottleConfig{
+		K: c.Throttle.K, Period: c.Throttle.Period, Buckets: throttleBuckets,
+	}); err != nil {
+		ck.add("throttle", "%v", err)
+	}
+}
+
+// perKeyLanes are the six lanes that apply the limit chain with a per-key limiter.
+var perKeyLanes = []LaneKind{
+	LaneFixedWindow, LaneSlidingLog, LaneSlidingWindowCounter, LaneTokenBucket, LaneLeakyBucket, LaneGCRA,
+}
