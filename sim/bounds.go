@@ -16,7 +16,7 @@ const (
 	// MaxTime bounds every duration of a Config and the whole run (duration + drain).
 	MaxTime = 100 * 365 * 24 * time.Hour
 	// MaxClients bounds the clients of all groups together (memory per lane and client).
-	MaxClients = 10_000_000
+	MaxClients = 100_000
 	// MaxBuckets bounds the time-series buckets of one lane: (duration + drain) / bucket.
 	MaxBuckets = 1_000_000
 	// MaxQueue bounds a backend's queue (memory per lane).
