@@ -47,7 +47,10 @@ func TestValidateCapsAndBuilds(t *testing.T) {
 		{"service", func(c *Config) { c.Backend.Service.Mean = big }, "backend.service.mean: must be at most 100 years"},
 		{"queue", func(c *Config) { c.Backend.QueueSize = math.MaxInt }, "backend.queue: must be at most 10000000"},
 		{"clients", func(c *Config) { c.Clients[0].Count = 1_000_000_000 }, "clients[0].count: must be at most 100000, got 1000000000"},
-		{"clients in all", func(c *Config) { c.Clients = append(c.Clients, c.Clients[0], c.Clients[0]); c.Clients[0].Count = MaxClients }, "clients: 100002 clients in all; at most 100000"},
+		{"clients in all", func(c *Config) {
+			c.Clients = append(c.Clients, c.Clients[0], c.Clients[0])
+			c.Clients[0].Count = MaxClients
+		}, "clients: 100002 clients in all; at most 100000"},
 		{"buckets", func(c *Config) { c.Bucket = time.Nanosecond }, "bucket: 1ns makes 2000000000 time-series buckets over 2s; at most 1000000"},
 		{"retry cap", func(c *Config) { c.Clients[0].Retry = Retry{Kind: RetryExponential, Base: 1, Cap: big} }, "clients[0].retry.cap: must be at most 100 years"},
 		{"poisson stop", func(c *Config) { c.Clients[0].Arrivals[0].Stop = big }, "clients[0].arrivals[0].stop: must be at most 100 years"},
@@ -67,7 +70,7 @@ func TestValidateCapsAndBuilds(t *testing.T) {
 		t.Run(tc.name, func(t *testing.T) {
 			c := Config{
 				Duration: time.Second, Seed: 1,
-				Limits: []Limit{{Key: KeyGlobal, Policy: algorithms.Policy{Limit: 10, Window: time.Second}}},
+				Limits:  []Limit{{Key: KeyGlobal, Policy: algorithms.Policy{Limit: 10, Window: time.Second}}},
 				Clients: []ClientGroup{{Count: 1, Arrivals: []Arrival{{Kind: ArrivalPoisson, Rate: Rate{Count: 5, Per: time.Second}}}}},
 				Backend: &Backend{Capacity: 1, Service: Service{Mean: time.Millisecond}},
 			}
