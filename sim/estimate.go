@@ -12,10 +12,12 @@ import (
 //   - every arrival (exactly for bursts, constant rates and on/off cycles, the
 //     mean for Poisson);
 //   - every retry: a request refused with probability p tries again, up to
-//     max_attempts, so it makes (1 − p^m)/(1 − p) attempts, where p is the share
-//     of arrivals the chain (and the backend) cannot take: over the whole run at
-//     its limit rate, and at the instant of each burst at its burst size; without
-//     max_attempts, m is how many of its shortest waits fit in the run;
+//     m = max_attempts, so it makes (1 − p^m)/(1 − p) attempts, where p is the
+//     share of arrivals the chain (and the backend) cannot take: over the whole
+//     run at its limit rate, and at the instant of each burst at its burst size;
+//     without max_attempts, m is how many of its shortest waits fit in the run;
+//     retries quicker than the chain frees a unit meet it full again, so a
+//     refused one makes as many as fit in that time (see attemptsPerRequest);
 //   - every request served by a backend, and every scheduled backend change.
 //
 // It is within 2× of the real count on every built-in scenario (a test checks
@@ -38,7 +40,7 @@ func (c Config) EstimateEvents() int64 {
 			if a.Kind == ArrivalBurst || a.Kind == ArrivalIdleThenBurst {
 				p = max(p, refusedShare(float64(g.Count)*float64(a.Count), c.capacity(a.Spread)))
 			}
-			attempts += n * attemptsPerRequest(p, g.Retry, c.Duration+c.Drain)
+			attempts += n * attemptsPerRequest(p, g.Retry, c.Duration+c.Drain, c.refill())
 		}
 	}
 	perLane := attempts
@@ -93,20 +95,35 @@ func refusedShare(n, capacity float64) float64 {
 	return 1 - capacity/n
 }
 
-// attemptsPerRequest is the mean attempts of a request whose every attempt is
-// refused with probability p, under retry policy r, in a run of length end.
-func attemptsPerRequest(p float64, r Retry, end time.Duration) float64 {
+// refill is the longest time any limit of the chain takes to free one unit, in ns.
+func (c Config) refill() float64 {
+	var most float64
+	for _, l := range c.Limits {
+		most = max(most, float64(l.Policy.Window)/float64(l.Policy.Limit))
+	}
+	return most
+}
+
+// attemptsPerRequest is the mean attempts of a request refused with probability
+// p, under retry policy r, in a run of length end, when the chain frees a unit
+// every refill ns. Retries far apart are refused independently, each with
+// probability p; retries quicker than refill keep meeting the same full limit
+// until a unit frees, so a refused request makes refill/wait of them.
+func attemptsPerRequest(p float64, r Retry, end time.Duration, refill float64) float64 {
 	if r.Kind == RetryNone || p == 0 {
 		return 1
 	}
+	fit := retriesThatFit(r, end)
 	m := float64(r.MaxAttempts)
-	if fit := retriesThatFit(r, end) + 1; m == 0 || fit < m {
-		m = fit
+	if m == 0 || fit+1 < m {
+		m = fit + 1
 	}
 	if p >= 1 {
 		return m
 	}
-	return (1 - math.Pow(p, m)) / (1 - p)
+	independent := (1 - math.Pow(p, m)) / (1 - p)
+	quick := 1 + p*min(m-1, refill*fit/float64(end))
+	return max(independent, quick)
 }
 
 // retriesThatFit is how many retries of policy r fit in a span end, each after
@@ -123,7 +140,7 @@ func retriesThatFit(r Retry, end time.Duration) float64 {
 		}
 	}
 	if wait <= 0 {
-		return float64(r.MaxAttempts)
+		return math.Inf(1) // immediate: max_attempts bounds them
 	}
 	return float64(end) / float64(wait)
 }

@@ -31,9 +31,9 @@ func TestHostileInputEndsCleanly(t *testing.T) {
 		{"override-burst-below-cost", "16: overrides[0].burst: 2 is below the cost 5 of clients[0]"},
 		{"queue-max", "14: backend.queue: must be at most 10000000, got 9223372036854775807"},
 		{"rate-negative-period", `10: clients[0].arrivals[0].rate: "10/-1s" is not a rate (period must be positive)`},
-		{"retry-exponential-1ns", " the run stopped after the budget of 1000000 events, in lane fixed_window at t="},
-		{"retry-fixed-1ns", " the run stopped after the budget of 1000000 events, in lane fixed_window at t="},
-		{"retry-immediate-uncapped", " the run stopped after the budget of 1000000 events, in lane fixed_window at t="},
+		{"retry-exponential-1ns", " about 64,000,000,800 events estimated, over the budget of 1,000,000"},
+		{"retry-fixed-1ns", " about 64,000,000,800 events estimated, over the budget of 1,000,000"},
+		{"retry-immediate-uncapped", " about 640,000,000,160 events estimated, over the budget of 1,000,000"},
 		{"service-2000000h", "15: backend.service.mean: must be at most 100 years (876000h), got 2000000h0m0s"},
 		{"sliding-log-limit-2e9", "3: limits[0]: sliding log: limit 2000000000 is above 1073741824"},
 		{"tag-binary", "12: description: YAML tags like !!binary are not part of the scenario format"},
@@ -65,6 +65,20 @@ func TestHostileInputEndsCleanly(t *testing.T) {
 	}
 }
 
+// TestRunStopsAtTheBudget runs a scenario whose estimate is under the budget
+// and whose real count is over it: the run stops there and writes nothing.
+func TestRunStopsAtTheBudget(t *testing.T) {
+	dir := t.TempDir()
+	code, out, errOut := execute(t, "run", "demo", "--max-events", "1400", "--out", filepath.Join(dir, "r"), "--trace", filepath.Join(dir, "t.csv"))
+	want := "demo.yaml: the run stopped after the budget of 1400 events, in lane "
+	if code != exitBadInput || out != "" || !strings.Contains(errOut, want) || !strings.Contains(errOut, "nothing was written; lift the budget with --max-events") {
+		t.Errorf("exit %d, stdout %q, stderr %q; want exit 2 and %q", code, out, errOut, want)
+	}
+	if entries, _ := os.ReadDir(dir); len(entries) != 0 {
+		t.Errorf("files written: %v", entries)
+	}
+}
+
 // TestValidateMeansRunStarts holds validate to its promise: a file it calls ok is
 // one run starts, and a file run refuses before starting is one it refuses too.
 func TestValidateMeansRunStarts(t *testing.T) {
@@ -76,8 +90,8 @@ func TestValidateMeansRunStarts(t *testing.T) {
 		file := filepath.Join("testdata", "bounds", e.Name())
 		t.Run(e.Name(), func(t *testing.T) {
 			vcode, _, verr := execute(t, "validate", file, "--max-events", "1000000")
-			_, _, rerr := execute(t, "run", file, "--max-events", "1000000")
-			started := strings.Contains(rerr, "the run stopped after the budget")
+			rcode, _, rerr := execute(t, "run", file, "--max-events", "1000000")
+			started := rcode == 0 || strings.Contains(rerr, "the run stopped after the budget")
 			if (vcode == 0) != started {
 				t.Errorf("validate exit %d (%s), run: %s", vcode, verr, rerr)
 			}
