@@ -13,7 +13,7 @@ import (
 // each must end with exit 2, the message given, nothing on stdout and no file
 // written. The event budget, not a timer, bounds the work of those that run.
 func TestHostileInputEndsCleanly(t *testing.T) {
-	budgetStop := "nothing was written; lift the budget with --max-events"
+	budgetStop := "nothing was written; to finish, lift the budget with --max-events above"
 	tests := []struct {
 		file string
 		want string // in stderr, after "file:"
@@ -71,7 +71,7 @@ func TestRunStopsAtTheBudget(t *testing.T) {
 	dir := t.TempDir()
 	code, out, errOut := execute(t, "run", "demo", "--max-events", "1400", "--out", filepath.Join(dir, "r"), "--trace", filepath.Join(dir, "t.csv"))
 	want := "demo.yaml: the run stopped after the budget of 1400 events, in lane "
-	if code != exitBadInput || out != "" || !strings.Contains(errOut, want) || !strings.Contains(errOut, "nothing was written; lift the budget with --max-events") {
+	if code != exitBadInput || out != "" || !strings.Contains(errOut, want) || !strings.Contains(errOut, "nothing was written; to finish, lift the budget with --max-events above") {
 		t.Errorf("exit %d, stdout %q, stderr %q; want exit 2 and %q", code, out, errOut, want)
 	}
 	if entries, _ := os.ReadDir(dir); len(entries) != 0 {

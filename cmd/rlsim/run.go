@@ -99,7 +99,7 @@ not at all; an existing report in DIR is replaced.`,
 	f.Uint64Var(&seed, "seed", 0, "seed of every random stream, replacing the file's")
 	f.DurationVar(&opts.Duration, "duration", 0, "how long new requests may start, replacing the file's")
 	f.StringVar(&opts.Lanes, "lanes", "", "comma-separated lanes to run, replacing the file's (e.g. token_bucket,gcra)")
-	f.Int64Var(&opts.MaxEvents, "max-events", defaultMaxEvents, "refuse scenarios estimated to need more events than `N`")
+	f.Int64Var(&opts.MaxEvents, "max-events", defaultMaxEvents, "the event budget: refuse a scenario estimated to need more than `N` events, and stop a run that reaches N")
 	_ = cmd.RegisterFlagCompletionFunc("format", cobra.FixedCompletions([]string{"table", "json", "csv"}, cobra.ShellCompDirectiveNoFileComp))
 	_ = cmd.RegisterFlagCompletionFunc("lanes", completeLanes)
 	_ = cmd.RegisterFlagCompletionFunc("trace", cobra.FixedCompletions([]string{"csv", "jsonl"}, cobra.ShellCompDirectiveFilterFileExt))
@@ -366,7 +366,7 @@ func runFailed(s *scenarios.Scenario, err error) error {
 	}
 	var be *sim.BudgetError
 	if errors.As(err, &be) {
-		return badInputf("%s: the run %v; nothing was written; lift the budget with --max-events %d", s.File, be, be.Budget*10)
+		return badInputf("%s: the run %v; nothing was written; to finish, lift the budget with --max-events above %d", s.File, be, be.Budget)
 	}
 	return fmt.Errorf("%s: %w", s.File, err)
 }
