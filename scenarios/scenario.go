@@ -55,6 +55,10 @@ func readCapped(path string) ([]byte, error) {
 		return nil, &FieldError{File: path, Msg: readProblem(err)}
 	}
 	defer f.Close()
+	if info, err := f.Stat(); err == nil && info.Mode().IsRegular() && info.Size() > MaxFileSize {
+		return nil, tooBig(path)
+	}
+	// A pipe or device has no size to check: read one byte past the cap at most.
 	data, err := io.ReadAll(io.LimitReader(f, MaxFileSize+1))
 	if err != nil {
 		return nil, &FieldError{File: path, Msg: readProblem(err)}
