@@ -99,7 +99,7 @@ func (b *builder) build(f *fileSpec, s *Scenario) {
 			c.Throttle.Server, _ = sim.ParseLane(f.Throttle.Server)
 		}
 	}
-	if len(f.Clients) == 0 {
+	if len(f.Clients) == 0 && !b.has("contention") { // a contention section in error is reported already
 		b.addf("clients", "at least one client group is needed (or a contention section)")
 	}
 	names := map[string]int{}

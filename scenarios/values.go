@@ -18,6 +18,9 @@ func (d *Duration) parseScalar(s string) error {
 	if err != nil {
 		return err
 	}
+	if v > sim.MaxTime {
+		return fmt.Errorf("%q is more than 100 years (876000h), the longest a scenario may state", s)
+	}
 	*d = Duration(v)
 	return nil
 }
@@ -59,6 +62,9 @@ func (r *Rate) parseScalar(s string) error {
 	v, err := parseRate(s)
 	if err != nil {
 		return err
+	}
+	if v.Per > sim.MaxTime {
+		return fmt.Errorf("%q has a period of more than 100 years (876000h), the longest a scenario may state", s)
 	}
 	*r = Rate(v)
 	return nil

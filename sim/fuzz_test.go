@@ -42,7 +42,14 @@ func FuzzScenario(f *testing.F) {
 			return
 		}
 		traces := map[LaneKind]*laneTrace{}
-		res, err := Run(context.Background(), cfg, Options{MaxEvents: fuzzBudget, Trace: traceByLane(traces)})
+		s, err := New(cfg, Options{MaxEvents: fuzzBudget, Trace: traceByLane(traces)})
+		if err != nil {
+			t.Fatalf("New refused what Validate accepted: %v\n%+v", err, cfg)
+		}
+		res, err := s.RunToEnd(context.Background())
+		if s.Events() > fuzzBudget {
+			t.Fatalf("processed %d events, over the budget of %d", s.Events(), fuzzBudget)
+		}
 		var be *BudgetError
 		if errors.As(err, &be) {
 			if be.Budget != fuzzBudget {
