@@ -64,6 +64,9 @@ func FuzzScenario(f *testing.F) {
 			if err := checkCounts(lr); err != nil {
 				t.Errorf("lane %v: %v\n%+v", lr.Lane, err, cfg)
 			}
+			if err := checkTraceCounts(lr, traces[lr.Lane]); err != nil {
+				t.Errorf("lane %v: %v\n%+v", lr.Lane, err, cfg)
+			}
 		}
 		checkSlidingLog(t, cfg, res, traces)
 		checkTokenBucketIsGCRA(t, cfg, traces)
@@ -122,6 +125,26 @@ func checkCounts(r LaneResult) error {
 		must(r.Backend.Served == r.Succeeded, "backend served %d, succeeded %d", r.Backend.Served, r.Succeeded)
 	}
 	return errors.Join(errs...)
+}
+
+// checkTraceCounts recounts a lane's figures from its trace: each refusal,
+// drop, shed, delay and success is one record, and every attempt has one.
+func checkTraceCounts(r LaneResult, tr *laneTrace) error {
+	var n [TraceSuccess + 1]int64
+	if tr != nil {
+		for _, rec := range tr.records {
+			n[rec.Event]++
+		}
+	}
+	got := [5]int64{n[TraceRefuse], n[TraceDrop], n[TraceShed], n[TraceDelay], n[TraceSuccess]}
+	want := [5]int64{r.Refused, r.Dropped, r.Shed, r.Delayed, r.Succeeded}
+	if got != want {
+		return fmt.Errorf("refused, dropped, shed, delayed, succeeded: the trace counts %v, the result %v", got, want)
+	}
+	if answers := n[TraceAdmit] + n[TraceDelay] + n[TraceRefuse] + n[TraceDrop] + n[TraceShed]; answers < r.Attempts {
+		return fmt.Errorf("%d attempts, %d answers traced", r.Attempts, answers)
+	}
+	return nil
 }
 
 // checkSlidingLog recomputes, from the trace, every key's admissions in every
