@@ -49,25 +49,16 @@ func times(d time.Duration, n int64) time.Duration {
 
 // checkCaps reports every number of c above its cap.
 func checkCaps(ck *checker, c Config) {
-	durations := []struct {
-		field string
-		v     time.Duration
-	}{{"duration", c.Duration}, {"drain", c.Drain}, {"bucket", c.Bucket},
-		{"aimd.target", c.AIMD.Target}, {"throttle.period", c.Throttle.Period}}
+	ck.atMostTime("duration", c.Duration)
+	ck.atMostTime("drain", c.Drain)
+	ck.atMostTime("bucket", c.Bucket)
+	ck.atMostTime("aimd.target", c.AIMD.Target)
+	ck.atMostTime("throttle.period", c.Throttle.Period)
 	for i, l := range c.Limits {
-		durations = append(durations, struct {
-			field string
-			v     time.Duration
-		}{fmt.Sprintf("limits[%d].window", i), l.Policy.Window})
+		ck.atMostTime(fmt.Sprintf("limits[%d].window", i), l.Policy.Window)
 	}
 	for i, o := range c.Overrides {
-		durations = append(durations, struct {
-			field string
-			v     time.Duration
-		}{fmt.Sprintf("overrides[%d].window", i), o.Policy.Window})
-	}
-	for _, d := range durations {
-		ck.atMostTime(d.field, d.v)
+		ck.atMostTime(fmt.Sprintf("overrides[%d].window", i), o.Policy.Window)
 	}
 	if c.Duration > 0 && c.Drain >= 0 && c.Duration <= MaxTime && c.Drain <= MaxTime && c.Duration+c.Drain > MaxTime {
 		ck.add("drain", "duration + drain must be at most 100 years (876000h), got %v", c.Duration+c.Drain)
@@ -102,22 +93,21 @@ func checkCaps(ck *checker, c Config) {
 
 func checkGroupTimes(ck *checker, path string, g ClientGroup) {
 	for i, a := range g.Arrivals {
-		p := fmt.Sprintf("%s.arrivals[%d]", path, i)
-		for _, d := range []struct {
-			field string
-			v     time.Duration
-		}{{"start", a.Start}, {"stop", a.Stop}, {"at", a.At}, {"spread", a.Spread},
-			{"on", a.On}, {"off", a.Off}, {"idle", a.Idle}, {"rate", a.Rate.Per}} {
-			ck.atMostTime(p+"."+d.field, d.v)
-		}
+		p := fmt.Sprintf("%s.arrivals[%d].", path, i)
+		ck.atMostTime(p+"start", a.Start)
+		ck.atMostTime(p+"stop", a.Stop)
+		ck.atMostTime(p+"at", a.At)
+		ck.atMostTime(p+"spread", a.Spread)
+		ck.atMostTime(p+"on", a.On)
+		ck.atMostTime(p+"off", a.Off)
+		ck.atMostTime(p+"idle", a.Idle)
+		ck.atMostTime(p+"rate", a.Rate.Per)
 	}
-	r := g.Retry
-	for _, d := range []struct {
-		field string
-		v     time.Duration
-	}{{"delay", r.Delay}, {"base", r.Base}, {"cap", r.Cap}, {"retry_after_jitter", r.RetryAfterJitter}} {
-		ck.atMostTime(path+".retry."+d.field, d.v)
-	}
+	r, p := g.Retry, path+".retry."
+	ck.atMostTime(p+"delay", r.Delay)
+	ck.atMostTime(p+"base", r.Base)
+	ck.atMostTime(p+"cap", r.Cap)
+	ck.atMostTime(p+"retry_after_jitter", r.RetryAfterJitter)
 }
 
 func (c *checker) atMostTime(field string, v time.Duration) {
@@ -126,34 +116,40 @@ func (c *checker) atMostTime(field string, v time.Duration) {
 	}
 }
 
-// checkBuild builds, once, every limiter a run of c builds, so a Config that
-// validates is one New accepts: the policies of every lane's chain and
-// overrides, the sliding log that measures the first limit, AIMD and the
-// adaptive throttle. A cost no burst can ever admit is reported here too.
+// checkBuild builds, once, every limiter a run of c builds, with the same
+// constructors New uses, so a Config that validates is one New accepts: each
+// lane's chain with its overrides, the sliding log that measures the first limit,
+// AIMD and the adaptive throttle. A cost no burst of a lane could ever admit is
+// reported here too.
 func checkBuild(ck *checker, c Config) {
 	c = c.withDefaults()
-	for i, l := range c.Limits {
-		path := fmt.Sprintf("limits[%d]", i)
-		for _, kind := range perKeyLanes {
-			if _, err := newDecider(kind, l.Policy, 0); err != nil {
-				ck.add(path, "%v", err)
-				break
-			}
-		}
-	}
-	for i, o := range c.Overrides {
-		path := fmt.Sprintf("overrides[%d]", i)
-		kind := o.Lane
-		if kind == LaneClientThrottle {
-			kind = c.Throttle.Server
-		}
-		if _, err := newDecider(kind, o.Policy, 0); err != nil {
+	reported := map[string]bool{}
+	report := func(path string, err error) {
+		if !reported[path] {
+			reported[path] = true
 			ck.add(path, "%v", err)
 		}
-		for j, g := range c.Clients {
-			if b := o.Policy.EffectiveBurst(); g.Cost > b {
-				ck.add(path+".burst", "%d is below the cost %d of clients[%d]: no request of theirs could ever be admitted in lane %v", b, g.Cost, j, o.Lane)
-				break
+	}
+	if _, err := algorithms.NewSlidingLog(c.Limits[0].Policy); err != nil {
+		report("limits[0]", err)
+	}
+	for _, lane := range c.Lanes {
+		kind := lane
+		switch lane {
+		case LaneAIMD:
+			continue
+		case LaneClientThrottle:
+			kind = c.Throttle.Server
+		}
+		for i := range c.Limits {
+			p := c.policy(lane, i)
+			path := fmt.Sprintf("limits[%d]", i)
+			if j := c.override(lane, i); j >= 0 {
+				path = fmt.Sprintf("overrides[%d]", j)
+				checkCosts(ck, path, lane, p, c.Clients)
+			}
+			if _, err := newDecider(kind, p, 0); err != nil {
+				report(path, err)
 			}
 		}
 	}
@@ -174,7 +170,23 @@ func checkBuild(ck *checker, c Config) {
 	}
 }
 
-// perKeyLanes are the six lanes that apply the limit chain with a per-key limiter.
-var perKeyLanes = []LaneKind{
-	LaneFixedWindow, LaneSlidingLog, LaneSlidingWindowCounter, LaneTokenBucket, LaneLeakyBucket, LaneGCRA,
+// override is the index of the override giving lane its policy for limit i, or -1.
+func (c *Config) override(lane LaneKind, i int) int {
+	for j, o := range c.Overrides {
+		if o.Lane == lane && o.Limit == i {
+			return j
+		}
+	}
+	return -1
+}
+
+// checkCosts reports the first client group whose cost is above p's burst: in
+// that lane no request of theirs could ever be admitted.
+func checkCosts(ck *checker, path string, lane LaneKind, p algorithms.Policy, groups []ClientGroup) {
+	for j, g := range groups {
+		if b := p.EffectiveBurst(); g.Cost > b {
+			ck.add(path+".burst", "%d is below the cost %d of clients[%d]: no request of theirs could ever be admitted in lane %v", b, g.Cost, j, lane)
+			return
+		}
+	}
 }

@@ -82,10 +82,8 @@ const throttleBuckets = 24
 
 // policy is the policy lane kind applies to limit i of the chain.
 func (c *Config) policy(kind LaneKind, i int) algorithms.Policy {
-	for _, o := range c.Overrides {
-		if o.Lane == kind && o.Limit == i {
-			return o.Policy
-		}
+	if j := c.override(kind, i); j >= 0 {
+		return c.Overrides[j].Policy
 	}
 	return c.Limits[i].Policy
 }
