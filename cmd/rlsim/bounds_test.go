@@ -99,6 +99,15 @@ func TestValidateMeansRunStarts(t *testing.T) {
 	}
 }
 
+// TestBudgetAdmitsWhatFinishes: 1.6 million requests over eight lanes are 12.8
+// million events, under the default budget (once refused at four per arrival).
+func TestBudgetAdmitsWhatFinishes(t *testing.T) {
+	file := filepath.Join("testdata", "bounds", "requests-1.6M.yaml")
+	if code, out, errOut := execute(t, "validate", file); code != 0 || out != file+": ok\n" {
+		t.Errorf("exit %d, %q %q", code, out, errOut)
+	}
+}
+
 func TestSilentAcceptancesAreErrors(t *testing.T) {
 	tests := []struct {
 		args []string
