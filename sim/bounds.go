@@ -1,6 +1,7 @@
 package sim
 
 import (
+	"cmp"
 	"fmt"
 	"math"
 	"time"
@@ -60,8 +61,12 @@ func checkCaps(ck *checker, c Config) {
 	for i, o := range c.Overrides {
 		ck.atMostTime(fmt.Sprintf("overrides[%d].window", i), o.Policy.Window)
 	}
-	if c.Duration > 0 && c.Drain >= 0 && c.Duration <= MaxTime && c.Drain <= MaxTime && c.Duration+c.Drain > MaxTime {
-		ck.add("drain", "duration + drain must be at most 100 years (876000h), got %v", c.Duration+c.Drain)
+	if drain := cmp.Or(c.Drain, c.Duration); c.Duration > 0 && drain > 0 && c.Duration <= MaxTime && drain <= MaxTime && c.Duration+drain > MaxTime {
+		field := "drain"
+		if c.Drain == 0 {
+			field = "duration" // the drain defaults to the duration
+		}
+		ck.add(field, "duration + drain (by default the duration again) must be at most 100 years (876000h), got %v", c.Duration+drain)
 	}
 	clients := 0
 	for i, g := range c.Clients {

@@ -42,7 +42,8 @@ func TestValidateCapsAndBuilds(t *testing.T) {
 		want   string
 	}{
 		{"duration", func(c *Config) { c.Duration = big }, "duration: must be at most 100 years (876000h), got 2500000h0m0s"},
-		{"duration and drain", func(c *Config) { c.Duration, c.Drain = MaxTime, MaxTime }, "drain: duration + drain must be at most 100 years"},
+		{"duration and drain", func(c *Config) { c.Duration, c.Drain = MaxTime, MaxTime }, "drain: duration + drain (by default the duration again) must be at most 100 years"},
+		{"duration and the default drain", func(c *Config) { c.Duration = MaxTime/2 + 1 }, "duration: duration + drain (by default the duration again) must be at most 100 years"},
 		{"window", func(c *Config) { c.Limits[0].Policy.Window = big }, "limits[0].window: must be at most 100 years"},
 		{"service", func(c *Config) { c.Backend.Service.Mean = big }, "backend.service.mean: must be at most 100 years"},
 		{"queue", func(c *Config) { c.Backend.QueueSize = math.MaxInt }, "backend.queue: must be at most 10000000"},
