@@ -27,7 +27,11 @@ func TestConstructorsReject(t *testing.T) {
 		{"scaled burst overflows", Policy{Limit: 1, Window: math.MaxInt64 / 2, Burst: 3},
 			[]string{"token bucket", "gcra", "leaky bucket"}, []string{"overflows"}},
 		{"sliding log too long", Policy{Limit: 1<<30 + 1, Window: time.Second},
-			[]string{"sliding log"}, []string{"bytes per key"}},
+			[]string{"sliding log"}, []string{"limit 1073741825 is above 1073741824", "16 bytes per admitted unit and key"}},
+		{"huge limit names itself, not a wrapped size", Policy{Limit: 1 << 62, Window: time.Second, Burst: 1},
+			[]string{"sliding log"}, []string{"limit 4611686018427387904 is above"}},
+		{"largest burst overflows, named as written", Policy{Limit: 1, Window: 100 * time.Millisecond, Burst: math.MaxInt64},
+			[]string{"token bucket", "gcra", "leaky bucket"}, []string{"burst 9223372036854775807 at 1 per 100ms overflows"}},
 	}
 	for _, tt := range tests {
 		for name, build := range newAll {

@@ -31,14 +31,15 @@ func gcd(a, b int64) int64 {
 	return a
 }
 
-// checkScale reports an error unless n×span+units fits in int64: the largest value
-// the bucket-like limiters compute, with n their largest admissible cost.
-func (p pace) checkScale(what string, n int64) error {
-	hi, lo := bits.Mul64(uint64(n), uint64(p.span))
+// checkScale reports an error unless (n+extra)×span+units fits in int64: the
+// largest value the bucket-like limiters compute, with n+extra their largest
+// admissible cost. n+extra is computed in 64 unsigned bits, so it cannot wrap.
+func (p pace) checkScale(what string, n, extra int64) error {
+	hi, lo := bits.Mul64(uint64(n)+uint64(extra), uint64(p.span))
 	lo, carry := bits.Add64(lo, uint64(p.units), 0)
 	if hi != 0 || carry != 0 || lo > math.MaxInt64 {
 		return fmt.Errorf("%s %d at %d per %v overflows exact int64 arithmetic (%d × %d ns); use a smaller %s or a window with a larger common divisor",
-			what, n, p.units, time.Duration(p.span), n, p.span, what)
+			what, n, p.units, time.Duration(p.span), uint64(n)+uint64(extra), p.span, what)
 	}
 	return nil
 }

@@ -51,7 +51,7 @@ func NewGCRA(p Policy) (*GCRA, error) {
 		return nil, fmt.Errorf("gcra: %w", err)
 	}
 	g := &GCRA{pace: newPace(p.Limit, p.Window), limit: p.Limit, burst: p.EffectiveBurst()}
-	if err := g.checkScale("burst", g.burst+1); err != nil {
+	if err := g.checkScale("burst", g.burst, 1); err != nil {
 		return nil, fmt.Errorf("gcra: %w", err)
 	}
 	g.full = g.burst * g.span

@@ -57,7 +57,7 @@ func NewLeakyBucket(p Policy) (*LeakyBucket, error) {
 		return nil, fmt.Errorf("leaky bucket: %w", err)
 	}
 	lb := &LeakyBucket{pace: newPace(p.Limit, p.Window), limit: p.Limit, burst: p.EffectiveBurst()}
-	if err := lb.checkScale("burst", lb.burst+2); err != nil {
+	if err := lb.checkScale("burst", lb.burst, 2); err != nil {
 		return nil, fmt.Errorf("leaky bucket: %w", err)
 	}
 	lb.depth = (lb.burst + 1) * lb.span

@@ -55,7 +55,7 @@ type logEntry struct {
 func NewSlidingLog(p Policy) (*SlidingLog, error) {
 	err := p.Validate()
 	if err == nil && p.Limit > maxLogLimit {
-		err = fmt.Errorf("limit %d needs %d bytes per key; at most %d", p.Limit, 16*p.Limit, maxLogLimit)
+		err = fmt.Errorf("limit %d is above %d, the most it can log (16 bytes per admitted unit and key)", p.Limit, maxLogLimit)
 	}
 	if err != nil {
 		return nil, fmt.Errorf("sliding log: %w", err)

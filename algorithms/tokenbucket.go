@@ -53,7 +53,7 @@ func NewTokenBucket(p Policy) (*TokenBucket, error) {
 		return nil, fmt.Errorf("token bucket: %w", err)
 	}
 	tb := &TokenBucket{pace: newPace(p.Limit, p.Window), limit: p.Limit, burst: p.EffectiveBurst()}
-	if err := tb.checkScale("burst", tb.burst+1); err != nil {
+	if err := tb.checkScale("burst", tb.burst, 1); err != nil {
 		return nil, fmt.Errorf("token bucket: %w", err)
 	}
 	tb.full = tb.burst * tb.span

@@ -268,4 +268,3 @@ func jitterPhrase(j sim.JitterKind) string {
 	}
 	return j.String() + " jitter"
 }
-

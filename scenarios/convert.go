@@ -108,7 +108,7 @@ func (b *builder) build(f *fileSpec, s *Scenario) {
 			c.Throttle.Server, _ = sim.ParseLane(f.Throttle.Server)
 		}
 	}
-	if len(f.Clients) == 0 {
+	if len(f.Clients) == 0 && !b.has("contention") { // a contention section in error is reported already
 		b.addf("clients", "at least one client group is needed (or a contention section)")
 	}
 	names := map[string]int{}
@@ -173,6 +173,9 @@ func (b *builder) overrides(specs []overrideSpec, limits []sim.Limit) []sim.Lane
 }
 
 func (b *builder) lanes(names []string) []sim.LaneKind {
+	if len(names) == 0 && b.has("lanes") {
+		b.addf("lanes", "at least one lane is needed (leave lanes out for all eight)")
+	}
 	var lanes []sim.LaneKind
 	seen := map[sim.LaneKind]bool{}
 	for i, n := range names {
@@ -414,8 +417,7 @@ func (b *builder) contention(cs *contentionSpec, seed uint64) *sim.ContentionCon
 
 // simValidate maps the problems sim.Config.Validate finds onto the file's lines;
 // they are ones this package's checks missed, so each is also worth a check here.
-func (b *builder) simValidate(c sim.Config) {
-	err := c.Validate()
+func (b *builder) simValidate(err error) {
 	if err == nil {
 		return
 	}

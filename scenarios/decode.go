@@ -39,6 +39,10 @@ func (d *decoder) decode(n *yaml.Node, v reflect.Value, path string, tag reflect
 	for n.Kind == yaml.AliasNode {
 		n = n.Alias
 	}
+	if n.Style&yaml.TaggedStyle != 0 {
+		d.errs.add(n.Line, path, fmt.Sprintf("YAML tags like %s are not part of the scenario format; write the value plainly", n.Tag))
+		return
+	}
 	if _, ok := d.lines[path]; !ok {
 		d.lines[path] = n.Line
 	}

@@ -9,7 +9,9 @@
 package scenarios
 
 import (
+	"bytes"
 	"fmt"
+	"io"
 	"os"
 	"path/filepath"
 	"reflect"
@@ -33,13 +35,42 @@ type Scenario struct {
 	Source      []byte // the YAML as written
 }
 
-// Load reads and parses the scenario file at path.
+// MaxFileSize is the largest scenario file Load and Parse read, in bytes: far
+// above any hand-written scenario, far below what would take long to parse.
+const MaxFileSize = 10 << 20
+
+// Load reads and parses the scenario file at path. A file over MaxFileSize is
+// refused without being read whole.
 func Load(path string) (*Scenario, error) {
-	data, err := os.ReadFile(path)
+	data, err := readCapped(path)
+	if err != nil {
+		return nil, err
+	}
+	return Parse(path, data)
+}
+
+func readCapped(path string) ([]byte, error) {
+	f, err := os.Open(path)
 	if err != nil {
 		return nil, &FieldError{File: path, Msg: readProblem(err)}
 	}
-	return Parse(path, data)
+	defer f.Close()
+	if info, err := f.Stat(); err == nil && info.Mode().IsRegular() && info.Size() > MaxFileSize {
+		return nil, tooBig(path)
+	}
+	// A pipe or device has no size to check: read one byte past the cap at most.
+	data, err := io.ReadAll(io.LimitReader(f, MaxFileSize+1))
+	if err != nil {
+		return nil, &FieldError{File: path, Msg: readProblem(err)}
+	}
+	if len(data) > MaxFileSize {
+		return nil, tooBig(path)
+	}
+	return data, nil
+}
+
+func tooBig(file string) error {
+	return &FieldError{File: file, Msg: fmt.Sprintf("larger than %d MB, the most a scenario file may hold", MaxFileSize>>20)}
 }
 
 func readProblem(err error) string {
@@ -61,8 +92,23 @@ var yamlLine = regexp.MustCompile(`^yaml: line (\d+): (.*)$`)
 // if any, is an Errors listing every problem found.
 func Parse(file string, data []byte) (s *Scenario, err error) {
 	errs := &errorList{file: file}
+	if len(data) > MaxFileSize {
+		return nil, tooBig(file)
+	}
 	var root yaml.Node
-	if err := yaml.Unmarshal(data, &root); err != nil {
+	dec := yaml.NewDecoder(bytes.NewReader(data))
+	err = dec.Decode(&root)
+	if err == io.EOF {
+		err = nil
+	}
+	if err == nil {
+		var next yaml.Node
+		if dec.Decode(&next) != io.EOF {
+			errs.add(next.Line, "", "a second YAML document (after ---): a scenario file holds one")
+			return nil, errs.err()
+		}
+	}
+	if err != nil {
 		msg := strings.TrimPrefix(err.Error(), "yaml: ")
 		line := 0
 		if m := yamlLine.FindStringSubmatch(err.Error()); m != nil {
@@ -89,7 +135,10 @@ func Parse(file string, data []byte) (s *Scenario, err error) {
 	}
 	b.build(&f, s)
 	if errs.err() == nil && s.Config != nil {
-		b.simValidate(*s.Config)
+		b.simValidate(s.Config.Validate())
+	}
+	if errs.err() == nil && s.Contention != nil {
+		b.simValidate(s.Contention.Validate())
 	}
 	if err := errs.err(); err != nil {
 		return nil, err
@@ -100,10 +149,14 @@ func Parse(file string, data []byte) (s *Scenario, err error) {
 // CheckBudget refuses the scenario with a *BudgetError when its simulation is
 // estimated to process more than budget events.
 func (s *Scenario) CheckBudget(budget int64) error {
-	if s.Config == nil {
-		return nil
+	var n int64
+	switch {
+	case s.Config != nil:
+		n = s.Config.EstimateEvents()
+	case s.Contention != nil:
+		n = s.Contention.EstimateEvents()
 	}
-	if n := s.Config.EstimateEvents(); n > budget {
+	if n > budget {
 		return &BudgetError{File: s.File, Estimate: n, Budget: budget}
 	}
 	return nil

@@ -1,6 +1,7 @@
 package scenarios
 
 import (
+	"context"
 	"encoding/json"
 	"errors"
 	"fmt"
@@ -359,7 +360,26 @@ func FuzzParse(f *testing.F) {
 			return
 		}
 		assertRoundTrip(t, s)
+		assertRunStarts(t, s)
 	})
+}
+
+// assertRunStarts holds Parse to the promise of validate: a file it accepts is
+// one a run starts and ends, here under a small event budget.
+func assertRunStarts(t *testing.T, s *Scenario) {
+	t.Helper()
+	var be *sim.BudgetError
+	if s.Contention != nil {
+		c := *s.Contention
+		c.MaxEvents = 20_000
+		if _, err := sim.RunContention(context.Background(), c); err != nil && !errors.As(err, &be) {
+			t.Fatalf("a parsed study does not run: %v", err)
+		}
+		return
+	}
+	if _, err := sim.Run(context.Background(), *s.Config, sim.Options{MaxEvents: 20_000}); err != nil && !errors.As(err, &be) {
+		t.Fatalf("a parsed scenario does not run: %v", err)
+	}
 }
 
 func TestTooManyProblemsAreCut(t *testing.T) {

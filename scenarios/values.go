@@ -2,6 +2,7 @@ package scenarios
 
 import (
 	"fmt"
+	"slices"
 	"strconv"
 	"strings"
 	"time"
@@ -16,6 +17,9 @@ func (d *Duration) parseScalar(s string) error {
 	v, err := parseDuration(s)
 	if err != nil {
 		return err
+	}
+	if v > sim.MaxTime {
+		return fmt.Errorf("%q is more than 100 years (876000h), the longest a scenario may state", s)
 	}
 	*d = Duration(v)
 	return nil
@@ -59,6 +63,9 @@ func (r *Rate) parseScalar(s string) error {
 	if err != nil {
 		return err
 	}
+	if v.Per > sim.MaxTime {
+		return fmt.Errorf("%q has a period of more than 100 years (876000h), the longest a scenario may state", s)
+	}
 	*r = Rate(v)
 	return nil
 }
@@ -85,7 +92,7 @@ func parseRate(s string) (sim.Rate, error) {
 	if n <= 0 {
 		return bad("count must be positive")
 	}
-	if per != "" && (per[0] < '0' || per[0] > '9') && per[0] != '.' {
+	if per != "" && (per[0] >= 'a' && per[0] <= 'z' || per[0] >= 'A' && per[0] <= 'Z' || per[0] >= 0x80) {
 		per = "1" + per // "s" means "1s"
 	}
 	d, err := time.ParseDuration(per)
@@ -193,6 +200,9 @@ func ParseLanes(s string) ([]sim.LaneKind, error) {
 		k, ok := sim.ParseLane(name)
 		if !ok {
 			return nil, fmt.Errorf("%s", strings.Replace(unknownName(name, sim.LaneNames()), "unknown value", "unknown lane", 1))
+		}
+		if slices.Contains(lanes, k) {
+			return nil, fmt.Errorf("%s is named twice: each lane runs once", name)
 		}
 		lanes = append(lanes, k)
 	}

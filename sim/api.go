@@ -2,6 +2,7 @@ package sim
 
 import (
 	"context"
+	"fmt"
 	"time"
 )
 
@@ -12,6 +13,21 @@ type Options struct {
 	// Progress, when set, is called now and then with the virtual time reached by
 	// the slowest lane and the time the run ends.
 	Progress func(now, end time.Duration)
+	// MaxEvents, when positive, is the event budget: the run stops with a
+	// *BudgetError as soon as its lanes together have processed that many
+	// events and still have work left.
+	MaxEvents int64
+}
+
+// BudgetError stops a run that reached its event budget (Options.MaxEvents,
+// ContentionConfig.MaxEvents) with work left.
+type BudgetError struct {
+	Budget int64  // the events allowed, all processed
+	Where  string // how far the run got, e.g. "in lane gcra at t=3s of 20s"
+}
+
+func (e *BudgetError) Error() string {
+	return fmt.Sprintf("stopped after the budget of %d events, %s", e.Budget, e.Where)
 }
 
 // TraceSink receives trace records in virtual-time order per lane. The record is

@@ -42,14 +42,14 @@ func nextArrival(a *Arrival, st *arrivalState, stop time.Duration) (at time.Dura
 		if k > 0 {
 			from = st.last
 		}
-		at = from + st.rnd.exp(a.Rate.Per/time.Duration(a.Rate.Count))
+		at = later(from, st.rnd.exp(a.Rate.Per/time.Duration(a.Rate.Count)))
 	case ArrivalOnOff:
 		perCycle := countIn(a.On, a.Rate)
 		cycle, j := k/perCycle, k%perCycle
-		at = a.Start + time.Duration(cycle)*(a.On+a.Off) + scale(a.Rate.Per, j, a.Rate.Count)
+		at = later(later(a.Start, times(a.On+a.Off, cycle)), scale(a.Rate.Per, j, a.Rate.Count))
 	case ArrivalIdleThenBurst:
 		cycle, j := k/int64(a.Count), k%int64(a.Count)
-		at = a.Start + a.Idle + time.Duration(cycle)*(a.Idle+a.Spread) + scale(a.Spread, j, int64(a.Count))
+		at = later(later(a.Start+a.Idle, times(a.Idle+a.Spread, cycle)), scale(a.Spread, j, int64(a.Count)))
 	}
 	if at >= stop || (a.Stop > 0 && at >= a.Stop) {
 		return 0, false

@@ -64,7 +64,7 @@ func (b *backend) serve(l *lane, r int32) {
 		rnd := streamFor(b.seed, uint64(req.client), uint64(req.num), uint64(req.attempt))
 		d = rnd.exp(b.service.Mean)
 	}
-	l.eng.schedule(l.eng.now+d, evComplete, r, 0)
+	l.eng.schedule(later(l.eng.now, d), evComplete, r, 0)
 }
 
 // complete finishes r and starts the next waiting request.

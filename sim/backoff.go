@@ -24,7 +24,7 @@ func backoff(r Retry, n int, previous time.Duration, rnd *stream) time.Duration 
 		if previous < r.Base {
 			previous = r.Base
 		}
-		return min(r.Cap, rnd.between(r.Base, 3*previous))
+		return min(r.Cap, rnd.between(r.Base, later(previous, 2*min(previous, r.Cap))))
 	}
 	sleep := exponential(r.Base, r.Cap, n)
 	switch r.Jitter {

@@ -24,6 +24,8 @@ const (
 	// bound the time: without jitter the calls grow roughly with the square of the
 	// clients, so long sweeps rely on ctx.
 	MaxContentionClients = 100_000
+	// MaxContentionRuns bounds the runs averaged per cell.
+	MaxContentionRuns = 1_000_000
 )
 
 // AllJitters lists the four jitter kinds in their canonical order.
@@ -32,10 +34,8 @@ var AllJitters = []JitterKind{JitterNone, JitterFull, JitterEqual, JitterDecorre
 // Validate reports every problem in c at once, each naming its field
 // (e.g. "contention.clients[2]: must be positive, got 0").
 func (c ContentionConfig) Validate() error {
-	var errs []error
-	bad := func(field, format string, args ...any) {
-		errs = append(errs, fmt.Errorf("contention.%s: %s", field, fmt.Sprintf(format, args...)))
-	}
+	var ck checker
+	bad := func(field, format string, args ...any) { ck.add("contention."+field, format, args...) }
 	if len(c.Clients) == 0 {
 		bad("clients", "must list at least one client count")
 	}
@@ -59,6 +59,9 @@ func (c ContentionConfig) Validate() error {
 		if d.v < 0 {
 			bad(d.field, "must not be negative, got %v", d.v)
 		}
+		if d.v > MaxContentionTime {
+			bad(d.field, "must be at most %v, got %v", MaxContentionTime, d.v)
+		}
 	}
 	if d := c.withDefaults(); c.Base >= 0 && c.Cap >= 0 && d.Cap < d.Base {
 		bad("cap", "must be at least base (%v), got %v", d.Base, d.Cap)
@@ -69,7 +72,13 @@ func (c ContentionConfig) Validate() error {
 	if c.Runs < 0 {
 		bad("runs", "must not be negative, got %d", c.Runs)
 	}
-	return errors.Join(errs...)
+	if c.Runs > MaxContentionRuns {
+		bad("runs", "must be at most %d, got %d", MaxContentionRuns, c.Runs)
+	}
+	if len(ck.errs) == 0 {
+		return nil
+	}
+	return ck.errs
 }
 
 // withDefaults fills the zero fields with the documented defaults.
@@ -107,7 +116,7 @@ func RunContention(ctx context.Context, c ContentionConfig) (ContentionResult, e
 	}
 	c = c.withDefaults()
 	res := ContentionResult{Rows: make([]ContentionRow, 0, len(c.Jitters)*len(c.Clients))}
-	var w contentionWorld
+	w := contentionWorld{budget: c.MaxEvents}
 	for _, j := range c.Jitters {
 		for _, n := range c.Clients {
 			var calls, completion meanInterval
@@ -117,6 +126,10 @@ func RunContention(ctx context.Context, c ContentionConfig) (ContentionResult, e
 				}
 				w.reset(c, j, n, r)
 				if err := w.run(ctx); err != nil {
+					var be *BudgetError
+					if errors.As(err, &be) {
+						be.Where = fmt.Sprintf("in run %d of %d with %d clients, jitter %v", r+1, c.Runs, n, j)
+					}
 					return ContentionResult{}, err
 				}
 				calls.add(float64(w.calls))
@@ -129,6 +142,7 @@ func RunContention(ctx context.Context, c ContentionConfig) (ContentionResult, e
 			res.Rows = append(res.Rows, row)
 		}
 	}
+	res.Events = w.events
 	return res, nil
 }
 
@@ -163,6 +177,8 @@ type contentionWorld struct {
 	calls      int64         // write calls
 	left       int           // clients yet to win
 	completion time.Duration // when the last win reached its client
+	budget     int64         // events allowed over every run; 0 means no limit
+	events     int64         // processed over every run
 }
 
 func (w *contentionWorld) reset(c ContentionConfig, j JitterKind, n, run int) {
@@ -189,7 +205,7 @@ func (w *contentionWorld) reset(c ContentionConfig, j JitterKind, n, run int) {
 
 // send starts a hop of client i, after waiting wait, that ends with step.
 func (w *contentionWorld) send(i int32, wait time.Duration, step int32) {
-	at := w.eng.now + wait + w.clients[i].hops.absNormal(w.hop, w.sd)
+	at := later(later(w.eng.now, wait), w.clients[i].hops.absNormal(w.hop, w.sd))
 	w.eng.schedule(at, evHop, i, step)
 }
 
@@ -201,6 +217,10 @@ func (w *contentionWorld) run(ctx context.Context) error {
 				return err
 			}
 		}
+		if w.budget > 0 && w.events >= w.budget {
+			return &BudgetError{Budget: w.budget}
+		}
+		w.events++
 		ev := w.eng.pop()
 		i := ev.a
 		cl := &w.clients[i]
@@ -243,3 +263,31 @@ func (w *contentionWorld) sleep(cl *contender) time.Duration {
 
 // ns rounds a float number of nanoseconds to a Duration.
 func ns(f float64) time.Duration { return time.Duration(math.Round(f)) }
+
+// EstimateEvents is about how many events a run of the study processes: four
+// hops per write call, with the calls per cell fitted to the study's own curves
+// (none: about n²/7 + 3n for n clients, as every client collides in every round;
+// no backoff at all: every client retries at once each round, about n²/2 + n;
+// with jitter about 10n).
+func (c ContentionConfig) EstimateEvents() int64 {
+	c = c.withDefaults()
+	var calls float64
+	for _, j := range c.Jitters {
+		for _, n := range c.Clients {
+			f := float64(n)
+			switch j {
+			case JitterNone:
+				calls += f*f/7 + 3*f
+			case JitterNoBackoff:
+				calls += f*f/2 + f
+			default:
+				calls += 10 * f
+			}
+		}
+	}
+	e := 4 * calls * float64(c.Runs)
+	if e > 1<<62 {
+		return 1 << 62
+	}
+	return int64(e)
+}

@@ -18,6 +18,9 @@ type ContentionConfig struct {
 	Hop       time.Duration // mean one-way network time; zero means 10ms
 	HopStdDev time.Duration // zero means 2ms
 	Runs      int           // repetitions averaged per cell; zero means 1
+	// MaxEvents, when positive, is the event budget of the whole sweep (not part
+	// of the study: a guard, as Options.MaxEvents is for a Simulation).
+	MaxEvents int64
 }
 
 // Schedule is how the contention study's sleep before retry n (n = 1 for the
@@ -55,5 +58,6 @@ func (r ContentionRow) Separated(o ContentionRow) bool {
 
 // ContentionResult lists the sweep in (jitter, clients) order.
 type ContentionResult struct {
-	Rows []ContentionRow
+	Rows   []ContentionRow
+	Events int64 // processed by the whole sweep, as its budget counts them
 }

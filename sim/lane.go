@@ -211,7 +211,7 @@ func (l *lane) attempt(r int32) {
 	if delay > 0 {
 		l.m.delayed(now, delay, g)
 		l.record(TraceDelay, r, &answer, l.quotaName(quota))
-		l.eng.schedule(now+delay, evRelease, r, 0)
+		l.eng.schedule(later(now, delay), evRelease, r, 0)
 		return
 	}
 	l.record(TraceAdmit, r, &answer, l.quotaName(quota))
@@ -235,7 +235,7 @@ func (l *lane) pace(c int32, quota int, d algorithms.Decision) {
 	if quota < 0 || l.cfg.Limits[quota].NoHeaders || d.Remaining > 0 || !l.pop.groups[l.pop.groupOf[c]].Pace {
 		return
 	}
-	l.clients[c].paused = max(l.clients[c].paused, l.eng.now+HeaderRetryAfter(d.Reset))
+	l.clients[c].paused = max(l.clients[c].paused, later(l.eng.now, HeaderRetryAfter(d.Reset)))
 }
 
 // decideChain puts a request of client c through the limit chain at now. On a
@@ -383,13 +383,13 @@ func (l *lane) fail(r int32, retryAfter time.Duration) {
 			told = HeaderRetryAfter(retryAfter)
 		}
 		if sleep <= told {
-			sleep = told + rnd.duration(policy.RetryAfterJitter)
+			sleep = later(told, rnd.duration(policy.RetryAfterJitter))
 			if sleep == told {
-				req.raDue = now + sleep
+				req.raDue = later(now, sleep)
 			}
 		}
 	}
-	at := now + sleep
+	at := later(now, sleep)
 	if at > l.end {
 		return // still pending when the simulation ends
 	}

@@ -71,23 +71,23 @@ func (g *ClientGroup) IdentityOf(i int) Identity {
 
 // clientKey is the key a limit counting by kind sees for client i of grp.
 func clientKey(grp *ClientGroup, i int, kind KeyKind) string {
-	id := grp.IdentityOf(i)
-	var value string
+	id := &grp.Identity
+	var tmpl string
 	switch kind {
 	case KeyGlobal:
 		return "global"
 	case KeyIP:
-		value = id.IP
+		tmpl = id.IP
 	case KeyUser:
-		value = id.User
+		tmpl = id.User
 	case KeyAPIKey:
-		value = id.APIKey
+		tmpl = id.APIKey
 	case KeyTenant:
-		value = id.Tenant
+		tmpl = id.Tenant
 	case KeyEndpoint:
-		value = id.Endpoint
+		tmpl = id.Endpoint
 	}
-	return kind.String() + ":" + value
+	return kind.String() + ":" + expandIdentity(tmpl, grp.Name, i)
 }
 
 // expandIdentity fills an identity template; empty means "{g}-{i}".
@@ -98,5 +98,6 @@ func expandIdentity(tmpl, group string, i int) string {
 	if !strings.Contains(tmpl, "{") {
 		return tmpl
 	}
-	return strings.NewReplacer("{i}", strconv.Itoa(i), "{g}", group).Replace(tmpl)
+	// {i} first, so a group name holding "{i}" stays as written, as in one pass.
+	return strings.ReplaceAll(strings.ReplaceAll(tmpl, "{i}", strconv.Itoa(i)), "{g}", group)
 }

@@ -49,9 +49,18 @@ func (s *stream) between(lo, hi time.Duration) time.Duration {
 	return lo + s.duration(hi-lo)
 }
 
-// exp is exponential with the given mean, rounded to the nanosecond.
+// exp is exponential with the given mean, rounded to the nanosecond and
+// saturated at the largest Duration.
 func (s *stream) exp(mean time.Duration) time.Duration {
-	return time.Duration(math.Round(-math.Log1p(-s.float()) * float64(mean)))
+	return saturate(math.Round(-math.Log1p(-s.float()) * float64(mean)))
+}
+
+// saturate converts ns to a Duration, the largest one if ns is beyond it.
+func saturate(ns float64) time.Duration {
+	if ns >= math.MaxInt64 {
+		return math.MaxInt64
+	}
+	return time.Duration(ns)
 }
 
 // absNormal is |Normal(mean, sd)| (Box–Muller), rounded to the nanosecond.
@@ -59,5 +68,5 @@ func (s *stream) absNormal(mean, sd time.Duration) time.Duration {
 	u1 := 1 - s.float() // (0, 1]
 	u2 := s.float()
 	z := math.Sqrt(-2*math.Log(u1)) * math.Cos(2*math.Pi*u2)
-	return time.Duration(math.Abs(math.Round(float64(mean) + z*float64(sd))))
+	return saturate(math.Abs(math.Round(float64(mean) + z*float64(sd))))
 }

@@ -2,6 +2,7 @@ package sim
 
 import (
 	"context"
+	"fmt"
 	"strconv"
 	"time"
 
@@ -97,10 +98,8 @@ const throttleBuckets = 24
 
 // policy is the policy lane kind applies to limit i of the chain.
 func (c *Config) policy(kind LaneKind, i int) algorithms.Policy {
-	for _, o := range c.Overrides {
-		if o.Lane == kind && o.Limit == i {
-			return o.Policy
-		}
+	if j := c.override(kind, i); j >= 0 {
+		return c.Overrides[j].Policy
 	}
 	return c.Limits[i].Policy
 }
@@ -178,10 +177,13 @@ func (s *Simulation) Done() bool {
 // trace sink's first error, if any.
 func (s *Simulation) RunUntil(t time.Duration) error {
 	for _, l := range s.lanes {
-		for l.runUntil(t, 1<<30) > 0 {
+		for l.runUntil(t, s.quota(1<<30)) > 0 {
 		}
 		if l.err != nil {
 			return l.err
+		}
+		if err := s.overBudget(l, t); err != nil {
+			return err
 		}
 	}
 	s.now = max(s.now, min(t, s.End()))
@@ -197,7 +199,11 @@ const progressEvery = 1 << 16
 func (s *Simulation) RunToEnd(ctx context.Context) (Result, error) {
 	end := s.End()
 	for i, l := range s.lanes {
-		for l.runUntil(end, progressEvery) == progressEvery {
+		for {
+			q := s.quota(progressEvery)
+			if l.runUntil(end, q) < q || q == 0 {
+				break
+			}
 			if err := ctx.Err(); err != nil {
 				return Result{}, err
 			}
@@ -209,10 +215,31 @@ func (s *Simulation) RunToEnd(ctx context.Context) (Result, error) {
 		if l.err != nil {
 			return Result{}, l.err
 		}
+		if err := s.overBudget(l, end); err != nil {
+			return Result{}, err
+		}
 		s.progress(i, end)
 	}
 	s.now = end
 	return s.Result(), ctx.Err()
+}
+
+// quota is how many events, up to n, the run may still process under its budget.
+func (s *Simulation) quota(n int) int {
+	if s.opt.MaxEvents <= 0 {
+		return n
+	}
+	return int(min(int64(n), max(s.opt.MaxEvents-s.Events(), 0)))
+}
+
+// overBudget is a *BudgetError if lane l has spent the budget with events at or
+// before t still to process, else nil.
+func (s *Simulation) overBudget(l *lane, t time.Duration) error {
+	at, ok := l.eng.next()
+	if s.opt.MaxEvents <= 0 || !ok || at > min(t, l.end) {
+		return nil
+	}
+	return &BudgetError{Budget: s.opt.MaxEvents, Where: fmt.Sprintf("in lane %v at t=%v of %v", l.kind, l.eng.now, s.End())}
 }
 
 // progress reports the overall virtual time covered: lanes before i are done.
@@ -236,53 +263,6 @@ func (s *Simulation) Result() Result {
 		r.Lanes = append(r.Lanes, l.m.result(l.kind, l.pop, &s.cfg, l.backend, l.eng.now, l.clients))
 	}
 	return r
-}
-
-// EstimateEvents is a rough upper bound of the events a run of c processes: the
-// arrivals times the lanes, with room for retries and backend events.
-func (c Config) EstimateEvents() int64 {
-	c = c.withDefaults()
-	var arrivals float64
-	for _, g := range c.Clients {
-		var per float64
-		for _, a := range g.Arrivals {
-			per += expectedArrivals(a, c.Duration)
-		}
-		arrivals += per * float64(g.Count)
-	}
-	const eventsPerArrival = 4 // attempt, retries, backend start and end
-	e := arrivals * eventsPerArrival * float64(len(c.Lanes))
-	if e > 1<<62 {
-		return 1 << 62
-	}
-	return int64(e)
-}
-
-func expectedArrivals(a Arrival, duration time.Duration) float64 {
-	stop := duration
-	if a.Stop > 0 {
-		stop = min(stop, a.Stop)
-	}
-	span := float64(max(stop-a.Start, 0))
-	rate := 0.0
-	if a.Rate.Per > 0 {
-		rate = float64(a.Rate.Count) / float64(a.Rate.Per)
-	}
-	switch a.Kind {
-	case ArrivalBurst:
-		return float64(a.Count)
-	case ArrivalConstant, ArrivalPoisson:
-		return span * rate
-	case ArrivalOnOff:
-		if a.On+a.Off > 0 {
-			return span * rate * float64(a.On) / float64(a.On+a.Off)
-		}
-	case ArrivalIdleThenBurst:
-		if a.Idle+a.Spread > 0 {
-			return float64(a.Count) * (span/float64(a.Idle+a.Spread) + 1)
-		}
-	}
-	return 0
 }
 
 func itoa(i int) string {

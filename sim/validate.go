@@ -53,6 +53,16 @@ func (c Config) Validate() error {
 	if len(c.Limits) == 0 {
 		ck.add("limits", "at least one limit is needed")
 	}
+	if c.Lanes != nil && len(c.Lanes) == 0 {
+		ck.add("lanes", "at least one lane is needed (leave lanes out for all eight)")
+	}
+	seen := map[LaneKind]int{}
+	for i, k := range c.Lanes {
+		if j, dup := seen[k]; dup {
+			ck.add(fmt.Sprintf("lanes[%d]", i), "%v is also lanes[%d]: each lane runs once", k, j)
+		}
+		seen[k] = i
+	}
 	for i, l := range c.Limits {
 		checkLimit(&ck, fmt.Sprintf("limits[%d]", i), l)
 	}
@@ -80,6 +90,10 @@ func (c Config) Validate() error {
 	}
 	if c.Backend != nil {
 		checkBackend(&ck, "backend", *c.Backend)
+	}
+	checkCaps(&ck, c)
+	if len(ck.errs) == 0 {
+		checkBuild(&ck, c)
 	}
 	if len(ck.errs) == 0 {
 		return nil

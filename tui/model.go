@@ -36,6 +36,9 @@ type Options struct {
 	// Context, when cancelled, stops the setup of a scenario's simulation, which
 	// takes seconds for millions of clients; nil means context.Background().
 	Context context.Context
+	// MaxEvents, when positive, is each playing's event budget, as in rlsim
+	// run: the view stops, saying so, when a scenario reaches it.
+	MaxEvents int64
 }
 
 // frame is the wall time between two ticks; each tick advances the virtual clock
@@ -53,11 +56,12 @@ type Model struct {
 	list    []Scenario
 	current int
 
-	sim      *sim.Simulation
-	timeline *timeline
-	snaps    []sim.LaneSnapshot
-	bursts   []time.Duration // virtual times of the bursts fired since the start
-	finished bool
+	sim       *sim.Simulation
+	timeline  *timeline
+	snaps     []sim.LaneSnapshot
+	bursts    []time.Duration // virtual times of the bursts fired since the start
+	finished  bool
+	maxEvents int64 // the event budget of each playing; 0 means none
 
 	speed  int // index into speeds
 	paused bool
@@ -84,7 +88,7 @@ func New(list []Scenario, opt Options) (*Model, error) {
 	if r == nil {
 		r = lipgloss.DefaultRenderer()
 	}
-	m := &Model{list: list, speed: normalSpeed, keys: newKeyMap(), styles: newStyles(r), width: 80, height: 24, ctx: opt.Context}
+	m := &Model{list: list, speed: normalSpeed, keys: newKeyMap(), styles: newStyles(r), width: 80, height: 24, ctx: opt.Context, maxEvents: opt.MaxEvents}
 	if m.ctx == nil {
 		m.ctx = context.Background()
 	}
@@ -187,6 +191,13 @@ func (m *Model) advance(d time.Duration) {
 	to := min(m.sim.Now()+d, m.sim.End())
 	if err := m.sim.RunUntil(to); err != nil {
 		m.status = err.Error()
+		var be *sim.BudgetError
+		if errors.As(err, &be) {
+			m.finished = true
+			m.status = fmt.Sprintf("%v; lift the budget with --max-events", err)
+			m.snaps = m.sim.Snapshot()
+			return
+		}
 	}
 	m.snaps = m.sim.Snapshot()
 	if m.sim.Done() || m.sim.Now() >= m.sim.End() {
@@ -223,7 +234,7 @@ func (m *Model) start(until time.Duration) error {
 		cfg = m.withBursts(cfg)
 	}
 	tl := newTimeline(sliceWidth(cfg))
-	s, err := sim.NewContext(m.ctx, cfg, sim.Options{Trace: tl})
+	s, err := sim.NewContext(m.ctx, cfg, sim.Options{Trace: tl, MaxEvents: m.maxEvents})
 	if err != nil {
 		return err
 	}

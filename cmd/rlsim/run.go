@@ -92,6 +92,9 @@ one must lie outside DIR.`,
 			if cmd.Flags().Changed("duration") && opts.Duration <= 0 {
 				return badInputf("--duration: must be positive, got %v", opts.Duration)
 			}
+			if opts.MaxEvents <= 0 {
+				return badInputf("--max-events: must be positive, got %d", opts.MaxEvents)
+			}
 			if opts.Width < 0 {
 				return badInputf("--width: must be 0 or more, got %d", opts.Width)
 			}
@@ -118,7 +121,7 @@ one must lie outside DIR.`,
 	f.StringVar(&opts.Lanes, "lanes", "", "comma-separated lanes to run, replacing the file's (e.g. token_bucket,gcra)")
 	f.BoolVar(&opts.Wide, "wide", false, "print every table column and each finding on one line, however wide the terminal")
 	f.IntVar(&opts.Width, "width", opts.Width, "fit the table to `N` columns (default: the terminal's width; 0: full layout)")
-	f.Int64Var(&opts.MaxEvents, "max-events", defaultMaxEvents, "refuse scenarios estimated to need more events than `N`")
+	f.Int64Var(&opts.MaxEvents, "max-events", defaultMaxEvents, "the event budget: refuse a scenario estimated to need more than `N` events, and stop a run that reaches N")
 	_ = cmd.RegisterFlagCompletionFunc("format", cobra.FixedCompletions([]string{"table", "json", "csv"}, cobra.ShellCompDirectiveNoFileComp))
 	_ = cmd.RegisterFlagCompletionFunc("lanes", completeLanes)
 	_ = cmd.RegisterFlagCompletionFunc("trace", cobra.FixedCompletions([]string{"csv", "jsonl"}, cobra.ShellCompDirectiveFilterFileExt))
@@ -269,6 +272,7 @@ func applyOverrides(opts *runOptions, list []*scenarios.Scenario) error {
 					errs = append(errs, badInputf("%s: %s does not apply to %s, a contention study", s.File, flag.name, s.Name))
 				}
 			}
+			errs = append(errs, overBudget(s, opts.MaxEvents))
 			continue
 		}
 		c := s.Config
@@ -285,13 +289,19 @@ func applyOverrides(opts *runOptions, list []*scenarios.Scenario) error {
 			errs = append(errs, badInputf("%s: with the flags given: %s", s.File, strings.ReplaceAll(err.Error(), "\n", "; ")))
 			continue
 		}
-		if err := s.CheckBudget(opts.MaxEvents); err != nil {
-			var be *scenarios.BudgetError
-			errors.As(err, &be)
-			errs = append(errs, badInputf("%v; shorten the scenario or lift the budget with --max-events %d", err, roundUp(be.Estimate)))
-		}
+		errs = append(errs, overBudget(s, opts.MaxEvents))
 	}
 	return badInput(errors.Join(errs...))
+}
+
+// overBudget refuses s, before it runs, when it is estimated to need more than budget events.
+func overBudget(s *scenarios.Scenario, budget int64) error {
+	err := s.CheckBudget(budget)
+	var be *scenarios.BudgetError
+	if !errors.As(err, &be) {
+		return err
+	}
+	return badInputf("%v; shorten the scenario or lift the budget with --max-events %d", err, roundUp(be.Estimate))
 }
 
 // roundUp rounds n up to two significant digits, for a budget worth suggesting.
@@ -320,14 +330,16 @@ func runOne(opts *runOptions, s *scenarios.Scenario, trace *traceFile, timeline 
 	}
 	o := report.Run{Scenario: s}
 	if s.Contention != nil {
-		r, err := opts.Contend(ctx, *s.Contention)
+		c := *s.Contention
+		c.MaxEvents = opts.MaxEvents
+		r, err := opts.Contend(ctx, c)
 		if err != nil {
 			return o, runFailed(s, err)
 		}
 		o.Contention = &r
 		return o, nil
 	}
-	var so sim.Options
+	so := sim.Options{MaxEvents: opts.MaxEvents}
 	var sinks teeSink
 	if trace != nil {
 		sinks = append(sinks, trace.Sink(s.Name))
@@ -370,6 +382,10 @@ func (t teeSink) Record(r *sim.TraceRecord) error {
 func runFailed(s *scenarios.Scenario, err error) error {
 	if errors.Is(err, context.Canceled) {
 		return err
+	}
+	var be *sim.BudgetError
+	if errors.As(err, &be) {
+		return badInputf("%s: the run %v; nothing was written; to finish, lift the budget with --max-events above %d", s.File, be, be.Budget)
 	}
 	return fmt.Errorf("%s: %w", s.File, err)
 }

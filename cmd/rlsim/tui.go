@@ -22,9 +22,10 @@ type tuiOptions struct {
 	Out io.Writer
 	Ctx context.Context
 
-	Arg   string // a file or a built-in's name; empty means the default scenario
-	Seed  *uint64
-	Lanes string
+	Arg       string // a file or a built-in's name; empty means the default scenario
+	Seed      *uint64
+	Lanes     string
+	MaxEvents int64
 
 	// Play runs the view in the terminal; tests replace it.
 	Play func(ctx context.Context, m *tui.Model, out io.Writer) error
@@ -65,6 +66,9 @@ Played to its end without a burst, a scenario ends with exactly the figures
 			if cmd.Flags().Changed("seed") {
 				opts.Seed = &seed
 			}
+			if opts.MaxEvents <= 0 {
+				return badInputf("--max-events: must be positive, got %d", opts.MaxEvents)
+			}
 			if runF != nil {
 				return runF(opts)
 			}
@@ -74,6 +78,7 @@ Played to its end without a burst, a scenario ends with exactly the figures
 	f := cmd.Flags()
 	f.Uint64Var(&seed, "seed", 0, "seed of every random stream, replacing the file's")
 	f.StringVar(&opts.Lanes, "lanes", "", "comma-separated lanes to show, replacing the file's (e.g. token_bucket,gcra)")
+	f.Int64Var(&opts.MaxEvents, "max-events", defaultMaxEvents, "stop a scenario that reaches `N` events, as rlsim run does")
 	_ = cmd.RegisterFlagCompletionFunc("lanes", completeLanes)
 	return cmd
 }
@@ -87,7 +92,7 @@ func tuiRun(opts *tuiOptions) error {
 	if ctx == nil {
 		ctx = context.Background()
 	}
-	m, err := tui.New(list, tui.Options{Renderer: terminalRenderer(opts.Out), Context: ctx})
+	m, err := tui.New(list, tui.Options{Renderer: terminalRenderer(opts.Out), Context: ctx, MaxEvents: opts.MaxEvents})
 	if ctx.Err() != nil {
 		return ctx.Err()
 	}
@@ -147,6 +152,11 @@ func playlist(opts *tuiOptions) ([]tui.Scenario, error) {
 		}
 		if err := cfg.Validate(); err != nil {
 			errs = append(errs, badInputf("%s: with the flags given: %s", s.File, strings.ReplaceAll(err.Error(), "\n", "; ")))
+			continue
+		}
+		if n := cfg.EstimateEvents(); s == first && opts.MaxEvents > 0 && n > opts.MaxEvents {
+			errs = append(errs, badInputf("%v; shorten the scenario or lift the budget with --max-events %d",
+				&scenarios.BudgetError{File: s.File, Estimate: n, Budget: opts.MaxEvents}, roundUp(n)))
 			continue
 		}
 		list = append(list, tui.Scenario{Name: s.Name, Description: s.Description, Config: cfg})

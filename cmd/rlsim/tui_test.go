@@ -27,9 +27,10 @@ func TestTuiFlags(t *testing.T) {
 		want    tuiOptions
 		wantErr string
 	}{
-		{name: "no argument plays the demo", args: []string{}, want: tuiOptions{Arg: "demo"}},
+		{name: "no argument plays the demo", args: []string{}, want: tuiOptions{Arg: "demo", MaxEvents: defaultMaxEvents}},
 		{name: "a name and overrides", args: []string{"boundary-burst", "--seed", "7", "--lanes", "gcra"},
-			want: tuiOptions{Arg: "boundary-burst", Seed: &seven, Lanes: "gcra"}},
+			want: tuiOptions{Arg: "boundary-burst", Seed: &seven, Lanes: "gcra", MaxEvents: defaultMaxEvents}},
+		{name: "a budget of events", args: []string{"--max-events", "-1"}, wantErr: "--max-events: must be positive, got -1"},
 		{name: "one scenario at a time", args: []string{"a", "b"}, wantErr: "accepts at most 1 arg(s), received 2"},
 	}
 	for _, tc := range tests {
@@ -100,6 +101,8 @@ func TestTuiPlaylist(t *testing.T) {
 		{name: "a contention study has no lanes", opts: tuiOptions{Arg: "backoff-contention"}, wantErr: "contention study"},
 		{name: "unknown name", opts: tuiOptions{Arg: "demoo"}, wantErr: `did you mean "demo"?`},
 		{name: "unknown lane", opts: tuiOptions{Arg: "demo", Lanes: "gcra,bogus"}, wantErr: "--lanes:"},
+		{name: "a lane twice", opts: tuiOptions{Arg: "demo", Lanes: "gcra,gcra"}, wantErr: "--lanes: gcra is named twice"},
+		{name: "over the event budget", opts: tuiOptions{Arg: "demo", MaxEvents: 100}, wantErr: "over the budget of 100; shorten the scenario or lift the budget with --max-events"},
 	}
 	for _, tc := range tests {
 		t.Run(tc.name, func(t *testing.T) {

@@ -28,6 +28,9 @@ file:line: field.path: what is wrong. The exit status is 2 if any file has a pro
 		ValidArgsFunction: completeScenarioNames,
 		RunE: func(cmd *cobra.Command, args []string) error {
 			opts.Args = args
+			if opts.MaxEvents <= 0 {
+				return badInputf("--max-events: must be positive, got %d", opts.MaxEvents)
+			}
 			if runF != nil {
 				return runF(opts)
 			}

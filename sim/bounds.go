@@ -1,0 +1,198 @@
+package sim
+
+import (
+	"cmp"
+	"fmt"
+	"math"
+	"time"
+
+	"github.com/rlsim/rlsim/algorithms"
+)
+
+// Caps on the numbers a scenario states. Validate checks them before anything is
+// built, so no memory or work proportional to a number a user typed is spent
+// before that number is known to be sane, and no time arithmetic can overflow:
+// every instant a run computes stays below 3×MaxTime, under int64's 292 years.
+const (
+	// MaxTime bounds every duration of a Config and the whole run (duration + drain).
+	MaxTime = 100 * 365 * 24 * time.Hour
+	// MaxClients bounds the clients of all groups together (memory per lane and
+	// client); setting them up is work the event budget counts too (EstimateEvents).
+	MaxClients = 10_000_000
+	// MaxBuckets bounds the time-series buckets of one lane: (duration + drain) / bucket.
+	MaxBuckets = 1_000_000
+	// MaxQueue bounds a backend's queue (memory per lane).
+	MaxQueue = 10_000_000
+	// MaxChanges bounds a backend's scheduled changes.
+	MaxChanges = 100_000
+	// MaxContentionTime bounds each duration of a contention study (base, cap, hop,
+	// hop_stddev), so that even MaxContentionClients clients backing off in turn
+	// finish within int64 nanoseconds.
+	MaxContentionTime = time.Hour
+)
+
+// later is now+d, saturated at the largest Duration instead of wrapping around.
+// Instants past a run's end are never reached, so saturation changes nothing a
+// run shows; it only keeps the event queue's order.
+func later(now, d time.Duration) time.Duration {
+	if d > 0 && now > math.MaxInt64-d {
+		return math.MaxInt64
+	}
+	return now + d
+}
+
+// times is d×n for d, n ≥ 0, saturated at the largest Duration.
+func times(d time.Duration, n int64) time.Duration {
+	if n > 0 && d > math.MaxInt64/time.Duration(n) {
+		return math.MaxInt64
+	}
+	return d * time.Duration(n)
+}
+
+// checkCaps reports every number of c above its cap.
+func checkCaps(ck *checker, c Config) {
+	ck.atMostTime("duration", c.Duration)
+	ck.atMostTime("drain", c.Drain)
+	ck.atMostTime("bucket", c.Bucket)
+	ck.atMostTime("aimd.target", c.AIMD.Target)
+	ck.atMostTime("throttle.period", c.Throttle.Period)
+	for i, l := range c.Limits {
+		ck.atMostTime(fmt.Sprintf("limits[%d].window", i), l.Policy.Window)
+	}
+	for i, o := range c.Overrides {
+		ck.atMostTime(fmt.Sprintf("overrides[%d].window", i), o.Policy.Window)
+	}
+	if drain := cmp.Or(c.Drain, c.Duration); c.Duration > 0 && drain > 0 && c.Duration <= MaxTime && drain <= MaxTime && c.Duration+drain > MaxTime {
+		field := "drain"
+		if c.Drain == 0 {
+			field = "duration" // the drain defaults to the duration
+		}
+		ck.add(field, "duration + drain (by default the duration again) must be at most 100 years (876000h), got %v", c.Duration+drain)
+	}
+	clients := 0
+	for i, g := range c.Clients {
+		path := fmt.Sprintf("clients[%d]", i)
+		if g.Count > MaxClients {
+			ck.add(path+".count", "must be at most %d, got %d", MaxClients, g.Count)
+		} else if g.Count > 0 {
+			clients += g.Count
+		}
+		checkGroupTimes(ck, path, g)
+	}
+	if clients > MaxClients {
+		ck.add("clients", "%d clients in all; at most %d", clients, MaxClients)
+	}
+	if b := c.Backend; b != nil {
+		if b.QueueSize > MaxQueue {
+			ck.add("backend.queue", "must be at most %d, got %d", MaxQueue, b.QueueSize)
+		}
+		if len(b.Changes) > MaxChanges {
+			ck.add("backend.changes", "at most %d changes, got %d", MaxChanges, len(b.Changes))
+		}
+		ck.atMostTime("backend.service.mean", b.Service.Mean)
+		for i, ch := range b.Changes {
+			ck.atMostTime(fmt.Sprintf("backend.changes[%d].at", i), ch.At)
+			ck.atMostTime(fmt.Sprintf("backend.changes[%d].service.mean", i), ch.Service.Mean)
+		}
+	}
+}
+
+func checkGroupTimes(ck *checker, path string, g ClientGroup) {
+	for i, a := range g.Arrivals {
+		p := fmt.Sprintf("%s.arrivals[%d].", path, i)
+		ck.atMostTime(p+"start", a.Start)
+		ck.atMostTime(p+"stop", a.Stop)
+		ck.atMostTime(p+"at", a.At)
+		ck.atMostTime(p+"spread", a.Spread)
+		ck.atMostTime(p+"on", a.On)
+		ck.atMostTime(p+"off", a.Off)
+		ck.atMostTime(p+"idle", a.Idle)
+		ck.atMostTime(p+"rate", a.Rate.Per)
+	}
+	r, p := g.Retry, path+".retry."
+	ck.atMostTime(p+"delay", r.Delay)
+	ck.atMostTime(p+"base", r.Base)
+	ck.atMostTime(p+"cap", r.Cap)
+	ck.atMostTime(p+"retry_after_jitter", r.RetryAfterJitter)
+}
+
+func (c *checker) atMostTime(field string, v time.Duration) {
+	if v > MaxTime {
+		c.add(field, "must be at most 100 years (876000h), got %v", v)
+	}
+}
+
+// checkBuild builds, once, every limiter a run of c builds, with the same
+// constructors New uses, so a Config that validates is one New accepts: each
+// lane's chain with its overrides, the sliding log that measures the first limit,
+// AIMD and the adaptive throttle. A cost no burst of a lane could ever admit is
+// reported here too.
+func checkBuild(ck *checker, c Config) {
+	c = c.withDefaults()
+	reported := map[string]bool{}
+	report := func(path string, err error) {
+		if !reported[path] {
+			reported[path] = true
+			ck.add(path, "%v", err)
+		}
+	}
+	if _, err := algorithms.NewSlidingLog(c.Limits[0].Policy); err != nil {
+		report("limits[0]", err)
+	}
+	for _, lane := range c.Lanes {
+		kind := lane
+		switch lane {
+		case LaneAIMD:
+			continue
+		case LaneClientThrottle:
+			kind = c.Throttle.Server
+		}
+		for i := range c.Limits {
+			p := c.policy(lane, i)
+			path := fmt.Sprintf("limits[%d]", i)
+			if j := c.override(lane, i); j >= 0 {
+				path = fmt.Sprintf("overrides[%d]", j)
+				checkCosts(ck, path, lane, p, c.Clients)
+			}
+			if _, err := newDecider(kind, p, 0); err != nil {
+				report(path, err)
+			}
+		}
+	}
+	if c.Bucket > 0 && (c.Duration+c.Drain)/c.Bucket >= MaxBuckets {
+		ck.add("bucket", "%v makes %d time-series buckets over %v; at most %d (use a bucket of at least %v)",
+			c.Bucket, (c.Duration+c.Drain)/c.Bucket, c.Duration+c.Drain, MaxBuckets, (c.Duration+c.Drain)/MaxBuckets+1)
+	}
+	a := c.AIMD
+	if _, err := algorithms.NewAIMD(algorithms.AIMDConfig{
+		Initial: a.Initial, Min: a.Min, Max: a.Max, Target: a.Target, Backoff: a.Backoff,
+	}); err != nil {
+		ck.add("aimd", "%v", err)
+	}
+	if _, err := algorithms.NewThrottle(algorithms.ThrottleConfig{
+		K: c.Throttle.K, Period: c.Throttle.Period, Buckets: throttleBuckets,
+	}); err != nil {
+		ck.add("throttle", "%v", err)
+	}
+}
+
+// override is the index of the override giving lane its policy for limit i, or -1.
+func (c *Config) override(lane LaneKind, i int) int {
+	for j, o := range c.Overrides {
+		if o.Lane == lane && o.Limit == i {
+			return j
+		}
+	}
+	return -1
+}
+
+// checkCosts reports the first client group whose cost is above p's burst: in
+// that lane no request of theirs could ever be admitted.
+func checkCosts(ck *checker, path string, lane LaneKind, p algorithms.Policy, groups []ClientGroup) {
+	for j, g := range groups {
+		if b := p.EffectiveBurst(); g.Cost > b {
+			ck.add(path+".burst", "%d is below the cost %d of clients[%d]: no request of theirs could ever be admitted in lane %v", b, g.Cost, j, lane)
+			return
+		}
+	}
+}

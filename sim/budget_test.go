@@ -1,0 +1,72 @@
+package sim
+
+import (
+	"context"
+	"errors"
+	"strings"
+	"testing"
+	"time"
+
+	"github.com/rlsim/rlsim/algorithms"
+)
+
+// TestMaxEventsStopsAtTheBudget runs a world once to count its events, then again
+// with budgets around that count: the run finishes at the count and stops below it.
+func TestMaxEventsStopsAtTheBudget(t *testing.T) {
+	cfg := Config{
+		Duration: 2 * time.Second, Seed: 1,
+		Limits: []Limit{{Key: KeyGlobal, Policy: algorithms.Policy{Limit: 10, Window: time.Second}}},
+		Clients: []ClientGroup{{Count: 3, Arrivals: []Arrival{{Kind: ArrivalConstant, Rate: Rate{20, time.Second}}},
+			Retry: Retry{Kind: RetryFixed, Delay: 100 * time.Millisecond, MaxAttempts: 3}}},
+	}
+	s, err := New(cfg, Options{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if _, err := s.RunToEnd(context.Background()); err != nil {
+		t.Fatal(err)
+	}
+	real := s.Events()
+	tests := []struct {
+		budget int64
+		stop   bool
+	}{{real, false}, {real + 1, false}, {real - 1, true}, {1, true}}
+	for _, tc := range tests {
+		for _, live := range []bool{false, true} {
+			s, err := New(cfg, Options{MaxEvents: tc.budget})
+			if err != nil {
+				t.Fatal(err)
+			}
+			if live {
+				err = s.RunUntil(s.End())
+			} else {
+				_, err = s.RunToEnd(context.Background())
+			}
+			var be *BudgetError
+			if errors.As(err, &be) != tc.stop {
+				t.Errorf("budget %d of %d events (live %v): error %v, want stopped=%v", tc.budget, real, live, err, tc.stop)
+			}
+			if tc.stop && (s.Events() != tc.budget || be.Budget != tc.budget || !strings.Contains(err.Error(), "stopped after the budget of")) {
+				t.Errorf("budget %d: processed %d events, error %q", tc.budget, s.Events(), err)
+			}
+		}
+	}
+}
+
+func TestContentionMaxEvents(t *testing.T) {
+	c := ContentionConfig{Seed: 1, Clients: []int{10, 20}, Runs: 2}
+	r, err := RunContention(context.Background(), c)
+	if err != nil {
+		t.Fatal(err)
+	}
+	c.MaxEvents = r.Events
+	if _, err := RunContention(context.Background(), c); err != nil {
+		t.Errorf("budget of exactly %d events: %v", r.Events, err)
+	}
+	c.MaxEvents = r.Events - 1
+	_, err = RunContention(context.Background(), c)
+	var be *BudgetError
+	if !errors.As(err, &be) || !strings.Contains(err.Error(), "in run 2 of 2 with 20 clients, jitter decorrelated") {
+		t.Errorf("budget %d of %d: error %v, want a BudgetError in the last run", c.MaxEvents, r.Events, err)
+	}
+}

@@ -1,0 +1,351 @@
+package sim
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"reflect"
+	"testing"
+	"time"
+
+	"github.com/rlsim/rlsim/algorithms"
+)
+
+// fuzzBudget bounds the events of one fuzzed run, so every input ends quickly.
+const fuzzBudget = 100_000
+
+// FuzzScenario builds a random world from the fuzz bytes (limits, chains, lanes,
+// overrides, clients with every arrival and retry kind, backends with changes)
+// and runs it end to end under a small event budget, checking that
+//
+//   - Validate accepting it means New accepts it, and nothing panics;
+//   - the run ends within the budget: a result, or a *BudgetError at the budget;
+//   - every lane's counts add up (see checkCounts);
+//   - the sliding log never admits more than its limit in any window (trace);
+//   - the token bucket and GCRA lanes decide every attempt alike;
+//   - each lane's result is the same when it runs alone.
+func FuzzScenario(f *testing.F) {
+	for _, seed := range [][]byte{
+		{},
+		{1, 2, 3, 4, 5, 6, 7, 8, 9, 10, 11, 12, 13, 14, 15, 16},
+		[]byte("a boundary burst with retries and a backend"),
+		{255, 255, 255, 255, 255, 255, 255, 255, 255, 255, 255, 255, 255, 255, 255, 255, 255, 255, 255, 255},
+		{0, 0, 0, 0, 3, 0, 0, 0, 9, 0, 0, 0, 2, 0, 0, 1, 0, 0, 7, 7, 7, 7, 1, 1, 1, 1, 200, 3, 4},
+		{7, 3, 1, 200, 4, 5, 9, 1, 0, 3, 3, 3, 2, 2, 9, 100, 50, 25, 3, 1, 4, 1, 5, 9, 2, 6, 5, 3, 5},
+		{2, 1, 0, 8, 1, 1, 0, 2, 3, 2, 1, 3, 0, 0, 4, 4, 2, 3, 3, 1, 2, 2, 0, 1, 3, 3, 255, 2, 3, 1},
+	} {
+		f.Add(seed)
+	}
+	f.Fuzz(func(t *testing.T, data []byte) {
+		cfg := fuzzConfig(&fuzzBytes{data: data})
+		if cfg.Validate() != nil {
+			return
+		}
+		traces := map[LaneKind]*laneTrace{}
+		s, err := New(cfg, Options{MaxEvents: fuzzBudget, Trace: traceByLane(traces)})
+		if err != nil {
+			t.Fatalf("New refused what Validate accepted: %v\n%+v", err, cfg)
+		}
+		res, err := s.RunToEnd(context.Background())
+		if s.Events() > fuzzBudget {
+			t.Fatalf("processed %d events, over the budget of %d", s.Events(), fuzzBudget)
+		}
+		var be *BudgetError
+		if errors.As(err, &be) {
+			if be.Budget != fuzzBudget {
+				t.Fatalf("stopped at a budget of %d, want %d", be.Budget, fuzzBudget)
+			}
+			return
+		}
+		if err != nil {
+			t.Fatalf("Run of a valid config: %v\n%+v", err, cfg)
+		}
+		for _, lr := range res.Lanes {
+			if err := checkCounts(lr); err != nil {
+				t.Errorf("lane %v: %v\n%+v", lr.Lane, err, cfg)
+			}
+			if err := checkTraceCounts(lr, traces[lr.Lane]); err != nil {
+				t.Errorf("lane %v: %v\n%+v", lr.Lane, err, cfg)
+			}
+		}
+		checkSlidingLog(t, cfg, res, traces)
+		checkTokenBucketIsGCRA(t, cfg, traces)
+		checkLanesIndependent(t, cfg, res)
+	})
+}
+
+// checkCounts holds a lane's result to the identities between its counts.
+func checkCounts(r LaneResult) error {
+	var errs []error
+	must := func(ok bool, format string, args ...any) {
+		if !ok {
+			errs = append(errs, fmt.Errorf(format, args...))
+		}
+	}
+	must(r.Pending >= 0 && r.Unique == r.Succeeded+r.GaveUp+r.Pending,
+		"unique %d ≠ succeeded %d + gave up %d + pending %d", r.Unique, r.Succeeded, r.GaveUp, r.Pending)
+	// Every attempt is admitted, refused, dropped, shed before admission (AIMD)
+	// or still waiting in a leaky queue at the end (admitted on its release); a
+	// backend may also shed an admitted attempt, which is then counted twice.
+	answered := r.Admitted + r.Refused + r.Dropped
+	must(answered <= r.Attempts && r.Attempts <= answered+r.Shed+r.Delayed,
+		"attempts %d, admitted %d + refused %d + dropped %d, shed %d, delayed %d", r.Attempts, r.Admitted, r.Refused, r.Dropped, r.Shed, r.Delayed)
+	must(r.Attempts >= r.Unique, "attempts %d < unique %d", r.Attempts, r.Unique)
+	must(r.Succeeded <= r.Admitted, "succeeded %d > admitted %d", r.Succeeded, r.Admitted)
+	var refusedBy int64
+	for _, c := range r.RefusedBy {
+		refusedBy += c.Count
+	}
+	must(refusedBy == r.Refused, "refusals per limit add to %d, refused %d", refusedBy, r.Refused)
+	var sum ClassResult
+	for _, c := range r.Classes {
+		sum.Unique += c.Unique
+		sum.Attempts += c.Attempts
+		sum.Admitted += c.Admitted
+		sum.Refused += c.Refused
+		sum.Shed += c.Shed
+		sum.Dropped += c.Dropped
+		sum.Succeeded += c.Succeeded
+		sum.GaveUp += c.GaveUp
+	}
+	total := ClassResult{Unique: r.Unique, Attempts: r.Attempts, Admitted: r.Admitted, Refused: r.Refused,
+		Shed: r.Shed, Dropped: r.Dropped, Succeeded: r.Succeeded, GaveUp: r.GaveUp}
+	must(sum == total, "classes add to %+v, lane %+v", sum, total)
+	var series Point
+	for _, p := range r.Series {
+		series.Attempts += p.Attempts
+		series.Admitted += p.Admitted
+		series.Refused += p.Refused
+		series.Shed += p.Shed
+		series.Dropped += p.Dropped
+	}
+	must(series.Attempts == r.Attempts && series.Admitted == r.Admitted && series.Refused == r.Refused &&
+		series.Shed == r.Shed && series.Dropped == r.Dropped, "series add to %+v", series)
+	if r.Backend.Served > 0 || r.Backend.MaxInFlight > 0 {
+		must(r.Backend.Served == r.Succeeded, "backend served %d, succeeded %d", r.Backend.Served, r.Succeeded)
+	}
+	return errors.Join(errs...)
+}
+
+// checkTraceCounts recounts a lane's figures from its trace: each refusal,
+// drop, shed, delay and success is one record, and every attempt has one.
+func checkTraceCounts(r LaneResult, tr *laneTrace) error {
+	var n [TraceSuccess + 1]int64
+	if tr != nil {
+		for _, rec := range tr.records {
+			n[rec.Event]++
+		}
+	}
+	got := [5]int64{n[TraceRefuse], n[TraceDrop], n[TraceShed], n[TraceDelay], n[TraceSuccess]}
+	want := [5]int64{r.Refused, r.Dropped, r.Shed, r.Delayed, r.Succeeded}
+	if got != want {
+		return fmt.Errorf("refused, dropped, shed, delayed, succeeded: the trace counts %v, the result %v", got, want)
+	}
+	if answers := n[TraceAdmit] + n[TraceDelay] + n[TraceRefuse] + n[TraceDrop] + n[TraceShed]; answers < r.Attempts {
+		return fmt.Errorf("%d attempts, %d answers traced", r.Attempts, answers)
+	}
+	return nil
+}
+
+// checkSlidingLog recomputes, from the trace, every key's admissions in every
+// window of the sliding-log lane: never above its limit.
+func checkSlidingLog(t *testing.T, cfg Config, res Result, traces map[LaneKind]*laneTrace) {
+	tr := traces[LaneSlidingLog]
+	if tr == nil {
+		return
+	}
+	var p algorithms.Policy
+	for _, lr := range res.Lanes {
+		if lr.Lane == LaneSlidingLog {
+			p = lr.Policy
+		}
+	}
+	byKey := map[string][]TraceRecord{}
+	for _, r := range tr.records {
+		if r.Event == TraceAdmit || r.Event == TraceDelay {
+			byKey[r.Key] = append(byKey[r.Key], r)
+		}
+	}
+	for key, adm := range byKey {
+		var sum int64
+		from := 0
+		for _, r := range adm {
+			sum += r.Cost
+			for adm[from].At <= r.At-p.Window {
+				sum -= adm[from].Cost
+				from++
+			}
+			if sum > p.Limit {
+				t.Fatalf("sliding log admitted %d for %s in the window ending %v, limit %d\n%+v", sum, key, r.At, p.Limit, cfg)
+			}
+		}
+	}
+}
+
+// checkTokenBucketIsGCRA compares the two lanes' traces attempt by attempt.
+func checkTokenBucketIsGCRA(t *testing.T, cfg Config, traces map[LaneKind]*laneTrace) {
+	tb, g := traces[LaneTokenBucket], traces[LaneGCRA]
+	if tb == nil || g == nil {
+		return
+	}
+	for _, o := range cfg.Overrides {
+		if o.Lane == LaneTokenBucket || o.Lane == LaneGCRA {
+			return // their policies differ by design
+		}
+	}
+	if len(tb.records) != len(g.records) {
+		t.Fatalf("token bucket traced %d records, GCRA %d\n%+v", len(tb.records), len(g.records), cfg)
+	}
+	for i := range tb.records {
+		a, b := tb.records[i], g.records[i]
+		a.Lane, b.Lane = 0, 0
+		if a != b {
+			t.Fatalf("record %d: token bucket %+v, GCRA %+v\n%+v", i, a, b, cfg)
+		}
+	}
+}
+
+// checkLanesIndependent runs every lane alone: each must measure what it did
+// beside the others.
+func checkLanesIndependent(t *testing.T, cfg Config, res Result) {
+	for _, lr := range res.Lanes {
+		alone := cfg
+		alone.Lanes = []LaneKind{lr.Lane}
+		r, err := Run(context.Background(), alone, Options{MaxEvents: fuzzBudget})
+		if err != nil {
+			t.Fatalf("lane %v alone: %v", lr.Lane, err)
+		}
+		if !reflect.DeepEqual(r.Lanes[0], lr) {
+			t.Fatalf("lane %v alone differs from beside the others:\n%+v\n%+v", lr.Lane, r.Lanes[0], lr)
+		}
+	}
+}
+
+// laneTrace keeps one lane's trace records.
+type laneTrace struct{ records []TraceRecord }
+
+type traceByLane map[LaneKind]*laneTrace
+
+func (m traceByLane) Record(r *TraceRecord) error {
+	lt := m[r.Lane]
+	if lt == nil {
+		lt = &laneTrace{}
+		m[r.Lane] = lt
+	}
+	lt.records = append(lt.records, *r)
+	return nil
+}
+
+// fuzzBytes hands out the fuzz input a byte at a time, then zeros.
+type fuzzBytes struct {
+	data []byte
+	i    int
+}
+
+func (b *fuzzBytes) byte() byte {
+	if b.i >= len(b.data) {
+		return 0
+	}
+	b.i++
+	return b.data[b.i-1]
+}
+
+// upTo is in [0, n).
+func (b *fuzzBytes) upTo(n int) int { return int(b.byte()) % n }
+
+func (b *fuzzBytes) pick(ds ...time.Duration) time.Duration { return ds[b.upTo(len(ds))] }
+
+// fuzzConfig builds a world small enough to run in milliseconds and varied
+// enough to reach every kind of arrival, retry, lane, override and backend.
+func fuzzConfig(b *fuzzBytes) Config {
+	ms := time.Millisecond
+	c := Config{
+		Duration: b.pick(100*ms, time.Second, 3*time.Second, 7*time.Second),
+		Drain:    b.pick(0, 0, 50*ms, 2*time.Second),
+		Seed:     uint64(b.byte()),
+		Bucket:   b.pick(0, 0, 7*ms, 100*ms),
+	}
+	for range 1 + b.upTo(3) {
+		c.Limits = append(c.Limits, Limit{
+			Key: KeyKind(b.upTo(6)),
+			Policy: algorithms.Policy{
+				Limit:  int64(1 + b.upTo(40)),
+				Window: b.pick(3*ms, 100*ms, time.Second, 1500*ms, 10*time.Second),
+				Burst:  int64(b.upTo(50)),
+			},
+		})
+	}
+	if mask := b.byte(); mask != 0 {
+		for i, k := range AllLanes {
+			if mask&(1<<i) != 0 {
+				c.Lanes = append(c.Lanes, k)
+			}
+		}
+	}
+	for range b.upTo(4) / 2 {
+		c.Overrides = append(c.Overrides, LaneOverride{
+			Lane:  []LaneKind{LaneLeakyBucket, LaneGCRA, LaneTokenBucket, LaneSlidingLog, LaneFixedWindow, LaneClientThrottle}[b.upTo(6)],
+			Limit: b.upTo(len(c.Limits)),
+			Policy: algorithms.Policy{
+				Limit: int64(1 + b.upTo(30)), Window: b.pick(10*ms, time.Second, 2*time.Second), Burst: int64(b.upTo(40)),
+			},
+		})
+	}
+	if b.upTo(3) == 0 {
+		c.Throttle = ThrottleSettings{K: float64(1 + b.upTo(3)), Period: b.pick(0, 12*time.Second, 24*ms), Server: []LaneKind{LaneDefault, LaneGCRA, LaneLeakyBucket, LaneSlidingLog}[b.upTo(4)]}
+	}
+	if b.upTo(3) == 0 {
+		c.AIMD = AIMDSettings{Initial: float64(1 + b.upTo(20)), Min: 1, Max: float64(20 + b.upTo(100)), Target: b.pick(0, 5*ms, 200*ms)}
+	}
+	for g := range 1 + b.upTo(3) {
+		c.Clients = append(c.Clients, fuzzGroup(b, g, c.Duration))
+	}
+	if b.upTo(2) == 0 {
+		be := &Backend{Capacity: b.upTo(6), QueueSize: b.upTo(12), Service: Service{Kind: ServiceKind(b.upTo(2)), Mean: b.pick(ms, 20*ms, 300*ms)}}
+		at := time.Duration(0)
+		for range b.upTo(3) {
+			at += b.pick(0, 100*ms, time.Second)
+			be.Changes = append(be.Changes, BackendChange{At: at, Capacity: b.upTo(5), Service: Service{Kind: ServiceKind(b.upTo(2)), Mean: b.pick(0, 5*ms, 400*ms)}})
+		}
+		c.Backend = be
+	}
+	return c
+}
+
+func fuzzGroup(b *fuzzBytes, g int, duration time.Duration) ClientGroup {
+	ms := time.Millisecond
+	grp := ClientGroup{Name: fmt.Sprintf("g%d", g), Count: 1 + b.upTo(12), Cost: int64(b.upTo(4)/3 + 1)}
+	shared := []string{"", "{g}-{i}", "shared", "{g}"}
+	grp.Identity = Identity{User: shared[b.upTo(4)], IP: shared[b.upTo(4)], Tenant: shared[b.upTo(4)]}
+	for range 1 + b.upTo(2) {
+		a := Arrival{Kind: ArrivalKind(b.upTo(5)), Start: b.pick(0, 0, 10*ms, duration/3)}
+		a.Rate = Rate{Count: int64(1 + b.upTo(30)), Per: b.pick(time.Second, 100*ms, 3*time.Second, 7*ms)}
+		switch a.Kind {
+		case ArrivalBurst:
+			a.At, a.Count, a.Spread = b.pick(0, 900*ms, duration/2), 1+b.upTo(25), b.pick(0, 0, 100*ms, 3*ms)
+		case ArrivalOnOff:
+			a.On, a.Off = b.pick(ms, 50*ms, 500*ms), b.pick(0, 10*ms, time.Second)
+		case ArrivalIdleThenBurst:
+			a.Idle, a.Count, a.Spread = b.pick(50*ms, 480*ms, time.Second), 1+b.upTo(15), b.pick(0, 20*ms)
+		}
+		if b.upTo(4) == 0 {
+			a.Stop = a.Start + b.pick(time.Nanosecond, 200*ms, duration)
+		}
+		grp.Arrivals = append(grp.Arrivals, a)
+	}
+	grp.Retry = Retry{Kind: RetryKind(b.upTo(4)), MaxAttempts: b.upTo(7)}
+	switch grp.Retry.Kind {
+	case RetryImmediate:
+		grp.Retry.MaxAttempts = 1 + b.upTo(4)
+	case RetryFixed:
+		grp.Retry.Delay = b.pick(ms, 50*ms, 300*ms)
+	case RetryExponential:
+		grp.Retry.Base = b.pick(ms, 10*ms, 100*ms)
+		grp.Retry.Cap = grp.Retry.Base * time.Duration(1+b.upTo(40))
+		grp.Retry.Jitter = JitterKind(b.upTo(4))
+	}
+	if b.upTo(2) == 0 {
+		grp.Retry.HonorRetryAfter, grp.Retry.RetryAfterJitter = true, b.pick(0, 0, 30*ms)
+	}
+	return grp
+}
