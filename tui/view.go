@@ -213,7 +213,11 @@ func (m *Model) layout() layout {
 		if s.NotLimiting() {
 			return fmt.Sprintf("%d -", s.Peak.Count) // limited nothing: not judged against the rate
 		}
-		return fmt.Sprintf("%d %s×", s.Peak.Count, sim.RatioText(s.Peak.Count, s.Peak.Limit, false))
+		ratio := sim.RatioText(s.Peak.Count, s.Peak.Limit, false)
+		if !strings.Contains(ratio, ".") {
+			ratio += ".0" // 1.0×, aligned with 1.9×
+		}
+		return fmt.Sprintf("%d %s×", s.Peak.Count, ratio)
 	}})
 	statsW := 0
 	for i := range lay.stats {
