@@ -31,6 +31,7 @@ func TestParseRefusesWhatItOnceAccepted(t *testing.T) {
 		{"a duration past 100 years", "duration: 2500000h\n" + clients, `f.yaml:1: duration: "2500000h" is more than 100 years (876000h), the longest a scenario may state`},
 		{"a rate period past 100 years", "clients:\n  - arrivals:\n      - kind: constant\n        rate: 1/900000h\n", `f.yaml:4: clients[0].arrivals[0].rate: "1/900000h" has a period of more than 100 years`},
 		{"duration and drain past 100 years", "duration: 525600h\ndrain: 438000h\n" + clients, "f.yaml:2: drain: duration + drain (by default the duration again) must be at most 100 years (876000h), got 963600h0m0s"},
+		{"a required field left empty", "clients:\n  - arrivals:\n      - kind: burst\n        count: 1\nbackend:\n  service:\n    mean:\n", "f.yaml:7: backend.service.mean: is empty, and it is required (mean service time)"},
 		{"huge limit", "limits:\n  - limit: 2000000000\n" + clients, "f.yaml:2: limits[0]: sliding log: limit 2000000000 is above"},
 	}
 	for _, tc := range tests {

@@ -169,6 +169,10 @@ func (d *decoder) decodeStruct(n *yaml.Node, v reflect.Value, path string) {
 		}
 		seen[name] = true
 		d.lines[fpath] = k.Line
+		if f.Tag.Get("required") == "true" && isNull(val) {
+			d.errs.add(k.Line, fpath, fmt.Sprintf("is empty, and it is required (%s)", f.Tag.Get("doc")))
+			continue
+		}
 		d.decode(val, v.FieldByIndex(f.Index), fpath, f.Tag)
 	}
 	for i := range t.NumField() {
@@ -177,6 +181,14 @@ func (d *decoder) decodeStruct(n *yaml.Node, v reflect.Value, path string) {
 			d.errs.add(n.Line, path, fmt.Sprintf("missing field %s (%s)", yamlName(f), f.Tag.Get("doc")))
 		}
 	}
+}
+
+// isNull reports whether n, through its aliases, is written but empty.
+func isNull(n *yaml.Node) bool {
+	for n.Kind == yaml.AliasNode && n.Alias != nil {
+		n = n.Alias
+	}
+	return n.Kind == yaml.ScalarNode && n.ShortTag() == "!!null"
 }
 
 // scalar returns n's text, or reports that a scalar of the wanted kind was expected.
