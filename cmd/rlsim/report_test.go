@@ -4,8 +4,6 @@ import (
 	"bytes"
 	"context"
 	"encoding/json"
-	"errors"
-	"fmt"
 	"os"
 	"os/exec"
 	"path/filepath"
@@ -14,6 +12,7 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/rlsim/rlsim/report"
 	"github.com/rlsim/rlsim/sim"
 )
 
@@ -81,14 +80,14 @@ func TestOutReplacesAReportWholeAndRefusesOtherDirectories(t *testing.T) {
 	if code, _, errOut := execute(t, "run", "boundary-burst", "--out", dir, "--trace", "t.csv"); code != 0 {
 		t.Fatal(errOut)
 	}
-	marker, err := os.ReadFile(filepath.Join(dir, markerName))
+	marker, err := os.ReadFile(filepath.Join(dir, report.MarkerName))
 	if err != nil {
 		t.Fatalf("the report has no marker: %v", err)
 	}
 	entries, _ := os.ReadDir(dir)
-	want := markerHeader + "\n"
+	want := "rlsim report 1" + "\n"
 	for _, e := range entries {
-		if e.Name() != markerName {
+		if e.Name() != report.MarkerName {
 			want += e.Name() + "\n"
 		}
 	}
@@ -182,79 +181,6 @@ func TestTraceCollidingWithTheReportIsRefused(t *testing.T) {
 	if code != exitBadInput || strings.Count(errOut, "\n") != 3 || !strings.Contains(errOut, "no-such-scenario") ||
 		!strings.Contains(errOut, "notes.txt") || !strings.Contains(errOut, "trace.txt: want a file name ending") {
 		t.Errorf("exit %d, %q; want both problems at once", code, errOut)
-	}
-}
-
-// TestIndexIsNeverMissingDuringReplacements replaces a report many times while
-// a reader polls its index.html: the reader must find one every time, with the
-// atomic exchange and with the file-by-file fallback.
-func TestIndexIsNeverMissingDuringReplacements(t *testing.T) {
-	for _, tc := range []struct {
-		name     string
-		exchange func(a, b string) error
-	}{
-		{"exchange", exchange},
-		{"file by file", func(a, b string) error { return errors.ErrUnsupported }},
-	} {
-		t.Run(tc.name, func(t *testing.T) {
-			saved := exchange
-			exchange = tc.exchange
-			defer func() { exchange = saved }()
-			dir := filepath.Join(t.TempDir(), "r")
-			write := func(i int) {
-				d, err := createReportDir(dir)
-				if err != nil {
-					t.Fatal(err)
-				}
-				defer d.Abort()
-				// Every other report has a plot the next one lacks.
-				if i%2 == 0 {
-					d.Write("extra.png", []byte("png"))
-				}
-				if err := errors.Join(d.Write("results.json", []byte("{}")), d.Write("index.html", []byte(fmt.Sprint(i)))); err != nil {
-					t.Fatal(err)
-				}
-				if err := d.Commit(); err != nil {
-					t.Fatal(err)
-				}
-			}
-			write(0)
-			stop := make(chan struct{})
-			missing := make(chan int)
-			go func() {
-				var reads, misses int
-				for {
-					select {
-					case <-stop:
-						missing <- misses
-						return
-					default:
-					}
-					if _, err := os.ReadFile(filepath.Join(dir, "index.html")); err != nil {
-						misses++
-					}
-					reads++
-				}
-			}()
-			const replacements = 100
-			for i := 1; i <= replacements; i++ {
-				write(i)
-			}
-			close(stop)
-			if n := <-missing; n > 0 {
-				t.Errorf("index.html was missing %d times during %d replacements", n, replacements)
-			}
-			if b, _ := os.ReadFile(filepath.Join(dir, "index.html")); string(b) != fmt.Sprint(replacements) {
-				t.Errorf("index.html = %q, want the last report's", b)
-			}
-			entries, _ := os.ReadDir(filepath.Dir(dir))
-			if len(entries) != 1 {
-				t.Errorf("left beside the report: %v", entries)
-			}
-			if _, err := os.Stat(filepath.Join(dir, "extra.png")); err != nil {
-				t.Errorf("the last report's plot: %v", err)
-			}
-		})
 	}
 }
 
