@@ -6,6 +6,7 @@ import (
 	"strings"
 	"time"
 
+	"github.com/rlsim/rlsim/contention"
 	"github.com/rlsim/rlsim/sim"
 )
 
@@ -186,13 +187,13 @@ func shedding(r sim.Result) []string {
 // client count: the backoff kind with the fewest write calls is named the winner
 // only when its 95% interval over the runs overlaps no other kind's; kinds within
 // run-to-run spread of it share the place, and with one run no winner is named.
-func ContentionFindings(r sim.ContentionResult) []string {
+func ContentionFindings(r contention.Result) []string {
 	jitters, clients := contentionAxes(r)
 	if len(clients) == 0 || len(jitters) < 2 {
 		return nil
 	}
 	n := clients[len(clients)-1]
-	var cells []sim.ContentionRow
+	var cells []contention.Row
 	for _, row := range r.Rows {
 		if row.Clients == n {
 			cells = append(cells, row)
@@ -234,7 +235,7 @@ func ContentionFindings(r sim.ContentionResult) []string {
 }
 
 // callsInterval is a cell's mean write calls with its 95% interval.
-func callsInterval(c sim.ContentionRow) string {
+func callsInterval(c contention.Row) string {
 	return fmt.Sprintf("%s calls, 95%% interval %s–%s", trimFloat(c.Calls, 0), trimFloat(c.CallsLow, 0), trimFloat(c.CallsHigh, 0))
 }
 

@@ -9,6 +9,7 @@ import (
 	"strconv"
 	"time"
 
+	"github.com/rlsim/rlsim/contention"
 	"github.com/rlsim/rlsim/sim"
 )
 
@@ -203,7 +204,7 @@ type jsonContRow struct {
 	CompletionHighS float64 `json:"completion_high_s"`
 }
 
-func toJSONContRow(r sim.ContentionRow) jsonContRow {
+func toJSONContRow(r contention.Row) jsonContRow {
 	return jsonContRow{Clients: r.Clients, Jitter: r.Jitter.String(), Calls: finite(r.Calls), CompletionS: secs(r.Completion),
 		CallsLow: finite(r.CallsLow), CallsHigh: finite(r.CallsHigh),
 		CompletionLowS: secs(r.CompletionLow), CompletionHighS: secs(r.CompletionHigh)}

@@ -13,6 +13,7 @@ import (
 	"gonum.org/v1/plot/vg"
 	"gonum.org/v1/plot/vg/draw"
 
+	"github.com/rlsim/rlsim/contention"
 	"github.com/rlsim/rlsim/sim"
 )
 
@@ -740,7 +741,7 @@ func ClassFigure(r sim.Result) *Figure {
 
 // contentionLines gives, per jitter kind in the order met, the mean write calls
 // and the completion time (s) against the number of clients.
-func contentionLines(r sim.ContentionResult) (jitters []sim.JitterKind, calls, completion []plotter.XYs) {
+func contentionLines(r contention.Result) (jitters []sim.JitterKind, calls, completion []plotter.XYs) {
 	jitters, _ = contentionAxes(r)
 	index := map[sim.JitterKind]int{}
 	for i, j := range jitters {
@@ -758,7 +759,7 @@ func contentionLines(r sim.ContentionResult) (jitters []sim.JitterKind, calls, c
 
 // ContentionFigure plots the backoff contention study: write calls and time to
 // completion against the number of clients, one line per jitter kind.
-func ContentionFigure(r sim.ContentionResult) *Figure {
+func ContentionFigure(r contention.Result) *Figure {
 	jitters, calls, completion := contentionLines(r)
 	left := newPlot("write calls until every client succeeded", "clients", "calls")
 	right := newPlot("time until the last client succeeded", "clients", "seconds")

@@ -8,6 +8,7 @@
 package report
 
 import (
+	"github.com/rlsim/rlsim/contention"
 	"github.com/rlsim/rlsim/scenarios"
 	"github.com/rlsim/rlsim/sim"
 )
@@ -17,6 +18,6 @@ import (
 type Run struct {
 	Scenario   *scenarios.Scenario
 	Result     *sim.Result
-	Contention *sim.ContentionResult
+	Contention *contention.Result
 	Timeline   *Timeline
 }

@@ -7,6 +7,7 @@ import (
 	"strings"
 	"time"
 
+	"github.com/rlsim/rlsim/contention"
 	"github.com/rlsim/rlsim/sim"
 )
 
@@ -111,7 +112,7 @@ func classTable(r sim.Result) *Table {
 	return t
 }
 
-func writeContention(w io.Writer, c *sim.ContentionConfig, r sim.ContentionResult, width int) {
+func writeContention(w io.Writer, c *contention.Config, r contention.Result, width int) {
 	runs := max(c.Runs, 1)
 	schedule := ""
 	if c.Schedule != sim.ScheduleBaseFirst {
@@ -120,13 +121,13 @@ func writeContention(w io.Writer, c *sim.ContentionConfig, r sim.ContentionResul
 	writeWrapped(w, fmt.Sprintf("optimistic concurrency: backoff base %s, cap %s%s; mean of %d run(s), seed %d",
 		FormatDuration(c.Base), FormatDuration(c.Cap), schedule, runs, c.Seed), "", "", width)
 	jitters, clients := contentionAxes(r)
-	cell := map[[2]int]sim.ContentionRow{}
+	cell := map[[2]int]contention.Row{}
 	for _, row := range r.Rows {
 		cell[[2]int{row.Clients, int(row.Jitter)}] = row
 	}
 	for _, part := range []struct {
 		title string
-		value func(sim.ContentionRow) string
+		value func(contention.Row) string
 	}{
 		{"write calls until every client succeeded", contentionCalls},
 		{"time until the last client succeeded", contentionCompletion},
@@ -160,7 +161,7 @@ func writeContention(w io.Writer, c *sim.ContentionConfig, r sim.ContentionResul
 
 // contentionCalls is a cell's mean write calls, ± half its 95% interval when the
 // runs give one.
-func contentionCalls(r sim.ContentionRow) string {
+func contentionCalls(r contention.Row) string {
 	s := strconv.FormatFloat(r.Calls, 'f', 0, 64)
 	if r.Runs >= 2 {
 		s += " ±" + strconv.FormatFloat((r.CallsHigh-r.CallsLow)/2, 'f', 0, 64)
@@ -170,7 +171,7 @@ func contentionCalls(r sim.ContentionRow) string {
 
 // contentionCompletion is a cell's mean completion time, ± half its 95% interval
 // when the runs give one.
-func contentionCompletion(r sim.ContentionRow) string {
+func contentionCompletion(r contention.Row) string {
 	s := FormatDuration(r.Completion)
 	if r.Runs >= 2 {
 		s += " ±" + FormatDuration((r.CompletionHigh-r.CompletionLow)/2)
@@ -191,7 +192,7 @@ func writeFindings(w io.Writer, fs []string, width int) {
 }
 
 // contentionAxes lists the jitter kinds and client counts of a sweep in the order met.
-func contentionAxes(r sim.ContentionResult) ([]sim.JitterKind, []int) {
+func contentionAxes(r contention.Result) ([]sim.JitterKind, []int) {
 	var jitters []sim.JitterKind
 	var clients []int
 	seenJ, seenC := map[sim.JitterKind]bool{}, map[int]bool{}

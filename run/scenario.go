@@ -6,6 +6,7 @@ import (
 	"fmt"
 	"time"
 
+	"github.com/rlsim/rlsim/contention"
 	"github.com/rlsim/rlsim/scenarios"
 	"github.com/rlsim/rlsim/sim"
 )
@@ -24,9 +25,9 @@ type Options struct {
 	Progress func(now, end time.Duration)
 
 	// Simulate and Contend run the simulations; nil means sim.Run and
-	// sim.RunContention. Tests replace them.
+	// contention.Run. Tests replace them.
 	Simulate func(context.Context, sim.Config, sim.Options) (sim.Result, error)
-	Contend  func(context.Context, sim.ContentionConfig) (sim.ContentionResult, error)
+	Contend  func(context.Context, contention.Config) (contention.Result, error)
 }
 
 // Outcome is what running one scenario gave: exactly one of Result and
@@ -34,7 +35,7 @@ type Options struct {
 type Outcome struct {
 	Scenario   *scenarios.Scenario
 	Result     *sim.Result
-	Contention *sim.ContentionResult
+	Contention *contention.Result
 }
 
 // Scenario runs s, whose overrides are already applied, to its end. An error
@@ -45,7 +46,7 @@ func Scenario(ctx context.Context, s *scenarios.Scenario, o Options) (Outcome, e
 	if s.Contention != nil {
 		contend := o.Contend
 		if contend == nil {
-			contend = sim.RunContention
+			contend = contention.Run
 		}
 		c := *s.Contention
 		c.MaxEvents = o.MaxEvents

@@ -8,6 +8,7 @@ import (
 	"time"
 
 	"github.com/rlsim/rlsim/algorithms"
+	"github.com/rlsim/rlsim/contention"
 	"github.com/rlsim/rlsim/sim"
 )
 
@@ -385,8 +386,8 @@ func service(s *serviceSpec) sim.Service {
 	return v
 }
 
-func (b *builder) contention(cs *contentionSpec, seed uint64) *sim.ContentionConfig {
-	c := &sim.ContentionConfig{Seed: seed, Clients: cs.Clients, Base: durOr(cs.Base, contentionBase),
+func (b *builder) contention(cs *contentionSpec, seed uint64) *contention.Config {
+	c := &contention.Config{Seed: seed, Clients: cs.Clients, Base: durOr(cs.Base, contentionBase),
 		Cap: durOr(cs.Cap, contentionCap), Hop: durOr(cs.Hop, 0), HopStdDev: durOr(cs.HopStdDev, 0), Runs: cs.Runs}
 	if len(cs.Clients) == 0 && b.has("contention.clients") {
 		b.addf("contention.clients", "at least one client count is needed")

@@ -3,7 +3,7 @@
 //
 // A file describes either a world to run through every limiting lane (a
 // sim.Config) or, with a contention section, the optimistic-concurrency backoff
-// study (a sim.ContentionConfig). Parse reports every problem at once, each as
+// study (a contention.Config). Parse reports every problem at once, each as
 // "file:line: field.path: what is wrong". docs/scenarios.md is the user's guide
 // to the format; JSONSchema describes it for editors.
 package scenarios
@@ -22,6 +22,7 @@ import (
 
 	"gopkg.in/yaml.v3"
 
+	"github.com/rlsim/rlsim/contention"
 	"github.com/rlsim/rlsim/sim"
 )
 
@@ -31,7 +32,7 @@ type Scenario struct {
 	File        string // where it was read from, as error messages name it
 	Description string
 	Config      *sim.Config
-	Contention  *sim.ContentionConfig
+	Contention  *contention.Config
 	Source      []byte // the YAML as written
 }
 

@@ -11,6 +11,7 @@ import (
 
 	"github.com/spf13/cobra"
 
+	"github.com/rlsim/rlsim/contention"
 	"github.com/rlsim/rlsim/report"
 	"github.com/rlsim/rlsim/run"
 	"github.com/rlsim/rlsim/scenarios"
@@ -40,12 +41,12 @@ type runOptions struct {
 
 	// Simulate and Contend run the simulations; tests replace them.
 	Simulate func(context.Context, sim.Config, sim.Options) (sim.Result, error)
-	Contend  func(context.Context, sim.ContentionConfig) (sim.ContentionResult, error)
+	Contend  func(context.Context, contention.Config) (contention.Result, error)
 }
 
 // NewCmdRun builds "rlsim run". runF, when not nil, replaces the run itself (tests).
 func NewCmdRun(out, progress io.Writer, runF func(*runOptions) error) *cobra.Command {
-	opts := &runOptions{Out: out, Progress: progress, Simulate: sim.Run, Contend: sim.RunContention,
+	opts := &runOptions{Out: out, Progress: progress, Simulate: sim.Run, Contend: contention.Run,
 		Width: terminalWidth(out)}
 	var seed uint64
 	cmd := &cobra.Command{
