@@ -111,18 +111,11 @@ func htmlPage(i int, p Page) htmlPageData {
 		hp.Images = append(hp.Images, htmlImage{Name: img.Figure.Name, Title: img.Figure.Title, Caption: img.Figure.Caption,
 			Src: template.URL("data:image/png;base64," + base64.StdEncoding.EncodeToString(img.PNG))})
 	}
-	if run.Contention != nil {
-		c := s.Contention
-		hp.Summary = fmt.Sprintf("optimistic concurrency: backoff base %s, cap %s; mean of %d run(s), seed %d",
-			FormatDuration(c.Base), FormatDuration(c.Cap), max(c.Runs, 1), c.Seed)
-		hp.Findings = ContentionFindings(*run.Contention)
-		hp.Head = []string{"clients", "backoff", "write calls", "completion"}
-		for _, r := range run.Contention.Rows {
-			hp.Rows = append(hp.Rows, []cell{{fmt.Sprint(r.Clients), fmt.Sprint(r.Clients)}, {r.Jitter.String(), r.Jitter.String()},
-				{contentionCalls(r), fmt.Sprint(r.Calls)}, {contentionCompletion(r), fmt.Sprint(int64(r.Completion))}})
-		}
-		return hp
-	}
+	run.kind().fillPage(&hp)
+	return hp
+}
+
+func (run comparison) fillPage(hp *htmlPageData) {
 	r := *run.Result
 	hp.Summary = fmt.Sprintf("%s; %s of traffic, seed %d", describeLimits(r.Limits), FormatDuration(r.Duration), r.Seed)
 	hp.Findings = Findings(r)
@@ -137,7 +130,6 @@ func htmlPage(i int, p Page) htmlPageData {
 	if run.Timeline != nil {
 		hp.Data.Timeline = newTimelineJSON(r, run.Timeline)
 	}
-	return hp
 }
 
 // statsTable is the comparison table of the terminal with more columns; each

@@ -7,7 +7,6 @@ import (
 	"strings"
 	"time"
 
-	"github.com/rlsim/rlsim/contention"
 	"github.com/rlsim/rlsim/sim"
 )
 
@@ -28,11 +27,7 @@ func WriteTableFit(w io.Writer, runs []Run, width int) error {
 		if o.Scenario.Description != "" {
 			writeWrapped(w, Escape(o.Scenario.Description), "", "", width)
 		}
-		if o.Contention != nil {
-			writeContention(w, o.Scenario.Contention, *o.Contention, width)
-		} else {
-			writeComparison(w, *o.Result, width)
-		}
+		o.kind().writeTable(w, width)
 	}
 	return nil
 }
@@ -43,7 +38,11 @@ func WriteTableFit(w io.Writer, runs []Run, width int) error {
 var comparisonDrop = []string{"p99 latency", "p99 delay", "retry amp", "max in window", "fairness",
 	"dropped", "delayed", "shed", "class fairness", "offered"}
 
-func writeComparison(w io.Writer, r sim.Result, width int) {
+// comparison renders a limiter comparison: one row per lane.
+type comparison struct{ Run }
+
+func (c comparison) writeTable(w io.Writer, width int) {
+	r := *c.Result
 	writeWrapped(w, fmt.Sprintf("%s; %s of traffic, seed %d", describeLimits(r.Limits), FormatDuration(r.Duration), r.Seed), "", "", width)
 	fmt.Fprintln(w)
 	withBackend := false
@@ -112,73 +111,6 @@ func classTable(r sim.Result) *Table {
 	return t
 }
 
-func writeContention(w io.Writer, c *contention.Config, r contention.Result, width int) {
-	runs := max(c.Runs, 1)
-	schedule := ""
-	if c.Schedule != sim.ScheduleBaseFirst {
-		schedule = ", schedule " + c.Schedule.String()
-	}
-	writeWrapped(w, fmt.Sprintf("optimistic concurrency: backoff base %s, cap %s%s; mean of %d run(s), seed %d",
-		FormatDuration(c.Base), FormatDuration(c.Cap), schedule, runs, c.Seed), "", "", width)
-	jitters, clients := contentionAxes(r)
-	cell := map[[2]int]contention.Row{}
-	for _, row := range r.Rows {
-		cell[[2]int{row.Clients, int(row.Jitter)}] = row
-	}
-	for _, part := range []struct {
-		title string
-		value func(contention.Row) string
-	}{
-		{"write calls until every client succeeded", contentionCalls},
-		{"time until the last client succeeded", contentionCompletion},
-	} {
-		title := part.title
-		if runs >= 2 {
-			title += fmt.Sprintf(" (mean ± half its 95%% interval over the %d runs)", runs)
-		}
-		fmt.Fprintln(w)
-		writeWrapped(w, title, "", "", width)
-		head := []string{"clients"}
-		for _, j := range jitters {
-			head = append(head, j.String())
-		}
-		t := &Table{Head: head}
-		for _, n := range clients {
-			row := []string{strconv.Itoa(n)}
-			for _, j := range jitters {
-				if v, ok := cell[[2]int{n, int(j)}]; ok {
-					row = append(row, part.value(v))
-				} else {
-					row = append(row, "-")
-				}
-			}
-			t.Add(row...)
-		}
-		t.Write(w)
-	}
-	writeFindings(w, ContentionFindings(r), width)
-}
-
-// contentionCalls is a cell's mean write calls, ± half its 95% interval when the
-// runs give one.
-func contentionCalls(r contention.Row) string {
-	s := strconv.FormatFloat(r.Calls, 'f', 0, 64)
-	if r.Runs >= 2 {
-		s += " ±" + strconv.FormatFloat((r.CallsHigh-r.CallsLow)/2, 'f', 0, 64)
-	}
-	return s
-}
-
-// contentionCompletion is a cell's mean completion time, ± half its 95% interval
-// when the runs give one.
-func contentionCompletion(r contention.Row) string {
-	s := FormatDuration(r.Completion)
-	if r.Runs >= 2 {
-		s += " ±" + FormatDuration((r.CompletionHigh-r.CompletionLow)/2)
-	}
-	return s
-}
-
 // writeFindings lists the plain-words findings under the tables, if any, each
 // wrapped at width (0: one line each).
 func writeFindings(w io.Writer, fs []string, width int) {
@@ -189,24 +121,6 @@ func writeFindings(w io.Writer, fs []string, width int) {
 	for _, f := range fs {
 		writeWrapped(w, f, "  - ", "    ", width)
 	}
-}
-
-// contentionAxes lists the jitter kinds and client counts of a sweep in the order met.
-func contentionAxes(r contention.Result) ([]sim.JitterKind, []int) {
-	var jitters []sim.JitterKind
-	var clients []int
-	seenJ, seenC := map[sim.JitterKind]bool{}, map[int]bool{}
-	for _, row := range r.Rows {
-		if !seenJ[row.Jitter] {
-			seenJ[row.Jitter] = true
-			jitters = append(jitters, row.Jitter)
-		}
-		if !seenC[row.Clients] {
-			seenC[row.Clients] = true
-			clients = append(clients, row.Clients)
-		}
-	}
-	return jitters, clients
 }
 
 func describeLimits(limits []sim.Limit) string {
@@ -315,3 +229,5 @@ func trimFloat(f float64, decimals int) string {
 	}
 	return s
 }
+
+func (c comparison) seed() uint64 { return c.Result.Seed }

@@ -139,8 +139,10 @@ func runRun(opts *runOptions) error {
 	if err := opts.overrides().Apply(list); err != nil {
 		return err
 	}
-	if opts.Format == "csv" && mixedKinds(list) {
-		return badInputf("--format csv: a contention study and a limiter comparison have different columns; run them separately")
+	if opts.Format == "csv" {
+		if err := report.CheckCSV(list); err != nil {
+			return err
+		}
 	}
 	var out *report.Dir
 	if opts.OutDir != "" {
@@ -219,20 +221,16 @@ func checkOutputs(opts *runOptions) error {
 
 // reproduce is the command line that runs arg again with the same settings.
 func reproduce(opts *runOptions, arg string, o report.Run) string {
-	parts := []string{"rlsim", "run", shellQuote(arg)}
-	if o.Contention != nil {
-		parts = append(parts, "--seed", fmt.Sprint(o.Scenario.Contention.Seed))
-	} else {
-		parts = append(parts, "--seed", fmt.Sprint(o.Result.Seed))
-		if opts.Duration > 0 {
-			parts = append(parts, "--duration", opts.Duration.String())
-		}
-		if opts.Lanes != "" {
-			parts = append(parts, "--lanes", shellQuote(opts.Lanes))
-		}
-		if opts.MaxEvents != defaultMaxEvents && opts.MaxEvents > 0 {
-			parts = append(parts, "--max-events", fmt.Sprint(opts.MaxEvents))
-		}
+	parts := []string{"rlsim", "run", shellQuote(arg), "--seed", fmt.Sprint(o.Seed())}
+	// A flag that does not apply to o's kind of run was refused before it ran.
+	if opts.Duration > 0 {
+		parts = append(parts, "--duration", opts.Duration.String())
+	}
+	if opts.Lanes != "" {
+		parts = append(parts, "--lanes", shellQuote(opts.Lanes))
+	}
+	if opts.MaxEvents != defaultMaxEvents && opts.MaxEvents > 0 {
+		parts = append(parts, "--max-events", fmt.Sprint(opts.MaxEvents))
 	}
 	return strings.Join(parts, " ")
 }
@@ -243,15 +241,6 @@ func shellQuote(s string) string {
 		return s
 	}
 	return "'" + strings.ReplaceAll(s, "'", `'\''`) + "'"
-}
-
-func mixedKinds(list []*scenarios.Scenario) bool {
-	var contention, comparison bool
-	for _, s := range list {
-		contention = contention || s.Contention != nil
-		comparison = comparison || s.Config != nil
-	}
-	return contention && comparison
 }
 
 // runOne runs one scenario; with timeline, it collects the ticks a report draws.
