@@ -135,26 +135,19 @@ func (run comparison) fillPage(hp *htmlPageData) {
 // statsTable is the comparison table of the terminal with more columns; each
 // cell carries the raw value it sorts by.
 func statsTable(r sim.Result) ([]string, [][]cell) {
-	head := []string{"lane", "offered", "admitted", "refused", "shed", "delayed", "dropped", "p99 delay",
-		"max in window", "vs limit", "time over limit", "retry amp", "all done", "fairness", "class fairness", "disagrees with sliding log"}
-	withBackend := hasBackend(r)
-	if withBackend {
-		head = append(head, "p99 latency", "utilisation")
+	var cols []laneColumn
+	var head []string
+	for _, c := range laneColumns {
+		if c.html != nil && c.html(r) {
+			cols = append(cols, c)
+			head = append(head, c.head)
+		}
 	}
-	n := func(v int64) cell { return cell{count(v), fmt.Sprint(v)} }
-	d := func(v time.Duration) cell { return cell{FormatDuration(v), fmt.Sprint(int64(v))} }
-	f := func(v float64, s string) cell { return cell{s, fmt.Sprint(finite(v))} }
 	var rows [][]cell
-	for i, l := range r.Lanes {
-		row := []cell{{l.Lane.Title(), fmt.Sprint(i)}, n(l.Attempts), n(l.Admitted), n(l.Refused), n(l.Shed), n(l.Delayed), n(l.Dropped),
-			{dash(l.Delay.Count, FormatDuration(l.Delay.P99)), fmt.Sprint(int64(l.Delay.P99))},
-			n(l.Peak.Count), f(l.Peak.Ratio, ratio(l)), d(l.TimeOverLimit),
-			f(l.RetryAmplification, fixed2(l.RetryAmplification)), d(l.AllDoneAt), f(l.Fairness, fixed2(l.Fairness)),
-			f(l.ClassFairness, fixed2(l.ClassFairness)),
-			f(l.SlidingLogDisagreement, trimFloat(100*finite(l.SlidingLogDisagreement), 1)+"%")}
-		if withBackend {
-			row = append(row, cell{dash(l.Backend.Served, FormatDuration(l.Backend.Latency.P99)), fmt.Sprint(int64(l.Backend.Latency.P99))},
-				f(l.Backend.Utilisation, trimFloat(100*finite(l.Backend.Utilisation), 0)+"%"))
+	for i := range r.Lanes {
+		row := make([]cell, len(cols))
+		for j, c := range cols {
+			row[j] = cell{c.text(&r.Lanes[i]), c.sort(i, &r.Lanes[i])}
 		}
 		rows = append(rows, row)
 	}

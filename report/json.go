@@ -253,14 +253,16 @@ func percentiles(p sim.Percentiles) jsonPercentiles {
 	return jsonPercentiles{p.Count, secs(p.P50), secs(p.P90), secs(p.P99), secs(p.Max), secs(p.Mean)}
 }
 
-// csvColumns are the columns of --format csv for a comparison: one row per
-// lane (class empty), then one per client class of that lane, where the
-// lane-wide columns are empty.
-var csvColumns = []string{"scenario", "seed", "lane", "class", "attempts", "unique", "admitted", "refused", "shed",
-	"delayed", "dropped", "succeeded", "gave_up", "pending", "success_rate", "refused_rate", "shed_rate",
-	"p50_to_success_s", "p99_to_success_s", "fair_share", "p99_delay_s", "peak_count", "peak_start_s",
-	"peak_key", "peak_limit", "peak_ratio", "over_limit", "retry_amplification", "all_done_s", "fairness",
-	"class_fairness", "backend_p99_latency_s", "retry_after_given", "retried_at_retry_after", "admitted_at_retry_after"}
+// csvColumns are the columns of --format csv for a comparison: the scenario and
+// its seed, then laneColumns' CSV columns; one row per lane (class empty), then
+// one per client class of that lane, where the lane-wide columns are empty.
+var csvColumns = func() []string {
+	head := []string{"scenario", "seed"}
+	for _, c := range csvLaneColumns() {
+		head = append(head, c.csv)
+	}
+	return head
+}()
 
 // WriteCSV writes one row per lane, or per cell of a contention study; the two
 // kinds have different columns and cannot share one CSV.
@@ -284,22 +286,24 @@ func csvInt(x int64) string     { return strconv.FormatInt(x, 10) }
 func (comparison) csvColumns() []string { return csvColumns }
 
 func (k comparison) writeCSV(cw *csv.Writer, name string) {
-	f, i := csvFloat, csvInt
 	seed := strconv.FormatUint(k.Result.Seed, 10)
-	for _, l := range k.Result.Lanes {
-		cw.Write([]string{name, seed, l.Lane.String(), "", i(l.Attempts), i(l.Unique), i(l.Admitted), i(l.Refused),
-			i(l.Shed), i(l.Delayed), i(l.Dropped), i(l.Succeeded), i(l.GaveUp), i(l.Pending),
-			f(fraction(l.Succeeded, l.Unique)), f(fraction(l.Refused, l.Attempts)), f(fraction(l.Shed, l.Attempts)), "", "", "",
-			f(secs(l.Delay.P99)), i(l.Peak.Count), f(secs(l.Peak.Start)), l.Peak.Key, i(l.Peak.Limit),
-			f(l.Peak.Ratio), strconv.FormatBool(l.Peak.Limit > 0 && l.Peak.Count > l.Peak.Limit),
-			f(l.RetryAmplification), f(secs(l.AllDoneAt)), f(l.Fairness), f(l.ClassFairness), f(secs(l.Backend.Latency.P99)),
-			i(l.RetryAfter.Given), i(l.RetryAfter.RetriedAt), i(l.RetryAfter.SucceededAt)})
-		for _, c := range l.Classes {
-			row := []string{name, seed, l.Lane.String(), c.Name, i(c.Attempts), i(c.Unique), i(c.Admitted), i(c.Refused),
-				i(c.Shed), "", i(c.Dropped), i(c.Succeeded), i(c.GaveUp), i(c.Unique - c.Succeeded - c.GaveUp),
-				f(fraction(c.Succeeded, c.Unique)), f(fraction(c.Refused, c.Attempts)), f(fraction(c.Shed, c.Attempts)),
-				f(secs(c.TimeToSuccess.P50)), f(secs(c.TimeToSuccess.P99)), f(c.FairShare)}
-			cw.Write(append(row, make([]string, len(csvColumns)-len(row))...))
+	cols := csvLaneColumns()
+	row := make([]string, 2+len(cols))
+	row[0], row[1] = name, seed
+	for i := range k.Result.Lanes {
+		l := &k.Result.Lanes[i]
+		for j, c := range cols {
+			row[2+j] = c.lane(l)
+		}
+		cw.Write(row)
+		for ci := range l.Classes {
+			for j, c := range cols {
+				row[2+j] = ""
+				if c.of != nil {
+					row[2+j] = c.of(l, &l.Classes[ci])
+				}
+			}
+			cw.Write(row)
 		}
 	}
 }

@@ -32,12 +32,6 @@ func WriteTableFit(w io.Writer, runs []Run, width int) error {
 	return nil
 }
 
-// comparisonDrop is the order in which a narrow terminal drops the comparison
-// table's columns: the lane, what it admitted and refused, how its peak
-// compares to the limit and how fairly it served the classes stay longest.
-var comparisonDrop = []string{"p99 latency", "p99 delay", "retry amp", "max in window", "fairness",
-	"dropped", "delayed", "shed", "class fairness", "offered"}
-
 // comparison renders a limiter comparison: one row per lane.
 type comparison struct{ Run }
 
@@ -45,35 +39,21 @@ func (c comparison) writeTable(w io.Writer, width int) {
 	r := *c.Result
 	writeWrapped(w, fmt.Sprintf("%s; %s of traffic, seed %d", describeLimits(r.Limits), FormatDuration(r.Duration), r.Seed), "", "", width)
 	fmt.Fprintln(w)
-	withBackend := false
-	for _, l := range r.Lanes {
-		withBackend = withBackend || l.Backend.Served > 0
+	cols, drop := termColumns(r)
+	t := &Table{}
+	for _, c := range cols {
+		t.Head = append(t.Head, c.head)
 	}
-	classes := classNames(r)
-	head := []string{"lane", "offered", "admitted", "refused", "shed", "delayed", "dropped",
-		"p99 delay", "max in window", "vs limit", "retry amp", "fairness"}
-	if len(classes) > 1 {
-		head = append(head, "class fairness")
-	}
-	if withBackend {
-		head = append(head, "p99 latency")
-	}
-	t := &Table{Head: head}
-	for _, l := range r.Lanes {
-		row := []string{l.Lane.Title(), count(l.Attempts), count(l.Admitted), count(l.Refused), count(l.Shed),
-			count(l.Delayed), count(l.Dropped), dash(l.Delay.Count, FormatDuration(l.Delay.P99)),
-			count(l.Peak.Count), ratio(l), fixed2(l.RetryAmplification), fixed2(l.Fairness)}
-		if len(classes) > 1 {
-			row = append(row, fixed2(l.ClassFairness))
-		}
-		if withBackend {
-			row = append(row, dash(l.Backend.Served, FormatDuration(l.Backend.Latency.P99)))
+	for i := range r.Lanes {
+		row := make([]string, len(cols))
+		for j, c := range cols {
+			row[j] = c.text(&r.Lanes[i])
 		}
 		t.Add(row...)
 	}
-	t.Fit(width, comparisonDrop)
+	t.Fit(width, drop)
 	t.Write(w)
-	if len(classes) > 1 {
+	if withClasses(r) {
 		fmt.Fprintf(w, "\nwho was served, by class\n")
 		classTable(r).Fit(width, classDrop).Write(w)
 	}
