@@ -9,6 +9,7 @@ package report
 
 import (
 	"github.com/rlsim/rlsim/contention"
+	"github.com/rlsim/rlsim/run"
 	"github.com/rlsim/rlsim/scenarios"
 	"github.com/rlsim/rlsim/sim"
 )
@@ -20,4 +21,10 @@ type Run struct {
 	Result     *sim.Result
 	Contention *contention.Result
 	Timeline   *Timeline
+}
+
+// NewRun is the Run of a pipeline's outcome, with the ticks collected while it
+// ran (nil: none).
+func NewRun(o run.Outcome, tl *Timeline) Run {
+	return Run{Scenario: o.Scenario, Result: o.Result, Contention: o.Contention, Timeline: tl}
 }

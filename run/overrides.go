@@ -2,7 +2,6 @@ package run
 
 import (
 	"errors"
-	"strings"
 	"time"
 
 	"github.com/rlsim/rlsim/scenarios"
@@ -30,12 +29,11 @@ func (ov Overrides) Apply(list []*scenarios.Scenario) error {
 	}
 	var errs []error
 	for _, s := range list {
-		err := ov.apply(s, lanes)
-		if err != nil && s.Config != nil {
-			errs = append(errs, err)
-			continue // an invalid configuration has no estimate worth checking
+		valid, err := kindOf(s).override(ov, lanes)
+		errs = append(errs, err)
+		if valid {
+			errs = append(errs, ov.overBudget(s))
 		}
-		errs = append(errs, err, ov.overBudget(s))
 	}
 	return BadInput(errors.Join(errs...))
 }
@@ -49,39 +47,6 @@ func (ov Overrides) lanes() ([]sim.LaneKind, error) {
 		return nil, BadInputf("--lanes: %v", err)
 	}
 	return lanes, nil
-}
-
-// apply replaces the overridden settings in s, which must then still be valid.
-func (ov Overrides) apply(s *scenarios.Scenario, lanes []sim.LaneKind) error {
-	if s.Contention != nil {
-		if ov.Seed != nil {
-			s.Contention.Seed = *ov.Seed
-		}
-		var errs []error
-		for _, flag := range []struct {
-			name string
-			set  bool
-		}{{"--lanes", lanes != nil}, {"--duration", ov.Duration > 0}} {
-			if flag.set {
-				errs = append(errs, BadInputf("%s: %s does not apply to %s, a contention study", s.File, flag.name, s.Name))
-			}
-		}
-		return errors.Join(errs...)
-	}
-	c := s.Config
-	if ov.Seed != nil {
-		c.Seed = *ov.Seed
-	}
-	if ov.Duration > 0 {
-		c.Duration = ov.Duration
-	}
-	if lanes != nil {
-		c.Lanes = lanes
-	}
-	if err := c.Validate(); err != nil {
-		return BadInputf("%s: with the flags given: %s", s.File, strings.ReplaceAll(err.Error(), "\n", "; "))
-	}
-	return nil
 }
 
 // overBudget refuses s, before it runs, when it is estimated to need more than

@@ -12,10 +12,10 @@ import (
 // listed order starting after first, so that moving to the next scenario moves
 // on from the one asked for, each with ov applied. Only first is checked
 // against the budget: the others are a choice the viewer makes later. Scenarios
-// without lanes (a contention study) are left out, but first must have them.
+// without lanes to watch (a contention study) are left out, but first must have them.
 func Playlist(first *scenarios.Scenario, ov Overrides) ([]*scenarios.Scenario, error) {
-	if first.Config == nil {
-		return nil, BadInputf("%s: %s is a contention study, which has no lanes to watch; run it with rlsim run", first.File, first.Name)
+	if err := kindOf(first).unwatchable(); err != nil {
+		return nil, err
 	}
 	lanes, err := ov.lanes()
 	if err != nil {
@@ -28,10 +28,11 @@ func Playlist(first *scenarios.Scenario, ov Overrides) ([]*scenarios.Scenario, e
 	var list []*scenarios.Scenario
 	var errs []error
 	for _, s := range all {
-		if s.Config == nil {
+		k := kindOf(s)
+		if k.unwatchable() != nil {
 			continue
 		}
-		if err := ov.apply(s, lanes); err != nil {
+		if _, err := k.override(ov, lanes); err != nil {
 			errs = append(errs, err)
 			continue
 		}

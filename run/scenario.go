@@ -24,10 +24,8 @@ type Options struct {
 	// Progress, when not nil, is called as virtual time advances to now of end.
 	Progress func(now, end time.Duration)
 
-	// Simulate and Contend run the simulations; nil means sim.Run and
-	// contention.Run. Tests replace them.
+	// Simulate runs a limiter comparison; nil means sim.Run. Tests replace it.
 	Simulate func(context.Context, sim.Config, sim.Options) (sim.Result, error)
-	Contend  func(context.Context, contention.Config) (contention.Result, error)
 }
 
 // Outcome is what running one scenario gave: exactly one of Result and
@@ -42,59 +40,11 @@ type Outcome struct {
 // names s's file; a run stopped by the budget is an *InputError that says how
 // to lift it, and a cancelled ctx gives ctx's error unchanged.
 func Scenario(ctx context.Context, s *scenarios.Scenario, o Options) (Outcome, error) {
-	out := Outcome{Scenario: s}
-	if s.Contention != nil {
-		contend := o.Contend
-		if contend == nil {
-			contend = contention.Run
-		}
-		c := *s.Contention
-		c.MaxEvents = o.MaxEvents
-		r, err := contend(ctx, c)
-		if err != nil {
-			return out, failed(s, err)
-		}
-		out.Contention = &r
-		return out, nil
-	}
-	simulate := o.Simulate
-	if simulate == nil {
-		simulate = sim.Run
-	}
-	so := sim.Options{MaxEvents: o.MaxEvents, Progress: o.Progress}
-	var sinks teeSink
-	if o.Trace != nil {
-		sinks = append(sinks, o.Trace.Sink(s.Name))
-	}
-	if o.Collect != nil {
-		if sink := o.Collect(*s.Config); sink != nil {
-			sinks = append(sinks, sink)
-		}
-	}
-	switch len(sinks) {
-	case 1:
-		so.Trace = sinks[0]
-	case 2:
-		so.Trace = sinks
-	}
-	r, err := simulate(ctx, *s.Config, so)
+	out, err := kindOf(s).run(ctx, o)
 	if err != nil {
 		return out, failed(s, err)
 	}
-	out.Result = &r
 	return out, nil
-}
-
-// teeSink hands every record to each of its sinks.
-type teeSink []sim.TraceSink
-
-func (t teeSink) Record(r *sim.TraceRecord) error {
-	for _, s := range t {
-		if err := s.Record(r); err != nil {
-			return err
-		}
-	}
-	return nil
 }
 
 func failed(s *scenarios.Scenario, err error) error {

@@ -11,7 +11,6 @@ import (
 
 	"github.com/spf13/cobra"
 
-	"github.com/rlsim/rlsim/contention"
 	"github.com/rlsim/rlsim/report"
 	"github.com/rlsim/rlsim/run"
 	"github.com/rlsim/rlsim/scenarios"
@@ -39,14 +38,13 @@ type runOptions struct {
 	Width int
 	Wide  bool
 
-	// Simulate and Contend run the simulations; tests replace them.
+	// Simulate runs a limiter comparison; tests replace it.
 	Simulate func(context.Context, sim.Config, sim.Options) (sim.Result, error)
-	Contend  func(context.Context, contention.Config) (contention.Result, error)
 }
 
 // NewCmdRun builds "rlsim run". runF, when not nil, replaces the run itself (tests).
 func NewCmdRun(out, progress io.Writer, runF func(*runOptions) error) *cobra.Command {
-	opts := &runOptions{Out: out, Progress: progress, Simulate: sim.Run, Contend: contention.Run,
+	opts := &runOptions{Out: out, Progress: progress, Simulate: sim.Run,
 		Width: terminalWidth(out)}
 	var seed uint64
 	cmd := &cobra.Command{
@@ -249,7 +247,7 @@ func runOne(opts *runOptions, s *scenarios.Scenario, trace *run.TraceFile, timel
 	if ctx == nil {
 		ctx = context.Background()
 	}
-	ro := run.Options{MaxEvents: opts.MaxEvents, Trace: trace, Simulate: opts.Simulate, Contend: opts.Contend}
+	ro := run.Options{MaxEvents: opts.MaxEvents, Trace: trace, Simulate: opts.Simulate}
 	var tl *report.Timeline
 	if timeline {
 		ro.Collect = func(c sim.Config) sim.TraceSink {
@@ -263,7 +261,7 @@ func runOne(opts *runOptions, s *scenarios.Scenario, trace *run.TraceFile, timel
 		defer p.clear()
 	}
 	o, err := run.Scenario(ctx, s, ro)
-	return report.Run{Scenario: o.Scenario, Result: o.Result, Contention: o.Contention, Timeline: tl}, err
+	return report.NewRun(o, tl), err
 }
 
 // progressLine redraws one line on a terminal as a run advances.
