@@ -8,7 +8,6 @@ import (
 	"time"
 
 	"github.com/rlsim/rlsim/algorithms"
-	"github.com/rlsim/rlsim/contention"
 	"github.com/rlsim/rlsim/sim"
 )
 
@@ -384,36 +383,6 @@ func service(s *serviceSpec) sim.Service {
 		v.Kind, _ = sim.ParseService(s.Distribution)
 	}
 	return v
-}
-
-func (b *builder) contention(cs *contentionSpec, seed uint64) *contention.Config {
-	c := &contention.Config{Seed: seed, Clients: cs.Clients, Base: durOr(cs.Base, contentionBase),
-		Cap: durOr(cs.Cap, contentionCap), Hop: durOr(cs.Hop, 0), HopStdDev: durOr(cs.HopStdDev, 0), Runs: cs.Runs}
-	if len(cs.Clients) == 0 && b.has("contention.clients") {
-		b.addf("contention.clients", "at least one client count is needed")
-	}
-	if len(cs.Jitters) == 0 {
-		c.Jitters = []sim.JitterKind{sim.JitterNone, sim.JitterFull, sim.JitterEqual, sim.JitterDecorrelated}
-	}
-	seen := map[sim.JitterKind]bool{}
-	for i, n := range cs.Jitters {
-		k, ok := sim.ParseJitter(n)
-		if !ok {
-			continue
-		}
-		if seen[k] {
-			b.addf(fmt.Sprintf("contention.jitters[%d]", i), "%s is listed twice", n)
-		}
-		seen[k] = true
-		c.Jitters = append(c.Jitters, k)
-	}
-	if cs.Schedule != "" {
-		c.Schedule, _ = sim.ParseSchedule(cs.Schedule)
-	}
-	if c.Cap < c.Base {
-		b.addf("contention.cap", "%v is below base %v", c.Cap, c.Base)
-	}
-	return c
 }
 
 // simValidate maps the problems sim.Config.Validate finds onto the file's lines;
