@@ -1,7 +1,7 @@
 package sim
 
-// Schedule is how a backoff study's sleep (package contention) before retry n (n = 1 for the
-// first retry) grows, before jitter.
+// Schedule is how the sleep before retry n (n = 1 for the first retry) grows,
+// before jitter, in the backoff study of package contention.
 type Schedule uint8
 
 const (
