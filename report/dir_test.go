@@ -5,6 +5,7 @@ import (
 	"fmt"
 	"os"
 	"path/filepath"
+	"strings"
 	"testing"
 )
 
@@ -78,5 +79,35 @@ func TestIndexIsNeverMissingDuringReplacements(t *testing.T) {
 				t.Errorf("the last report's plot: %v", err)
 			}
 		})
+	}
+}
+
+// TestCheckDir refuses what a report may not replace, naming the flag, and
+// accepts a new or empty folder and an earlier report.
+func TestCheckDir(t *testing.T) {
+	parent := t.TempDir()
+	report := filepath.Join(parent, "report")
+	d, err := CreateDir(report)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if err := errors.Join(d.Write("index.html", []byte("x")), d.Commit()); err != nil {
+		t.Fatal(err)
+	}
+	os.Mkdir(filepath.Join(parent, "empty"), 0o755)
+	os.Mkdir(filepath.Join(parent, "mine"), 0o755)
+	os.WriteFile(filepath.Join(parent, "mine", "notes.txt"), nil, 0o644)
+	os.WriteFile(filepath.Join(parent, "file"), nil, 0o644)
+	for _, tc := range []struct{ out, want string }{
+		{"new", ""},
+		{"empty", ""},
+		{"report", ""},
+		{"mine", "does not hold an rlsim report (no .rlsim-report file)"},
+		{"file", "is a file, not a directory"},
+	} {
+		err := CheckDir(filepath.Join(parent, tc.out))
+		if (tc.want == "") != (err == nil) || (err != nil && (!strings.Contains(err.Error(), tc.want) || !strings.HasPrefix(err.Error(), "--out "))) {
+			t.Errorf("CheckDir(%s) = %v, want %q", tc.out, err, tc.want)
+		}
 	}
 }
