@@ -8,5 +8,6 @@
 // Nothing here prints or exits: errors the user can fix by changing the input
 // are returned as *InputError, which a command maps to exit status 2.
 //
-// Dependencies: run imports sim and scenarios; report, tui and cmd/rlsim import run.
+// Dependencies: run imports sim, contention and scenarios; report and cmd/rlsim
+// import it (cmd/rlsim builds the tui's playlist with it), and so may web.
 package run
