@@ -4,12 +4,13 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/rlsim/rlsim/contention"
 	"github.com/rlsim/rlsim/sim"
 )
 
 // contentionCell is a row of 10 clients with the given calls interval.
-func contentionCell(j sim.JitterKind, runs int, low, mean, high float64) sim.ContentionRow {
-	return sim.ContentionRow{Clients: 10, Jitter: j, Runs: runs, Calls: mean, CallsLow: low, CallsHigh: high}
+func contentionCell(j sim.JitterKind, runs int, low, mean, high float64) contention.Row {
+	return contention.Row{Clients: 10, Jitter: j, Runs: runs, Calls: mean, CallsLow: low, CallsHigh: high}
 }
 
 // A winner of the contention study is named only when the difference exceeds
@@ -19,21 +20,21 @@ func TestContentionFindingsNameAWinnerOnlyWhenIntervalsSeparate(t *testing.T) {
 	none := contentionCell(sim.JitterNone, 5, 55, 61, 67)
 	tests := []struct {
 		name   string
-		cells  []sim.ContentionRow
+		cells  []contention.Row
 		winner bool
 		want   string
 	}{
-		{"separated", []sim.ContentionRow{full, none}, true,
+		{"separated", []contention.Row{full, none}, true,
 			"full jitter made the fewest write calls, beyond run-to-run spread of every other kind: 33 calls, 95% interval 30–36"},
-		{"one tied with the best", []sim.ContentionRow{full, equal, none}, false,
+		{"one tied with the best", []contention.Row{full, equal, none}, false,
 			"but equal jitter (38 calls, 95% interval 34–42) differs from it by less than run-to-run spread: no single winner; backoff without jitter made the most, 61 calls, 95% interval 55–67; over 5 runs"},
-		{"touching", []sim.ContentionRow{contentionCell(sim.JitterFull, 5, 30, 40, 50), contentionCell(sim.JitterNone, 5, 50, 55, 60)}, false, "no single winner"},
-		{"one run", []sim.ContentionRow{contentionCell(sim.JitterFull, 1, 20, 20, 20), contentionCell(sim.JitterNone, 1, 90, 90, 90)}, false,
+		{"touching", []contention.Row{contentionCell(sim.JitterFull, 5, 30, 40, 50), contentionCell(sim.JitterNone, 5, 50, 55, 60)}, false, "no single winner"},
+		{"one run", []contention.Row{contentionCell(sim.JitterFull, 1, 20, 20, 20), contentionCell(sim.JitterNone, 1, 90, 90, 90)}, false,
 			"from one run each: run-to-run spread is unknown, so no winner is named"},
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
-			fs := ContentionFindings(sim.ContentionResult{Rows: tt.cells})
+			fs := ContentionFindings(contention.Result{Rows: tt.cells})
 			if len(fs) != 1 {
 				t.Fatalf("findings = %q, want one", fs)
 			}

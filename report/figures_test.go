@@ -7,6 +7,7 @@ import (
 	"path/filepath"
 	"testing"
 
+	"github.com/rlsim/rlsim/contention"
 	"github.com/rlsim/rlsim/scenarios"
 	"github.com/rlsim/rlsim/sim"
 )
@@ -22,7 +23,7 @@ func simulate(t testing.TB, name string) Run {
 	}
 	run := Run{Scenario: s}
 	if s.Contention != nil {
-		c, err := sim.RunContention(context.Background(), *s.Contention)
+		c, err := contention.Run(context.Background(), *s.Contention)
 		if err != nil {
 			t.Fatal(err)
 		}

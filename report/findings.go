@@ -182,62 +182,6 @@ func shedding(r sim.Result) []string {
 	return out
 }
 
-// ContentionFindings reads a contention study in plain words, at the largest
-// client count: the backoff kind with the fewest write calls is named the winner
-// only when its 95% interval over the runs overlaps no other kind's; kinds within
-// run-to-run spread of it share the place, and with one run no winner is named.
-func ContentionFindings(r sim.ContentionResult) []string {
-	jitters, clients := contentionAxes(r)
-	if len(clients) == 0 || len(jitters) < 2 {
-		return nil
-	}
-	n := clients[len(clients)-1]
-	var cells []sim.ContentionRow
-	for _, row := range r.Rows {
-		if row.Clients == n {
-			cells = append(cells, row)
-		}
-	}
-	best, worst := cells[0], cells[0]
-	for _, c := range cells[1:] {
-		if c.Calls < best.Calls {
-			best = c
-		}
-		if c.Calls > worst.Calls {
-			worst = c
-		}
-	}
-	if best.Jitter == worst.Jitter {
-		return nil
-	}
-	if best.Runs < 2 {
-		return []string{fmt.Sprintf("at %d clients, %s needed %s write calls and %s %s, but from one run each: run-to-run spread is unknown, so no winner is named (set runs to 2 or more)",
-			n, jitterPhrase(best.Jitter), trimFloat(best.Calls, 0), jitterPhrase(worst.Jitter), trimFloat(worst.Calls, 0))}
-	}
-	var tied []string
-	for _, c := range cells {
-		if c.Jitter != best.Jitter && !best.Separated(c) {
-			tied = append(tied, fmt.Sprintf("%s (%s)", jitterPhrase(c.Jitter), callsInterval(c)))
-		}
-	}
-	most := fmt.Sprintf("%s made the most, %s; over %d runs", jitterPhrase(worst.Jitter), callsInterval(worst), best.Runs)
-	if len(tied) == 0 {
-		return []string{fmt.Sprintf("at %d clients, %s made the fewest write calls, beyond run-to-run spread of every other kind: %s, finishing at %s; %s",
-			n, jitterPhrase(best.Jitter), callsInterval(best), FormatDuration(best.Completion), most)}
-	}
-	verb := "differs"
-	if len(tied) > 1 {
-		verb = "differ"
-	}
-	return []string{fmt.Sprintf("at %d clients, %s made the fewest write calls, %s, but %s %s from it by less than run-to-run spread: no single winner; %s",
-		n, jitterPhrase(best.Jitter), callsInterval(best), list(tied), verb, most)}
-}
-
-// callsInterval is a cell's mean write calls with its 95% interval.
-func callsInterval(c sim.ContentionRow) string {
-	return fmt.Sprintf("%s calls, 95%% interval %s–%s", trimFloat(c.Calls, 0), trimFloat(c.CallsLow, 0), trimFloat(c.CallsHigh, 0))
-}
-
 // list joins names as "a", "a and b" or "a, b and c".
 func list(names []string) string {
 	switch len(names) {
@@ -257,14 +201,4 @@ func cmpFloat(a, b float64) int {
 		return 1
 	}
 	return 0
-}
-
-func jitterPhrase(j sim.JitterKind) string {
-	switch j {
-	case sim.JitterNone:
-		return "backoff without jitter"
-	case sim.JitterNoBackoff:
-		return "no backoff at all"
-	}
-	return j.String() + " jitter"
 }

@@ -111,18 +111,11 @@ func htmlPage(i int, p Page) htmlPageData {
 		hp.Images = append(hp.Images, htmlImage{Name: img.Figure.Name, Title: img.Figure.Title, Caption: img.Figure.Caption,
 			Src: template.URL("data:image/png;base64," + base64.StdEncoding.EncodeToString(img.PNG))})
 	}
-	if run.Contention != nil {
-		c := s.Contention
-		hp.Summary = fmt.Sprintf("optimistic concurrency: backoff base %s, cap %s; mean of %d run(s), seed %d",
-			FormatDuration(c.Base), FormatDuration(c.Cap), max(c.Runs, 1), c.Seed)
-		hp.Findings = ContentionFindings(*run.Contention)
-		hp.Head = []string{"clients", "backoff", "write calls", "completion"}
-		for _, r := range run.Contention.Rows {
-			hp.Rows = append(hp.Rows, []cell{{fmt.Sprint(r.Clients), fmt.Sprint(r.Clients)}, {r.Jitter.String(), r.Jitter.String()},
-				{contentionCalls(r), fmt.Sprint(r.Calls)}, {contentionCompletion(r), fmt.Sprint(int64(r.Completion))}})
-		}
-		return hp
-	}
+	run.kind().fillPage(&hp)
+	return hp
+}
+
+func (run comparison) fillPage(hp *htmlPageData) {
 	r := *run.Result
 	hp.Summary = fmt.Sprintf("%s; %s of traffic, seed %d", describeLimits(r.Limits), FormatDuration(r.Duration), r.Seed)
 	hp.Findings = Findings(r)
@@ -137,32 +130,24 @@ func htmlPage(i int, p Page) htmlPageData {
 	if run.Timeline != nil {
 		hp.Data.Timeline = newTimelineJSON(r, run.Timeline)
 	}
-	return hp
 }
 
 // statsTable is the comparison table of the terminal with more columns; each
 // cell carries the raw value it sorts by.
 func statsTable(r sim.Result) ([]string, [][]cell) {
-	head := []string{"lane", "offered", "admitted", "refused", "shed", "delayed", "dropped", "p99 delay",
-		"max in window", "vs limit", "time over limit", "retry amp", "all done", "fairness", "class fairness", "disagrees with sliding log"}
-	withBackend := hasBackend(r)
-	if withBackend {
-		head = append(head, "p99 latency", "utilisation")
+	var cols []laneColumn
+	var head []string
+	for _, c := range laneColumns {
+		if c.html != nil && c.html(r) {
+			cols = append(cols, c)
+			head = append(head, c.head)
+		}
 	}
-	n := func(v int64) cell { return cell{count(v), fmt.Sprint(v)} }
-	d := func(v time.Duration) cell { return cell{FormatDuration(v), fmt.Sprint(int64(v))} }
-	f := func(v float64, s string) cell { return cell{s, fmt.Sprint(finite(v))} }
 	var rows [][]cell
-	for i, l := range r.Lanes {
-		row := []cell{{l.Lane.Title(), fmt.Sprint(i)}, n(l.Attempts), n(l.Admitted), n(l.Refused), n(l.Shed), n(l.Delayed), n(l.Dropped),
-			{dash(l.Delay.Count, FormatDuration(l.Delay.P99)), fmt.Sprint(int64(l.Delay.P99))},
-			n(l.Peak.Count), f(l.Peak.Ratio, ratio(l)), d(l.TimeOverLimit),
-			f(l.RetryAmplification, fixed2(l.RetryAmplification)), d(l.AllDoneAt), f(l.Fairness, fixed2(l.Fairness)),
-			f(l.ClassFairness, fixed2(l.ClassFairness)),
-			f(l.SlidingLogDisagreement, trimFloat(100*finite(l.SlidingLogDisagreement), 1)+"%")}
-		if withBackend {
-			row = append(row, cell{dash(l.Backend.Served, FormatDuration(l.Backend.Latency.P99)), fmt.Sprint(int64(l.Backend.Latency.P99))},
-				f(l.Backend.Utilisation, trimFloat(100*finite(l.Backend.Utilisation), 0)+"%"))
+	for i := range r.Lanes {
+		row := make([]cell, len(cols))
+		for j, c := range cols {
+			row[j] = cell{c.text(&r.Lanes[i]), c.sort(i, &r.Lanes[i])}
 		}
 		rows = append(rows, row)
 	}

@@ -182,33 +182,6 @@ type jsonSeriesPoint struct {
 	InFlight  int     `json:"in_flight"`
 }
 
-type jsonContention struct {
-	Base float64 `json:"base_s"`
-	Cap  float64 `json:"cap_s"`
-	// Schedule is base_first (retry n sleeps base×2ⁿ⁻¹) or brooker (base×2ⁿ).
-	Schedule string        `json:"schedule"`
-	Runs     int           `json:"runs"`
-	Rows     []jsonContRow `json:"rows"`
-}
-
-type jsonContRow struct {
-	Clients     int     `json:"clients"`
-	Jitter      string  `json:"jitter"`
-	Calls       float64 `json:"calls"`
-	CompletionS float64 `json:"completion_s"`
-	// The 95% confidence intervals of the two means over the runs.
-	CallsLow        float64 `json:"calls_low"`
-	CallsHigh       float64 `json:"calls_high"`
-	CompletionLowS  float64 `json:"completion_low_s"`
-	CompletionHighS float64 `json:"completion_high_s"`
-}
-
-func toJSONContRow(r sim.ContentionRow) jsonContRow {
-	return jsonContRow{Clients: r.Clients, Jitter: r.Jitter.String(), Calls: finite(r.Calls), CompletionS: secs(r.Completion),
-		CallsLow: finite(r.CallsLow), CallsHigh: finite(r.CallsHigh),
-		CompletionLowS: secs(r.CompletionLow), CompletionHighS: secs(r.CompletionHigh)}
-}
-
 func secs(d time.Duration) float64 { return d.Seconds() }
 
 // finite keeps JSON encodable: NaN and infinities (a ratio of nothing) become 0.
@@ -233,17 +206,12 @@ func WriteJSON(w io.Writer, runs []Run) error {
 func toJSON(o Run) jsonRun {
 	s := o.Scenario
 	run := jsonRun{Scenario: s.Name, Description: s.Description}
-	if o.Contention != nil {
-		c := s.Contention
-		run.Kind, run.Seed = "contention", c.Seed
-		jc := &jsonContention{Base: secs(c.Base), Cap: secs(c.Cap), Schedule: c.Schedule.String(), Runs: max(c.Runs, 1), Rows: []jsonContRow{}}
-		for _, r := range o.Contention.Rows {
-			jc.Rows = append(jc.Rows, toJSONContRow(r))
-		}
-		run.Contention = jc
-		return run
-	}
-	r := o.Result
+	o.kind().fillJSON(&run)
+	return run
+}
+
+func (c comparison) fillJSON(run *jsonRun) {
+	r := c.Result
 	run.Kind, run.Seed, run.DurationS, run.BucketS = "comparison", r.Seed, secs(r.Duration), secs(r.Bucket)
 	for _, l := range r.Limits {
 		run.Limits = append(run.Limits, jsonLimit{l.Name, l.Key.String(), l.Policy.Limit, secs(l.Policy.Window), l.Policy.EffectiveBurst()})
@@ -279,69 +247,63 @@ func toJSON(o Run) jsonRun {
 		}
 		run.Lanes = append(run.Lanes, jl)
 	}
-	return run
 }
 
 func percentiles(p sim.Percentiles) jsonPercentiles {
 	return jsonPercentiles{p.Count, secs(p.P50), secs(p.P90), secs(p.P99), secs(p.Max), secs(p.Mean)}
 }
 
-// csvColumns are the columns of --format csv for a comparison: one row per
-// lane (class empty), then one per client class of that lane, where the
-// lane-wide columns are empty.
-var csvColumns = []string{"scenario", "seed", "lane", "class", "attempts", "unique", "admitted", "refused", "shed",
-	"delayed", "dropped", "succeeded", "gave_up", "pending", "success_rate", "refused_rate", "shed_rate",
-	"p50_to_success_s", "p99_to_success_s", "fair_share", "p99_delay_s", "peak_count", "peak_start_s",
-	"peak_key", "peak_limit", "peak_ratio", "over_limit", "retry_amplification", "all_done_s", "fairness",
-	"class_fairness", "backend_p99_latency_s", "retry_after_given", "retried_at_retry_after", "admitted_at_retry_after"}
-
-// csvContentionColumns are the columns for a contention study, one row per cell.
-var csvContentionColumns = []string{"scenario", "seed", "clients", "jitter", "calls", "completion_s",
-	"calls_low", "calls_high", "completion_low_s", "completion_high_s"}
+// csvColumns are the columns of --format csv for a comparison: the scenario and
+// its seed, then laneColumns' CSV columns; one row per lane (class empty), then
+// one per client class of that lane, where the lane-wide columns are empty.
+var csvColumns = func() []string {
+	head := []string{"scenario", "seed"}
+	for _, c := range csvLaneColumns() {
+		head = append(head, c.csv)
+	}
+	return head
+}()
 
 // WriteCSV writes one row per lane, or per cell of a contention study; the two
 // kinds have different columns and cannot share one CSV.
 func WriteCSV(w io.Writer, runs []Run) error {
 	cw := csv.NewWriter(w)
-	f := func(x float64) string { return strconv.FormatFloat(x, 'g', -1, 64) }
-	i := func(x int64) string { return strconv.FormatInt(x, 10) }
-	header := false
-	for _, o := range runs {
-		name := o.Scenario.Name
-		if o.Contention != nil {
-			if !header {
-				cw.Write(csvContentionColumns)
-				header = true
-			}
-			seed := strconv.FormatUint(o.Scenario.Contention.Seed, 10)
-			for _, r := range o.Contention.Rows {
-				cw.Write([]string{name, seed, strconv.Itoa(r.Clients), r.Jitter.String(), f(r.Calls), f(secs(r.Completion)),
-					f(r.CallsLow), f(r.CallsHigh), f(secs(r.CompletionLow)), f(secs(r.CompletionHigh))})
-			}
-			continue
+	for i, o := range runs {
+		k := o.kind()
+		if i == 0 {
+			cw.Write(k.csvColumns())
 		}
-		if !header {
-			cw.Write(csvColumns)
-			header = true
-		}
-		seed := strconv.FormatUint(o.Result.Seed, 10)
-		for _, l := range o.Result.Lanes {
-			cw.Write([]string{name, seed, l.Lane.String(), "", i(l.Attempts), i(l.Unique), i(l.Admitted), i(l.Refused),
-				i(l.Shed), i(l.Delayed), i(l.Dropped), i(l.Succeeded), i(l.GaveUp), i(l.Pending),
-				f(fraction(l.Succeeded, l.Unique)), f(fraction(l.Refused, l.Attempts)), f(fraction(l.Shed, l.Attempts)), "", "", "",
-				f(secs(l.Delay.P99)), i(l.Peak.Count), f(secs(l.Peak.Start)), l.Peak.Key, i(l.Peak.Limit),
-				f(l.Peak.Ratio), strconv.FormatBool(l.Peak.Limit > 0 && l.Peak.Count > l.Peak.Limit),
-				f(l.RetryAmplification), f(secs(l.AllDoneAt)), f(l.Fairness), f(l.ClassFairness), f(secs(l.Backend.Latency.P99)),
-				i(l.RetryAfter.Given), i(l.RetryAfter.RetriedAt), i(l.RetryAfter.SucceededAt)})
-			for _, c := range l.Classes {
-				row := []string{name, seed, l.Lane.String(), c.Name, i(c.Attempts), i(c.Unique), i(c.Admitted), i(c.Refused),
-					i(c.Shed), "", i(c.Dropped), i(c.Succeeded), i(c.GaveUp), i(c.Unique - c.Succeeded - c.GaveUp),
-					f(fraction(c.Succeeded, c.Unique)), f(fraction(c.Refused, c.Attempts)), f(fraction(c.Shed, c.Attempts)),
-					f(secs(c.TimeToSuccess.P50)), f(secs(c.TimeToSuccess.P99)), f(c.FairShare)}
-				cw.Write(append(row, make([]string, len(csvColumns)-len(row))...))
-			}
-		}
+		k.writeCSV(cw, o.Scenario.Name)
 	}
 	cw.Flush()
 	return cw.Error()
+}
+
+// csvFloat and csvInt format CSV fields: floats in the shortest exact form, integers plainly.
+func csvFloat(x float64) string { return strconv.FormatFloat(x, 'g', -1, 64) }
+func csvInt(x int64) string     { return strconv.FormatInt(x, 10) }
+
+func (comparison) csvColumns() []string { return csvColumns }
+
+func (k comparison) writeCSV(cw *csv.Writer, name string) {
+	seed := strconv.FormatUint(k.Result.Seed, 10)
+	cols := csvLaneColumns()
+	row := make([]string, 2+len(cols))
+	row[0], row[1] = name, seed
+	for i := range k.Result.Lanes {
+		l := &k.Result.Lanes[i]
+		for j, c := range cols {
+			row[2+j] = c.lane(l)
+		}
+		cw.Write(row)
+		for ci := range l.Classes {
+			for j, c := range cols {
+				row[2+j] = ""
+				if c.of != nil {
+					row[2+j] = c.of(l, &l.Classes[ci])
+				}
+			}
+			cw.Write(row)
+		}
+	}
 }

@@ -11,6 +11,7 @@ import (
 	"unicode/utf8"
 
 	"github.com/rlsim/rlsim/algorithms"
+	"github.com/rlsim/rlsim/contention"
 	"github.com/rlsim/rlsim/internal/golden"
 	"github.com/rlsim/rlsim/scenarios"
 	"github.com/rlsim/rlsim/sim"
@@ -46,9 +47,9 @@ func sample() Run {
 }
 
 func sampleContention() Run {
-	c := &sim.ContentionConfig{Seed: 1, Clients: []int{10, 20}, Jitters: []sim.JitterKind{sim.JitterNone, sim.JitterFull},
+	c := &contention.Config{Seed: 1, Clients: []int{10, 20}, Jitters: []sim.JitterKind{sim.JitterNone, sim.JitterFull},
 		Base: 5 * time.Millisecond, Cap: 2 * time.Second, Runs: 3}
-	r := &sim.ContentionResult{Rows: []sim.ContentionRow{
+	r := &contention.Result{Rows: []contention.Row{
 		{Clients: 10, Jitter: sim.JitterNone, Runs: 3, Calls: 46, CallsLow: 40, CallsHigh: 52,
 			Completion: 1240 * time.Millisecond, CompletionLow: 1000 * time.Millisecond, CompletionHigh: 1480 * time.Millisecond},
 		{Clients: 20, Jitter: sim.JitterNone, Runs: 3, Calls: 161, CallsLow: 150, CallsHigh: 172,
@@ -138,7 +139,7 @@ func TestBuiltinsFitEightyColumns(t *testing.T) {
 			} else {
 				c := *s.Contention
 				c.Runs = 1
-				r, err := sim.RunContention(context.Background(), c)
+				r, err := contention.Run(context.Background(), c)
 				if err != nil {
 					t.Fatal(err)
 				}

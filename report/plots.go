@@ -20,10 +20,9 @@ import (
 // timeline (when the run has a Timeline), the admitted rate against the limit and
 // the most admitted in any window, then what the scenario is about when it has
 // it: retries, the backend, client classes. A contention study has one figure.
-func Figures(run Run) []*Figure {
-	if run.Contention != nil {
-		return []*Figure{ContentionFigure(*run.Contention)}
-	}
+func Figures(run Run) []*Figure { return run.kind().figures() }
+
+func (run comparison) figures() []*Figure {
 	if run.Result == nil {
 		return nil
 	}
@@ -736,58 +735,4 @@ func ClassFigure(r sim.Result) *Figure {
 		Caption: "For each lane, the share of each class's requests that eventually succeeded. Even bars mean the limit treats classes alike; " +
 			"a low bar for the innocent class means it pays for another's traffic.",
 		legend: legend, Width: 11 * vg.Inch, Height: 4.6 * vg.Inch, body: single(p)}
-}
-
-// contentionLines gives, per jitter kind in the order met, the mean write calls
-// and the completion time (s) against the number of clients.
-func contentionLines(r sim.ContentionResult) (jitters []sim.JitterKind, calls, completion []plotter.XYs) {
-	jitters, _ = contentionAxes(r)
-	index := map[sim.JitterKind]int{}
-	for i, j := range jitters {
-		index[j] = i
-	}
-	calls = make([]plotter.XYs, len(jitters))
-	completion = make([]plotter.XYs, len(jitters))
-	for _, row := range r.Rows {
-		i := index[row.Jitter]
-		calls[i] = append(calls[i], plotter.XY{X: float64(row.Clients), Y: row.Calls})
-		completion[i] = append(completion[i], plotter.XY{X: float64(row.Clients), Y: row.Completion.Seconds()})
-	}
-	return jitters, calls, completion
-}
-
-// ContentionFigure plots the backoff contention study: write calls and time to
-// completion against the number of clients, one line per jitter kind.
-func ContentionFigure(r sim.ContentionResult) *Figure {
-	jitters, calls, completion := contentionLines(r)
-	left := newPlot("write calls until every client succeeded", "clients", "calls")
-	right := newPlot("time until the last client succeeded", "clients", "seconds")
-	var legend []legendEntry
-	for i, j := range jitters {
-		clr := seriesColours[i%len(seriesColours)]
-		for _, side := range []struct {
-			p   *plot.Plot
-			pts plotter.XYs
-		}{{left, calls[i]}, {right, completion[i]}} {
-			ln, pts, err := plotter.NewLinePoints(side.pts)
-			if err != nil {
-				continue
-			}
-			ln.LineStyle = lineStyle(clr, 1.6, false)
-			pts.GlyphStyle.Color, pts.GlyphStyle.Radius, pts.GlyphStyle.Shape = clr, vg.Points(2.5), draw.CircleGlyph{}
-			side.p.Add(ln, pts)
-		}
-		name := j.String() + " jitter"
-		switch j {
-		case sim.JitterNone:
-			name = "no jitter"
-		case sim.JitterNoBackoff:
-			name = "no backoff"
-		}
-		legend = append(legend, legendEntry{label: name, colour: clr, line: true})
-	}
-	left.Y.Min, right.Y.Min = 0, 0
-	return &Figure{Name: "contention", Title: "Backoff and jitter: clients racing to update one row",
-		Caption: "Each point is the mean over the runs of one cell of the sweep. Jitter spreads the retries, so fewer collide: fewer calls and an earlier finish.",
-		legend:  legend, Width: 11 * vg.Inch, Height: 4.8 * vg.Inch, body: grid([]*plot.Plot{left, right}, 2)}
 }

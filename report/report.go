@@ -8,6 +8,8 @@
 package report
 
 import (
+	"github.com/rlsim/rlsim/contention"
+	"github.com/rlsim/rlsim/run"
 	"github.com/rlsim/rlsim/scenarios"
 	"github.com/rlsim/rlsim/sim"
 )
@@ -17,6 +19,12 @@ import (
 type Run struct {
 	Scenario   *scenarios.Scenario
 	Result     *sim.Result
-	Contention *sim.ContentionResult
+	Contention *contention.Result
 	Timeline   *Timeline
+}
+
+// NewRun is the Run of a pipeline's outcome, with the ticks collected while it
+// ran (nil: none).
+func NewRun(o run.Outcome, tl *Timeline) Run {
+	return Run{Scenario: o.Scenario, Result: o.Result, Contention: o.Contention, Timeline: tl}
 }

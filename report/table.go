@@ -27,53 +27,33 @@ func WriteTableFit(w io.Writer, runs []Run, width int) error {
 		if o.Scenario.Description != "" {
 			writeWrapped(w, Escape(o.Scenario.Description), "", "", width)
 		}
-		if o.Contention != nil {
-			writeContention(w, o.Scenario.Contention, *o.Contention, width)
-		} else {
-			writeComparison(w, *o.Result, width)
-		}
+		o.kind().writeTable(w, width)
 	}
 	return nil
 }
 
-// comparisonDrop is the order in which a narrow terminal drops the comparison
-// table's columns: the lane, what it admitted and refused, how its peak
-// compares to the limit and how fairly it served the classes stay longest.
-var comparisonDrop = []string{"p99 latency", "p99 delay", "retry amp", "max in window", "fairness",
-	"dropped", "delayed", "shed", "class fairness", "offered"}
+// comparison renders a limiter comparison: one row per lane.
+type comparison struct{ Run }
 
-func writeComparison(w io.Writer, r sim.Result, width int) {
+func (c comparison) writeTable(w io.Writer, width int) {
+	r := *c.Result
 	writeWrapped(w, fmt.Sprintf("%s; %s of traffic, seed %d", describeLimits(r.Limits), FormatDuration(r.Duration), r.Seed), "", "", width)
 	fmt.Fprintln(w)
-	withBackend := false
-	for _, l := range r.Lanes {
-		withBackend = withBackend || l.Backend.Served > 0
+	cols, drop := termColumns(r)
+	t := &Table{}
+	for _, c := range cols {
+		t.Head = append(t.Head, c.head)
 	}
-	classes := classNames(r)
-	head := []string{"lane", "offered", "admitted", "refused", "shed", "delayed", "dropped",
-		"p99 delay", "max in window", "vs limit", "retry amp", "fairness"}
-	if len(classes) > 1 {
-		head = append(head, "class fairness")
-	}
-	if withBackend {
-		head = append(head, "p99 latency")
-	}
-	t := &Table{Head: head}
-	for _, l := range r.Lanes {
-		row := []string{l.Lane.Title(), count(l.Attempts), count(l.Admitted), count(l.Refused), count(l.Shed),
-			count(l.Delayed), count(l.Dropped), dash(l.Delay.Count, FormatDuration(l.Delay.P99)),
-			count(l.Peak.Count), ratio(l), fixed2(l.RetryAmplification), fixed2(l.Fairness)}
-		if len(classes) > 1 {
-			row = append(row, fixed2(l.ClassFairness))
-		}
-		if withBackend {
-			row = append(row, dash(l.Backend.Served, FormatDuration(l.Backend.Latency.P99)))
+	for i := range r.Lanes {
+		row := make([]string, len(cols))
+		for j, c := range cols {
+			row[j] = c.text(&r.Lanes[i])
 		}
 		t.Add(row...)
 	}
-	t.Fit(width, comparisonDrop)
+	t.Fit(width, drop)
 	t.Write(w)
-	if len(classes) > 1 {
+	if withClasses(r) {
 		fmt.Fprintf(w, "\nwho was served, by class\n")
 		classTable(r).Fit(width, classDrop).Write(w)
 	}
@@ -111,73 +91,6 @@ func classTable(r sim.Result) *Table {
 	return t
 }
 
-func writeContention(w io.Writer, c *sim.ContentionConfig, r sim.ContentionResult, width int) {
-	runs := max(c.Runs, 1)
-	schedule := ""
-	if c.Schedule != sim.ScheduleBaseFirst {
-		schedule = ", schedule " + c.Schedule.String()
-	}
-	writeWrapped(w, fmt.Sprintf("optimistic concurrency: backoff base %s, cap %s%s; mean of %d run(s), seed %d",
-		FormatDuration(c.Base), FormatDuration(c.Cap), schedule, runs, c.Seed), "", "", width)
-	jitters, clients := contentionAxes(r)
-	cell := map[[2]int]sim.ContentionRow{}
-	for _, row := range r.Rows {
-		cell[[2]int{row.Clients, int(row.Jitter)}] = row
-	}
-	for _, part := range []struct {
-		title string
-		value func(sim.ContentionRow) string
-	}{
-		{"write calls until every client succeeded", contentionCalls},
-		{"time until the last client succeeded", contentionCompletion},
-	} {
-		title := part.title
-		if runs >= 2 {
-			title += fmt.Sprintf(" (mean ± half its 95%% interval over the %d runs)", runs)
-		}
-		fmt.Fprintln(w)
-		writeWrapped(w, title, "", "", width)
-		head := []string{"clients"}
-		for _, j := range jitters {
-			head = append(head, j.String())
-		}
-		t := &Table{Head: head}
-		for _, n := range clients {
-			row := []string{strconv.Itoa(n)}
-			for _, j := range jitters {
-				if v, ok := cell[[2]int{n, int(j)}]; ok {
-					row = append(row, part.value(v))
-				} else {
-					row = append(row, "-")
-				}
-			}
-			t.Add(row...)
-		}
-		t.Write(w)
-	}
-	writeFindings(w, ContentionFindings(r), width)
-}
-
-// contentionCalls is a cell's mean write calls, ± half its 95% interval when the
-// runs give one.
-func contentionCalls(r sim.ContentionRow) string {
-	s := strconv.FormatFloat(r.Calls, 'f', 0, 64)
-	if r.Runs >= 2 {
-		s += " ±" + strconv.FormatFloat((r.CallsHigh-r.CallsLow)/2, 'f', 0, 64)
-	}
-	return s
-}
-
-// contentionCompletion is a cell's mean completion time, ± half its 95% interval
-// when the runs give one.
-func contentionCompletion(r sim.ContentionRow) string {
-	s := FormatDuration(r.Completion)
-	if r.Runs >= 2 {
-		s += " ±" + FormatDuration((r.CompletionHigh-r.CompletionLow)/2)
-	}
-	return s
-}
-
 // writeFindings lists the plain-words findings under the tables, if any, each
 // wrapped at width (0: one line each).
 func writeFindings(w io.Writer, fs []string, width int) {
@@ -188,24 +101,6 @@ func writeFindings(w io.Writer, fs []string, width int) {
 	for _, f := range fs {
 		writeWrapped(w, f, "  - ", "    ", width)
 	}
-}
-
-// contentionAxes lists the jitter kinds and client counts of a sweep in the order met.
-func contentionAxes(r sim.ContentionResult) ([]sim.JitterKind, []int) {
-	var jitters []sim.JitterKind
-	var clients []int
-	seenJ, seenC := map[sim.JitterKind]bool{}, map[int]bool{}
-	for _, row := range r.Rows {
-		if !seenJ[row.Jitter] {
-			seenJ[row.Jitter] = true
-			jitters = append(jitters, row.Jitter)
-		}
-		if !seenC[row.Clients] {
-			seenC[row.Clients] = true
-			clients = append(clients, row.Clients)
-		}
-	}
-	return jitters, clients
 }
 
 func describeLimits(limits []sim.Limit) string {
@@ -314,3 +209,5 @@ func trimFloat(f float64, decimals int) string {
 	}
 	return s
 }
+
+func (c comparison) seed() uint64 { return c.Result.Seed }

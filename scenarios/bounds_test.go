@@ -7,6 +7,7 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/rlsim/rlsim/contention"
 	"github.com/rlsim/rlsim/sim"
 )
 
@@ -68,8 +69,8 @@ func TestDocsStateTheCaps(t *testing.T) {
 		fmt.Sprintf("clients, all groups together: at most %d", sim.MaxClients),
 		fmt.Sprintf("(`duration` + `drain`) / `bucket`: at most %d", sim.MaxBuckets),
 		fmt.Sprintf("a backend `queue`: at most %d; its `changes`: at most %d", sim.MaxQueue, sim.MaxChanges),
-		fmt.Sprintf("at most %d clients per count, `runs` at most %d", sim.MaxContentionClients, sim.MaxContentionRuns),
-		fmt.Sprintf("`hop_stddev` at most %s each", strings.TrimSuffix(sim.MaxContentionTime.String(), "0m0s")),
+		fmt.Sprintf("at most %d clients per count, `runs` at most %d", contention.MaxClients, contention.MaxRuns),
+		fmt.Sprintf("`hop_stddev` at most %s each", strings.TrimSuffix(contention.MaxTime.String(), "0m0s")),
 	} {
 		if !strings.Contains(strings.Join(strings.Fields(string(doc)), " "), want) {
 			t.Errorf("docs/scenarios.md does not say %q", want)

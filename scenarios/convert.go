@@ -385,36 +385,6 @@ func service(s *serviceSpec) sim.Service {
 	return v
 }
 
-func (b *builder) contention(cs *contentionSpec, seed uint64) *sim.ContentionConfig {
-	c := &sim.ContentionConfig{Seed: seed, Clients: cs.Clients, Base: durOr(cs.Base, contentionBase),
-		Cap: durOr(cs.Cap, contentionCap), Hop: durOr(cs.Hop, 0), HopStdDev: durOr(cs.HopStdDev, 0), Runs: cs.Runs}
-	if len(cs.Clients) == 0 && b.has("contention.clients") {
-		b.addf("contention.clients", "at least one client count is needed")
-	}
-	if len(cs.Jitters) == 0 {
-		c.Jitters = []sim.JitterKind{sim.JitterNone, sim.JitterFull, sim.JitterEqual, sim.JitterDecorrelated}
-	}
-	seen := map[sim.JitterKind]bool{}
-	for i, n := range cs.Jitters {
-		k, ok := sim.ParseJitter(n)
-		if !ok {
-			continue
-		}
-		if seen[k] {
-			b.addf(fmt.Sprintf("contention.jitters[%d]", i), "%s is listed twice", n)
-		}
-		seen[k] = true
-		c.Jitters = append(c.Jitters, k)
-	}
-	if cs.Schedule != "" {
-		c.Schedule, _ = sim.ParseSchedule(cs.Schedule)
-	}
-	if c.Cap < c.Base {
-		b.addf("contention.cap", "%v is below base %v", c.Cap, c.Base)
-	}
-	return c
-}
-
 // simValidate maps the problems sim.Config.Validate finds onto the file's lines;
 // they are ones this package's checks missed, so each is also worth a check here.
 func (b *builder) simValidate(err error) {

@@ -4,6 +4,7 @@ import (
 	"context"
 	"testing"
 
+	"github.com/rlsim/rlsim/contention"
 	"github.com/rlsim/rlsim/sim"
 )
 
@@ -18,7 +19,7 @@ func TestEstimateEventsWithinTwiceTheRealCount(t *testing.T) {
 			}
 			var real, est int64
 			if s.Contention != nil {
-				r, err := sim.RunContention(context.Background(), *s.Contention)
+				r, err := contention.Run(context.Background(), *s.Contention)
 				if err != nil {
 					t.Fatal(err)
 				}

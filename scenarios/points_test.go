@@ -6,6 +6,7 @@ import (
 	"testing"
 	"time"
 
+	"github.com/rlsim/rlsim/contention"
 	"github.com/rlsim/rlsim/sim"
 )
 
@@ -165,11 +166,11 @@ func TestContentionStudyShowsJitterWins(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	r, err := sim.RunContention(context.Background(), *s.Contention)
+	r, err := contention.Run(context.Background(), *s.Contention)
 	if err != nil {
 		t.Fatal(err)
 	}
-	none := map[int]sim.ContentionRow{}
+	none := map[int]contention.Row{}
 	for _, row := range r.Rows {
 		if row.Jitter == sim.JitterNone {
 			none[row.Clients] = row

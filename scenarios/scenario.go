@@ -3,7 +3,7 @@
 //
 // A file describes either a world to run through every limiting lane (a
 // sim.Config) or, with a contention section, the optimistic-concurrency backoff
-// study (a sim.ContentionConfig). Parse reports every problem at once, each as
+// study (a contention.Config). Parse reports every problem at once, each as
 // "file:line: field.path: what is wrong". docs/scenarios.md is the user's guide
 // to the format; JSONSchema describes it for editors.
 package scenarios
@@ -22,6 +22,7 @@ import (
 
 	"gopkg.in/yaml.v3"
 
+	"github.com/rlsim/rlsim/contention"
 	"github.com/rlsim/rlsim/sim"
 )
 
@@ -31,7 +32,7 @@ type Scenario struct {
 	File        string // where it was read from, as error messages name it
 	Description string
 	Config      *sim.Config
-	Contention  *sim.ContentionConfig
+	Contention  *contention.Config
 	Source      []byte // the YAML as written
 }
 
@@ -134,11 +135,8 @@ func Parse(file string, data []byte) (s *Scenario, err error) {
 		b.bad[e.Path] = true
 	}
 	b.build(&f, s)
-	if errs.err() == nil && s.Config != nil {
-		b.simValidate(s.Config.Validate())
-	}
-	if errs.err() == nil && s.Contention != nil {
-		b.simValidate(s.Contention.Validate())
+	if c := s.checked(); errs.err() == nil && c != nil {
+		b.simValidate(c.Validate())
 	}
 	if err := errs.err(); err != nil {
 		return nil, err
@@ -150,11 +148,8 @@ func Parse(file string, data []byte) (s *Scenario, err error) {
 // estimated to process more than budget events.
 func (s *Scenario) CheckBudget(budget int64) error {
 	var n int64
-	switch {
-	case s.Config != nil:
-		n = s.Config.EstimateEvents()
-	case s.Contention != nil:
-		n = s.Contention.EstimateEvents()
+	if c := s.checked(); c != nil {
+		n = c.EstimateEvents()
 	}
 	if n > budget {
 		return &BudgetError{File: s.File, Estimate: n, Budget: budget}
@@ -176,17 +171,7 @@ func toFile(s *Scenario) (*fileSpec, error) {
 	f := &fileSpec{Description: s.Description}
 	switch {
 	case s.Contention != nil:
-		c := s.Contention
-		f.Seed = &c.Seed
-		cs := &contentionSpec{Clients: c.Clients, Base: dur(c.Base), Cap: dur(c.Cap),
-			Hop: optDur(c.Hop), HopStdDev: optDur(c.HopStdDev), Runs: c.Runs}
-		for _, j := range c.Jitters {
-			cs.Jitters = append(cs.Jitters, j.String())
-		}
-		if c.Schedule != sim.ScheduleBaseFirst {
-			cs.Schedule = c.Schedule.String()
-		}
-		f.Contention = cs
+		f.Seed, f.Contention = &s.Contention.Seed, contentionFile(s.Contention)
 	case s.Config != nil:
 		c := s.Config
 		f.Duration, f.Drain, f.Seed, f.Bucket = dur(c.Duration), optDur(c.Drain), &c.Seed, optDur(c.Bucket)

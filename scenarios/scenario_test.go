@@ -10,6 +10,7 @@ import (
 	"testing"
 	"time"
 
+	"github.com/rlsim/rlsim/contention"
 	"github.com/rlsim/rlsim/sim"
 )
 
@@ -372,7 +373,7 @@ func assertRunStarts(t *testing.T, s *Scenario) {
 	if s.Contention != nil {
 		c := *s.Contention
 		c.MaxEvents = 20_000
-		if _, err := sim.RunContention(context.Background(), c); err != nil && !errors.As(err, &be) {
+		if _, err := contention.Run(context.Background(), c); err != nil && !errors.As(err, &be) {
 			t.Fatalf("a parsed study does not run: %v", err)
 		}
 		return

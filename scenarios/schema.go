@@ -125,14 +125,3 @@ type changeSpec struct {
 	Capacity *int         `yaml:"capacity" required:"true" check:"nonneg" doc:"the capacity from then on (0: outage)"`
 	Service  *serviceSpec `yaml:"service,omitempty" doc:"the service time from then on (default unchanged)"`
 }
-
-type contentionSpec struct {
-	Clients   []int     `yaml:"clients" required:"true" check:"positive" doc:"client counts to sweep, e.g. [10, 20, 30]"`
-	Jitters   []string  `yaml:"jitters,omitempty" enum:"backoff" doc:"backoff kinds to compare: the four jitters and no_backoff (default the four jitters)"`
-	Base      *Duration `yaml:"base,omitempty" check:"positive" doc:"the backoff's base (default 5ms)"`
-	Schedule  string    `yaml:"schedule,omitempty" enum:"schedule" doc:"base_first: retry n sleeps base x 2^(n-1); brooker: base x 2^n, as the AWS blog's simulator (default base_first)"`
-	Cap       *Duration `yaml:"cap,omitempty" check:"positive" doc:"largest backoff (default 2s)"`
-	Hop       *Duration `yaml:"hop,omitempty" check:"positive" doc:"mean one-way network time (default 10ms)"`
-	HopStdDev *Duration `yaml:"hop_stddev,omitempty" check:"nonneg" doc:"standard deviation of the network time (default 2ms)"`
-	Runs      int       `yaml:"runs,omitempty" check:"positive" doc:"repetitions averaged per cell (default 1)"`
-}

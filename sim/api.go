@@ -20,7 +20,7 @@ type Options struct {
 }
 
 // BudgetError stops a run that reached its event budget (Options.MaxEvents,
-// ContentionConfig.MaxEvents) with work left.
+// contention.Config.MaxEvents) with work left.
 type BudgetError struct {
 	Budget int64  // the events allowed, all processed
 	Where  string // how far the run got, e.g. "in lane gcra at t=3s of 20s"

@@ -25,10 +25,6 @@ const (
 	MaxQueue = 10_000_000
 	// MaxChanges bounds a backend's scheduled changes.
 	MaxChanges = 100_000
-	// MaxContentionTime bounds each duration of a contention study (base, cap, hop,
-	// hop_stddev), so that even MaxContentionClients clients backing off in turn
-	// finish within int64 nanoseconds.
-	MaxContentionTime = time.Hour
 )
 
 // later is now+d, saturated at the largest Duration instead of wrapping around.

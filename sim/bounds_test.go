@@ -102,9 +102,4 @@ func TestHugeTimesRunWithoutPanic(t *testing.T) {
 	if _, err := Run(context.Background(), c, Options{MaxEvents: 1e6}); err != nil {
 		t.Fatal(err)
 	}
-	var w contentionWorld
-	w.reset(ContentionConfig{Seed: 1, Clients: []int{3}, Base: time.Hour, Cap: time.Hour, Hop: 1_000_000 * time.Hour}.withDefaults(), JitterNone, 3, 0)
-	if err := w.run(context.Background()); err != nil {
-		t.Fatal(err)
-	}
 }

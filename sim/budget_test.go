@@ -52,21 +52,3 @@ func TestMaxEventsStopsAtTheBudget(t *testing.T) {
 		}
 	}
 }
-
-func TestContentionMaxEvents(t *testing.T) {
-	c := ContentionConfig{Seed: 1, Clients: []int{10, 20}, Runs: 2}
-	r, err := RunContention(context.Background(), c)
-	if err != nil {
-		t.Fatal(err)
-	}
-	c.MaxEvents = r.Events
-	if _, err := RunContention(context.Background(), c); err != nil {
-		t.Errorf("budget of exactly %d events: %v", r.Events, err)
-	}
-	c.MaxEvents = r.Events - 1
-	_, err = RunContention(context.Background(), c)
-	var be *BudgetError
-	if !errors.As(err, &be) || !strings.Contains(err.Error(), "in run 2 of 2 with 20 clients, jitter decorrelated") {
-		t.Errorf("budget %d of %d: error %v, want a BudgetError in the last run", c.MaxEvents, r.Events, err)
-	}
-}

@@ -11,7 +11,7 @@ const (
 	evRelease                   // a delayed request leaves the leaky queue
 	evComplete                  // the backend finishes a request
 	evChange                    // the backend's capacity or service time changes
-	evHop                       // contention study: a network hop ends
+	evStudy                     // an event of a study outside sim (Queue)
 )
 
 // event is one scheduled happening. Events are ordered by (at, seq): ties at the

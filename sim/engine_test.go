@@ -13,11 +13,11 @@ func TestEngineTiesPopInInsertionOrder(t *testing.T) {
 	const at = 5 * time.Millisecond
 	// A later event scheduled first and an earlier one scheduled last must not
 	// disturb the tie.
-	e.schedule(at+1, evHop, -1, 0)
+	e.schedule(at+1, evStudy, -1, 0)
 	for i := range 100 {
-		e.schedule(at, evHop, int32(i), 0)
+		e.schedule(at, evStudy, int32(i), 0)
 	}
-	e.schedule(at-1, evHop, -2, 0)
+	e.schedule(at-1, evStudy, -2, 0)
 	if ev := e.pop(); ev.a != -2 || ev.at != at-1 {
 		t.Fatalf("first pop = event a=%d at %v, want the earliest, a=-2 at %v", ev.a, ev.at, at-1)
 	}
@@ -53,7 +53,7 @@ func TestEngineOrderProperty(t *testing.T) {
 		var want []event
 		for i := range n {
 			at := rnd.duration(span)
-			e.schedule(at, evHop, int32(i), int32(trial))
+			e.schedule(at, evStudy, int32(i), int32(trial))
 			want = append(want, event{at: at, a: int32(i)})
 		}
 		sort.SliceStable(want, func(i, j int) bool { return want[i].at < want[j].at })
@@ -82,7 +82,7 @@ func TestEngineInterleaved(t *testing.T) {
 	for step := range 20000 {
 		if len(ref) == 0 || rnd.next()%5 < 3 {
 			at := e.now + rnd.duration(50)
-			kind := eventKind(step % int(evHop+1))
+			kind := eventKind(step % int(evStudy+1))
 			e.schedule(at, kind, int32(step), -int32(step))
 			ref = append(ref, scheduled{at: at, a: int32(step)})
 			continue
@@ -99,7 +99,7 @@ func TestEngineInterleaved(t *testing.T) {
 		if got.at != want.at || got.a != want.a {
 			t.Fatalf("step %d: pop = (at %v, a %d), want (at %v, a %d)", step, got.at, got.a, want.at, want.a)
 		}
-		if wantKind := eventKind(int(want.a) % int(evHop+1)); got.kind() != wantKind || got.b != -want.a {
+		if wantKind := eventKind(int(want.a) % int(evStudy+1)); got.kind() != wantKind || got.b != -want.a {
 			t.Fatalf("step %d: pop = (kind %d, b %d), want what was scheduled: (kind %d, b %d)", step, got.kind(), got.b, wantKind, -want.a)
 		}
 		if e.now != want.at {
@@ -113,16 +113,16 @@ func TestEngineInterleaved(t *testing.T) {
 
 func TestEngineSchedulePastPanics(t *testing.T) {
 	var e engine
-	e.schedule(10, evHop, 0, 0)
+	e.schedule(10, evStudy, 0, 0)
 	e.pop()
-	e.schedule(10, evHop, 1, 0) // now itself is allowed
+	e.schedule(10, evStudy, 1, 0) // now itself is allowed
 	defer func() {
 		r := recover()
 		if msg, _ := r.(string); !strings.Contains(msg, "sim.engine.schedule") {
 			t.Errorf("schedule(9) at now 10 recovered %v, want a panic naming sim.engine.schedule", r)
 		}
 	}()
-	e.schedule(9, evHop, 2, 0)
+	e.schedule(9, evStudy, 2, 0)
 	t.Errorf("schedule(9) at now 10 did not panic")
 }
 
@@ -131,7 +131,7 @@ func TestEngineNoAllocsInSteadyState(t *testing.T) {
 		var e engine
 		gaps := benchGaps()
 		for i := range pending {
-			e.schedule(gaps[i%len(gaps)], evHop, int32(i), 0)
+			e.schedule(gaps[i%len(gaps)], evStudy, int32(i), 0)
 		}
 		i := 0
 		allocs := testing.AllocsPerRun(10000, func() {

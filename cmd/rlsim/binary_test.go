@@ -16,17 +16,7 @@ import (
 // TestRealBinary builds rlsim once and checks what only the real process shows:
 // what it sends to a terminal, how signals end it, and a lost standard output.
 func TestRealBinary(t *testing.T) {
-	if testing.Short() {
-		t.Skip("builds the binary: skipped with -short")
-	}
-	goTool, err := exec.LookPath("go")
-	if err != nil {
-		t.Skip("no go command to build the binary with")
-	}
-	bin := filepath.Join(t.TempDir(), "rlsim")
-	if out, err := exec.Command(goTool, "build", "-o", bin, ".").CombinedOutput(); err != nil {
-		t.Fatalf("go build: %v\n%s", err, out)
-	}
+	bin := binary(t)
 	t.Run("run does not query the terminal", func(t *testing.T) { checkNoTerminalQuery(t, bin) })
 	t.Run("signals stop a run and leave nothing", func(t *testing.T) { checkSignals(t, bin) })
 	t.Run("a full standard output fails", func(t *testing.T) { checkFullStdout(t, bin) })

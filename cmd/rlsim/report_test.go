@@ -4,7 +4,6 @@ import (
 	"bytes"
 	"context"
 	"encoding/json"
-	"errors"
 	"fmt"
 	"os"
 	"os/exec"
@@ -12,8 +11,10 @@ import (
 	"reflect"
 	"regexp"
 	"strings"
+	"sync"
 	"testing"
 
+	"github.com/rlsim/rlsim/report"
 	"github.com/rlsim/rlsim/sim"
 )
 
@@ -81,14 +82,14 @@ func TestOutReplacesAReportWholeAndRefusesOtherDirectories(t *testing.T) {
 	if code, _, errOut := execute(t, "run", "boundary-burst", "--out", dir, "--trace", "t.csv"); code != 0 {
 		t.Fatal(errOut)
 	}
-	marker, err := os.ReadFile(filepath.Join(dir, markerName))
+	marker, err := os.ReadFile(filepath.Join(dir, report.MarkerName))
 	if err != nil {
 		t.Fatalf("the report has no marker: %v", err)
 	}
 	entries, _ := os.ReadDir(dir)
-	want := markerHeader + "\n"
+	want := "rlsim report 1" + "\n"
 	for _, e := range entries {
-		if e.Name() != markerName {
+		if e.Name() != report.MarkerName {
 			want += e.Name() + "\n"
 		}
 	}
@@ -185,79 +186,6 @@ func TestTraceCollidingWithTheReportIsRefused(t *testing.T) {
 	}
 }
 
-// TestIndexIsNeverMissingDuringReplacements replaces a report many times while
-// a reader polls its index.html: the reader must find one every time, with the
-// atomic exchange and with the file-by-file fallback.
-func TestIndexIsNeverMissingDuringReplacements(t *testing.T) {
-	for _, tc := range []struct {
-		name     string
-		exchange func(a, b string) error
-	}{
-		{"exchange", exchange},
-		{"file by file", func(a, b string) error { return errors.ErrUnsupported }},
-	} {
-		t.Run(tc.name, func(t *testing.T) {
-			saved := exchange
-			exchange = tc.exchange
-			defer func() { exchange = saved }()
-			dir := filepath.Join(t.TempDir(), "r")
-			write := func(i int) {
-				d, err := createReportDir(dir)
-				if err != nil {
-					t.Fatal(err)
-				}
-				defer d.Abort()
-				// Every other report has a plot the next one lacks.
-				if i%2 == 0 {
-					d.Write("extra.png", []byte("png"))
-				}
-				if err := errors.Join(d.Write("results.json", []byte("{}")), d.Write("index.html", []byte(fmt.Sprint(i)))); err != nil {
-					t.Fatal(err)
-				}
-				if err := d.Commit(); err != nil {
-					t.Fatal(err)
-				}
-			}
-			write(0)
-			stop := make(chan struct{})
-			missing := make(chan int)
-			go func() {
-				var reads, misses int
-				for {
-					select {
-					case <-stop:
-						missing <- misses
-						return
-					default:
-					}
-					if _, err := os.ReadFile(filepath.Join(dir, "index.html")); err != nil {
-						misses++
-					}
-					reads++
-				}
-			}()
-			const replacements = 100
-			for i := 1; i <= replacements; i++ {
-				write(i)
-			}
-			close(stop)
-			if n := <-missing; n > 0 {
-				t.Errorf("index.html was missing %d times during %d replacements", n, replacements)
-			}
-			if b, _ := os.ReadFile(filepath.Join(dir, "index.html")); string(b) != fmt.Sprint(replacements) {
-				t.Errorf("index.html = %q, want the last report's", b)
-			}
-			entries, _ := os.ReadDir(filepath.Dir(dir))
-			if len(entries) != 1 {
-				t.Errorf("left beside the report: %v", entries)
-			}
-			if _, err := os.Stat(filepath.Join(dir, "extra.png")); err != nil {
-				t.Errorf("the last report's plot: %v", err)
-			}
-		})
-	}
-}
-
 func TestInterruptLeavesNoReport(t *testing.T) {
 	parent := t.TempDir()
 	ctx, cancel := context.WithCancel(context.Background())
@@ -276,46 +204,67 @@ func TestInterruptLeavesNoReport(t *testing.T) {
 	}
 }
 
-// browse opens url in headless Chromium and returns the page after its script
-// ran, failing the test if the page caught any script error.
-func browse(t *testing.T, url string) string {
+// browsed is the one report the browser tests read, opened once per package
+// run in one headless Chromium: starting a browser is most of their cost.
+var browsed struct {
+	once      sync.Once
+	dir, page string
+	err       error
+}
+
+// browsedReport writes the report of boundary-burst, nat-per-ip and
+// backoff-contention, opens it with #selftest, which has the page send the
+// first timeline the pointer and wheel events a mouse would, and returns the
+// page after its script ran. It skips with -short and without Chromium.
+func browsedReport(t *testing.T) (dir, page string) {
 	t.Helper()
+	if testing.Short() {
+		t.Skip("starts a browser: skipped with -short")
+	}
 	chromium, err := exec.LookPath("chromium")
 	if err != nil {
 		t.Skip("chromium is not on PATH; .ci/run installs it (apt-get install chromium)")
 	}
+	browsed.once.Do(func() {
+		if browsed.dir, browsed.err = os.MkdirTemp("", "rlsim-test-report-"); browsed.err != nil {
+			return
+		}
+		cleanups = append(cleanups, browsed.dir)
+		dir := filepath.Join(browsed.dir, "r")
+		var out, errOut bytes.Buffer
+		if code := mainRun([]string{"run", "boundary-burst", "nat-per-ip", "backoff-contention", "--out", dir}, &out, &errOut); code != 0 {
+			browsed.err = fmt.Errorf("rlsim run: status %d: %s", code, errOut.String())
+			return
+		}
+		browsed.page, browsed.err = browse(chromium, filepath.Join(browsed.dir, "profile"), "file://"+filepath.Join(dir, "index.html")+"#selftest")
+	})
+	if browsed.err != nil {
+		t.Fatal(browsed.err)
+	}
+	if m := regexp.MustCompile(`(?s)<div id="errors"[^>]*>(.*?)</div>`).FindStringSubmatch(browsed.page); m == nil || strings.TrimSpace(m[1]) != "" {
+		t.Errorf("script errors on the page: %q", m)
+	}
+	return filepath.Join(browsed.dir, "r"), browsed.page
+}
+
+// browse opens url in headless Chromium and returns the page after its script ran.
+func browse(chromium, profile, url string) (string, error) {
 	cmd := exec.Command(chromium, "--headless", "--no-sandbox", "--disable-gpu", "--disable-background-networking",
-		"--disable-component-update", "--disable-sync", "--no-first-run", "--user-data-dir="+t.TempDir(),
+		"--disable-component-update", "--disable-sync", "--no-first-run", "--user-data-dir="+profile,
 		"--virtual-time-budget=5000", "--window-size=1400,2000", "--dump-dom", url)
 	var stderr bytes.Buffer
 	cmd.Stderr = &stderr
 	dom, err := cmd.Output()
 	if err != nil {
-		t.Fatalf("chromium: %v\n%s", err, stderr.String())
+		return "", fmt.Errorf("chromium: %v\n%s", err, stderr.String())
 	}
-	page := string(dom)
-	if m := regexp.MustCompile(`(?s)<div id="errors"[^>]*>(.*?)</div>`).FindStringSubmatch(page); m == nil || strings.TrimSpace(m[1]) != "" {
-		t.Errorf("script errors on the page: %q", m)
-	}
-	return page
+	return string(dom), nil
 }
 
-// reportFor runs rlsim run args... --out into a temporary folder and returns the
-// URL of its index.html.
-func reportFor(t *testing.T, args ...string) (dir, url string) {
-	t.Helper()
-	dir = filepath.Join(t.TempDir(), "r")
-	if code, _, errOut := execute(t, append(append([]string{"run"}, args...), "--out", dir)...); code != 0 {
-		t.Fatal(errOut)
-	}
-	return dir, "file://" + filepath.Join(dir, "index.html")
-}
-
-// TestReportInABrowser opens a report in headless Chromium and reads the page
-// back after its script ran: the timelines drawn, the table filled, no error.
+// TestReportInABrowser reads the report back from a browser after its script
+// ran: the timelines drawn, the table filled, no error.
 func TestReportInABrowser(t *testing.T) {
-	dir, url := reportFor(t, "demo", "nat-per-ip", "backoff-contention")
-	page := browse(t, url)
+	dir, page := browsedReport(t)
 	if !strings.Contains(page, `data-timelines="2"`) {
 		t.Error(`body lacks data-timelines="2": the timelines were not drawn`)
 	}
@@ -333,13 +282,12 @@ func TestReportInABrowser(t *testing.T) {
 	}
 }
 
-// TestReportTimelineReactsToTheMouse opens the report with #selftest, which has
-// the page send the first timeline the pointer and wheel events a mouse would:
-// hovering a refused tick must show the 429 and its Retry-After, the wheel must
-// zoom, a drag must pan and a double-click must show the whole run again.
+// TestReportTimelineReactsToTheMouse reads the page's self-test on the first
+// timeline (boundary-burst): hovering a refused tick must show the 429 and its
+// Retry-After, the wheel must zoom, a drag must pan and a double-click must
+// show the whole run again.
 func TestReportTimelineReactsToTheMouse(t *testing.T) {
-	_, url := reportFor(t, "boundary-burst")
-	if page := browse(t, url+"#selftest"); !strings.Contains(page, `data-selftest="hover zoom pan reset"`) {
+	if _, page := browsedReport(t); !strings.Contains(page, `data-selftest="hover zoom pan reset"`) {
 		t.Errorf("the page's self-test did not pass every step (want data-selftest=\"hover zoom pan reset\")")
 	}
 }

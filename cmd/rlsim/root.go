@@ -10,6 +10,7 @@ import (
 
 	"github.com/spf13/cobra"
 
+	"github.com/rlsim/rlsim/run"
 	"github.com/rlsim/rlsim/scenarios"
 )
 
@@ -93,23 +94,13 @@ written; 130, 143 or 129 when Ctrl-C, SIGTERM or SIGHUP stopped it.`,
 	return root
 }
 
-// inputError marks an error the user can fix by changing the input: exit status 2.
-type inputError struct{ err error }
+// badInput marks an error the user can fix by changing the input: exit status 2.
+func badInput(err error) error { return run.BadInput(err) }
 
-func (e *inputError) Error() string { return e.err.Error() }
-func (e *inputError) Unwrap() error { return e.err }
-
-func badInput(err error) error {
-	if err == nil {
-		return nil
-	}
-	return &inputError{err}
-}
-
-func badInputf(format string, args ...any) error { return badInput(fmt.Errorf(format, args...)) }
+func badInputf(format string, args ...any) error { return run.BadInputf(format, args...) }
 
 func exitStatus(err error) int {
-	var ie *inputError
+	var ie *run.InputError
 	var errs scenarios.Errors
 	var fe *scenarios.FieldError
 	var be *scenarios.BudgetError

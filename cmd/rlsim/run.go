@@ -12,6 +12,7 @@ import (
 	"github.com/spf13/cobra"
 
 	"github.com/rlsim/rlsim/report"
+	"github.com/rlsim/rlsim/run"
 	"github.com/rlsim/rlsim/scenarios"
 	"github.com/rlsim/rlsim/sim"
 )
@@ -37,14 +38,13 @@ type runOptions struct {
 	Width int
 	Wide  bool
 
-	// Simulate and Contend run the simulations; tests replace them.
+	// Simulate runs a limiter comparison; tests replace it.
 	Simulate func(context.Context, sim.Config, sim.Options) (sim.Result, error)
-	Contend  func(context.Context, sim.ContentionConfig) (sim.ContentionResult, error)
 }
 
 // NewCmdRun builds "rlsim run". runF, when not nil, replaces the run itself (tests).
 func NewCmdRun(out, progress io.Writer, runF func(*runOptions) error) *cobra.Command {
-	opts := &runOptions{Out: out, Progress: progress, Simulate: sim.Run, Contend: sim.RunContention,
+	opts := &runOptions{Out: out, Progress: progress, Simulate: sim.Run,
 		Width: terminalWidth(out)}
 	var seed uint64
 	cmd := &cobra.Command{
@@ -130,26 +130,28 @@ one must lie outside DIR.`,
 }
 
 func runRun(opts *runOptions) error {
-	list, err := loadAll(opts.Args)
+	list, err := run.LoadAll(opts.Args)
 	if err := errors.Join(err, checkOutputs(opts)); err != nil {
 		return err
 	}
-	if err := applyOverrides(opts, list); err != nil {
+	if err := opts.overrides().Apply(list); err != nil {
 		return err
 	}
-	if opts.Format == "csv" && mixedKinds(list) {
-		return badInputf("--format csv: a contention study and a limiter comparison have different columns; run them separately")
+	if opts.Format == "csv" {
+		if err := report.CheckCSV(list); err != nil {
+			return err
+		}
 	}
-	var out *reportDir
+	var out *report.Dir
 	if opts.OutDir != "" {
-		if out, err = createReportDir(opts.OutDir); err != nil {
+		if out, err = report.CreateDir(opts.OutDir); err != nil {
 			return err
 		}
 		defer out.Abort() // after Commit, a no-op
 	}
-	var trace *traceFile
+	var trace *run.TraceFile
 	if opts.TracePath != "" {
-		if trace, err = createTrace(tracePath(opts.TracePath, out)); err != nil {
+		if trace, err = run.CreateTrace(report.TracePath(opts.TracePath, out)); err != nil {
 			return err
 		}
 		defer trace.Abort() // after Commit, a no-op
@@ -180,7 +182,11 @@ func runRun(opts *runOptions) error {
 		}
 	}
 	if out != nil {
-		if err := writeReport(out, opts, outcomes); err != nil {
+		var lines []string
+		for i, o := range outcomes {
+			lines = append(lines, reproduce(opts, opts.Args[i], o))
+		}
+		if err := report.WriteDir(out, outcomes, lines); err != nil {
 			return err
 		}
 		if err := out.Commit(); err != nil {
@@ -191,53 +197,38 @@ func runRun(opts *runOptions) error {
 	return err
 }
 
-// writeReport writes index.html, the PNG plots and results.json into out.
-func writeReport(out *reportDir, opts *runOptions, outcomes []report.Run) error {
-	var pages []report.Page
-	used := map[string]bool{"index": true, "results": true}
-	for i, o := range outcomes {
-		p, err := report.NewPage(o, reproduce(opts, opts.Args[i], o))
-		if err != nil {
-			return err
-		}
-		prefix := o.Scenario.Name
-		for n := 2; used[prefix]; n++ {
-			prefix = fmt.Sprintf("%s-%d", o.Scenario.Name, n)
-		}
-		used[prefix] = true
-		for _, img := range p.Images {
-			if err := out.Write(prefix+"-"+img.Figure.Name+".png", img.PNG); err != nil {
-				return err
-			}
-		}
-		pages = append(pages, p)
+// overrides are the flags that replace a scenario's own settings.
+func (opts *runOptions) overrides() run.Overrides {
+	return run.Overrides{Seed: opts.Seed, Duration: opts.Duration, Lanes: opts.Lanes, MaxEvents: opts.MaxEvents}
+}
+
+// checkOutputs refuses, all at once and before the run, --out and --trace paths
+// that would lose a file: a directory holding what rlsim did not write, a trace
+// the report would overwrite or delete.
+func checkOutputs(opts *runOptions) error {
+	var errs []error
+	if opts.OutDir != "" {
+		errs = append(errs, report.CheckDir(opts.OutDir))
 	}
-	var html, js bytes.Buffer
-	if err := report.WriteHTML(&html, pages); err != nil {
-		return err
+	if opts.TracePath != "" {
+		_, err := run.TraceIsJSONL(opts.TracePath)
+		errs = append(errs, err, report.CheckTrace(opts.TracePath, opts.OutDir))
 	}
-	if err := report.WriteJSON(&js, outcomes); err != nil {
-		return err
-	}
-	return errors.Join(out.Write("index.html", html.Bytes()), out.Write("results.json", js.Bytes()))
+	return errors.Join(errs...)
 }
 
 // reproduce is the command line that runs arg again with the same settings.
 func reproduce(opts *runOptions, arg string, o report.Run) string {
-	parts := []string{"rlsim", "run", shellQuote(arg)}
-	if o.Contention != nil {
-		parts = append(parts, "--seed", fmt.Sprint(o.Scenario.Contention.Seed))
-	} else {
-		parts = append(parts, "--seed", fmt.Sprint(o.Result.Seed))
-		if opts.Duration > 0 {
-			parts = append(parts, "--duration", opts.Duration.String())
-		}
-		if opts.Lanes != "" {
-			parts = append(parts, "--lanes", shellQuote(opts.Lanes))
-		}
-		if opts.MaxEvents != defaultMaxEvents && opts.MaxEvents > 0 {
-			parts = append(parts, "--max-events", fmt.Sprint(opts.MaxEvents))
-		}
+	parts := []string{"rlsim", "run", shellQuote(arg), "--seed", fmt.Sprint(o.Seed())}
+	// A flag that does not apply to o's kind of run was refused before it ran.
+	if opts.Duration > 0 {
+		parts = append(parts, "--duration", opts.Duration.String())
+	}
+	if opts.Lanes != "" {
+		parts = append(parts, "--lanes", shellQuote(opts.Lanes))
+	}
+	if opts.MaxEvents != defaultMaxEvents && opts.MaxEvents > 0 {
+		parts = append(parts, "--max-events", fmt.Sprint(opts.MaxEvents))
 	}
 	return strings.Join(parts, " ")
 }
@@ -250,144 +241,27 @@ func shellQuote(s string) string {
 	return "'" + strings.ReplaceAll(s, "'", `'\''`) + "'"
 }
 
-func applyOverrides(opts *runOptions, list []*scenarios.Scenario) error {
-	var lanes []sim.LaneKind
-	if opts.Lanes != "" {
-		var err error
-		if lanes, err = scenarios.ParseLanes(opts.Lanes); err != nil {
-			return badInputf("--lanes: %v", err)
-		}
-	}
-	var errs []error
-	for _, s := range list {
-		if s.Contention != nil {
-			if opts.Seed != nil {
-				s.Contention.Seed = *opts.Seed
-			}
-			for _, flag := range []struct {
-				name string
-				set  bool
-			}{{"--lanes", lanes != nil}, {"--duration", opts.Duration > 0}} {
-				if flag.set {
-					errs = append(errs, badInputf("%s: %s does not apply to %s, a contention study", s.File, flag.name, s.Name))
-				}
-			}
-			errs = append(errs, overBudget(s, opts.MaxEvents))
-			continue
-		}
-		c := s.Config
-		if opts.Seed != nil {
-			c.Seed = *opts.Seed
-		}
-		if opts.Duration > 0 {
-			c.Duration = opts.Duration
-		}
-		if lanes != nil {
-			c.Lanes = lanes
-		}
-		if err := c.Validate(); err != nil {
-			errs = append(errs, badInputf("%s: with the flags given: %s", s.File, strings.ReplaceAll(err.Error(), "\n", "; ")))
-			continue
-		}
-		errs = append(errs, overBudget(s, opts.MaxEvents))
-	}
-	return badInput(errors.Join(errs...))
-}
-
-// overBudget refuses s, before it runs, when it is estimated to need more than budget events.
-func overBudget(s *scenarios.Scenario, budget int64) error {
-	err := s.CheckBudget(budget)
-	var be *scenarios.BudgetError
-	if !errors.As(err, &be) {
-		return err
-	}
-	return badInputf("%v; shorten the scenario or lift the budget with --max-events %d", err, roundUp(be.Estimate))
-}
-
-// roundUp rounds n up to two significant digits, for a budget worth suggesting.
-func roundUp(n int64) int64 {
-	p := int64(1)
-	for n/p >= 100 {
-		p *= 10
-	}
-	return (n + p - 1) / p * p
-}
-
-func mixedKinds(list []*scenarios.Scenario) bool {
-	var contention, comparison bool
-	for _, s := range list {
-		contention = contention || s.Contention != nil
-		comparison = comparison || s.Config != nil
-	}
-	return contention && comparison
-}
-
 // runOne runs one scenario; with timeline, it collects the ticks a report draws.
-func runOne(opts *runOptions, s *scenarios.Scenario, trace *traceFile, timeline bool) (report.Run, error) {
+func runOne(opts *runOptions, s *scenarios.Scenario, trace *run.TraceFile, timeline bool) (report.Run, error) {
 	ctx := opts.Ctx
 	if ctx == nil {
 		ctx = context.Background()
 	}
-	o := report.Run{Scenario: s}
-	if s.Contention != nil {
-		c := *s.Contention
-		c.MaxEvents = opts.MaxEvents
-		r, err := opts.Contend(ctx, c)
-		if err != nil {
-			return o, runFailed(s, err)
-		}
-		o.Contention = &r
-		return o, nil
-	}
-	so := sim.Options{MaxEvents: opts.MaxEvents}
-	var sinks teeSink
-	if trace != nil {
-		sinks = append(sinks, trace.Sink(s.Name))
-	}
+	ro := run.Options{MaxEvents: opts.MaxEvents, Trace: trace, Simulate: opts.Simulate}
+	var tl *report.Timeline
 	if timeline {
-		o.Timeline = report.NewTimeline(*s.Config)
-		sinks = append(sinks, o.Timeline)
-	}
-	switch len(sinks) {
-	case 1:
-		so.Trace = sinks[0]
-	case 2:
-		so.Trace = sinks
+		ro.Collect = func(c sim.Config) sim.TraceSink {
+			tl = report.NewTimeline(c)
+			return tl
+		}
 	}
 	if opts.Progress != nil {
 		p := &progressLine{w: opts.Progress, name: s.Name, last: -1}
-		so.Progress = p.update
+		ro.Progress = p.update
 		defer p.clear()
 	}
-	r, err := opts.Simulate(ctx, *s.Config, so)
-	if err != nil {
-		return o, runFailed(s, err)
-	}
-	o.Result = &r
-	return o, nil
-}
-
-// teeSink hands every record to each of its sinks.
-type teeSink []sim.TraceSink
-
-func (t teeSink) Record(r *sim.TraceRecord) error {
-	for _, s := range t {
-		if err := s.Record(r); err != nil {
-			return err
-		}
-	}
-	return nil
-}
-
-func runFailed(s *scenarios.Scenario, err error) error {
-	if errors.Is(err, context.Canceled) {
-		return err
-	}
-	var be *sim.BudgetError
-	if errors.As(err, &be) {
-		return badInputf("%s: the run %v; nothing was written; to finish, lift the budget with --max-events above %d", s.File, be, be.Budget)
-	}
-	return fmt.Errorf("%s: %w", s.File, err)
+	o, err := run.Scenario(ctx, s, ro)
+	return report.NewRun(o, tl), err
 }
 
 // progressLine redraws one line on a terminal as a run advances.

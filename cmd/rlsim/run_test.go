@@ -15,6 +15,7 @@ import (
 
 	"github.com/rlsim/rlsim/internal/golden"
 	"github.com/rlsim/rlsim/report"
+	"github.com/rlsim/rlsim/run"
 	"github.com/rlsim/rlsim/sim"
 )
 
@@ -279,5 +280,42 @@ func TestRunFitsTheWidth(t *testing.T) {
 		if n := utf8.RuneCountInString(line); n > 80 {
 			t.Errorf("--width 80 printed a line of %d columns: %q", n, line)
 		}
+	}
+}
+
+// TestReproduceRunsTheSameAgain checks the command line a report prints: the
+// seed the run used and every flag that changed it, for either kind of run, so
+// that running it again passes the same budget.
+func TestReproduceRunsTheSameAgain(t *testing.T) {
+	seven := uint64(7)
+	tests := []struct {
+		name      string
+		opts      runOptions
+		load, arg string // the scenario run, and the argument that named it
+		want      string
+	}{
+		{"defaults", runOptions{MaxEvents: defaultMaxEvents}, "demo", "demo", "rlsim run demo --seed 1"},
+		{"every flag", runOptions{Seed: &seven, Duration: 2 * time.Second, Lanes: "gcra,fixed_window", MaxEvents: 10_000_000},
+			"demo", "my file.yaml", "rlsim run 'my file.yaml' --seed 7 --duration 2s --lanes gcra,fixed_window --max-events 10000000"},
+		{"a contention study with a lifted budget", runOptions{MaxEvents: 60_000_000}, "backoff-contention", "backoff-contention",
+			"rlsim run backoff-contention --seed 1 --max-events 60000000"},
+	}
+	for _, tc := range tests {
+		t.Run(tc.name, func(t *testing.T) {
+			list, err := run.LoadAll([]string{tc.load})
+			if err != nil {
+				t.Fatal(err)
+			}
+			if err := tc.opts.overrides().Apply(list); err != nil {
+				t.Fatal(err)
+			}
+			o := report.Run{Scenario: list[0]}
+			if list[0].Config != nil {
+				o.Result = &sim.Result{Seed: list[0].Config.Seed}
+			}
+			if got := reproduce(&tc.opts, tc.arg, o); got != tc.want {
+				t.Errorf("reproduce = %q, want %q", got, tc.want)
+			}
+		})
 	}
 }

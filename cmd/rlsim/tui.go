@@ -1,20 +1,16 @@
 package main
 
 import (
-	"bytes"
 	"context"
-	"errors"
 	"io"
 	"os"
-	"slices"
-	"strings"
 
 	tea "github.com/charmbracelet/bubbletea"
 	"github.com/charmbracelet/lipgloss"
 	"github.com/spf13/cobra"
 
+	"github.com/rlsim/rlsim/run"
 	"github.com/rlsim/rlsim/scenarios"
-	"github.com/rlsim/rlsim/sim"
 	"github.com/rlsim/rlsim/tui"
 )
 
@@ -105,64 +101,17 @@ func tuiRun(opts *tuiOptions) error {
 // playlist is the scenario asked for, then the other built-in comparisons in
 // their listed order, so that tab moves on from the one asked for.
 func playlist(opts *tuiOptions) ([]tui.Scenario, error) {
-	first, err := load(opts.Arg)
+	first, err := run.Load(opts.Arg)
 	if err != nil {
 		return nil, badInput(err)
 	}
-	if first.Config == nil {
-		return nil, badInputf("%s: %s is a contention study, which has no lanes to watch; run it with rlsim run", first.File, first.Name)
+	all, err := run.Playlist(first, run.Overrides{Seed: opts.Seed, Lanes: opts.Lanes, MaxEvents: opts.MaxEvents})
+	if err != nil {
+		return nil, err
 	}
-	var lanes []sim.LaneKind
-	if opts.Lanes != "" {
-		if lanes, err = scenarios.ParseLanes(opts.Lanes); err != nil {
-			return nil, badInputf("--lanes: %v", err)
-		}
-	}
-	all := []*scenarios.Scenario{first}
-	names := scenarios.BuiltinNames()
-	src, _ := scenarios.BuiltinSource(first.Name)
-	builtin := bytes.Equal(src, first.Source)
-	start := 0
-	if builtin {
-		start = slices.Index(names, first.Name) + 1 // the others follow it, round the list
-	}
-	for i := range names {
-		name := names[(start+i)%len(names)]
-		if builtin && name == first.Name {
-			continue
-		}
-		s, err := scenarios.LoadBuiltin(name)
-		if err != nil {
-			return nil, err
-		}
-		all = append(all, s)
-	}
-	var list []tui.Scenario
-	var errs []error
+	list := make([]tui.Scenario, 0, len(all))
 	for _, s := range all {
-		if s.Config == nil {
-			continue
-		}
-		cfg := *s.Config
-		if opts.Seed != nil {
-			cfg.Seed = *opts.Seed
-		}
-		if lanes != nil {
-			cfg.Lanes = lanes
-		}
-		if err := cfg.Validate(); err != nil {
-			errs = append(errs, badInputf("%s: with the flags given: %s", s.File, strings.ReplaceAll(err.Error(), "\n", "; ")))
-			continue
-		}
-		if n := cfg.EstimateEvents(); s == first && opts.MaxEvents > 0 && n > opts.MaxEvents {
-			errs = append(errs, badInputf("%v; shorten the scenario or lift the budget with --max-events %d",
-				&scenarios.BudgetError{File: s.File, Estimate: n, Budget: opts.MaxEvents}, roundUp(n)))
-			continue
-		}
-		list = append(list, tui.Scenario{Name: s.Name, Description: s.Description, Config: cfg})
-	}
-	if len(errs) > 0 {
-		return nil, errors.Join(errs...)
+		list = append(list, tui.Scenario{Name: s.Name, Description: s.Description, Config: *s.Config})
 	}
 	return list, nil
 }

@@ -143,21 +143,11 @@ func TestTuiNeedsATerminal(t *testing.T) {
 // TestTuiInTmux builds the real binary and plays it in a tmux terminal: the
 // lanes appear, keys work and q exits with status 0. CI installs tmux (.ci/run).
 func TestTuiInTmux(t *testing.T) {
-	if testing.Short() {
-		t.Skip("builds the binary: skipped with -short")
-	}
 	if _, err := exec.LookPath("tmux"); err != nil {
 		t.Skip("tmux is not installed, so the binary cannot be played in a terminal (apt-get install tmux; .ci/run does)")
 	}
-	goTool, err := exec.LookPath("go")
-	if err != nil {
-		t.Skip("no go command to build the binary with")
-	}
+	bin := binary(t)
 	dir := t.TempDir()
-	bin := filepath.Join(dir, "rlsim")
-	if out, err := exec.Command(goTool, "build", "-o", bin, ".").CombinedOutput(); err != nil {
-		t.Fatalf("go build: %v\n%s", err, out)
-	}
 	status := filepath.Join(dir, "status")
 	socket := fmt.Sprintf("rlsim-test-%d", os.Getpid()) // a tmux server of our own
 	tmux := func(args ...string) (string, error) {

@@ -7,6 +7,7 @@ import (
 
 	"github.com/spf13/cobra"
 
+	"github.com/rlsim/rlsim/run"
 	"github.com/rlsim/rlsim/scenarios"
 )
 
@@ -44,12 +45,12 @@ file:line: field.path: what is wrong. The exit status is 2 if any file has a pro
 func validateRun(opts *validateOptions) error {
 	var errs []error
 	for _, arg := range opts.Args {
-		s, err := load(arg)
+		s, err := run.Load(arg)
 		if err == nil {
 			err = s.CheckBudget(opts.MaxEvents)
 			var be *scenarios.BudgetError
 			if errors.As(err, &be) {
-				err = fmt.Errorf("%w; lift the budget with --max-events %d", err, roundUp(be.Estimate))
+				err = fmt.Errorf("%w; lift the budget with --max-events %d", err, run.SuggestedBudget(be.Estimate))
 			}
 		}
 		if err != nil {

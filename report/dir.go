@@ -1,4 +1,4 @@
-package main
+package report
 
 import (
 	"bufio"
@@ -9,20 +9,22 @@ import (
 	"path/filepath"
 	"slices"
 	"strings"
+
+	"github.com/rlsim/rlsim/run"
 )
 
-// markerName is the file rlsim writes into every report directory. Its first
+// MarkerName is the file rlsim writes into every report directory. Its first
 // line is markerHeader; each further line names a file of the report. --out
 // replaces only a directory holding such a marker and no file it does not list.
 const (
-	markerName   = ".rlsim-report"
+	MarkerName   = ".rlsim-report"
 	markerHeader = "rlsim report 1"
 )
 
-// reportDir stages a report in a temporary directory beside its target and
+// Dir stages a report folder in a temporary directory beside its target and
 // swaps it into place only when every file is written: an error or Ctrl-C leaves
 // no half-written report, and an existing report is replaced whole.
-type reportDir struct {
+type Dir struct {
 	path string // where the report goes: absolute, symbolic links resolved
 	tmp  string // where it is written first
 	done bool
@@ -50,29 +52,29 @@ func checkReportDir(out, path string) error {
 	case errors.Is(err, os.ErrNotExist):
 		return nil
 	case err != nil:
-		return badInputf("--out %s: %v", out, err)
+		return run.BadInputf("--out %s: %v", out, err)
 	case !st.IsDir():
-		return badInputf("--out %s: is a file, not a directory; rlsim writes its report into a new or empty directory, or replaces an earlier report", out)
+		return run.BadInputf("--out %s: is a file, not a directory; rlsim writes its report into a new or empty directory, or replaces an earlier report", out)
 	}
 	entries, err := os.ReadDir(path)
 	if err != nil {
-		return badInputf("--out %s: %v", out, err)
+		return run.BadInputf("--out %s: %v", out, err)
 	}
 	if len(entries) == 0 {
 		return nil
 	}
-	listed, err := readMarker(filepath.Join(path, markerName))
+	listed, err := readMarker(filepath.Join(path, MarkerName))
 	if err != nil {
-		return badInputf("--out %s: exists and does not hold an rlsim report (no %s file); choose another directory or empty it: rlsim never deletes files it did not write", out, markerName)
+		return run.BadInputf("--out %s: exists and does not hold an rlsim report (no %s file); choose another directory or empty it: rlsim never deletes files it did not write", out, MarkerName)
 	}
 	var foreign []string
 	for _, e := range entries {
-		if e.Name() != markerName && !listed[e.Name()] {
+		if e.Name() != MarkerName && !listed[e.Name()] {
 			foreign = append(foreign, e.Name())
 		}
 	}
 	if len(foreign) > 0 {
-		return badInputf("--out %s: holds an rlsim report and files it did not write (%s); move them out or choose another directory: rlsim never deletes files it did not write",
+		return run.BadInputf("--out %s: holds an rlsim report and files it did not write (%s); move them out or choose another directory: rlsim never deletes files it did not write",
 			out, strings.Join(foreign, ", "))
 	}
 	return nil
@@ -97,11 +99,11 @@ func readMarker(path string) (map[string]bool, error) {
 	return listed, sc.Err()
 }
 
-// createReportDir checks the target and makes the staging directory beside it.
-func createReportDir(out string) (*reportDir, error) {
+// CreateDir checks the target and makes the staging directory beside it.
+func CreateDir(out string) (*Dir, error) {
 	path, err := reportPath(out)
 	if err != nil {
-		return nil, badInputf("--out %s: %v", out, err)
+		return nil, run.BadInputf("--out %s: %v", out, err)
 	}
 	if err := checkReportDir(out, path); err != nil {
 		return nil, err
@@ -115,21 +117,21 @@ func createReportDir(out string) (*reportDir, error) {
 		os.Remove(tmp)
 		return nil, err
 	}
-	return &reportDir{path: path, tmp: tmp}, nil
+	return &Dir{path: path, tmp: tmp}, nil
 }
 
 // File is where the report's file name is written until Commit.
-func (d *reportDir) File(name string) string { return filepath.Join(d.tmp, name) }
+func (d *Dir) File(name string) string { return filepath.Join(d.tmp, name) }
 
 // Write writes one file of the report.
-func (d *reportDir) Write(name string, data []byte) error {
+func (d *Dir) Write(name string, data []byte) error {
 	return os.WriteFile(d.File(name), data, 0o644)
 }
 
 // Commit marks the staged report as rlsim's and moves it into place, replacing
 // an old report whole. The target is checked again first: a file put there
 // during the run is not deleted either.
-func (d *reportDir) Commit() error {
+func (d *Dir) Commit() error {
 	if err := d.writeMarker(); err != nil {
 		d.Abort()
 		return err
@@ -153,7 +155,7 @@ func (d *reportDir) Commit() error {
 }
 
 // writeMarker lists every staged file in the marker.
-func (d *reportDir) writeMarker() error {
+func (d *Dir) writeMarker() error {
 	entries, err := os.ReadDir(d.tmp)
 	if err != nil {
 		return err
@@ -163,7 +165,7 @@ func (d *reportDir) writeMarker() error {
 	for _, e := range entries {
 		b.WriteString(e.Name() + "\n")
 	}
-	return d.Write(markerName, []byte(b.String()))
+	return d.Write(MarkerName, []byte(b.String()))
 }
 
 // swapReport puts the report staged in tmp at path, which holds an old report,
@@ -185,7 +187,7 @@ func swapReport(tmp, path string) error {
 	if err != nil {
 		return err
 	}
-	oldListed, err := readMarker(filepath.Join(path, markerName))
+	oldListed, err := readMarker(filepath.Join(path, MarkerName))
 	if err != nil {
 		return err
 	}
@@ -210,14 +212,14 @@ func swapReport(tmp, path string) error {
 		left = append(left, name)
 	}
 	// tmp now holds what is left of the old report: mark it so for removeReport.
-	return os.WriteFile(filepath.Join(tmp, markerName), []byte(strings.Join(left, "\n")+"\n"), 0o644)
+	return os.WriteFile(filepath.Join(tmp, MarkerName), []byte(strings.Join(left, "\n")+"\n"), 0o644)
 }
 
 func rank(name string) int {
 	switch name {
 	case "index.html":
 		return 2
-	case markerName:
+	case MarkerName:
 		return 1
 	}
 	return 0
@@ -227,11 +229,11 @@ func rank(name string) int {
 // marker lists and the marker, then the directory, which is left in place, with
 // an error saying so, when it holds anything else.
 func removeReport(dir string) error {
-	listed, _ := readMarker(filepath.Join(dir, markerName))
+	listed, _ := readMarker(filepath.Join(dir, MarkerName))
 	for name := range listed {
 		os.Remove(filepath.Join(dir, name))
 	}
-	os.Remove(filepath.Join(dir, markerName))
+	os.Remove(filepath.Join(dir, MarkerName))
 	if err := os.Remove(dir); err != nil {
 		return fmt.Errorf("the old report was replaced, but %s holds files rlsim did not write; they are left there: %w", dir, err)
 	}
@@ -239,7 +241,7 @@ func removeReport(dir string) error {
 }
 
 // Abort removes the staged files, unless Commit has already moved them into place.
-func (d *reportDir) Abort() {
+func (d *Dir) Abort() {
 	if d.done {
 		return
 	}

@@ -1,4 +1,4 @@
-package main
+package run
 
 import (
 	"bufio"
@@ -11,10 +11,10 @@ import (
 	"github.com/rlsim/rlsim/sim"
 )
 
-// traceFile streams trace records to a temporary file beside the target and
+// TraceFile streams trace records to a temporary file beside the target and
 // renames it into place only when the whole run succeeded, so that an error or
 // Ctrl-C leaves no partial trace behind.
-type traceFile struct {
+type TraceFile struct {
 	path  string
 	tmp   *os.File
 	w     *bufio.Writer
@@ -28,19 +28,21 @@ type traceFile struct {
 var traceColumns = []string{"scenario", "at_ns", "lane", "event", "client", "class", "key",
 	"request", "attempt", "cost", "delay_ns", "retry_after_ns", "limit", "remaining", "reset_ns", "latency_ns"}
 
-// traceIsJSONL reports whether the trace's name asks for JSON lines rather than CSV.
-func traceIsJSONL(path string) (bool, error) {
+// TraceIsJSONL reports whether the trace's name asks for JSON lines rather than CSV.
+func TraceIsJSONL(path string) (bool, error) {
 	switch strings.ToLower(filepath.Ext(path)) {
 	case ".csv":
 		return false, nil
 	case ".jsonl", ".ndjson", ".json":
 		return true, nil
 	}
-	return false, badInputf("--trace %s: want a file name ending in .csv or .jsonl", path)
+	return false, BadInputf("--trace %s: want a file name ending in .csv or .jsonl", path)
 }
 
-func createTrace(path string) (*traceFile, error) {
-	jsonl, err := traceIsJSONL(path)
+// CreateTrace starts a trace that Commit puts at path: CSV, or JSON lines when
+// the name ends in .jsonl (TraceIsJSONL).
+func CreateTrace(path string) (*TraceFile, error) {
+	jsonl, err := TraceIsJSONL(path)
 	if err != nil {
 		return nil, err
 	}
@@ -48,7 +50,7 @@ func createTrace(path string) (*traceFile, error) {
 	if err != nil {
 		return nil, err
 	}
-	t := &traceFile{path: path, tmp: tmp, w: bufio.NewWriterSize(tmp, 1<<16), jsonl: jsonl}
+	t := &TraceFile{path: path, tmp: tmp, w: bufio.NewWriterSize(tmp, 1<<16), jsonl: jsonl}
 	if !jsonl {
 		t.w.WriteString(strings.Join(traceColumns, ",") + "\n")
 	}
@@ -56,12 +58,12 @@ func createTrace(path string) (*traceFile, error) {
 }
 
 // Sink returns the sink for one scenario's records.
-func (t *traceFile) Sink(scenario string) sim.TraceSink {
+func (t *TraceFile) Sink(scenario string) sim.TraceSink {
 	return &traceSink{t: t, scenario: scenario}
 }
 
 // Commit flushes the trace and moves it into place.
-func (t *traceFile) Commit() error {
+func (t *TraceFile) Commit() error {
 	if err := t.w.Flush(); err != nil {
 		t.Abort()
 		return err
@@ -84,7 +86,7 @@ func (t *traceFile) Commit() error {
 }
 
 // Abort removes the temporary file, unless Commit has already moved it into place.
-func (t *traceFile) Abort() {
+func (t *TraceFile) Abort() {
 	if t.done {
 		return
 	}
@@ -94,7 +96,7 @@ func (t *traceFile) Abort() {
 }
 
 type traceSink struct {
-	t        *traceFile
+	t        *TraceFile
 	scenario string
 }
 

@@ -1,4 +1,4 @@
-package main
+package run
 
 import (
 	"errors"
@@ -9,13 +9,13 @@ import (
 	"github.com/rlsim/rlsim/scenarios"
 )
 
-// loadAll loads every argument, a file path or a built-in scenario's name, and
+// LoadAll loads every argument, a file path or a built-in scenario's name, and
 // reports the problems of all of them at once.
-func loadAll(args []string) ([]*scenarios.Scenario, error) {
+func LoadAll(args []string) ([]*scenarios.Scenario, error) {
 	var list []*scenarios.Scenario
 	var errs []error
 	for _, arg := range args {
-		s, err := load(arg)
+		s, err := Load(arg)
 		if err != nil {
 			errs = append(errs, err)
 			continue
@@ -23,23 +23,23 @@ func loadAll(args []string) ([]*scenarios.Scenario, error) {
 		list = append(list, s)
 	}
 	if len(errs) > 0 {
-		return nil, badInput(errors.Join(errs...))
+		return nil, BadInput(errors.Join(errs...))
 	}
 	return list, nil
 }
 
-// builtinPrefix names a built-in scenario explicitly: builtin:demo is the
+// BuiltinPrefix names a built-in scenario explicitly: builtin:demo is the
 // built-in even when a file or folder named demo is in the current folder.
-const builtinPrefix = "builtin:"
+const BuiltinPrefix = "builtin:"
 
-// load reads arg, a scenario file or a built-in scenario's name. An argument
+// Load reads arg, a scenario file or a built-in scenario's name. An argument
 // with a slash or ending in .yaml or .yml is a file; builtin:NAME is a built-in.
 // A bare name is a built-in, or a file if no built-in has that name; a bare name
 // that is both a built-in and a file here is an error rather than a silent
 // choice (./NAME or builtin:NAME says which). A folder is never a scenario, so
 // a folder named like a built-in does not hide it.
-func load(arg string) (*scenarios.Scenario, error) {
-	if name, ok := strings.CutPrefix(arg, builtinPrefix); ok {
+func Load(arg string) (*scenarios.Scenario, error) {
+	if name, ok := strings.CutPrefix(arg, BuiltinPrefix); ok {
 		if _, ok := scenarios.BuiltinSource(name); !ok {
 			return nil, &scenarios.FieldError{File: arg, Msg: scenarios.UnknownBuiltin(name)}
 		}
@@ -54,7 +54,7 @@ func load(arg string) (*scenarios.Scenario, error) {
 	switch {
 	case builtin && file:
 		return nil, &scenarios.FieldError{File: arg, Msg: fmt.Sprintf(
-			"names both a built-in scenario and a file here; write ./%s for the file or %s%s for the built-in", arg, builtinPrefix, arg)}
+			"names both a built-in scenario and a file here; write ./%s for the file or %s%s for the built-in", arg, BuiltinPrefix, arg)}
 	case builtin:
 		return scenarios.LoadBuiltin(arg)
 	case err == nil:

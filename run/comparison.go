@@ -1,0 +1,73 @@
+package run
+
+import (
+	"context"
+	"strings"
+
+	"github.com/rlsim/rlsim/scenarios"
+	"github.com/rlsim/rlsim/sim"
+)
+
+// comparison runs a limiter comparison: every lane of s.Config.
+type comparison struct{ s *scenarios.Scenario }
+
+func (k comparison) override(ov Overrides, lanes []sim.LaneKind) (bool, error) {
+	c := k.s.Config
+	if ov.Seed != nil {
+		c.Seed = *ov.Seed
+	}
+	if ov.Duration > 0 {
+		c.Duration = ov.Duration
+	}
+	if lanes != nil {
+		c.Lanes = lanes
+	}
+	if err := c.Validate(); err != nil {
+		return false, BadInputf("%s: with the flags given: %s", k.s.File, strings.ReplaceAll(err.Error(), "\n", "; "))
+	}
+	return true, nil
+}
+
+func (comparison) unwatchable() error { return nil }
+
+func (k comparison) run(ctx context.Context, o Options) (Outcome, error) {
+	out := Outcome{Scenario: k.s}
+	simulate := o.Simulate
+	if simulate == nil {
+		simulate = sim.Run
+	}
+	so := sim.Options{MaxEvents: o.MaxEvents, Progress: o.Progress}
+	var sinks teeSink
+	if o.Trace != nil {
+		sinks = append(sinks, o.Trace.Sink(k.s.Name))
+	}
+	if o.Collect != nil {
+		if sink := o.Collect(*k.s.Config); sink != nil {
+			sinks = append(sinks, sink)
+		}
+	}
+	switch len(sinks) {
+	case 1:
+		so.Trace = sinks[0]
+	case 2:
+		so.Trace = sinks
+	}
+	r, err := simulate(ctx, *k.s.Config, so)
+	if err != nil {
+		return out, err
+	}
+	out.Result = &r
+	return out, nil
+}
+
+// teeSink hands every record to each of its sinks.
+type teeSink []sim.TraceSink
+
+func (t teeSink) Record(r *sim.TraceRecord) error {
+	for _, s := range t {
+		if err := s.Record(r); err != nil {
+			return err
+		}
+	}
+	return nil
+}

@@ -1,0 +1,74 @@
+package run
+
+import (
+	"errors"
+	"time"
+
+	"github.com/rlsim/rlsim/scenarios"
+	"github.com/rlsim/rlsim/sim"
+)
+
+// Overrides are the settings a command line replaces in every scenario it runs,
+// the same for rlsim run and rlsim tui. The zero value replaces nothing.
+type Overrides struct {
+	Seed     *uint64       // nil: each file's own seed
+	Duration time.Duration // how long new requests may start; 0: the file's
+	Lanes    string        // comma-separated lane names; "": the file's
+	// MaxEvents is the event budget: a scenario estimated to need more is refused
+	// before it runs. 0 or less checks nothing.
+	MaxEvents int64
+}
+
+// Apply replaces the overridden settings in every scenario of list, validates
+// the result and checks the budget, reporting every problem at once as an
+// *InputError whose lines name the file and the flag.
+func (ov Overrides) Apply(list []*scenarios.Scenario) error {
+	lanes, err := ov.lanes()
+	if err != nil {
+		return err
+	}
+	var errs []error
+	for _, s := range list {
+		valid, err := kindOf(s).override(ov, lanes)
+		errs = append(errs, err)
+		if valid {
+			errs = append(errs, ov.overBudget(s))
+		}
+	}
+	return BadInput(errors.Join(errs...))
+}
+
+func (ov Overrides) lanes() ([]sim.LaneKind, error) {
+	if ov.Lanes == "" {
+		return nil, nil
+	}
+	lanes, err := scenarios.ParseLanes(ov.Lanes)
+	if err != nil {
+		return nil, BadInputf("--lanes: %v", err)
+	}
+	return lanes, nil
+}
+
+// overBudget refuses s, before it runs, when it is estimated to need more than
+// the budget's events.
+func (ov Overrides) overBudget(s *scenarios.Scenario) error {
+	if ov.MaxEvents <= 0 {
+		return nil
+	}
+	err := s.CheckBudget(ov.MaxEvents)
+	var be *scenarios.BudgetError
+	if !errors.As(err, &be) {
+		return err
+	}
+	return BadInputf("%v; shorten the scenario or lift the budget with --max-events %d", err, SuggestedBudget(be.Estimate))
+}
+
+// SuggestedBudget is an event budget worth suggesting for a run estimated to
+// need n events: n rounded up to two significant digits.
+func SuggestedBudget(n int64) int64 {
+	p := int64(1)
+	for n/p >= 100 {
+		p *= 10
+	}
+	return (n + p - 1) / p * p
+}
