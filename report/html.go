@@ -193,7 +193,7 @@ func laneVerdict(r sim.Result, l sim.LaneResult) verdict {
 		v.Badge, v.Tone = "limited nothing", "note"
 		parts = append(parts, fmt.Sprintf("Limited nothing in this scenario: it admitted every attempt at once, up to %d in one %s window.",
 			p.Count, window))
-	case l.Lane == sim.LaneAIMD:
+	case l.Lane.Info().Class == sim.ConcurrencyLimiter:
 		v.Badge, v.Tone = "limits concurrency", "note"
 		parts = append(parts, fmt.Sprintf("Limits requests in flight, not a rate: up to %d admitted in one %s window, %s× the limit of %d.",
 			p.Count, window, r0, p.Limit))

@@ -243,3 +243,31 @@ func TestDemoThrottleDropsNothingBeforeTheFirstRefusal(t *testing.T) {
 		t.Errorf("demo: first local drop at %v, before the first refusal or shed at %v", first.drop, first.answer)
 	}
 }
+
+// Vegas, like AIMD, reads the downstream slowdown and sheds instead of letting
+// the backend's queue grow: run beside AIMD and the token bucket on
+// downstream-slowdown, its p99 latency stays well below the token bucket's, and
+// its limit moved away from where it started.
+func TestVegasConvergesUnderASlowdown(t *testing.T) {
+	s, err := LoadBuiltin("downstream-slowdown")
+	if err != nil {
+		t.Fatal(err)
+	}
+	cfg := *s.Config
+	cfg.Lanes = []sim.LaneKind{sim.LaneTokenBucket, sim.LaneAIMD, sim.LaneVegas}
+	r, err := sim.Run(context.Background(), cfg, sim.Options{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	l := map[sim.LaneKind]sim.LaneResult{}
+	for _, lr := range r.Lanes {
+		l[lr.Lane] = lr
+	}
+	vegas, aimd, tb := l[sim.LaneVegas].Backend.Latency.P99, l[sim.LaneAIMD].Backend.Latency.P99, l[sim.LaneTokenBucket].Backend.Latency.P99
+	if vegas*3 >= tb {
+		t.Errorf("p99 latency: vegas %v, token bucket %v; want vegas under a third (AIMD: %v)", vegas, tb, aimd)
+	}
+	if l[sim.LaneVegas].Shed == 0 {
+		t.Errorf("vegas shed nothing under the slowdown; want it to cut its limit and shed")
+	}
+}

@@ -215,6 +215,10 @@ func toFile(s *Scenario) (*fileSpec, error) {
 			f.AIMD = &aimdSpec{Initial: a.Initial, Min: a.Min, Max: a.Max, Target: optDur(a.Target), Backoff: a.Backoff,
 				RetryAfter: optDur(a.RetryAfter)}
 		}
+		if v := c.Vegas; v != (sim.VegasSettings{}) {
+			f.Vegas = &vegasSpec{Initial: v.Initial, Max: v.Max, Smoothing: v.Smoothing, ProbeMultiplier: v.ProbeMultiplier,
+				RetryAfter: optDur(v.RetryAfter)}
+		}
 		if t := c.Throttle; t != (sim.ThrottleSettings{}) {
 			f.Throttle = &throttleSpec{K: t.K, Period: optDur(t.Period)}
 			if t.Server != sim.LaneDefault {

@@ -141,10 +141,10 @@ func checkBuild(ck *checker, c Config) {
 	}
 	for _, lane := range c.Lanes {
 		kind := lane
-		switch lane {
-		case LaneAIMD:
+		switch lane.Info().Class {
+		case ConcurrencyLimiter:
 			continue
-		case LaneClientThrottle:
+		case ClientGate:
 			kind = c.Throttle.Server
 		}
 		for i := range c.Limits {

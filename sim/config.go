@@ -21,7 +21,7 @@ type Config struct {
 	// Limits is the chain a request passes, most specific first. Every lane applies
 	// its own algorithm to each limit in the chain; a refusal names the limit that tripped.
 	Limits []Limit
-	// Lanes to run, in order; empty means AllLanes.
+	// Lanes to run, in order; empty means DefaultLanes().
 	Lanes []LaneKind
 	// HeaderStyle is how the server writes its quota headers; the zero value is
 	// the IETF draft's RateLimit and RateLimit-Policy.
@@ -35,6 +35,7 @@ type Config struct {
 	// Lane-specific settings.
 	AIMD     AIMDSettings
 	Throttle ThrottleSettings
+	Vegas    VegasSettings
 
 	Clients []ClientGroup
 	// Backend is the service behind the limiter; nil means an infinitely fast one.
@@ -102,13 +103,10 @@ const (
 	LaneGCRA
 	LaneAIMD
 	LaneClientThrottle
+	LaneVegas
 )
 
-// AllLanes lists the eight lanes in their canonical order.
-var AllLanes = []LaneKind{
-	LaneFixedWindow, LaneSlidingLog, LaneSlidingWindowCounter, LaneTokenBucket,
-	LaneLeakyBucket, LaneGCRA, LaneAIMD, LaneClientThrottle,
-}
+// The registry (Lanes) says what each lane is; DefaultLanes are the eight run by default.
 
 // AIMDSettings configure the AIMD concurrency lane, which limits requests in flight
 // to the backend instead of applying the limit chain. Zero fields take defaults:
@@ -129,6 +127,18 @@ type ThrottleSettings struct {
 	K      float64
 	Period time.Duration
 	Server LaneKind // one of the six per-key lanes; LaneDefault means token bucket
+}
+
+// VegasSettings configure the Vegas concurrency lane (algorithms.Vegas), which
+// limits requests in flight to the backend instead of applying the limit chain.
+// Zero fields take the defaults of Netflix concurrency-limits: Initial 20, Max
+// 1000, Smoothing 1, ProbeMultiplier 30.
+type VegasSettings struct {
+	Initial, Max    float64
+	Smoothing       float64
+	ProbeMultiplier int
+	// RetryAfter is the Retry-After sent with a 503 over the limit; zero sends none.
+	RetryAfter time.Duration
 }
 
 // ClientGroup is Count identical clients.

@@ -9,7 +9,7 @@ func (c Config) withDefaults() Config {
 		c.Drain = c.Duration
 	}
 	if len(c.Lanes) == 0 {
-		c.Lanes = AllLanes
+		c.Lanes = DefaultLanes()
 	}
 	c.Lanes = append([]LaneKind(nil), c.Lanes...)
 	c.Limits = append([]Limit(nil), c.Limits...)
@@ -31,7 +31,15 @@ func (c Config) withDefaults() Config {
 			g.Cost = 1
 		}
 	}
-	c.AIMD = c.AIMD.withDefaults(c.Backend)
+	for _, l := range laneTable {
+		if l.defaults != nil {
+			l.defaults(&c)
+		}
+	}
+	return c
+}
+
+func throttleDefaults(c *Config) {
 	if c.Throttle.K == 0 {
 		c.Throttle.K = 2
 	}
@@ -41,9 +49,27 @@ func (c Config) withDefaults() Config {
 	if c.Throttle.Server == LaneDefault {
 		c.Throttle.Server = LaneTokenBucket
 	}
-	return c
 }
 
+func vegasDefaults(c *Config) {
+	v := &c.Vegas
+	if v.Initial == 0 {
+		v.Initial = 20
+	}
+	if v.Max == 0 {
+		v.Max = 1000
+	}
+	if v.Smoothing == 0 {
+		v.Smoothing = 1
+	}
+	if v.ProbeMultiplier == 0 {
+		v.ProbeMultiplier = 30
+	}
+}
+
+func aimdDefaults(c *Config) { c.AIMD = c.AIMD.withDefaults(c.Backend) }
+
+// withDefaults is a with its zero fields filled: the defaults live here only.
 func (a AIMDSettings) withDefaults(b *Backend) AIMDSettings {
 	if a.Initial == 0 {
 		a.Initial = 10
