@@ -29,9 +29,12 @@ type LaneInfo struct {
 	Kind    LaneKind
 	Name    string // in scenario files, tables and traces: "token_bucket"
 	Title   string // for people: "token bucket"
-	Short   string // for narrow terminals: at most 11 bytes
+	Short   string // for narrow terminals: at most 12 bytes
 	Class   LaneClass
 	Default bool // runs when a scenario names no lanes
+	// Settings is the section of a scenario file, and the Config field path, of
+	// the lane's own settings ("aimd"); "" when it has none.
+	Settings string
 
 	// Exactly one builder is set, the one of Class.
 	rate        func(p algorithms.Policy) (newState func(keys int) decider, err error)
@@ -67,12 +70,12 @@ func laneRows() []LaneInfo {
 			Default: true, rate: rateOf(algorithms.NewLeakyBucket)},
 		LaneGCRA: {Kind: LaneGCRA, Name: "gcra", Title: "GCRA", Short: "GCRA", Default: true, rate: rateOf(algorithms.NewGCRA)},
 		LaneAIMD: {Kind: LaneAIMD, Name: "aimd", Title: "AIMD concurrency", Short: "AIMD", Class: ConcurrencyLimiter,
-			Default: true, concurrency: newAIMD, defaults: aimdDefaults, check: checkAIMD,
+			Default: true, Settings: "aimd", concurrency: newAIMD, defaults: aimdDefaults, check: checkAIMD,
 			shedRetryAfter: func(c *Config) time.Duration { return c.AIMD.RetryAfter }},
 		LaneClientThrottle: {Kind: LaneClientThrottle, Name: "client_throttle", Title: "client throttling", Short: "throttling",
-			Class: ClientGate, Default: true, gate: newThrottleGate, defaults: throttleDefaults, check: checkThrottle},
+			Class: ClientGate, Default: true, Settings: "throttle", gate: newThrottleGate, defaults: throttleDefaults, check: checkThrottle},
 		LaneVegas: {Kind: LaneVegas, Name: "vegas", Title: "Vegas concurrency", Short: "Vegas", Class: ConcurrencyLimiter,
-			concurrency: newVegas, defaults: vegasDefaults, check: checkVegas,
+			Settings: "vegas", concurrency: newVegas, defaults: vegasDefaults, check: checkVegas,
 			shedRetryAfter: func(c *Config) time.Duration { return c.Vegas.RetryAfter }},
 	}
 }
