@@ -16,8 +16,11 @@ import (
 var assets embed.FS
 
 var page = template.Must(template.New("report.html.tmpl").Funcs(template.FuncMap{
-	"css": func() template.CSS { b, _ := assets.ReadFile("assets/report.css"); return template.CSS(b) },
-	"js":  func() template.JS { b, _ := assets.ReadFile("assets/report.js"); return template.JS(b) },
+	"css": func() (template.CSS, error) {
+		b, err := assets.ReadFile("assets/report.css")
+		return template.CSS(b), err
+	},
+	"js": func() (template.JS, error) { b, err := assets.ReadFile("assets/report.js"); return template.JS(b), err },
 }).ParseFS(assets, "assets/report.html.tmpl"))
 
 // Page is one scenario of a report: the run, its figures rendered as PNGs, and
@@ -268,7 +271,6 @@ type timelineJSON struct {
 	// Responses are the distinct header blocks of the ticks' answers, lines joined
 	// by "\n", as sim.ResponseHeaders writes them; a tick points into it.
 	Responses []string `json:"responses"`
-	Policies  []string `json:"-"`
 }
 
 type limitJSON struct {

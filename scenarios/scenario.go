@@ -290,11 +290,3 @@ func optDur(d time.Duration) *Duration {
 	}
 	return dur(d)
 }
-
-// String is the scenario's name and, if it has one, its description.
-func (s *Scenario) String() string {
-	if s.Description == "" {
-		return s.Name
-	}
-	return fmt.Sprintf("%s: %s", s.Name, s.Description)
-}
