@@ -99,20 +99,7 @@ func (b *builder) build(f *fileSpec, s *Scenario) {
 	}
 	c.Lanes = b.lanes(f.Lanes)
 	c.Overrides = b.overrides(f.Overrides, c.Limits)
-	if a := f.AIMD; a != nil {
-		c.AIMD = sim.AIMDSettings{Initial: a.Initial, Min: a.Min, Max: a.Max, Target: durOr(a.Target, 0), Backoff: a.Backoff,
-			RetryAfter: durOr(a.RetryAfter, 0)}
-	}
-	if v := f.Vegas; v != nil {
-		c.Vegas = sim.VegasSettings{Initial: v.Initial, Max: v.Max, Smoothing: v.Smoothing, ProbeMultiplier: v.ProbeMultiplier,
-			RetryAfter: durOr(v.RetryAfter, 0)}
-	}
-	if f.Throttle != nil {
-		c.Throttle = sim.ThrottleSettings{K: f.Throttle.K, Period: durOr(f.Throttle.Period, 0)}
-		if f.Throttle.Server != "" {
-			c.Throttle.Server, _ = sim.ParseLane(f.Throttle.Server)
-		}
-	}
+	laneSettings(f, c)
 	if len(f.Clients) == 0 && !b.has("contention") { // a contention section in error is reported already
 		b.addf("clients", "at least one client group is needed (or a contention section)")
 	}
@@ -195,6 +182,44 @@ func (b *builder) lanes(names []string) []sim.LaneKind {
 		lanes = append(lanes, k)
 	}
 	return lanes
+}
+
+// laneSettings copies the lanes' own sections of f into c, as they are: sim
+// fills their defaults and checks them.
+func laneSettings(f *fileSpec, c *sim.Config) {
+	if a := f.AIMD; a != nil {
+		c.AIMD = sim.AIMDSettings{Initial: a.Initial, Min: a.Min, Max: a.Max, Target: durOr(a.Target, 0), Backoff: a.Backoff,
+			RetryAfter: durOr(a.RetryAfter, 0)}
+	}
+	if t := f.Throttle; t != nil {
+		c.Throttle = sim.ThrottleSettings{K: t.K, Period: durOr(t.Period, 0)}
+		if t.Server != "" {
+			c.Throttle.Server, _ = sim.ParseLane(t.Server)
+		}
+	}
+	if v := f.Vegas; v != nil {
+		c.Vegas = sim.VegasSettings{Initial: v.Initial, Max: v.Max, Smoothing: v.Smoothing, ProbeMultiplier: v.ProbeMultiplier,
+			RetryAfter: durOr(v.RetryAfter, 0)}
+	}
+}
+
+// laneSettingsToFile is laneSettings the other way: the sections of c's lanes
+// that are set, into f.
+func laneSettingsToFile(c *sim.Config, f *fileSpec) {
+	if a := c.AIMD; a != (sim.AIMDSettings{}) {
+		f.AIMD = &aimdSpec{Initial: a.Initial, Min: a.Min, Max: a.Max, Target: optDur(a.Target), Backoff: a.Backoff,
+			RetryAfter: optDur(a.RetryAfter)}
+	}
+	if t := c.Throttle; t != (sim.ThrottleSettings{}) {
+		f.Throttle = &throttleSpec{K: t.K, Period: optDur(t.Period)}
+		if t.Server != sim.LaneDefault {
+			f.Throttle.Server = t.Server.String()
+		}
+	}
+	if v := c.Vegas; v != (sim.VegasSettings{}) {
+		f.Vegas = &vegasSpec{Initial: v.Initial, Max: v.Max, Smoothing: v.Smoothing, ProbeMultiplier: v.ProbeMultiplier,
+			RetryAfter: optDur(v.RetryAfter)}
+	}
 }
 
 var placeholder = regexp.MustCompile(`\{[^}]*\}`)

@@ -89,7 +89,8 @@ const (
 	KeyEndpoint
 )
 
-// LaneKind is one limiting strategy.
+// LaneKind is one limiting strategy; the registry (Lanes, LaneKind.Info) says
+// what each is, and DefaultLanes which run when a Config names none.
 type LaneKind uint8
 
 const (
@@ -105,41 +106,6 @@ const (
 	LaneClientThrottle
 	LaneVegas
 )
-
-// The registry (Lanes) says what each lane is; DefaultLanes are the eight run by default.
-
-// AIMDSettings configure the AIMD concurrency lane, which limits requests in flight
-// to the backend instead of applying the limit chain. Zero fields take defaults:
-// Initial 10, Min 1, Max 1000, Target 2× the backend's mean service time (100ms
-// without a backend), Backoff 0.9.
-type AIMDSettings struct {
-	Initial, Min, Max float64
-	Target            time.Duration
-	Backoff           float64
-	// RetryAfter is the Retry-After sent with a 503 over the limit; zero sends none.
-	RetryAfter time.Duration
-}
-
-// ThrottleSettings configure the client-throttling lane: every client runs the
-// adaptive throttle in front of the limit chain, enforced server-side by Server
-// (token bucket by default). Zero fields take defaults: K 2, Period 2m.
-type ThrottleSettings struct {
-	K      float64
-	Period time.Duration
-	Server LaneKind // one of the six per-key lanes; LaneDefault means token bucket
-}
-
-// VegasSettings configure the Vegas concurrency lane (algorithms.Vegas), which
-// limits requests in flight to the backend instead of applying the limit chain.
-// Zero fields take the defaults of Netflix concurrency-limits: Initial 20, Max
-// 1000, Smoothing 1, ProbeMultiplier 30.
-type VegasSettings struct {
-	Initial, Max    float64
-	Smoothing       float64
-	ProbeMultiplier int
-	// RetryAfter is the Retry-After sent with a 503 over the limit; zero sends none.
-	RetryAfter time.Duration
-}
 
 // ClientGroup is Count identical clients.
 type ClientGroup struct {

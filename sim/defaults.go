@@ -39,59 +39,6 @@ func (c Config) withDefaults() Config {
 	return c
 }
 
-func throttleDefaults(c *Config) {
-	if c.Throttle.K == 0 {
-		c.Throttle.K = 2
-	}
-	if c.Throttle.Period == 0 {
-		c.Throttle.Period = 2 * time.Minute
-	}
-	if c.Throttle.Server == LaneDefault {
-		c.Throttle.Server = LaneTokenBucket
-	}
-}
-
-func vegasDefaults(c *Config) {
-	v := &c.Vegas
-	if v.Initial == 0 {
-		v.Initial = 20
-	}
-	if v.Max == 0 {
-		v.Max = 1000
-	}
-	if v.Smoothing == 0 {
-		v.Smoothing = 1
-	}
-	if v.ProbeMultiplier == 0 {
-		v.ProbeMultiplier = 30
-	}
-}
-
-func aimdDefaults(c *Config) { c.AIMD = c.AIMD.withDefaults(c.Backend) }
-
-// withDefaults is a with its zero fields filled: the defaults live here only.
-func (a AIMDSettings) withDefaults(b *Backend) AIMDSettings {
-	if a.Initial == 0 {
-		a.Initial = 10
-	}
-	if a.Min == 0 {
-		a.Min = 1
-	}
-	if a.Max == 0 {
-		a.Max = 1000
-	}
-	if a.Target == 0 {
-		a.Target = 100 * time.Millisecond
-		if b != nil && b.Service.Mean > 0 {
-			a.Target = 2 * b.Service.Mean
-		}
-	}
-	if a.Backoff == 0 {
-		a.Backoff = 0.9
-	}
-	return a
-}
-
 // End is when a run of c stops at the latest.
 func (c Config) End() time.Duration {
 	c = c.withDefaults()

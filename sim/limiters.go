@@ -56,37 +56,3 @@ type clientGate interface {
 	allow(c int32, now time.Duration) bool
 	answered(c int32, now time.Duration, accepted bool)
 }
-
-// throttleGate is Google SRE's adaptive throttle run by every client, each with
-// its own state and random draws.
-type throttleGate struct {
-	t       *algorithms.Throttle
-	clients []throttledClient
-}
-
-// throttledClient is a client's adaptive throttle and its random draws.
-type throttledClient struct {
-	state algorithms.ThrottleState
-	rnd   stream
-}
-
-func newThrottleGate(c *Config, clients int) (clientGate, error) {
-	t, err := algorithms.NewThrottle(algorithms.ThrottleConfig{K: c.Throttle.K, Period: c.Throttle.Period, Buckets: throttleBuckets})
-	if err != nil {
-		return nil, err
-	}
-	g := &throttleGate{t: t, clients: make([]throttledClient, clients)}
-	for i := range g.clients {
-		g.clients[i].rnd = streamFor(c.Seed, labelDrop, uint64(i))
-	}
-	return g, nil
-}
-
-func (g *throttleGate) allow(c int32, now time.Duration) bool {
-	tc := &g.clients[c]
-	return g.t.Allow(&tc.state, now, tc.rnd.float())
-}
-
-func (g *throttleGate) answered(c int32, now time.Duration, accepted bool) {
-	g.t.Answered(&g.clients[c].state, now, accepted)
-}

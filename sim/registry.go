@@ -133,21 +133,3 @@ func LanesOf(c LaneClass) []string {
 	}
 	return names
 }
-
-// newAIMD builds the AIMD lane's limiter from c's settings, defaults filled in.
-func newAIMD(c *Config) (concurrencyLimiter, error) {
-	a := c.AIMD
-	return algorithms.NewAIMD(algorithms.AIMDConfig{Initial: a.Initial, Min: a.Min, Max: a.Max, Target: a.Target, Backoff: a.Backoff})
-}
-
-// newVegas builds the Vegas lane's limiter from c's settings, defaults filled in.
-func newVegas(c *Config) (concurrencyLimiter, error) {
-	v := c.Vegas
-	return algorithms.NewVegas(algorithms.VegasConfig{Initial: v.Initial, Max: v.Max, Smoothing: v.Smoothing,
-		ProbeMultiplier: v.ProbeMultiplier, Seed: probeSeed(c.Seed)})
-}
-
-func probeSeed(seed uint64) uint64 {
-	s := streamFor(seed, labelProbe)
-	return s.next()
-}

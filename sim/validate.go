@@ -2,7 +2,6 @@ package sim
 
 import (
 	"fmt"
-	"math"
 
 	"github.com/rlsim/rlsim/algorithms"
 	"strings"
@@ -129,63 +128,6 @@ func checkPolicy(ck *checker, path string, p algorithms.Policy) {
 	ck.positive(path+".window", p.Window)
 	if p.Burst < 0 {
 		ck.add(path+".burst", "must not be negative, got %d", p.Burst)
-	}
-}
-
-func checkAIMD(ck *checker, c *Config) {
-	a := c.AIMD.withDefaults(c.Backend)
-	if a.Min < 0 || a.Max < 0 || a.Initial < 0 {
-		ck.add("aimd", "initial, min and max must not be negative")
-	} else if a.Min > a.Max {
-		ck.add("aimd.min", "must be at most max (%v), got %v", a.Max, a.Min)
-	} else if a.Initial < a.Min || a.Initial > a.Max {
-		ck.add("aimd.initial", "must be within [min, max] = [%v, %v], got %v", a.Min, a.Max, a.Initial)
-	}
-	if a.Backoff < 0 || a.Backoff >= 1 {
-		ck.add("aimd.backoff", "must be in (0, 1): it multiplies the limit on a cut, got %v", a.Backoff)
-	}
-	if a.RetryAfter < 0 {
-		ck.add("aimd.retry_after", "must not be negative, got %v", a.RetryAfter)
-	}
-	if a.Target < 0 {
-		ck.add("aimd.target", "must not be negative, got %v", a.Target)
-	}
-}
-
-func checkThrottle(ck *checker, c *Config) {
-	t := c.Throttle
-	if t.K != 0 && !(t.K >= 1) {
-		ck.add("throttle.k", "must be at least 1, got %v", t.K)
-	}
-	if t.Period < 0 {
-		ck.add("throttle.period", "must not be negative, got %v", t.Period)
-	}
-	if t.Period%throttleBuckets != 0 {
-		ck.add("throttle.period", "must split into %d equal whole-nanosecond buckets (like 12s or 2m), got %v", throttleBuckets, t.Period)
-	}
-	if t.Server != LaneDefault && (!t.Server.known() || t.Server.Info().Class != RateLimiter) {
-		ck.add("throttle.server", "must be one of the per-key lanes (%s), got %v", strings.Join(LanesOf(RateLimiter), ", "), t.Server)
-	}
-}
-
-func checkVegas(ck *checker, c *Config) {
-	v := c.Vegas
-	filled := *c
-	vegasDefaults(&filled)
-	d := filled.Vegas
-	if d.Max < 1 || d.Max > math.MaxInt32 {
-		ck.add("vegas.max", "must be within [1, 2^31-1], got %v", d.Max)
-	} else if d.Initial < 1 || d.Initial > d.Max {
-		ck.add("vegas.initial", "must be within [1, max] = [1, %v], got %v", d.Max, d.Initial)
-	}
-	if v.Smoothing < 0 || v.Smoothing > 1 {
-		ck.add("vegas.smoothing", "must be in (0, 1], got %v", v.Smoothing)
-	}
-	if v.ProbeMultiplier < 0 {
-		ck.add("vegas.probe_multiplier", "must not be negative, got %d", v.ProbeMultiplier)
-	}
-	if v.RetryAfter < 0 {
-		ck.add("vegas.retry_after", "must not be negative, got %v", v.RetryAfter)
 	}
 }
 

@@ -1,0 +1,71 @@
+package sim
+
+// The Vegas concurrency lane's settings: their defaults, checks and limiter.
+
+import (
+	"math"
+	"time"
+
+	"github.com/rlsim/rlsim/algorithms"
+)
+
+// VegasSettings configure the Vegas concurrency lane (algorithms.Vegas), which
+// limits requests in flight to the backend instead of applying the limit chain.
+// Zero fields take the defaults of Netflix concurrency-limits: Initial 20, Max
+// 1000, Smoothing 1, ProbeMultiplier 30.
+type VegasSettings struct {
+	Initial, Max    float64
+	Smoothing       float64
+	ProbeMultiplier int
+	// RetryAfter is the Retry-After sent with a 503 over the limit; zero sends none.
+	RetryAfter time.Duration
+}
+
+func vegasDefaults(c *Config) {
+	v := &c.Vegas
+	if v.Initial == 0 {
+		v.Initial = 20
+	}
+	if v.Max == 0 {
+		v.Max = 1000
+	}
+	if v.Smoothing == 0 {
+		v.Smoothing = 1
+	}
+	if v.ProbeMultiplier == 0 {
+		v.ProbeMultiplier = 30
+	}
+}
+
+func checkVegas(ck *checker, c *Config) {
+	v := c.Vegas
+	filled := *c
+	vegasDefaults(&filled)
+	d := filled.Vegas
+	if d.Max < 1 || d.Max > math.MaxInt32 {
+		ck.add("vegas.max", "must be within [1, 2^31-1], got %v", d.Max)
+	} else if d.Initial < 1 || d.Initial > d.Max {
+		ck.add("vegas.initial", "must be within [1, max] = [1, %v], got %v", d.Max, d.Initial)
+	}
+	if v.Smoothing < 0 || v.Smoothing > 1 {
+		ck.add("vegas.smoothing", "must be in (0, 1], got %v", v.Smoothing)
+	}
+	if v.ProbeMultiplier < 0 {
+		ck.add("vegas.probe_multiplier", "must not be negative, got %d", v.ProbeMultiplier)
+	}
+	if v.RetryAfter < 0 {
+		ck.add("vegas.retry_after", "must not be negative, got %v", v.RetryAfter)
+	}
+}
+
+// newVegas builds the Vegas lane's limiter from c's settings, defaults filled in.
+func newVegas(c *Config) (concurrencyLimiter, error) {
+	v := c.Vegas
+	return algorithms.NewVegas(algorithms.VegasConfig{Initial: v.Initial, Max: v.Max, Smoothing: v.Smoothing,
+		ProbeMultiplier: v.ProbeMultiplier, Seed: probeSeed(c.Seed)})
+}
+
+func probeSeed(seed uint64) uint64 {
+	s := streamFor(seed, labelProbe)
+	return s.next()
+}
