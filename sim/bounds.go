@@ -54,8 +54,6 @@ func checkCaps(ck *checker, c Config) {
 	ck.atMostTime("duration", c.Duration)
 	ck.atMostTime("drain", c.Drain)
 	ck.atMostTime("bucket", c.Bucket)
-	ck.atMostTime("aimd.target", c.AIMD.Target)
-	ck.atMostTime("throttle.period", c.Throttle.Period)
 	for i, l := range c.Limits {
 		ck.atMostTime(fmt.Sprintf("limits[%d].window", i), l.Policy.Window)
 	}

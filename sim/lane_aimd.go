@@ -46,6 +46,8 @@ func (a AIMDSettings) withDefaults(b *Backend) AIMDSettings {
 }
 
 func checkAIMD(ck *checker, c *Config) {
+	ck.atMostTime("aimd.target", c.AIMD.Target)
+	ck.atMostTime("aimd.retry_after", c.AIMD.RetryAfter)
 	a := c.AIMD.withDefaults(c.Backend)
 	if a.Min < 0 || a.Max < 0 || a.Initial < 0 {
 		ck.add("aimd", "initial, min and max must not be negative")

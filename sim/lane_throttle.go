@@ -32,6 +32,7 @@ func throttleDefaults(c *Config) {
 
 func checkThrottle(ck *checker, c *Config) {
 	t := c.Throttle
+	ck.atMostTime("throttle.period", t.Period)
 	if t.K != 0 && !(t.K >= 1) {
 		ck.add("throttle.k", "must be at least 1, got %v", t.K)
 	}

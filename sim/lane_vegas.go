@@ -39,6 +39,7 @@ func vegasDefaults(c *Config) {
 
 func checkVegas(ck *checker, c *Config) {
 	v := c.Vegas
+	ck.atMostTime("vegas.retry_after", v.RetryAfter)
 	filled := *c
 	vegasDefaults(&filled)
 	d := filled.Vegas

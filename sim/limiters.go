@@ -40,7 +40,7 @@ func newDecider(kind LaneKind, p algorithms.Policy, keys int) (decider, error) {
 
 // concurrencyLimiter bounds the requests in flight to the backend: a lane of
 // class ConcurrencyLimiter asks it before a request enters and tells it when the
-// request completes. algorithms.AIMD and algorithms.Vegas are ones.
+// request completes. The algorithms package's AIMD and Vegas are ones.
 type concurrencyLimiter interface {
 	// Acquire admits a request at now, counting it in flight, or refuses it.
 	Acquire(now time.Duration) bool

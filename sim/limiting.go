@@ -13,7 +13,7 @@ func (l *LaneResult) LimitedNothing() bool {
 }
 
 // NotLimiting reports whether the lane limited nothing and its limit is not a
-// rate (AIMD bounds requests in flight): its peak is not judged against the rate
+// rate (a concurrency limiter bounds requests in flight): its peak is not judged against the rate
 // limit, as nothing it did could have held it.
 func (l *LaneResult) NotLimiting() bool {
 	return l.LimitedNothing() && l.Lane.Info().Class == ConcurrencyLimiter
