@@ -270,4 +270,18 @@ func TestVegasConvergesUnderASlowdown(t *testing.T) {
 	if l[sim.LaneVegas].Shed == 0 {
 		t.Errorf("vegas shed nothing under the slowdown; want it to cut its limit and shed")
 	}
+	// docs/scenarios.md: with exponential service times the fastest latency is
+	// far below the typical one, so Vegas reads the variance as queueing and
+	// sheds even before the slowdown, over ten times what AIMD sheds there.
+	shedBefore := func(lr sim.LaneResult) (n int64) {
+		for _, p := range lr.Series {
+			if p.Start < 10*time.Second {
+				n += p.Shed
+			}
+		}
+		return n
+	}
+	if v, a := shedBefore(l[sim.LaneVegas]), shedBefore(l[sim.LaneAIMD]); v == 0 || v <= 10*a {
+		t.Errorf("shed before the slowdown at 10s: vegas %d, AIMD %d; want vegas over ten times AIMD", v, a)
+	}
 }
