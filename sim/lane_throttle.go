@@ -18,6 +18,10 @@ type ThrottleSettings struct {
 	Server LaneKind // one of the six per-key lanes; LaneDefault means token bucket
 }
 
+// throttleBuckets is how many time buckets the adaptive throttle counts its
+// period in: 24 buckets of 5 s over the default 2 minutes.
+const throttleBuckets = 24
+
 func throttleDefaults(c *Config) {
 	if c.Throttle.K == 0 {
 		c.Throttle.K = 2

@@ -86,10 +86,6 @@ func newLane(ctx context.Context, kind LaneKind, cfg *Config, pop *population, t
 	return l, nil
 }
 
-// throttleBuckets is how many time buckets the adaptive throttle counts its
-// period in: 24 buckets of 5 s over the default 2 minutes.
-const throttleBuckets = 24
-
 // policy is the policy lane kind applies to limit i of the chain.
 func (c *Config) policy(kind LaneKind, i int) algorithms.Policy {
 	if j := c.override(kind, i); j >= 0 {
