@@ -59,8 +59,8 @@ type Vegas struct {
 	rnd        uint64
 }
 
-// NewVegas returns a Vegas limit for cfg, or every problem with cfg.
-func NewVegas(cfg VegasConfig) (*Vegas, error) {
+// WithDefaults is cfg with its zero fields set to the library's defaults.
+func (cfg VegasConfig) WithDefaults() VegasConfig {
 	if cfg.Initial == 0 {
 		cfg.Initial = 20
 	}
@@ -73,6 +73,13 @@ func NewVegas(cfg VegasConfig) (*Vegas, error) {
 	if cfg.ProbeMultiplier == 0 {
 		cfg.ProbeMultiplier = 30
 	}
+	return cfg
+}
+
+// NewVegas returns a Vegas limit for cfg (zero fields taking their defaults),
+// or every problem with cfg.
+func NewVegas(cfg VegasConfig) (*Vegas, error) {
+	cfg = cfg.WithDefaults()
 	var errs []error
 	if !(cfg.Max >= 1 && cfg.Max <= math.MaxInt32) {
 		errs = append(errs, fmt.Errorf("max must be within [1, 2^31-1], got %v", cfg.Max))

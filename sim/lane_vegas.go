@@ -21,20 +21,17 @@ type VegasSettings struct {
 	RetryAfter time.Duration
 }
 
+// vegasDefaults fills the zero fields of c.Vegas with the algorithm's defaults,
+// which live in algorithms.VegasConfig.WithDefaults only.
 func vegasDefaults(c *Config) {
 	v := &c.Vegas
-	if v.Initial == 0 {
-		v.Initial = 20
-	}
-	if v.Max == 0 {
-		v.Max = 1000
-	}
-	if v.Smoothing == 0 {
-		v.Smoothing = 1
-	}
-	if v.ProbeMultiplier == 0 {
-		v.ProbeMultiplier = 30
-	}
+	d := v.algorithm(0).WithDefaults()
+	v.Initial, v.Max, v.Smoothing, v.ProbeMultiplier = d.Initial, d.Max, d.Smoothing, d.ProbeMultiplier
+}
+
+// algorithm is v as the algorithm's configuration, its probe jitter seeded by seed.
+func (v VegasSettings) algorithm(seed uint64) algorithms.VegasConfig {
+	return algorithms.VegasConfig{Initial: v.Initial, Max: v.Max, Smoothing: v.Smoothing, ProbeMultiplier: v.ProbeMultiplier, Seed: seed}
 }
 
 func checkVegas(ck *checker, c *Config) {
@@ -61,9 +58,7 @@ func checkVegas(ck *checker, c *Config) {
 
 // newVegas builds the Vegas lane's limiter from c's settings, defaults filled in.
 func newVegas(c *Config) (concurrencyLimiter, error) {
-	v := c.Vegas
-	return algorithms.NewVegas(algorithms.VegasConfig{Initial: v.Initial, Max: v.Max, Smoothing: v.Smoothing,
-		ProbeMultiplier: v.ProbeMultiplier, Seed: probeSeed(c.Seed)})
+	return algorithms.NewVegas(c.Vegas.algorithm(probeSeed(c.Seed)))
 }
 
 func probeSeed(seed uint64) uint64 {

@@ -1,6 +1,7 @@
 package sim
 
 import (
+	"errors"
 	"slices"
 	"testing"
 )
@@ -60,5 +61,39 @@ func TestUnknownLaneKind(t *testing.T) {
 	}
 	if k.known() || LaneDefault.known() {
 		t.Error("known() is true of LaneDefault or a kind past the registry")
+	}
+}
+
+// The lanes' settings are checked with their defaults filled in, at the field
+// that is wrong, whether or not the lane runs.
+func TestLaneSettingsChecks(t *testing.T) {
+	cases := []struct {
+		name  string
+		set   func(c *Config)
+		field string
+	}{
+		{"aimd min above the default max", func(c *Config) { c.AIMD.Min = 2000 }, "aimd.min"},
+		{"aimd initial below min", func(c *Config) { c.AIMD.Min, c.AIMD.Initial = 5, 2 }, "aimd.initial"},
+		{"aimd backoff 1", func(c *Config) { c.AIMD.Backoff = 1 }, "aimd.backoff"},
+		{"vegas initial above the default max", func(c *Config) { c.Vegas.Initial = 5000 }, "vegas.initial"},
+		{"vegas max below 1", func(c *Config) { c.Vegas.Max = 0.5 }, "vegas.max"},
+		{"vegas smoothing above 1", func(c *Config) { c.Vegas.Smoothing = 1.5 }, "vegas.smoothing"},
+		{"throttle server not a rate limiter", func(c *Config) { c.Throttle.Server = LaneVegas }, "throttle.server"},
+	}
+	for _, tc := range cases {
+		t.Run(tc.name, func(t *testing.T) {
+			c := mixedWorld()
+			c.Lanes = []LaneKind{LaneTokenBucket}
+			tc.set(&c)
+			var fes FieldErrors
+			if err := c.Validate(); !errors.As(err, &fes) || len(fes) != 1 || fes[0].Field != tc.field {
+				t.Fatalf("Validate() = %v, want one problem at %s", err, tc.field)
+			}
+		})
+	}
+	c := mixedWorld()
+	c.Lanes = []LaneKind{LaneVegas}
+	if err := c.Validate(); err != nil {
+		t.Errorf("a vegas lane with default settings: Validate() = %v, want nil", err)
 	}
 }
