@@ -20,8 +20,9 @@
 // The rules are immutable after construction and safe for concurrent use; a state
 // belongs to one goroutine at a time.
 //
-// AIMD (server-side adaptive concurrency) and Throttle (client-side adaptive
-// throttling) complete the set.
+// AIMD and Vegas (server-side adaptive concurrency limits: Acquire at now,
+// Release with the latency) and Throttle (client-side adaptive throttling)
+// complete the set.
 package algorithms
 
 import (

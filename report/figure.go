@@ -2,11 +2,9 @@ package report
 
 import (
 	"bytes"
-	"fmt"
 	"image/color"
 	"io"
 	"math"
-	"os"
 	"strconv"
 
 	"gonum.org/v1/plot"
@@ -68,15 +66,6 @@ func (f *Figure) PNG() ([]byte, error) {
 	var b bytes.Buffer
 	err := f.WritePNG(&b)
 	return b.Bytes(), err
-}
-
-// SavePNG writes the figure to the file at path.
-func (f *Figure) SavePNG(path string) error {
-	b, err := f.PNG()
-	if err != nil {
-		return err
-	}
-	return os.WriteFile(path, b, 0o644)
 }
 
 // Draw draws the title, the legend and the body on c.
@@ -234,11 +223,4 @@ func (h hline) Plot(c draw.Canvas, p *plot.Plot) {
 
 func (h hline) DataRange() (xmin, xmax, ymin, ymax float64) {
 	return 0, 0, h.y, h.y // the x range is the other plotters'
-}
-
-func plural(n int64, one, many string) string {
-	if n == 1 {
-		return fmt.Sprintf("%d %s", n, one)
-	}
-	return fmt.Sprintf("%d %s", n, many)
 }

@@ -71,7 +71,7 @@ func overLimit(r sim.Result) []string {
 			key = fmt.Sprintf(" (key %s)", Escape(p.Key))
 		}
 		note := ""
-		if len(names) == 1 && names[0] == sim.LaneAIMD.Title() {
+		if len(names) == 1 && over0.Lane.Info().Class == sim.ConcurrencyLimiter {
 			note = "; it limits requests in flight, not a rate"
 		}
 		if over0.LimitedNothing() {

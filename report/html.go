@@ -16,8 +16,11 @@ import (
 var assets embed.FS
 
 var page = template.Must(template.New("report.html.tmpl").Funcs(template.FuncMap{
-	"css": func() template.CSS { b, _ := assets.ReadFile("assets/report.css"); return template.CSS(b) },
-	"js":  func() template.JS { b, _ := assets.ReadFile("assets/report.js"); return template.JS(b) },
+	"css": func() (template.CSS, error) {
+		b, err := assets.ReadFile("assets/report.css")
+		return template.CSS(b), err
+	},
+	"js": func() (template.JS, error) { b, err := assets.ReadFile("assets/report.js"); return template.JS(b), err },
 }).ParseFS(assets, "assets/report.html.tmpl"))
 
 // Page is one scenario of a report: the run, its figures rendered as PNGs, and
@@ -178,7 +181,7 @@ func laneVerdict(r sim.Result, l sim.LaneResult) verdict {
 		v.Badge, v.Tone = "limited nothing", "note"
 		parts = append(parts, fmt.Sprintf("Limited nothing in this scenario: it admitted every attempt at once, up to %d in one %s window.",
 			p.Count, window))
-	case l.Lane == sim.LaneAIMD:
+	case l.Lane.Info().Class == sim.ConcurrencyLimiter:
 		v.Badge, v.Tone = "limits concurrency", "note"
 		parts = append(parts, fmt.Sprintf("Limits requests in flight, not a rate: up to %d admitted in one %s window, %s× the limit of %d.",
 			p.Count, window, r0, p.Limit))
@@ -253,7 +256,6 @@ type timelineJSON struct {
 	// Responses are the distinct header blocks of the ticks' answers, lines joined
 	// by "\n", as sim.ResponseHeaders writes them; a tick points into it.
 	Responses []string `json:"responses"`
-	Policies  []string `json:"-"`
 }
 
 type limitJSON struct {

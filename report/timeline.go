@@ -70,7 +70,7 @@ type Timeline struct {
 	End     time.Duration
 	TickCap int // exact ticks kept per lane
 
-	lanes [sim.LaneClientThrottle + 1]laneTimeline
+	lanes []laneTimeline // indexed by lane kind; made at the first record
 	last  time.Duration
 }
 
@@ -93,7 +93,7 @@ func NewTimeline(c sim.Config) *Timeline {
 	}
 	lanes := len(c.Lanes)
 	if lanes == 0 {
-		lanes = len(sim.AllLanes)
+		lanes = len(sim.DefaultLanes())
 	}
 	end := c.Duration + drain
 	if end <= 0 {
@@ -104,6 +104,9 @@ func NewTimeline(c sim.Config) *Timeline {
 
 // Record implements sim.TraceSink.
 func (t *Timeline) Record(r *sim.TraceRecord) error {
+	if t.lanes == nil {
+		t.lanes = make([]laneTimeline, sim.LaneKinds())
+	}
 	if int(r.Lane) >= len(t.lanes) {
 		return nil
 	}

@@ -68,7 +68,7 @@ func (b *builder) build(f *fileSpec, s *Scenario) {
 		seed = *f.Seed
 	}
 	if f.Contention != nil {
-		for _, p := range []string{"duration", "drain", "bucket", "limits", "header_style", "chain", "lanes", "aimd", "throttle", "clients", "backend"} {
+		for _, p := range []string{"duration", "drain", "bucket", "limits", "header_style", "chain", "lanes", "aimd", "throttle", "vegas", "clients", "backend"} {
 			if b.has(p) {
 				b.addf(p, "not used by a contention study (the file has a contention section)")
 			}
@@ -99,15 +99,7 @@ func (b *builder) build(f *fileSpec, s *Scenario) {
 	}
 	c.Lanes = b.lanes(f.Lanes)
 	c.Overrides = b.overrides(f.Overrides, c.Limits)
-	if f.AIMD != nil {
-		c.AIMD = b.aimd(f.AIMD)
-	}
-	if f.Throttle != nil {
-		c.Throttle = sim.ThrottleSettings{K: f.Throttle.K, Period: durOr(f.Throttle.Period, 0)}
-		if f.Throttle.Server != "" {
-			c.Throttle.Server, _ = sim.ParseLane(f.Throttle.Server)
-		}
-	}
+	laneSettings(f, c)
 	if len(f.Clients) == 0 && !b.has("contention") { // a contention section in error is reported already
 		b.addf("clients", "at least one client group is needed (or a contention section)")
 	}
@@ -192,19 +184,42 @@ func (b *builder) lanes(names []string) []sim.LaneKind {
 	return lanes
 }
 
-func (b *builder) aimd(a *aimdSpec) sim.AIMDSettings {
-	s := sim.AIMDSettings{Initial: a.Initial, Min: a.Min, Max: a.Max, Target: durOr(a.Target, 0), Backoff: a.Backoff,
-		RetryAfter: durOr(a.RetryAfter, 0)}
-	lo, hi, init := or(s.Min, 1), or(s.Max, 1000), or(s.Initial, 10)
-	if lo > hi {
-		b.addf("aimd.min", "%g is above max %g", lo, hi)
-	} else if init < lo || init > hi {
-		b.addf("aimd.initial", "%g is outside [min, max] = [%g, %g]", init, lo, hi)
+// laneSettings copies the lanes' own sections of f into c, as they are: sim
+// fills their defaults and checks them.
+func laneSettings(f *fileSpec, c *sim.Config) {
+	if a := f.AIMD; a != nil {
+		c.AIMD = sim.AIMDSettings{Initial: a.Initial, Min: a.Min, Max: a.Max, Target: durOr(a.Target, 0), Backoff: a.Backoff,
+			RetryAfter: durOr(a.RetryAfter, 0)}
 	}
-	if s.Backoff >= 1 {
-		b.addf("aimd.backoff", "must be below 1 (it multiplies the limit on a cut), got %g", s.Backoff)
+	if t := f.Throttle; t != nil {
+		c.Throttle = sim.ThrottleSettings{K: t.K, Period: durOr(t.Period, 0)}
+		if t.Server != "" {
+			c.Throttle.Server, _ = sim.ParseLane(t.Server)
+		}
 	}
-	return s
+	if v := f.Vegas; v != nil {
+		c.Vegas = sim.VegasSettings{Initial: v.Initial, Max: v.Max, Smoothing: v.Smoothing, ProbeMultiplier: v.ProbeMultiplier,
+			RetryAfter: durOr(v.RetryAfter, 0)}
+	}
+}
+
+// laneSettingsToFile is laneSettings the other way: the sections of c's lanes
+// that are set, into f.
+func laneSettingsToFile(c *sim.Config, f *fileSpec) {
+	if a := c.AIMD; a != (sim.AIMDSettings{}) {
+		f.AIMD = &aimdSpec{Initial: a.Initial, Min: a.Min, Max: a.Max, Target: optDur(a.Target), Backoff: a.Backoff,
+			RetryAfter: optDur(a.RetryAfter)}
+	}
+	if t := c.Throttle; t != (sim.ThrottleSettings{}) {
+		f.Throttle = &throttleSpec{K: t.K, Period: optDur(t.Period)}
+		if t.Server != sim.LaneDefault {
+			f.Throttle.Server = t.Server.String()
+		}
+	}
+	if v := c.Vegas; v != (sim.VegasSettings{}) {
+		f.Vegas = &vegasSpec{Initial: v.Initial, Max: v.Max, Smoothing: v.Smoothing, ProbeMultiplier: v.ProbeMultiplier,
+			RetryAfter: optDur(v.RetryAfter)}
+	}
 }
 
 var placeholder = regexp.MustCompile(`\{[^}]*\}`)
@@ -385,8 +400,8 @@ func service(s *serviceSpec) sim.Service {
 	return v
 }
 
-// simValidate maps the problems sim.Config.Validate finds onto the file's lines;
-// they are ones this package's checks missed, so each is also worth a check here.
+// simValidate maps the problems sim.Config.Validate finds onto the file's lines:
+// sim owns the defaults and the semantic checks, this package only the format.
 func (b *builder) simValidate(err error) {
 	if err == nil {
 		return
@@ -406,13 +421,6 @@ func durOr(d *Duration, def time.Duration) time.Duration {
 		return def
 	}
 	return time.Duration(*d)
-}
-
-func or(x, def float64) float64 {
-	if x == 0 {
-		return def
-	}
-	return x
 }
 
 var errNoConfig = errors.New("scenarios: scenario has neither a simulation nor a contention config")

@@ -196,16 +196,7 @@ func toFile(s *Scenario) (*fileSpec, error) {
 			f.Overrides = append(f.Overrides, overrideSpec{Lane: o.Lane.String(), LimitIndex: o.Limit,
 				Limit: o.Policy.Limit, Window: dur(o.Policy.Window), Burst: o.Policy.Burst})
 		}
-		if a := c.AIMD; a != (sim.AIMDSettings{}) {
-			f.AIMD = &aimdSpec{Initial: a.Initial, Min: a.Min, Max: a.Max, Target: optDur(a.Target), Backoff: a.Backoff,
-				RetryAfter: optDur(a.RetryAfter)}
-		}
-		if t := c.Throttle; t != (sim.ThrottleSettings{}) {
-			f.Throttle = &throttleSpec{K: t.K, Period: optDur(t.Period)}
-			if t.Server != sim.LaneDefault {
-				f.Throttle.Server = t.Server.String()
-			}
-		}
+		laneSettingsToFile(c, f)
 		for _, g := range c.Clients {
 			f.Clients = append(f.Clients, clientToFile(g))
 		}
@@ -270,12 +261,4 @@ func optDur(d time.Duration) *Duration {
 		return nil
 	}
 	return dur(d)
-}
-
-// String is the scenario's name and, if it has one, its description.
-func (s *Scenario) String() string {
-	if s.Description == "" {
-		return s.Name
-	}
-	return fmt.Sprintf("%s: %s", s.Name, s.Description)
 }

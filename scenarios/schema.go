@@ -21,10 +21,11 @@ type fileSpec struct {
 	Limits      []limitSpec    `yaml:"limits,omitempty" doc:"the limit chain a request passes, most specific first (default one global limit of 10 per 1s)"`
 	HeaderStyle string         `yaml:"header_style,omitempty" enum:"header_style" doc:"how the server writes quota headers: draft (RateLimit and RateLimit-Policy, draft-ietf-httpapi-ratelimit-headers-11) or legacy (X-RateLimit-Limit, -Remaining, -Reset) (default draft)"`
 	Chain       string         `yaml:"chain,omitempty" enum:"chain" doc:"how a chain of several limits charges a request: all_or_nothing (a refusal by any limit is counted by none) or charge_until_refused (limits before the refusing one count it) (default all_or_nothing)"`
-	Lanes       []string       `yaml:"lanes,omitempty" enum:"lane" doc:"the limiting strategies to compare, in order (default all eight)"`
+	Lanes       []string       `yaml:"lanes,omitempty" enum:"lane" doc:"the limiting strategies to compare, in order (default the eight up to client_throttle)"`
 	Overrides   []overrideSpec `yaml:"overrides,omitempty" doc:"another policy for one lane and one limit of the chain, e.g. a deeper leaky queue"`
 	AIMD        *aimdSpec      `yaml:"aimd,omitempty" doc:"settings of the AIMD concurrency lane"`
 	Throttle    *throttleSpec  `yaml:"throttle,omitempty" doc:"settings of the client-throttling lane"`
+	Vegas       *vegasSpec     `yaml:"vegas,omitempty" doc:"settings of the Vegas concurrency lane (not run unless lanes names vegas)"`
 
 	Clients []clientSpec `yaml:"clients,omitempty" doc:"the client population: groups of identical clients"`
 	Backend *backendSpec `yaml:"backend,omitempty" doc:"the service behind the limiter (default none: answers at once)"`
@@ -56,6 +57,14 @@ type aimdSpec struct {
 	Target     *Duration `yaml:"target,omitempty" check:"positive" doc:"latency above which the limit is cut (default 2x the backend's mean service time)"`
 	Backoff    float64   `yaml:"backoff,omitempty" check:"positive" doc:"factor the limit is multiplied by on a cut, below 1 (default 0.9)"`
 	RetryAfter *Duration `yaml:"retry_after,omitempty" check:"positive" doc:"Retry-After sent with a 503 over the concurrency limit, rounded up to whole seconds in the header (default none)"`
+}
+
+type vegasSpec struct {
+	Initial         float64   `yaml:"initial,omitempty" check:"positive" doc:"starting concurrency limit (default 20)"`
+	Max             float64   `yaml:"max,omitempty" check:"positive" doc:"highest concurrency limit (default 1000)"`
+	Smoothing       float64   `yaml:"smoothing,omitempty" check:"positive" doc:"weight of a new limit against the old one, at most 1 (default 1: no smoothing)"`
+	ProbeMultiplier int       `yaml:"probe_multiplier,omitempty" check:"positive" doc:"the no-load latency is probed again about every probe_multiplier x limit completions (default 30)"`
+	RetryAfter      *Duration `yaml:"retry_after,omitempty" check:"positive" doc:"Retry-After sent with a 503 over the concurrency limit, rounded up to whole seconds in the header (default none)"`
 }
 
 type throttleSpec struct {

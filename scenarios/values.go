@@ -132,16 +132,8 @@ var enums = map[string]func() []string{
 }
 
 // serverLaneNames are the lanes that can enforce the limit behind client throttling:
-// the six per-key limiters.
-func serverLaneNames() []string {
-	var names []string
-	for _, n := range sim.LaneNames() {
-		if k, _ := sim.ParseLane(n); k != sim.LaneAIMD && k != sim.LaneClientThrottle {
-			names = append(names, n)
-		}
-	}
-	return names
-}
+// the per-key rate limiters.
+func serverLaneNames() []string { return sim.LanesOf(sim.RateLimiter) }
 
 // unknownName explains that s is not one of valid.
 func unknownName(s string, valid []string) string {

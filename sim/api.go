@@ -44,7 +44,7 @@ const (
 	TraceDelay                     // limiter admitted it late, at At+Delay
 	TraceRefuse                    // 429 from the limit named in Limit
 	TraceDrop                      // dropped client-side by the adaptive throttle
-	TraceShed                      // 503: AIMD over its limit, backend queue full or down
+	TraceShed                      // 503: over a concurrency limit, backend queue full or down
 	TraceSuccess                   // the backend answered 200 (At = completion)
 )
 

@@ -50,8 +50,6 @@ func checkCaps(ck *checker, c Config) {
 	ck.atMostTime("duration", c.Duration)
 	ck.atMostTime("drain", c.Drain)
 	ck.atMostTime("bucket", c.Bucket)
-	ck.atMostTime("aimd.target", c.AIMD.Target)
-	ck.atMostTime("throttle.period", c.Throttle.Period)
 	for i, l := range c.Limits {
 		ck.atMostTime(fmt.Sprintf("limits[%d].window", i), l.Policy.Window)
 	}
@@ -121,7 +119,7 @@ func (c *checker) atMostTime(field string, v time.Duration) {
 // checkBuild builds, once, every limiter a run of c builds, with the same
 // constructors New uses, so a Config that validates is one New accepts: each
 // lane's chain with its overrides, the sliding log that measures the first limit,
-// AIMD and the adaptive throttle. A cost no burst of a lane could ever admit is
+// and every concurrency limiter and client gate of the registry. A cost no burst of a lane could ever admit is
 // reported here too.
 func checkBuild(ck *checker, c Config) {
 	c = c.withDefaults()
@@ -137,10 +135,10 @@ func checkBuild(ck *checker, c Config) {
 	}
 	for _, lane := range c.Lanes {
 		kind := lane
-		switch lane {
-		case LaneAIMD:
+		switch lane.Info().Class {
+		case ConcurrencyLimiter:
 			continue
-		case LaneClientThrottle:
+		case ClientGate:
 			kind = c.Throttle.Server
 		}
 		for i := range c.Limits {
@@ -159,16 +157,17 @@ func checkBuild(ck *checker, c Config) {
 		ck.add("bucket", "%v makes %d time-series buckets over %v; at most %d (use a bucket of at least %v)",
 			c.Bucket, (c.Duration+c.Drain)/c.Bucket, c.Duration+c.Drain, MaxBuckets, (c.Duration+c.Drain)/MaxBuckets+1)
 	}
-	a := c.AIMD
-	if _, err := algorithms.NewAIMD(algorithms.AIMDConfig{
-		Initial: a.Initial, Min: a.Min, Max: a.Max, Target: a.Target, Backoff: a.Backoff,
-	}); err != nil {
-		ck.add("aimd", "%v", err)
-	}
-	if _, err := algorithms.NewThrottle(algorithms.ThrottleConfig{
-		K: c.Throttle.K, Period: c.Throttle.Period, Buckets: throttleBuckets,
-	}); err != nil {
-		ck.add("throttle", "%v", err)
+	for _, l := range laneTable {
+		var err error
+		switch {
+		case l.concurrency != nil:
+			_, err = l.concurrency(&c)
+		case l.gate != nil:
+			_, err = l.gate(&c, 0)
+		}
+		if err != nil {
+			ck.add(l.Settings, "%v", err)
+		}
 	}
 }
 

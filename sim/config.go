@@ -21,7 +21,7 @@ type Config struct {
 	// Limits is the chain a request passes, most specific first. Every lane applies
 	// its own algorithm to each limit in the chain; a refusal names the limit that tripped.
 	Limits []Limit
-	// Lanes to run, in order; empty means AllLanes.
+	// Lanes to run, in order; empty means DefaultLanes().
 	Lanes []LaneKind
 	// HeaderStyle is how the server writes its quota headers; the zero value is
 	// the IETF draft's RateLimit and RateLimit-Policy.
@@ -35,6 +35,7 @@ type Config struct {
 	// Lane-specific settings.
 	AIMD     AIMDSettings
 	Throttle ThrottleSettings
+	Vegas    VegasSettings
 
 	Clients []ClientGroup
 	// Backend is the service behind the limiter; nil means an infinitely fast one.
@@ -88,7 +89,8 @@ const (
 	KeyEndpoint
 )
 
-// LaneKind is one limiting strategy.
+// LaneKind is one limiting strategy; the registry (Lanes, LaneKind.Info) says
+// what each is, and DefaultLanes which run when a Config names none.
 type LaneKind uint8
 
 const (
@@ -102,34 +104,8 @@ const (
 	LaneGCRA
 	LaneAIMD
 	LaneClientThrottle
+	LaneVegas
 )
-
-// AllLanes lists the eight lanes in their canonical order.
-var AllLanes = []LaneKind{
-	LaneFixedWindow, LaneSlidingLog, LaneSlidingWindowCounter, LaneTokenBucket,
-	LaneLeakyBucket, LaneGCRA, LaneAIMD, LaneClientThrottle,
-}
-
-// AIMDSettings configure the AIMD concurrency lane, which limits requests in flight
-// to the backend instead of applying the limit chain. Zero fields take defaults:
-// Initial 10, Min 1, Max 1000, Target 2× the backend's mean service time (100ms
-// without a backend), Backoff 0.9.
-type AIMDSettings struct {
-	Initial, Min, Max float64
-	Target            time.Duration
-	Backoff           float64
-	// RetryAfter is the Retry-After sent with a 503 over the limit; zero sends none.
-	RetryAfter time.Duration
-}
-
-// ThrottleSettings configure the client-throttling lane: every client runs the
-// adaptive throttle in front of the limit chain, enforced server-side by Server
-// (token bucket by default). Zero fields take defaults: K 2, Period 2m.
-type ThrottleSettings struct {
-	K      float64
-	Period time.Duration
-	Server LaneKind // one of the six per-key lanes; LaneDefault means token bucket
-}
 
 // ClientGroup is Count identical clients.
 type ClientGroup struct {

@@ -9,7 +9,7 @@ func (c Config) withDefaults() Config {
 		c.Drain = c.Duration
 	}
 	if len(c.Lanes) == 0 {
-		c.Lanes = AllLanes
+		c.Lanes = DefaultLanes()
 	}
 	c.Lanes = append([]LaneKind(nil), c.Lanes...)
 	c.Limits = append([]Limit(nil), c.Limits...)
@@ -31,39 +31,12 @@ func (c Config) withDefaults() Config {
 			g.Cost = 1
 		}
 	}
-	c.AIMD = c.AIMD.withDefaults(c.Backend)
-	if c.Throttle.K == 0 {
-		c.Throttle.K = 2
-	}
-	if c.Throttle.Period == 0 {
-		c.Throttle.Period = 2 * time.Minute
-	}
-	if c.Throttle.Server == LaneDefault {
-		c.Throttle.Server = LaneTokenBucket
-	}
-	return c
-}
-
-func (a AIMDSettings) withDefaults(b *Backend) AIMDSettings {
-	if a.Initial == 0 {
-		a.Initial = 10
-	}
-	if a.Min == 0 {
-		a.Min = 1
-	}
-	if a.Max == 0 {
-		a.Max = 1000
-	}
-	if a.Target == 0 {
-		a.Target = 100 * time.Millisecond
-		if b != nil && b.Service.Mean > 0 {
-			a.Target = 2 * b.Service.Mean
+	for _, l := range laneTable {
+		if l.defaults != nil {
+			l.defaults(&c)
 		}
 	}
-	if a.Backoff == 0 {
-		a.Backoff = 0.9
-	}
-	return a
+	return c
 }
 
 // End is when a run of c stops at the latest.

@@ -58,3 +58,21 @@ func ExampleSimulation_RunUntil() {
 	// t=1s admitted 10 refused 1
 	// t=2s admitted 14 refused 6
 }
+
+// The lane registry says what each lane is; the default set leaves Vegas out.
+func ExampleLanes() {
+	classes := map[sim.LaneClass]string{sim.RateLimiter: "rate limiter", sim.ConcurrencyLimiter: "concurrency limiter", sim.ClientGate: "client gate"}
+	for _, l := range sim.Lanes() {
+		fmt.Printf("%-22s %-22s %-19s default %v\n", l.Name, l.Title, classes[l.Class], l.Default)
+	}
+	// Output:
+	// fixed_window           fixed window           rate limiter        default true
+	// sliding_log            sliding log            rate limiter        default true
+	// sliding_window_counter sliding window counter rate limiter        default true
+	// token_bucket           token bucket           rate limiter        default true
+	// leaky_bucket           leaky bucket           rate limiter        default true
+	// gcra                   GCRA                   rate limiter        default true
+	// aimd                   AIMD concurrency       concurrency limiter default true
+	// client_throttle        client throttling      client gate         default true
+	// vegas                  Vegas concurrency      concurrency limiter default false
+}

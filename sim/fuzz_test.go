@@ -278,7 +278,7 @@ func fuzzConfig(b *fuzzBytes) Config {
 		})
 	}
 	if mask := b.byte(); mask != 0 {
-		for i, k := range AllLanes {
+		for i, k := range DefaultLanes() {
 			if mask&(1<<i) != 0 {
 				c.Lanes = append(c.Lanes, k)
 			}

@@ -17,15 +17,15 @@ type lane struct {
 	eng  engine
 	end  time.Duration
 
-	chain    []decider
-	aimd     *algorithms.AIMD
-	throttle *algorithms.Throttle
+	chain          []decider
+	conc           concurrencyLimiter // nil unless the lane is a concurrency limiter
+	shedRetryAfter time.Duration      // the Retry-After of conc's 503
+	gate           clientGate         // nil unless the lane is a client gate
 
-	clients   []clientState
-	extras    []arrivalState    // arrival components after each client's first
-	throttled []throttledClient // the client-throttling lane's per-client state
-	reqs      requests
-	backend   *backend
+	clients []clientState
+	extras  []arrivalState // arrival components after each client's first
+	reqs    requests
+	backend *backend
 
 	m      metrics
 	events int64 // processed so far
@@ -42,12 +42,6 @@ type clientState struct {
 	retryRnd  stream
 	arrival   arrivalState  // the first component of its arrivals
 	paused    time.Duration // a pacing client sends nothing before this instant
-}
-
-// throttledClient is a client's adaptive throttle and its random draws.
-type throttledClient struct {
-	state algorithms.ThrottleState
-	rnd   stream
 }
 
 // request is one unique piece of work and its retries.
@@ -178,9 +172,8 @@ func (l *lane) attempt(r int32) {
 	atRetryAfter := req.raDue == now
 	req.raDue = -1
 
-	if l.throttle != nil {
-		tc := &l.throttled[c]
-		if !l.throttle.Allow(&tc.state, now, tc.rnd.float()) {
+	if l.gate != nil {
+		if !l.gate.allow(c, now) {
 			l.m.dropped(now, g)
 			l.record(TraceDrop, r, nil, "")
 			l.fail(r, 0)
@@ -190,7 +183,7 @@ func (l *lane) attempt(r int32) {
 	if atRetryAfter {
 		l.m.retriedAtRetryAfter()
 	}
-	if l.aimd != nil {
+	if l.conc != nil {
 		if l.enter(r) && atRetryAfter {
 			l.m.retryAfterSucceeded()
 		}
@@ -198,13 +191,13 @@ func (l *lane) attempt(r int32) {
 	}
 	answer, quota, refused := l.decideChain(c, now, req.cost)
 	if refused {
-		l.m.shadow(l.pop.keyOf[0][c], now, req.cost, false)
+		l.m.slidingLogCheck(l.pop.keyOf[0][c], now, req.cost, false)
 		l.refuse(r, quota, answer)
 		return
 	}
 	delay := answer.Delay
 	l.pace(c, quota, answer)
-	l.m.shadow(l.pop.keyOf[0][c], now, req.cost, true)
+	l.m.slidingLogCheck(l.pop.keyOf[0][c], now, req.cost, true)
 	if atRetryAfter {
 		l.m.retryAfterSucceeded()
 	}
@@ -286,15 +279,15 @@ func (l *lane) admit(r int32) {
 	l.enter(r)
 }
 
-// enter hands request r to the backend (through AIMD's concurrency limit on that
-// lane). It reports false when AIMD shed the request.
+// enter hands request r to the backend (through the concurrency limit of a
+// concurrency-limiter lane). It reports false when that limit shed the request.
 func (l *lane) enter(r int32) bool {
-	if l.aimd != nil {
+	if l.conc != nil {
 		req := &l.reqs.all[r]
-		ok := l.aimd.Acquire(l.eng.now)
-		l.m.shadow(l.pop.keyOf[0][req.client], l.eng.now, req.cost, ok)
+		ok := l.conc.Acquire(l.eng.now)
+		l.m.slidingLogCheck(l.pop.keyOf[0][req.client], l.eng.now, req.cost, ok)
 		if !ok {
-			l.shed(r, l.cfg.AIMD.RetryAfter)
+			l.shed(r, l.shedRetryAfter)
 			return false
 		}
 		l.m.admitted(l.eng.now, l.pop.groupOf[req.client], l.pop.keyOf[0][req.client], req.cost)
@@ -319,7 +312,7 @@ func (l *lane) refuse(r int32, limit int, d algorithms.Decision) {
 	l.fail(r, d.RetryAfter)
 }
 
-// shed answers 503: over the AIMD limit, or the backend is full or down. The
+// shed answers 503: over the concurrency limit, or the backend is full or down. The
 // answer carries retryAfter as its Retry-After, if positive.
 func (l *lane) shed(r int32, retryAfter time.Duration) {
 	req := &l.reqs.all[r]
@@ -338,8 +331,8 @@ func (l *lane) succeed(r int32) {
 	now := l.eng.now
 	req := &l.reqs.all[r]
 	latency := now - req.entered
-	if l.aimd != nil {
-		l.aimd.Release(now, latency)
+	if l.conc != nil {
+		l.conc.Release(now, latency)
 	}
 	l.throttleAnswer(req.client, true)
 	l.clients[req.client].succeeded++
@@ -351,8 +344,8 @@ func (l *lane) succeed(r int32) {
 // throttleAnswer tells client c's adaptive throttle, on that lane, that an answer
 // came back: a request is counted when it is answered, not when it is sent.
 func (l *lane) throttleAnswer(c int32, accepted bool) {
-	if l.throttle != nil {
-		l.throttle.Answered(&l.throttled[c].state, l.eng.now, accepted)
+	if l.gate != nil {
+		l.gate.answered(c, l.eng.now, accepted)
 	}
 }
 

@@ -2,10 +2,9 @@ package sim
 
 import (
 	"fmt"
+	"time"
 
 	"github.com/rlsim/rlsim/algorithms"
-
-	"time"
 )
 
 // decider is one limit of a lane's chain: an algorithm with a dense table of key states.
@@ -27,34 +26,33 @@ func (d *dense[S]) peek(key int32, now time.Duration, cost int64) algorithms.Dec
 	return algorithms.Peek(d.alg, &d.states[key], now, cost)
 }
 
-func newDense[S any](alg algorithms.Algorithm[S], err error, keys int) (decider, error) {
+// newDecider builds the per-key limiter of a rate-limiter lane for keys keys.
+func newDecider(kind LaneKind, p algorithms.Policy, keys int) (decider, error) {
+	if !kind.known() || kind.Info().rate == nil {
+		return nil, fmt.Errorf("lane %v has no per-key limiter", kind)
+	}
+	newState, err := kind.Info().rate(p)
 	if err != nil {
 		return nil, err
 	}
-	return &dense[S]{alg: alg, states: make([]S, keys)}, nil
+	return newState(keys), nil
 }
 
-// newDecider builds the per-key limiter of a lane kind for keys keys.
-func newDecider(kind LaneKind, p algorithms.Policy, keys int) (decider, error) {
-	switch kind {
-	case LaneFixedWindow:
-		a, err := algorithms.NewFixedWindow(p)
-		return newDense[algorithms.FixedWindowState](a, err, keys)
-	case LaneSlidingLog:
-		a, err := algorithms.NewSlidingLog(p)
-		return newDense[algorithms.SlidingLogState](a, err, keys)
-	case LaneSlidingWindowCounter:
-		a, err := algorithms.NewSlidingWindowCounter(p)
-		return newDense[algorithms.SlidingWindowCounterState](a, err, keys)
-	case LaneTokenBucket:
-		a, err := algorithms.NewTokenBucket(p)
-		return newDense[algorithms.TokenBucketState](a, err, keys)
-	case LaneLeakyBucket:
-		a, err := algorithms.NewLeakyBucket(p)
-		return newDense[algorithms.LeakyBucketState](a, err, keys)
-	case LaneGCRA:
-		a, err := algorithms.NewGCRA(p)
-		return newDense[algorithms.GCRAState](a, err, keys)
-	}
-	return nil, fmt.Errorf("lane %v has no per-key limiter", kind)
+// concurrencyLimiter bounds the requests in flight to the backend: a lane of
+// class ConcurrencyLimiter asks it before a request enters and tells it when the
+// request completes. The algorithms package's AIMD and Vegas are ones.
+type concurrencyLimiter interface {
+	// Acquire admits a request at now, counting it in flight, or refuses it.
+	Acquire(now time.Duration) bool
+	// Release records the completion at now of an acquired request that took latency.
+	Release(now, latency time.Duration)
+	// Limit is the current limit on requests in flight.
+	Limit() float64
+}
+
+// clientGate drops requests in the client before they are sent: a lane of class
+// ClientGate asks it before every attempt of client c and tells it every answer.
+type clientGate interface {
+	allow(c int32, now time.Duration) bool
+	answered(c int32, now time.Duration, accepted bool)
 }

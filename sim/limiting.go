@@ -13,11 +13,13 @@ func (l *LaneResult) LimitedNothing() bool {
 }
 
 // NotLimiting reports whether the lane limited nothing and its limit is not a
-// rate (AIMD bounds requests in flight): its peak is not judged against the rate
+// rate (a concurrency limiter bounds requests in flight): its peak is not judged against the rate
 // limit, as nothing it did could have held it.
-func (l *LaneResult) NotLimiting() bool { return l.LimitedNothing() && l.Lane == LaneAIMD }
+func (l *LaneResult) NotLimiting() bool {
+	return l.LimitedNothing() && l.Lane.Info().Class == ConcurrencyLimiter
+}
 
 // NotLimiting is LaneResult.NotLimiting for the live figures so far.
 func (s *LaneSnapshot) NotLimiting() bool {
-	return limitedNothing(s.Attempts, s.Admitted, s.Refused, s.Shed, s.Delayed, s.Dropped) && s.Lane == LaneAIMD
+	return limitedNothing(s.Attempts, s.Admitted, s.Refused, s.Shed, s.Delayed, s.Dropped) && s.Lane.Info().Class == ConcurrencyLimiter
 }

@@ -181,9 +181,9 @@ func (m *metrics) inFlight(now time.Duration, n int) {
 func (m *metrics) retriedAtRetryAfter() { m.counts.RetryAfter.RetriedAt++ }
 func (m *metrics) retryAfterSucceeded() { m.counts.RetryAfter.SucceededAt++ }
 
-// shadow feeds an exact sliding log the attempt the lane just decided, and counts
-// the decisions on which they disagree.
-func (m *metrics) shadow(key int32, now time.Duration, cost int64, admitted bool) {
+// slidingLogCheck feeds an exact sliding log the attempt the lane just decided,
+// and counts the decisions on which they disagree.
+func (m *metrics) slidingLogCheck(key int32, now time.Duration, cost int64, admitted bool) {
 	m.decisions++
 	if m.slog.Allow(&m.slogStates[key], now, cost) != admitted {
 		m.disagreed++

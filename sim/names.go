@@ -4,30 +4,6 @@ import "fmt"
 
 // The names below are the ones scenario files, tables and traces use.
 
-var laneNames = [...]string{
-	LaneDefault:              "default",
-	LaneFixedWindow:          "fixed_window",
-	LaneSlidingLog:           "sliding_log",
-	LaneSlidingWindowCounter: "sliding_window_counter",
-	LaneTokenBucket:          "token_bucket",
-	LaneLeakyBucket:          "leaky_bucket",
-	LaneGCRA:                 "gcra",
-	LaneAIMD:                 "aimd",
-	LaneClientThrottle:       "client_throttle",
-}
-
-var laneTitles = [...]string{
-	LaneDefault:              "default",
-	LaneFixedWindow:          "fixed window",
-	LaneSlidingLog:           "sliding log",
-	LaneSlidingWindowCounter: "sliding window counter",
-	LaneTokenBucket:          "token bucket",
-	LaneLeakyBucket:          "leaky bucket",
-	LaneGCRA:                 "GCRA",
-	LaneAIMD:                 "AIMD concurrency",
-	LaneClientThrottle:       "client throttling",
-}
-
 var keyNames = [...]string{
 	KeyGlobal:   "global",
 	KeyIP:       "ip",
@@ -128,10 +104,10 @@ var traceNames = [...]string{
 }
 
 // String is the lane's scenario-file name, e.g. "token_bucket".
-func (k LaneKind) String() string { return name(laneNames[:], int(k), "LaneKind") }
+func (k LaneKind) String() string { return k.Info().Name }
 
 // Title is the lane's name for people, e.g. "token bucket".
-func (k LaneKind) Title() string { return name(laneTitles[:], int(k), "LaneKind") }
+func (k LaneKind) Title() string { return k.Info().Title }
 
 func (k KeyKind) String() string     { return name(keyNames[:], int(k), "KeyKind") }
 func (k ArrivalKind) String() string { return name(arrivalNames[:], int(k), "ArrivalKind") }
@@ -142,7 +118,13 @@ func (e TraceEvent) String() string  { return name(traceNames[:], int(e), "Trace
 
 // LaneNames, KeyNames, ArrivalNames, RetryNames, JitterNames and ServiceNames list
 // the valid names in order, for parsers and error messages.
-func LaneNames() []string    { return append([]string(nil), laneNames[1:]...) }
+func LaneNames() []string {
+	var names []string
+	for _, l := range laneTable[1:] {
+		names = append(names, l.Name)
+	}
+	return names
+}
 func KeyNames() []string     { return append([]string(nil), keyNames[:]...) }
 func ArrivalNames() []string { return append([]string(nil), arrivalNames[:]...) }
 func RetryNames() []string   { return append([]string(nil), retryNames[:]...) }
@@ -167,7 +149,7 @@ func ServiceNames() []string { return append([]string(nil), serviceNames[:]...) 
 // ParseLane, ParseKey, ParseArrival, ParseRetry, ParseJitter and ParseService map a
 // name to its value; ok is false for an unknown name.
 func ParseLane(s string) (LaneKind, bool) {
-	k, ok := parse(laneNames[1:], s)
+	k, ok := parse(LaneNames(), s)
 	return LaneKind(k + 1), ok
 }
 func ParseKey(s string) (KeyKind, bool) { k, ok := parse(keyNames[:], s); return KeyKind(k), ok }

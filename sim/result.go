@@ -31,7 +31,7 @@ type LaneResult struct {
 	Unique    int64 // unique requests (first attempts)
 	Admitted  int64 // attempts the limiter let through, now or late
 	Refused   int64 // 429: refused by a limit
-	Shed      int64 // 503: backend full or down, or over the AIMD concurrency limit
+	Shed      int64 // 503: backend full or down, or over a concurrency limit
 	Delayed   int64 // admitted late (leaky queue)
 	Dropped   int64 // dropped client-side by the adaptive throttle
 	Succeeded int64 // unique requests that eventually got a success

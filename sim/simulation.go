@@ -76,12 +76,6 @@ func newLane(ctx context.Context, kind LaneKind, cfg *Config, pop *population, t
 			}
 		}
 	}
-	if l.throttle != nil {
-		l.throttled = make([]throttledClient, len(l.clients))
-		for c := range l.throttled {
-			l.throttled[c].rnd = streamFor(cfg.Seed, labelDrop, uint64(c))
-		}
-	}
 	if cfg.Backend != nil {
 		seed := streamFor(cfg.Seed, labelService)
 		l.backend = newBackend(cfg.Backend, seed.next())
@@ -91,10 +85,6 @@ func newLane(ctx context.Context, kind LaneKind, cfg *Config, pop *population, t
 	}
 	return l, nil
 }
-
-// throttleBuckets is how many time buckets the adaptive throttle counts its
-// period in: 24 buckets of 5 s over the default 2 minutes.
-const throttleBuckets = 24
 
 // policy is the policy lane kind applies to limit i of the chain.
 func (c *Config) policy(kind LaneKind, i int) algorithms.Policy {
@@ -110,25 +100,23 @@ const (
 	labelRetry
 	labelDrop
 	labelService
+	labelProbe
 )
 
+// buildLimiters builds what the lane's registry row says a request meets: a
+// concurrency limiter, or a chain of per-key limiters (behind a client gate).
 func (l *lane) buildLimiters() error {
-	switch l.kind {
-	case LaneAIMD:
-		a := l.cfg.AIMD
-		aimd, err := algorithms.NewAIMD(algorithms.AIMDConfig{
-			Initial: a.Initial, Min: a.Min, Max: a.Max, Target: a.Target, Backoff: a.Backoff,
-		})
-		l.aimd = aimd
+	info := l.kind.Info()
+	var err error
+	switch {
+	case info.concurrency != nil:
+		l.conc, err = info.concurrency(l.cfg)
+		l.shedRetryAfter = info.shedRetryAfter(l.cfg)
 		return err
-	case LaneClientThrottle:
-		t, err := algorithms.NewThrottle(algorithms.ThrottleConfig{
-			K: l.cfg.Throttle.K, Period: l.cfg.Throttle.Period, Buckets: throttleBuckets,
-		})
-		if err != nil {
+	case info.gate != nil:
+		if l.gate, err = info.gate(l.cfg, len(l.clients)); err != nil {
 			return err
 		}
-		l.throttle = t
 		return l.buildChain(l.cfg.Throttle.Server)
 	}
 	return l.buildChain(l.kind)

@@ -19,7 +19,7 @@ type LaneSnapshot struct {
 	// unless the lane is not limiting (see NotLimiting).
 	OverLimit bool
 	InFlight  int     // requests in the backend now
-	Limit     float64 // AIMD's current concurrency limit (AIMD lane only)
+	Limit     float64 // the current concurrency limit (concurrency-limiter lanes only)
 }
 
 // Snapshot returns every lane's live figures. It allocates one slice.
@@ -42,8 +42,8 @@ func (s *Simulation) Snapshot() []LaneSnapshot {
 		if l.backend != nil {
 			snap.InFlight = l.backend.inFlight()
 		}
-		if l.aimd != nil {
-			snap.Limit = l.aimd.Limit()
+		if l.conc != nil {
+			snap.Limit = l.conc.Limit()
 		}
 		snaps[i] = snap
 	}

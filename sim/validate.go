@@ -54,7 +54,7 @@ func (c Config) Validate() error {
 		ck.add("limits", "at least one limit is needed")
 	}
 	if c.Lanes != nil && len(c.Lanes) == 0 {
-		ck.add("lanes", "at least one lane is needed (leave lanes out for all eight)")
+		ck.add("lanes", "at least one lane is needed (leave lanes out for the default %d)", len(DefaultLanes()))
 	}
 	seen := map[LaneKind]int{}
 	for i, k := range c.Lanes {
@@ -76,12 +76,15 @@ func (c Config) Validate() error {
 		checkOverride(&ck, fmt.Sprintf("overrides[%d]", i), o, len(c.Limits))
 	}
 	for i, k := range c.Lanes {
-		if k == LaneDefault || int(k) >= len(laneNames) {
+		if !k.known() {
 			ck.add(fmt.Sprintf("lanes[%d]", i), "unknown lane %v", k)
 		}
 	}
-	checkAIMD(&ck, c.AIMD)
-	checkThrottle(&ck, c.Throttle)
+	for _, l := range laneTable {
+		if l.check != nil {
+			l.check(&ck, &c)
+		}
+	}
 	if len(c.Clients) == 0 {
 		ck.add("clients", "at least one client group is needed")
 	}
@@ -102,9 +105,7 @@ func (c Config) Validate() error {
 }
 
 func checkOverride(ck *checker, path string, o LaneOverride, limits int) {
-	switch o.Lane {
-	case LaneFixedWindow, LaneSlidingLog, LaneSlidingWindowCounter, LaneTokenBucket, LaneLeakyBucket, LaneGCRA, LaneClientThrottle:
-	default:
+	if !o.Lane.known() || o.Lane.Info().Class == ConcurrencyLimiter {
 		ck.add(path+".lane", "must be a lane with a limit chain, got %v", o.Lane)
 	}
 	if o.Limit < 0 || o.Limit >= max(limits, 1) {
@@ -127,44 +128,6 @@ func checkPolicy(ck *checker, path string, p algorithms.Policy) {
 	ck.positive(path+".window", p.Window)
 	if p.Burst < 0 {
 		ck.add(path+".burst", "must not be negative, got %d", p.Burst)
-	}
-}
-
-func checkAIMD(ck *checker, a AIMDSettings) {
-	if a.Min < 0 || a.Max < 0 || a.Initial < 0 {
-		ck.add("aimd", "initial, min and max must not be negative")
-	}
-	if a.Max > 0 && a.Min > a.Max {
-		ck.add("aimd.min", "must be at most max (%v), got %v", a.Max, a.Min)
-	}
-	if a.Initial > 0 && ((a.Min > 0 && a.Initial < a.Min) || (a.Max > 0 && a.Initial > a.Max)) {
-		ck.add("aimd.initial", "must be within [min, max], got %v", a.Initial)
-	}
-	if a.Backoff < 0 || a.Backoff >= 1 {
-		ck.add("aimd.backoff", "must be in (0, 1), got %v", a.Backoff)
-	}
-	if a.RetryAfter < 0 {
-		ck.add("aimd.retry_after", "must not be negative, got %v", a.RetryAfter)
-	}
-	if a.Target < 0 {
-		ck.add("aimd.target", "must not be negative, got %v", a.Target)
-	}
-}
-
-func checkThrottle(ck *checker, t ThrottleSettings) {
-	if t.K != 0 && !(t.K >= 1) {
-		ck.add("throttle.k", "must be at least 1, got %v", t.K)
-	}
-	if t.Period < 0 {
-		ck.add("throttle.period", "must not be negative, got %v", t.Period)
-	}
-	if t.Period%throttleBuckets != 0 {
-		ck.add("throttle.period", "must split into %d equal whole-nanosecond buckets (like 12s or 2m), got %v", throttleBuckets, t.Period)
-	}
-	switch t.Server {
-	case LaneDefault, LaneFixedWindow, LaneSlidingLog, LaneSlidingWindowCounter, LaneTokenBucket, LaneLeakyBucket, LaneGCRA:
-	default:
-		ck.add("throttle.server", "must be one of the six per-key lanes, got %v", t.Server)
 	}
 }
 

@@ -12,7 +12,7 @@ import (
 // virtual time zero (slice k covers [k×width, (k+1)×width)).
 type timeline struct {
 	width time.Duration
-	index [sim.LaneClientThrottle + 1]int8 // lane kind → row; -1 for lanes not run
+	index []int8 // lane kind → row; -1 for lanes not run
 	rows  []sliceRing
 }
 
@@ -39,7 +39,7 @@ type slice struct {
 }
 
 func newTimeline(width time.Duration) *timeline {
-	t := &timeline{width: width}
+	t := &timeline{width: width, index: make([]int8, sim.LaneKinds())}
 	for i := range t.index {
 		t.index[i] = -1
 	}

@@ -107,13 +107,6 @@ func newStyles(r *lipgloss.Renderer) styles {
 	return s
 }
 
-// Short lane names for narrow terminals.
-var shortTitles = map[sim.LaneKind]string{
-	sim.LaneSlidingWindowCounter: "sliding ctr",
-	sim.LaneAIMD:                 "AIMD",
-	sim.LaneClientThrottle:       "throttling",
-}
-
 // minWidth is the narrowest terminal the view draws in.
 const minWidth = 50
 
@@ -248,8 +241,8 @@ func (m *Model) layout() layout {
 }
 
 func laneTitle(k sim.LaneKind, short bool) string {
-	if t, ok := shortTitles[k]; ok && short {
-		return t
+	if short {
+		return k.Info().Short
 	}
 	return k.Title()
 }

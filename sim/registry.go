@@ -1,0 +1,135 @@
+package sim
+
+import (
+	"fmt"
+	"time"
+
+	"github.com/rlsim/rlsim/algorithms"
+)
+
+// LaneClass is what kind of limiter a lane is, which decides how a request
+// meets it.
+type LaneClass uint8
+
+const (
+	// RateLimiter lanes apply a per-key algorithm to every limit of the chain.
+	RateLimiter LaneClass = iota
+	// ConcurrencyLimiter lanes bound the requests in flight to the backend,
+	// instead of the chain; their limit is not a rate.
+	ConcurrencyLimiter
+	// ClientGate lanes drop requests in each client before they are sent, in
+	// front of the chain enforced by a rate-limiter lane.
+	ClientGate
+)
+
+// LaneInfo is everything rlsim knows about one lane: one row of the lane
+// registry, which validation, scenario names, the JSON Schema, completion, the
+// report and the TUI all read. Adding a lane is adding a row (and its settings).
+type LaneInfo struct {
+	Kind    LaneKind
+	Name    string // in scenario files, tables and traces: "token_bucket"
+	Title   string // for people: "token bucket"
+	Short   string // for narrow terminals: at most 12 bytes
+	Class   LaneClass
+	Default bool // runs when a scenario names no lanes
+	// Settings is the section of a scenario file, and the Config field path, of
+	// the lane's own settings ("aimd"); "" when it has none.
+	Settings string
+
+	// Exactly one builder is set, the one of Class.
+	rate        func(p algorithms.Policy) (newState func(keys int) decider, err error)
+	concurrency func(c *Config) (concurrencyLimiter, error)
+	gate        func(c *Config, clients int) (clientGate, error)
+
+	// The lane's own settings in Config, if it has any: defaults fills their zero
+	// fields, check adds their problems, shedRetryAfter is the Retry-After of a
+	// concurrency limiter's 503.
+	defaults       func(c *Config)
+	check          func(ck *checker, c *Config)
+	shedRetryAfter func(c *Config) time.Duration
+}
+
+// laneTable is the registry, indexed by LaneKind; row 0 is LaneDefault. It is
+// filled by init because its rows' checks read it.
+var laneTable []LaneInfo
+
+func init() { laneTable = laneRows() }
+
+func laneRows() []LaneInfo {
+	return []LaneInfo{
+		LaneDefault: {Name: "default", Title: "default", Short: "default"},
+		LaneFixedWindow: {Kind: LaneFixedWindow, Name: "fixed_window", Title: "fixed window", Short: "fixed window",
+			Default: true, rate: rateOf(algorithms.NewFixedWindow)},
+		LaneSlidingLog: {Kind: LaneSlidingLog, Name: "sliding_log", Title: "sliding log", Short: "sliding log",
+			Default: true, rate: rateOf(algorithms.NewSlidingLog)},
+		LaneSlidingWindowCounter: {Kind: LaneSlidingWindowCounter, Name: "sliding_window_counter", Title: "sliding window counter",
+			Short: "sliding ctr", Default: true, rate: rateOf(algorithms.NewSlidingWindowCounter)},
+		LaneTokenBucket: {Kind: LaneTokenBucket, Name: "token_bucket", Title: "token bucket", Short: "token bucket",
+			Default: true, rate: rateOf(algorithms.NewTokenBucket)},
+		LaneLeakyBucket: {Kind: LaneLeakyBucket, Name: "leaky_bucket", Title: "leaky bucket", Short: "leaky bucket",
+			Default: true, rate: rateOf(algorithms.NewLeakyBucket)},
+		LaneGCRA: {Kind: LaneGCRA, Name: "gcra", Title: "GCRA", Short: "GCRA", Default: true, rate: rateOf(algorithms.NewGCRA)},
+		LaneAIMD: {Kind: LaneAIMD, Name: "aimd", Title: "AIMD concurrency", Short: "AIMD", Class: ConcurrencyLimiter,
+			Default: true, Settings: "aimd", concurrency: newAIMD, defaults: aimdDefaults, check: checkAIMD,
+			shedRetryAfter: func(c *Config) time.Duration { return c.AIMD.RetryAfter }},
+		LaneClientThrottle: {Kind: LaneClientThrottle, Name: "client_throttle", Title: "client throttling", Short: "throttling",
+			Class: ClientGate, Default: true, Settings: "throttle", gate: newThrottleGate, defaults: throttleDefaults, check: checkThrottle},
+		LaneVegas: {Kind: LaneVegas, Name: "vegas", Title: "Vegas concurrency", Short: "Vegas", Class: ConcurrencyLimiter,
+			Settings: "vegas", concurrency: newVegas, defaults: vegasDefaults, check: checkVegas,
+			shedRetryAfter: func(c *Config) time.Duration { return c.Vegas.RetryAfter }},
+	}
+}
+
+// rateOf adapts an algorithm's constructor to the registry: it checks the policy
+// once and returns a builder of dense per-key state tables.
+func rateOf[S any, A algorithms.Algorithm[S]](newAlg func(algorithms.Policy) (A, error)) func(algorithms.Policy) (func(int) decider, error) {
+	return func(p algorithms.Policy) (func(int) decider, error) {
+		a, err := newAlg(p)
+		if err != nil {
+			return nil, err
+		}
+		return func(keys int) decider { return &dense[S]{alg: a, states: make([]S, keys)} }, nil
+	}
+}
+
+// Lanes is the registry: every lane rlsim knows, in canonical order.
+func Lanes() []LaneInfo { return append([]LaneInfo(nil), laneTable[1:]...) }
+
+// Info is the registry's row for lane k; for LaneDefault or a kind not in the
+// registry, a row with only a name and title.
+func (k LaneKind) Info() LaneInfo {
+	if int(k) >= len(laneTable) {
+		name := fmt.Sprintf("LaneKind(%d)", k)
+		return LaneInfo{Kind: k, Name: name, Title: name, Short: name}
+	}
+	return laneTable[k]
+}
+
+// known reports whether k is a lane of the registry.
+func (k LaneKind) known() bool { return k != LaneDefault && int(k) < len(laneTable) }
+
+// LaneKinds is one more than the largest LaneKind: a table indexed by lane kind
+// has this many rows.
+func LaneKinds() int { return len(laneTable) }
+
+// DefaultLanes are the lanes a scenario runs when it names none, in canonical order.
+func DefaultLanes() []LaneKind {
+	var ks []LaneKind
+	for _, l := range laneTable[1:] {
+		if l.Default {
+			ks = append(ks, l.Kind)
+		}
+	}
+	return ks
+}
+
+// LanesOf lists the names of the lanes of class c, in canonical order.
+func LanesOf(c LaneClass) []string {
+	var names []string
+	for _, l := range laneTable[1:] {
+		if l.Class == c {
+			names = append(names, l.Name)
+		}
+	}
+	return names
+}
