@@ -111,9 +111,9 @@ func TestBuiltinsMakeTheirPoint(t *testing.T) {
 				}
 				return limiting > 0
 			}},
-		{"downstream-slowdown", "AIMD sheds instead of queueing, so its latency stays low",
+		{"downstream-slowdown", "a concurrency limit sheds instead of queueing, so its p99 latency stays under a third of every rate limit's",
 			func(l map[sim.LaneKind]sim.LaneResult) bool {
-				return l[sim.LaneAIMD].Backend.Latency.P99*3 < l[sim.LaneTokenBucket].Backend.Latency.P99
+				return concurrencyBeatsRate(l)
 			}},
 		{"quota-pacing", "the pacers make under a third of the hitters' attempts, are never refused, and get at least as many requests through",
 			func(l map[sim.LaneKind]sim.LaneResult) bool {
@@ -284,5 +284,50 @@ func TestVegasConvergesUnderASlowdown(t *testing.T) {
 	}
 	if v, a := shedBefore(l[sim.LaneVegas]), shedBefore(l[sim.LaneAIMD]); v == 0 || v <= 10*a {
 		t.Errorf("shed before the slowdown at 10s: vegas %d, AIMD %d; want vegas over ten times AIMD", v, a)
+	}
+}
+
+// concurrencyBeatsRate is true when every concurrency-limiter lane of l kept its
+// backend's p99 latency under a third of every other lane's, and l has both kinds.
+func concurrencyBeatsRate(l map[sim.LaneKind]sim.LaneResult) bool {
+	var conc, rate []time.Duration
+	for k, lane := range l {
+		if k.Info().Class == sim.ConcurrencyLimiter {
+			conc = append(conc, lane.Backend.Latency.P99)
+		} else {
+			rate = append(rate, lane.Backend.Latency.P99)
+		}
+	}
+	for _, c := range conc {
+		for _, r := range rate {
+			if c*3 >= r {
+				return false
+			}
+		}
+	}
+	return len(conc) > 0 && len(rate) > 0
+}
+
+// The downstream-slowdown description holds with every lane, the ninth included.
+func TestDownstreamSlowdownHoldsWithEveryLane(t *testing.T) {
+	s, err := LoadBuiltin("downstream-slowdown")
+	if err != nil {
+		t.Fatal(err)
+	}
+	cfg := *s.Config
+	cfg.Lanes = nil
+	for _, info := range sim.Lanes() {
+		cfg.Lanes = append(cfg.Lanes, info.Kind)
+	}
+	r, err := sim.Run(context.Background(), cfg, sim.Options{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	lanes := map[sim.LaneKind]sim.LaneResult{}
+	for _, l := range r.Lanes {
+		lanes[l.Lane] = l
+	}
+	if !concurrencyBeatsRate(lanes) {
+		t.Errorf("with every lane, some concurrency limit's p99 latency is not under a third of every rate limit's")
 	}
 }
