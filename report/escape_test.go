@@ -11,23 +11,6 @@ import (
 	"github.com/rlsim/rlsim/sim"
 )
 
-func TestEscape(t *testing.T) {
-	for _, tc := range []struct{ in, want string }{
-		{"plain text, ümlauts and → arrows", "plain text, ümlauts and → arrows"},
-		{"red \x1b[31mtext\x1b[0m", `red \x1b[31mtext\x1b[0m`},
-		{"title \x1b]0;pwned\x07", `title \x1b]0;pwned\a`},
-		{"two\nlines\tand a tab", `two\nlines\tand a tab`},
-		{"bidi \u202eevil", `bidi \u202eevil`},
-		{"C1 \u009b31m", `C1 \u009b31m`},
-		{"bad utf-8 \xff\xfe", `bad utf-8 \xff\xfe`},
-		{`a back\slash stays`, `a back\slash stays`},
-	} {
-		if got := Escape(tc.in); got != tc.want {
-			t.Errorf("Escape(%q) = %q, want %q", tc.in, got, tc.want)
-		}
-	}
-}
-
 // hostile is a scenario whose every piece of free text carries terminal escapes.
 const hostile = "description: \"set the title \\e]0;pwned\\a and go red \\e[31m\"\n" +
 	"duration: 2s\n" +

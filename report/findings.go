@@ -6,6 +6,7 @@ import (
 	"strings"
 	"time"
 
+	"github.com/rlsim/rlsim/scenarios"
 	"github.com/rlsim/rlsim/sim"
 )
 
@@ -68,7 +69,7 @@ func overLimit(r sim.Result) []string {
 		over = rest
 		key := ""
 		if p.Key != "" {
-			key = fmt.Sprintf(" (key %s)", Escape(p.Key))
+			key = fmt.Sprintf(" (key %s)", scenarios.Escape(p.Key))
 		}
 		note := ""
 		if len(names) == 1 && over0.Lane.Info().Class == sim.ConcurrencyLimiter {

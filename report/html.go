@@ -9,6 +9,7 @@ import (
 	"strings"
 	"time"
 
+	"github.com/rlsim/rlsim/scenarios"
 	"github.com/rlsim/rlsim/sim"
 )
 
@@ -60,7 +61,7 @@ func WriteHTML(w io.Writer, pages []Page) error {
 		doc.Pages = append(doc.Pages, hp)
 	}
 	if len(pages) == 1 {
-		doc.Title = "rlsim: " + Escape(pages[0].Run.Scenario.Name)
+		doc.Title = "rlsim: " + scenarios.Escape(pages[0].Run.Scenario.Name)
 	}
 	return page.Execute(w, doc)
 }
@@ -108,8 +109,8 @@ type pageJSON struct {
 func htmlPage(i int, p Page) htmlPageData {
 	run := p.Run
 	s := run.Scenario
-	hp := htmlPageData{ID: fmt.Sprintf("s%d-%s", i+1, s.Name), Name: Escape(s.Name), Description: Escape(s.Description),
-		Command: p.Command, File: Escape(s.File), YAML: escapeLines(string(s.Source)), Data: pageJSON{Run: toJSON(run)}}
+	hp := htmlPageData{ID: fmt.Sprintf("s%d-%s", i+1, s.Name), Name: scenarios.Escape(s.Name), Description: scenarios.Escape(s.Description),
+		Command: p.Command, File: scenarios.Escape(s.File), YAML: escapeLines(string(s.Source)), Data: pageJSON{Run: toJSON(run)}}
 	for _, img := range p.Images {
 		hp.Images = append(hp.Images, htmlImage{Name: img.Figure.Name, Title: img.Figure.Title, Caption: img.Figure.Caption,
 			Src: template.URL("data:image/png;base64," + base64.StdEncoding.EncodeToString(img.PNG))})
@@ -193,7 +194,7 @@ func laneVerdict(r sim.Result, l sim.LaneResult) verdict {
 		v.Badge, v.Tone = "held the limit", "good"
 		parts = append(parts, fmt.Sprintf("Never more than %d in one %s window (limit %d).", p.Count, window, p.Limit))
 		if s, ok := starved(l); ok {
-			v.Badge, v.Tone = "held the limit; starved "+Escape(s.Name), "bad"
+			v.Badge, v.Tone = "held the limit; starved "+scenarios.Escape(s.Name), "bad"
 			parts = append(parts, "C"+strings.TrimPrefix(starvedSentence(l, s), "c")+".")
 		}
 	}
@@ -222,7 +223,7 @@ func laneVerdict(r sim.Result, l sim.LaneResult) verdict {
 	if len(l.Classes) > 1 {
 		var cs []string
 		for _, c := range l.Classes {
-			cs = append(cs, fmt.Sprintf("%s %s", Escape(c.Name), percent(c.Succeeded, c.Unique)))
+			cs = append(cs, fmt.Sprintf("%s %s", scenarios.Escape(c.Name), percent(c.Succeeded, c.Unique)))
 		}
 		parts = append(parts, "Succeeded: "+strings.Join(cs, ", ")+".")
 	}
@@ -237,7 +238,7 @@ func keyPhrase(k string) string {
 	if k == "" || k == "global" {
 		return ""
 	}
-	return " (key " + Escape(k) + ")"
+	return " (key " + scenarios.Escape(k) + ")"
 }
 
 // timelineJSON is the lanes timeline as the script draws it. Times are integer

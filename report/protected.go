@@ -6,6 +6,7 @@ import (
 	"strconv"
 	"strings"
 
+	"github.com/rlsim/rlsim/scenarios"
 	"github.com/rlsim/rlsim/sim"
 )
 
@@ -31,7 +32,7 @@ func classGaps(r sim.Result) []string {
 	}
 	for _, name := range order {
 		out = append(out, fmt.Sprintf("class %s got under half its fair share of the successes under %s",
-			Escape(name), list(starvedIn[name])))
+			scenarios.Escape(name), list(starvedIn[name])))
 	}
 	for _, l := range r.Lanes {
 		lo, hi := math.Inf(1), math.Inf(-1)
@@ -42,7 +43,7 @@ func classGaps(r sim.Result) []string {
 			}
 			f := float64(c.Succeeded) / float64(c.Unique)
 			lo, hi = min(lo, f), max(hi, f)
-			parts = append(parts, fmt.Sprintf("%s %s", Escape(c.Name), percent(c.Succeeded, c.Unique)))
+			parts = append(parts, fmt.Sprintf("%s %s", scenarios.Escape(c.Name), percent(c.Succeeded, c.Unique)))
 		}
 		if len(parts) >= 2 && hi-lo < 0.1 && hi < 0.9 {
 			out = append(out, fmt.Sprintf("under %s, every class was refused alike: %s succeeded", l.Lane.Title(), strings.Join(parts, ", ")))
@@ -81,8 +82,8 @@ func starvedSentence(l sim.LaneResult, s sim.ClassResult) string {
 		}
 	}
 	return fmt.Sprintf("class %s got %s of its fair share of the successes: %s of its requests succeeded, against %s for %s",
-		Escape(s.Name), percentF(float64(s.Succeeded)/s.FairShare), percent(s.Succeeded, s.Unique),
-		percent(best.Succeeded, best.Unique), Escape(best.Name))
+		scenarios.Escape(s.Name), percentF(float64(s.Succeeded)/s.FairShare), percent(s.Succeeded, s.Unique),
+		percent(best.Succeeded, best.Unique), scenarios.Escape(best.Name))
 }
 
 func percentF(f float64) string { return strconv.FormatFloat(100*f, 'f', 0, 64) + "%" }

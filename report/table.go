@@ -7,6 +7,7 @@ import (
 	"strings"
 	"time"
 
+	"github.com/rlsim/rlsim/scenarios"
 	"github.com/rlsim/rlsim/sim"
 )
 
@@ -23,9 +24,9 @@ func WriteTableFit(w io.Writer, runs []Run, width int) error {
 		if i > 0 {
 			fmt.Fprintln(w)
 		}
-		fmt.Fprintf(w, "%s\n", Escape(o.Scenario.Name))
+		fmt.Fprintf(w, "%s\n", scenarios.Escape(o.Scenario.Name))
 		if o.Scenario.Description != "" {
-			writeWrapped(w, Escape(o.Scenario.Description), "", "", width)
+			writeWrapped(w, scenarios.Escape(o.Scenario.Description), "", "", width)
 		}
 		o.kind().writeTable(w, width)
 	}
@@ -83,7 +84,7 @@ func classTable(r sim.Result) *Table {
 			if c.FairShare > 0 {
 				share = percentF(float64(c.Succeeded) / c.FairShare)
 			}
-			t.Add(name, Escape(c.Name), percent(c.Succeeded, c.Unique), percent(c.Refused, c.Attempts),
+			t.Add(name, scenarios.Escape(c.Name), percent(c.Succeeded, c.Unique), percent(c.Refused, c.Attempts),
 				percent(c.Shed, c.Attempts), count(c.GaveUp), dash(c.TimeToSuccess.Count, FormatDuration(c.TimeToSuccess.P50)),
 				dash(c.TimeToSuccess.Count, FormatDuration(c.TimeToSuccess.P99)), share)
 		}
@@ -107,7 +108,7 @@ func describeLimits(limits []sim.Limit) string {
 	var parts []string
 	for _, l := range limits {
 		p := l.Policy
-		s := fmt.Sprintf("%s %d per %s", Escape(l.Name), p.Limit, FormatDuration(p.Window))
+		s := fmt.Sprintf("%s %d per %s", scenarios.Escape(l.Name), p.Limit, FormatDuration(p.Window))
 		if b := p.EffectiveBurst(); b != p.Limit {
 			s += fmt.Sprintf(" (burst %d)", b)
 		}

@@ -10,6 +10,7 @@ import (
 	"github.com/charmbracelet/lipgloss"
 	"github.com/charmbracelet/x/ansi"
 
+	"github.com/rlsim/rlsim/scenarios"
 	"github.com/rlsim/rlsim/sim"
 )
 
@@ -124,8 +125,8 @@ func (m *Model) View() string {
 	}
 	sc := m.list[m.current]
 	if lay.title {
-		head := fmt.Sprintf("rlsim · %s (%d of %d)", printable(sc.Name), m.current+1, len(m.list))
-		rest := truncate(printable(sc.Description), m.width-utf8.RuneCountInString(head)-2)
+		head := fmt.Sprintf("rlsim · %s (%d of %d)", scenarios.Escape(sc.Name), m.current+1, len(m.list))
+		rest := truncate(scenarios.Escape(sc.Description), m.width-utf8.RuneCountInString(head)-2)
 		line(m.styles.title.wrap(head) + "  " + m.styles.faint.wrap(rest))
 	}
 	info, state := m.infoLine()
@@ -143,7 +144,7 @@ func (m *Model) View() string {
 		line(m.legend(m.width))
 	}
 	if lay.status && m.status != "" {
-		line(m.styles.faint.wrap(truncate(printable(m.status), m.width)))
+		line(m.styles.faint.wrap(truncate(scenarios.Escape(m.status), m.width)))
 	}
 	// help.Model lets an item overflow when its ellipsis does not fit either.
 	help := strings.Split(m.help.View(m.keys), "\n")
@@ -261,7 +262,7 @@ func (m *Model) infoLine() (line, state string) {
 	}
 	var b strings.Builder
 	fmt.Fprintf(&b, "%s · t=%.2fs of %s · speed %s · limit %s %d per %s", state, m.sim.Now().Seconds(), formatTime(m.sim.End()),
-		speedLabel(speeds[m.speed]), printable(lim.Name), lim.Policy.Limit, formatTime(lim.Policy.Window))
+		speedLabel(speeds[m.speed]), scenarios.Escape(lim.Name), lim.Policy.Limit, formatTime(lim.Policy.Window))
 	if lim.Policy.Burst > 0 && lim.Policy.Burst != lim.Policy.Limit {
 		fmt.Fprintf(&b, ", bursts of %d", lim.Policy.Burst)
 	}
