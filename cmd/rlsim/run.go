@@ -256,7 +256,7 @@ func runOne(opts *runOptions, s *scenarios.Scenario, trace *run.TraceFile, timel
 		}
 	}
 	if opts.Progress != nil {
-		p := &progressLine{w: opts.Progress, name: s.Name, last: -1}
+		p := &progressLine{w: opts.Progress, name: scenarios.Escape(s.Name), last: -1}
 		ro.Progress = p.update
 		defer p.clear()
 	}
