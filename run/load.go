@@ -9,13 +9,13 @@ import (
 	"github.com/rlsim/rlsim/scenarios"
 )
 
-// LoadAll loads every argument, a file path or a built-in scenario's name, and
-// reports the problems of all of them at once.
-func LoadAll(args []string) ([]*scenarios.Scenario, error) {
+// LoadAll loads every argument, a file path or a built-in scenario's name, with
+// sets written into each, and reports the problems of all of them at once.
+func LoadAll(args []string, sets ...scenarios.Set) ([]*scenarios.Scenario, error) {
 	var list []*scenarios.Scenario
 	var errs []error
 	for _, arg := range args {
-		s, err := Load(arg)
+		s, err := Load(arg, sets...)
 		if err != nil {
 			errs = append(errs, err)
 			continue
@@ -38,15 +38,17 @@ const BuiltinPrefix = "builtin:"
 // that is both a built-in and a file here is an error rather than a silent
 // choice (./NAME or builtin:NAME says which). A folder is never a scenario, so
 // a folder named like a built-in does not hide it.
-func Load(arg string) (*scenarios.Scenario, error) {
+//
+// Sets are written into the file before it is decoded (see scenarios.Set).
+func Load(arg string, sets ...scenarios.Set) (*scenarios.Scenario, error) {
 	if name, ok := strings.CutPrefix(arg, BuiltinPrefix); ok {
 		if _, ok := scenarios.BuiltinSource(name); !ok {
 			return nil, &scenarios.FieldError{File: arg, Msg: scenarios.UnknownBuiltin(name)}
 		}
-		return scenarios.LoadBuiltin(name)
+		return scenarios.LoadBuiltin(name, sets...)
 	}
 	if looksLikePath(arg) {
-		return scenarios.Load(arg)
+		return scenarios.Load(arg, sets...)
 	}
 	_, builtin := scenarios.BuiltinSource(arg)
 	st, err := os.Stat(arg)
@@ -56,13 +58,32 @@ func Load(arg string) (*scenarios.Scenario, error) {
 		return nil, &scenarios.FieldError{File: arg, Msg: fmt.Sprintf(
 			"names both a built-in scenario and a file here; write ./%s for the file or %s%s for the built-in", arg, BuiltinPrefix, arg)}
 	case builtin:
-		return scenarios.LoadBuiltin(arg)
+		return scenarios.LoadBuiltin(arg, sets...)
 	case err == nil:
-		return scenarios.Load(arg)
+		return scenarios.Load(arg, sets...)
 	}
 	return nil, &scenarios.FieldError{File: arg, Msg: "no such file, and " + scenarios.UnknownBuiltin(arg)}
 }
 
 func looksLikePath(arg string) bool {
 	return strings.ContainsAny(arg, `/\`) || strings.HasSuffix(arg, ".yaml") || strings.HasSuffix(arg, ".yml")
+}
+
+// ParseSets reads --set flags, each path=value, reporting every malformed one at
+// once as an *InputError.
+func ParseSets(flags []string) ([]scenarios.Set, error) {
+	var sets []scenarios.Set
+	var errs []error
+	for _, f := range flags {
+		s, err := scenarios.ParseSet(f)
+		if err != nil {
+			errs = append(errs, err)
+			continue
+		}
+		sets = append(sets, s)
+	}
+	if len(errs) > 0 {
+		return nil, BadInput(errors.Join(errs...))
+	}
+	return sets, nil
 }

@@ -14,6 +14,10 @@ type Overrides struct {
 	Seed     *uint64       // nil: each file's own seed
 	Duration time.Duration // how long new requests may start; 0: the file's
 	Lanes    string        // comma-separated lane names; "": the file's
+	// Sets are --set flags, each path=value, written into every file loaded
+	// through Load before it is decoded, so each passes every check a written
+	// value does and a problem names its flag.
+	Sets []string
 	// MaxEvents is the event budget: a scenario estimated to need more is refused
 	// before it runs. 0 or less checks nothing.
 	MaxEvents int64
@@ -36,6 +40,15 @@ func (ov Overrides) Apply(list []*scenarios.Scenario) error {
 		}
 	}
 	return BadInput(errors.Join(errs...))
+}
+
+// Load loads every argument (see LoadAll) with ov's sets written into it.
+func (ov Overrides) Load(args []string) ([]*scenarios.Scenario, error) {
+	sets, err := ParseSets(ov.Sets)
+	if err != nil {
+		return nil, err
+	}
+	return LoadAll(args, sets...)
 }
 
 func (ov Overrides) lanes() ([]sim.LaneKind, error) {

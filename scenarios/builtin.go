@@ -69,13 +69,13 @@ func BuiltinSource(name string) ([]byte, bool) {
 	return data, err == nil
 }
 
-// LoadBuiltin parses the named built-in scenario.
-func LoadBuiltin(name string) (*Scenario, error) {
+// LoadBuiltin parses the named built-in scenario, with sets written into it.
+func LoadBuiltin(name string, sets ...Set) (*Scenario, error) {
 	data, ok := BuiltinSource(name)
 	if !ok {
 		return nil, &FieldError{File: name, Msg: UnknownBuiltin(name)}
 	}
-	s, err := Parse(name+".yaml", data)
+	s, err := Parse(name+".yaml", data, sets...)
 	if err != nil {
 		return nil, err
 	}

@@ -40,14 +40,14 @@ type Scenario struct {
 // above any hand-written scenario, far below what would take long to parse.
 const MaxFileSize = 10 << 20
 
-// Load reads and parses the scenario file at path. A file over MaxFileSize is
+// Load reads and parses the scenario file at path, with sets written into it. A file over MaxFileSize is
 // refused without being read whole.
-func Load(path string) (*Scenario, error) {
+func Load(path string, sets ...Set) (*Scenario, error) {
 	data, err := readCapped(path)
 	if err != nil {
 		return nil, err
 	}
-	return Parse(path, data)
+	return Parse(path, data, sets...)
 }
 
 func readCapped(path string) ([]byte, error) {
@@ -89,9 +89,10 @@ func readProblem(err error) string {
 
 var yamlLine = regexp.MustCompile(`^yaml: line (\d+): (.*)$`)
 
-// Parse reads a scenario from data; file names it in error messages. The error,
-// if any, is an Errors listing every problem found.
-func Parse(file string, data []byte) (s *Scenario, err error) {
+// Parse reads a scenario from data, with sets written into it before it is
+// decoded; file names it in error messages, and a set's flag names a problem
+// with what it wrote. The error, if any, is an Errors listing every problem found.
+func Parse(file string, data []byte, sets ...Set) (s *Scenario, err error) {
 	errs := &errorList{file: file}
 	if len(data) > MaxFileSize {
 		return nil, tooBig(file)
@@ -123,6 +124,7 @@ func Parse(file string, data []byte) (s *Scenario, err error) {
 		errs.add(0, "", "the file is empty: a scenario needs at least clients (see rlsim scenarios show demo)")
 		return nil, errs.err()
 	}
+	owned := applySets(root.Content[0], sets, errs)
 	var f fileSpec
 	d := &decoder{errs: errs, lines: map[string]int{}}
 	d.decode(root.Content[0], reflect.ValueOf(&f).Elem(), "", "")
@@ -138,6 +140,7 @@ func Parse(file string, data []byte) (s *Scenario, err error) {
 	if c := s.checked(); errs.err() == nil && c != nil {
 		b.simValidate(c.Validate())
 	}
+	blame(errs.errs, owned)
 	if err := errs.err(); err != nil {
 		return nil, err
 	}

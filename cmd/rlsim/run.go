@@ -33,6 +33,7 @@ type runOptions struct {
 	Seed      *uint64
 	Duration  time.Duration
 	Lanes     string
+	Sets      []string
 	MaxEvents int64
 	// Width is the terminal's width for the table, 0 for the full layout.
 	Width int
@@ -76,6 +77,7 @@ one must lie outside DIR.`,
 		Example: `  rlsim run
   rlsim run boundary-burst
   rlsim run my-api.yaml --seed 7 --lanes token_bucket,gcra
+  rlsim run noisy-neighbour --set limits[0].limit=20 --set clients[1].retry.kind=exponential
   rlsim run retry-storm-no-jitter retry-storm-full-jitter --format csv
   rlsim run demo --format json --trace demo.jsonl
   rlsim run boundary-burst retry-storm-no-jitter --out report --trace trace.csv`,
@@ -119,6 +121,7 @@ one must lie outside DIR.`,
 	f.Uint64Var(&seed, "seed", 0, "seed of every random stream, replacing the file's")
 	f.DurationVar(&opts.Duration, "duration", 0, "how long new requests may start, replacing the file's")
 	f.StringVar(&opts.Lanes, "lanes", "", "comma-separated lanes to run, replacing the file's (e.g. token_bucket,gcra)")
+	f.StringArrayVar(&opts.Sets, "set", nil, "replace the scenario field at `PATH=VALUE` (the file's names, e.g. limits[0].limit=20); repeatable")
 	f.BoolVar(&opts.Wide, "wide", false, "print every table column and each finding on one line, however wide the terminal")
 	f.IntVar(&opts.Width, "width", opts.Width, "fit the table to `N` columns (default: the terminal's width; 0: full layout)")
 	f.Int64Var(&opts.MaxEvents, "max-events", defaultMaxEvents, "the event budget: refuse a scenario estimated to need more than `N` events, and stop a run that reaches N")
@@ -130,7 +133,7 @@ one must lie outside DIR.`,
 }
 
 func runRun(opts *runOptions) error {
-	list, err := run.LoadAll(opts.Args)
+	list, err := opts.overrides().Load(opts.Args)
 	if err := errors.Join(err, checkOutputs(opts)); err != nil {
 		return err
 	}
@@ -199,7 +202,7 @@ func runRun(opts *runOptions) error {
 
 // overrides are the flags that replace a scenario's own settings.
 func (opts *runOptions) overrides() run.Overrides {
-	return run.Overrides{Seed: opts.Seed, Duration: opts.Duration, Lanes: opts.Lanes, MaxEvents: opts.MaxEvents}
+	return run.Overrides{Seed: opts.Seed, Duration: opts.Duration, Lanes: opts.Lanes, Sets: opts.Sets, MaxEvents: opts.MaxEvents}
 }
 
 // checkOutputs refuses, all at once and before the run, --out and --trace paths
@@ -226,6 +229,9 @@ func reproduce(opts *runOptions, arg string, o report.Run) string {
 	}
 	if opts.Lanes != "" {
 		parts = append(parts, "--lanes", shellQuote(opts.Lanes))
+	}
+	for _, set := range opts.Sets {
+		parts = append(parts, "--set", shellQuote(set))
 	}
 	if opts.MaxEvents != defaultMaxEvents && opts.MaxEvents > 0 {
 		parts = append(parts, "--max-events", fmt.Sprint(opts.MaxEvents))

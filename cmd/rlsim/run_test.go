@@ -56,6 +56,9 @@ func TestRunFlags(t *testing.T) {
 		{name: "wide beats width", args: []string{"--width", "80", "--wide"},
 			want: runOptions{Args: []string{"demo"}, Format: "table", MaxEvents: defaultMaxEvents, Wide: true}},
 		{name: "bad width", args: []string{"--width", "-3"}, wantErr: "--width: must be 0 or more, got -3"},
+		{name: "sets repeat and keep their commas", args: []string{"--set", "limits[0].limit=20", "--set", "lanes=[gcra,token_bucket]"},
+			want: runOptions{Args: []string{"demo"}, Format: "table", MaxEvents: defaultMaxEvents,
+				Sets: []string{"limits[0].limit=20", "lanes=[gcra,token_bucket]"}}},
 	}
 	for _, tc := range tests {
 		t.Run(tc.name, func(t *testing.T) {
@@ -79,7 +82,7 @@ func TestRunFlags(t *testing.T) {
 			}
 			g := runOptions{Args: got.Args, Format: got.Format, Seed: got.Seed, Duration: got.Duration,
 				Lanes: got.Lanes, TracePath: got.TracePath, OutDir: got.OutDir, MaxEvents: got.MaxEvents,
-				Width: got.Width, Wide: got.Wide}
+				Width: got.Width, Wide: got.Wide, Sets: got.Sets}
 			if !reflect.DeepEqual(g, tc.want) {
 				t.Errorf("options = %+v, want %+v", g, tc.want)
 			}
@@ -297,6 +300,8 @@ func TestReproduceRunsTheSameAgain(t *testing.T) {
 		{"defaults", runOptions{MaxEvents: defaultMaxEvents}, "demo", "demo", "rlsim run demo --seed 1"},
 		{"every flag", runOptions{Seed: &seven, Duration: 2 * time.Second, Lanes: "gcra,fixed_window", MaxEvents: 10_000_000},
 			"demo", "my file.yaml", "rlsim run 'my file.yaml' --seed 7 --duration 2s --lanes gcra,fixed_window --max-events 10000000"},
+		{"sets, quoted for the shell", runOptions{Sets: []string{"limits[0].limit=20", "lanes=[gcra, token_bucket]"}, MaxEvents: defaultMaxEvents},
+			"demo", "demo", "rlsim run demo --seed 1 --set 'limits[0].limit=20' --set 'lanes=[gcra, token_bucket]'"},
 		{"a contention study with a lifted budget", runOptions{MaxEvents: 60_000_000}, "backoff-contention", "backoff-contention",
 			"rlsim run backoff-contention --seed 1 --max-events 60000000"},
 	}

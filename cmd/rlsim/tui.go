@@ -21,6 +21,7 @@ type tuiOptions struct {
 	Arg       string // a file or a built-in's name; empty means the default scenario
 	Seed      *uint64
 	Lanes     string
+	Sets      []string
 	MaxEvents int64
 
 	// Play runs the view in the terminal; tests replace it.
@@ -74,6 +75,7 @@ Played to its end without a burst, a scenario ends with exactly the figures
 	f := cmd.Flags()
 	f.Uint64Var(&seed, "seed", 0, "seed of every random stream, replacing the file's")
 	f.StringVar(&opts.Lanes, "lanes", "", "comma-separated lanes to show, replacing the file's (e.g. token_bucket,gcra)")
+	f.StringArrayVar(&opts.Sets, "set", nil, "replace the scenario field at `PATH=VALUE` (e.g. limits[0].limit=20) in the scenario asked for; repeatable")
 	f.Int64Var(&opts.MaxEvents, "max-events", defaultMaxEvents, "stop a scenario that reaches `N` events, as rlsim run does")
 	_ = cmd.RegisterFlagCompletionFunc("lanes", completeLanes)
 	return cmd
@@ -101,11 +103,12 @@ func tuiRun(opts *tuiOptions) error {
 // playlist is the scenario asked for, then the other built-in comparisons in
 // their listed order, so that tab moves on from the one asked for.
 func playlist(opts *tuiOptions) ([]tui.Scenario, error) {
-	first, err := run.Load(opts.Arg)
+	ov := run.Overrides{Seed: opts.Seed, Lanes: opts.Lanes, Sets: opts.Sets, MaxEvents: opts.MaxEvents}
+	loaded, err := ov.Load([]string{opts.Arg})
 	if err != nil {
 		return nil, badInput(err)
 	}
-	all, err := run.Playlist(first, run.Overrides{Seed: opts.Seed, Lanes: opts.Lanes, MaxEvents: opts.MaxEvents})
+	all, err := run.Playlist(loaded[0], ov)
 	if err != nil {
 		return nil, err
 	}

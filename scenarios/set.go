@@ -1,0 +1,213 @@
+package scenarios
+
+import (
+	"fmt"
+	"reflect"
+	"strconv"
+	"strings"
+
+	"gopkg.in/yaml.v3"
+)
+
+// Set is one "--set path=value" of a command line: it replaces, or adds, the
+// field at Path (the file's own field names, e.g. "clients[1].retry.kind")
+// before the file is decoded, so the value passes every check a written one does.
+type Set struct {
+	Path  string
+	Value string // YAML: 20, exponential, [token_bucket, gcra]
+	steps []step
+}
+
+// step is one hop of a path: a field name, or an index into a list.
+type step struct {
+	field string
+	index int // with field "": the list index
+}
+
+// ParseSet reads arg, written path=value.
+func ParseSet(arg string) (Set, error) {
+	path, value, ok := strings.Cut(arg, "=")
+	if !ok {
+		return Set{}, fmt.Errorf("--set %s: want path=value, e.g. limits[0].limit=20", arg)
+	}
+	steps, err := parsePath(path)
+	if err != nil {
+		return Set{}, fmt.Errorf("--set %s: %v", arg, err)
+	}
+	return Set{Path: path, Value: value, steps: steps}, nil
+}
+
+// flag is how an error names the set: the flag as the user wrote it.
+func (s Set) flag() string { return "--set " + s.Path + "=" + s.Value }
+
+// parsePath reads a path such as limits[0].limit into its steps.
+func parsePath(path string) ([]step, error) {
+	if path == "" {
+		return nil, fmt.Errorf("the path is empty")
+	}
+	var steps []step
+	rest := path
+	for rest != "" {
+		i := strings.IndexAny(rest, ".[")
+		name := rest
+		if i >= 0 {
+			name = rest[:i]
+		}
+		if name == "" {
+			return nil, fmt.Errorf("path %q: a field name is missing before %q", path, rest)
+		}
+		steps = append(steps, step{field: name})
+		rest = rest[len(name):]
+		for strings.HasPrefix(rest, "[") {
+			end := strings.IndexByte(rest, ']')
+			if end < 0 {
+				return nil, fmt.Errorf("path %q: [ without ]", path)
+			}
+			n, err := strconv.Atoi(rest[1:end])
+			if err != nil || n < 0 || strconv.Itoa(n) != rest[1:end] {
+				return nil, fmt.Errorf("path %q: index %q is not a whole number from 0", path, rest[1:end])
+			}
+			steps = append(steps, step{index: n})
+			rest = rest[end+1:]
+		}
+		if rest == "" {
+			break
+		}
+		if rest[0] != '.' || len(rest) == 1 {
+			return nil, fmt.Errorf("path %q: want .field or [index] at %q", path, rest)
+		}
+		rest = rest[1:]
+	}
+	return steps, nil
+}
+
+// applySets writes every set into the document doc (a mapping, or null for an
+// empty file), walking the schema beside it so that an unknown field is refused
+// with the fields there are. It returns the paths each set wrote or created,
+// whose later problems are the set's, not the file's.
+func applySets(doc *yaml.Node, sets []Set, errs *errorList) map[string]Set {
+	owned := map[string]Set{}
+	for _, s := range sets {
+		if err := s.apply(doc, owned); err != "" {
+			errs.errs = append(errs.errs, &FieldError{File: s.flag(), Msg: err})
+		}
+	}
+	return owned
+}
+
+func (s Set) apply(n *yaml.Node, owned map[string]Set) string {
+	t := reflect.TypeFor[fileSpec]()
+	path := ""
+	for i, st := range s.steps {
+		for t.Kind() == reflect.Pointer {
+			t = t.Elem()
+		}
+		last := i == len(s.steps)-1
+		var child **yaml.Node
+		if st.field != "" {
+			if t.Kind() != reflect.Struct || isScalarType(t) {
+				return fmt.Sprintf("%s holds a value, not fields; %s is not there", orTop(path), st.field)
+			}
+			f, ok := fieldByName(t, st.field)
+			path = join(path, st.field)
+			if !ok {
+				msg := fmt.Sprintf("%s: unknown field", path)
+				if m := closest(st.field, fieldNames(t)); m != "" {
+					msg += fmt.Sprintf("; did you mean %q?", m)
+				}
+				return msg + " (fields here: " + strings.Join(fieldNames(t), ", ") + ")"
+			}
+			t = f.Type
+			child = mappingValue(n, st.field, func() { owned[path] = s })
+		} else {
+			path = fmt.Sprintf("%s[%d]", path, st.index)
+			if t.Kind() != reflect.Slice {
+				return fmt.Sprintf("%s: not a list, so it has no [%d]", parent(path), st.index)
+			}
+			t = t.Elem()
+			if n.Kind != yaml.SequenceNode || st.index >= len(n.Content) {
+				have := 0
+				if n.Kind == yaml.SequenceNode {
+					have = len(n.Content)
+				}
+				return fmt.Sprintf("%s: no such entry: the list has %d", path, have)
+			}
+			child = &n.Content[st.index]
+		}
+		if last {
+			v, err := valueNode(s.Value)
+			if err != "" {
+				return err
+			}
+			*child = v
+			owned[path] = s
+			return ""
+		}
+		n = *child
+	}
+	return ""
+}
+
+func orTop(path string) string {
+	if path == "" {
+		return "the file"
+	}
+	return path
+}
+
+// isScalarType reports whether t is written as one string (a Duration, a Rate).
+func isScalarType(t reflect.Type) bool { return reflect.PointerTo(t).Implements(scalarParserType) }
+
+// mappingValue is the value node of key in n, added (empty) when absent; a null
+// or absent n becomes a mapping first. created is called when the key is added.
+func mappingValue(n *yaml.Node, key string, created func()) **yaml.Node {
+	for n.Kind == yaml.AliasNode && n.Alias != nil {
+		n = n.Alias
+	}
+	if n.Kind != yaml.MappingNode {
+		*n = yaml.Node{Kind: yaml.MappingNode, Tag: "!!map"}
+	}
+	for i := 0; i+1 < len(n.Content); i += 2 {
+		if n.Content[i].Value == key {
+			return &n.Content[i+1]
+		}
+	}
+	created()
+	n.Content = append(n.Content, &yaml.Node{Kind: yaml.ScalarNode, Tag: "!!str", Value: key},
+		&yaml.Node{Kind: yaml.ScalarNode, Tag: "!!null"})
+	return &n.Content[len(n.Content)-1]
+}
+
+// valueNode reads value as YAML: one scalar, a [flow, list] or a {flow: mapping}.
+func valueNode(value string) (*yaml.Node, string) {
+	var doc yaml.Node
+	if err := yaml.Unmarshal([]byte(value), &doc); err != nil {
+		return nil, "the value is not valid YAML: " + strings.TrimPrefix(err.Error(), "yaml: ")
+	}
+	if len(doc.Content) == 0 {
+		return &yaml.Node{Kind: yaml.ScalarNode, Tag: "!!null"}, ""
+	}
+	v := doc.Content[0]
+	zeroLines(v)
+	return v, ""
+}
+
+// zeroLines clears the lines of a set's nodes: they are on no line of the file.
+func zeroLines(n *yaml.Node) {
+	n.Line, n.Column = 0, 0
+	for _, c := range n.Content {
+		zeroLines(c)
+	}
+}
+
+// blame hands each problem under a path a set wrote to that set's flag.
+func blame(es Errors, owned map[string]Set) {
+	for _, e := range es {
+		for p := e.Path; p != ""; p = parent(p) {
+			if s, ok := owned[p]; ok {
+				e.File, e.Line = s.flag(), 0
+				break
+			}
+		}
+	}
+}

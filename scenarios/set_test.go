@@ -1,0 +1,194 @@
+package scenarios
+
+import (
+	"errors"
+	"strconv"
+	"strings"
+	"testing"
+)
+
+const setBase = `limits:
+  - limit: 10
+    window: 1s
+clients:
+  - name: users
+    arrivals:
+      - kind: constant
+        rate: 5/s
+  - name: abuser
+    arrivals:
+      - kind: constant
+        rate: 50/s
+`
+
+func TestSetOverridesTheFile(t *testing.T) {
+	tests := []struct {
+		name  string
+		sets  []string
+		check func(s *Scenario) string // "" when right
+	}{
+		{"a number in a list entry", []string{"limits[0].limit=20"}, func(s *Scenario) string {
+			if got := s.Config.Limits[0].Policy.Limit; got != 20 {
+				return "limit " + itoa(got)
+			}
+			return ""
+		}},
+		{"a field the file left out, under a section it left out", []string{"clients[1].retry.kind=exponential", "clients[1].retry.jitter=full"}, func(s *Scenario) string {
+			if got := s.Config.Clients[1].Retry.Kind.String(); got != "exponential" {
+				return "retry " + got
+			}
+			if got := s.Config.Clients[1].Retry.Jitter.String(); got != "full" {
+				return "jitter " + got
+			}
+			return ""
+		}},
+		{"a flow list", []string{"lanes=[gcra, token_bucket]"}, func(s *Scenario) string {
+			if len(s.Config.Lanes) != 2 || s.Config.Lanes[0].String() != "gcra" {
+				return "lanes " + itoa(int64(len(s.Config.Lanes)))
+			}
+			return ""
+		}},
+		{"the last set wins", []string{"seed=3", "seed=4"}, func(s *Scenario) string {
+			if s.Config.Seed != 4 {
+				return "seed " + itoa(int64(s.Config.Seed))
+			}
+			return ""
+		}},
+	}
+	for _, tc := range tests {
+		t.Run(tc.name, func(t *testing.T) {
+			s, err := Parse("f.yaml", []byte(setBase), mustSets(t, tc.sets...)...)
+			if err != nil {
+				t.Fatal(err)
+			}
+			if msg := tc.check(s); msg != "" {
+				t.Error(msg)
+			}
+		})
+	}
+}
+
+func TestSetErrorsNameTheFlag(t *testing.T) {
+	tests := []struct {
+		name string
+		sets []string
+		want []string // every line of the error
+	}{
+		{"a value the field refuses", []string{"limits[0].limit=abc"},
+			[]string{`--set limits[0].limit=abc: limits[0].limit: want a whole number, got "abc"`}},
+		{"an unknown field", []string{"limits[0].limt=3"},
+			[]string{`--set limits[0].limt=3: limits[0].limt: unknown field; did you mean "limit"? (fields here: name, key, limit, window, burst, headers)`}},
+		{"an entry the list lacks", []string{"clients[2].count=1"},
+			[]string{"--set clients[2].count=1: clients[2]: no such entry: the list has 2"}},
+		{"a field under a value", []string{"limits[0].window.x=1"},
+			[]string{"--set limits[0].window.x=1: limits[0].window holds a value, not fields; x is not there"}},
+		{"an enum, with a suggestion", []string{"clients[0].retry.kind=exponentail"},
+			[]string{`--set clients[0].retry.kind=exponentail: clients[0].retry.kind: unknown value "exponentail" (want none, immediate, fixed, exponential); did you mean "exponential"?`}},
+		{"a section it creates that lacks a required field", []string{"backend.queue=3"},
+			[]string{"--set backend.queue=3: backend: missing field service (the service time of one request)"}},
+		{"every problem at once", []string{"limits[0].limit=-1", "duration=0s"},
+			[]string{"--set limits[0].limit=-1: limits[0].limit: must be positive, got -1", "--set duration=0s: duration: must be positive, got 0s"}},
+	}
+	for _, tc := range tests {
+		t.Run(tc.name, func(t *testing.T) {
+			_, err := Parse("f.yaml", []byte(setBase), mustSets(t, tc.sets...)...)
+			var es Errors
+			if !errors.As(err, &es) {
+				t.Fatalf("error %v, want Errors", err)
+			}
+			got := strings.Split(err.Error(), "\n")
+			if strings.Join(got, "\n") != strings.Join(tc.want, "\n") {
+				t.Errorf("error:\n%s\nwant:\n%s", err, strings.Join(tc.want, "\n"))
+			}
+		})
+	}
+}
+
+func TestParseSet(t *testing.T) {
+	tests := []struct {
+		arg, wantErr string
+		want         []step
+	}{
+		{arg: "limits[0].limit=2", want: []step{{field: "limits"}, {index: 0}, {field: "limit"}}},
+		{arg: "a[1][2]=x", want: []step{{field: "a"}, {index: 1}, {index: 2}}},
+		{arg: "seed=", want: []step{{field: "seed"}}},
+		{arg: "seed", wantErr: "--set seed: want path=value, e.g. limits[0].limit=20"},
+		{arg: "=3", wantErr: "--set =3: the path is empty"},
+		{arg: "a..b=1", wantErr: `--set a..b=1: path "a..b": a field name is missing before ".b"`},
+		{arg: "a[x]=1", wantErr: `--set a[x]=1: path "a[x]": index "x" is not a whole number from 0`},
+		{arg: "a[-1]=1", wantErr: `--set a[-1]=1: path "a[-1]": index "-1" is not a whole number from 0`},
+		{arg: "a[1=1", wantErr: `--set a[1=1: path "a[1": [ without ]`},
+		{arg: "a.=1", wantErr: `--set a.=1: path "a.": want .field or [index] at "."`},
+		{arg: "a[0]b=1", wantErr: `--set a[0]b=1: path "a[0]b": want .field or [index] at "b"`},
+	}
+	for _, tc := range tests {
+		t.Run(tc.arg, func(t *testing.T) {
+			s, err := ParseSet(tc.arg)
+			if tc.wantErr != "" {
+				if err == nil || err.Error() != tc.wantErr {
+					t.Fatalf("error %v, want %q", err, tc.wantErr)
+				}
+				return
+			}
+			if err != nil {
+				t.Fatal(err)
+			}
+			if len(s.steps) != len(tc.want) {
+				t.Fatalf("steps %+v, want %+v", s.steps, tc.want)
+			}
+			for i := range s.steps {
+				if s.steps[i] != tc.want[i] {
+					t.Errorf("step %d = %+v, want %+v", i, s.steps[i], tc.want[i])
+				}
+			}
+		})
+	}
+}
+
+// FuzzSetPath: any path either parses into steps that print back as the path,
+// or is refused; applying it to a scenario never panics.
+func FuzzSetPath(f *testing.F) {
+	for _, p := range []string{"limits[0].limit", "clients[1].retry.kind", "a[1][2]", "a..b", "[0]", "x[", "lanes"} {
+		f.Add(p, "20")
+	}
+	f.Fuzz(func(t *testing.T, path, value string) {
+		s, err := ParseSet(path + "=" + value)
+		if err != nil {
+			return
+		}
+		if got := printPath(s.steps); got != path && !strings.Contains(path, "=") {
+			t.Fatalf("path %q parsed as %q", path, got)
+		}
+		_, _ = Parse("f.yaml", []byte(setBase), s)
+	})
+}
+
+func printPath(steps []step) string {
+	var b strings.Builder
+	for i, st := range steps {
+		if st.field == "" {
+			b.WriteString("[" + itoa(int64(st.index)) + "]")
+			continue
+		}
+		if i > 0 {
+			b.WriteByte('.')
+		}
+		b.WriteString(st.field)
+	}
+	return b.String()
+}
+
+func mustSets(t *testing.T, args ...string) []Set {
+	t.Helper()
+	var sets []Set
+	for _, a := range args {
+		s, err := ParseSet(a)
+		if err != nil {
+			t.Fatal(err)
+		}
+		sets = append(sets, s)
+	}
+	return sets
+}
+
+func itoa(n int64) string { return strconv.FormatInt(n, 10) }
