@@ -31,6 +31,7 @@ type jsonRun struct {
 	BucketS     float64         `json:"bucket_s,omitempty"`
 	Limits      []jsonLimit     `json:"limits,omitempty"`
 	Lanes       []jsonLane      `json:"lanes,omitempty"`
+	Checks      []jsonCheck     `json:"checks,omitempty"`
 	Contention  *jsonContention `json:"contention,omitempty"`
 }
 
@@ -205,7 +206,7 @@ func WriteJSON(w io.Writer, runs []Run) error {
 
 func toJSON(o Run) jsonRun {
 	s := o.Scenario
-	run := jsonRun{Scenario: s.Name, Description: s.Description}
+	run := jsonRun{Scenario: s.Name, Description: s.Description, Checks: checksJSON(o.Checks)}
 	o.kind().fillJSON(&run)
 	return run
 }
@@ -261,7 +262,7 @@ var csvColumns = func() []string {
 	for _, c := range csvLaneColumns() {
 		head = append(head, c.csv)
 	}
-	return head
+	return append(head, "checks_passed", "checks_failed")
 }()
 
 // WriteCSV writes one row per lane, or per cell of a contention study; the two
@@ -288,13 +289,14 @@ func (comparison) csvColumns() []string { return csvColumns }
 func (k comparison) writeCSV(cw *csv.Writer, name string) {
 	seed := strconv.FormatUint(k.Result.Seed, 10)
 	cols := csvLaneColumns()
-	row := make([]string, 2+len(cols))
+	row := make([]string, 2+len(cols)+2)
 	row[0], row[1] = name, seed
 	for i := range k.Result.Lanes {
 		l := &k.Result.Lanes[i]
 		for j, c := range cols {
 			row[2+j] = c.lane(l)
 		}
+		row[len(row)-2], row[len(row)-1] = checkCounts(k.Checks, l.Lane, "")
 		cw.Write(row)
 		for ci := range l.Classes {
 			for j, c := range cols {
@@ -303,6 +305,7 @@ func (k comparison) writeCSV(cw *csv.Writer, name string) {
 					row[2+j] = c.of(l, &l.Classes[ci])
 				}
 			}
+			row[len(row)-2], row[len(row)-1] = checkCounts(k.Checks, l.Lane, l.Classes[ci].Name)
 			cw.Write(row)
 		}
 	}

@@ -21,10 +21,11 @@ type Run struct {
 	Result     *sim.Result
 	Contention *contention.Result
 	Timeline   *Timeline
+	Checks     []run.CheckResult // the scenario's checks as measured
 }
 
 // NewRun is the Run of a pipeline's outcome, with the ticks collected while it
 // ran (nil: none).
 func NewRun(o run.Outcome, tl *Timeline) Run {
-	return Run{Scenario: o.Scenario, Result: o.Result, Contention: o.Contention, Timeline: tl}
+	return Run{Scenario: o.Scenario, Result: o.Result, Contention: o.Contention, Timeline: tl, Checks: o.Checks}
 }

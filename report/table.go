@@ -61,6 +61,7 @@ func (c comparison) writeTable(w io.Writer, width int) {
 	writePacing(w, r)
 	writeRetryAfter(w, r)
 	writeFindings(w, Findings(r), width)
+	writeChecks(w, c.Checks, width)
 }
 
 // classDrop is the order in which a narrow terminal drops the class table's columns.

@@ -2,6 +2,8 @@ package run
 
 import (
 	"context"
+	"errors"
+	"slices"
 	"strings"
 
 	"github.com/rlsim/rlsim/scenarios"
@@ -21,6 +23,9 @@ func (k comparison) override(ov Overrides, lanes []sim.LaneKind) (bool, error) {
 	}
 	if lanes != nil {
 		c.Lanes = lanes
+	}
+	if err := checkedLanes(k.s, c.Lanes); err != nil {
+		return false, err
 	}
 	if err := c.Validate(); err != nil {
 		return false, BadInputf("%s: with the flags given: %s", k.s.File, strings.ReplaceAll(err.Error(), "\n", "; "))
@@ -57,6 +62,7 @@ func (k comparison) run(ctx context.Context, o Options) (Outcome, error) {
 		return out, err
 	}
 	out.Result = &r
+	out.Checks = Checks(k.s.Checks, &r)
 	return out, nil
 }
 
@@ -70,4 +76,18 @@ func (t teeSink) Record(r *sim.TraceRecord) error {
 		}
 	}
 	return nil
+}
+
+// checkedLanes refuses lanes (the --lanes flag's) that leave out a lane a check names.
+func checkedLanes(s *scenarios.Scenario, lanes []sim.LaneKind) error {
+	if len(lanes) == 0 {
+		lanes = sim.DefaultLanes()
+	}
+	var errs []error
+	for i, c := range s.Checks {
+		if c.Lane != sim.LaneDefault && !slices.Contains(lanes, c.Lane) {
+			errs = append(errs, BadInputf("%s:%d: checks[%d].lane: %s is checked, and --lanes leaves it out", s.File, c.Line, i, c.Lane))
+		}
+	}
+	return errors.Join(errs...)
 }

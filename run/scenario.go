@@ -34,6 +34,8 @@ type Outcome struct {
 	Scenario   *scenarios.Scenario
 	Result     *sim.Result
 	Contention *contention.Result
+	// Checks are the scenario's checks measured on Result, in the order written.
+	Checks []CheckResult
 }
 
 // Scenario runs s, whose overrides are already applied, to its end. An error

@@ -68,7 +68,7 @@ func (b *builder) build(f *fileSpec, s *Scenario) {
 		seed = *f.Seed
 	}
 	if f.Contention != nil {
-		for _, p := range []string{"duration", "drain", "bucket", "limits", "header_style", "chain", "lanes", "aimd", "throttle", "vegas", "clients", "backend"} {
+		for _, p := range []string{"duration", "drain", "bucket", "limits", "header_style", "chain", "lanes", "aimd", "throttle", "vegas", "clients", "backend", "checks"} {
 			if b.has(p) {
 				b.addf(p, "not used by a contention study (the file has a contention section)")
 			}
@@ -115,6 +115,7 @@ func (b *builder) build(f *fileSpec, s *Scenario) {
 	if f.Backend != nil {
 		c.Backend = b.backend(f.Backend, c.Duration)
 	}
+	s.Checks = b.checks(f.Checks, c)
 	s.Config = c
 }
 

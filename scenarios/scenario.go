@@ -33,7 +33,8 @@ type Scenario struct {
 	Description string
 	Config      *sim.Config
 	Contention  *contention.Config
-	Source      []byte // the YAML as written
+	Checks      []Check // thresholds on a comparison's results; none for a contention study
+	Source      []byte  // the YAML as written
 }
 
 // MaxFileSize is the largest scenario file Load and Parse read, in bytes: far
@@ -200,6 +201,7 @@ func toFile(s *Scenario) (*fileSpec, error) {
 				Limit: o.Policy.Limit, Window: dur(o.Policy.Window), Burst: o.Policy.Burst})
 		}
 		laneSettingsToFile(c, f)
+		f.Checks = checksToFile(s.Checks)
 		for _, g := range c.Clients {
 			f.Clients = append(f.Clients, clientToFile(g))
 		}

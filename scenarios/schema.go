@@ -30,6 +30,8 @@ type fileSpec struct {
 	Clients []clientSpec `yaml:"clients,omitempty" doc:"the client population: groups of identical clients"`
 	Backend *backendSpec `yaml:"backend,omitempty" doc:"the service behind the limiter (default none: answers at once)"`
 
+	Checks []checkSpec `yaml:"checks,omitempty" doc:"pass/fail thresholds on the results: rlsim run prints each and exits with status 1 when any fails"`
+
 	Contention *contentionSpec `yaml:"contention,omitempty" doc:"makes the file an optimistic-concurrency backoff study instead of a limiter comparison"`
 }
 

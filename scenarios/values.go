@@ -129,6 +129,8 @@ var enums = map[string]func() []string{
 	"retry_after":   sim.RetryAfterNames,
 	"service":       sim.ServiceNames,
 	"server":        serverLaneNames,
+	"check_metric":  func() []string { return append([]string(nil), metricNames...) },
+	"check_op":      checkOps,
 }
 
 // serverLaneNames are the lanes that can enforce the limit behind client throttling:

@@ -76,8 +76,8 @@ Start with "rlsim run" (a demo), "rlsim scenarios" (the built-in library) and
 "rlsim scenarios show NAME" (a starting point for your own file).
 
 Exit status: 0 when done, 2 on bad input (a scenario, flag, argument or output
-path to fix), 1 on any other failure, including an output that cannot be
-written; 130, 143 or 129 when Ctrl-C, SIGTERM or SIGHUP stopped it.`,
+path to fix), 1 when a scenario's check failed (rlsim run prints which) and on
+any other failure, including an output that cannot be written; 130, 143 or 129 when Ctrl-C, SIGTERM or SIGHUP stopped it.`,
 		SilenceUsage:  true,
 		SilenceErrors: true,
 	}

@@ -63,6 +63,10 @@ built-in. A bare NAME is a built-in, or a file when no built-in has that name; a
 bare NAME that is both is refused: write ./NAME or builtin:NAME. A folder named
 like a built-in does not hide it.
 
+A scenario's checks (docs/scenarios.md) are printed as pass or FAIL with the value
+measured, and rlsim run exits with status 1 when any fails: a gate for CI.
+--set PATH=VALUE replaces one field of every scenario run, as if the file said so.
+
 The JSON output is versioned and documented in docs/output.md. --trace writes every
 attempt as CSV (.csv) or JSON lines (.jsonl); it appears only when the run completes.
 
@@ -196,8 +200,24 @@ func runRun(opts *runOptions) error {
 			return err
 		}
 	}
-	_, err = opts.Out.Write(buf.Bytes())
-	return err
+	if _, err := opts.Out.Write(buf.Bytes()); err != nil {
+		return err
+	}
+	return checksFailed(outcomes)
+}
+
+// checksFailed is the error, exit status 1, of a run whose scenarios' checks
+// did not all pass; the output above lists each.
+func checksFailed(outcomes []report.Run) error {
+	failed, all := 0, 0
+	for _, o := range outcomes {
+		failed += run.Failed(o.Checks)
+		all += len(o.Checks)
+	}
+	if failed == 0 {
+		return nil
+	}
+	return fmt.Errorf("rlsim: %d of %d checks failed", failed, all)
 }
 
 // overrides are the flags that replace a scenario's own settings.

@@ -1,0 +1,180 @@
+package scenarios
+
+import (
+	"fmt"
+	"slices"
+	"strconv"
+	"strings"
+	"time"
+
+	"github.com/rlsim/rlsim/sim"
+)
+
+// Check is one pass/fail threshold of a scenario's checks section: Metric of
+// Lane (every lane run when empty) and Class (the lane's totals when empty),
+// compared by Op with Want. rlsim run exits 1 when any check fails.
+type Check struct {
+	Lane   sim.LaneKind // sim.LaneDefault: every lane run
+	Class  string       // "": the lane's totals (p99_time_to_success: each class)
+	Metric Metric
+	Op     string  // >=, <=, > or <
+	Want   float64 // in the metric's unit (see Metric)
+	Text   string  // Want as written, e.g. 99%
+	Line   int     // where the check is written, 0 for none
+}
+
+// Metric is what a check measures.
+type Metric string
+
+// The metrics a check can measure, each with its unit.
+const (
+	SuccessRate      Metric = "success_rate"        // succeeded / unique requests, a fraction
+	RefusedRate      Metric = "refused_rate"        // refused (429) / attempts, a fraction
+	ShedRate         Metric = "shed_rate"           // shed (503) / attempts, a fraction
+	AdmittedRate     Metric = "admitted_rate"       // admitted attempts per second of the duration
+	P99TimeToSuccess Metric = "p99_time_to_success" // nanoseconds, from first attempt to success
+	PeakRatio        Metric = "peak_ratio"          // most admitted in any window / limit
+)
+
+// metricNames are the metrics in the order docs list them.
+var metricNames = []string{string(SuccessRate), string(RefusedRate), string(ShedRate),
+	string(AdmittedRate), string(P99TimeToSuccess), string(PeakRatio)}
+
+func checkOps() []string { return []string{">=", "<=", ">", "<"} }
+
+// Passes reports whether got meets the check.
+func (c Check) Passes(got float64) bool {
+	switch c.Op {
+	case ">=":
+		return got >= c.Want
+	case "<=":
+		return got <= c.Want
+	case ">":
+		return got > c.Want
+	case "<":
+		return got < c.Want
+	}
+	panic("scenarios.Check.Passes: unknown op " + c.Op)
+}
+
+// Fraction reports whether the metric is a share of requests or attempts.
+func (m Metric) Fraction() bool { return m == SuccessRate || m == RefusedRate || m == ShedRate }
+
+// checkSpec is one check as a file writes it.
+type checkSpec struct {
+	Lane   string `yaml:"lane,omitempty" enum:"lane" doc:"the lane checked (default every lane the scenario runs, each on its own)"`
+	Class  string `yaml:"class,omitempty" doc:"the client class checked, by its name in clients (default the lane's totals; for p99_time_to_success each class on its own)"`
+	Metric string `yaml:"metric" required:"true" enum:"check_metric" doc:"what is measured: success_rate (succeeded / unique requests), refused_rate and shed_rate (429s and 503s / attempts), admitted_rate (admitted attempts per second of the duration), p99_time_to_success (first attempt to success), peak_ratio (most admitted in any window / limit; a lane's, no class)"`
+	Op     string `yaml:"op" required:"true" enum:"check_op" doc:"how the measured value must compare with value: >=, <=, > or <"`
+	Value  string `yaml:"value" required:"true" doc:"the threshold: a rate as 99% or 0.99, an admitted rate as 2/s, a time as 250ms, a ratio as 1.2"`
+}
+
+func (b *builder) checks(specs []checkSpec, c *sim.Config) []Check {
+	lanes := c.Lanes
+	if len(lanes) == 0 {
+		lanes = sim.DefaultLanes()
+	}
+	var classes []string
+	for _, g := range c.Clients {
+		classes = append(classes, g.Name)
+	}
+	var list []Check
+	for i, cs := range specs {
+		path := fmt.Sprintf("checks[%d]", i)
+		ch := Check{Class: cs.Class, Metric: Metric(cs.Metric), Op: cs.Op, Text: cs.Value, Line: b.line(path)}
+		if cs.Lane != "" {
+			ch.Lane, _ = sim.ParseLane(cs.Lane)
+			if ch.Lane != sim.LaneDefault && !slices.Contains(lanes, ch.Lane) {
+				b.addf(path+".lane", "%s is not a lane this scenario runs (%s)", cs.Lane, laneList(lanes))
+			}
+		}
+		if cs.Class != "" && !slices.Contains(classes, cs.Class) {
+			msg := fmt.Sprintf("unknown class %q (the clients' names: %s)", cs.Class, strings.Join(classes, ", "))
+			if m := closest(cs.Class, classes); m != "" {
+				msg += fmt.Sprintf("; did you mean %q?", m)
+			}
+			b.addf(path+".class", "%s", msg)
+		}
+		if ch.Metric == PeakRatio && cs.Class != "" {
+			b.addf(path+".class", "peak_ratio is a lane's, not a class's: leave class out")
+		}
+		if cs.Metric != "" && cs.Value != "" {
+			want, err := parseThreshold(ch.Metric, cs.Value)
+			if err != nil {
+				b.addf(path+".value", "%v", err)
+			}
+			ch.Want = want
+		}
+		list = append(list, ch)
+	}
+	return list
+}
+
+func laneList(lanes []sim.LaneKind) string {
+	names := make([]string, len(lanes))
+	for i, l := range lanes {
+		names[i] = l.String()
+	}
+	return strings.Join(names, ", ")
+}
+
+// parseThreshold reads a check's value in its metric's unit.
+func parseThreshold(m Metric, s string) (float64, error) {
+	s = strings.TrimSpace(s)
+	switch {
+	case m.Fraction():
+		f, pct := strings.CutSuffix(s, "%")
+		v, err := strconv.ParseFloat(strings.TrimSpace(f), 64)
+		if pct {
+			v /= 100
+		}
+		if err != nil || v < 0 || v > 1 {
+			return 0, fmt.Errorf("%q is not a rate: want a share from 0%% to 100%%, like 99%% or 0.99", s)
+		}
+		return v, nil
+	case m == P99TimeToSuccess:
+		d, err := parseDuration(s)
+		if err != nil || d < 0 {
+			return 0, fmt.Errorf("%q is not a time: want a duration like 250ms or 2s", s)
+		}
+		return float64(d), nil
+	case m == AdmittedRate:
+		f, _ := strings.CutSuffix(s, "/s")
+		v, err := strconv.ParseFloat(strings.TrimSpace(f), 64)
+		if err != nil || v < 0 || v != v {
+			return 0, fmt.Errorf("%q is not an admitted rate: want requests per second, like 2/s", s)
+		}
+		return v, nil
+	}
+	v, err := strconv.ParseFloat(s, 64)
+	if err != nil || v < 0 || v != v {
+		return 0, fmt.Errorf("%q is not a ratio: want a number like 1.2", s)
+	}
+	return v, nil
+}
+
+// FormatMeasure writes a measured or wanted value of m in its unit: 99.2%,
+// 250ms, 2.5/s, 1.20.
+func FormatMeasure(m Metric, v float64) string {
+	switch {
+	case m.Fraction():
+		return strconv.FormatFloat(v*100, 'f', 1, 64) + "%"
+	case m == P99TimeToSuccess:
+		return formatDuration(time.Duration(v))
+	case m == AdmittedRate:
+		return strconv.FormatFloat(v, 'f', 2, 64) + "/s"
+	}
+	return strconv.FormatFloat(v, 'f', 2, 64)
+}
+
+func checksToFile(checks []Check) []checkSpec {
+	var specs []checkSpec
+	for _, c := range checks {
+		cs := checkSpec{Class: c.Class, Metric: string(c.Metric), Op: c.Op, Value: c.Text}
+		if c.Lane != sim.LaneDefault {
+			cs.Lane = c.Lane.String()
+		}
+		specs = append(specs, cs)
+	}
+	return specs
+}
