@@ -30,6 +30,8 @@ func TestTuiFlags(t *testing.T) {
 		{name: "no argument plays the demo", args: []string{}, want: tuiOptions{Arg: "demo", MaxEvents: defaultMaxEvents}},
 		{name: "a name and overrides", args: []string{"boundary-burst", "--seed", "7", "--lanes", "gcra"},
 			want: tuiOptions{Arg: "boundary-burst", Seed: &seven, Lanes: "gcra", MaxEvents: defaultMaxEvents}},
+		{name: "sets", args: []string{"--set", "limits[0].limit=3", "--set", "lanes=[gcra, aimd]"},
+			want: tuiOptions{Arg: "demo", Sets: []string{"limits[0].limit=3", "lanes=[gcra, aimd]"}, MaxEvents: defaultMaxEvents}},
 		{name: "a budget of events", args: []string{"--max-events", "-1"}, wantErr: "--max-events: must be positive, got -1"},
 		{name: "one scenario at a time", args: []string{"a", "b"}, wantErr: "accepts at most 1 arg(s), received 2"},
 	}
@@ -90,8 +92,11 @@ func TestTuiPlaylist(t *testing.T) {
 		opts      tuiOptions
 		want      []string
 		wantLanes []sim.LaneKind
+		wantLimit int64 // of the first scenario's first limit, when not 0
 		wantErr   string
 	}{
+		{name: "sets change the scenario asked for", opts: tuiOptions{Arg: "demo", Sets: []string{"limits[0].limit=3"}}, want: all, wantLimit: 3},
+		{name: "a bad set", opts: tuiOptions{Arg: "demo", Sets: []string{"limits[0].limit=x"}}, wantErr: `--set limits[0].limit=x: limits[0].limit: want a whole number, got "x"`},
 		{name: "the default first, then the others in order", opts: tuiOptions{Arg: "demo"}, want: all},
 		{name: "a built-in, then those after it, round the list", opts: tuiOptions{Arg: "nat-per-ip"},
 			want: append(append([]string(nil), all[i:]...), all[:i]...)},
@@ -115,6 +120,9 @@ func TestTuiPlaylist(t *testing.T) {
 			}
 			if err != nil {
 				t.Fatal(err)
+			}
+			if got := list[0].Config.Limits[0].Policy.Limit; tc.wantLimit != 0 && got != tc.wantLimit {
+				t.Errorf("first limit %d, want %d", got, tc.wantLimit)
 			}
 			var names []string
 			for _, s := range list {

@@ -1,0 +1,106 @@
+package scenarios
+
+import (
+	"strings"
+	"testing"
+	"time"
+
+	"github.com/rlsim/rlsim/sim"
+)
+
+const checksBase = `lanes: [token_bucket, gcra]
+clients:
+  - name: users
+    arrivals:
+      - kind: constant
+        rate: 5/s
+  - name: abuser
+    arrivals:
+      - kind: constant
+        rate: 50/s
+checks:
+`
+
+func TestChecksParse(t *testing.T) {
+	s, err := Parse("f.yaml", []byte(checksBase+`  - {class: users, metric: success_rate, op: ">=", value: 99%}
+  - {lane: gcra, class: abuser, metric: admitted_rate, op: "<=", value: 2/s}
+  - {metric: p99_time_to_success, op: "<", value: 250ms}
+  - {lane: token_bucket, metric: peak_ratio, op: "<=", value: 1.2}
+  - {metric: refused_rate, op: ">", value: "0.5"}
+`))
+	if err != nil {
+		t.Fatal(err)
+	}
+	want := []Check{
+		{Class: "users", Metric: SuccessRate, Op: ">=", Want: 0.99, Text: "99%", Line: 12},
+		{Lane: sim.LaneGCRA, Class: "abuser", Metric: AdmittedRate, Op: "<=", Want: 2, Text: "2/s", Line: 13},
+		{Metric: P99TimeToSuccess, Op: "<", Want: float64(250 * time.Millisecond), Text: "250ms", Line: 14},
+		{Lane: sim.LaneTokenBucket, Metric: PeakRatio, Op: "<=", Want: 1.2, Text: "1.2", Line: 15},
+		{Metric: RefusedRate, Op: ">", Want: 0.5, Text: "0.5", Line: 16},
+	}
+	if len(s.Checks) != len(want) {
+		t.Fatalf("checks %+v, want %+v", s.Checks, want)
+	}
+	for i := range want {
+		if s.Checks[i] != want[i] {
+			t.Errorf("check %d = %+v, want %+v", i, s.Checks[i], want[i])
+		}
+	}
+	assertRoundTrip(t, s)
+}
+
+func TestChecksErrors(t *testing.T) {
+	tests := []struct {
+		name, check string
+		want        string // the whole error
+	}{
+		{"unknown lane", `{lane: token_buckt, metric: success_rate, op: ">=", value: 99%}`,
+			`f.yaml:12: checks[0].lane: unknown value "token_buckt" (want ` + strings.Join(sim.LaneNames(), ", ") + `); did you mean "token_bucket"?`},
+		{"a lane not run", `{lane: sliding_log, metric: success_rate, op: ">=", value: 99%}`,
+			"f.yaml:12: checks[0].lane: sliding_log is not a lane this scenario runs (token_bucket, gcra)"},
+		{"unknown class", `{class: user, metric: success_rate, op: ">=", value: 99%}`,
+			`f.yaml:12: checks[0].class: unknown class "user" (the clients' names: users, abuser); did you mean "users"?`},
+		{"unknown metric", `{metric: sucess_rate, op: ">=", value: 99%}`,
+			`f.yaml:12: checks[0].metric: unknown value "sucess_rate" (want success_rate, refused_rate, shed_rate, admitted_rate, p99_time_to_success, peak_ratio); did you mean "success_rate"?`},
+		{"unknown op", `{metric: success_rate, op: "==", value: 99%}`,
+			`f.yaml:12: checks[0].op: unknown value "==" (want >=, <=, >, <); did you mean ">="?`},
+		{"a rate over 100%", `{metric: success_rate, op: ">=", value: 101%}`,
+			`f.yaml:12: checks[0].value: "101%" is not a rate: want a share from 0% to 100%, like 99% or 0.99`},
+		{"a time without unit", `{metric: p99_time_to_success, op: "<", value: 5}`,
+			`f.yaml:12: checks[0].value: "5" is not a time: want a duration like 250ms or 2s`},
+		{"an admitted rate per minute", `{metric: admitted_rate, op: "<", value: 5/m}`,
+			`f.yaml:12: checks[0].value: "5/m" is not an admitted rate: want requests per second, like 2/s`},
+		{"a negative ratio", `{metric: peak_ratio, op: "<", value: -1}`,
+			`f.yaml:12: checks[0].value: "-1" is not a ratio: want a number like 1.2`},
+		{"peak ratio of a class", `{class: users, metric: peak_ratio, op: "<", value: 1}`,
+			"f.yaml:12: checks[0].class: peak_ratio is a lane's, not a class's: leave class out"},
+		{"missing value", `{metric: peak_ratio, op: "<"}`,
+			"f.yaml:12: checks[0]: missing field value (the threshold: a rate as 99% or 0.99, an admitted rate as 2/s, a time as 250ms, a ratio as 1.2)"},
+	}
+	for _, tc := range tests {
+		t.Run(tc.name, func(t *testing.T) {
+			_, err := Parse("f.yaml", []byte(checksBase+"  - "+tc.check+"\n"))
+			if err == nil || err.Error() != tc.want {
+				t.Errorf("error:\n%v\nwant:\n%s", err, tc.want)
+			}
+		})
+	}
+}
+
+func TestChecksInAContentionStudyAreRefused(t *testing.T) {
+	src, _ := BuiltinSource("backoff-contention")
+	_, err := Parse("c.yaml", append(src, []byte("checks:\n  - {metric: peak_ratio, op: \"<\", value: 1}\n")...))
+	if err == nil || !strings.Contains(err.Error(), "checks: not used by a contention study") {
+		t.Errorf("error %v, want checks refused", err)
+	}
+}
+
+func TestSetReachesChecks(t *testing.T) {
+	s, err := Parse("f.yaml", []byte(checksBase+`  - {metric: success_rate, op: ">=", value: 99%}`+"\n"), mustSets(t, "checks[0].value=95%")...)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if s.Checks[0].Want != 0.95 {
+		t.Errorf("want %v, want 0.95", s.Checks[0].Want)
+	}
+}
