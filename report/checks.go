@@ -47,7 +47,7 @@ func measured(r run.CheckResult) string {
 	if r.None {
 		return "none (no request succeeded)"
 	}
-	return scenarios.FormatMeasure(r.Metric, r.Got)
+	return scenarios.FormatMeasure(r.Check, r.Got)
 }
 
 // jsonCheck is one check's result in the JSON output.

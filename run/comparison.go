@@ -3,6 +3,7 @@ package run
 import (
 	"context"
 	"errors"
+	"fmt"
 	"slices"
 	"strings"
 
@@ -86,7 +87,8 @@ func checkedLanes(s *scenarios.Scenario, lanes []sim.LaneKind) error {
 	var errs []error
 	for i, c := range s.Checks {
 		if c.Lane != sim.LaneDefault && !slices.Contains(lanes, c.Lane) {
-			errs = append(errs, BadInputf("%s:%d: checks[%d].lane: %s is checked, and --lanes leaves it out", s.File, c.Line, i, c.Lane))
+			errs = append(errs, BadInput(&scenarios.FieldError{File: s.File, Line: c.Line, Path: fmt.Sprintf("checks[%d].lane", i),
+				Msg: fmt.Sprintf("%s is checked, and --lanes leaves it out", c.Lane)}))
 		}
 	}
 	return errors.Join(errs...)

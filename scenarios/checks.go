@@ -153,18 +153,27 @@ func parseThreshold(m Metric, s string) (float64, error) {
 	return v, nil
 }
 
-// FormatMeasure writes a measured or wanted value of m in its unit: 99.2%,
-// 250ms, 2.5/s, 1.20.
-func FormatMeasure(m Metric, v float64) string {
+// FormatMeasure writes a value measured for c in the metric's unit (99.2%,
+// 250ms, 2.50/s, 1.20), with the digits it takes not to read as c's threshold
+// when it differs from it: 99.96% against a threshold of 100% is not "100.0%".
+func FormatMeasure(c Check, got float64) string {
+	digits := 1
+	for got != c.Want && digits < 9 && formatMeasure(c.Metric, got, digits) == formatMeasure(c.Metric, c.Want, digits) {
+		digits++
+	}
+	return formatMeasure(c.Metric, got, digits)
+}
+
+func formatMeasure(m Metric, v float64, digits int) string {
 	switch {
 	case m.Fraction():
-		return strconv.FormatFloat(v*100, 'f', 1, 64) + "%"
+		return strconv.FormatFloat(v*100, 'f', digits, 64) + "%"
 	case m == P99TimeToSuccess:
 		return formatDuration(time.Duration(v))
 	case m == AdmittedRate:
-		return strconv.FormatFloat(v, 'f', 2, 64) + "/s"
+		return strconv.FormatFloat(v, 'f', digits+1, 64) + "/s"
 	}
-	return strconv.FormatFloat(v, 'f', 2, 64)
+	return strconv.FormatFloat(v, 'f', digits+1, 64)
 }
 
 func checksToFile(checks []Check) []checkSpec {

@@ -104,3 +104,24 @@ func TestSetReachesChecks(t *testing.T) {
 		t.Errorf("want %v, want 0.95", s.Checks[0].Want)
 	}
 }
+
+func TestFormatMeasureNeverReadsAsTheThreshold(t *testing.T) {
+	tests := []struct {
+		metric    Metric
+		got, want float64
+		shown     string
+	}{
+		{SuccessRate, 0.28, 0.99, "28.0%"},
+		{SuccessRate, 0.9996, 1, "99.96%"},
+		{SuccessRate, 0.99, 0.99, "99.0%"},
+		{AdmittedRate, 2.0004, 2, "2.0004/s"},
+		{AdmittedRate, 9.5, 2, "9.50/s"},
+		{PeakRatio, 1.9, 1.5, "1.90"},
+		{P99TimeToSuccess, float64(250 * time.Millisecond), float64(time.Second), "250ms"},
+	}
+	for _, tc := range tests {
+		if got := FormatMeasure(Check{Metric: tc.metric, Want: tc.want}, tc.got); got != tc.shown {
+			t.Errorf("FormatMeasure(%s, %v against %v) = %q, want %q", tc.metric, tc.got, tc.want, got, tc.shown)
+		}
+	}
+}
