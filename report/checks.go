@@ -15,13 +15,29 @@ func writeChecks(w io.Writer, results []run.CheckResult, width int) {
 	if len(results) == 0 {
 		return
 	}
-	fmt.Fprintf(w, "\nchecks: %d of %d passed\n", len(results)-run.Failed(results), len(results))
-	t := &Table{Head: []string{"result", "lane", "class", "check", "measured"}, Text: true}
-	for _, r := range results {
-		t.Add(checkVerdict(r), r.Lane.Title(), classOrAll(r.Class), checkText(r), measured(r))
+	fmt.Fprintf(w, "\nchecks: %s\n", checksPassed(results))
+	head, rows := checkRows(results)
+	t := &Table{Head: head, Text: true}
+	for _, row := range rows {
+		t.Add(row...)
 	}
 	t.Fit(width, []string{"class"})
 	t.Write(w)
+}
+
+// checksPassed says how many checks passed: "2 of 3 passed".
+func checksPassed(results []run.CheckResult) string {
+	return fmt.Sprintf("%d of %d passed", len(results)-run.Failed(results), len(results))
+}
+
+// checkRows are the checks section's head and rows, as the table and the
+// HTML report show them.
+func checkRows(results []run.CheckResult) ([]string, [][]string) {
+	var rows [][]string
+	for _, r := range results {
+		rows = append(rows, []string{checkVerdict(r), r.Lane.Title(), classOrAll(r.Class), checkText(r), measured(r)})
+	}
+	return []string{"result", "lane", "class", "check", "measured"}, rows
 }
 
 func checkVerdict(r run.CheckResult) string {

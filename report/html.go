@@ -79,6 +79,10 @@ type htmlPageData struct {
 	Command     string
 	File        string
 	YAML        string
+	Sets        []string // the --set flags that changed YAML before it ran
+	ChecksSum   string   // "2 of 3 passed"; "" without checks
+	CheckHead   []string
+	CheckRows   [][]string
 	Verdicts    []verdict
 	Findings    []string
 	Head        []string
@@ -114,6 +118,11 @@ func htmlPage(i int, p Page) htmlPageData {
 	for _, img := range p.Images {
 		hp.Images = append(hp.Images, htmlImage{Name: img.Figure.Name, Title: img.Figure.Title, Caption: img.Figure.Caption,
 			Src: template.URL("data:image/png;base64," + base64.StdEncoding.EncodeToString(img.PNG))})
+	}
+	hp.Sets = s.Sets
+	if len(run.Checks) > 0 {
+		hp.ChecksSum = checksPassed(run.Checks)
+		hp.CheckHead, hp.CheckRows = checkRows(run.Checks)
 	}
 	run.kind().fillPage(&hp)
 	return hp

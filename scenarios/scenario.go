@@ -33,8 +33,9 @@ type Scenario struct {
 	Description string
 	Config      *sim.Config
 	Contention  *contention.Config
-	Checks      []Check // thresholds on a comparison's results; none for a contention study
-	Source      []byte  // the YAML as written
+	Checks      []Check  // thresholds on a comparison's results; none for a contention study
+	Source      []byte   // the YAML as written
+	Sets        []string // the --set flags written into Source before it was decoded, as given
 }
 
 // MaxFileSize is the largest scenario file Load and Parse read, in bytes: far
@@ -130,6 +131,9 @@ func Parse(file string, data []byte, sets ...Set) (s *Scenario, err error) {
 	d := &decoder{errs: errs, lines: map[string]int{}}
 	d.decode(root.Content[0], reflect.ValueOf(&f).Elem(), "", "")
 	s = &Scenario{Name: strings.TrimSuffix(filepath.Base(file), filepath.Ext(file)), File: file, Source: data}
+	for _, set := range sets {
+		s.Sets = append(s.Sets, set.Path+"="+set.Value)
+	}
 	// Check what was decoded even when some fields were in error, so that every
 	// problem is reported at once; problems under a field already in error are
 	// consequences, not news, and are left out.

@@ -113,3 +113,33 @@ func TestChecksInJSON(t *testing.T) {
 		t.Errorf("check %+v, want sliding_log users success_rate >= 0.5 measured %v, passed", c, users.SuccessRate)
 	}
 }
+
+// TestReportShowsChecksAndSets: the HTML report of a gated run lists every
+// check as measured, says which --set flags changed the scenario shown, and its
+// command line repeats them; the report is written even though a check failed.
+func TestReportShowsChecksAndSets(t *testing.T) {
+	dir := t.TempDir()
+	file := filepath.Join(dir, "gate.yaml")
+	if err := os.WriteFile(file, []byte(gatedScenario), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	out := filepath.Join(dir, "report")
+	code, _, errOut := execute(t, "run", file, "--out", out, "--set", "checks[0].lane=", "--set", "checks[0].class=")
+	if code != exitFailure {
+		t.Fatalf("status %d, want 1: %s", code, errOut)
+	}
+	page, err := os.ReadFile(filepath.Join(out, "index.html"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, want := range []string{
+		"<h3>Checks: 0 of 2 passed</h3>",
+		"<td>FAIL</td><td>token bucket</td><td>all</td><td>success_rate &gt;= 99%</td>",
+		"as written: the run replaced <code>checks[0].lane=</code>, <code>checks[0].class=</code>",
+		"--set &#39;checks[0].lane=&#39; --set &#39;checks[0].class=&#39;",
+	} {
+		if !strings.Contains(string(page), want) {
+			t.Errorf("index.html lacks %q", want)
+		}
+	}
+}
