@@ -60,13 +60,17 @@ func (c Check) Passes(got float64) bool {
 // Fraction reports whether the metric is a share of requests or attempts.
 func (m Metric) Fraction() bool { return m == SuccessRate || m == RefusedRate || m == ShedRate }
 
+// threshold is a check's value as written: a number (0.99, 1.2) or a string
+// with its unit (99%, 2/s, 250ms), read in its metric's unit by parseThreshold.
+type threshold string
+
 // checkSpec is one check as a file writes it.
 type checkSpec struct {
 	Lane   string `yaml:"lane,omitempty" enum:"lane" doc:"the lane checked (default every lane the scenario runs, each on its own)"`
 	Class  string `yaml:"class,omitempty" doc:"the client class checked, by its name in clients (default the lane's totals; for p99_time_to_success each class on its own)"`
 	Metric string `yaml:"metric" required:"true" enum:"check_metric" doc:"what is measured: success_rate (succeeded / unique requests), refused_rate and shed_rate (429s and 503s / attempts), admitted_rate (admitted attempts per second of the duration), p99_time_to_success (first attempt to success), peak_ratio (most admitted in any window / limit; a lane's, no class)"`
 	Op     string `yaml:"op" required:"true" enum:"check_op" doc:"how the measured value must compare with value: >=, <=, > or <"`
-	Value  string `yaml:"value" required:"true" doc:"the threshold: a rate as 99% or 0.99, an admitted rate as 2/s, a time as 250ms, a ratio as 1.2"`
+	Value  threshold `yaml:"value" required:"true" doc:"the threshold: a rate as 99% or 0.99, an admitted rate as 2/s, a time as 250ms, a ratio as 1.2"`
 }
 
 func (b *builder) checks(specs []checkSpec, c *sim.Config) []Check {
@@ -81,7 +85,7 @@ func (b *builder) checks(specs []checkSpec, c *sim.Config) []Check {
 	var list []Check
 	for i, cs := range specs {
 		path := fmt.Sprintf("checks[%d]", i)
-		ch := Check{Class: cs.Class, Metric: Metric(cs.Metric), Op: cs.Op, Text: cs.Value, Line: b.line(path)}
+		ch := Check{Class: cs.Class, Metric: Metric(cs.Metric), Op: cs.Op, Text: string(cs.Value), Line: b.line(path)}
 		if cs.Lane != "" {
 			ch.Lane, _ = sim.ParseLane(cs.Lane)
 			if ch.Lane != sim.LaneDefault && !slices.Contains(lanes, ch.Lane) {
@@ -99,7 +103,7 @@ func (b *builder) checks(specs []checkSpec, c *sim.Config) []Check {
 			b.addf(path+".class", "peak_ratio is a lane's, not a class's: leave class out")
 		}
 		if cs.Metric != "" && cs.Value != "" {
-			want, err := parseThreshold(ch.Metric, cs.Value)
+			want, err := parseThreshold(ch.Metric, string(cs.Value))
 			if err != nil {
 				b.addf(path+".value", "%v", err)
 			}
@@ -179,7 +183,7 @@ func formatMeasure(m Metric, v float64, digits int) string {
 func checksToFile(checks []Check) []checkSpec {
 	var specs []checkSpec
 	for _, c := range checks {
-		cs := checkSpec{Class: c.Class, Metric: string(c.Metric), Op: c.Op, Value: c.Text}
+		cs := checkSpec{Class: c.Class, Metric: string(c.Metric), Op: c.Op, Value: threshold(c.Text)}
 		if c.Lane != sim.LaneDefault {
 			cs.Lane = c.Lane.String()
 		}

@@ -42,6 +42,10 @@ func schemaOf(t reflect.Type, tag reflect.StructTag) map[string]any {
 		s["pattern"] = durationPattern
 		s["examples"] = []string{"250ms", "1.5s", "2m"}
 		return s
+	case reflect.TypeFor[threshold]():
+		s["type"] = []string{"number", "string"}
+		s["examples"] = []any{"99%", "2/s", "250ms", 1.2}
+		return s
 	case reflect.TypeFor[Rate]():
 		s["type"] = "string"
 		s["pattern"] = ratePattern
