@@ -66,10 +66,10 @@ type threshold string
 
 // checkSpec is one check as a file writes it.
 type checkSpec struct {
-	Lane   string `yaml:"lane,omitempty" enum:"lane" doc:"the lane checked (default every lane the scenario runs, each on its own)"`
-	Class  string `yaml:"class,omitempty" doc:"the client class checked, by its name in clients (default the lane's totals; for p99_time_to_success each class on its own)"`
-	Metric string `yaml:"metric" required:"true" enum:"check_metric" doc:"what is measured: success_rate (succeeded / unique requests), refused_rate and shed_rate (429s and 503s / attempts), admitted_rate (admitted attempts per second of the duration), p99_time_to_success (first attempt to success), peak_ratio (most admitted in any window / limit; a lane's, no class)"`
-	Op     string `yaml:"op" required:"true" enum:"check_op" doc:"how the measured value must compare with value: >=, <=, > or <"`
+	Lane   string    `yaml:"lane,omitempty" enum:"lane" doc:"the lane checked (default every lane the scenario runs, each on its own)"`
+	Class  string    `yaml:"class,omitempty" doc:"the client class checked, by its name in clients (default the lane's totals; for p99_time_to_success each class on its own)"`
+	Metric string    `yaml:"metric" required:"true" enum:"check_metric" doc:"what is measured: success_rate (succeeded / unique requests), refused_rate and shed_rate (429s and 503s / attempts), admitted_rate (admitted attempts per second of the duration), p99_time_to_success (first attempt to success), peak_ratio (most admitted in any window / limit; a lane's, no class)"`
+	Op     string    `yaml:"op" required:"true" enum:"check_op" doc:"how the measured value must compare with value: >=, <=, > or <"`
 	Value  threshold `yaml:"value" required:"true" doc:"the threshold: a rate as 99% or 0.99, an admitted rate as 2/s, a time as 250ms, a ratio as 1.2"`
 }
 
