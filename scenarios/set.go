@@ -95,10 +95,31 @@ func applySets(doc *yaml.Node, sets []Set, errs *errorList) map[string]Set {
 	return owned
 }
 
+// apply writes s into the document n. On a problem it leaves n as it was, so
+// that the fields it would have added raise no problems of their own.
 func (s Set) apply(n *yaml.Node, owned map[string]Set) string {
+	var undo []func()
+	msg := s.walk(n, owned, &undo)
+	if msg != "" {
+		for i := len(undo) - 1; i >= 0; i-- {
+			undo[i]()
+		}
+	}
+	return msg
+}
+
+func (s Set) walk(n *yaml.Node, owned map[string]Set, undo *[]func()) string {
+	v, bad := valueNode(s.Value)
+	if bad != "" {
+		return bad
+	}
 	t := reflect.TypeFor[fileSpec]()
 	path := ""
+	created := map[string]bool{}
 	for i, st := range s.steps {
+		for n.Kind == yaml.AliasNode && n.Alias != nil {
+			n = n.Alias
+		}
 		for t.Kind() == reflect.Pointer {
 			t = t.Elem()
 		}
@@ -118,7 +139,12 @@ func (s Set) apply(n *yaml.Node, owned map[string]Set) string {
 				return msg + " (fields here: " + strings.Join(fieldNames(t), ", ") + ")"
 			}
 			t = f.Type
-			child = mappingValue(n, st.field, func() { owned[path] = s })
+			if child = mappingValue(n, st.field, undo); child == nil {
+				if parent(path) == "" {
+					return fmt.Sprintf("the file is %s, not a mapping of fields", describe(n))
+				}
+				return fmt.Sprintf("%s: the file writes %s here, not a mapping of fields", parent(path), describe(n))
+			}
 		} else {
 			path = fmt.Sprintf("%s[%d]", path, st.index)
 			if t.Kind() != reflect.Slice {
@@ -135,13 +161,17 @@ func (s Set) apply(n *yaml.Node, owned map[string]Set) string {
 			child = &n.Content[st.index]
 		}
 		if last {
-			v, err := valueNode(s.Value)
-			if err != "" {
-				return err
-			}
 			*child = v
+			for p := path; p != ""; p = parent(p) {
+				if _, ok := owned[p]; !ok && created[p] {
+					owned[p] = s
+				}
+			}
 			owned[path] = s
 			return ""
+		}
+		if *child != nil && (*child).Kind == yaml.ScalarNode && (*child).ShortTag() == "!!null" {
+			created[path] = true // a field the file left out or empty, made by s
 		}
 		n = *child
 	}
@@ -159,33 +189,50 @@ func orTop(path string) string {
 func isScalarType(t reflect.Type) bool { return reflect.PointerTo(t).Implements(scalarParserType) }
 
 // mappingValue is the value node of key in n, added (empty) when absent; a null
-// or absent n becomes a mapping first. created is called when the key is added.
-func mappingValue(n *yaml.Node, key string, created func()) **yaml.Node {
+// n becomes a mapping first, and n written as anything else gives nil. Each
+// change appends its reversal to undo.
+func mappingValue(n *yaml.Node, key string, undo *[]func()) **yaml.Node {
 	for n.Kind == yaml.AliasNode && n.Alias != nil {
 		n = n.Alias
 	}
+	if n.Kind == yaml.ScalarNode && n.ShortTag() == "!!null" {
+		was := *n
+		*n = yaml.Node{Kind: yaml.MappingNode, Tag: "!!map", Line: was.Line, Column: was.Column}
+		*undo = append(*undo, func() { *n = was })
+	}
 	if n.Kind != yaml.MappingNode {
-		*n = yaml.Node{Kind: yaml.MappingNode, Tag: "!!map"}
+		return nil
 	}
 	for i := 0; i+1 < len(n.Content); i += 2 {
 		if n.Content[i].Value == key {
 			return &n.Content[i+1]
 		}
 	}
-	created()
+	before := len(n.Content)
+	*undo = append(*undo, func() { n.Content = n.Content[:before] })
 	n.Content = append(n.Content, &yaml.Node{Kind: yaml.ScalarNode, Tag: "!!str", Value: key},
 		&yaml.Node{Kind: yaml.ScalarNode, Tag: "!!null"})
 	return &n.Content[len(n.Content)-1]
 }
 
-// valueNode reads value as YAML: one scalar, a [flow, list] or a {flow: mapping}.
+// valueNode reads value: a [flow, list], a {flow: mapping} or a quoted string
+// as YAML, anything else as the plain text it is (so >= is an op, not the start
+// of a folded block), typed as YAML types plain text: 20 a number, true a bool;
+// empty means absent, as an empty field in the file does.
 func valueNode(value string) (*yaml.Node, string) {
-	var doc yaml.Node
-	if err := yaml.Unmarshal([]byte(value), &doc); err != nil {
-		return nil, "the value is not valid YAML: " + strings.TrimPrefix(err.Error(), "yaml: ")
-	}
-	if len(doc.Content) == 0 {
+	if value == "" {
 		return &yaml.Node{Kind: yaml.ScalarNode, Tag: "!!null"}, ""
+	}
+	if !strings.ContainsAny(value[:1], "[{\"'") {
+		return &yaml.Node{Kind: yaml.ScalarNode, Value: value}, ""
+	}
+	var doc yaml.Node
+	if err := yaml.Unmarshal([]byte(value), &doc); err != nil || len(doc.Content) == 0 {
+		msg := "empty"
+		if err != nil {
+			msg = strings.TrimPrefix(err.Error(), "yaml: ")
+		}
+		return nil, "the value is not valid YAML: " + msg
 	}
 	v := doc.Content[0]
 	zeroLines(v)

@@ -48,6 +48,12 @@ func TestSetOverridesTheFile(t *testing.T) {
 			}
 			return ""
 		}},
+		{"an op is plain text, not YAML's block indicator", []string{`checks=[{metric: peak_ratio, op: "<", value: 2}]`, "checks[0].op=>="}, func(s *Scenario) string {
+			if s.Checks[0].Op != ">=" {
+				return "op " + s.Checks[0].Op
+			}
+			return ""
+		}},
 		{"the last set wins", []string{"seed=3", "seed=4"}, func(s *Scenario) string {
 			if s.Config.Seed != 4 {
 				return "seed " + itoa(int64(s.Config.Seed))
@@ -86,6 +92,13 @@ func TestSetErrorsNameTheFlag(t *testing.T) {
 			[]string{`--set clients[0].retry.kind=exponentail: clients[0].retry.kind: unknown value "exponentail" (want none, immediate, fixed, exponential); did you mean "exponential"?`}},
 		{"a section it creates that lacks a required field", []string{"backend.queue=3"},
 			[]string{"--set backend.queue=3: backend: missing field service (the service time of one request)"}},
+		{"a flow list that is not YAML", []string{"lanes=[gcra"},
+			[]string{"--set lanes=[gcra: the value is not valid YAML: line 1: did not find expected ',' or ']'"}},
+		{"a field under a scalar the file wrote", []string{"clients[0].name.first=x"},
+			[]string{"--set clients[0].name.first=x: clients[0].name holds a value, not fields; first is not there"}},
+		{"a set in error adds nothing to the file", []string{"backend.service.meen=1s", "backend.changes[0].at=1s"}, []string{
+			`--set backend.service.meen=1s: backend.service.meen: unknown field; did you mean "mean"? (fields here: mean, distribution)`,
+			"--set backend.changes[0].at=1s: backend.changes[0]: no such entry: the list has 0"}},
 		{"every problem at once", []string{"limits[0].limit=-1", "duration=0s"},
 			[]string{"--set limits[0].limit=-1: limits[0].limit: must be positive, got -1", "--set duration=0s: duration: must be positive, got 0s"}},
 	}
@@ -192,3 +205,11 @@ func mustSets(t *testing.T, args ...string) []Set {
 }
 
 func itoa(n int64) string { return strconv.FormatInt(n, 10) }
+
+func TestSetOnAFileThatIsNoMapping(t *testing.T) {
+	_, err := Parse("f.yaml", []byte("hello\n"), mustSets(t, "seed=3")...)
+	want := "--set seed=3: the file is \"hello\", not a mapping of fields"
+	if err == nil || !strings.Contains(err.Error(), want) || !strings.Contains(err.Error(), "f.yaml:1: want a mapping of fields") {
+		t.Errorf("error:\n%v\nwant it to hold %q and the file's own problem", err, want)
+	}
+}
