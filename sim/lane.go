@@ -18,9 +18,13 @@ type lane struct {
 	end  time.Duration
 
 	chain          []decider
-	conc           concurrencyLimiter // nil unless the lane is a concurrency limiter
-	shedRetryAfter time.Duration      // the Retry-After of conc's 503
-	gate           clientGate         // nil unless the lane is a client gate
+	policies       []algorithms.Policy // of each limit of chain, as it applies now
+	shadow         []bool              // of each limit of chain: a dry run now
+	nextRule       int                 // the next of cfg.Rules to apply
+	ruleAt         time.Duration       // when: cfg.Rules[nextRule].At, or noRule
+	conc           concurrencyLimiter  // nil unless the lane is a concurrency limiter
+	shedRetryAfter time.Duration       // the Retry-After of conc's 503
+	gate           clientGate          // nil unless the lane is a client gate
 
 	clients []clientState
 	extras  []arrivalState // arrival components after each client's first
@@ -113,6 +117,9 @@ func (l *lane) runUntil(t time.Duration, budget int) (processed int) {
 		at, ok := l.eng.next()
 		if !ok || at > t {
 			break
+		}
+		for at >= l.ruleAt {
+			l.applyRule()
 		}
 		l.handle(l.eng.pop())
 		processed++
@@ -241,6 +248,9 @@ func (l *lane) pace(c int32, quota int, d algorithms.Decision) {
 func (l *lane) decideChain(c int32, now time.Duration, cost int64) (answer algorithms.Decision, quota int, refused bool) {
 	if len(l.chain) > 1 && l.cfg.Chain == ChainAllOrNothing {
 		for i, lim := range l.chain {
+			if l.shadow[i] {
+				continue
+			}
 			if d := lim.peek(l.pop.keyOf[i][c], now, cost); d.Verdict == algorithms.Refuse {
 				return d, i, true
 			}
@@ -248,8 +258,16 @@ func (l *lane) decideChain(c int32, now time.Duration, cost int64) (answer algor
 	}
 	quota = -1
 	var delay time.Duration
+	shadowed := false
 	for i, lim := range l.chain {
 		d := lim.decide(l.pop.keyOf[i][c], now, cost)
+		if l.shadow[i] {
+			if d.Verdict == algorithms.Refuse {
+				l.m.shadowRefused(now, l.pop.groupOf[c], i, !shadowed)
+				shadowed = true
+			}
+			continue
+		}
 		if d.Verdict == algorithms.Refuse {
 			return d, i, true
 		}
