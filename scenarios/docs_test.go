@@ -34,7 +34,7 @@ func TestDocsExamplesParse(t *testing.T) {
 		reflect.TypeFor[fileSpec](), reflect.TypeFor[limitSpec](), reflect.TypeFor[aimdSpec](),
 		reflect.TypeFor[throttleSpec](), reflect.TypeFor[clientSpec](), reflect.TypeFor[identitySpec](),
 		reflect.TypeFor[arrivalSpec](), reflect.TypeFor[retrySpec](), reflect.TypeFor[backendSpec](),
-		reflect.TypeFor[serviceSpec](), reflect.TypeFor[changeSpec](), reflect.TypeFor[contentionSpec](),
+		reflect.TypeFor[serviceSpec](), reflect.TypeFor[changeSpec](), reflect.TypeFor[contentionSpec](), reflect.TypeFor[ruleSpec](),
 	} {
 		for _, f := range fieldNames(typ) {
 			if !strings.Contains(string(doc), "`"+f+"`") && !strings.Contains(string(doc), "\n"+f+":") &&

@@ -18,6 +18,7 @@ type lane struct {
 	end  time.Duration
 
 	chain          []decider
+	limits         []Limit             // the chain's limits as the lane applies them now
 	policies       []algorithms.Policy // of each limit of chain, as it applies now
 	shadow         []bool              // of each limit of chain: a dry run now
 	nextRule       int                 // the next of cfg.Rules to apply
@@ -323,7 +324,7 @@ func (l *lane) enter(r int32) bool {
 func (l *lane) refuse(r int32, limit int, d algorithms.Decision) {
 	req := &l.reqs.all[r]
 	name := l.cfg.Limits[limit].Name
-	l.m.refused(l.eng.now, l.pop.groupOf[req.client], limit, d, l.cfg)
+	l.m.refused(l.eng.now, l.pop.groupOf[req.client], limit, d, l.cfg.HeaderStyle, l.limits)
 	l.throttleAnswer(req.client, false)
 	l.pace(req.client, limit, d)
 	l.record(TraceRefuse, r, &d, name)

@@ -128,7 +128,7 @@ func (m *metrics) admitted(now time.Duration, g, key int32, cost int64) {
 	m.fold(now, g, foldAdmit)
 }
 
-func (m *metrics) refused(now time.Duration, g int32, limit int, d algorithms.Decision, cfg *Config) {
+func (m *metrics) refused(now time.Duration, g int32, limit int, d algorithms.Decision, style HeaderStyle, limits []Limit) {
 	m.counts.Refused++
 	m.classes[g].Refused++
 	m.refusedBy[limit]++
@@ -138,7 +138,7 @@ func (m *metrics) refused(now time.Duration, g int32, limit int, d algorithms.De
 		m.counts.RetryAfter.Given++
 	}
 	if !m.headersSet {
-		m.headers = ResponseHeaders(cfg.HeaderStyle, cfg.Limits, limit, d.Remaining, d.Reset, d.RetryAfter)
+		m.headers = ResponseHeaders(style, limits, limit, d.Remaining, d.Reset, d.RetryAfter)
 		m.headersSet = true
 	}
 }

@@ -130,7 +130,7 @@ func (l *lane) applyRule() {
 	if l.chain == nil {
 		return
 	}
-	l.shadow[ch.Limit] = ch.Shadow
+	l.shadow[ch.Limit], l.limits[ch.Limit].Shadow = ch.Shadow, ch.Shadow
 	if ch.Policy == (algorithms.Policy{}) || ch.Policy == l.policies[ch.Limit] {
 		return
 	}
@@ -139,7 +139,7 @@ func (l *lane) applyRule() {
 	if err != nil {
 		panic(fmt.Sprintf("sim.lane.applyRule: a checked rule failed: %v", err))
 	}
-	l.chain[ch.Limit], l.policies[ch.Limit] = d, ch.Policy
+	l.chain[ch.Limit], l.policies[ch.Limit], l.limits[ch.Limit].Policy = d, ch.Policy, ch.Policy
 }
 
 // anyShadow reports whether some limit is a shadow limit at some time of the run.

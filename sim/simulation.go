@@ -131,6 +131,8 @@ func (l *lane) buildChain(kind LaneKind) error {
 		}
 		l.chain = append(l.chain, d)
 		l.policies = append(l.policies, p)
+		l.limits = append(l.limits, l.cfg.Limits[i])
+		l.limits[i].Policy = p
 		l.shadow = append(l.shadow, l.cfg.Limits[i].Shadow)
 	}
 	return nil
