@@ -146,10 +146,17 @@ func checkCounts(r LaneResult) error {
 // drop, shed, delay and success is one record, and every attempt has one.
 func checkTraceCounts(r LaneResult, tr *laneTrace) error {
 	var n [TraceSuccess + 1]int64
+	var shadowed int64
 	if tr != nil {
 		for _, rec := range tr.records {
 			n[rec.Event]++
+			if rec.Shadow != "" {
+				shadowed++
+			}
 		}
+	}
+	if shadowed != r.ShadowRefused {
+		return fmt.Errorf("the trace names a shadow on %d attempts, the result counts %d would-be refusals", shadowed, r.ShadowRefused)
 	}
 	got := [5]int64{n[TraceRefuse], n[TraceDrop], n[TraceShed], n[TraceDelay], n[TraceSuccess]}
 	want := [5]int64{r.Refused, r.Dropped, r.Shed, r.Delayed, r.Succeeded}

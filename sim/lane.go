@@ -21,6 +21,7 @@ type lane struct {
 	limits         []Limit             // the chain's limits as the lane applies them now
 	policies       []algorithms.Policy // of each limit of chain, as it applies now
 	shadow         []bool              // of each limit of chain: a dry run now
+	shadowed       int                 // the first shadow that would refuse the attempt being decided, or -1
 	nextRule       int                 // the next of cfg.Rules to apply
 	ruleAt         time.Duration       // when: cfg.Rules[nextRule].At, or noRule
 	conc           concurrencyLimiter  // nil unless the lane is a concurrency limiter
@@ -247,6 +248,7 @@ func (l *lane) pace(c int32, quota int, d algorithms.Decision) {
 // them). With ChainAllOrNothing it peeks at every limit before charging any, so a
 // refusal charges nothing anywhere.
 func (l *lane) decideChain(c int32, now time.Duration, cost int64) (answer algorithms.Decision, quota int, refused bool) {
+	l.shadowed = -1
 	if len(l.chain) > 1 && l.cfg.Chain == ChainAllOrNothing {
 		for i, lim := range l.chain {
 			if l.shadow[i] {
@@ -259,13 +261,14 @@ func (l *lane) decideChain(c int32, now time.Duration, cost int64) (answer algor
 	}
 	quota = -1
 	var delay time.Duration
-	shadowed := false
 	for i, lim := range l.chain {
 		d := lim.decide(l.pop.keyOf[i][c], now, cost)
 		if l.shadow[i] {
 			if d.Verdict == algorithms.Refuse {
-				l.m.shadowRefused(now, l.pop.groupOf[c], i, !shadowed)
-				shadowed = true
+				l.m.shadowRefused(now, l.pop.groupOf[c], i, l.shadowed < 0)
+				if l.shadowed < 0 {
+					l.shadowed = i
+				}
 			}
 			continue
 		}
@@ -432,6 +435,9 @@ func (l *lane) record(ev TraceEvent, r int32, d *algorithms.Decision, limit stri
 	}
 	l.fillRecord(ev, r)
 	l.rec.Limit = limit
+	if l.shadowed >= 0 && (ev == TraceAdmit || ev == TraceDelay || ev == TraceRefuse) {
+		l.rec.Shadow = l.cfg.Limits[l.shadowed].Name
+	}
 	if d != nil {
 		l.rec.Delay, l.rec.RetryAfter = d.Delay, d.RetryAfter
 		if limit != "" { // no limit of the chain reports its quota otherwise

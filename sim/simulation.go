@@ -53,7 +53,7 @@ func newLane(ctx context.Context, kind LaneKind, cfg *Config, pop *population, t
 		return nil, err
 	}
 	l := &lane{
-		kind: kind, cfg: cfg, pop: pop, end: cfg.Duration + cfg.Drain, m: m, trace: trace, ruleAt: cfg.ruleAt(0),
+		kind: kind, cfg: cfg, pop: pop, end: cfg.Duration + cfg.Drain, m: m, trace: trace, ruleAt: cfg.ruleAt(0), shadowed: -1,
 		clients: make([]clientState, pop.clients()),
 		extras:  make([]arrivalState, pop.extras),
 	}
