@@ -9,6 +9,7 @@ import (
 	"strings"
 	"time"
 
+	"github.com/rlsim/rlsim/algorithms"
 	"github.com/rlsim/rlsim/scenarios"
 	"github.com/rlsim/rlsim/sim"
 )
@@ -245,15 +246,17 @@ func keyPhrase(k string) string {
 // microseconds, to keep the page small; exact lanes carry their ticks in columns
 // (one array per field), aggregated lanes their non-empty columns.
 type timelineJSON struct {
-	EndUS   int64        `json:"end_us"`
-	ColUS   int64        `json:"col_us"` // width of an aggregated column
-	Keys    []string     `json:"keys"`
-	Classes []string     `json:"classes"`
-	Limits  []limitJSON  `json:"limits"`
-	Lanes   []laneJSON   `json:"lanes"`
-	TickCap int          `json:"tick_cap"`
-	Headers []headerJSON `json:"headers"` // per lane, the first refusal's, as sim reports them
-	Columns int          `json:"columns"`
+	EndUS   int64       `json:"end_us"`
+	ColUS   int64       `json:"col_us"` // width of an aggregated column
+	Keys    []string    `json:"keys"`
+	Classes []string    `json:"classes"`
+	Limits  []limitJSON `json:"limits"`
+	// Rules mark the rule pushes on the time axis (absent without any).
+	Rules   []ruleMarkJSON `json:"rules,omitempty"`
+	Lanes   []laneJSON     `json:"lanes"`
+	TickCap int            `json:"tick_cap"`
+	Headers []headerJSON   `json:"headers"` // per lane, the first refusal's, as sim reports them
+	Columns int            `json:"columns"`
 	// Responses are the distinct header blocks of the ticks' answers, lines joined
 	// by "\n", as sim.ResponseHeaders writes them; a tick points into it.
 	Responses []string `json:"responses"`
@@ -263,6 +266,25 @@ type limitJSON struct {
 	Name     string `json:"name"`
 	Limit    int64  `json:"limit"`
 	WindowUS int64  `json:"window_us"`
+}
+
+// ruleMarkJSON is a rule push as the timeline marks it: when, and what it set.
+type ruleMarkJSON struct {
+	AtUS  int64  `json:"at_us"`
+	Label string `json:"label"`
+}
+
+// ruleLabel says in words what a rule push set: "per-user: enforced",
+// "per-user: 10 per 1s, burst 10, shadow".
+func ruleLabel(r sim.Result, ch sim.RuleChange) string {
+	label := r.Limits[ch.Limit].Name + ": "
+	if ch.Policy != (algorithms.Policy{}) {
+		label += fmt.Sprintf("%d per %s, burst %d, ", ch.Policy.Limit, FormatDuration(ch.Policy.Window), ch.Policy.EffectiveBurst())
+	}
+	if ch.Shadow {
+		return label + "shadow"
+	}
+	return label + "enforced"
 }
 
 type headerJSON struct {
@@ -292,12 +314,13 @@ type ticksArr struct {
 	Request    []int64 `json:"rq"` // request number
 	Attempt    []int   `json:"a"`
 	Cost       []int64 `json:"w"`
-	Delay      []int64 `json:"d"`  // µs
-	RetryAfter []int64 `json:"ra"` // ns, exact: headers are rounded up from it
-	Limit      []int   `json:"l"`  // index into limits, -1 for none
-	Remaining  []int64 `json:"rm"` // RateLimit remaining, -1 when no limit answered
-	Reset      []int64 `json:"rs"` // ns until the quota is whole
-	Response   []int   `json:"h"`  // index into responses: the answer's headers
+	Delay      []int64 `json:"d"`           // µs
+	RetryAfter []int64 `json:"ra"`          // ns, exact: headers are rounded up from it
+	Limit      []int   `json:"l"`           // index into limits, -1 for none
+	Shadow     []int   `json:"s,omitempty"` // index into limits of the shadow that would have refused, -1 for none; absent when no tick has one
+	Remaining  []int64 `json:"rm"`          // RateLimit remaining, -1 when no limit answered
+	Reset      []int64 `json:"rs"`          // ns until the quota is whole
+	Response   []int   `json:"h"`           // index into responses: the answer's headers
 }
 
 func us(d time.Duration) int64 { return int64(d / time.Microsecond) }
@@ -320,6 +343,9 @@ func newTimelineJSON(r sim.Result, tl *Timeline) *timelineJSON {
 		limitIndex[l.Name] = i
 		tj.Limits = append(tj.Limits, limitJSON{Name: l.Name, Limit: l.Policy.Limit, WindowUS: us(l.Policy.Window)})
 	}
+	for _, ch := range r.Rules {
+		tj.Rules = append(tj.Rules, ruleMarkJSON{AtUS: us(ch.At), Label: ruleLabel(r, ch)})
+	}
 	keys, classes, responses := map[string]int{}, map[string]int{}, map[string]int{}
 	intern := func(m map[string]int, list *[]string, s string) int {
 		i, ok := m[s]
@@ -337,7 +363,13 @@ func newTimelineJSON(r sim.Result, tl *Timeline) *timelineJSON {
 		if ticks, ok := tl.Ticks(l.Lane); ok {
 			lj.Exact = true
 			ta := &ticksArr{}
+			shadows, anyShadow := make([]int, 0, len(ticks)), false
 			for _, t := range ticks {
+				si, ok := limitIndex[t.Shadow]
+				if !ok || t.Shadow == "" {
+					si = -1
+				}
+				shadows, anyShadow = append(shadows, si), anyShadow || si >= 0
 				li, ok := limitIndex[t.Limit]
 				if !ok {
 					li = -1
@@ -360,6 +392,9 @@ func newTimelineJSON(r sim.Result, tl *Timeline) *timelineJSON {
 				ta.Remaining = append(ta.Remaining, remaining)
 				ta.Reset = append(ta.Reset, int64(t.Reset))
 				ta.Response = append(ta.Response, intern(responses, &tj.Responses, tickHeaders(r, t, li)))
+			}
+			if anyShadow {
+				ta.Shadow = shadows
 			}
 			lj.Ticks = ta
 		} else {

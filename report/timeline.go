@@ -28,6 +28,7 @@ type Tick struct {
 	Delay      time.Duration // TraceDelay: the wait until release
 	RetryAfter time.Duration // TraceRefuse
 	Limit      string        // TraceRefuse: the limit that tripped
+	Shadow     string        // the shadow limit that would have refused it, "" if none
 	// Answered says a rate limit answered (admit, delay, refuse): Remaining and
 	// Reset are then its RateLimit header's quota left and time to whole.
 	Answered  bool
@@ -136,7 +137,7 @@ func (t *Timeline) Record(r *sim.TraceRecord) error {
 	}
 	l.ticks = append(l.ticks, Tick{At: r.At, Event: r.Event, Client: r.Client, Class: r.Class, Key: r.Key,
 		Request: r.Request, Attempt: r.Attempt, Cost: r.Cost, Delay: r.Delay, RetryAfter: r.RetryAfter, Limit: r.Limit,
-		Answered: r.Answered, Remaining: r.Remaining, Reset: r.Reset})
+		Answered: r.Answered, Remaining: r.Remaining, Reset: r.Reset, Shadow: r.Shadow})
 	return nil
 }
 

@@ -18,6 +18,8 @@
   var COLOURS = ['#0072B2', '#E69F00', '#D55E00', '#999999', '#CC79A7']; // by sim.TraceEvent
   var UP = [true, true, false, false, false];
   var PEAK = 'rgba(240,228,66,0.45)';
+  var SHADOW = '#009E73'; // a would-be refusal by a shadow limit
+  var RULE = '#1d1d1f';   // a rule push
 
   function fmtDur(us) {
     if (us === 0) return '0';
@@ -167,6 +169,10 @@
           ctx.fillStyle = COLOURS[e] || '#000';
           if (UP[e]) ctx.fillRect(tx - tw / 2, mid - BAR, tw, BAR);
           else ctx.fillRect(tx - tw / 2, mid + 1, tw, BAR);
+          if (ts.s && ts.s[k] >= 0) {
+            ctx.strokeStyle = SHADOW;
+            ctx.strokeRect(tx - tw / 2, mid - BAR - 5, tw, 3);
+          }
           drawnTicks++;
         }
       } else {
@@ -193,6 +199,22 @@
       ctx.fillRect(0, top + ROW - 1, self.cssWidth, 1);
     });
     ctx.restore();
+    (tl.rules || []).forEach(function (r) {
+      var x = self.x(r.at_us);
+      if (x < GUTTER || x > GUTTER + w) return;
+      ctx.save();
+      ctx.strokeStyle = RULE;
+      ctx.setLineDash([4, 3]);
+      ctx.beginPath(); ctx.moveTo(x + 0.5, AXIS - 4); ctx.lineTo(x + 0.5, self.cssHeight); ctx.stroke();
+      ctx.restore();
+      var text = 'rule push: ' + r.label;
+      ctx.textAlign = 'left';
+      ctx.font = '11px system-ui, sans-serif';
+      ctx.fillStyle = 'rgba(255,255,255,0.85)';
+      ctx.fillRect(x + 2, AXIS + 1, ctx.measureText(text).width + 4, 13);
+      ctx.fillStyle = RULE;
+      ctx.fillText(text, x + 4, AXIS + 11);
+    });
     this.range.textContent = 'showing ' + fmtDur(Math.round(this.t0)) + ' – ' + fmtDur(Math.round(this.t1)) + ' of ' + fmtDur(tl.end_us);
     this.box.dataset.lanesDrawn = String(tl.lanes.length);
     this.box.dataset.ticksDrawn = String(drawnTicks);
@@ -235,6 +257,7 @@
     row('client', esc('#' + ts.c[k] + ' (' + tl.classes[ts.g[k]] + ')'));
     row('key', esc(tl.keys[ts.k[k]]));
     row('request', esc('#' + ts.rq[k] + ', attempt ' + ts.a[k] + (ts.w[k] > 1 ? ', cost ' + ts.w[k] : '')));
+    if (ts.s && ts.s[k] >= 0) row('shadow', '<span style="color:' + SHADOW + '">□</span> ' + esc('would have been refused by ' + tl.limits[ts.s[k]].name + ' (not enforced)'));
     var lim = ts.l[k] >= 0 ? tl.limits[ts.l[k]] : tl.limits[0];
     var hdr = [];
     if (e === 1) {
