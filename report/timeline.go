@@ -39,6 +39,8 @@ type Tick struct {
 // Column counts the attempts of one lane in one time column, by verdict.
 type Column struct {
 	Admitted, Delayed, Refused, Shed, Dropped int64
+	// Shadow counts the attempts among them a shadow limit would have refused.
+	Shadow int64
 }
 
 // Total is the number of attempts in the column.
@@ -128,6 +130,9 @@ func (t *Timeline) Record(r *sim.TraceRecord) error {
 		return nil
 	}
 	l.cols[i].add(r.Event)
+	if r.Shadow != "" {
+		l.cols[i].Shadow++
+	}
 	if l.overflow {
 		return nil
 	}

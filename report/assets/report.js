@@ -18,7 +18,7 @@
   var COLOURS = ['#0072B2', '#E69F00', '#D55E00', '#999999', '#CC79A7']; // by sim.TraceEvent
   var UP = [true, true, false, false, false];
   var PEAK = 'rgba(240,228,66,0.45)';
-  var SHADOW = '#009E73'; // a would-be refusal by a shadow limit
+  var SHADOW = '#D55E00'; // a would-be refusal by a shadow limit: the refusal's colour, hollow
   var RULE = '#1d1d1f';   // a rule push
 
   function fmtDur(us) {
@@ -171,7 +171,7 @@
           else ctx.fillRect(tx - tw / 2, mid + 1, tw, BAR);
           if (ts.s && ts.s[k] >= 0) {
             ctx.strokeStyle = SHADOW;
-            ctx.strokeRect(tx - tw / 2, mid - BAR - 5, tw, 3);
+            ctx.strokeRect(tx - tw / 2, mid + 1, tw, BAR);
           }
           drawnTicks++;
         }
