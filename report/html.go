@@ -252,11 +252,13 @@ type timelineJSON struct {
 	Classes []string    `json:"classes"`
 	Limits  []limitJSON `json:"limits"`
 	// Rules mark the rule pushes on the time axis (absent without any).
-	Rules   []ruleMarkJSON `json:"rules,omitempty"`
-	Lanes   []laneJSON     `json:"lanes"`
-	TickCap int            `json:"tick_cap"`
-	Headers []headerJSON   `json:"headers"` // per lane, the first refusal's, as sim reports them
-	Columns int            `json:"columns"`
+	Rules []ruleMarkJSON `json:"rules,omitempty"`
+	// Shadow is true when a limit is a shadow at some time: the legend names its marks.
+	Shadow  bool         `json:"shadow,omitempty"`
+	Lanes   []laneJSON   `json:"lanes"`
+	TickCap int          `json:"tick_cap"`
+	Headers []headerJSON `json:"headers"` // per lane, the first refusal's, as sim reports them
+	Columns int          `json:"columns"`
 	// Responses are the distinct header blocks of the ticks' answers, lines joined
 	// by "\n", as sim.ResponseHeaders writes them; a tick points into it.
 	Responses []string `json:"responses"`
@@ -294,14 +296,14 @@ type headerJSON struct {
 }
 
 type laneJSON struct {
-	Lane    string     `json:"lane"`
-	Title   string     `json:"title"`
-	PeakS   [2]int64   `json:"peak_us"` // the worst window, [start, end)
-	Peak    int64      `json:"peak"`
-	Limit   int64      `json:"limit"`
-	Exact   bool       `json:"exact"`
-	Ticks   *ticksArr  `json:"ticks,omitempty"`
-	Columns [][6]int64 `json:"columns,omitempty"` // [column, admitted, delayed, refused, shed, dropped]
+	Lane    string    `json:"lane"`
+	Title   string    `json:"title"`
+	PeakS   [2]int64  `json:"peak_us"` // the worst window, [start, end)
+	Peak    int64     `json:"peak"`
+	Limit   int64     `json:"limit"`
+	Exact   bool      `json:"exact"`
+	Ticks   *ticksArr `json:"ticks,omitempty"`
+	Columns [][]int64 `json:"columns,omitempty"` // [column, admitted, delayed, refused, shed, dropped(, would-be refusals of a shadow limit, when any)]
 }
 
 // ticksArr holds a lane's ticks one field per array, index i for tick i.
@@ -346,6 +348,7 @@ func newTimelineJSON(r sim.Result, tl *Timeline) *timelineJSON {
 	for _, ch := range r.Rules {
 		tj.Rules = append(tj.Rules, ruleMarkJSON{AtUS: us(ch.At), Label: ruleLabel(r, ch)})
 	}
+	tj.Shadow = hasShadow(r)
 	keys, classes, responses := map[string]int{}, map[string]int{}, map[string]int{}
 	intern := func(m map[string]int, list *[]string, s string) int {
 		i, ok := m[s]
@@ -400,7 +403,11 @@ func newTimelineJSON(r sim.Result, tl *Timeline) *timelineJSON {
 		} else {
 			for i, c := range tl.Columns(l.Lane) {
 				if c.Total() > 0 {
-					lj.Columns = append(lj.Columns, [6]int64{int64(i), c.Admitted, c.Delayed, c.Refused, c.Shed, c.Dropped})
+					col := []int64{int64(i), c.Admitted, c.Delayed, c.Refused, c.Shed, c.Dropped}
+					if c.Shadow > 0 {
+						col = append(col, c.Shadow)
+					}
+					lj.Columns = append(lj.Columns, col)
 				}
 			}
 		}

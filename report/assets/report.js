@@ -106,15 +106,15 @@
   }
 
   // mergedColumns groups an aggregated lane's columns so that each drawn one is
-  // at least two pixels wide; it returns [startUs, endUs, a, d, r, s, x] rows in view.
+  // at least two pixels wide; it returns [startUs, endUs, a, d, r, s, x, shadow] rows in view.
   Timeline.prototype.mergedColumns = function (lane) {
     var colUs = this.tl.col_us, pxPerCol = colUs / (this.t1 - this.t0) * this.width();
     var m = Math.max(1, Math.ceil(2 / pxPerCol)), out = [], cur = null;
     lane.columns.forEach(function (c) {
       var g = Math.floor(c[0] / m), s = g * m * colUs;
       if (s + m * colUs < this.t0 || s > this.t1) return;
-      if (!cur || cur.g !== g) { cur = { g: g, v: [s, s + m * colUs, 0, 0, 0, 0, 0] }; out.push(cur.v); }
-      for (var k = 1; k < 6; k++) cur.v[k + 1] += c[k];
+      if (!cur || cur.g !== g) { cur = { g: g, v: [s, s + m * colUs, 0, 0, 0, 0, 0, 0] }; out.push(cur.v); }
+      for (var k = 1; k < 7; k++) cur.v[k + 1] += c[k] || 0;
     }, this);
     return out;
   };
@@ -139,7 +139,7 @@
     tl.lanes.forEach(function (lane, i) {
       if (lane.exact) return;
       merged[i] = self.mergedColumns(lane);
-      merged[i].forEach(function (c) { most = Math.max(most, c[2] + c[3], c[4] + c[5] + c[6]); });
+      merged[i].forEach(function (c) { most = Math.max(most, c[2] + c[3], c[4] + c[5] + c[6], c[7]); });
     });
     var drawnTicks = 0;
     ctx.save();
@@ -191,6 +191,10 @@
             if (!p[0]) return;
             var h = hd * p[0] / down; ctx.fillStyle = COLOURS[p[1]]; ctx.fillRect(a, y, bw, h); y += h;
           });
+          if (c[7]) {
+            ctx.strokeStyle = SHADOW;
+            ctx.strokeRect(a, mid + 1, bw, Math.max(2, BAR * Math.sqrt(c[7] / most)));
+          }
           drawnTicks++;
         });
       }
@@ -248,7 +252,7 @@
     if (h.col) {
       var c = h.col;
       row('time', esc(fmtDur(c[0]) + ' – ' + fmtDur(c[1])));
-      ['admitted', 'delayed', 'refused (429)', 'shed (503)', 'dropped'].forEach(function (name, k) { if (c[k + 2]) row(name, String(c[k + 2])); });
+      ['admitted', 'delayed', 'refused (429)', 'shed (503)', 'dropped', 'would be refused by a shadow limit'].forEach(function (name, k) { if (c[k + 2]) row(name, String(c[k + 2])); });
       return '<b>' + esc(lane.title) + '</b><table>' + rows.join('') + '</table><small>this lane had more than ' + tl.tick_cap + ' attempts, so they are counted per column</small>';
     }
     var ts = lane.ticks, k = h.tick, e = ts.e[k];
