@@ -45,6 +45,9 @@ var laneColumns = []laneColumn{
 		func(c *sim.ClassResult) int64 { return c.Admitted }),
 	countColumn("refused", "refused", 0, func(l *sim.LaneResult) int64 { return l.Refused },
 		func(c *sim.ClassResult) int64 { return c.Refused }),
+	{head: "would refuse", term: hasShadow, html: hasShadow, drop: 11,
+		text: func(l *sim.LaneResult) string { return count(l.ShadowRefused) },
+		sort: func(_ int, l *sim.LaneResult) string { return fmt.Sprint(l.ShadowRefused) }},
 	countColumn("shed", "shed", 8, func(l *sim.LaneResult) int64 { return l.Shed },
 		func(c *sim.ClassResult) int64 { return c.Shed }),
 	countColumn("delayed", "delayed", 7, func(l *sim.LaneResult) int64 { return l.Delayed }, nil),
@@ -101,6 +104,23 @@ var laneColumns = []laneColumn{
 	csvCount("retry_after_given", func(l *sim.LaneResult) int64 { return l.RetryAfter.Given }, nil),
 	csvCount("retried_at_retry_after", func(l *sim.LaneResult) int64 { return l.RetryAfter.RetriedAt }, nil),
 	csvCount("admitted_at_retry_after", func(l *sim.LaneResult) int64 { return l.RetryAfter.SucceededAt }, nil),
+	csvCount("shadow_refused", func(l *sim.LaneResult) int64 { return l.ShadowRefused },
+		func(c *sim.ClassResult) int64 { return c.ShadowRefused }),
+}
+
+// hasShadow reports whether some limit of r is a shadow at some time of the run.
+func hasShadow(r sim.Result) bool {
+	for _, l := range r.Limits {
+		if l.Shadow {
+			return true
+		}
+	}
+	for _, ch := range r.Rules {
+		if ch.Shadow {
+			return true
+		}
+	}
+	return false
 }
 
 // countColumn is a count in every table; class, when not nil, gives a class's.

@@ -30,6 +30,9 @@ var (
 	colShade    = color.NRGBA{0xF0, 0xE4, 0x42, 0x80} // yellow, half transparent
 	colLimit    = color.NRGBA{0x00, 0x00, 0x00, 0xff} // black
 	colGrid     = color.NRGBA{0xdd, 0xdd, 0xdd, 0xff}
+	// colShadowMark outlines a would-be refusal: the refusal's colour, hollow,
+	// as it was not made.
+	colShadowMark = colRefused
 )
 
 // series colours, for lines that are not verdicts (jitter kinds, client classes).

@@ -14,6 +14,8 @@ import (
 // first. Each finding names the lanes it is about and the numbers behind it.
 func Findings(r sim.Result) []string {
 	var out []string
+	out = append(out, ruleFindings(r)...)
+	out = append(out, shadowFindings(r)...)
 	out = append(out, overLimit(r)...)
 	out = append(out, twins(r)...)
 	out = append(out, limitedNothingFinding(r)...)

@@ -9,6 +9,7 @@ import (
 	"strings"
 	"time"
 
+	"github.com/rlsim/rlsim/algorithms"
 	"github.com/rlsim/rlsim/scenarios"
 	"github.com/rlsim/rlsim/sim"
 )
@@ -254,11 +255,15 @@ func keyPhrase(k string) string {
 // microseconds, to keep the page small; exact lanes carry their ticks in columns
 // (one array per field), aggregated lanes their non-empty columns.
 type timelineJSON struct {
-	EndUS   int64        `json:"end_us"`
-	ColUS   int64        `json:"col_us"` // width of an aggregated column
-	Keys    []string     `json:"keys"`
-	Classes []string     `json:"classes"`
-	Limits  []limitJSON  `json:"limits"`
+	EndUS   int64       `json:"end_us"`
+	ColUS   int64       `json:"col_us"` // width of an aggregated column
+	Keys    []string    `json:"keys"`
+	Classes []string    `json:"classes"`
+	Limits  []limitJSON `json:"limits"`
+	// Rules mark the rule pushes on the time axis (absent without any).
+	Rules []ruleMarkJSON `json:"rules,omitempty"`
+	// Shadow is true when a limit is a shadow at some time: the legend names its marks.
+	Shadow  bool         `json:"shadow,omitempty"`
 	Lanes   []laneJSON   `json:"lanes"`
 	TickCap int          `json:"tick_cap"`
 	Headers []headerJSON `json:"headers"` // per lane, the first refusal's, as sim reports them
@@ -274,6 +279,25 @@ type limitJSON struct {
 	WindowUS int64  `json:"window_us"`
 }
 
+// ruleMarkJSON is a rule push as the timeline marks it: when, and what it set.
+type ruleMarkJSON struct {
+	AtUS  int64  `json:"at_us"`
+	Label string `json:"label"`
+}
+
+// ruleLabel says in words what a rule push set: "per-user: enforced",
+// "per-user: 10 per 1s, burst 10, shadow".
+func ruleLabel(r sim.Result, ch sim.RuleChange) string {
+	label := r.Limits[ch.Limit].Name + ": "
+	if ch.Policy != (algorithms.Policy{}) {
+		label += fmt.Sprintf("%d per %s, burst %d, ", ch.Policy.Limit, FormatDuration(ch.Policy.Window), ch.Policy.EffectiveBurst())
+	}
+	if ch.Shadow {
+		return label + "shadow"
+	}
+	return label + "enforced"
+}
+
 type headerJSON struct {
 	RateLimit       string `json:"ratelimit"`
 	RateLimitPolicy string `json:"ratelimit_policy"`
@@ -281,14 +305,14 @@ type headerJSON struct {
 }
 
 type laneJSON struct {
-	Lane    string     `json:"lane"`
-	Title   string     `json:"title"`
-	PeakS   [2]int64   `json:"peak_us"` // the worst window, [start, end)
-	Peak    int64      `json:"peak"`
-	Limit   int64      `json:"limit"`
-	Exact   bool       `json:"exact"`
-	Ticks   *ticksArr  `json:"ticks,omitempty"`
-	Columns [][6]int64 `json:"columns,omitempty"` // [column, admitted, delayed, refused, shed, dropped]
+	Lane    string    `json:"lane"`
+	Title   string    `json:"title"`
+	PeakS   [2]int64  `json:"peak_us"` // the worst window, [start, end)
+	Peak    int64     `json:"peak"`
+	Limit   int64     `json:"limit"`
+	Exact   bool      `json:"exact"`
+	Ticks   *ticksArr `json:"ticks,omitempty"`
+	Columns [][]int64 `json:"columns,omitempty"` // [column, admitted, delayed, refused, shed, dropped(, would-be refusals of a shadow limit, when any)]
 }
 
 // ticksArr holds a lane's ticks one field per array, index i for tick i.
@@ -301,12 +325,13 @@ type ticksArr struct {
 	Request    []int64 `json:"rq"` // request number
 	Attempt    []int   `json:"a"`
 	Cost       []int64 `json:"w"`
-	Delay      []int64 `json:"d"`  // µs
-	RetryAfter []int64 `json:"ra"` // ns, exact: headers are rounded up from it
-	Limit      []int   `json:"l"`  // index into limits, -1 for none
-	Remaining  []int64 `json:"rm"` // RateLimit remaining, -1 when no limit answered
-	Reset      []int64 `json:"rs"` // ns until the quota is whole
-	Response   []int   `json:"h"`  // index into responses: the answer's headers
+	Delay      []int64 `json:"d"`           // µs
+	RetryAfter []int64 `json:"ra"`          // ns, exact: headers are rounded up from it
+	Limit      []int   `json:"l"`           // index into limits, -1 for none
+	Shadow     []int   `json:"s,omitempty"` // index into limits of the shadow that would have refused, -1 for none; absent when no tick has one
+	Remaining  []int64 `json:"rm"`          // RateLimit remaining, -1 when no limit answered
+	Reset      []int64 `json:"rs"`          // ns until the quota is whole
+	Response   []int   `json:"h"`           // index into responses: the answer's headers
 }
 
 func us(d time.Duration) int64 { return int64(d / time.Microsecond) }
@@ -329,6 +354,10 @@ func newTimelineJSON(r sim.Result, tl *Timeline) *timelineJSON {
 		limitIndex[l.Name] = i
 		tj.Limits = append(tj.Limits, limitJSON{Name: l.Name, Limit: l.Policy.Limit, WindowUS: us(l.Policy.Window)})
 	}
+	for _, ch := range r.Rules {
+		tj.Rules = append(tj.Rules, ruleMarkJSON{AtUS: us(ch.At), Label: ruleLabel(r, ch)})
+	}
+	tj.Shadow = hasShadow(r)
 	keys, classes, responses := map[string]int{}, map[string]int{}, map[string]int{}
 	intern := func(m map[string]int, list *[]string, s string) int {
 		i, ok := m[s]
@@ -346,7 +375,13 @@ func newTimelineJSON(r sim.Result, tl *Timeline) *timelineJSON {
 		if ticks, ok := tl.Ticks(l.Lane); ok {
 			lj.Exact = true
 			ta := &ticksArr{}
+			shadows, anyShadow := make([]int, 0, len(ticks)), false
 			for _, t := range ticks {
+				si, ok := limitIndex[t.Shadow]
+				if !ok || t.Shadow == "" {
+					si = -1
+				}
+				shadows, anyShadow = append(shadows, si), anyShadow || si >= 0
 				li, ok := limitIndex[t.Limit]
 				if !ok {
 					li = -1
@@ -370,11 +405,18 @@ func newTimelineJSON(r sim.Result, tl *Timeline) *timelineJSON {
 				ta.Reset = append(ta.Reset, int64(t.Reset))
 				ta.Response = append(ta.Response, intern(responses, &tj.Responses, tickHeaders(r, t, li)))
 			}
+			if anyShadow {
+				ta.Shadow = shadows
+			}
 			lj.Ticks = ta
 		} else {
 			for i, c := range tl.Columns(l.Lane) {
 				if c.Total() > 0 {
-					lj.Columns = append(lj.Columns, [6]int64{int64(i), c.Admitted, c.Delayed, c.Refused, c.Shed, c.Dropped})
+					col := []int64{int64(i), c.Admitted, c.Delayed, c.Refused, c.Shed, c.Dropped}
+					if c.Shadow > 0 {
+						col = append(col, c.Shadow)
+					}
+					lj.Columns = append(lj.Columns, col)
 				}
 			}
 		}

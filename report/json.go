@@ -9,6 +9,7 @@ import (
 	"strconv"
 	"time"
 
+	"github.com/rlsim/rlsim/algorithms"
 	"github.com/rlsim/rlsim/sim"
 )
 
@@ -23,16 +24,17 @@ type jsonOutput struct {
 }
 
 type jsonRun struct {
-	Scenario    string          `json:"scenario"`
-	Description string          `json:"description,omitempty"`
-	Kind        string          `json:"kind"` // "comparison" or "contention"
-	Seed        uint64          `json:"seed"`
-	DurationS   float64         `json:"duration_s,omitempty"`
-	BucketS     float64         `json:"bucket_s,omitempty"`
-	Limits      []jsonLimit     `json:"limits,omitempty"`
-	Lanes       []jsonLane      `json:"lanes,omitempty"`
-	Checks      []jsonCheck     `json:"checks,omitempty"`
-	Contention  *jsonContention `json:"contention,omitempty"`
+	Scenario    string           `json:"scenario"`
+	Description string           `json:"description,omitempty"`
+	Kind        string           `json:"kind"` // "comparison" or "contention"
+	Seed        uint64           `json:"seed"`
+	DurationS   float64          `json:"duration_s,omitempty"`
+	BucketS     float64          `json:"bucket_s,omitempty"`
+	Limits      []jsonLimit      `json:"limits,omitempty"`
+	RuleChanges []jsonRuleChange `json:"rule_changes,omitempty"`
+	Lanes       []jsonLane       `json:"lanes,omitempty"`
+	Checks      []jsonCheck      `json:"checks,omitempty"`
+	Contention  *jsonContention  `json:"contention,omitempty"`
 }
 
 type jsonLimit struct {
@@ -41,6 +43,17 @@ type jsonLimit struct {
 	Limit   int64   `json:"limit"`
 	WindowS float64 `json:"window_s"`
 	Burst   int64   `json:"burst"`
+	// Shadow is true for a limit that starts as a dry run (enforce: false).
+	Shadow bool `json:"shadow,omitempty"`
+}
+
+// jsonRuleChange is one rule push: from at_s on, limit has this policy (when
+// policy is set; otherwise each lane keeps its own) and is a shadow limit or not.
+type jsonRuleChange struct {
+	AtS    float64     `json:"at_s"`
+	Limit  string      `json:"limit"`
+	Policy *jsonPolicy `json:"policy,omitempty"`
+	Shadow bool        `json:"shadow"`
 }
 
 // jsonPolicy is the first limit's policy as a lane applied it.
@@ -51,20 +64,24 @@ type jsonPolicy struct {
 }
 
 type jsonLane struct {
-	Lane                   string            `json:"lane"`
-	Title                  string            `json:"title"`
-	Policy                 jsonPolicy        `json:"policy"`
-	Attempts               int64             `json:"attempts"`
-	Unique                 int64             `json:"unique"`
-	Admitted               int64             `json:"admitted"`
-	Refused                int64             `json:"refused"`
-	Shed                   int64             `json:"shed"`
-	Delayed                int64             `json:"delayed"`
-	Dropped                int64             `json:"dropped"`
-	Succeeded              int64             `json:"succeeded"`
-	GaveUp                 int64             `json:"gave_up"`
-	Pending                int64             `json:"pending"`
-	RefusedBy              []jsonLimitCount  `json:"refused_by"`
+	Lane      string           `json:"lane"`
+	Title     string           `json:"title"`
+	Policy    jsonPolicy       `json:"policy"`
+	Attempts  int64            `json:"attempts"`
+	Unique    int64            `json:"unique"`
+	Admitted  int64            `json:"admitted"`
+	Refused   int64            `json:"refused"`
+	Shed      int64            `json:"shed"`
+	Delayed   int64            `json:"delayed"`
+	Dropped   int64            `json:"dropped"`
+	Succeeded int64            `json:"succeeded"`
+	GaveUp    int64            `json:"gave_up"`
+	Pending   int64            `json:"pending"`
+	RefusedBy []jsonLimitCount `json:"refused_by"`
+	// ShadowRefused and ShadowRefusedBy: attempts a shadow limit would have
+	// refused (present when the run has a shadow limit).
+	ShadowRefused          int64             `json:"shadow_refused,omitempty"`
+	ShadowRefusedBy        []jsonLimitCount  `json:"shadow_refused_by,omitempty"`
 	Delay                  jsonPercentiles   `json:"delay"`
 	Peak                   jsonPeak          `json:"peak"`
 	OverLimit              bool              `json:"over_limit"`
@@ -108,18 +125,20 @@ type jsonPeak struct {
 }
 
 type jsonClass struct {
-	Name      string  `json:"name"`
-	Clients   int     `json:"clients"`
-	Unique    int64   `json:"unique"`
-	Attempts  int64   `json:"attempts"`
-	Admitted  int64   `json:"admitted"`
-	Refused   int64   `json:"refused"`
-	Shed      int64   `json:"shed"`
-	Dropped   int64   `json:"dropped"`
-	Succeeded int64   `json:"succeeded"`
-	GaveUp    int64   `json:"gave_up"`
-	Pace      bool    `json:"pace"`       // the class paces itself from the quota headers
-	FairShare float64 `json:"fair_share"` // max-min fair share of the lane's successes, in requests
+	Name      string `json:"name"`
+	Clients   int    `json:"clients"`
+	Unique    int64  `json:"unique"`
+	Attempts  int64  `json:"attempts"`
+	Admitted  int64  `json:"admitted"`
+	Refused   int64  `json:"refused"`
+	Shed      int64  `json:"shed"`
+	Dropped   int64  `json:"dropped"`
+	Succeeded int64  `json:"succeeded"`
+	GaveUp    int64  `json:"gave_up"`
+	// ShadowRefused: the class's attempts a shadow limit would have refused.
+	ShadowRefused int64   `json:"shadow_refused,omitempty"`
+	Pace          bool    `json:"pace"`       // the class paces itself from the quota headers
+	FairShare     float64 `json:"fair_share"` // max-min fair share of the lane's successes, in requests
 	// Rates: successes per unique request, refusals and sheds per attempt.
 	SuccessRate   float64         `json:"success_rate"`
 	RefusedRate   float64         `json:"refused_rate"`
@@ -130,7 +149,7 @@ type jsonClass struct {
 func classJSON(c sim.ClassResult) jsonClass {
 	return jsonClass{Name: c.Name, Clients: c.Clients, Unique: c.Unique, Attempts: c.Attempts,
 		Admitted: c.Admitted, Refused: c.Refused, Shed: c.Shed, Dropped: c.Dropped, Succeeded: c.Succeeded,
-		GaveUp: c.GaveUp, Pace: c.Pace, FairShare: finite(c.FairShare), SuccessRate: fraction(c.Succeeded, c.Unique), RefusedRate: fraction(c.Refused, c.Attempts),
+		GaveUp: c.GaveUp, ShadowRefused: c.ShadowRefused, Pace: c.Pace, FairShare: finite(c.FairShare), SuccessRate: fraction(c.Succeeded, c.Unique), RefusedRate: fraction(c.Refused, c.Attempts),
 		ShedRate: fraction(c.Shed, c.Attempts), TimeToSuccess: percentiles(c.TimeToSuccess)}
 }
 
@@ -215,7 +234,14 @@ func (c comparison) fillJSON(run *jsonRun) {
 	r := c.Result
 	run.Kind, run.Seed, run.DurationS, run.BucketS = "comparison", r.Seed, secs(r.Duration), secs(r.Bucket)
 	for _, l := range r.Limits {
-		run.Limits = append(run.Limits, jsonLimit{l.Name, l.Key.String(), l.Policy.Limit, secs(l.Policy.Window), l.Policy.EffectiveBurst()})
+		run.Limits = append(run.Limits, jsonLimit{l.Name, l.Key.String(), l.Policy.Limit, secs(l.Policy.Window), l.Policy.EffectiveBurst(), l.Shadow})
+	}
+	for _, ch := range r.Rules {
+		jc := jsonRuleChange{AtS: secs(ch.At), Limit: r.Limits[ch.Limit].Name, Shadow: ch.Shadow}
+		if ch.Policy != (algorithms.Policy{}) {
+			jc.Policy = &jsonPolicy{ch.Policy.Limit, secs(ch.Policy.Window), ch.Policy.EffectiveBurst()}
+		}
+		run.RuleChanges = append(run.RuleChanges, jc)
 	}
 	for _, l := range r.Lanes {
 		jl := jsonLane{
@@ -238,6 +264,10 @@ func (c comparison) fillJSON(run *jsonRun) {
 		}
 		for _, rb := range l.RefusedBy {
 			jl.RefusedBy = append(jl.RefusedBy, jsonLimitCount(rb))
+		}
+		jl.ShadowRefused = l.ShadowRefused
+		for _, rb := range l.ShadowRefusedBy {
+			jl.ShadowRefusedBy = append(jl.ShadowRefusedBy, jsonLimitCount(rb))
 		}
 		for _, c := range l.Classes {
 			jl.Classes = append(jl.Classes, classJSON(c))

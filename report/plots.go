@@ -123,6 +123,7 @@ func laneBins(tl *Timeline, lane sim.LaneKind, n int) []bin {
 			c.Refused += x.Refused
 			c.Shed += x.Shed
 			c.Dropped += x.Dropped
+			c.Shadow += x.Shadow
 		}
 		if c.Total() > 0 {
 			out = append(out, bin{Start: float64(i*per) * w, End: float64((i+1)*per) * w, Column: c})
@@ -155,7 +156,7 @@ func TimelineFigure(r sim.Result, tl *Timeline) *Figure {
 	p.Y.Tick.Label.Font.Size = 11
 	p.Y.Tick.Length = 0
 	p.Add(lanesPlotter{r: r, rows: rows, most: most})
-	return &Figure{
+	f := &Figure{
 		Name: "timeline", Title: "Lanes timeline: what each lane did to every attempt",
 		Caption: "One row per lane. Admitted and delayed attempts rise above each row's midline; refused (429), shed (503) and " +
 			"client-dropped ones hang below. Bar height grows with the square root of the attempts in a " +
@@ -167,6 +168,15 @@ func TimelineFigure(r sim.Result, tl *Timeline) *Figure {
 			{label: "dropped by the client", colour: colDropped}, {label: "worst window", colour: colShade}},
 		body: single(p),
 	}
+	if hasShadow(r) {
+		f.Caption += " A hollow vermillion bar below the midline counts the attempts a shadow limit would have refused and let through."
+		f.legend = append(f.legend, legendEntry{label: "would be refused (shadow)", colour: colShadowMark, line: true})
+	}
+	if len(r.Rules) > 0 {
+		f.Caption += " A dashed line marks each rule push, labelled with what it set."
+		f.legend = append(f.legend, legendEntry{label: "rule push", colour: colLimit, line: true, dashed: true})
+	}
+	return f
 }
 
 type lanesPlotter struct {
@@ -226,7 +236,27 @@ func (lp lanesPlotter) Plot(c draw.Canvas, p *plot.Plot) {
 					}
 				}
 			}
+			if h := lp.height(b.Shadow); h > 0 {
+				a, z := tx(b.Start), max(tx(b.End), tx(b.Start)+1)
+				c.StrokeLines(draw.LineStyle{Color: colShadowMark, Width: vg.Points(0.6)},
+					[]vg.Point{{X: a, Y: ty(y)}, {X: a, Y: ty(y - h)}, {X: z, Y: ty(y - h)}, {X: z, Y: ty(y)}})
+			}
 		}
+	}
+	for _, ch := range lp.r.Rules {
+		x := tx(ch.At.Seconds())
+		if x < c.Min.X || x > c.Max.X {
+			continue
+		}
+		c.StrokeLine2(draw.LineStyle{Color: colLimit, Width: vg.Points(0.8), Dashes: []vg.Length{vg.Points(3), vg.Points(2)}},
+			x, c.Min.Y, x, c.Max.Y)
+		label, text := p.X.Tick.Label, "rule push: "+ruleLabel(lp.r, ch)
+		label.XAlign, label.YAlign = draw.XLeft, draw.YTop
+		at := vg.Point{X: x + vg.Points(2), Y: c.Max.Y - vg.Points(1)}
+		w, h := label.Width(text), label.Height(text)
+		c.FillPolygon(color.NRGBA{0xff, 0xff, 0xff, 0xd8}, []vg.Point{{X: at.X - 1, Y: at.Y + 1}, {X: at.X + w + 2, Y: at.Y + 1},
+			{X: at.X + w + 2, Y: at.Y - h - 1}, {X: at.X - 1, Y: at.Y - h - 1}})
+		c.FillText(label, at, text)
 	}
 }
 

@@ -28,6 +28,7 @@ type Tick struct {
 	Delay      time.Duration // TraceDelay: the wait until release
 	RetryAfter time.Duration // TraceRefuse
 	Limit      string        // TraceRefuse: the limit that tripped
+	Shadow     string        // the shadow limit that would have refused it, "" if none
 	// Answered says a rate limit answered (admit, delay, refuse): Remaining and
 	// Reset are then its RateLimit header's quota left and time to whole.
 	Answered  bool
@@ -38,6 +39,8 @@ type Tick struct {
 // Column counts the attempts of one lane in one time column, by verdict.
 type Column struct {
 	Admitted, Delayed, Refused, Shed, Dropped int64
+	// Shadow counts the attempts among them a shadow limit would have refused.
+	Shadow int64
 }
 
 // Total is the number of attempts in the column.
@@ -127,6 +130,9 @@ func (t *Timeline) Record(r *sim.TraceRecord) error {
 		return nil
 	}
 	l.cols[i].add(r.Event)
+	if r.Shadow != "" {
+		l.cols[i].Shadow++
+	}
 	if l.overflow {
 		return nil
 	}
@@ -136,7 +142,7 @@ func (t *Timeline) Record(r *sim.TraceRecord) error {
 	}
 	l.ticks = append(l.ticks, Tick{At: r.At, Event: r.Event, Client: r.Client, Class: r.Class, Key: r.Key,
 		Request: r.Request, Attempt: r.Attempt, Cost: r.Cost, Delay: r.Delay, RetryAfter: r.RetryAfter, Limit: r.Limit,
-		Answered: r.Answered, Remaining: r.Remaining, Reset: r.Reset})
+		Answered: r.Answered, Remaining: r.Remaining, Reset: r.Reset, Shadow: r.Shadow})
 	return nil
 }
 

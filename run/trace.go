@@ -26,7 +26,7 @@ type TraceFile struct {
 // traceColumns are the CSV header and the JSON lines' keys. Times are integer
 // nanoseconds of virtual time, so that every figure can be recomputed exactly.
 var traceColumns = []string{"scenario", "at_ns", "lane", "event", "client", "class", "key",
-	"request", "attempt", "cost", "delay_ns", "retry_after_ns", "limit", "remaining", "reset_ns", "latency_ns"}
+	"request", "attempt", "cost", "delay_ns", "retry_after_ns", "limit", "remaining", "reset_ns", "latency_ns", "shadow"}
 
 // TraceIsJSONL reports whether the trace's name asks for JSON lines rather than CSV.
 func TraceIsJSONL(path string) (bool, error) {
@@ -165,6 +165,8 @@ func (s *traceSink) Record(r *sim.TraceRecord) error {
 			num(col, int64(r.Reset))
 		case "latency_ns":
 			num(col, int64(r.Latency))
+		case "shadow":
+			str(col, r.Shadow)
 		}
 	}
 	if t.jsonl {

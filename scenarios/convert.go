@@ -27,9 +27,10 @@ const (
 // the problems a single field's tags cannot see: contradictions between fields
 // and fields that the chosen kind does not use.
 type builder struct {
-	errs  *errorList
-	lines map[string]int
-	bad   map[string]bool // paths the decoder already reported
+	rulePaths []string // the file path of each of the config's Rules, for sim's errors
+	errs      *errorList
+	lines     map[string]int
+	bad       map[string]bool // paths the decoder already reported
 }
 
 // addf reports a problem at path, on the line of path or of its nearest written
@@ -91,6 +92,7 @@ func (b *builder) build(f *fileSpec, s *Scenario) {
 		}
 	}
 	c.Limits = b.limits(f.Limits)
+	c.Rules = b.rules(f.Limits, c.Limits)
 	if f.HeaderStyle != "" {
 		c.HeaderStyle, _ = sim.ParseHeaderStyle(f.HeaderStyle)
 	}
@@ -141,7 +143,8 @@ func (b *builder) limits(specs []limitSpec) []sim.Limit {
 		}
 		names[name] = i
 		limits = append(limits, sim.Limit{Name: name, Key: key, Policy: algorithms.Policy{
-			Limit: l.Limit, Window: durOr(l.Window, defaultWindow), Burst: l.Burst}, NoHeaders: l.Headers == "none"})
+			Limit: l.Limit, Window: durOr(l.Window, defaultWindow), Burst: l.Burst}, NoHeaders: l.Headers == "none",
+			Shadow: l.Enforce != nil && !*l.Enforce})
 	}
 	return limits
 }
@@ -413,8 +416,57 @@ func (b *builder) simValidate(err error) {
 		return
 	}
 	for _, fe := range fes {
-		b.addf(fe.Field, "%s", fe.Problem)
+		b.addf(b.filePath(fe.Field), "%s", fe.Problem)
 	}
+}
+
+// rules turns every limit's changes into the config's rule pushes, each change
+// filling what it leaves out from the limit's rule before it.
+func (b *builder) rules(specs []limitSpec, limits []sim.Limit) []sim.RuleChange {
+	var out []sim.RuleChange
+	for i, l := range specs {
+		if i >= len(limits) {
+			break
+		}
+		rule := limits[i]
+		var last time.Duration
+		for k, ch := range l.Changes {
+			path := fmt.Sprintf("limits[%d].changes[%d]", i, k)
+			at := durOr(ch.At, 0)
+			if k > 0 && at < last {
+				b.addf(path+".at", "%v is before changes[%d].at %v; list the changes in time order", at, k-1, last)
+			}
+			last = at
+			rc := sim.RuleChange{At: at, Limit: i, Shadow: rule.Shadow}
+			if ch.Limit != 0 || ch.Window != nil || ch.Burst != nil {
+				if ch.Limit != 0 {
+					rule.Policy.Limit = ch.Limit
+				}
+				rule.Policy.Window = durOr(ch.Window, rule.Policy.Window)
+				if ch.Burst != nil {
+					rule.Policy.Burst = *ch.Burst
+				}
+				rc.Policy = rule.Policy
+			}
+			if ch.Enforce != nil {
+				rule.Shadow, rc.Shadow = !*ch.Enforce, !*ch.Enforce
+			}
+			out = append(out, rc)
+			b.rulePaths = append(b.rulePaths, path)
+		}
+	}
+	return out
+}
+
+// filePath is the file's path for a field of sim's Config: a rule push is
+// written as a change of its limit.
+func (b *builder) filePath(field string) string {
+	for i, p := range b.rulePaths {
+		if prefix := fmt.Sprintf("rules[%d]", i); strings.HasPrefix(field, prefix) {
+			return p + strings.TrimPrefix(field, prefix)
+		}
+	}
+	return field
 }
 
 func durOr(d *Duration, def time.Duration) time.Duration {

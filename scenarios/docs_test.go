@@ -34,7 +34,7 @@ func TestDocsExamplesParse(t *testing.T) {
 		reflect.TypeFor[fileSpec](), reflect.TypeFor[limitSpec](), reflect.TypeFor[aimdSpec](),
 		reflect.TypeFor[throttleSpec](), reflect.TypeFor[clientSpec](), reflect.TypeFor[identitySpec](),
 		reflect.TypeFor[arrivalSpec](), reflect.TypeFor[retrySpec](), reflect.TypeFor[backendSpec](),
-		reflect.TypeFor[serviceSpec](), reflect.TypeFor[changeSpec](), reflect.TypeFor[contentionSpec](),
+		reflect.TypeFor[serviceSpec](), reflect.TypeFor[changeSpec](), reflect.TypeFor[contentionSpec](), reflect.TypeFor[ruleSpec](),
 		reflect.TypeFor[checkSpec](),
 	} {
 		for _, f := range fieldNames(typ) {

@@ -331,3 +331,43 @@ func TestDownstreamSlowdownHoldsWithEveryLane(t *testing.T) {
 		t.Errorf("with every lane, some concurrency limit's p99 latency is not under a third of every rate limit's")
 	}
 }
+
+// shadow-rollout: before the push at 30s the new limit refuses nothing and
+// would refuse only the scraper; after it, it refuses only the scraper, as many
+// a second as it would have refused in shadow (within 10%).
+func TestShadowRolloutMakesItsPoint(t *testing.T) {
+	s, err := LoadBuiltin("shadow-rollout")
+	if err != nil {
+		t.Fatal(err)
+	}
+	push := s.Config.Rules[0].At
+	if len(s.Config.Rules) != 1 || s.Config.Rules[0].Shadow || !s.Config.Limits[0].Shadow {
+		t.Fatalf("shadow-rollout is not one shadow limit enforced by one push: %+v, %+v", s.Config.Limits, s.Config.Rules)
+	}
+	r, err := sim.Run(context.Background(), *s.Config, sim.Options{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if push%r.Bucket != 0 {
+		t.Fatalf("bucket %v does not split the run at the push %v", r.Bucket, push)
+	}
+	for _, l := range r.Lanes {
+		var refusedBefore, wouldBefore, refusedAfter, wouldAfter int64
+		for _, p := range l.Series {
+			if p.Start < push {
+				refusedBefore, wouldBefore = refusedBefore+p.Refused, wouldBefore+p.ShadowRefused
+			} else {
+				refusedAfter, wouldAfter = refusedAfter+p.Refused, wouldAfter+p.ShadowRefused
+			}
+		}
+		users, scraper := class(l, "users"), class(l, "scraper")
+		beforeRate := float64(wouldBefore) / push.Seconds()
+		afterRate := float64(refusedAfter) / (r.Duration - push).Seconds()
+		if refusedBefore != 0 || wouldAfter != 0 || wouldBefore == 0 ||
+			users.ShadowRefused != 0 || users.Refused != 0 || scraper.ShadowRefused != wouldBefore || scraper.Refused != refusedAfter ||
+			math.Abs(afterRate-beforeRate) > 0.1*beforeRate {
+			t.Errorf("%v: before the push refused %d, would have refused %d (%.1f/s); after it refused %d (%.1f/s), would have %d; users refused %d, would have %d",
+				l.Lane, refusedBefore, wouldBefore, beforeRate, refusedAfter, afterRate, wouldAfter, users.Refused, users.ShadowRefused)
+		}
+	}
+}

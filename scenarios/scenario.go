@@ -22,6 +22,7 @@ import (
 
 	"gopkg.in/yaml.v3"
 
+	"github.com/rlsim/rlsim/algorithms"
 	"github.com/rlsim/rlsim/contention"
 	"github.com/rlsim/rlsim/sim"
 )
@@ -189,7 +190,13 @@ func toFile(s *Scenario) (*fileSpec, error) {
 			if l.NoHeaders {
 				ls.Headers = "none"
 			}
+			if l.Shadow {
+				ls.Enforce = new(bool)
+			}
 			f.Limits = append(f.Limits, ls)
+		}
+		for _, ch := range c.Rules {
+			f.Limits[ch.Limit].Changes = append(f.Limits[ch.Limit].Changes, ruleToFile(ch))
 		}
 		if c.HeaderStyle != sim.HeadersDraft {
 			f.HeaderStyle = c.HeaderStyle.String()
@@ -270,4 +277,16 @@ func optDur(d time.Duration) *Duration {
 		return nil
 	}
 	return dur(d)
+}
+
+// ruleToFile writes a rule push as a change of its limit, stating every field
+// it sets so that reading it back gives the same push.
+func ruleToFile(ch sim.RuleChange) ruleSpec {
+	enforce := !ch.Shadow
+	rs := ruleSpec{At: dur(ch.At), Enforce: &enforce}
+	if ch.Policy != (algorithms.Policy{}) {
+		burst := ch.Policy.Burst
+		rs.Limit, rs.Window, rs.Burst = ch.Policy.Limit, dur(ch.Policy.Window), &burst
+	}
+	return rs
 }

@@ -36,12 +36,14 @@ type fileSpec struct {
 }
 
 type limitSpec struct {
-	Name    string    `yaml:"name,omitempty" doc:"names the limit in refusals (default the key)"`
-	Key     string    `yaml:"key,omitempty" enum:"key" doc:"what the limit counts by (default global)"`
-	Limit   int64     `yaml:"limit" required:"true" check:"positive" doc:"cost units admitted per window"`
-	Window  *Duration `yaml:"window,omitempty" check:"positive" doc:"the window the limit is stated over (default 1s)"`
-	Burst   int64     `yaml:"burst,omitempty" check:"nonneg" doc:"largest burst, in cost units (default the limit)"`
-	Headers string    `yaml:"headers,omitempty" enum:"limit_headers" doc:"sent: the limit appears in the quota headers; none: it never does, so clients cannot read how fast to probe (default sent)"`
+	Name    string     `yaml:"name,omitempty" doc:"names the limit in refusals (default the key)"`
+	Key     string     `yaml:"key,omitempty" enum:"key" doc:"what the limit counts by (default global)"`
+	Limit   int64      `yaml:"limit" required:"true" check:"positive" doc:"cost units admitted per window"`
+	Window  *Duration  `yaml:"window,omitempty" check:"positive" doc:"the window the limit is stated over (default 1s)"`
+	Burst   int64      `yaml:"burst,omitempty" check:"nonneg" doc:"largest burst, in cost units (default the limit)"`
+	Headers string     `yaml:"headers,omitempty" enum:"limit_headers" doc:"sent: the limit appears in the quota headers; none: it never does, so clients cannot read how fast to probe (default sent)"`
+	Enforce *bool      `yaml:"enforce,omitempty" doc:"false makes the limit a shadow (dry run, as nginx limit_req_dry_run): it counts the requests it would refuse and lets them go on, sends no quota headers and delays nothing; its state is charged as if it enforced (default true)"`
+	Changes []ruleSpec `yaml:"changes,omitempty" doc:"rule pushes for this limit, in time order: from at on, a new limit, window, burst or enforcement; a new limit, window or burst starts every key afresh, a change of enforcement alone keeps the state"`
 }
 
 type overrideSpec struct {
@@ -129,6 +131,14 @@ type backendSpec struct {
 type serviceSpec struct {
 	Mean         *Duration `yaml:"mean" required:"true" check:"positive" doc:"mean service time"`
 	Distribution string    `yaml:"distribution,omitempty" enum:"service" doc:"constant or exponential (default constant)"`
+}
+
+type ruleSpec struct {
+	At      *Duration `yaml:"at" required:"true" check:"nonneg" doc:"when the rule push takes effect (before any request at that instant)"`
+	Limit   int64     `yaml:"limit,omitempty" check:"positive" doc:"cost units admitted per window from then on (default unchanged)"`
+	Window  *Duration `yaml:"window,omitempty" check:"positive" doc:"the window from then on (default unchanged)"`
+	Burst   *int64    `yaml:"burst,omitempty" check:"nonneg" doc:"largest burst from then on, 0 for the limit (default unchanged)"`
+	Enforce *bool     `yaml:"enforce,omitempty" doc:"true enforces the limit from then on, false makes it a shadow (default unchanged)"`
 }
 
 type changeSpec struct {

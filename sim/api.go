@@ -64,7 +64,11 @@ type TraceRecord struct {
 	// Limit is, on TraceRefuse, the limit that tripped; on TraceAdmit and
 	// TraceDelay, the limit whose quota the RateLimit header reports (nearest
 	// exhaustion among those that send headers; "" when none does).
-	Limit   string
+	Limit string
+	// Shadow is, on TraceAdmit, TraceDelay and TraceRefuse, the shadow limit
+	// (Limit.Shadow) that would have refused the attempt, the first in chain
+	// order; "" when none would have.
+	Shadow  string
 	Latency time.Duration // TraceSuccess: time in the backend
 	// Answered is true when a rate limit answered the attempt (admit, delay,
 	// refuse); Remaining and Reset are then what its RateLimit header says: the

@@ -56,7 +56,7 @@ func TestChainRefusalLeavesEarlierLimitsAlone(t *testing.T) {
 			first, _ := newDecider(kind, p0, 1)
 			second, _ := newDecider(kind, p1, 1)
 			twin, _ := newDecider(kind, p0, 1)
-			l := &lane{cfg: &Config{Limits: []Limit{{Policy: p0}, {Policy: p1}}}, chain: []decider{first, second},
+			l := &lane{cfg: &Config{Limits: []Limit{{Policy: p0}, {Policy: p1}}}, chain: []decider{first, second}, shadow: []bool{false, false},
 				pop: &population{keyOf: [][]int32{{0}, {0}}}}
 			var now time.Duration
 			for i := range 300 {

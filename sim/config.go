@@ -32,6 +32,9 @@ type Config struct {
 	// Overrides give one lane another policy for one limit of the chain (a leaky
 	// bucket with a deeper queue, say); the other lanes keep the chain's.
 	Overrides []LaneOverride
+	// Rules are the rule pushes scheduled during the run, in any order; changes at
+	// the same instant apply in the order given, before any request at that instant.
+	Rules []RuleChange
 	// Lane-specific settings.
 	AIMD     AIMDSettings
 	Throttle ThrottleSettings
@@ -56,6 +59,24 @@ type Limit struct {
 	// RateLimit-Policy, X-RateLimit-*): a security limit on an unauthenticated
 	// endpoint need not tell an attacker how fast to probe. Retry-After is still sent.
 	NoHeaders bool
+	// Shadow makes the limit a dry run (nginx limit_req_dry_run, Envoy's shadow
+	// mode): it decides every request that reaches it and counts the ones it
+	// would refuse, but lets them go on, sends no quota headers and delays
+	// nothing. Its state is charged as if it enforced, as nginx accounts excessive
+	// requests "as usual": a would-be refusal charges nothing.
+	Shadow bool
+}
+
+// RuleChange is a rule push: from At on, limit Limits[Limit] of the chain has
+// policy Policy (in every lane, replacing any override; the zero Policy keeps
+// each lane's) and is a shadow limit or not. A change of policy starts every
+// key of that limit afresh, as a limiter rebuilt from a pushed config does; a
+// change of enforcement alone keeps the state.
+type RuleChange struct {
+	At     time.Duration
+	Limit  int
+	Policy algorithms.Policy
+	Shadow bool
 }
 
 // ChainMode is how a limit chain charges a request that one of its limits refuses.

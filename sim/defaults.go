@@ -1,6 +1,9 @@
 package sim
 
-import "time"
+import (
+	"slices"
+	"time"
+)
 
 // withDefaults returns a copy of c with every zero field that has a documented
 // default filled in. Slices are copied, so the caller's Config is never changed.
@@ -18,6 +21,8 @@ func (c Config) withDefaults() Config {
 			c.Limits[i].Name = c.Limits[i].Key.String()
 		}
 	}
+	c.Rules = slices.Clone(c.Rules)
+	slices.SortStableFunc(c.Rules, func(a, b RuleChange) int { return cmpDuration(a.At, b.At) })
 	if c.Bucket == 0 {
 		c.Bucket = defaultBucket(c.Duration, c.Limits)
 	}

@@ -71,6 +71,7 @@ func FuzzScenario(f *testing.F) {
 		checkSlidingLog(t, cfg, res, traces)
 		checkTokenBucketIsGCRA(t, cfg, traces)
 		checkLanesIndependent(t, cfg, res)
+		checkShadowsChangeNothing(t, cfg, res)
 	})
 }
 
@@ -113,6 +114,18 @@ func checkCounts(r LaneResult) error {
 	total := ClassResult{Unique: r.Unique, Attempts: r.Attempts, Admitted: r.Admitted, Refused: r.Refused,
 		Shed: r.Shed, Dropped: r.Dropped, Succeeded: r.Succeeded, GaveUp: r.GaveUp}
 	must(sum == total, "classes add to %+v, lane %+v", sum, total)
+	var shadowClasses, shadowSeries, shadowBy int64
+	for _, c := range r.Classes {
+		shadowClasses += c.ShadowRefused
+	}
+	for _, p := range r.Series {
+		shadowSeries += p.ShadowRefused
+	}
+	for _, c := range r.ShadowRefusedBy {
+		shadowBy += c.Count
+	}
+	must(shadowClasses == r.ShadowRefused && shadowSeries == r.ShadowRefused && shadowBy >= r.ShadowRefused && shadowBy <= int64(len(r.ShadowRefusedBy))*r.ShadowRefused,
+		"would-be refusals %d: classes add to %d, series to %d, per limit to %d", r.ShadowRefused, shadowClasses, shadowSeries, shadowBy)
 	var series Point
 	for _, p := range r.Series {
 		series.Attempts += p.Attempts
@@ -133,10 +146,17 @@ func checkCounts(r LaneResult) error {
 // drop, shed, delay and success is one record, and every attempt has one.
 func checkTraceCounts(r LaneResult, tr *laneTrace) error {
 	var n [TraceSuccess + 1]int64
+	var shadowed int64
 	if tr != nil {
 		for _, rec := range tr.records {
 			n[rec.Event]++
+			if rec.Shadow != "" {
+				shadowed++
+			}
 		}
+	}
+	if shadowed != r.ShadowRefused {
+		return fmt.Errorf("the trace names a shadow on %d attempts, the result counts %d would-be refusals", shadowed, r.ShadowRefused)
 	}
 	got := [5]int64{n[TraceRefuse], n[TraceDrop], n[TraceShed], n[TraceDelay], n[TraceSuccess]}
 	want := [5]int64{r.Refused, r.Dropped, r.Shed, r.Delayed, r.Succeeded}
@@ -153,8 +173,13 @@ func checkTraceCounts(r LaneResult, tr *laneTrace) error {
 // window of the sliding-log lane: never above its limit.
 func checkSlidingLog(t *testing.T, cfg Config, res Result, traces map[LaneKind]*laneTrace) {
 	tr := traces[LaneSlidingLog]
-	if tr == nil {
-		return
+	if tr == nil || cfg.Limits[0].Shadow {
+		return // a shadow first limit holds nothing
+	}
+	for _, ch := range cfg.Rules {
+		if ch.Limit == 0 {
+			return // the first limit changes during the run
+		}
 	}
 	var p algorithms.Policy
 	for _, lr := range res.Lanes {
@@ -219,6 +244,34 @@ func checkLanesIndependent(t *testing.T, cfg Config, res Result) {
 		}
 		if !reflect.DeepEqual(r.Lanes[0], lr) {
 			t.Fatalf("lane %v alone differs from beside the others:\n%+v\n%+v", lr.Lane, r.Lanes[0], lr)
+		}
+	}
+}
+
+// checkShadowsChangeNothing runs the world without its shadow limits: every
+// lane must decide every attempt alike. Overrides and rule pushes name limits by
+// index, so worlds with them are left to the property tests.
+func checkShadowsChangeNothing(t *testing.T, cfg Config, res Result) {
+	if len(cfg.Overrides) > 0 || len(cfg.Rules) > 0 {
+		return
+	}
+	without := cfg
+	without.Limits = nil
+	for _, l := range cfg.Limits {
+		if !l.Shadow {
+			without.Limits = append(without.Limits, l)
+		}
+	}
+	if len(without.Limits) == len(cfg.Limits) || len(without.Limits) == 0 {
+		return
+	}
+	r, err := Run(context.Background(), without, Options{MaxEvents: fuzzBudget})
+	if err != nil {
+		return // the enforced chain alone may be invalid (costs above a burst) or over the budget
+	}
+	for i := range r.Lanes {
+		if r.Lanes[i].Verdicts != res.Lanes[i].Verdicts {
+			t.Fatalf("lane %v decided otherwise without its shadow limits\n%+v", r.Lanes[i].Lane, cfg)
 		}
 	}
 }
@@ -312,7 +365,25 @@ func fuzzConfig(b *fuzzBytes) Config {
 		c.Backend = be
 	}
 	fuzzHeadersAndChains(b, &c)
+	fuzzShadowAndRules(b, &c)
 	return c
+}
+
+// fuzzShadowAndRules makes some limits shadows and schedules rule pushes. It
+// reads the fuzz bytes after every other reader, and a zero byte (what an older,
+// shorter input reads) means neither, so older corpora keep their meaning.
+func fuzzShadowAndRules(b *fuzzBytes, c *Config) {
+	ms := time.Millisecond
+	for i := range c.Limits {
+		c.Limits[i].Shadow = b.upTo(4) == 3
+	}
+	for range b.upTo(4) {
+		ch := RuleChange{At: b.pick(0, ms, c.Duration/2, c.Duration, c.Duration+c.Drain), Limit: b.upTo(len(c.Limits)), Shadow: b.upTo(2) == 1}
+		if b.upTo(2) == 1 {
+			ch.Policy = algorithms.Policy{Limit: int64(1 + b.upTo(40)), Window: b.pick(3*ms, 100*ms, time.Second, 10*time.Second), Burst: int64(b.upTo(50))}
+		}
+		c.Rules = append(c.Rules, ch)
+	}
 }
 
 // fuzzHeadersAndChains varies what the answers tell the clients (quota headers,

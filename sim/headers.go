@@ -36,18 +36,18 @@ type Headers struct {
 // ResponseHeaders renders the headers a server sends with an answer: the quota
 // headers, in style, of limits[quota] (−1 for none), which has remaining cost
 // units left and is whole again after reset, and Retry-After when retryAfter is
-// positive (and not algorithms.Never). Limits with NoHeaders are left out of
-// every quota header. Times are whole seconds, rounded up (the draft has no
+// positive (and not algorithms.Never). Limits with NoHeaders, and shadow
+// limits, are left out of every quota header. Times are whole seconds, rounded up (the draft has no
 // sub-second precision). It is the one place rlsim writes headers: results,
 // trace tooltips and clients that pace themselves all read what it writes.
 func ResponseHeaders(style HeaderStyle, limits []Limit, quota int, remaining int64, reset, retryAfter time.Duration) Headers {
 	var h Headers
-	visible := quota >= 0 && quota < len(limits) && !limits[quota].NoHeaders
+	visible := quota >= 0 && quota < len(limits) && limits[quota].sendsHeaders()
 	switch style {
 	case HeadersDraft:
 		var policies []string
 		for _, l := range limits {
-			if !l.NoHeaders {
+			if l.sendsHeaders() {
 				policies = append(policies, fmt.Sprintf("%s;q=%d;w=%d", sfString(l.Name), l.Policy.Limit, ceilSeconds(l.Policy.Window)))
 			}
 		}
@@ -93,3 +93,7 @@ func sfString(s string) string {
 	b.WriteByte('"')
 	return b.String()
 }
+
+// sendsHeaders reports whether the limit appears in the quota headers: not when
+// told not to, nor while it is a shadow the client never meets.
+func (l Limit) sendsHeaders() bool { return !l.NoHeaders && !l.Shadow }

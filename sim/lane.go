@@ -18,9 +18,15 @@ type lane struct {
 	end  time.Duration
 
 	chain          []decider
-	conc           concurrencyLimiter // nil unless the lane is a concurrency limiter
-	shedRetryAfter time.Duration      // the Retry-After of conc's 503
-	gate           clientGate         // nil unless the lane is a client gate
+	limits         []Limit             // the chain's limits as the lane applies them now
+	policies       []algorithms.Policy // of each limit of chain, as it applies now
+	shadow         []bool              // of each limit of chain: a dry run now
+	shadowed       int                 // the first shadow that would refuse the attempt being decided, or -1
+	nextRule       int                 // the next of cfg.Rules to apply
+	ruleAt         time.Duration       // when: cfg.Rules[nextRule].At, or noRule
+	conc           concurrencyLimiter  // nil unless the lane is a concurrency limiter
+	shedRetryAfter time.Duration       // the Retry-After of conc's 503
+	gate           clientGate          // nil unless the lane is a client gate
 
 	clients []clientState
 	extras  []arrivalState // arrival components after each client's first
@@ -113,6 +119,9 @@ func (l *lane) runUntil(t time.Duration, budget int) (processed int) {
 		at, ok := l.eng.next()
 		if !ok || at > t {
 			break
+		}
+		for at >= l.ruleAt {
+			l.applyRule()
 		}
 		l.handle(l.eng.pop())
 		processed++
@@ -239,8 +248,12 @@ func (l *lane) pace(c int32, quota int, d algorithms.Decision) {
 // them). With ChainAllOrNothing it peeks at every limit before charging any, so a
 // refusal charges nothing anywhere.
 func (l *lane) decideChain(c int32, now time.Duration, cost int64) (answer algorithms.Decision, quota int, refused bool) {
+	l.shadowed = -1
 	if len(l.chain) > 1 && l.cfg.Chain == ChainAllOrNothing {
 		for i, lim := range l.chain {
+			if l.shadow[i] {
+				continue
+			}
 			if d := lim.peek(l.pop.keyOf[i][c], now, cost); d.Verdict == algorithms.Refuse {
 				return d, i, true
 			}
@@ -250,6 +263,15 @@ func (l *lane) decideChain(c int32, now time.Duration, cost int64) (answer algor
 	var delay time.Duration
 	for i, lim := range l.chain {
 		d := lim.decide(l.pop.keyOf[i][c], now, cost)
+		if l.shadow[i] {
+			if d.Verdict == algorithms.Refuse {
+				l.m.shadowRefused(now, l.pop.groupOf[c], i, l.shadowed < 0)
+				if l.shadowed < 0 {
+					l.shadowed = i
+				}
+			}
+			continue
+		}
 		if d.Verdict == algorithms.Refuse {
 			return d, i, true
 		}
@@ -305,7 +327,7 @@ func (l *lane) enter(r int32) bool {
 func (l *lane) refuse(r int32, limit int, d algorithms.Decision) {
 	req := &l.reqs.all[r]
 	name := l.cfg.Limits[limit].Name
-	l.m.refused(l.eng.now, l.pop.groupOf[req.client], limit, d, l.cfg)
+	l.m.refused(l.eng.now, l.pop.groupOf[req.client], limit, d, l.cfg.HeaderStyle, l.limits)
 	l.throttleAnswer(req.client, false)
 	l.pace(req.client, limit, d)
 	l.record(TraceRefuse, r, &d, name)
@@ -413,6 +435,9 @@ func (l *lane) record(ev TraceEvent, r int32, d *algorithms.Decision, limit stri
 	}
 	l.fillRecord(ev, r)
 	l.rec.Limit = limit
+	if l.shadowed >= 0 && (ev == TraceAdmit || ev == TraceDelay || ev == TraceRefuse) {
+		l.rec.Shadow = l.cfg.Limits[l.shadowed].Name
+	}
 	if d != nil {
 		l.rec.Delay, l.rec.RetryAfter = d.Delay, d.RetryAfter
 		if limit != "" { // no limit of the chain reports its quota otherwise

@@ -11,6 +11,7 @@ import (
 type metrics struct {
 	counts    LaneResult // the plain counters
 	refusedBy []int64
+	shadowBy  []int64
 	classes   []ClassResult
 	delays    histogram
 	latency   histogram
@@ -63,6 +64,7 @@ func newMetrics(cfg *Config, pop *population, bucket time.Duration) (metrics, er
 	}
 	m := metrics{
 		refusedBy:  make([]int64, len(cfg.Limits)),
+		shadowBy:   make([]int64, len(cfg.Limits)),
 		classes:    make([]ClassResult, len(pop.groups)),
 		delays:     newHistogram(),
 		latency:    newHistogram(),
@@ -126,7 +128,7 @@ func (m *metrics) admitted(now time.Duration, g, key int32, cost int64) {
 	m.fold(now, g, foldAdmit)
 }
 
-func (m *metrics) refused(now time.Duration, g int32, limit int, d algorithms.Decision, cfg *Config) {
+func (m *metrics) refused(now time.Duration, g int32, limit int, d algorithms.Decision, style HeaderStyle, limits []Limit) {
 	m.counts.Refused++
 	m.classes[g].Refused++
 	m.refusedBy[limit]++
@@ -136,8 +138,19 @@ func (m *metrics) refused(now time.Duration, g int32, limit int, d algorithms.De
 		m.counts.RetryAfter.Given++
 	}
 	if !m.headersSet {
-		m.headers = ResponseHeaders(cfg.HeaderStyle, cfg.Limits, limit, d.Remaining, d.Reset, d.RetryAfter)
+		m.headers = ResponseHeaders(style, limits, limit, d.Remaining, d.Reset, d.RetryAfter)
 		m.headersSet = true
+	}
+}
+
+// shadowRefused counts a would-be refusal by shadow limit limit; first is true
+// for the first shadow limit of the chain to refuse this attempt.
+func (m *metrics) shadowRefused(now time.Duration, g int32, limit int, first bool) {
+	m.shadowBy[limit]++
+	if first {
+		m.counts.ShadowRefused++
+		m.classes[g].ShadowRefused++
+		m.point(now).ShadowRefused++
 	}
 }
 
@@ -202,6 +215,11 @@ func (m *metrics) result(kind LaneKind, pop *population, cfg *Config, b *backend
 	r.Pending = r.Unique - r.Succeeded - r.GaveUp
 	for i, n := range m.refusedBy {
 		r.RefusedBy = append(r.RefusedBy, LimitCount{Limit: cfg.Limits[i].Name, Count: n})
+	}
+	if r.ShadowRefused > 0 || cfg.anyShadow() {
+		for i, n := range m.shadowBy {
+			r.ShadowRefusedBy = append(r.ShadowRefusedBy, LimitCount{Limit: cfg.Limits[i].Name, Count: n})
+		}
 	}
 	r.Delay = m.delays.percentiles()
 	r.Peak = m.peak.best

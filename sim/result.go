@@ -16,6 +16,8 @@ type Result struct {
 	Lanes    []LaneResult
 	// HeaderStyle is how the server wrote its quota headers (see ResponseHeaders).
 	HeaderStyle HeaderStyle
+	// Rules are the rule pushes up to the time measured, in the order applied.
+	Rules []RuleChange
 }
 
 // LaneResult is what one limiting strategy did to the scenario's traffic.
@@ -39,7 +41,13 @@ type LaneResult struct {
 	Pending   int64 // unique requests unfinished when the simulation ended
 
 	RefusedBy []LimitCount // refusals per limit of the chain, in chain order
-	Delay     Percentiles  // of delayed attempts' waits
+	// ShadowRefused counts the attempts that a shadow limit (Limit.Shadow) would
+	// have refused and let go on; ShadowRefusedBy counts them per limit, in chain
+	// order (an attempt two shadow limits would refuse counts once in
+	// ShadowRefused and once for each).
+	ShadowRefused   int64
+	ShadowRefusedBy []LimitCount
+	Delay           Percentiles // of delayed attempts' waits
 
 	// Peak is the most cost admitted in any window of the first limit's length for
 	// one key of the first limit: the exact maximum over every start time.
@@ -113,6 +121,8 @@ type ClassResult struct {
 	Dropped   int64
 	Succeeded int64
 	GaveUp    int64
+	// ShadowRefused counts the class's attempts a shadow limit would have refused.
+	ShadowRefused int64
 	// FairShare is the class's max-min fair share, in requests, of all the
 	// successes of its lane: the sum of what its clients would have got had the
 	// lane split the successes evenly by client, none getting more than it asked.
@@ -153,4 +163,6 @@ type Point struct {
 	Dropped   int64
 	Succeeded int64
 	InFlight  int // most requests in the backend during the bucket
+	// ShadowRefused counts attempts a shadow limit would have refused.
+	ShadowRefused int64
 }

@@ -53,7 +53,7 @@ func newLane(ctx context.Context, kind LaneKind, cfg *Config, pop *population, t
 		return nil, err
 	}
 	l := &lane{
-		kind: kind, cfg: cfg, pop: pop, end: cfg.Duration + cfg.Drain, m: m, trace: trace,
+		kind: kind, cfg: cfg, pop: pop, end: cfg.Duration + cfg.Drain, m: m, trace: trace, ruleAt: cfg.ruleAt(0), shadowed: -1,
 		clients: make([]clientState, pop.clients()),
 		extras:  make([]arrivalState, pop.extras),
 	}
@@ -124,11 +124,16 @@ func (l *lane) buildLimiters() error {
 
 func (l *lane) buildChain(kind LaneKind) error {
 	for i := range l.cfg.Limits {
-		d, err := newDecider(kind, l.cfg.policy(l.kind, i), len(l.pop.keyNames[i]))
+		p := l.cfg.policy(l.kind, i)
+		d, err := newDecider(kind, p, len(l.pop.keyNames[i]))
 		if err != nil {
 			return FieldErrors{{Field: "limits[" + itoa(i) + "]", Problem: err.Error()}}
 		}
 		l.chain = append(l.chain, d)
+		l.policies = append(l.policies, p)
+		l.limits = append(l.limits, l.cfg.Limits[i])
+		l.limits[i].Policy = p
+		l.shadow = append(l.shadow, l.cfg.Limits[i].Shadow)
 	}
 	return nil
 }
@@ -246,6 +251,11 @@ func (s *Simulation) Result() Result {
 	r := Result{
 		Name: s.cfg.Name, Seed: s.cfg.Seed, Duration: s.cfg.Duration,
 		Limits: s.cfg.Limits, Bucket: s.cfg.Bucket, HeaderStyle: s.cfg.HeaderStyle,
+	}
+	for _, ch := range s.cfg.Rules {
+		if ch.At <= s.now {
+			r.Rules = append(r.Rules, ch)
+		}
 	}
 	for _, l := range s.lanes {
 		r.Lanes = append(r.Lanes, l.m.result(l.kind, l.pop, &s.cfg, l.backend, l.eng.now, l.clients))

@@ -72,6 +72,12 @@ func (c Config) Validate() error {
 	if int(c.Chain) >= len(chainNames) {
 		ck.add("chain", "unknown chain mode %v", c.Chain)
 	}
+	if len(c.Limits) > 0 && len(c.Rules) > 0 {
+		defaulted := c.withDefaults()
+		for i, ch := range c.Rules {
+			checkRule(&ck, fmt.Sprintf("rules[%d]", i), ch, &defaulted)
+		}
+	}
 	for i, o := range c.Overrides {
 		checkOverride(&ck, fmt.Sprintf("overrides[%d]", i), o, len(c.Limits))
 	}

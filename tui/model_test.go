@@ -426,3 +426,17 @@ func TestResize(t *testing.T) {
 		}
 	}
 }
+
+// A rule push is marked '!' on the time axis, in the column of its time.
+func TestRulePushMarkedOnTheAxis(t *testing.T) {
+	m := newModel(t, builtins(t, "shadow-rollout"), 120, 30)
+	push := m.sim.Config().Rules[0].At
+	var b strings.Builder
+	lay := layout{nameW: 4, cols: 400}
+	m.drawAxis(&b, lay)
+	ticks := []rune(strings.SplitN(b.String(), "\n", 2)[0])
+	want := lay.nameW + 1 + int(push/m.timeline.width)
+	if strings.Count(string(ticks), "!") != 1 || want >= len(ticks) || ticks[want] != '!' {
+		t.Errorf("axis %q: want one '!' at column %d (t=%v, %v a column)", string(ticks), want, push, m.timeline.width)
+	}
+}

@@ -327,7 +327,7 @@ func (m *Model) drawLanes(b *strings.Builder, lay layout) {
 }
 
 // drawAxis writes the time axis under the lanes: a tick at every round time,
-// labelled.
+// labelled, a 'b' where a burst was fired and a '!' at every rule push.
 func (m *Model) drawAxis(b *strings.Builder, lay layout) {
 	w := m.timeline.width
 	step := w
@@ -362,6 +362,13 @@ func (m *Model) drawAxis(b *strings.Builder, lay layout) {
 	for _, at := range m.bursts {
 		if j := int64(at/w) - lay.from; j >= 0 && j < int64(len(ticks)) {
 			ticks[j] = 'b'
+		}
+	}
+	if m.sim != nil {
+		for _, ch := range m.sim.Config().Rules {
+			if j := int64(ch.At/w) - lay.from; j >= 0 && j < int64(len(ticks)) {
+				ticks[j] = '!'
+			}
 		}
 	}
 	pad := strings.Repeat(" ", lay.nameW+1)

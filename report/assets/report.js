@@ -18,6 +18,8 @@
   var COLOURS = ['#0072B2', '#E69F00', '#D55E00', '#999999', '#CC79A7']; // by sim.TraceEvent
   var UP = [true, true, false, false, false];
   var PEAK = 'rgba(240,228,66,0.45)';
+  var SHADOW = '#D55E00'; // a would-be refusal by a shadow limit: the refusal's colour, hollow
+  var RULE = '#1d1d1f';   // a rule push
 
   function fmtDur(us) {
     if (us === 0) return '0';
@@ -104,15 +106,15 @@
   }
 
   // mergedColumns groups an aggregated lane's columns so that each drawn one is
-  // at least two pixels wide; it returns [startUs, endUs, a, d, r, s, x] rows in view.
+  // at least two pixels wide; it returns [startUs, endUs, a, d, r, s, x, shadow] rows in view.
   Timeline.prototype.mergedColumns = function (lane) {
     var colUs = this.tl.col_us, pxPerCol = colUs / (this.t1 - this.t0) * this.width();
     var m = Math.max(1, Math.ceil(2 / pxPerCol)), out = [], cur = null;
     lane.columns.forEach(function (c) {
       var g = Math.floor(c[0] / m), s = g * m * colUs;
       if (s + m * colUs < this.t0 || s > this.t1) return;
-      if (!cur || cur.g !== g) { cur = { g: g, v: [s, s + m * colUs, 0, 0, 0, 0, 0] }; out.push(cur.v); }
-      for (var k = 1; k < 6; k++) cur.v[k + 1] += c[k];
+      if (!cur || cur.g !== g) { cur = { g: g, v: [s, s + m * colUs, 0, 0, 0, 0, 0, 0] }; out.push(cur.v); }
+      for (var k = 1; k < 7; k++) cur.v[k + 1] += c[k] || 0;
     }, this);
     return out;
   };
@@ -137,7 +139,7 @@
     tl.lanes.forEach(function (lane, i) {
       if (lane.exact) return;
       merged[i] = self.mergedColumns(lane);
-      merged[i].forEach(function (c) { most = Math.max(most, c[2] + c[3], c[4] + c[5] + c[6]); });
+      merged[i].forEach(function (c) { most = Math.max(most, c[2] + c[3], c[4] + c[5] + c[6], c[7]); });
     });
     var drawnTicks = 0;
     ctx.save();
@@ -167,6 +169,10 @@
           ctx.fillStyle = COLOURS[e] || '#000';
           if (UP[e]) ctx.fillRect(tx - tw / 2, mid - BAR, tw, BAR);
           else ctx.fillRect(tx - tw / 2, mid + 1, tw, BAR);
+          if (ts.s && ts.s[k] >= 0) {
+            ctx.strokeStyle = SHADOW;
+            ctx.strokeRect(tx - tw / 2, mid + 1, tw, BAR);
+          }
           drawnTicks++;
         }
       } else {
@@ -185,6 +191,10 @@
             if (!p[0]) return;
             var h = hd * p[0] / down; ctx.fillStyle = COLOURS[p[1]]; ctx.fillRect(a, y, bw, h); y += h;
           });
+          if (c[7]) {
+            ctx.strokeStyle = SHADOW;
+            ctx.strokeRect(a, mid + 1, bw, Math.max(2, BAR * Math.sqrt(c[7] / most)));
+          }
           drawnTicks++;
         });
       }
@@ -193,6 +203,22 @@
       ctx.fillRect(0, top + ROW - 1, self.cssWidth, 1);
     });
     ctx.restore();
+    (tl.rules || []).forEach(function (r) {
+      var x = self.x(r.at_us);
+      if (x < GUTTER || x > GUTTER + w) return;
+      ctx.save();
+      ctx.strokeStyle = RULE;
+      ctx.setLineDash([4, 3]);
+      ctx.beginPath(); ctx.moveTo(x + 0.5, AXIS - 4); ctx.lineTo(x + 0.5, self.cssHeight); ctx.stroke();
+      ctx.restore();
+      var text = 'rule push: ' + r.label;
+      ctx.textAlign = 'left';
+      ctx.font = '11px system-ui, sans-serif';
+      ctx.fillStyle = 'rgba(255,255,255,0.85)';
+      ctx.fillRect(x + 2, AXIS + 1, ctx.measureText(text).width + 4, 13);
+      ctx.fillStyle = RULE;
+      ctx.fillText(text, x + 4, AXIS + 11);
+    });
     this.range.textContent = 'showing ' + fmtDur(Math.round(this.t0)) + ' – ' + fmtDur(Math.round(this.t1)) + ' of ' + fmtDur(tl.end_us);
     this.box.dataset.lanesDrawn = String(tl.lanes.length);
     this.box.dataset.ticksDrawn = String(drawnTicks);
@@ -226,7 +252,7 @@
     if (h.col) {
       var c = h.col;
       row('time', esc(fmtDur(c[0]) + ' – ' + fmtDur(c[1])));
-      ['admitted', 'delayed', 'refused (429)', 'shed (503)', 'dropped'].forEach(function (name, k) { if (c[k + 2]) row(name, String(c[k + 2])); });
+      ['admitted', 'delayed', 'refused (429)', 'shed (503)', 'dropped', 'would be refused by a shadow limit'].forEach(function (name, k) { if (c[k + 2]) row(name, String(c[k + 2])); });
       return '<b>' + esc(lane.title) + '</b><table>' + rows.join('') + '</table><small>this lane had more than ' + tl.tick_cap + ' attempts, so they are counted per column</small>';
     }
     var ts = lane.ticks, k = h.tick, e = ts.e[k];
@@ -235,6 +261,7 @@
     row('client', esc('#' + ts.c[k] + ' (' + tl.classes[ts.g[k]] + ')'));
     row('key', esc(tl.keys[ts.k[k]]));
     row('request', esc('#' + ts.rq[k] + ', attempt ' + ts.a[k] + (ts.w[k] > 1 ? ', cost ' + ts.w[k] : '')));
+    if (ts.s && ts.s[k] >= 0) row('shadow', '<span style="color:' + SHADOW + '">□</span> ' + esc('would have been refused by ' + tl.limits[ts.s[k]].name + ' (not enforced)'));
     var lim = ts.l[k] >= 0 ? tl.limits[ts.l[k]] : tl.limits[0];
     var hdr = [];
     if (e === 1) {
