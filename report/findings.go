@@ -80,6 +80,9 @@ func overLimit(r sim.Result) []string {
 		if over0.LimitedNothing() {
 			note += ", refusing nothing"
 		}
+		if r.ShadowDuring(0, p.Start, p.Start+peakWindow(r)) {
+			note += "; the limit was a shadow then, refusing nothing"
+		}
 		out = append(out, fmt.Sprintf("%s admitted %d in the %s window from t=%s%s: %s× the limit of %d%s",
 			list(names), p.Count, window, FormatDuration(p.Start), key, sim.RatioText(p.Count, p.Limit, false), p.Limit, note))
 	}

@@ -77,3 +77,32 @@ func TestShadowAndRuleFindingsMatchTheTrace(t *testing.T) {
 		}
 	}
 }
+
+// A peak that a shadow limit let through is over the limit, but the finding says
+// the limit was a shadow then, and only then: on every built-in, the note appears
+// exactly when the first limit was a shadow during the peak's window.
+func TestOverLimitFindingSaysWhenTheLimitWasAShadow(t *testing.T) {
+	const note = "the limit was a shadow then"
+	seen := false
+	for _, name := range comparisons() {
+		_, r := runBuiltin(t, name, nil)
+		w := peakWindow(r)
+		for _, l := range r.Lanes {
+			p := l.Peak
+			if p.Count <= p.Limit || l.NotLimiting() {
+				continue
+			}
+			shadow := r.ShadowDuring(0, p.Start, p.Start+w)
+			seen = seen || shadow
+			for _, f := range Findings(r) {
+				if strings.Contains(f, l.Lane.Title()) && strings.Contains(f, fmt.Sprintf("admitted %d in the", p.Count)) &&
+					strings.Contains(f, note) != shadow {
+					t.Errorf("%s, %s: shadow during the peak %v, finding %q", name, l.Lane.Title(), shadow, f)
+				}
+			}
+		}
+	}
+	if !seen {
+		t.Error("no built-in has a peak while its limit was a shadow; the test checks nothing")
+	}
+}

@@ -156,3 +156,26 @@ func (c *Config) anyShadow() bool {
 	}
 	return false
 }
+
+// ShadowDuring reports whether limit i of the chain was a shadow (deciding, but
+// refusing nothing) at any instant of [from, to): as configured at the start,
+// then as each rule push up to the time measured left it.
+func (r *Result) ShadowDuring(i int, from, to time.Duration) bool {
+	if i < 0 || i >= len(r.Limits) {
+		return false
+	}
+	shadow := r.Limits[i].Shadow
+	for _, rc := range r.Rules {
+		if rc.Limit != i {
+			continue
+		}
+		if rc.At >= to {
+			break
+		}
+		if rc.At > from && shadow {
+			return true
+		}
+		shadow = rc.Shadow
+	}
+	return shadow
+}
