@@ -62,6 +62,16 @@ func (b *builder) line(path string) int {
 
 func (b *builder) has(path string) bool { _, ok := b.lines[path]; return ok }
 
+// reported is whether the decoder reported a problem at path or below it.
+func (b *builder) reported(path string) bool {
+	for p := range b.bad {
+		if p == path || strings.HasPrefix(p, path+".") || strings.HasPrefix(p, path+"[") {
+			return true
+		}
+	}
+	return false
+}
+
 func (b *builder) build(f *fileSpec, s *Scenario) {
 	s.Description = f.Description
 	seed := uint64(DefaultSeed)
@@ -78,7 +88,12 @@ func (b *builder) build(f *fileSpec, s *Scenario) {
 		return
 	}
 	if b.has("contention") {
-		return // a contention section in error: its errors are reported, no clients are missing
+		// A contention section in error: its errors are reported, no clients are
+		// missing. One written empty (null) has none yet.
+		if !b.reported("contention") {
+			b.addf("contention", "the section is empty: give at least clients (or leave contention out)")
+		}
+		return
 	}
 	c := &sim.Config{Name: s.Name, Duration: DefaultDuration, Seed: seed}
 	if f.Duration != nil {
