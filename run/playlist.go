@@ -10,9 +10,12 @@ import (
 
 // Playlist is first, then the other built-in limiter comparisons in their
 // listed order starting after first, so that moving to the next scenario moves
-// on from the one asked for, each with ov applied. Only first is checked
-// against the budget: the others are a choice the viewer makes later. Scenarios
-// without lanes to watch (a contention study) are left out, but first must have them.
+// on from the one asked for, each with ov applied: its sets are written into
+// every built-in, as into first (loaded with them by ov.Load). Only first is
+// checked against the budget: the others are a choice the viewer makes later.
+// Scenarios without lanes to watch (a contention study) are left out, and so
+// are built-ins that ov's sets do not fit (a limit or client they lack); first
+// must have lanes.
 func Playlist(first *scenarios.Scenario, ov Overrides) ([]*scenarios.Scenario, error) {
 	if err := kindOf(first).unwatchable(); err != nil {
 		return nil, err
@@ -21,10 +24,11 @@ func Playlist(first *scenarios.Scenario, ov Overrides) ([]*scenarios.Scenario, e
 	if err != nil {
 		return nil, err
 	}
-	all, err := withBuiltins(first)
+	sets, err := ParseSets(ov.Sets)
 	if err != nil {
 		return nil, err
 	}
+	all := withBuiltins(first, sets)
 	var list []*scenarios.Scenario
 	var errs []error
 	for _, s := range all {
@@ -50,8 +54,9 @@ func Playlist(first *scenarios.Scenario, ov Overrides) ([]*scenarios.Scenario, e
 	return list, nil
 }
 
-// withBuiltins is first followed by every other built-in, round the list.
-func withBuiltins(first *scenarios.Scenario) ([]*scenarios.Scenario, error) {
+// withBuiltins is first followed by every other built-in, round the list, with
+// sets written into each; a built-in they do not fit is left out.
+func withBuiltins(first *scenarios.Scenario, sets []scenarios.Set) []*scenarios.Scenario {
 	all := []*scenarios.Scenario{first}
 	names := scenarios.BuiltinNames()
 	src, _ := scenarios.BuiltinSource(first.Name)
@@ -65,11 +70,9 @@ func withBuiltins(first *scenarios.Scenario) ([]*scenarios.Scenario, error) {
 		if builtin && name == first.Name {
 			continue
 		}
-		s, err := scenarios.LoadBuiltin(name)
-		if err != nil {
-			return nil, err
+		if s, err := scenarios.LoadBuiltin(name, sets...); err == nil {
+			all = append(all, s)
 		}
-		all = append(all, s)
 	}
-	return all, nil
+	return all
 }

@@ -47,6 +47,10 @@ one slice while paused, b fires a burst the size of the limit now, tab (or n
 and p) switches to the next (previous) built-in scenario, r restarts, ? lists
 every key and q quits. Set NO_COLOR for a monochrome view.
 
+--seed, --lanes and --set apply to every scenario of the list, as rlsim run
+applies them to every file; a built-in that a --set does not fit (it lacks
+the limit or client group named) is left out of the list.
+
 Played to its end without a burst, a scenario ends with exactly the figures
 "rlsim run" prints for it.`,
 		Example: `  rlsim tui
@@ -75,7 +79,7 @@ Played to its end without a burst, a scenario ends with exactly the figures
 	f := cmd.Flags()
 	f.Uint64Var(&seed, "seed", 0, "seed of every random stream, replacing the file's")
 	f.StringVar(&opts.Lanes, "lanes", "", "comma-separated lanes to show, replacing the file's (e.g. token_bucket,gcra)")
-	f.StringArrayVar(&opts.Sets, "set", nil, "replace the scenario field at `PATH=VALUE` (e.g. limits[0].limit=20) in the scenario asked for; repeatable")
+	f.StringArrayVar(&opts.Sets, "set", nil, "replace the scenario field at `PATH=VALUE` (e.g. limits[0].limit=20) in every scenario played; repeatable")
 	f.Int64Var(&opts.MaxEvents, "max-events", defaultMaxEvents, "stop a scenario that reaches `N` events, as rlsim run does")
 	_ = cmd.RegisterFlagCompletionFunc("lanes", completeLanes)
 	return cmd

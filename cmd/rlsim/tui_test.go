@@ -62,13 +62,18 @@ func TestTuiFlags(t *testing.T) {
 
 // comparisons are the built-in scenarios with lanes, in the listed order.
 func comparisons(t *testing.T) []string {
+	return comparisonsWith(t, func(*sim.Config) bool { return true })
+}
+
+// comparisonsWith are the built-in scenarios with lanes whose config passes keep.
+func comparisonsWith(t *testing.T, keep func(*sim.Config) bool) []string {
 	var names []string
 	for _, name := range scenarios.BuiltinNames() {
 		s, err := scenarios.LoadBuiltin(name)
 		if err != nil {
 			t.Fatal(err)
 		}
-		if s.Config != nil {
+		if s.Config != nil && keep(s.Config) {
 			names = append(names, name)
 		}
 	}
@@ -86,16 +91,22 @@ func TestTuiPlaylist(t *testing.T) {
 	for all[i] != "nat-per-ip" {
 		i++
 	}
+	twoGroups := comparisonsWith(t, func(c *sim.Config) bool { return len(c.Clients) >= 2 })
 	seven := uint64(7)
 	tests := []struct {
 		name      string
 		opts      tuiOptions
 		want      []string
 		wantLanes []sim.LaneKind
-		wantLimit int64 // of the first scenario's first limit, when not 0
+		wantLimit int64 // of every scenario's first limit, when not 0
+		wantCount int   // of every scenario's second client group, when not 0
 		wantErr   string
 	}{
-		{name: "sets change the scenario asked for", opts: tuiOptions{Arg: "demo", Sets: []string{"limits[0].limit=3"}}, want: all, wantLimit: 3},
+		{name: "sets change every scenario", opts: tuiOptions{Arg: "demo", Sets: []string{"limits[0].limit=3"}}, want: all, wantLimit: 3},
+		{name: "built-ins a set does not fit are left out", opts: tuiOptions{Arg: "demo", Sets: []string{"clients[1].count=3"}},
+			want: twoGroups, wantCount: 3},
+		{name: "a set the scenario asked for does not fit", opts: tuiOptions{Arg: "boundary-burst", Sets: []string{"clients[1].count=3"}},
+			wantErr: "--set clients[1].count=3: clients[1]"},
 		{name: "a bad set", opts: tuiOptions{Arg: "demo", Sets: []string{"limits[0].limit=x"}}, wantErr: `--set limits[0].limit=x: limits[0].limit: want a whole number, got "x"`},
 		{name: "the default first, then the others in order", opts: tuiOptions{Arg: "demo"}, want: all},
 		{name: "a built-in, then those after it, round the list", opts: tuiOptions{Arg: "nat-per-ip"},
@@ -121,12 +132,15 @@ func TestTuiPlaylist(t *testing.T) {
 			if err != nil {
 				t.Fatal(err)
 			}
-			if got := list[0].Config.Limits[0].Policy.Limit; tc.wantLimit != 0 && got != tc.wantLimit {
-				t.Errorf("first limit %d, want %d", got, tc.wantLimit)
-			}
 			var names []string
 			for _, s := range list {
 				names = append(names, s.Name)
+				if got := s.Config.Limits[0].Policy.Limit; tc.wantLimit != 0 && got != tc.wantLimit {
+					t.Errorf("%s: first limit %d, want %d", s.Name, got, tc.wantLimit)
+				}
+				if tc.wantCount != 0 && (len(s.Config.Clients) < 2 || s.Config.Clients[1].Count != tc.wantCount) {
+					t.Errorf("%s: client groups %+v, want a second one of %d", s.Name, s.Config.Clients, tc.wantCount)
+				}
 				if tc.wantLanes != nil && !reflect.DeepEqual(s.Config.Lanes, tc.wantLanes) {
 					t.Errorf("%s: lanes %v, want %v", s.Name, s.Config.Lanes, tc.wantLanes)
 				}

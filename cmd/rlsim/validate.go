@@ -4,6 +4,7 @@ import (
 	"errors"
 	"fmt"
 	"io"
+	"strings"
 
 	"github.com/spf13/cobra"
 
@@ -14,6 +15,7 @@ import (
 type validateOptions struct {
 	Out       io.Writer
 	Args      []string
+	Sets      []string
 	MaxEvents int64
 }
 
@@ -24,7 +26,12 @@ func NewCmdValidate(out io.Writer, runF func(*validateOptions) error) *cobra.Com
 		Use:   "validate FILE|NAME...",
 		Short: "Check scenario files without running them",
 		Long: `Check each scenario file and report every problem at once, one per line, as
-file:line: field.path: what is wrong. The exit status is 2 if any file has a problem.`,
+file:line: field.path: what is wrong. The exit status is 2 if any file has a problem.
+
+--set PATH=VALUE writes a field into every file before it is checked, as
+rlsim run does: a file is ok when rlsim run would run it with the same flags.`,
+		Example: `  rlsim validate mine.yaml
+  rlsim validate mine.yaml --set limits[0].limit=20 --set clients[1].retry.kind=exponential`,
 		Args:              cobra.MinimumNArgs(1),
 		ValidArgsFunction: completeScenarioNames,
 		RunE: func(cmd *cobra.Command, args []string) error {
@@ -38,14 +45,20 @@ file:line: field.path: what is wrong. The exit status is 2 if any file has a pro
 			return validateRun(opts)
 		},
 	}
-	cmd.Flags().Int64Var(&opts.MaxEvents, "max-events", defaultMaxEvents, "also refuse scenarios estimated to need more events than `N`")
+	f := cmd.Flags()
+	f.StringArrayVar(&opts.Sets, "set", nil, "replace the scenario field at `PATH=VALUE` (the file's names, e.g. limits[0].limit=20) in every file; repeatable")
+	f.Int64Var(&opts.MaxEvents, "max-events", defaultMaxEvents, "also refuse scenarios estimated to need more events than `N`")
 	return cmd
 }
 
 func validateRun(opts *validateOptions) error {
+	sets, err := run.ParseSets(opts.Sets)
+	if err != nil {
+		return err
+	}
 	var errs []error
 	for _, arg := range opts.Args {
-		s, err := run.Load(arg)
+		s, err := run.Load(arg, sets...)
 		if err == nil {
 			err = s.CheckBudget(opts.MaxEvents)
 			var be *scenarios.BudgetError
@@ -57,7 +70,15 @@ func validateRun(opts *validateOptions) error {
 			errs = append(errs, err)
 			continue
 		}
-		fmt.Fprintf(opts.Out, "%s: ok\n", s.File)
+		fmt.Fprintf(opts.Out, "%s: ok%s\n", s.File, withSets(s.Sets))
 	}
 	return badInput(errors.Join(errs...))
+}
+
+// withSets names the --set flags a file was checked with, if any.
+func withSets(sets []string) string {
+	if len(sets) == 0 {
+		return ""
+	}
+	return " with --set " + strings.Join(sets, " --set ")
 }
