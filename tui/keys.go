@@ -9,6 +9,8 @@ import (
 // keyMap is the view's controls, as data: the help line is drawn from it.
 type keyMap struct {
 	Pause, Faster, Slower, Step, Burst, Next, Prev, Restart, Help, Quit key.Binding
+	// The rule keys: a rule push for the chosen limit of the chain, at the present.
+	LimitUp, LimitDown, BurstUp, BurstDown, Choose key.Binding
 }
 
 func newKeyMap() keyMap {
@@ -23,6 +25,12 @@ func newKeyMap() keyMap {
 		Restart: key.NewBinding(key.WithKeys("r"), key.WithHelp("r", "restart")),
 		Help:    key.NewBinding(key.WithKeys("?"), key.WithHelp("?", "all keys")),
 		Quit:    key.NewBinding(key.WithKeys("q", "ctrl+c"), key.WithHelp("q", "quit")),
+
+		LimitUp:   key.NewBinding(key.WithKeys("]", "up"), key.WithHelp("]/↑", "limit ×1.25 from now")),
+		LimitDown: key.NewBinding(key.WithKeys("[", "down"), key.WithHelp("[/↓", "limit ÷1.25 from now")),
+		BurstUp:   key.NewBinding(key.WithKeys("}"), key.WithHelp("}", "burst ×1.25 from now")),
+		BurstDown: key.NewBinding(key.WithKeys("{"), key.WithHelp("{", "burst ÷1.25 from now")),
+		Choose:    key.NewBinding(key.WithKeys("c"), key.WithHelp("c", "next limit of the chain")),
 	}
 }
 
@@ -43,9 +51,9 @@ func (k keyMap) ShortHelp() []key.Binding {
 // FullHelp is every key, in columns.
 func (k keyMap) FullHelp() [][]key.Binding {
 	return [][]key.Binding{
-		{k.Pause, k.Step, k.Faster, k.Slower},
-		{k.Burst, k.Restart, k.Next, k.Prev},
-		{k.Help, k.Quit},
+		{k.Pause, k.Step, k.Faster, k.Slower, k.Help},
+		{k.Burst, k.Restart, k.Next, k.Prev, k.Quit},
+		{k.LimitUp, k.LimitDown, k.BurstUp, k.BurstDown, k.Choose},
 	}
 }
 

@@ -4,13 +4,16 @@
 // sim.Simulation advanced with RunUntil in paced virtual time, one frame per tick,
 // with a trace sink that bins every attempt into time slices. Each lane is a row
 // whose right edge is the present; its live figures come from Snapshot. Keys
-// pause, change the speed, step, fire a burst, switch or restart the scenario.
+// pause, change the speed, step, fire a burst, raise or lower a limit or its
+// burst from the present on (a rule push, as a scenario schedules them), switch
+// or restart the scenario.
 package tui
 
 import (
 	"context"
 	"errors"
 	"fmt"
+	"strings"
 	"time"
 
 	"github.com/charmbracelet/bubbles/help"
@@ -59,7 +62,9 @@ type Model struct {
 	sim       *sim.Simulation
 	timeline  *timeline
 	snaps     []sim.LaneSnapshot
-	bursts    []time.Duration // virtual times of the bursts fired since the start
+	bursts    []firedBurst     // the bursts fired since the start, in time order
+	changes   []sim.RuleChange // the rule changes pushed by keys since the start, in time order
+	limit     int              // the limit of the chain the rule keys change
 	finished  bool
 	maxEvents int64 // the event budget of each playing; 0 means none
 
@@ -165,12 +170,22 @@ func (m *Model) press(msg tea.KeyMsg) tea.Cmd {
 		m.advance((m.sim.Now()/w+1)*w - m.sim.Now())
 	case key.Matches(msg, k.Burst):
 		return m.fireBurst()
+	case key.Matches(msg, k.LimitUp):
+		return m.changeRule(knobLimit, true)
+	case key.Matches(msg, k.LimitDown):
+		return m.changeRule(knobLimit, false)
+	case key.Matches(msg, k.BurstUp):
+		return m.changeRule(knobBurst, true)
+	case key.Matches(msg, k.BurstDown):
+		return m.changeRule(knobBurst, false)
+	case key.Matches(msg, k.Choose):
+		m.chooseLimit()
 	case key.Matches(msg, k.Next):
 		return m.switchTo(m.current + 1)
 	case key.Matches(msg, k.Prev):
 		return m.switchTo(m.current - 1)
 	case key.Matches(msg, k.Restart):
-		m.bursts, m.paused = nil, false
+		m.bursts, m.changes, m.paused = nil, nil, false
 		if err := m.start(0); err != nil {
 			m.status = err.Error()
 			return nil
@@ -203,8 +218,8 @@ func (m *Model) advance(d time.Duration) {
 	if m.sim.Done() || m.sim.Now() >= m.sim.End() {
 		m.finished = true
 		m.status = "finished: these are the figures rlsim run " + m.list[m.current].Name + " prints"
-		if n := len(m.bursts); n > 0 {
-			m.status = fmt.Sprintf("finished, with %d burst(s) fired: r plays it again as rlsim run does", n)
+		if played := m.interventions(); played != "" {
+			m.status = fmt.Sprintf("finished, with %s: r plays it again as rlsim run does", played)
 		}
 	}
 }
@@ -213,7 +228,7 @@ func (m *Model) switchTo(i int) tea.Cmd {
 	n := len(m.list)
 	i = (i%n + n) % n
 	prev := m.current
-	m.current, m.bursts, m.paused = i, nil, false
+	m.current, m.bursts, m.changes, m.limit, m.paused = i, nil, nil, 0, false
 	if err := m.start(0); err != nil {
 		m.current = prev
 		m.status = fmt.Sprintf("%s: %v", m.list[i].Name, err)
@@ -224,9 +239,9 @@ func (m *Model) switchTo(i int) tea.Cmd {
 	return m.restartClock()
 }
 
-// start builds the current scenario's simulation, with the bursts fired so far,
-// and runs it to virtual time until: the replay is exact, as runs are
-// deterministic.
+// start builds the current scenario's simulation, with the bursts fired and
+// the rule changes pushed so far, and runs it to virtual time until: the replay
+// is exact, as runs are deterministic.
 func (m *Model) start(until time.Duration) error {
 	sc := m.list[m.current]
 	cfg := sc.Config
@@ -239,13 +254,17 @@ func (m *Model) start(until time.Duration) error {
 		return err
 	}
 	tl.setLanes(s.Config().Lanes)
-	if until > 0 {
+	if err := replayChanges(s, m.changes); err != nil {
+		return err
+	}
+	if until > s.Now() {
 		if err := s.RunUntil(until); err != nil {
 			return err
 		}
 	}
 	m.sim, m.timeline, m.snaps = s, tl, s.Snapshot()
 	m.finished = false
+	m.keys.Choose.SetEnabled(len(s.Config().Limits) > 1)
 	return nil
 }
 
@@ -253,7 +272,7 @@ func (m *Model) start(until time.Duration) error {
 const burstClass = "burst (b)"
 
 // fireBurst adds, at the present, a new client sending a burst the size of the
-// first limit, counted against the same keys as the scenario's first client, so
+// first limit now, counted against the same keys as the scenario's first client, so
 // each lane's reaction to a sudden burst on a busy key shows. The simulation
 // cannot take new clients while it runs, so it is rebuilt with the burst and
 // replayed to the present.
@@ -263,14 +282,15 @@ func (m *Model) fireBurst() tea.Cmd {
 		m.status = fmt.Sprintf("no burst: new requests stop at t=%s, the end of the scenario's traffic", formatTime(m.sim.Config().Duration))
 		return nil
 	}
-	m.bursts = append(m.bursts, now)
+	b := firedBurst{at: now, count: m.sim.Rule(0).Policy.Limit}
+	m.bursts = append(m.bursts, b)
 	if err := m.start(now); err != nil {
 		m.bursts = m.bursts[:len(m.bursts)-1]
 		m.status = "no burst: " + err.Error()
 		_ = m.start(now)
 		return nil
 	}
-	m.status = fmt.Sprintf("burst of %d fired at t=%s", m.sim.Config().Limits[0].Policy.Limit, formatTime(now))
+	m.status = fmt.Sprintf("burst of %d fired at t=%s", b.count, formatTime(now))
 	return m.restartClock() // the run may have finished before the burst
 }
 
@@ -278,17 +298,42 @@ func (m *Model) fireBurst() tea.Cmd {
 func (m *Model) withBursts(cfg sim.Config) sim.Config {
 	cur := m.sim.Config() // defaults applied: the first group's name and identity
 	id := cur.Clients[0].IdentityOf(0)
-	lim := cur.Limits[0].Policy
 	spread := 3 * sliceWidth(cfg) // a few columns wide, so the reaction is visible
 	cfg.Clients = append([]sim.ClientGroup(nil), cfg.Clients...)
-	for _, at := range m.bursts {
+	for _, b := range m.bursts {
 		cfg.Clients = append(cfg.Clients, sim.ClientGroup{
 			Name: burstClass, Count: 1, Identity: id,
-			Arrivals: []sim.Arrival{{Kind: sim.ArrivalBurst, At: at, Count: int(lim.Limit),
-				Spread: min(spread, cur.Duration-at)}},
+			Arrivals: []sim.Arrival{{Kind: sim.ArrivalBurst, At: b.at, Count: int(b.count),
+				Spread: min(spread, cur.Duration-b.at)}},
 		})
 	}
 	return cfg
+}
+
+// firedBurst is a burst fired by the b key: count requests from virtual time at.
+type firedBurst struct {
+	at    time.Duration
+	count int64
+}
+
+// interventions says what the keys changed in the run, or "" if nothing:
+// "2 bursts fired and 3 rule changes".
+func (m *Model) interventions() string {
+	var parts []string
+	if n := len(m.bursts); n > 0 {
+		parts = append(parts, plural(n, "burst", "bursts")+" fired")
+	}
+	if n := len(m.changes); n > 0 {
+		parts = append(parts, plural(n, "rule change", "rule changes"))
+	}
+	return strings.Join(parts, " and ")
+}
+
+func plural(n int, one, many string) string {
+	if n == 1 {
+		return "1 " + one
+	}
+	return fmt.Sprintf("%d %s", n, many)
 }
 
 // sliceWidth is the virtual time one column shows: a round tenth of the first

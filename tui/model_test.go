@@ -65,6 +65,10 @@ func keyMsg(s string) tea.KeyMsg {
 		return tea.KeyMsg{Type: tea.KeySpace, Runes: []rune{' '}}
 	case "right":
 		return tea.KeyMsg{Type: tea.KeyRight}
+	case "up":
+		return tea.KeyMsg{Type: tea.KeyUp}
+	case "down":
+		return tea.KeyMsg{Type: tea.KeyDown}
 	case "tab":
 		return tea.KeyMsg{Type: tea.KeyTab}
 	case "shift+tab":
@@ -246,7 +250,7 @@ func TestBurst(t *testing.T) {
 	before := m.sim.Snapshot()
 	at := m.sim.Now()
 	send(m, keyMsg("b"))
-	if m.sim.Now() != at || len(m.bursts) != 1 || m.bursts[0] != at {
+	if m.sim.Now() != at || len(m.bursts) != 1 || m.bursts[0].at != at {
 		t.Fatalf("after b: t = %v, bursts %v; want one at %v", m.sim.Now(), m.bursts, at)
 	}
 	after := m.snaps
@@ -387,6 +391,9 @@ func TestViewGolden(t *testing.T) {
 		{"shed_downstream_slowdown", "downstream-slowdown", 100, 24, steps(120)},
 		{"drop_client_throttling", "client-throttling-overload", 100, 24, steps(300)},
 		{"finished_boundary_burst", "boundary-burst", 100, 24, append(keys("+", "+", "+", "+", "+", "+"), tickMsg{0}, tickMsg{0}, tickMsg{0})},
+		{"rule_keys_steady_overload", "steady-overload", 100, 24, append(append(append(append(steps(20), keys("]", "]")...),
+			steps(10)[1:]...), keyMsg("}")), steps(10)[1:]...)},
+		{"rule_keys_demo_80x24", "demo", 80, 24, append(append(steps(28), keyMsg("[")), steps(12)[1:]...)},
 	}
 	for _, tc := range tests {
 		t.Run(tc.name, func(t *testing.T) {
@@ -433,6 +440,7 @@ func TestRulePushMarkedOnTheAxis(t *testing.T) {
 	push := m.sim.Config().Rules[0].At
 	var b strings.Builder
 	lay := layout{nameW: 4, cols: 400}
+	lay.ruled = m.ruleColumns(lay.from, lay.cols)
 	m.drawAxis(&b, lay)
 	ticks := []rune(strings.SplitN(b.String(), "\n", 2)[0])
 	want := lay.nameW + 1 + int(push/m.timeline.width)

@@ -37,6 +37,11 @@ var glyphs = [marks]string{
 	markRefuse: "x", markShed: "!", markDrop: "/", markMixed: "▒",
 }
 
+// ruleGlyph is what an empty cell shows in the column of a rule push, so that
+// the push reads as a line down every lane; a cell with attempts keeps its
+// glyph (on a grey ground, in colour).
+const ruleGlyph = "┊"
+
 // markOf is what c shows. Attempts admitted and then shed by a full backend in
 // the same slice count as shed; ties go to the more severe answer.
 func markOf(c *cell) mark {
@@ -86,20 +91,29 @@ func (a escapes) wrap(s string) string {
 
 type styles struct {
 	mark                        [marks]escapes
+	ruled                       [marks]escapes // mark, in the column of a rule push
 	title, faint, over, overRow escapes
 	state                       escapes
 }
 
 func newStyles(r *lipgloss.Renderer) styles {
 	color := func(c string) lipgloss.Style { return r.NewStyle().Foreground(lipgloss.Color(c)) }
+	marked := [marks]lipgloss.Style{
+		markNone:    r.NewStyle(),
+		markAdmit:   color("2"),
+		markRelease: color("3").Bold(true),
+		markWait:    color("3"),
+		markRefuse:  color("1").Bold(true),
+		markShed:    color("5").Bold(true),
+		markDrop:    color("6"),
+		markMixed:   color("9"),
+	}
 	var s styles
-	s.mark[markAdmit] = split(color("2"))
-	s.mark[markRelease] = split(color("3").Bold(true))
-	s.mark[markWait] = split(color("3"))
-	s.mark[markRefuse] = split(color("1").Bold(true))
-	s.mark[markShed] = split(color("5").Bold(true))
-	s.mark[markDrop] = split(color("6"))
-	s.mark[markMixed] = split(color("9"))
+	for k := markAdmit; k < marks; k++ {
+		s.mark[k] = split(marked[k])
+		s.ruled[k] = split(marked[k].Background(lipgloss.Color("8")))
+	}
+	s.ruled[markNone] = split(r.NewStyle().Faint(true))
 	s.title = split(r.NewStyle().Bold(true))
 	s.faint = split(r.NewStyle().Faint(true))
 	s.over = split(r.NewStyle().Bold(true).Foreground(lipgloss.Color("15")).Background(lipgloss.Color("1")))
@@ -167,6 +181,7 @@ type layout struct {
 	spaced bool      // blank lines between the parts
 	short  bool      // short lane names
 	cells  []cell    // scratch for one row
+	ruled  []bool    // columns holding a rule push
 	snap   []sim.LaneSnapshot
 }
 
@@ -226,6 +241,7 @@ func (m *Model) layout() layout {
 	lay.cols = max(m.width-lay.nameW-1-len(" │")-statsW, 10)
 	lay.from = int64(m.sim.Now()/m.timeline.width) - int64(lay.cols) + 1
 	lay.cells = make([]cell, lay.cols)
+	lay.ruled = m.ruleColumns(lay.from, lay.cols)
 
 	// Lines: info, header, lanes, axis (2) and the help always; then the
 	// title, the status, the legend and blank lines as room allows.
@@ -248,11 +264,11 @@ func laneTitle(k sim.LaneKind, short bool) string {
 	return k.Title()
 }
 
-// infoLine is the limit, the clock, the speed and the state; state is the part
-// to highlight.
+// infoLine is the limit the rule keys change, as in force now, the clock, the
+// speed and the state; state is the part to highlight.
 func (m *Model) infoLine() (line, state string) {
 	cfg := m.sim.Config()
-	lim := cfg.Limits[0]
+	lim := m.sim.Rule(m.limit)
 	state = "▶ running"
 	switch {
 	case m.finished:
@@ -261,13 +277,20 @@ func (m *Model) infoLine() (line, state string) {
 		state = "‖ paused"
 	}
 	var b strings.Builder
-	fmt.Fprintf(&b, "%s · t=%.2fs of %s · speed %s · limit %s %d per %s", state, m.sim.Now().Seconds(), formatTime(m.sim.End()),
-		speedLabel(speeds[m.speed]), scenarios.Escape(lim.Name), lim.Policy.Limit, formatTime(lim.Policy.Window))
+	fmt.Fprintf(&b, "%s · t=%.2fs of %s · speed %s · limit ", state, m.sim.Now().Seconds(), formatTime(m.sim.End()),
+		speedLabel(speeds[m.speed]))
+	if n := len(cfg.Limits); n > 1 {
+		fmt.Fprintf(&b, "%d of %d ", m.limit+1, n)
+	}
+	fmt.Fprintf(&b, "%s %d per %s", scenarios.Escape(lim.Name), lim.Policy.Limit, formatTime(lim.Policy.Window))
 	if lim.Policy.Burst > 0 && lim.Policy.Burst != lim.Policy.Limit {
 		fmt.Fprintf(&b, ", bursts of %d", lim.Policy.Burst)
 	}
-	if n := len(cfg.Limits) - 1; n > 0 {
-		fmt.Fprintf(&b, " (+%d)", n)
+	if lim.Shadow {
+		b.WriteString(" (shadow)")
+	}
+	if n := len(m.changes); n > 0 {
+		fmt.Fprintf(&b, " · rules changed %d", n)
 	}
 	if n := len(m.bursts); n > 0 {
 		fmt.Fprintf(&b, " · bursts fired %d", n)
@@ -299,21 +322,7 @@ func (m *Model) drawLanes(b *strings.Builder, lay layout) {
 		b.WriteString(name)
 		b.WriteByte(' ')
 		m.timeline.fill(i, lay.from, lay.cells)
-		run, n := markNone, 0
-		flush := func() {
-			if n > 0 {
-				b.WriteString(m.styles.mark[run].wrap(strings.Repeat(glyphs[run], n)))
-			}
-		}
-		for j := range lay.cells {
-			k := markOf(&lay.cells[j])
-			if k != run {
-				flush()
-				run, n = k, 0
-			}
-			n++
-		}
-		flush()
+		m.drawCells(b, lay.cells, lay.ruled)
 		b.WriteString(" │")
 		for _, c := range lay.stats {
 			b.WriteByte(' ')
@@ -324,6 +333,50 @@ func (m *Model) drawLanes(b *strings.Builder, lay layout) {
 		}
 		b.WriteByte('\n')
 	}
+}
+
+// drawCells writes one lane's cells, styling each run of alike cells at once.
+func (m *Model) drawCells(b *strings.Builder, cells []cell, ruled []bool) {
+	type look struct {
+		mark  mark
+		ruled bool // in the column of a rule push
+	}
+	run, n := look{}, 0
+	flush := func() {
+		if n == 0 {
+			return
+		}
+		glyph, style := glyphs[run.mark], m.styles.mark[run.mark]
+		if run.ruled {
+			style = m.styles.ruled[run.mark]
+			if run.mark == markNone {
+				glyph = ruleGlyph
+			}
+		}
+		b.WriteString(style.wrap(strings.Repeat(glyph, n)))
+	}
+	for j := range cells {
+		l := look{markOf(&cells[j]), ruled[j]}
+		if l != run {
+			flush()
+			run, n = l, 0
+		}
+		n++
+	}
+	flush()
+}
+
+// ruleColumns marks, of cols columns from slice from on, those holding a rule
+// push: the scenario's scheduled ones and those of the rule keys.
+func (m *Model) ruleColumns(from int64, cols int) []bool {
+	ruled := make([]bool, cols)
+	w := m.timeline.width
+	for _, ch := range m.sim.Config().Rules {
+		if j := int64(ch.At/w) - from; j >= 0 && j < int64(cols) {
+			ruled[j] = true
+		}
+	}
+	return ruled
 }
 
 // drawAxis writes the time axis under the lanes: a tick at every round time,
@@ -359,16 +412,14 @@ func (m *Model) drawAxis(b *strings.Builder, lay layout) {
 			ticks[j] = '─'
 		}
 	}
-	for _, at := range m.bursts {
-		if j := int64(at/w) - lay.from; j >= 0 && j < int64(len(ticks)) {
+	for _, bu := range m.bursts {
+		if j := int64(bu.at/w) - lay.from; j >= 0 && j < int64(len(ticks)) {
 			ticks[j] = 'b'
 		}
 	}
-	if m.sim != nil {
-		for _, ch := range m.sim.Config().Rules {
-			if j := int64(ch.At/w) - lay.from; j >= 0 && j < int64(len(ticks)) {
-				ticks[j] = '!'
-			}
+	for j, ruled := range lay.ruled {
+		if ruled {
+			ticks[j] = '!'
 		}
 	}
 	pad := strings.Repeat(" ", lay.nameW+1)
@@ -405,7 +456,14 @@ func (m *Model) legend(width int) string {
 	} else if used+len("OVER >limit") <= width {
 		parts = append(parts, m.styles.over.wrap("OVER")+" >limit")
 	}
-	return strings.Join(parts, "  ")
+	line := strings.Join(parts, "  ")
+	if len(m.sim.Config().Rules) > 0 {
+		const rule = " rule push"
+		if lipgloss.Width(line)+2+utf8.RuneCountInString(ruleGlyph+rule) <= width {
+			line += "  " + m.styles.ruled[markNone].wrap(ruleGlyph) + rule
+		}
+	}
+	return line
 }
 
 // formatTime writes a virtual time briefly: 0s, 250ms, 1.5s, 20s.
