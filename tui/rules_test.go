@@ -117,6 +117,10 @@ func TestRuleKeysKeepAShadow(t *testing.T) {
 	if info, _ := m.infoLine(); !strings.Contains(info, "(shadow)") {
 		t.Errorf("info line %q does not say the limit is a shadow", info)
 	}
+	m.advance(31*time.Second - m.sim.Now()) // past the scenario's own push, enforcing it at 30s
+	if info, _ := m.infoLine(); strings.Contains(info, "(shadow)") {
+		t.Errorf("info line %q at 31s, after the push enforcing the limit", info)
+	}
 }
 
 // twoLimits is the demo behind a chain of two limits.
@@ -221,6 +225,11 @@ func TestAdmissionsFollowTheLimit(t *testing.T) {
 		}
 		send(m, keyMsg("space"))
 		playToEnd(t, m)
+		for _, snap := range m.snaps {
+			if snap.Peak.Limit != 10 {
+				t.Errorf("%v: max/win judged against %d, want the limit at the start, 10", snap.Lane, snap.Peak.Limit)
+			}
+		}
 		got := map[sim.LaneKind]int64{}
 		for _, l := range m.sim.Result().Lanes {
 			got[l.Lane] = l.Admitted
@@ -238,7 +247,7 @@ func TestAdmissionsFollowTheLimit(t *testing.T) {
 	}{
 		{"limit raised", []string{"]", "]", "]"}, rate, nil},
 		{"limit lowered", []string{"[", "[", "["}, nil, rate},
-		{"burst raised", []string{"}", "}", "}"}, []sim.LaneKind{sim.LaneTokenBucket, sim.LaneGCRA}, nil},
+		{"burst raised", []string{"}", "}", "}"}, []sim.LaneKind{sim.LaneTokenBucket, sim.LaneGCRA, sim.LaneLeakyBucket}, nil},
 	}
 	for _, tc := range tests {
 		t.Run(tc.name, func(t *testing.T) {
