@@ -26,16 +26,16 @@ func (k knob) of(p algorithms.Policy) int64 {
 	return p.Limit
 }
 
-// maxRuleValue is the largest limit or burst the keys set: far above any
-// scenario's, and small enough that the limiters' exact arithmetic never
-// overflows with a window of a day.
-const maxRuleValue = 1 << 32
+// maxRuleValue is the largest limit or burst the keys raise to: a million,
+// so that a burst fired the size of the limit (b) stays a few seconds of work
+// at most. A scenario's larger value can be lowered, not raised.
+const maxRuleValue = 1_000_000
 
 // stepUp is v raised by one press: ×1.25 rounded, by one at least, to
-// maxRuleValue at most.
+// maxRuleValue at most; v itself if it is there already or above.
 func stepUp(v int64) int64 {
 	if v >= maxRuleValue {
-		return maxRuleValue
+		return v
 	}
 	return min(max((v*5+2)/4, v+1), maxRuleValue)
 }
@@ -80,11 +80,10 @@ func (m *Model) changeRule(k knob, up bool) tea.Cmd {
 	ch := sim.RuleChange{At: now, Limit: m.limit, Policy: stepped(was.Policy, k, up), Shadow: was.Shadow}
 	from, to := k.of(was.Policy), k.of(ch.Policy)
 	if from == to {
-		bound := "smallest, 1"
+		m.status = fmt.Sprintf("no change: the %s is at its smallest, 1", describe(k))
 		if up {
-			bound = fmt.Sprintf("largest, %d", maxRuleValue)
+			m.status = fmt.Sprintf("no change: the keys raise a %s to %d at most", describe(k), maxRuleValue)
 		}
-		m.status = fmt.Sprintf("no change: the %s is at its %s", describe(k), bound)
 		return nil
 	}
 	if err := m.sim.ChangeRule(ch); err != nil {

@@ -25,7 +25,9 @@ func TestRuleSteps(t *testing.T) {
 		{10, 13, 8},
 		{13, 16, 10},
 		{100, 125, 80},
-		{maxRuleValue, maxRuleValue, 3435973837},
+		{900_000, maxRuleValue, 720_000},
+		{maxRuleValue, maxRuleValue, 800_000},
+		{5_000_000, 5_000_000, 4_000_000},
 	}
 	for _, tc := range tests {
 		if got := stepUp(tc.v); got != tc.up {
@@ -57,6 +59,10 @@ func pausedAt(t *testing.T, list []Scenario, n int) *Model {
 }
 
 func TestRuleKeys(t *testing.T) {
+	toMax := 0 // presses from the demo's 10 to the largest limit
+	for v := int64(10); v < maxRuleValue; v = stepUp(v) {
+		toMax++
+	}
 	demo := func(limit, burst int64) algorithms.Policy {
 		return algorithms.Policy{Limit: limit, Window: time.Second, Burst: burst}
 	}
@@ -73,6 +79,7 @@ func TestRuleKeys(t *testing.T) {
 		{"↓ too", []string{"down"}, demo(8, 8), 1, "limit global 8"},
 		{"each press steps from the last", []string{"]", "]", "]"}, demo(20, 20), 3, "limit global 20 from t=500ms, was 16"},
 		{"never below 1", strings.Split(strings.Repeat("[", 9), ""), demo(1, 1), 7, "no change: the limit is at its smallest, 1"},
+		{"a million at most", strings.Split(strings.Repeat("]", toMax+1), ""), demo(maxRuleValue, maxRuleValue), toMax, "no change: the keys raise a limit to 1000000 at most"},
 		{"} raises the burst, not the limit", []string{"}"}, demo(10, 13), 1, "burst global 13 from t=500ms, was 10; every key starts afresh"},
 		{"{ lowers it", []string{"{"}, demo(10, 8), 1, "burst global 8"},
 		{"a burst set stays when the limit moves", []string{"}", "}", "]"}, demo(13, 16), 3, "limit global 13"},

@@ -47,17 +47,18 @@ one slice while paused, b fires a burst the size of the limit now, tab (or n
 and p) switches to the next (previous) built-in scenario, r restarts, ? lists
 every key and q quits. Set NO_COLOR for a monochrome view.
 
-] and [ (or ↑ and ↓) raise and lower the limit ×1.25 and ÷1.25 (rounded, by
-one at least, never below 1), } and { its burst, from the present on: a rule
-push, as a scenario's changes schedule them, marked down every lane and by !
-on the time axis. The burst is the token bucket's size, GCRA's tolerance and
-the leaky bucket's queue depth; a burst equal to the limit follows it. As with
-any push of a new limit, every key starts afresh. In a chain of limits, c
-picks the one the keys change.
+] and [ (or ↑ and ↓) raise and lower the limit ×1.25 and ÷1.25 (rounded,
+by one at least, from 1 to a million), } and { its burst, from the present
+on: a rule push, as a scenario's changes schedule them, marked down every
+lane and by ! on the time axis. The burst is the token bucket's size, GCRA's
+tolerance and the leaky bucket's queue depth; a burst equal to the limit
+follows it. As with any push of a new limit, every key starts afresh. In a
+chain of limits, c picks the one the keys change.
 
 --seed, --lanes and --set apply to every scenario of the list, as rlsim run
-applies them to every file; a built-in that a --set does not fit (it lacks
-the limit or client group named) is left out of the list.
+applies them to every file; a built-in that a --set does not fit (one without
+the limit or client group it names, or one the value makes invalid) is left
+out of the list.
 
 Played to its end without a burst or a rule change, a scenario ends with
 exactly the figures "rlsim run" prints for it.`,

@@ -208,6 +208,10 @@ func TestTuiInTmux(t *testing.T) {
 	})
 	tmux("send-keys", "-t", "rlsim", "Space")
 	poll("pause", func(s string) bool { return strings.Contains(s, "‖ paused") })
+	tmux("send-keys", "-t", "rlsim", "]")
+	poll("the limit raised", func(s string) bool {
+		return strings.Contains(s, "limit global 13 per 1s · rules changed 1") && strings.Contains(s, "limit global 13 from t=")
+	})
 	tmux("send-keys", "-t", "rlsim", "Tab")
 	poll("the next scenario, playing", func(s string) bool {
 		return strings.Contains(s, "rlsim · boundary-burst (2 of") && strings.Contains(s, "▶ running")
