@@ -10,6 +10,7 @@ import (
 	"os/exec"
 	"path/filepath"
 	"reflect"
+	"slices"
 	"strings"
 	"testing"
 	"time"
@@ -100,11 +101,14 @@ func TestTuiPlaylist(t *testing.T) {
 		wantLanes []sim.LaneKind
 		wantLimit int64 // of every scenario's first limit, when not 0
 		wantCount int   // of every scenario's second client group, when not 0
+		absent    string
 		wantErr   string
 	}{
 		{name: "sets change every scenario", opts: tuiOptions{Arg: "demo", Sets: []string{"limits[0].limit=3"}}, want: all, wantLimit: 3},
 		{name: "built-ins a set does not fit are left out", opts: tuiOptions{Arg: "demo", Sets: []string{"clients[1].count=3"}},
 			want: twoGroups, wantCount: 3},
+		{name: "built-ins a set makes invalid are left out", opts: tuiOptions{Arg: "nat-per-ip", Sets: []string{"clients[1].arrivals[0].kind=constant"}},
+			absent: "demo"}, // its clients[1] bursts, with no rate
 		{name: "a set the scenario asked for does not fit", opts: tuiOptions{Arg: "boundary-burst", Sets: []string{"clients[1].count=3"}},
 			wantErr: "--set clients[1].count=3: clients[1]"},
 		{name: "a bad set", opts: tuiOptions{Arg: "demo", Sets: []string{"limits[0].limit=x"}}, wantErr: `--set limits[0].limit=x: limits[0].limit: want a whole number, got "x"`},
@@ -147,6 +151,12 @@ func TestTuiPlaylist(t *testing.T) {
 				if tc.opts.Seed != nil && s.Config.Seed != *tc.opts.Seed {
 					t.Errorf("%s: seed %d, want %d", s.Name, s.Config.Seed, *tc.opts.Seed)
 				}
+			}
+			if tc.absent != "" {
+				if slices.Contains(names, tc.absent) || len(names) < 2 || names[0] != tc.opts.Arg {
+					t.Errorf("playlist %v, want %s first and no %s", names, tc.opts.Arg, tc.absent)
+				}
+				return
 			}
 			if !reflect.DeepEqual(names, tc.want) {
 				t.Errorf("playlist %v, want %v", names, tc.want)
