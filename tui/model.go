@@ -171,13 +171,13 @@ func (m *Model) press(msg tea.KeyMsg) tea.Cmd {
 	case key.Matches(msg, k.Burst):
 		return m.fireBurst()
 	case key.Matches(msg, k.LimitUp):
-		return m.changeRule(knobLimit, true)
+		m.changeRule(knobLimit, true)
 	case key.Matches(msg, k.LimitDown):
-		return m.changeRule(knobLimit, false)
+		m.changeRule(knobLimit, false)
 	case key.Matches(msg, k.BurstUp):
-		return m.changeRule(knobBurst, true)
+		m.changeRule(knobBurst, true)
 	case key.Matches(msg, k.BurstDown):
-		return m.changeRule(knobBurst, false)
+		m.changeRule(knobBurst, false)
 	case key.Matches(msg, k.Choose):
 		m.chooseLimit()
 	case key.Matches(msg, k.Next):

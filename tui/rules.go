@@ -3,8 +3,6 @@ package tui
 import (
 	"fmt"
 
-	tea "github.com/charmbracelet/bubbletea"
-
 	"github.com/rlsim/rlsim/algorithms"
 	"github.com/rlsim/rlsim/scenarios"
 	"github.com/rlsim/rlsim/sim"
@@ -70,36 +68,35 @@ func stepped(p algorithms.Policy, k knob, up bool) algorithms.Policy {
 // scheduled rule pushes. The present's requests were decided already, so the
 // change decides from the next one on, as a push scheduled a nanosecond later
 // would. The change is kept, so that a rebuild (a burst fired) replays it.
-func (m *Model) changeRule(k knob, up bool) tea.Cmd {
+func (m *Model) changeRule(k knob, up bool) {
 	if m.finished {
 		m.status = "no change: the run is over; r plays it again"
-		return nil
+		return
 	}
 	now := m.sim.Now()
 	was := m.sim.Rule(m.limit)
 	ch := sim.RuleChange{At: now, Limit: m.limit, Policy: stepped(was.Policy, k, up), Shadow: was.Shadow}
 	from, to := k.of(was.Policy), k.of(ch.Policy)
 	if from == to {
-		m.status = fmt.Sprintf("no change: the %s is at its smallest, 1", describe(k))
+		m.status = fmt.Sprintf("no change: the %s is at its smallest, 1", k)
 		if up {
-			m.status = fmt.Sprintf("no change: the keys raise a %s to %d at most", describe(k), maxRuleValue)
+			m.status = fmt.Sprintf("no change: the keys raise a %s to %d at most", k, maxRuleValue)
 		}
-		return nil
+		return
 	}
 	if err := m.sim.ChangeRule(ch); err != nil {
 		m.status = "no change: " + err.Error()
-		return nil
+		return
 	}
 	m.changes = append(m.changes, ch)
-	m.status = fmt.Sprintf("%s %s %d from t=%s, was %d; every key starts afresh", describe(k), scenarios.Escape(was.Name),
+	m.status = fmt.Sprintf("%s %s %d from t=%s, was %d; every key starts afresh", k, scenarios.Escape(was.Name),
 		to, formatTime(now), from)
 	if k == knobLimit && m.limit == 0 {
 		m.status += "; max/win stays against the limit at the start"
 	}
-	return nil
 }
 
-func describe(k knob) string {
+func (k knob) String() string {
 	if k == knobBurst {
 		return "burst"
 	}
