@@ -16,7 +16,7 @@ func TestOverridesLoadWritesTheSets(t *testing.T) {
 	}{
 		{name: "a set reaches every scenario", args: []string{"demo", "boundary-burst"}, sets: []string{"limits[0].limit=17"}, limit: 17},
 		{name: "a bad value names the flag", args: []string{"demo"}, sets: []string{"limits[0].limit=abc"},
-			wantErr: []string{`--set limits[0].limit=abc: limits[0].limit: want a whole number, got "abc"`}},
+			wantErr: []string{`(--set limits[0].limit=abc): limits[0].limit: want a whole number, got "abc"`}},
 		{name: "malformed sets, all at once", args: []string{"demo"}, sets: []string{"limit", "a[x]=1"},
 			wantErr: []string{"--set limit: want path=value", `--set a[x]=1: path "a[x]"`}},
 	}

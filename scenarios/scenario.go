@@ -127,7 +127,7 @@ func Parse(file string, data []byte, sets ...Set) (s *Scenario, err error) {
 		errs.add(0, "", "the file is empty: a scenario needs at least clients (see rlsim scenarios show demo)")
 		return nil, errs.err()
 	}
-	owned := applySets(root.Content[0], sets, errs)
+	owned := applySets(file, root.Content[0], sets, errs)
 	var f fileSpec
 	d := &decoder{errs: errs, lines: map[string]int{}}
 	d.decode(root.Content[0], reflect.ValueOf(&f).Elem(), "", "")
@@ -146,7 +146,7 @@ func Parse(file string, data []byte, sets ...Set) (s *Scenario, err error) {
 	if c := s.checked(); errs.err() == nil && c != nil {
 		b.simValidate(c.Validate())
 	}
-	blame(errs.errs, owned)
+	blame(file, errs.errs, owned)
 	if err := errs.err(); err != nil {
 		return nil, err
 	}

@@ -40,6 +40,11 @@ func ParseSet(arg string) (Set, error) {
 // flag is how an error names the set: the flag as the user wrote it.
 func (s Set) flag() string { return "--set " + s.Path + "=" + s.Value }
 
+// where names a problem of the set s on the scenario file: the file, then the
+// flag, as "demo.yaml (--set limits[0].limit=0)", so that with several files
+// the user sees which one the set does not fit.
+func (s Set) where(file string) string { return file + " (" + s.flag() + ")" }
+
 // parsePath reads a path such as limits[0].limit into its steps.
 func parsePath(path string) ([]step, error) {
 	if path == "" {
@@ -85,11 +90,11 @@ func parsePath(path string) ([]step, error) {
 // empty file), walking the schema beside it so that an unknown field is refused
 // with the fields there are. It returns the paths each set wrote or created,
 // whose later problems are the set's, not the file's.
-func applySets(doc *yaml.Node, sets []Set, errs *errorList) map[string]Set {
+func applySets(file string, doc *yaml.Node, sets []Set, errs *errorList) map[string]Set {
 	owned := map[string]Set{}
 	for _, s := range sets {
 		if err := s.apply(doc, owned); err != "" {
-			errs.errs = append(errs.errs, &FieldError{File: s.flag(), Msg: err})
+			errs.errs = append(errs.errs, &FieldError{File: s.where(file), Msg: err})
 		}
 	}
 	return owned
@@ -247,12 +252,12 @@ func zeroLines(n *yaml.Node) {
 	}
 }
 
-// blame hands each problem under a path a set wrote to that set's flag.
-func blame(es Errors, owned map[string]Set) {
+// blame hands each problem under a path a set wrote to that set's flag on file.
+func blame(file string, es Errors, owned map[string]Set) {
 	for _, e := range es {
 		for p := e.Path; p != ""; p = parent(p) {
 			if s, ok := owned[p]; ok {
-				e.File, e.Line = s.flag(), 0
+				e.File, e.Line = s.where(file), 0
 				break
 			}
 		}

@@ -74,33 +74,33 @@ func TestSetOverridesTheFile(t *testing.T) {
 	}
 }
 
-func TestSetErrorsNameTheFlag(t *testing.T) {
+func TestSetErrorsNameTheFileAndTheFlag(t *testing.T) {
 	tests := []struct {
 		name string
 		sets []string
 		want []string // every line of the error
 	}{
 		{"a value the field refuses", []string{"limits[0].limit=abc"},
-			[]string{`--set limits[0].limit=abc: limits[0].limit: want a whole number, got "abc"`}},
+			[]string{`f.yaml (--set limits[0].limit=abc): limits[0].limit: want a whole number, got "abc"`}},
 		{"an unknown field", []string{"limits[0].limt=3"},
-			[]string{`--set limits[0].limt=3: limits[0].limt: unknown field; did you mean "limit"? (fields here: name, key, limit, window, burst, headers, enforce, changes)`}},
+			[]string{`f.yaml (--set limits[0].limt=3): limits[0].limt: unknown field; did you mean "limit"? (fields here: name, key, limit, window, burst, headers, enforce, changes)`}},
 		{"an entry the list lacks", []string{"clients[2].count=1"},
-			[]string{"--set clients[2].count=1: clients[2]: no such entry: the list has 2"}},
+			[]string{"f.yaml (--set clients[2].count=1): clients[2]: no such entry: the list has 2"}},
 		{"a field under a value", []string{"limits[0].window.x=1"},
-			[]string{"--set limits[0].window.x=1: limits[0].window holds a value, not fields; x is not there"}},
+			[]string{"f.yaml (--set limits[0].window.x=1): limits[0].window holds a value, not fields; x is not there"}},
 		{"an enum, with a suggestion", []string{"clients[0].retry.kind=exponentail"},
-			[]string{`--set clients[0].retry.kind=exponentail: clients[0].retry.kind: unknown value "exponentail" (want none, immediate, fixed, exponential); did you mean "exponential"?`}},
+			[]string{`f.yaml (--set clients[0].retry.kind=exponentail): clients[0].retry.kind: unknown value "exponentail" (want none, immediate, fixed, exponential); did you mean "exponential"?`}},
 		{"a section it creates that lacks a required field", []string{"backend.queue=3"},
-			[]string{"--set backend.queue=3: backend: missing field service (the service time of one request)"}},
+			[]string{"f.yaml (--set backend.queue=3): backend: missing field service (the service time of one request)"}},
 		{"a flow list that is not YAML", []string{"lanes=[gcra"},
-			[]string{"--set lanes=[gcra: the value is not valid YAML: line 1: did not find expected ',' or ']'"}},
+			[]string{"f.yaml (--set lanes=[gcra): the value is not valid YAML: line 1: did not find expected ',' or ']'"}},
 		{"a field under a scalar the file wrote", []string{"clients[0].name.first=x"},
-			[]string{"--set clients[0].name.first=x: clients[0].name holds a value, not fields; first is not there"}},
+			[]string{"f.yaml (--set clients[0].name.first=x): clients[0].name holds a value, not fields; first is not there"}},
 		{"a set in error adds nothing to the file", []string{"backend.service.meen=1s", "backend.changes[0].at=1s"}, []string{
-			`--set backend.service.meen=1s: backend.service.meen: unknown field; did you mean "mean"? (fields here: mean, distribution)`,
-			"--set backend.changes[0].at=1s: backend.changes[0]: no such entry: the list has 0"}},
+			`f.yaml (--set backend.service.meen=1s): backend.service.meen: unknown field; did you mean "mean"? (fields here: mean, distribution)`,
+			"f.yaml (--set backend.changes[0].at=1s): backend.changes[0]: no such entry: the list has 0"}},
 		{"every problem at once", []string{"limits[0].limit=-1", "duration=0s"},
-			[]string{"--set limits[0].limit=-1: limits[0].limit: must be positive, got -1", "--set duration=0s: duration: must be positive, got 0s"}},
+			[]string{"f.yaml (--set limits[0].limit=-1): limits[0].limit: must be positive, got -1", "f.yaml (--set duration=0s): duration: must be positive, got 0s"}},
 	}
 	for _, tc := range tests {
 		t.Run(tc.name, func(t *testing.T) {
@@ -208,7 +208,7 @@ func itoa(n int64) string { return strconv.FormatInt(n, 10) }
 
 func TestSetOnAFileThatIsNoMapping(t *testing.T) {
 	_, err := Parse("f.yaml", []byte("hello\n"), mustSets(t, "seed=3")...)
-	want := "--set seed=3: the file is \"hello\", not a mapping of fields"
+	want := "f.yaml (--set seed=3): the file is \"hello\", not a mapping of fields"
 	if err == nil || !strings.Contains(err.Error(), want) || !strings.Contains(err.Error(), "f.yaml:1: want a mapping of fields") {
 		t.Errorf("error:\n%v\nwant it to hold %q and the file's own problem", err, want)
 	}

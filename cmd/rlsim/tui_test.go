@@ -110,8 +110,8 @@ func TestTuiPlaylist(t *testing.T) {
 		{name: "built-ins a set makes invalid are left out", opts: tuiOptions{Arg: "nat-per-ip", Sets: []string{"clients[1].arrivals[0].kind=constant"}},
 			absent: "demo"}, // its clients[1] bursts, with no rate
 		{name: "a set the scenario asked for does not fit", opts: tuiOptions{Arg: "boundary-burst", Sets: []string{"clients[1].count=3"}},
-			wantErr: "--set clients[1].count=3: clients[1]"},
-		{name: "a bad set", opts: tuiOptions{Arg: "demo", Sets: []string{"limits[0].limit=x"}}, wantErr: `--set limits[0].limit=x: limits[0].limit: want a whole number, got "x"`},
+			wantErr: "(--set clients[1].count=3): clients[1]"},
+		{name: "a bad set", opts: tuiOptions{Arg: "demo", Sets: []string{"limits[0].limit=x"}}, wantErr: `(--set limits[0].limit=x): limits[0].limit: want a whole number, got "x"`},
 		{name: "the default first, then the others in order", opts: tuiOptions{Arg: "demo"}, want: all},
 		{name: "a built-in, then those after it, round the list", opts: tuiOptions{Arg: "nat-per-ip"},
 			want: append(append([]string(nil), all[i:]...), all[:i]...)},
