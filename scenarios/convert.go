@@ -1,9 +1,11 @@
 package scenarios
 
 import (
+	"cmp"
 	"errors"
 	"fmt"
 	"regexp"
+	"slices"
 	"strings"
 	"time"
 
@@ -28,9 +30,12 @@ const (
 // and fields that the chosen kind does not use.
 type builder struct {
 	rulePaths []string // the file path of each of the config's Rules, for sim's errors
-	errs      *errorList
-	lines     map[string]int
-	bad       map[string]bool // paths the decoder already reported
+	// overridePaths are the file paths of the config's Overrides that a lane's
+	// limits wrote, the last of them, for sim's errors
+	overridePaths []string
+	errs          *errorList
+	lines         map[string]int
+	bad           map[string]bool // paths the decoder already reported
 }
 
 // addf reports a problem at path, on the line of path or of its nearest written
@@ -114,9 +119,9 @@ func (b *builder) build(f *fileSpec, s *Scenario) {
 	if f.Chain != "" {
 		c.Chain, _ = sim.ParseChain(f.Chain)
 	}
-	c.Lanes = b.lanes(f.Lanes)
-	c.Overrides = b.overrides(f.Overrides, c.Limits)
 	laneSettings(f, c)
+	b.lanes(f.Lanes, c)
+	c.Overrides = append(b.overrides(f.Overrides, c), c.Overrides...)
 	if len(f.Clients) == 0 && !b.has("contention") { // a contention section in error is reported already
 		b.addf("clients", "at least one client group is needed (or a contention section)")
 	}
@@ -164,81 +169,201 @@ func (b *builder) limits(specs []limitSpec) []sim.Limit {
 	return limits
 }
 
-func (b *builder) overrides(specs []overrideSpec, limits []sim.Limit) []sim.LaneOverride {
+func (b *builder) overrides(specs []overrideSpec, c *sim.Config) []sim.LaneOverride {
 	var out []sim.LaneOverride
+	names := c.LaneNames()
 	for i, o := range specs {
 		path := fmt.Sprintf("overrides[%d]", i)
-		lane, ok := sim.ParseLane(o.Lane)
-		if !ok {
+		if o.Lane == "" {
 			continue // already reported
 		}
-		if o.LimitIndex >= len(limits) {
-			b.addf(path+".limit_index", "the chain has %d limit(s), so %d names none", len(limits), o.LimitIndex)
+		lane := slices.Index(names, o.Lane)
+		if lane < 0 {
+			msg := fmt.Sprintf("no lane is named %s (the lanes: %s)", o.Lane, strings.Join(names, ", "))
+			if m := closest(o.Lane, names); m != "" {
+				msg += fmt.Sprintf("; did you mean %q?", m)
+			}
+			b.addf(path+".lane", "%s", msg)
 			continue
 		}
-		window := limits[o.LimitIndex].Policy.Window
-		out = append(out, sim.LaneOverride{Lane: lane, Limit: o.LimitIndex, Policy: algorithms.Policy{
-			Limit: o.Limit, Window: durOr(o.Window, window), Burst: o.Burst}})
+		if o.LimitIndex >= len(c.Limits) {
+			b.addf(path+".limit_index", "the chain has %d limit(s), so %d names none", len(c.Limits), o.LimitIndex)
+			continue
+		}
+		window := c.Limits[o.LimitIndex].Policy.Window
+		out = append(out, laneOverride(c, lane, o.LimitIndex, algorithms.Policy{
+			Limit: o.Limit, Window: durOr(o.Window, window), Burst: o.Burst}))
 	}
 	return out
 }
 
-func (b *builder) lanes(names []string) []sim.LaneKind {
-	if len(names) == 0 && b.has("lanes") {
+// laneOverride gives lane (an index of c.Lanes) policy p for limit i, naming
+// the lane by kind when it is named after its kind and by its name otherwise.
+func laneOverride(c *sim.Config, lane, i int, p algorithms.Policy) sim.LaneOverride {
+	o := sim.LaneOverride{Lane: c.LanesRun()[lane], Limit: i, Policy: p}
+	if name := c.LaneName(lane); name != o.Lane.String() {
+		o.Name = name
+	}
+	return o
+}
+
+// lanes sets c's lanes, their variants and the variants' own policies (as
+// overrides, after those of the overrides section) from the file's lanes.
+func (b *builder) lanes(specs []laneSpec, c *sim.Config) {
+	if len(specs) == 0 && b.has("lanes") {
 		b.addf("lanes", "at least one lane is needed (leave lanes out for all eight)")
 	}
-	var lanes []sim.LaneKind
-	seen := map[sim.LaneKind]bool{}
-	for i, n := range names {
-		k, ok := sim.ParseLane(n)
+	variants := false
+	names := map[string]int{}
+	for i, ls := range specs {
+		name := cmp.Or(ls.Name, ls.Algorithm)
+		if j, dup := names[name]; dup && name != "" {
+			b.addf(fmt.Sprintf("lanes[%d]", i), "%s is also lanes[%d]; to run an algorithm twice give one a name of its own: {name: %s_2, algorithm: %s}",
+				name, j, name, ls.Algorithm)
+		}
+		names[name] = i
+		k, ok := sim.ParseLane(ls.Algorithm)
 		if !ok {
-			continue // already reported
+			k = sim.LaneDefault // already reported; sim's checks need a lane in its place
 		}
-		if seen[k] {
-			b.addf(fmt.Sprintf("lanes[%d]", i), "%s is listed twice", n)
+		v := sim.Variant{Name: ls.Name}
+		if v.Name == ls.Algorithm {
+			v.Name = ""
 		}
-		seen[k] = true
-		lanes = append(lanes, k)
+		v.AIMD, v.Throttle, v.Vegas = aimdSettings(ls.AIMD), throttleSettings(ls.Throttle), vegasSettings(ls.Vegas)
+		variants = variants || v != (sim.Variant{})
+		c.Lanes = append(c.Lanes, k)
+		c.Variants = append(c.Variants, v)
 	}
-	return lanes
+	if !variants {
+		c.Variants = nil
+	}
+	for i, ls := range specs {
+		for j, l := range ls.Limits {
+			path := fmt.Sprintf("lanes[%d].limits[%d]", i, j)
+			if j >= len(c.Limits) {
+				b.addf(path, "the chain has %d limit(s), so this entry has none to change", len(c.Limits))
+				continue
+			}
+			p := c.Limits[j].Policy
+			if l.Limit != 0 {
+				p.Limit = l.Limit
+			}
+			p.Window = durOr(l.Window, p.Window)
+			if l.Burst != nil {
+				p.Burst = *l.Burst
+			}
+			b.overridePaths = append(b.overridePaths, path)
+			c.Overrides = append(c.Overrides, laneOverride(c, i, j, p))
+		}
+	}
 }
 
 // laneSettings copies the lanes' own sections of f into c, as they are: sim
 // fills their defaults and checks them.
 func laneSettings(f *fileSpec, c *sim.Config) {
-	if a := f.AIMD; a != nil {
-		c.AIMD = sim.AIMDSettings{Initial: a.Initial, Min: a.Min, Max: a.Max, Target: durOr(a.Target, 0), Backoff: a.Backoff,
-			RetryAfter: durOr(a.RetryAfter, 0)}
+	if a := aimdSettings(f.AIMD); a != nil {
+		c.AIMD = *a
 	}
-	if t := f.Throttle; t != nil {
-		c.Throttle = sim.ThrottleSettings{K: t.K, Period: durOr(t.Period, 0)}
-		if t.Server != "" {
-			c.Throttle.Server, _ = sim.ParseLane(t.Server)
-		}
+	if t := throttleSettings(f.Throttle); t != nil {
+		c.Throttle = *t
 	}
-	if v := f.Vegas; v != nil {
-		c.Vegas = sim.VegasSettings{Initial: v.Initial, Max: v.Max, Smoothing: v.Smoothing, ProbeMultiplier: v.ProbeMultiplier,
-			RetryAfter: durOr(v.RetryAfter, 0)}
+	if v := vegasSettings(f.Vegas); v != nil {
+		c.Vegas = *v
 	}
+}
+
+func aimdSettings(a *aimdSpec) *sim.AIMDSettings {
+	if a == nil {
+		return nil
+	}
+	return &sim.AIMDSettings{Initial: a.Initial, Min: a.Min, Max: a.Max, Target: durOr(a.Target, 0), Backoff: a.Backoff,
+		RetryAfter: durOr(a.RetryAfter, 0)}
+}
+
+func throttleSettings(t *throttleSpec) *sim.ThrottleSettings {
+	if t == nil {
+		return nil
+	}
+	s := &sim.ThrottleSettings{K: t.K, Period: durOr(t.Period, 0)}
+	if t.Server != "" {
+		s.Server, _ = sim.ParseLane(t.Server)
+	}
+	return s
+}
+
+func vegasSettings(v *vegasSpec) *sim.VegasSettings {
+	if v == nil {
+		return nil
+	}
+	return &sim.VegasSettings{Initial: v.Initial, Max: v.Max, Smoothing: v.Smoothing, ProbeMultiplier: v.ProbeMultiplier,
+		RetryAfter: durOr(v.RetryAfter, 0)}
 }
 
 // laneSettingsToFile is laneSettings the other way: the sections of c's lanes
 // that are set, into f.
 func laneSettingsToFile(c *sim.Config, f *fileSpec) {
 	if a := c.AIMD; a != (sim.AIMDSettings{}) {
-		f.AIMD = &aimdSpec{Initial: a.Initial, Min: a.Min, Max: a.Max, Target: optDur(a.Target), Backoff: a.Backoff,
-			RetryAfter: optDur(a.RetryAfter)}
+		f.AIMD = aimdToFile(a)
 	}
 	if t := c.Throttle; t != (sim.ThrottleSettings{}) {
-		f.Throttle = &throttleSpec{K: t.K, Period: optDur(t.Period)}
-		if t.Server != sim.LaneDefault {
-			f.Throttle.Server = t.Server.String()
-		}
+		f.Throttle = throttleToFile(t)
 	}
 	if v := c.Vegas; v != (sim.VegasSettings{}) {
-		f.Vegas = &vegasSpec{Initial: v.Initial, Max: v.Max, Smoothing: v.Smoothing, ProbeMultiplier: v.ProbeMultiplier,
-			RetryAfter: optDur(v.RetryAfter)}
+		f.Vegas = vegasToFile(v)
 	}
+}
+
+func aimdToFile(a sim.AIMDSettings) *aimdSpec {
+	return &aimdSpec{Initial: a.Initial, Min: a.Min, Max: a.Max, Target: optDur(a.Target), Backoff: a.Backoff,
+		RetryAfter: optDur(a.RetryAfter)}
+}
+
+func throttleToFile(t sim.ThrottleSettings) *throttleSpec {
+	s := &throttleSpec{K: t.K, Period: optDur(t.Period)}
+	if t.Server != sim.LaneDefault {
+		s.Server = t.Server.String()
+	}
+	return s
+}
+
+func vegasToFile(v sim.VegasSettings) *vegasSpec {
+	return &vegasSpec{Initial: v.Initial, Max: v.Max, Smoothing: v.Smoothing, ProbeMultiplier: v.ProbeMultiplier,
+		RetryAfter: optDur(v.RetryAfter)}
+}
+
+// lanesToFile writes c's lanes: an algorithm's name alone, or a variant as a
+// mapping of its name, algorithm and settings (its policies are among the
+// overrides).
+func lanesToFile(c *sim.Config) []laneSpec {
+	var out []laneSpec
+	for i, k := range c.Lanes {
+		ls := laneSpec{Algorithm: k.String()}
+		if i < len(c.Variants) {
+			v := c.Variants[i]
+			ls.Name = v.Name
+			if v.AIMD != nil {
+				ls.AIMD = aimdToFile(*v.AIMD)
+			}
+			if v.Throttle != nil {
+				ls.Throttle = throttleToFile(*v.Throttle)
+			}
+			if v.Vegas != nil {
+				ls.Vegas = vegasToFile(*v.Vegas)
+			}
+		}
+		out = append(out, ls)
+	}
+	return out
+}
+
+// MarshalYAML writes a lane that is only an algorithm as its name alone.
+func (l laneSpec) MarshalYAML() (any, error) {
+	if l.Name == "" && len(l.Limits) == 0 && l.AIMD == nil && l.Throttle == nil && l.Vegas == nil {
+		return l.Algorithm, nil
+	}
+	type long laneSpec // without this method
+	return long(l), nil
 }
 
 var placeholder = regexp.MustCompile(`\{[^}]*\}`)
@@ -421,7 +546,7 @@ func service(s *serviceSpec) sim.Service {
 
 // simValidate maps the problems sim.Config.Validate finds onto the file's lines:
 // sim owns the defaults and the semantic checks, this package only the format.
-func (b *builder) simValidate(err error) {
+func (b *builder) simValidate(c *sim.Config, err error) {
 	if err == nil {
 		return
 	}
@@ -431,7 +556,7 @@ func (b *builder) simValidate(err error) {
 		return
 	}
 	for _, fe := range fes {
-		b.addf(b.filePath(fe.Field), "%s", fe.Problem)
+		b.addf(b.filePath(fe.Field, c), "%s", fe.Problem)
 	}
 }
 
@@ -474,12 +599,24 @@ func (b *builder) rules(specs []limitSpec, limits []sim.Limit) []sim.RuleChange 
 }
 
 // filePath is the file's path for a field of sim's Config: a rule push is
-// written as a change of its limit.
-func (b *builder) filePath(field string) string {
+// written as a change of its limit, a variant and its own policies in its lane.
+func (b *builder) filePath(field string, c *sim.Config) string {
 	for i, p := range b.rulePaths {
-		if prefix := fmt.Sprintf("rules[%d]", i); strings.HasPrefix(field, prefix) {
+		if prefix := fmt.Sprintf("rules[%d]", i); strings.HasPrefix(field, prefix+".") || field == prefix {
 			return p + strings.TrimPrefix(field, prefix)
 		}
+	}
+	first := 0
+	if c != nil {
+		first = len(c.Overrides) - len(b.overridePaths)
+	}
+	for i, p := range b.overridePaths {
+		if prefix := fmt.Sprintf("overrides[%d]", first+i); strings.HasPrefix(field, prefix+".") || field == prefix {
+			return p + strings.TrimPrefix(field, prefix)
+		}
+	}
+	if rest, ok := strings.CutPrefix(field, "variants["); ok {
+		return "lanes[" + rest
 	}
 	return field
 }

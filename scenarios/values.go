@@ -1,6 +1,7 @@
 package scenarios
 
 import (
+	"errors"
 	"fmt"
 	"slices"
 	"strconv"
@@ -183,25 +184,72 @@ func editDistance(a, b string) int {
 	return prev[len(b)]
 }
 
-// ParseLanes reads a comma-separated list of lane names, e.g. "gcra,token_bucket".
-func ParseLanes(s string) ([]sim.LaneKind, error) {
-	var lanes []sim.LaneKind
+// ParseLanes reads a comma-separated list of lane names, e.g. "gcra,token_bucket":
+// algorithms' names or the names of a scenario's variants (SelectLanes picks them).
+func ParseLanes(s string) ([]string, error) {
+	var lanes []string
 	for _, name := range strings.Split(s, ",") {
 		name = strings.TrimSpace(name)
 		if name == "" {
 			continue
 		}
-		k, ok := sim.ParseLane(name)
-		if !ok {
-			return nil, fmt.Errorf("%s", strings.Replace(unknownName(name, sim.LaneNames()), "unknown value", "unknown lane", 1))
-		}
-		if slices.Contains(lanes, k) {
+		if slices.Contains(lanes, name) {
 			return nil, fmt.Errorf("%s is named twice: each lane runs once", name)
 		}
-		lanes = append(lanes, k)
+		lanes = append(lanes, name)
 	}
 	if len(lanes) == 0 {
 		return nil, fmt.Errorf("no lanes named (want some of %s)", strings.Join(sim.LaneNames(), ", "))
 	}
 	return lanes, nil
+}
+
+// SelectLanes makes c run the lanes named, in that order: each a lane of c by
+// its name (a variant keeps its settings and policies), or else an algorithm,
+// run plainly. The overrides of the lanes left out go with them. An unknown
+// name is an error naming the lanes it could have been.
+func SelectLanes(c *sim.Config, names []string) error {
+	have, kinds := c.LaneNames(), c.LanesRun()
+	var (
+		lanes    []sim.LaneKind
+		variants []sim.Variant
+		kept     []string
+		unknown  []string
+	)
+	for _, name := range names {
+		if i := slices.Index(have, name); i >= 0 {
+			lanes = append(lanes, kinds[i])
+			v := sim.Variant{}
+			if i < len(c.Variants) {
+				v = c.Variants[i]
+			}
+			variants = append(variants, v)
+			kept = append(kept, name)
+			continue
+		}
+		k, ok := sim.ParseLane(name)
+		if !ok {
+			valid := slices.Concat(have, slices.DeleteFunc(sim.LaneNames(), func(n string) bool { return slices.Contains(have, n) }))
+			unknown = append(unknown, strings.Replace(unknownName(name, valid), "unknown value", "unknown lane", 1))
+			continue
+		}
+		lanes = append(lanes, k)
+		variants = append(variants, sim.Variant{})
+		kept = append(kept, name)
+	}
+	if len(unknown) > 0 {
+		return errors.New(strings.Join(unknown, "; "))
+	}
+	c.Lanes, c.Variants = lanes, variants
+	if !slices.ContainsFunc(variants, func(v sim.Variant) bool { return v != (sim.Variant{}) }) {
+		c.Variants = nil
+	}
+	c.Overrides = slices.DeleteFunc(slices.Clone(c.Overrides), func(o sim.LaneOverride) bool {
+		name := o.Name
+		if name == "" {
+			name = o.Lane.String()
+		}
+		return !slices.Contains(kept, name)
+	})
+	return nil
 }

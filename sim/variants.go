@@ -5,29 +5,41 @@ import (
 	"reflect"
 )
 
+// MaxLanes is the most lanes a Config may run: each lane replays the whole
+// population, so the run's cost grows with their number.
+const MaxLanes = 64
+
 // MaxLaneName is the longest name a lane may have, in bytes: it must fit a
 // table's lane column and a plot's legend.
 const MaxLaneName = 32
 
-// LaneName is the name of lane i of c (Lanes[i]): its variant's, or its kind's.
+// LaneName is the name of lane i of c (LanesRun()[i]): its variant's, or its
+// kind's.
 func (c *Config) LaneName(i int) string {
 	if i < len(c.Variants) && c.Variants[i].Name != "" {
 		return c.Variants[i].Name
 	}
-	return c.Lanes[i].String()
+	return c.LanesRun()[i].String()
 }
 
 // LaneNames are the names of the lanes c runs, in order (DefaultLanes when c
 // names none).
 func (c Config) LaneNames() []string {
-	if len(c.Lanes) == 0 {
-		c.Lanes = DefaultLanes()
-	}
+	c.Lanes = c.LanesRun()
 	names := make([]string, len(c.Lanes))
 	for i := range names {
 		names[i] = c.LaneName(i)
 	}
 	return names
+}
+
+// LanesRun are the kinds of the lanes c runs, in order: c.Lanes, or
+// DefaultLanes when c names none.
+func (c Config) LanesRun() []LaneKind {
+	if len(c.Lanes) == 0 {
+		return DefaultLanes()
+	}
+	return c.Lanes
 }
 
 // LaneTitle is how people see a lane of kind k named name: the kind's title for
@@ -108,6 +120,9 @@ func overlay[T any](base T, over *T) T {
 // without a lane, and settings of a variant its kind does not read or that are
 // out of range, the latter under the variant's path.
 func checkLanes(ck *checker, c *Config) {
+	if len(c.Lanes) > MaxLanes {
+		ck.add("lanes", "%d lanes; at most %d", len(c.Lanes), MaxLanes)
+	}
 	if len(c.Variants) > len(c.Lanes) {
 		ck.add("variants", "%d variants for %d lanes: name the lanes the variants describe", len(c.Variants), len(c.Lanes))
 		return
