@@ -132,3 +132,20 @@ func TestLanesFlagMustKeepCheckedLanes(t *testing.T) {
 		t.Errorf("error %v, want %q", err, want)
 	}
 }
+
+// A check that names a variant is measured on that lane alone, not on the
+// other lanes of its algorithm.
+func TestACheckNamesAVariant(t *testing.T) {
+	s, err := scenarios.LoadBuiltin("choose-burst")
+	if err != nil {
+		t.Fatal(err)
+	}
+	s.Checks = []scenarios.Check{{Lane: "burst_20", Metric: scenarios.PeakRatio, Op: "<=", Want: 2}}
+	o, err := Scenario(context.Background(), s, Options{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if len(o.Checks) != 1 || o.Checks[0].Lane != "burst_20" || o.Checks[0].Kind != sim.LaneTokenBucket || o.Checks[0].Got != 2 || !o.Checks[0].Pass {
+		t.Errorf("results %+v, want burst_20's peak ratio alone, 2, passing", o.Checks)
+	}
+}
