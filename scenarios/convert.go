@@ -217,9 +217,21 @@ func (b *builder) lanes(specs []laneSpec, c *sim.Config) {
 	names := map[string]int{}
 	for i, ls := range specs {
 		name := cmp.Or(ls.Name, ls.Algorithm)
-		if j, dup := names[name]; dup && name != "" {
+		k, known := sim.ParseLane(ls.Algorithm)
+		if j, dup := names[name]; dup && known {
 			b.addf(fmt.Sprintf("lanes[%d]", i), "%s is also lanes[%d]; to run an algorithm twice give one a name of its own: {name: %s_2, algorithm: %s}",
-				name, j, name, ls.Algorithm)
+				name, j, ls.Algorithm, ls.Algorithm)
+		}
+		if problem := sim.LaneNameProblem(k, ls.Name); ls.Name != "" && known && problem != "" {
+			b.addf(fmt.Sprintf("lanes[%d].name", i), "%s", problem)
+		}
+		for _, s := range []struct {
+			section string
+			set     bool
+		}{{"aimd", ls.AIMD != nil}, {"throttle", ls.Throttle != nil}, {"vegas", ls.Vegas != nil}} {
+			if s.set && known && s.section != k.Info().Settings {
+				b.addf(fmt.Sprintf("lanes[%d].%s", i, s.section), "a lane of %s has no %s settings", k, s.section)
+			}
 		}
 		names[name] = i
 		k, ok := sim.ParseLane(ls.Algorithm)

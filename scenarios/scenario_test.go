@@ -362,6 +362,8 @@ func FuzzParse(f *testing.F) {
 	}
 	f.Add([]byte("a: &a [*a, *a]\n"))
 	f.Add([]byte(okClient + "lanes: [gcra]\nbackend: {service: {mean: 1ms}}\n"))
+	f.Add([]byte(okClient + "lanes: [gcra, {name: g-2, algorithm: gcra, limits: [{burst: 3}]}, {name: a, algorithm: aimd, aimd: {min: 2}}]\n" +
+		"overrides: [{lane: g-2, limit: 4}]\nbackend: {service: {mean: 1ms}}\n"))
 	f.Fuzz(func(t *testing.T, data []byte) {
 		s, err := Parse("fuzz.yaml", data)
 		if err != nil {

@@ -88,7 +88,7 @@ func TestVariantErrors(t *testing.T) {
 		{"a burst below the cost", "\n  - {name: a, algorithm: gcra, limits: [{burst: 1}]}", "",
 			"v.yaml:20: lanes[0].limits[0].burst: 1 is below the cost 2 of clients[0]: no request of theirs could ever be admitted in lane a"},
 		{"settings its algorithm does not read", "\n  - {name: a, algorithm: gcra, aimd: {initial: 3}}", "",
-			"v.yaml:20: lanes[0].aimd: a gcra lane has no aimd settings"},
+			"v.yaml:20: lanes[0].aimd: a lane of gcra has no aimd settings"},
 		{"settings out of range", "\n  - aimd\n  - name: a\n    algorithm: aimd\n    aimd:\n      backoff: 1.5\n", "",
 			"v.yaml:24: lanes[1].aimd.backoff: must be in (0, 1)"},
 		{"an override of no lane", `[{name: tb-20, algorithm: token_bucket}]`, "overrides:\n  - {lane: tb-2O, limit: 3}\n",

@@ -132,7 +132,9 @@ func checkLanes(ck *checker, c *Config) {
 		path := fmt.Sprintf("lanes[%d]", i)
 		name := c.LaneName(i)
 		if i < len(c.Variants) && c.Variants[i].Name != "" {
-			checkLaneName(ck, fmt.Sprintf("variants[%d].name", i), k, name)
+			if problem := LaneNameProblem(k, name); problem != "" {
+				ck.add(fmt.Sprintf("variants[%d].name", i), "%s", problem)
+			}
 		}
 		if j, dup := seen[name]; dup {
 			ck.add(path, "%s is also lanes[%d]: give each lane its own name", name, j)
@@ -144,19 +146,21 @@ func checkLanes(ck *checker, c *Config) {
 	}
 }
 
-func checkLaneName(ck *checker, path string, k LaneKind, name string) {
+// LaneNameProblem says what is wrong with name as the name of a lane of kind k,
+// or "" when nothing is.
+func LaneNameProblem(k LaneKind, name string) string {
 	if len(name) > MaxLaneName {
-		ck.add(path, "%d bytes long; at most %d", len(name), MaxLaneName)
+		return fmt.Sprintf("%d bytes long; at most %d", len(name), MaxLaneName)
 	}
 	for i, r := range name {
 		if !(r >= 'a' && r <= 'z' || r >= '0' && r <= '9' && i > 0 || (r == '_' || r == '-') && i > 0) {
-			ck.add(path, "%q: a lane's name is lower case letters, digits, '_' and '-', starting with a letter", name)
-			break
+			return fmt.Sprintf("%q: a lane's name is lower case letters, digits, '_' and '-', starting with a letter", name)
 		}
 	}
 	if other, ok := ParseLane(name); ok && other != k {
-		ck.add(path, "%s names another algorithm; a %v lane needs a name of its own", name, k)
+		return fmt.Sprintf("%s names another algorithm; a %v lane needs a name of its own", name, k)
 	}
+	return ""
 }
 
 // checkVariantSettings reports settings of variant i its lane's kind does not
@@ -169,7 +173,7 @@ func checkVariantSettings(ck *checker, path string, c *Config, i int) {
 		set  bool
 	}{{"aimd", v.AIMD != nil}, {"throttle", v.Throttle != nil}, {"vegas", v.Vegas != nil}} {
 		if s.set && s.name != info.Settings {
-			ck.add(path+"."+s.name, "a %s lane has no %s settings", info.Name, s.name)
+			ck.add(path+"."+s.name, "a lane of %s has no %s settings", info.Name, s.name)
 		}
 	}
 	if info.check == nil || c.laneConfig(i) == c {

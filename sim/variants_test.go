@@ -116,7 +116,7 @@ func TestValidateVariants(t *testing.T) {
 			"variants: 2 variants for 1 lanes"},
 		{"settings of another kind", func(c *Config) {
 			c.Lanes, c.Variants = tb, []Variant{{}, {Name: "b", AIMD: &AIMDSettings{Initial: 3}}}
-		}, "variants[1].aimd: a token_bucket lane has no aimd settings"},
+		}, "variants[1].aimd: a lane of token_bucket has no aimd settings"},
 		{"settings out of range", func(c *Config) {
 			c.Lanes, c.Variants = []LaneKind{LaneAIMD, LaneAIMD}, []Variant{{}, {Name: "b", AIMD: &AIMDSettings{Backoff: 2}}}
 		}, "variants[1].aimd.backoff: must be in (0, 1)"},
