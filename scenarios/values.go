@@ -1,7 +1,6 @@
 package scenarios
 
 import (
-	"errors"
 	"fmt"
 	"slices"
 	"strconv"
@@ -202,54 +201,4 @@ func ParseLanes(s string) ([]string, error) {
 		return nil, fmt.Errorf("no lanes named (want some of %s)", strings.Join(sim.LaneNames(), ", "))
 	}
 	return lanes, nil
-}
-
-// SelectLanes makes c run the lanes named, in that order: each a lane of c by
-// its name (a variant keeps its settings and policies), or else an algorithm,
-// run plainly. The overrides of the lanes left out go with them. An unknown
-// name is an error naming the lanes it could have been.
-func SelectLanes(c *sim.Config, names []string) error {
-	have, kinds := c.LaneNames(), c.LanesRun()
-	var (
-		lanes    []sim.LaneKind
-		variants []sim.Variant
-		kept     []string
-		unknown  []string
-	)
-	for _, name := range names {
-		if i := slices.Index(have, name); i >= 0 {
-			lanes = append(lanes, kinds[i])
-			v := sim.Variant{}
-			if i < len(c.Variants) {
-				v = c.Variants[i]
-			}
-			variants = append(variants, v)
-			kept = append(kept, name)
-			continue
-		}
-		k, ok := sim.ParseLane(name)
-		if !ok {
-			valid := slices.Concat(have, slices.DeleteFunc(sim.LaneNames(), func(n string) bool { return slices.Contains(have, n) }))
-			unknown = append(unknown, strings.Replace(unknownName(name, valid), "unknown value", "unknown lane", 1))
-			continue
-		}
-		lanes = append(lanes, k)
-		variants = append(variants, sim.Variant{})
-		kept = append(kept, name)
-	}
-	if len(unknown) > 0 {
-		return errors.New(strings.Join(unknown, "; "))
-	}
-	c.Lanes, c.Variants = lanes, variants
-	if !slices.ContainsFunc(variants, func(v sim.Variant) bool { return v != (sim.Variant{}) }) {
-		c.Variants = nil
-	}
-	c.Overrides = slices.DeleteFunc(slices.Clone(c.Overrides), func(o sim.LaneOverride) bool {
-		name := o.Name
-		if name == "" {
-			name = o.Lane.String()
-		}
-		return !slices.Contains(kept, name)
-	})
-	return nil
 }
