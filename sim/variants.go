@@ -168,6 +168,7 @@ func LaneNameProblem(k LaneKind, name string) string {
 // variant's path.
 func checkVariantSettings(ck *checker, path string, c *Config, i int) {
 	v, info := c.Variants[i], c.Lanes[i].Info()
+	own := false // the variant has settings of its kind
 	for _, s := range []struct {
 		name string
 		set  bool
@@ -175,8 +176,9 @@ func checkVariantSettings(ck *checker, path string, c *Config, i int) {
 		if s.set && s.name != info.Settings {
 			ck.add(path+"."+s.name, "a lane of %s has no %s settings", info.Name, s.name)
 		}
+		own = own || s.set && s.name == info.Settings
 	}
-	if info.check == nil || c.laneConfig(i) == c {
+	if info.check == nil || !own {
 		return
 	}
 	var sub checker
