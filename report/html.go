@@ -305,14 +305,15 @@ type headerJSON struct {
 }
 
 type laneJSON struct {
-	Lane    string    `json:"lane"`
-	Title   string    `json:"title"`
-	PeakS   [2]int64  `json:"peak_us"` // the worst window, [start, end)
-	Peak    int64     `json:"peak"`
-	Limit   int64     `json:"limit"`
-	Exact   bool      `json:"exact"`
-	Ticks   *ticksArr `json:"ticks,omitempty"`
-	Columns [][]int64 `json:"columns,omitempty"` // [column, admitted, delayed, refused, shed, dropped(, would-be refusals of a shadow limit, when any)]
+	Lane      string    `json:"lane"`      // its name
+	Algorithm string    `json:"algorithm"` // its kind's name
+	Title     string    `json:"title"`
+	PeakS     [2]int64  `json:"peak_us"` // the worst window, [start, end)
+	Peak      int64     `json:"peak"`
+	Limit     int64     `json:"limit"`
+	Exact     bool      `json:"exact"`
+	Ticks     *ticksArr `json:"ticks,omitempty"`
+	Columns   [][]int64 `json:"columns,omitempty"` // [column, admitted, delayed, refused, shed, dropped(, would-be refusals of a shadow limit, when any)]
 }
 
 // ticksArr holds a lane's ticks one field per array, index i for tick i.
@@ -369,7 +370,7 @@ func newTimelineJSON(r sim.Result, tl *Timeline) *timelineJSON {
 		return i
 	}
 	for li, l := range r.Lanes {
-		lj := laneJSON{Lane: l.Name, Title: l.Title(), PeakS: [2]int64{us(l.Peak.Start), us(l.Peak.End)},
+		lj := laneJSON{Lane: l.Name, Algorithm: l.Lane.String(), Title: l.Title(), PeakS: [2]int64{us(l.Peak.Start), us(l.Peak.End)},
 			Peak: l.Peak.Count, Limit: l.Peak.Limit}
 		tj.Headers = append(tj.Headers, headerJSON{l.Headers.RateLimit, l.Headers.RateLimitPolicy, l.Headers.RetryAfter})
 		if ticks, ok := tl.Ticks(li); ok {
