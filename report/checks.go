@@ -35,7 +35,7 @@ func checksPassed(results []run.CheckResult) string {
 func checkRows(results []run.CheckResult) ([]string, [][]string) {
 	var rows [][]string
 	for _, r := range results {
-		rows = append(rows, []string{checkVerdict(r), r.Lane.Title(), classOrAll(r.Class), checkText(r), measured(r)})
+		rows = append(rows, []string{checkVerdict(r), sim.LaneTitle(r.Kind, r.Lane), classOrAll(r.Class), checkText(r), measured(r)})
 	}
 	return []string{"result", "lane", "class", "check", "measured"}, rows
 }
@@ -85,7 +85,7 @@ func checksJSON(results []run.CheckResult) []jsonCheck {
 		if r.Metric == scenarios.P99TimeToSuccess {
 			want, got = want/1e9, got/1e9
 		}
-		out = append(out, jsonCheck{Lane: r.Lane.String(), Class: r.Class, Metric: string(r.Metric), Op: r.Op,
+		out = append(out, jsonCheck{Lane: r.Lane, Class: r.Class, Metric: string(r.Metric), Op: r.Op,
 			Want: finite(want), Got: finite(got), None: r.None, Pass: r.Pass})
 	}
 	return out
@@ -93,7 +93,7 @@ func checksJSON(results []run.CheckResult) []jsonCheck {
 
 // checkCounts are the CSV's checks_passed and checks_failed of one row: the
 // checks measured on lane and class ("" for the lane's totals).
-func checkCounts(results []run.CheckResult, lane sim.LaneKind, class string) (passed, failed string) {
+func checkCounts(results []run.CheckResult, lane string, class string) (passed, failed string) {
 	var p, f int64
 	for _, r := range results {
 		if r.Lane != lane || r.Class != class {

@@ -32,10 +32,10 @@ func withClasses(r sim.Result) bool { return len(classNames(r)) > 1 }
 // laneColumns are the per-lane columns in the order every table shows them.
 var laneColumns = []laneColumn{
 	{head: "lane", csv: "lane", term: always, html: always,
-		text: func(l *sim.LaneResult) string { return l.Lane.Title() },
+		text: func(l *sim.LaneResult) string { return l.Title() },
 		sort: func(i int, _ *sim.LaneResult) string { return fmt.Sprint(i) },
-		lane: func(l *sim.LaneResult) string { return l.Lane.String() },
-		of:   func(l *sim.LaneResult, _ *sim.ClassResult) string { return l.Lane.String() }},
+		lane: func(l *sim.LaneResult) string { return l.Name },
+		of:   func(l *sim.LaneResult, _ *sim.ClassResult) string { return l.Name }},
 	{csv: "class", lane: func(*sim.LaneResult) string { return "" },
 		of: func(_ *sim.LaneResult, c *sim.ClassResult) string { return c.Name }},
 	countColumn("offered", "attempts", 10, func(l *sim.LaneResult) int64 { return l.Attempts },

@@ -22,13 +22,13 @@ func Findings(r sim.Result) []string {
 	for _, l := range r.Lanes {
 		if l.Delayed > 0 {
 			out = append(out, fmt.Sprintf("%s delayed %d requests instead of refusing them (p99 wait %s, longest %s)",
-				l.Lane.Title(), l.Delayed, FormatDuration(l.Delay.P99), FormatDuration(l.Delay.Max)))
+				l.Title(), l.Delayed, FormatDuration(l.Delay.P99), FormatDuration(l.Delay.Max)))
 		}
 	}
 	for _, l := range r.Lanes {
 		if l.Dropped > 0 {
 			out = append(out, fmt.Sprintf("%s dropped %d of %d attempts inside the clients, so the server saw %d",
-				l.Lane.Title(), l.Dropped, l.Attempts, l.Attempts-l.Dropped))
+				l.Title(), l.Dropped, l.Attempts, l.Attempts-l.Dropped))
 		}
 	}
 	out = append(out, retries(r)...)
@@ -36,7 +36,7 @@ func Findings(r sim.Result) []string {
 	out = append(out, classGaps(r)...)
 	for _, l := range r.Lanes {
 		if l.Pending > 0 {
-			out = append(out, fmt.Sprintf("%s left %d requests unfinished when the run ended", l.Lane.Title(), l.Pending))
+			out = append(out, fmt.Sprintf("%s left %d requests unfinished when the run ended", l.Title(), l.Pending))
 		}
 	}
 	return out
@@ -63,7 +63,7 @@ func overLimit(r sim.Result) []string {
 		rest := over[:0:0]
 		for _, l := range over {
 			if l.Peak.Count == p.Count && l.Peak.Start == p.Start && l.LimitedNothing() == over0.LimitedNothing() {
-				names = append(names, l.Lane.Title())
+				names = append(names, l.Title())
 			} else {
 				rest = append(rest, l)
 			}
@@ -120,7 +120,7 @@ func twins(r sim.Result) []string {
 		}
 		var names []string
 		for _, l := range lanes {
-			names = append(names, l.Lane.Title())
+			names = append(names, l.Title())
 		}
 		out = append(out, fmt.Sprintf("%s made the same decision on every attempt (%d admitted, %d refused)",
 			list(names), lanes[0].Admitted, lanes[0].Refused))
@@ -134,7 +134,7 @@ func limitedNothingFinding(r sim.Result) []string {
 	var names []string
 	for _, l := range r.Lanes {
 		if l.LimitedNothing() {
-			names = append(names, l.Lane.Title())
+			names = append(names, l.Title())
 		}
 	}
 	switch len(names) {
@@ -151,7 +151,7 @@ func retries(r sim.Result) []string {
 	if len(r.Lanes) < 2 {
 		if len(r.Lanes) == 1 && r.Lanes[0].RetryAmplification >= 1.5 {
 			l := r.Lanes[0]
-			return []string{fmt.Sprintf("retries multiplied the load under %s: %s attempts per request", l.Lane.Title(), trimFloat(l.RetryAmplification, 2))}
+			return []string{fmt.Sprintf("retries multiplied the load under %s: %s attempts per request", l.Title(), trimFloat(l.RetryAmplification, 2))}
 		}
 		return nil
 	}
@@ -168,8 +168,8 @@ func retries(r sim.Result) []string {
 		return nil
 	}
 	return []string{fmt.Sprintf("retries multiplied the load most under %s (%s attempts per request, all done at t=%s) and least under %s (%s, done at t=%s)",
-		hi.Lane.Title(), trimFloat(hi.RetryAmplification, 2), FormatDuration(hi.AllDoneAt),
-		lo.Lane.Title(), trimFloat(lo.RetryAmplification, 2), FormatDuration(lo.AllDoneAt))}
+		hi.Title(), trimFloat(hi.RetryAmplification, 2), FormatDuration(hi.AllDoneAt),
+		lo.Title(), trimFloat(lo.RetryAmplification, 2), FormatDuration(lo.AllDoneAt))}
 }
 
 // shedding reports the lanes that answered 503, with the backend latency they left.
@@ -179,7 +179,7 @@ func shedding(r sim.Result) []string {
 		if l.Shed == 0 {
 			continue
 		}
-		s := fmt.Sprintf("%s shed %d attempts with 503", l.Lane.Title(), l.Shed)
+		s := fmt.Sprintf("%s shed %d attempts with 503", l.Title(), l.Shed)
 		if l.Backend.Served > 0 {
 			s += fmt.Sprintf("; the backend's p99 latency was %s", FormatDuration(l.Backend.Latency.P99))
 		}

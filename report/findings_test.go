@@ -13,11 +13,11 @@ import (
 )
 
 // decisionLog keeps every lane's decisions as the trace reports them.
-type decisionLog map[sim.LaneKind][]string
+type decisionLog map[int][]string // by lane index
 
 func (d decisionLog) Record(r *sim.TraceRecord) error {
 	if r.Event != sim.TraceSuccess {
-		d[r.Lane] = append(d[r.Lane], fmt.Sprint(r.At, r.Client, r.Request, r.Attempt, r.Event, r.Delay))
+		d[r.LaneIndex] = append(d[r.LaneIndex], fmt.Sprint(r.At, r.Client, r.Request, r.Attempt, r.Event, r.Delay))
 	}
 	return nil
 }
@@ -60,10 +60,10 @@ func TestSameDecisionsMeansSameVerdicts(t *testing.T) {
 			log := decisionLog{}
 			_, r := runBuiltin(t, name, log)
 			for i, a := range r.Lanes {
-				for _, b := range r.Lanes[i+1:] {
-					same := slices.Equal(log[a.Lane], log[b.Lane])
+				for j, b := range r.Lanes[i+1:] {
+					same := slices.Equal(log[i], log[i+1+j])
 					if same != (a.Verdicts == b.Verdicts) {
-						t.Errorf("%s and %s: decisions alike %v, verdict hashes equal %v", a.Lane.Title(), b.Lane.Title(), same, a.Verdicts == b.Verdicts)
+						t.Errorf("%s and %s: decisions alike %v, verdict hashes equal %v", a.Title(), b.Title(), same, a.Verdicts == b.Verdicts)
 					}
 				}
 			}
@@ -71,15 +71,15 @@ func TestSameDecisionsMeansSameVerdicts(t *testing.T) {
 				if !strings.Contains(f, "made the same decision on every attempt") {
 					continue
 				}
-				var named []sim.LaneResult
-				for _, l := range r.Lanes {
-					if strings.Contains(f, l.Lane.Title()) {
-						named = append(named, l)
+				var named []int
+				for i, l := range r.Lanes {
+					if strings.Contains(f, l.Title()) {
+						named = append(named, i)
 					}
 				}
-				for _, l := range named[1:] {
-					if !slices.Equal(log[l.Lane], log[named[0].Lane]) {
-						t.Errorf("%q, but %s and %s decided differently", f, named[0].Lane.Title(), l.Lane.Title())
+				for _, i := range named[1:] {
+					if !slices.Equal(log[i], log[named[0]]) {
+						t.Errorf("%q, but %s and %s decided differently", f, r.Lanes[named[0]].Title(), r.Lanes[i].Title())
 					}
 				}
 			}
@@ -99,21 +99,21 @@ func TestALaneThatLimitsNothingSaysSo(t *testing.T) {
 				if !l.NotLimiting() {
 					continue
 				}
-				if len(fs) > 0 && strings.HasPrefix(fs[0], l.Lane.Title()) && !strings.Contains(fs[0], "limited nothing") {
-					t.Errorf("findings open with %s, which limited nothing: %q", l.Lane.Title(), fs[0])
+				if len(fs) > 0 && strings.HasPrefix(fs[0], l.Title()) && !strings.Contains(fs[0], "limited nothing") {
+					t.Errorf("findings open with %s, which limited nothing: %q", l.Title(), fs[0])
 				}
 				said := false
 				for _, f := range fs {
-					said = said || strings.Contains(f, l.Lane.Title()) && strings.Contains(f, "limited nothing")
-					if strings.Contains(f, l.Lane.Title()) && strings.Contains(f, "× the limit") {
-						t.Errorf("%s limited nothing, yet: %q", l.Lane.Title(), f)
+					said = said || strings.Contains(f, l.Title()) && strings.Contains(f, "limited nothing")
+					if strings.Contains(f, l.Title()) && strings.Contains(f, "× the limit") {
+						t.Errorf("%s limited nothing, yet: %q", l.Title(), f)
 					}
 				}
 				if !said {
-					t.Errorf("%s limited nothing and no finding says so: %q", l.Lane.Title(), fs)
+					t.Errorf("%s limited nothing and no finding says so: %q", l.Title(), fs)
 				}
 				if got := ratio(l); strings.Contains(got, "OVER") {
-					t.Errorf("%s limited nothing; its vs-limit cell reads %q", l.Lane.Title(), got)
+					t.Errorf("%s limited nothing; its vs-limit cell reads %q", l.Title(), got)
 				}
 			}
 		})
@@ -134,7 +134,7 @@ func TestVerdictWeighsTheProtectedClients(t *testing.T) {
 					}
 					if v.Tone == "good" {
 						t.Errorf("%s: class %s got %d of a fair %.0f, yet the verdict is %q (%s)",
-							l.Lane.Title(), c.Name, c.Succeeded, c.FairShare, v.Badge, v.Tone)
+							l.Title(), c.Name, c.Succeeded, c.FairShare, v.Badge, v.Tone)
 					}
 				}
 			}
@@ -189,7 +189,7 @@ func TestClassOutcomesMatchTheTrace(t *testing.T) {
 					sum.GaveUp += c.GaveUp
 					took := log.took[l.Lane][c.Name]
 					if int64(len(took)) != c.TimeToSuccess.Count || c.TimeToSuccess.Count != c.Succeeded {
-						t.Errorf("%s, %s: %d successes timed, %d in the trace, %d succeeded", l.Lane.Title(), c.Name,
+						t.Errorf("%s, %s: %d successes timed, %d in the trace, %d succeeded", l.Title(), c.Name,
 							c.TimeToSuccess.Count, len(took), c.Succeeded)
 						continue
 					}
@@ -205,14 +205,14 @@ func TestClassOutcomesMatchTheTrace(t *testing.T) {
 						rank := min(max(int(q.p*float64(len(took))+0.5), 1), len(took))
 						exact := took[rank-1]
 						if diff := q.got - exact; diff < 0 || float64(diff) > 0.01*float64(exact)+1 {
-							t.Errorf("%s, %s: %s to success %v, the trace's %v", l.Lane.Title(), c.Name, q.name, q.got, exact)
+							t.Errorf("%s, %s: %s to success %v, the trace's %v", l.Title(), c.Name, q.name, q.got, exact)
 						}
 					}
 				}
 				if sum.Unique != l.Unique || sum.Attempts != l.Attempts || sum.Refused != l.Refused || sum.Shed != l.Shed ||
 					sum.Succeeded != l.Succeeded || sum.GaveUp != l.GaveUp {
 					t.Errorf("%s: the classes add up to %+v; the lane has unique %d, attempts %d, refused %d, shed %d, succeeded %d, gave up %d",
-						l.Lane.Title(), sum, l.Unique, l.Attempts, l.Refused, l.Shed, l.Succeeded, l.GaveUp)
+						l.Title(), sum, l.Unique, l.Attempts, l.Refused, l.Shed, l.Succeeded, l.GaveUp)
 				}
 			}
 		})

@@ -180,7 +180,7 @@ type verdict struct {
 // the limit, what it refused, delayed, shed or dropped, what retries cost and
 // whom it hurt.
 func laneVerdict(r sim.Result, l sim.LaneResult) verdict {
-	v := verdict{Lane: l.Lane.Title()}
+	v := verdict{Lane: l.Title()}
 	p := l.Peak
 	window := FormatDuration(peakWindow(r))
 	var parts []string
@@ -305,14 +305,15 @@ type headerJSON struct {
 }
 
 type laneJSON struct {
-	Lane    string    `json:"lane"`
-	Title   string    `json:"title"`
-	PeakS   [2]int64  `json:"peak_us"` // the worst window, [start, end)
-	Peak    int64     `json:"peak"`
-	Limit   int64     `json:"limit"`
-	Exact   bool      `json:"exact"`
-	Ticks   *ticksArr `json:"ticks,omitempty"`
-	Columns [][]int64 `json:"columns,omitempty"` // [column, admitted, delayed, refused, shed, dropped(, would-be refusals of a shadow limit, when any)]
+	Lane      string    `json:"lane"`      // its name
+	Algorithm string    `json:"algorithm"` // its kind's name
+	Title     string    `json:"title"`
+	PeakS     [2]int64  `json:"peak_us"` // the worst window, [start, end)
+	Peak      int64     `json:"peak"`
+	Limit     int64     `json:"limit"`
+	Exact     bool      `json:"exact"`
+	Ticks     *ticksArr `json:"ticks,omitempty"`
+	Columns   [][]int64 `json:"columns,omitempty"` // [column, admitted, delayed, refused, shed, dropped(, would-be refusals of a shadow limit, when any)]
 }
 
 // ticksArr holds a lane's ticks one field per array, index i for tick i.
@@ -368,11 +369,11 @@ func newTimelineJSON(r sim.Result, tl *Timeline) *timelineJSON {
 		}
 		return i
 	}
-	for _, l := range r.Lanes {
-		lj := laneJSON{Lane: l.Lane.String(), Title: l.Lane.Title(), PeakS: [2]int64{us(l.Peak.Start), us(l.Peak.End)},
+	for li, l := range r.Lanes {
+		lj := laneJSON{Lane: l.Name, Algorithm: l.Lane.String(), Title: l.Title(), PeakS: [2]int64{us(l.Peak.Start), us(l.Peak.End)},
 			Peak: l.Peak.Count, Limit: l.Peak.Limit}
 		tj.Headers = append(tj.Headers, headerJSON{l.Headers.RateLimit, l.Headers.RateLimitPolicy, l.Headers.RetryAfter})
-		if ticks, ok := tl.Ticks(l.Lane); ok {
+		if ticks, ok := tl.Ticks(li); ok {
 			lj.Exact = true
 			ta := &ticksArr{}
 			shadows, anyShadow := make([]int, 0, len(ticks)), false
@@ -410,7 +411,7 @@ func newTimelineJSON(r sim.Result, tl *Timeline) *timelineJSON {
 			}
 			lj.Ticks = ta
 		} else {
-			for i, c := range tl.Columns(l.Lane) {
+			for i, c := range tl.Columns(li) {
 				if c.Total() > 0 {
 					col := []int64{int64(i), c.Admitted, c.Delayed, c.Refused, c.Shed, c.Dropped}
 					if c.Shadow > 0 {

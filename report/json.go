@@ -65,6 +65,7 @@ type jsonPolicy struct {
 
 type jsonLane struct {
 	Lane      string           `json:"lane"`
+	Algorithm string           `json:"algorithm"`
 	Title     string           `json:"title"`
 	Policy    jsonPolicy       `json:"policy"`
 	Attempts  int64            `json:"attempts"`
@@ -245,7 +246,7 @@ func (c comparison) fillJSON(run *jsonRun) {
 	}
 	for _, l := range r.Lanes {
 		jl := jsonLane{
-			Lane: l.Lane.String(), Title: l.Lane.Title(),
+			Lane: l.Name, Algorithm: l.Lane.String(), Title: l.Title(),
 			Policy:   jsonPolicy{l.Policy.Limit, secs(l.Policy.Window), l.Policy.EffectiveBurst()},
 			Attempts: l.Attempts, Unique: l.Unique, Admitted: l.Admitted, Refused: l.Refused, Shed: l.Shed,
 			Delayed: l.Delayed, Dropped: l.Dropped, Succeeded: l.Succeeded, GaveUp: l.GaveUp, Pending: l.Pending,
@@ -326,7 +327,7 @@ func (k comparison) writeCSV(cw *csv.Writer, name string) {
 		for j, c := range cols {
 			row[2+j] = c.lane(l)
 		}
-		row[len(row)-2], row[len(row)-1] = checkCounts(k.Checks, l.Lane, "")
+		row[len(row)-2], row[len(row)-1] = checkCounts(k.Checks, l.Name, "")
 		cw.Write(row)
 		for ci := range l.Classes {
 			for j, c := range cols {
@@ -335,7 +336,7 @@ func (k comparison) writeCSV(cw *csv.Writer, name string) {
 					row[2+j] = c.of(l, &l.Classes[ci])
 				}
 			}
-			row[len(row)-2], row[len(row)-1] = checkCounts(k.Checks, l.Lane, l.Classes[ci].Name)
+			row[len(row)-2], row[len(row)-1] = checkCounts(k.Checks, l.Name, l.Classes[ci].Name)
 			cw.Write(row)
 		}
 	}

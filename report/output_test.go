@@ -27,7 +27,7 @@ func checkGolden(t *testing.T, name string, got []byte) {
 func sample() Run {
 	s := &scenarios.Scenario{Name: "sample", Description: "a hand-built result"}
 	lane := func(k sim.LaneKind, admitted, refused, delayed, peak int64) sim.LaneResult {
-		return sim.LaneResult{Lane: k, Policy: algorithms.Policy{Limit: 10, Window: time.Second}, Attempts: admitted + refused, Unique: 20, Admitted: admitted, Refused: refused,
+		return sim.LaneResult{Lane: k, Name: k.String(), Policy: algorithms.Policy{Limit: 10, Window: time.Second}, Attempts: admitted + refused, Unique: 20, Admitted: admitted, Refused: refused,
 			Delayed: delayed, Succeeded: admitted, Delay: sim.Percentiles{Count: delayed, P99: 900 * time.Millisecond, Max: 950 * time.Millisecond},
 			Peak:               sim.WindowPeak{Count: peak, Start: 900 * time.Millisecond, End: 1900 * time.Millisecond, Key: "global", Limit: 10, Ratio: float64(peak) / 10},
 			RetryAmplification: float64(admitted+refused) / 20, Fairness: 1, ClassFairness: 1,
@@ -42,7 +42,10 @@ func sample() Run {
 			lane(sim.LaneTokenBucket, 11, 9, 0, 11),
 			lane(sim.LaneGCRA, 11, 9, 0, 11),
 			lane(sim.LaneLeakyBucket, 12, 8, 11, 10),
+			lane(sim.LaneTokenBucket, 15, 5, 0, 15),
 		}}
+	variant := &r.Lanes[len(r.Lanes)-1] // a variant: the token bucket with a burst of 15
+	variant.Name, variant.Policy.Burst = "tb-burst-15", 15
 	return Run{Scenario: s, Result: r}
 }
 
@@ -91,6 +94,7 @@ func TestFindings(t *testing.T) {
 	got := Findings(*sample().Result)
 	want := []string{
 		"fixed window admitted 20 in the 1s window from t=900ms (key global): 2× the limit of 10, refusing nothing",
+		"tb-burst-15 admitted 15 in the 1s window from t=900ms (key global): 1.5× the limit of 10",
 		"token bucket and GCRA admitted 11 in the 1s window from t=900ms (key global): 1.1× the limit of 10",
 		"token bucket and GCRA made the same decision on every attempt (11 admitted, 9 refused)",
 		"fixed window limited nothing in this scenario: it admitted every attempt at once",

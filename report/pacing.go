@@ -27,7 +27,7 @@ func writePacing(w io.Writer, r sim.Result) {
 	}
 	t := &Table{Head: head}
 	for _, l := range r.Lanes {
-		row := []string{l.Lane.Title()}
+		row := []string{l.Title()}
 		for _, c := range l.Classes {
 			row = append(row, count(c.Attempts)+" "+percent(c.Refused, c.Attempts))
 		}

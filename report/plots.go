@@ -107,7 +107,7 @@ type bin struct {
 
 // laneBins merges the lane's columns into n bins (n divides TimelineColumns)
 // and returns the bins holding any attempt, in time order.
-func laneBins(tl *Timeline, lane sim.LaneKind, n int) []bin {
+func laneBins(tl *Timeline, lane int, n int) []bin {
 	cols := tl.Columns(lane)
 	if cols == nil {
 		return nil
@@ -139,8 +139,8 @@ func TimelineFigure(r sim.Result, tl *Timeline) *Figure {
 	n := len(r.Lanes)
 	rows := make([][]bin, n)
 	var most int64
-	for i, l := range r.Lanes {
-		rows[i] = laneBins(tl, l.Lane, timelineBins)
+	for i := range r.Lanes {
+		rows[i] = laneBins(tl, i, timelineBins)
 		for _, b := range rows[i] {
 			most = max(most, b.Admitted+b.Delayed, b.Refused+b.Shed+b.Dropped)
 		}
@@ -150,7 +150,7 @@ func TimelineFigure(r sim.Result, tl *Timeline) *Figure {
 	p.X.Min, p.X.Max = 0, math.Max(end(r), tl.Last().Seconds())
 	var ticks []plot.Tick
 	for i, l := range r.Lanes {
-		ticks = append(ticks, plot.Tick{Value: float64(n - 1 - i), Label: l.Lane.Title()})
+		ticks = append(ticks, plot.Tick{Value: float64(n - 1 - i), Label: l.Title()})
 	}
 	p.Y.Tick.Marker = plot.ConstantTicks(ticks)
 	p.Y.Tick.Label.Font.Size = 11
@@ -352,7 +352,7 @@ func rateFigure(r sim.Result, name, title, what string, field func(sim.Point) in
 		top = max(top, 2*rate)
 	}
 	for i, l := range r.Lanes {
-		p := newPlot(l.Lane.Title(), "virtual time (s)", "per second")
+		p := newPlot(l.Title(), "virtual time (s)", "per second")
 		p.X.Min, p.X.Max, p.Y.Min, p.Y.Max = 0, xEnd, 0, top*1.08
 		if global {
 			p.Add(hline{y: rate, style: lineStyle(colLimit, 1.2, true)})
@@ -420,7 +420,7 @@ func PeakFigure(r sim.Result) *Figure {
 	var labels []string
 	top := 2.2 * float64(limit)
 	for i, l := range r.Lanes {
-		labels = append(labels, l.Lane.Title())
+		labels = append(labels, l.Title())
 		top = max(top, values[i]*1.12)
 	}
 	p.Y.Min, p.Y.Max = 0, top
@@ -521,7 +521,7 @@ func WorkFigure(r sim.Result) *Figure {
 	}
 	var names []string
 	for _, l := range r.Lanes {
-		names = append(names, l.Lane.Title())
+		names = append(names, l.Title())
 	}
 	p.Add(pointLabels{pts: pts, names: names})
 	return &Figure{Name: "work", Title: "Total work against completion time",
@@ -616,7 +616,7 @@ const latencyBins = 200
 // latencyPoints gives the mean and longest backend latency (ms) of the requests
 // completed in each of n bins (n divides TimelineColumns), skipping empty bins;
 // x is each bin's middle in seconds.
-func latencyPoints(tl *Timeline, lane sim.LaneKind, n int) (mean, longest plotter.XYs) {
+func latencyPoints(tl *Timeline, lane int, n int) (mean, longest plotter.XYs) {
 	if int(lane) >= len(tl.lanes) || !tl.lanes[lane].seen {
 		return nil, nil
 	}
@@ -649,8 +649,8 @@ func LatencyFigure(r sim.Result, tl *Timeline) *Figure {
 	means := make([]plotter.XYs, len(r.Lanes))
 	longs := make([]plotter.XYs, len(r.Lanes))
 	var top float64
-	for i, l := range r.Lanes {
-		means[i], longs[i] = latencyPoints(tl, l.Lane, latencyBins)
+	for i := range r.Lanes {
+		means[i], longs[i] = latencyPoints(tl, i, latencyBins)
 		for _, pt := range longs[i] {
 			top = max(top, pt.Y)
 		}
@@ -658,7 +658,7 @@ func LatencyFigure(r sim.Result, tl *Timeline) *Figure {
 	xEnd := math.Max(end(r), tl.Last().Seconds())
 	var panels []*plot.Plot
 	for i, l := range r.Lanes {
-		p := newPlot(l.Lane.Title(), "virtual time (s)", "latency (ms)")
+		p := newPlot(l.Title(), "virtual time (s)", "latency (ms)")
 		p.X.Min, p.X.Max, p.Y.Min, p.Y.Max = 0, xEnd, 0, max(top*1.08, 1)
 		for _, s := range []struct {
 			pts plotter.XYs
@@ -702,7 +702,7 @@ func InFlightFigure(r sim.Result) *Figure {
 	}
 	var panels []*plot.Plot
 	for i, l := range r.Lanes {
-		p := newPlot(l.Lane.Title(), "virtual time (s)", "in flight")
+		p := newPlot(l.Title(), "virtual time (s)", "in flight")
 		p.X.Min, p.X.Max, p.Y.Min, p.Y.Max = 0, end(r), 0, max(top*1.08, 1)
 		if ln, err := plotter.NewLine(lines[i]); err == nil {
 			ln.LineStyle = lineStyle(colShed, 1.4, false)
@@ -756,7 +756,7 @@ func ClassFigure(r sim.Result) *Figure {
 	}
 	var labels []string
 	for _, l := range r.Lanes {
-		labels = append(labels, l.Lane.Title())
+		labels = append(labels, l.Title())
 	}
 	p.NominalX(labels...)
 	p.X.Tick.Label.Rotation = 0.35

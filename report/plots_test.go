@@ -29,13 +29,13 @@ func tinyTimeline(records ...sim.TraceRecord) *Timeline {
 }
 
 func TestTimelineKeepsTicksUpToItsCapThenAggregates(t *testing.T) {
-	tb := sim.LaneTokenBucket
+	tb, gcra := 0, 1 // the lanes' indices
 	tl := tinyTimeline(
-		sim.TraceRecord{At: 0, Lane: tb, Event: sim.TraceAdmit, Client: 1, Key: "k"},
-		sim.TraceRecord{At: 1500 * time.Microsecond, Lane: tb, Event: sim.TraceRefuse, RetryAfter: 7 * ms1, Limit: "global"},
-		sim.TraceRecord{At: 5 * time.Second, Lane: tb, Event: sim.TraceDelay}, // past End: the last column
-		sim.TraceRecord{At: 3 * ms1, Lane: tb, Event: sim.TraceSuccess, Latency: 40 * ms1},
-		sim.TraceRecord{At: 3 * ms1, Lane: sim.LaneGCRA, Event: sim.TraceShed},
+		sim.TraceRecord{At: 0, LaneIndex: tb, Event: sim.TraceAdmit, Client: 1, Key: "k"},
+		sim.TraceRecord{At: 1500 * time.Microsecond, LaneIndex: tb, Event: sim.TraceRefuse, RetryAfter: 7 * ms1, Limit: "global"},
+		sim.TraceRecord{At: 5 * time.Second, LaneIndex: tb, Event: sim.TraceDelay}, // past End: the last column
+		sim.TraceRecord{At: 3 * ms1, LaneIndex: tb, Event: sim.TraceSuccess, Latency: 40 * ms1},
+		sim.TraceRecord{At: 3 * ms1, LaneIndex: gcra, Event: sim.TraceShed},
 	)
 	ticks, ok := tl.Ticks(tb)
 	if !ok || len(ticks) != 3 || ticks[1].RetryAfter != 7*ms1 || ticks[1].Limit != "global" || ticks[0].Key != "k" {
@@ -49,14 +49,14 @@ func TestTimelineKeepsTicksUpToItsCapThenAggregates(t *testing.T) {
 	if mean[3] != 40*ms1 || longest[3] != 40*ms1 {
 		t.Errorf("latency in column 3 = %v, %v; want 40ms", mean[3], longest[3])
 	}
-	tl.Record(&sim.TraceRecord{At: 4 * ms1, Lane: tb, Event: sim.TraceAdmit})
+	tl.Record(&sim.TraceRecord{At: 4 * ms1, LaneIndex: tb, Event: sim.TraceAdmit})
 	if ticks, ok := tl.Ticks(tb); ok || ticks != nil {
 		t.Errorf("after a fourth attempt (cap 3): Ticks = %d ticks, %v; want none, false", len(ticks), ok)
 	}
 	if got := tl.Columns(tb)[4]; got != (Column{Admitted: 1}) {
 		t.Errorf("column 4 after the cap = %+v, want still counted", got)
 	}
-	if _, ok := tl.Ticks(sim.LaneGCRA); !ok {
+	if _, ok := tl.Ticks(gcra); !ok {
 		t.Error("GCRA lost its ticks to the token bucket's cap")
 	}
 	if tl.Last() != 5*time.Second {
@@ -65,12 +65,12 @@ func TestTimelineKeepsTicksUpToItsCapThenAggregates(t *testing.T) {
 }
 
 func TestLaneBins(t *testing.T) {
-	tb := sim.LaneTokenBucket
+	tb := 2 // the lane's index
 	tl := tinyTimeline(
-		sim.TraceRecord{At: 0, Lane: tb, Event: sim.TraceAdmit},
-		sim.TraceRecord{At: 4 * ms1, Lane: tb, Event: sim.TraceRefuse},
-		sim.TraceRecord{At: 5 * ms1, Lane: tb, Event: sim.TraceDrop},
-		sim.TraceRecord{At: 1999 * ms1, Lane: tb, Event: sim.TraceShed},
+		sim.TraceRecord{At: 0, LaneIndex: tb, Event: sim.TraceAdmit},
+		sim.TraceRecord{At: 4 * ms1, LaneIndex: tb, Event: sim.TraceRefuse},
+		sim.TraceRecord{At: 5 * ms1, LaneIndex: tb, Event: sim.TraceDrop},
+		sim.TraceRecord{At: 1999 * ms1, LaneIndex: tb, Event: sim.TraceShed},
 	)
 	got := laneBins(tl, tb, 400) // 5 columns, 5ms, per bin
 	want := []bin{
@@ -120,8 +120,8 @@ func TestPlotPoints(t *testing.T) {
 	withAIMD := r
 	withAIMD.Lanes = append(slices.Clone(r.Lanes), aimd)
 	values, judged := peakBars(withAIMD)
-	if !reflect.DeepEqual(values, plotter.Values{20, 10, 11, 11, 10, 20}) ||
-		!reflect.DeepEqual(judged, []barJudgement{barOver, barWithin, barOver, barOver, barWithin, barNotLimiting}) {
+	if !reflect.DeepEqual(values, plotter.Values{20, 10, 11, 11, 10, 15, 20}) ||
+		!reflect.DeepEqual(judged, []barJudgement{barOver, barWithin, barOver, barOver, barWithin, barOver, barNotLimiting}) {
 		t.Errorf("peakBars = %v, %v", values, judged)
 	}
 	r.Lanes[0].AllDoneAt, r.Lanes[1].AllDoneAt = 1500*ms1, 3*time.Second
@@ -146,11 +146,11 @@ func TestPlotPoints(t *testing.T) {
 }
 
 func TestLatencyPoints(t *testing.T) {
-	tb := sim.LaneTokenBucket
+	tb := 1 // the lane's index
 	tl := tinyTimeline(
-		sim.TraceRecord{At: 1 * ms1, Lane: tb, Event: sim.TraceSuccess, Latency: 10 * ms1},
-		sim.TraceRecord{At: 9 * ms1, Lane: tb, Event: sim.TraceSuccess, Latency: 30 * ms1},
-		sim.TraceRecord{At: 25 * ms1, Lane: tb, Event: sim.TraceSuccess, Latency: 5 * ms1},
+		sim.TraceRecord{At: 1 * ms1, LaneIndex: tb, Event: sim.TraceSuccess, Latency: 10 * ms1},
+		sim.TraceRecord{At: 9 * ms1, LaneIndex: tb, Event: sim.TraceSuccess, Latency: 30 * ms1},
+		sim.TraceRecord{At: 25 * ms1, LaneIndex: tb, Event: sim.TraceSuccess, Latency: 5 * ms1},
 	)
 	mean, longest := latencyPoints(tl, tb, 200) // 10ms bins
 	if !reflect.DeepEqual(mean, plotter.XYs{{X: 0.005, Y: 20}, {X: 0.025, Y: 5}}) ||
@@ -184,7 +184,7 @@ func TestGoldenPNGs(t *testing.T) {
 			if l.Lane == sim.LaneLeakyBucket && ev == sim.TraceAdmit && k%2 == 1 {
 				ev = sim.TraceDelay
 			}
-			tl.Record(&sim.TraceRecord{At: time.Duration(900+10*k+i)*ms1 + time.Duration(k/10)*100*ms1, Lane: l.Lane, Event: ev})
+			tl.Record(&sim.TraceRecord{At: time.Duration(900+10*k+i)*ms1 + time.Duration(k/10)*100*ms1, Lane: l.Lane, LaneIndex: i, Event: ev})
 		}
 	}
 	goldenPNG(t, "report_timeline.png", TimelineFigure(r, tl))
@@ -243,7 +243,7 @@ func TestRateLinesAgreeWithThePeak(t *testing.T) {
 			for _, pt := range line {
 				if got := math.Round(pt.Y * window.Seconds()); got > float64(l.Peak.Count) {
 					t.Errorf("%s, %s: the rate line shows %v in one window at t=%vs; the table's peak is %d",
-						b.Name, l.Lane.Title(), got, pt.X, l.Peak.Count)
+						b.Name, l.Title(), got, pt.X, l.Peak.Count)
 					break
 				}
 			}
@@ -252,7 +252,7 @@ func TestRateLinesAgreeWithThePeak(t *testing.T) {
 				quiet = quiet && l.Series[i].Admitted == 0
 			}
 			if last := line[len(line)-1]; quiet && last.Y != 0 {
-				t.Errorf("%s, %s: admissions stopped, but the line ends at %v", b.Name, l.Lane.Title(), last.Y)
+				t.Errorf("%s, %s: admissions stopped, but the line ends at %v", b.Name, l.Title(), last.Y)
 			}
 		}
 	}

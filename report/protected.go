@@ -28,7 +28,7 @@ func classGaps(r sim.Result) []string {
 		if starvedIn[s.Name] == nil {
 			order = append(order, s.Name)
 		}
-		starvedIn[s.Name] = append(starvedIn[s.Name], fmt.Sprintf("%s (%s)", l.Lane.Title(), percentF(float64(s.Succeeded)/s.FairShare)))
+		starvedIn[s.Name] = append(starvedIn[s.Name], fmt.Sprintf("%s (%s)", l.Title(), percentF(float64(s.Succeeded)/s.FairShare)))
 	}
 	for _, name := range order {
 		out = append(out, fmt.Sprintf("class %s got under half its fair share of the successes under %s",
@@ -46,7 +46,7 @@ func classGaps(r sim.Result) []string {
 			parts = append(parts, fmt.Sprintf("%s %s", scenarios.Escape(c.Name), percent(c.Succeeded, c.Unique)))
 		}
 		if len(parts) >= 2 && hi-lo < 0.1 && hi < 0.9 {
-			out = append(out, fmt.Sprintf("under %s, every class was refused alike: %s succeeded", l.Lane.Title(), strings.Join(parts, ", ")))
+			out = append(out, fmt.Sprintf("under %s, every class was refused alike: %s succeeded", l.Title(), strings.Join(parts, ", ")))
 			break
 		}
 	}

@@ -23,7 +23,7 @@ func writeRetryAfter(w io.Writer, r sim.Result) {
 	t := &Table{Head: []string{"lane", "given", "retried then", "admitted then"}}
 	for _, l := range r.Lanes {
 		ra := l.RetryAfter
-		t.Add(l.Lane.Title(), count(ra.Given), count(ra.RetriedAt), count(ra.SucceededAt))
+		t.Add(l.Title(), count(ra.Given), count(ra.RetriedAt), count(ra.SucceededAt))
 	}
 	t.Write(w)
 }

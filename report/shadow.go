@@ -46,7 +46,7 @@ func shadowFindings(r sim.Result) []string {
 		if groups[s] == nil {
 			order = append(order, s)
 		}
-		groups[s] = append(groups[s], l.Lane.Title())
+		groups[s] = append(groups[s], l.Title())
 	}
 	var out []string
 	for _, s := range order {

@@ -36,7 +36,7 @@ func TestShadowAndRuleFindingsMatchTheTrace(t *testing.T) {
 		}
 		findings := Findings(r)
 		for _, l := range r.Lanes {
-			title := l.Lane.Title()
+			title := l.Title()
 			var found []string
 			for _, f := range findings {
 				if strings.Contains(f, "would have refused") && strings.Contains(f, title) {
@@ -95,9 +95,9 @@ func TestOverLimitFindingSaysWhenTheLimitWasAShadow(t *testing.T) {
 			shadow := r.ShadowDuring(0, p.Start, p.Start+w)
 			seen = seen || shadow
 			for _, f := range Findings(r) {
-				if strings.Contains(f, l.Lane.Title()) && strings.Contains(f, fmt.Sprintf("admitted %d in the", p.Count)) &&
+				if strings.Contains(f, l.Title()) && strings.Contains(f, fmt.Sprintf("admitted %d in the", p.Count)) &&
 					strings.Contains(f, note) != shadow {
-					t.Errorf("%s, %s: shadow during the peak %v, finding %q", name, l.Lane.Title(), shadow, f)
+					t.Errorf("%s, %s: shadow during the peak %v, finding %q", name, l.Title(), shadow, f)
 				}
 			}
 		}

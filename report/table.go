@@ -79,7 +79,7 @@ func classTable(r sim.Result) *Table {
 		for i, c := range l.Classes {
 			name := ""
 			if i == 0 {
-				name = l.Lane.Title()
+				name = l.Title()
 			}
 			share := "-"
 			if c.FairShare > 0 {

@@ -73,7 +73,7 @@ type Timeline struct {
 	End     time.Duration
 	TickCap int // exact ticks kept per lane
 
-	lanes []laneTimeline // indexed by lane kind; made at the first record
+	lanes []laneTimeline // indexed by lane (TraceRecord.LaneIndex); grown as records come
 	last  time.Duration
 }
 
@@ -107,13 +107,13 @@ func NewTimeline(c sim.Config) *Timeline {
 
 // Record implements sim.TraceSink.
 func (t *Timeline) Record(r *sim.TraceRecord) error {
-	if t.lanes == nil {
-		t.lanes = make([]laneTimeline, sim.LaneKinds())
-	}
-	if int(r.Lane) >= len(t.lanes) {
+	if r.LaneIndex < 0 || r.LaneIndex >= sim.MaxLanes {
 		return nil
 	}
-	l := &t.lanes[r.Lane]
+	for len(t.lanes) <= r.LaneIndex {
+		t.lanes = append(t.lanes, laneTimeline{})
+	}
+	l := &t.lanes[r.LaneIndex]
 	if !l.seen {
 		l.seen = true
 		l.cols = make([]Column, TimelineColumns)
@@ -167,8 +167,8 @@ func (t *Timeline) Last() time.Duration { return t.last }
 
 // Ticks returns the lane's attempts in trace order and true, or nil and false
 // when the lane had more than TickCap of them (or none was recorded).
-func (t *Timeline) Ticks(lane sim.LaneKind) ([]Tick, bool) {
-	if int(lane) >= len(t.lanes) {
+func (t *Timeline) Ticks(lane int) ([]Tick, bool) {
+	if lane < 0 || lane >= len(t.lanes) {
 		return nil, false
 	}
 	l := &t.lanes[lane]
@@ -179,8 +179,8 @@ func (t *Timeline) Ticks(lane sim.LaneKind) ([]Tick, bool) {
 }
 
 // Columns returns the lane's attempts counted per column (nil if none recorded).
-func (t *Timeline) Columns(lane sim.LaneKind) []Column {
-	if int(lane) >= len(t.lanes) {
+func (t *Timeline) Columns(lane int) []Column {
+	if lane < 0 || lane >= len(t.lanes) {
 		return nil
 	}
 	return t.lanes[lane].cols
@@ -188,8 +188,8 @@ func (t *Timeline) Columns(lane sim.LaneKind) []Column {
 
 // Latency returns, per column, the mean and the longest backend latency of the
 // requests that completed in it (zero where none did).
-func (t *Timeline) Latency(lane sim.LaneKind) (mean, longest []time.Duration) {
-	if int(lane) >= len(t.lanes) || !t.lanes[lane].seen {
+func (t *Timeline) Latency(lane int) (mean, longest []time.Duration) {
+	if lane < 0 || lane >= len(t.lanes) || !t.lanes[lane].seen {
 		return nil, nil
 	}
 	l := &t.lanes[lane]

@@ -7,16 +7,21 @@ import (
 	"github.com/rlsim/rlsim/sim"
 )
 
-// Every lane of the registry has its row in the timeline, the last one too: no
-// table sized by a lane constant drops a lane added after it.
+// Every lane a Config may run has its row in the timeline, the last one too,
+// and a record of no lane is left out.
 func TestTimelineKeepsEveryLane(t *testing.T) {
-	for _, l := range sim.Lanes() {
-		tl := &Timeline{End: time.Second, TickCap: 10}
-		if err := tl.Record(&sim.TraceRecord{At: 100 * time.Millisecond, Lane: l.Kind, Event: sim.TraceAdmit}); err != nil {
+	tl := &Timeline{End: time.Second, TickCap: 10}
+	for i := range sim.MaxLanes + 1 {
+		if err := tl.Record(&sim.TraceRecord{At: 100 * time.Millisecond, LaneIndex: i, Event: sim.TraceAdmit}); err != nil {
 			t.Fatal(err)
 		}
-		if ticks, _ := tl.Ticks(l.Kind); len(ticks) != 1 {
-			t.Errorf("%s: an admission recorded, %d ticks kept; want 1", l.Name, len(ticks))
+	}
+	for i := range sim.MaxLanes {
+		if ticks, _ := tl.Ticks(i); len(ticks) != 1 {
+			t.Errorf("lane %d: an admission recorded, %d ticks kept; want 1", i, len(ticks))
 		}
+	}
+	if ticks, ok := tl.Ticks(sim.MaxLanes); ok || ticks != nil {
+		t.Errorf("lane %d, past sim.MaxLanes: %d ticks kept; want none", sim.MaxLanes, len(ticks))
 	}
 }

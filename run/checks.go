@@ -12,10 +12,11 @@ import (
 // CheckResult is one check measured on one lane (and class) of a run.
 type CheckResult struct {
 	scenarios.Check
-	Lane  sim.LaneKind
-	Class string  // "": the lane's totals
-	Got   float64 // in the metric's unit; meaningless when None
-	None  bool    // nothing to measure (no successes for a p99): the check fails
+	Lane  string       // the lane's name
+	Kind  sim.LaneKind // the lane's algorithm
+	Class string       // "": the lane's totals
+	Got   float64      // in the metric's unit; meaningless when None
+	None  bool         // nothing to measure (no successes for a p99): the check fails
 	Pass  bool
 }
 
@@ -26,7 +27,7 @@ func Checks(checks []scenarios.Check, r *sim.Result) []CheckResult {
 	for _, c := range checks {
 		for i := range r.Lanes {
 			l := &r.Lanes[i]
-			if c.Lane != sim.LaneDefault && c.Lane != l.Lane {
+			if c.Lane != "" && c.Lane != l.Name {
 				continue
 			}
 			for _, cr := range measure(c, l, r.Duration) {
@@ -50,7 +51,7 @@ func Failed(results []CheckResult) int {
 }
 
 func measure(c scenarios.Check, l *sim.LaneResult, duration time.Duration) []CheckResult {
-	base := CheckResult{Check: c, Lane: l.Lane, Class: c.Class}
+	base := CheckResult{Check: c, Lane: l.Name, Kind: l.Lane, Class: c.Class}
 	if c.Metric == scenarios.PeakRatio {
 		base.Got = l.Peak.Ratio
 		return []CheckResult{base}

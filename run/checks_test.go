@@ -70,12 +70,12 @@ func TestChecksMeasureTheRun(t *testing.T) {
 				op   string
 				pass bool
 			}{{">=", true}, {"<=", true}, {">", false}, {"<", false}} {
-				c := scenarios.Check{Lane: sim.LaneTokenBucket, Class: tc.class, Metric: tc.metric, Op: op.op, Want: tc.want}
+				c := scenarios.Check{Lane: "token_bucket", Class: tc.class, Metric: tc.metric, Op: op.op, Want: tc.want}
 				got := Checks([]scenarios.Check{c}, &r)
 				if len(got) != 1 {
 					t.Fatalf("%d results, want 1", len(got))
 				}
-				if got[0].Got != tc.want || got[0].Pass != op.pass || got[0].Lane != sim.LaneTokenBucket {
+				if got[0].Got != tc.want || got[0].Pass != op.pass || got[0].Lane != "token_bucket" || got[0].Kind != sim.LaneTokenBucket {
 					t.Errorf("%s %s %v: got %v pass %v, want %v pass %v", tc.metric, op.op, tc.want, got[0].Got, got[0].Pass, tc.want, op.pass)
 				}
 			}
@@ -96,9 +96,9 @@ func TestChecksSpreadOverLanesAndClasses(t *testing.T) {
 		t.Fatal(err)
 	}
 	want := []struct {
-		lane  sim.LaneKind
+		lane  string
 		class string
-	}{{sim.LaneTokenBucket, ""}, {sim.LaneSlidingLog, ""}, {sim.LaneSlidingLog, "users"}, {sim.LaneSlidingLog, "abuser"}}
+	}{{"token_bucket", ""}, {"sliding_log", ""}, {"sliding_log", "users"}, {"sliding_log", "abuser"}}
 	if len(o.Checks) != len(want) {
 		t.Fatalf("results %+v, want %d", o.Checks, len(want))
 	}
@@ -130,5 +130,22 @@ func TestLanesFlagMustKeepCheckedLanes(t *testing.T) {
 	want := "c.yaml:21: checks[0].lane: sliding_log is checked, and --lanes leaves it out"
 	if err == nil || err.Error() != want {
 		t.Errorf("error %v, want %q", err, want)
+	}
+}
+
+// A check that names a variant is measured on that lane alone, not on the
+// other lanes of its algorithm.
+func TestACheckNamesAVariant(t *testing.T) {
+	s, err := scenarios.LoadBuiltin("choose-burst")
+	if err != nil {
+		t.Fatal(err)
+	}
+	s.Checks = []scenarios.Check{{Lane: "burst_20", Metric: scenarios.PeakRatio, Op: "<=", Want: 2}}
+	o, err := Scenario(context.Background(), s, Options{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if len(o.Checks) != 1 || o.Checks[0].Lane != "burst_20" || o.Checks[0].Kind != sim.LaneTokenBucket || o.Checks[0].Got != 2 || !o.Checks[0].Pass {
+		t.Errorf("results %+v, want burst_20's peak ratio alone, 2, passing", o.Checks)
 	}
 }

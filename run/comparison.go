@@ -14,7 +14,7 @@ import (
 // comparison runs a limiter comparison: every lane of s.Config.
 type comparison struct{ s *scenarios.Scenario }
 
-func (k comparison) override(ov Overrides, lanes []sim.LaneKind) (bool, error) {
+func (k comparison) override(ov Overrides, lanes []string) (bool, error) {
 	c := k.s.Config
 	if ov.Seed != nil {
 		c.Seed = *ov.Seed
@@ -23,9 +23,11 @@ func (k comparison) override(ov Overrides, lanes []sim.LaneKind) (bool, error) {
 		c.Duration = ov.Duration
 	}
 	if lanes != nil {
-		c.Lanes = lanes
+		if err := scenarios.SelectLanes(c, lanes); err != nil {
+			return false, BadInputf("%s: --lanes: %v", k.s.File, err)
+		}
 	}
-	if err := checkedLanes(k.s, c.Lanes); err != nil {
+	if err := checkedLanes(k.s, c.LaneNames()); err != nil {
 		return false, err
 	}
 	if err := c.Validate(); err != nil {
@@ -80,13 +82,10 @@ func (t teeSink) Record(r *sim.TraceRecord) error {
 }
 
 // checkedLanes refuses lanes (the --lanes flag's) that leave out a lane a check names.
-func checkedLanes(s *scenarios.Scenario, lanes []sim.LaneKind) error {
-	if len(lanes) == 0 {
-		lanes = sim.DefaultLanes()
-	}
+func checkedLanes(s *scenarios.Scenario, lanes []string) error {
 	var errs []error
 	for i, c := range s.Checks {
-		if c.Lane != sim.LaneDefault && !slices.Contains(lanes, c.Lane) {
+		if c.Lane != "" && !slices.Contains(lanes, c.Lane) {
 			errs = append(errs, BadInput(&scenarios.FieldError{File: s.File, Line: c.Line, Path: fmt.Sprintf("checks[%d].lane", i),
 				Msg: fmt.Sprintf("%s is checked, and --lanes leaves it out", c.Lane)}))
 		}

@@ -6,14 +6,13 @@ import (
 
 	"github.com/rlsim/rlsim/contention"
 	"github.com/rlsim/rlsim/scenarios"
-	"github.com/rlsim/rlsim/sim"
 )
 
 // study runs a contention study: its sweep of client counts and backoff kinds.
 type study struct{ s *scenarios.Scenario }
 
 // override sets the seed; the lanes and the duration do not apply to a study.
-func (k study) override(ov Overrides, lanes []sim.LaneKind) (bool, error) {
+func (k study) override(ov Overrides, lanes []string) (bool, error) {
 	if ov.Seed != nil {
 		k.s.Contention.Seed = *ov.Seed
 	}

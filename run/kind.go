@@ -4,7 +4,6 @@ import (
 	"context"
 
 	"github.com/rlsim/rlsim/scenarios"
-	"github.com/rlsim/rlsim/sim"
 )
 
 // kind runs one kind of scenario, a limiter comparison or a contention study:
@@ -14,7 +13,7 @@ type kind interface {
 	// override replaces the overridden settings, lanes being ov.Lanes parsed,
 	// and reports the flags that do not apply and the problems they leave;
 	// valid is whether the scenario can still be run (and its budget estimated).
-	override(ov Overrides, lanes []sim.LaneKind) (valid bool, problems error)
+	override(ov Overrides, lanes []string) (valid bool, problems error)
 	// run simulates the scenario to its end.
 	run(ctx context.Context, o Options) (Outcome, error)
 	// unwatchable, when not nil, says why the scenario has no lanes to watch live.

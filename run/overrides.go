@@ -5,7 +5,6 @@ import (
 	"time"
 
 	"github.com/rlsim/rlsim/scenarios"
-	"github.com/rlsim/rlsim/sim"
 )
 
 // Overrides are the settings a command line replaces in every scenario it runs,
@@ -51,7 +50,7 @@ func (ov Overrides) Load(args []string) ([]*scenarios.Scenario, error) {
 	return LoadAll(args, sets...)
 }
 
-func (ov Overrides) lanes() ([]sim.LaneKind, error) {
+func (ov Overrides) lanes() ([]string, error) {
 	if ov.Lanes == "" {
 		return nil, nil
 	}

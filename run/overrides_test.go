@@ -54,6 +54,16 @@ func TestOverridesApply(t *testing.T) {
 		{name: "every problem at once", names: []string{"backoff-contention"}, ov: Overrides{Duration: time.Second, Lanes: "gcra", MaxEvents: 10},
 			wantErr: []string{"--lanes does not apply", "--duration does not apply", "lift the budget with --max-events"}},
 		{name: "an unknown lane", names: []string{"demo"}, ov: Overrides{Lanes: "gcra,bogus"}, wantErr: []string{"--lanes: "}},
+		{name: "a variant by name", names: []string{"choose-burst"}, ov: Overrides{Lanes: "burst_100,gcra"},
+			check: func(t *testing.T, list []*scenarios.Scenario) {
+				c := list[0].Config
+				if got := c.LaneNames(); len(got) != 2 || got[0] != "burst_100" || got[1] != "gcra" || len(c.Overrides) != 1 ||
+					c.Overrides[0].Name != "burst_100" || c.Overrides[0].Policy.Burst != 100 {
+					t.Errorf("lanes %v, overrides %+v; want burst_100 with its burst of 100, then gcra", got, c.Overrides)
+				}
+			}},
+		{name: "a variant's name misspelt", names: []string{"choose-burst"}, ov: Overrides{Lanes: "burst_10"},
+			wantErr: []string{`choose-burst.yaml: --lanes: unknown lane "burst_10" (want burst_5, burst_20, burst_100, fixed_window`, `did you mean "burst_20"?`}},
 		{name: "over the budget", names: []string{"demo"}, ov: Overrides{MaxEvents: 100},
 			wantErr: []string{"over the budget of 100; shorten the scenario or lift the budget with --max-events "}},
 	}

@@ -134,7 +134,7 @@ func (s *traceSink) Record(r *sim.TraceRecord) error {
 		case "at_ns":
 			num(col, int64(r.At))
 		case "lane":
-			str(col, r.Lane.String())
+			str(col, r.LaneName)
 		case "event":
 			str(col, r.Event.String())
 		case "client":

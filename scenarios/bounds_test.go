@@ -24,7 +24,7 @@ func TestParseRefusesWhatItOnceAccepted(t *testing.T) {
 		{"str tag", "duration: !!str 2s\n" + clients, "f.yaml:1: duration: YAML tags like !!str are not part of the scenario format"},
 		{"no lanes", "lanes: []\n" + clients, "f.yaml:1: lanes: at least one lane is needed (leave lanes out for all eight)"},
 		{"negative period", "clients:\n  - arrivals:\n      - kind: constant\n        rate: 10/-1s\n", `f.yaml:4: clients[0].arrivals[0].rate: "10/-1s" is not a rate (period must be positive)`},
-		{"a lane twice", "lanes: [gcra, gcra]\n" + clients, "f.yaml:1: lanes[1]: gcra is listed twice"},
+		{"a lane twice", "lanes: [gcra, gcra]\n" + clients, "f.yaml:1: lanes[1]: gcra is also lanes[0]; to run an algorithm twice give one a name of its own: {name: gcra_2, algorithm: gcra}"},
 		{"cost above an override's burst", "overrides:\n  - lane: gcra\n    limit: 10\n    burst: 2\nclients:\n  - cost: 3\n    arrivals:\n      - kind: burst\n        count: 1\n",
 			"f.yaml:4: overrides[0].burst: 2 is below the cost 3 of clients[0]"},
 		{"contention runs", "contention:\n  clients: [10]\n  runs: 1000000000\n", "f.yaml:3: contention.runs: must be at most 1000000, got 1000000000"},

@@ -14,8 +14,8 @@ import (
 // Lane (every lane run when empty) and Class (the lane's totals when empty),
 // compared by Op with Want. rlsim run exits 1 when any check fails.
 type Check struct {
-	Lane   sim.LaneKind // sim.LaneDefault: every lane run
-	Class  string       // "": the lane's totals (p99_time_to_success: each class)
+	Lane   string // the lane's name (sim.Config.LaneName); "": every lane run
+	Class  string // "": the lane's totals (p99_time_to_success: each class)
 	Metric Metric
 	Op     string  // >=, <=, > or <
 	Want   float64 // in the metric's unit (see Metric)
@@ -66,7 +66,7 @@ type threshold string
 
 // checkSpec is one check as a file writes it.
 type checkSpec struct {
-	Lane   string    `yaml:"lane,omitempty" enum:"lane" doc:"the lane checked (default every lane the scenario runs, each on its own)"`
+	Lane   string    `yaml:"lane,omitempty" doc:"the lane checked, by its name (default every lane the scenario runs, each on its own)"`
 	Class  string    `yaml:"class,omitempty" doc:"the client class checked, by its name in clients (default the lane's totals; for p99_time_to_success each class on its own)"`
 	Metric string    `yaml:"metric" required:"true" enum:"check_metric" doc:"what is measured: success_rate (succeeded / unique requests), refused_rate and shed_rate (429s and 503s / attempts), admitted_rate (admitted attempts per second of the duration), p99_time_to_success (first attempt to success), peak_ratio (most admitted in any window / limit; a lane's, no class)"`
 	Op     string    `yaml:"op" required:"true" enum:"check_op" doc:"how the measured value must compare with value: >=, <=, > or <"`
@@ -74,10 +74,7 @@ type checkSpec struct {
 }
 
 func (b *builder) checks(specs []checkSpec, c *sim.Config) []Check {
-	lanes := c.Lanes
-	if len(lanes) == 0 {
-		lanes = sim.DefaultLanes()
-	}
+	lanes := c.LaneNames()
 	var classes []string
 	for _, g := range c.Clients {
 		classes = append(classes, g.Name)
@@ -85,12 +82,13 @@ func (b *builder) checks(specs []checkSpec, c *sim.Config) []Check {
 	var list []Check
 	for i, cs := range specs {
 		path := fmt.Sprintf("checks[%d]", i)
-		ch := Check{Class: cs.Class, Metric: Metric(cs.Metric), Op: cs.Op, Text: string(cs.Value), Line: b.line(path)}
-		if cs.Lane != "" {
-			ch.Lane, _ = sim.ParseLane(cs.Lane)
-			if ch.Lane != sim.LaneDefault && !slices.Contains(lanes, ch.Lane) {
-				b.addf(path+".lane", "%s is not a lane this scenario runs (%s)", cs.Lane, laneList(lanes))
+		ch := Check{Lane: cs.Lane, Class: cs.Class, Metric: Metric(cs.Metric), Op: cs.Op, Text: string(cs.Value), Line: b.line(path)}
+		if cs.Lane != "" && !slices.Contains(lanes, cs.Lane) {
+			msg := unknownName(cs.Lane, lanes)
+			if _, known := sim.ParseLane(cs.Lane); known {
+				msg = fmt.Sprintf("%s is not a lane this scenario runs (%s)", cs.Lane, strings.Join(lanes, ", "))
 			}
+			b.addf(path+".lane", "%s", msg)
 		}
 		if cs.Class != "" && !slices.Contains(classes, cs.Class) {
 			msg := fmt.Sprintf("unknown class %q (the clients' names: %s)", cs.Class, strings.Join(classes, ", "))
@@ -112,14 +110,6 @@ func (b *builder) checks(specs []checkSpec, c *sim.Config) []Check {
 		list = append(list, ch)
 	}
 	return list
-}
-
-func laneList(lanes []sim.LaneKind) string {
-	names := make([]string, len(lanes))
-	for i, l := range lanes {
-		names[i] = l.String()
-	}
-	return strings.Join(names, ", ")
 }
 
 // parseThreshold reads a check's value in its metric's unit.
@@ -183,10 +173,7 @@ func formatMeasure(m Metric, v float64, digits int) string {
 func checksToFile(checks []Check) []checkSpec {
 	var specs []checkSpec
 	for _, c := range checks {
-		cs := checkSpec{Class: c.Class, Metric: string(c.Metric), Op: c.Op, Value: threshold(c.Text)}
-		if c.Lane != sim.LaneDefault {
-			cs.Lane = c.Lane.String()
-		}
+		cs := checkSpec{Lane: c.Lane, Class: c.Class, Metric: string(c.Metric), Op: c.Op, Value: threshold(c.Text)}
 		specs = append(specs, cs)
 	}
 	return specs

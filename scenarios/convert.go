@@ -28,9 +28,12 @@ const (
 // and fields that the chosen kind does not use.
 type builder struct {
 	rulePaths []string // the file path of each of the config's Rules, for sim's errors
-	errs      *errorList
-	lines     map[string]int
-	bad       map[string]bool // paths the decoder already reported
+	// overridePaths are the file paths of the config's Overrides that a lane's
+	// limits wrote, the last of them, for sim's errors
+	overridePaths []string
+	errs          *errorList
+	lines         map[string]int
+	bad           map[string]bool // paths the decoder already reported
 }
 
 // addf reports a problem at path, on the line of path or of its nearest written
@@ -114,9 +117,9 @@ func (b *builder) build(f *fileSpec, s *Scenario) {
 	if f.Chain != "" {
 		c.Chain, _ = sim.ParseChain(f.Chain)
 	}
-	c.Lanes = b.lanes(f.Lanes)
-	c.Overrides = b.overrides(f.Overrides, c.Limits)
 	laneSettings(f, c)
+	b.lanes(f.Lanes, c)
+	c.Overrides = append(b.overrides(f.Overrides, c), c.Overrides...)
 	if len(f.Clients) == 0 && !b.has("contention") { // a contention section in error is reported already
 		b.addf("clients", "at least one client group is needed (or a contention section)")
 	}
@@ -162,83 +165,6 @@ func (b *builder) limits(specs []limitSpec) []sim.Limit {
 			Shadow: l.Enforce != nil && !*l.Enforce})
 	}
 	return limits
-}
-
-func (b *builder) overrides(specs []overrideSpec, limits []sim.Limit) []sim.LaneOverride {
-	var out []sim.LaneOverride
-	for i, o := range specs {
-		path := fmt.Sprintf("overrides[%d]", i)
-		lane, ok := sim.ParseLane(o.Lane)
-		if !ok {
-			continue // already reported
-		}
-		if o.LimitIndex >= len(limits) {
-			b.addf(path+".limit_index", "the chain has %d limit(s), so %d names none", len(limits), o.LimitIndex)
-			continue
-		}
-		window := limits[o.LimitIndex].Policy.Window
-		out = append(out, sim.LaneOverride{Lane: lane, Limit: o.LimitIndex, Policy: algorithms.Policy{
-			Limit: o.Limit, Window: durOr(o.Window, window), Burst: o.Burst}})
-	}
-	return out
-}
-
-func (b *builder) lanes(names []string) []sim.LaneKind {
-	if len(names) == 0 && b.has("lanes") {
-		b.addf("lanes", "at least one lane is needed (leave lanes out for all eight)")
-	}
-	var lanes []sim.LaneKind
-	seen := map[sim.LaneKind]bool{}
-	for i, n := range names {
-		k, ok := sim.ParseLane(n)
-		if !ok {
-			continue // already reported
-		}
-		if seen[k] {
-			b.addf(fmt.Sprintf("lanes[%d]", i), "%s is listed twice", n)
-		}
-		seen[k] = true
-		lanes = append(lanes, k)
-	}
-	return lanes
-}
-
-// laneSettings copies the lanes' own sections of f into c, as they are: sim
-// fills their defaults and checks them.
-func laneSettings(f *fileSpec, c *sim.Config) {
-	if a := f.AIMD; a != nil {
-		c.AIMD = sim.AIMDSettings{Initial: a.Initial, Min: a.Min, Max: a.Max, Target: durOr(a.Target, 0), Backoff: a.Backoff,
-			RetryAfter: durOr(a.RetryAfter, 0)}
-	}
-	if t := f.Throttle; t != nil {
-		c.Throttle = sim.ThrottleSettings{K: t.K, Period: durOr(t.Period, 0)}
-		if t.Server != "" {
-			c.Throttle.Server, _ = sim.ParseLane(t.Server)
-		}
-	}
-	if v := f.Vegas; v != nil {
-		c.Vegas = sim.VegasSettings{Initial: v.Initial, Max: v.Max, Smoothing: v.Smoothing, ProbeMultiplier: v.ProbeMultiplier,
-			RetryAfter: durOr(v.RetryAfter, 0)}
-	}
-}
-
-// laneSettingsToFile is laneSettings the other way: the sections of c's lanes
-// that are set, into f.
-func laneSettingsToFile(c *sim.Config, f *fileSpec) {
-	if a := c.AIMD; a != (sim.AIMDSettings{}) {
-		f.AIMD = &aimdSpec{Initial: a.Initial, Min: a.Min, Max: a.Max, Target: optDur(a.Target), Backoff: a.Backoff,
-			RetryAfter: optDur(a.RetryAfter)}
-	}
-	if t := c.Throttle; t != (sim.ThrottleSettings{}) {
-		f.Throttle = &throttleSpec{K: t.K, Period: optDur(t.Period)}
-		if t.Server != sim.LaneDefault {
-			f.Throttle.Server = t.Server.String()
-		}
-	}
-	if v := c.Vegas; v != (sim.VegasSettings{}) {
-		f.Vegas = &vegasSpec{Initial: v.Initial, Max: v.Max, Smoothing: v.Smoothing, ProbeMultiplier: v.ProbeMultiplier,
-			RetryAfter: optDur(v.RetryAfter)}
-	}
 }
 
 var placeholder = regexp.MustCompile(`\{[^}]*\}`)
@@ -421,7 +347,7 @@ func service(s *serviceSpec) sim.Service {
 
 // simValidate maps the problems sim.Config.Validate finds onto the file's lines:
 // sim owns the defaults and the semantic checks, this package only the format.
-func (b *builder) simValidate(err error) {
+func (b *builder) simValidate(c *sim.Config, err error) {
 	if err == nil {
 		return
 	}
@@ -431,7 +357,7 @@ func (b *builder) simValidate(err error) {
 		return
 	}
 	for _, fe := range fes {
-		b.addf(b.filePath(fe.Field), "%s", fe.Problem)
+		b.addf(b.filePath(fe.Field, c), "%s", fe.Problem)
 	}
 }
 
@@ -474,12 +400,24 @@ func (b *builder) rules(specs []limitSpec, limits []sim.Limit) []sim.RuleChange 
 }
 
 // filePath is the file's path for a field of sim's Config: a rule push is
-// written as a change of its limit.
-func (b *builder) filePath(field string) string {
+// written as a change of its limit, a variant and its own policies in its lane.
+func (b *builder) filePath(field string, c *sim.Config) string {
 	for i, p := range b.rulePaths {
-		if prefix := fmt.Sprintf("rules[%d]", i); strings.HasPrefix(field, prefix) {
+		if prefix := fmt.Sprintf("rules[%d]", i); strings.HasPrefix(field, prefix+".") || field == prefix {
 			return p + strings.TrimPrefix(field, prefix)
 		}
+	}
+	first := 0
+	if c != nil {
+		first = len(c.Overrides) - len(b.overridePaths)
+	}
+	for i, p := range b.overridePaths {
+		if prefix := fmt.Sprintf("overrides[%d]", first+i); strings.HasPrefix(field, prefix+".") || field == prefix {
+			return p + strings.TrimPrefix(field, prefix)
+		}
+	}
+	if rest, ok := strings.CutPrefix(field, "variants["); ok {
+		return "lanes[" + rest
 	}
 	return field
 }

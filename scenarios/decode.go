@@ -17,6 +17,22 @@ type scalarParser interface {
 
 var scalarParserType = reflect.TypeFor[scalarParser]()
 
+// shortForm is a mapping that may also be written as one value alone, which
+// then fills the field of that name (a lane written as its algorithm's name).
+type shortForm interface {
+	shortField() string
+}
+
+var shortFormType = reflect.TypeFor[shortForm]()
+
+// short is the field a value alone fills when t, a struct, has a short form.
+func short(t reflect.Type) (reflect.StructField, bool) {
+	if !t.Implements(shortFormType) {
+		return reflect.StructField{}, false
+	}
+	return fieldByName(t, reflect.Zero(t).Interface().(shortForm).shortField())
+}
+
 // maxNodes bounds the nodes a decode visits, so that aliases of aliases cannot make
 // a small file expand into an enormous one.
 const maxNodes = 100_000
@@ -71,6 +87,10 @@ func (d *decoder) decode(n *yaml.Node, v reflect.Value, path string, tag reflect
 			v.Set(e)
 		}
 	case reflect.Struct:
+		if f, ok := short(v.Type()); ok && n.Kind == yaml.ScalarNode {
+			d.decode(n, v.FieldByIndex(f.Index), path, f.Tag)
+			return
+		}
 		d.decodeStruct(n, v, path)
 	case reflect.Slice:
 		if n.Kind != yaml.SequenceNode {

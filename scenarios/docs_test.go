@@ -35,7 +35,7 @@ func TestDocsExamplesParse(t *testing.T) {
 		reflect.TypeFor[throttleSpec](), reflect.TypeFor[clientSpec](), reflect.TypeFor[identitySpec](),
 		reflect.TypeFor[arrivalSpec](), reflect.TypeFor[retrySpec](), reflect.TypeFor[backendSpec](),
 		reflect.TypeFor[serviceSpec](), reflect.TypeFor[changeSpec](), reflect.TypeFor[contentionSpec](), reflect.TypeFor[ruleSpec](),
-		reflect.TypeFor[checkSpec](),
+		reflect.TypeFor[checkSpec](), reflect.TypeFor[laneSpec](), reflect.TypeFor[variantLimitSpec](),
 	} {
 		for _, f := range fieldNames(typ) {
 			if !strings.Contains(string(doc), "`"+f+"`") && !strings.Contains(string(doc), "\n"+f+":") &&

@@ -52,23 +52,13 @@ func schemaOf(t reflect.Type, tag reflect.StructTag) map[string]any {
 		s["examples"] = []string{"10/s", "100/1m", "5 per 2s"}
 		return s
 	}
+	if f, ok := short(t); ok {
+		s["anyOf"] = []any{schemaOf(f.Type, f.Tag), objectSchema(t, map[string]any{})}
+		return s
+	}
 	switch t.Kind() {
 	case reflect.Struct:
-		s["type"] = "object"
-		s["additionalProperties"] = false
-		props := map[string]any{}
-		var required []string
-		for i := range t.NumField() {
-			f := t.Field(i)
-			props[yamlName(f)] = schemaOf(f.Type, f.Tag)
-			if f.Tag.Get("required") == "true" {
-				required = append(required, yamlName(f))
-			}
-		}
-		s["properties"] = props
-		if len(required) > 0 {
-			s["required"] = required
-		}
+		objectSchema(t, s)
 	case reflect.Slice:
 		s["type"] = "array"
 		// The element carries the enum and check, not the description.
@@ -97,6 +87,26 @@ func schemaOf(t reflect.Type, tag reflect.StructTag) map[string]any {
 		}
 	case reflect.Bool:
 		s["type"] = "boolean"
+	}
+	return s
+}
+
+// objectSchema describes struct t in s, as an object of its fields, and returns s.
+func objectSchema(t reflect.Type, s map[string]any) map[string]any {
+	s["type"] = "object"
+	s["additionalProperties"] = false
+	props := map[string]any{}
+	var required []string
+	for i := range t.NumField() {
+		f := t.Field(i)
+		props[yamlName(f)] = schemaOf(f.Type, f.Tag)
+		if f.Tag.Get("required") == "true" {
+			required = append(required, yamlName(f))
+		}
+	}
+	s["properties"] = props
+	if len(required) > 0 {
+		s["required"] = required
 	}
 	return s
 }

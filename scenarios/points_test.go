@@ -371,3 +371,46 @@ func TestShadowRolloutMakesItsPoint(t *testing.T) {
 		}
 	}
 }
+
+// choose-burst: three token buckets that differ only in burst. Burst 5 refuses
+// over half the users' requests; burst 20 serves every page load whole and lets
+// the batch job through 2× the limit in one second; burst 100 lets it through
+// 10× the limit.
+func TestChooseBurstMakesItsPoint(t *testing.T) {
+	s, err := LoadBuiltin("choose-burst")
+	if err != nil {
+		t.Fatal(err)
+	}
+	r, err := sim.Run(context.Background(), *s.Config, sim.Options{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	lanes := map[string]sim.LaneResult{}
+	for _, l := range r.Lanes {
+		if l.Lane != sim.LaneTokenBucket {
+			t.Errorf("lane %s runs %v, want every lane a token bucket", l.Name, l.Lane)
+		}
+		lanes[l.Name] = l
+	}
+	for _, tc := range []struct {
+		lane       string
+		burst      int64
+		usersServe bool  // every user request succeeded
+		batchPeak  int64 // the most the batch key got in one window
+	}{{"burst_5", 5, false, 0}, {"burst_20", 20, true, 20}, {"burst_100", 100, true, 100}} {
+		l, ok := lanes[tc.lane]
+		if !ok {
+			t.Fatalf("no lane %s among %v", tc.lane, s.Config.LaneNames())
+		}
+		users := class(l, "users")
+		if l.Policy.Burst != tc.burst || (users.Succeeded == users.Unique) != tc.usersServe {
+			t.Errorf("%s: burst %d, users' success %d of %d", tc.lane, l.Policy.Burst, users.Succeeded, users.Unique)
+		}
+		if !tc.usersServe && users.Refused*2 <= users.Attempts {
+			t.Errorf("%s refused %d of the users' %d requests, want over half", tc.lane, users.Refused, users.Attempts)
+		}
+		if tc.batchPeak > 0 && (l.Peak.Count != tc.batchPeak || l.Peak.Key != "api_key:batch-0") {
+			t.Errorf("%s: peak %d for %s, want %d for the batch job", tc.lane, l.Peak.Count, l.Peak.Key, tc.batchPeak)
+		}
+	}
+}

@@ -144,7 +144,7 @@ func Parse(file string, data []byte, sets ...Set) (s *Scenario, err error) {
 	}
 	b.build(&f, s)
 	if c := s.checked(); errs.err() == nil && c != nil {
-		b.simValidate(c.Validate())
+		b.simValidate(s.Config, c.Validate())
 	}
 	blame(file, errs.errs, owned)
 	if err := errs.err(); err != nil {
@@ -204,11 +204,13 @@ func toFile(s *Scenario) (*fileSpec, error) {
 		if c.Chain != sim.ChainAllOrNothing {
 			f.Chain = c.Chain.String()
 		}
-		for _, l := range c.Lanes {
-			f.Lanes = append(f.Lanes, l.String())
-		}
+		f.Lanes = lanesToFile(c)
 		for _, o := range c.Overrides {
-			f.Overrides = append(f.Overrides, overrideSpec{Lane: o.Lane.String(), LimitIndex: o.Limit,
+			lane := o.Name
+			if lane == "" {
+				lane = o.Lane.String()
+			}
+			f.Overrides = append(f.Overrides, overrideSpec{Lane: lane, LimitIndex: o.Limit,
 				Limit: o.Policy.Limit, Window: dur(o.Policy.Window), Burst: o.Policy.Burst})
 		}
 		laneSettingsToFile(c, f)

@@ -192,7 +192,7 @@ func TestParseErrors(t *testing.T) {
 			yaml: "duration: -1s\nlanes: [gcra, gcra]\nlimits:\n  - limit: 0\n    key: nat\n" + okClient,
 			want: []string{
 				`f.yaml:1: duration: must be positive, got -1s`,
-				`f.yaml:2: lanes[1]: gcra is listed twice`,
+				`f.yaml:2: lanes[1]: gcra is also lanes[0]; to run an algorithm twice give one a name of its own: {name: gcra_2, algorithm: gcra}`,
 				`f.yaml:4: limits[0].limit: must be positive, got 0`,
 				`f.yaml:5: limits[0].key: unknown value "nat" (want global, ip, user, api_key, tenant, endpoint)`,
 			},
@@ -201,7 +201,7 @@ func TestParseErrors(t *testing.T) {
 			name: "contradictions",
 			yaml: "lanes: [gcra, gcra]\n" + okClient + "    retry:\n      kind: exponential\n      base: 2s\n      cap: 1s\n      retry_after_jitter: 1s\n",
 			want: []string{
-				`f.yaml:1: lanes[1]: gcra is listed twice`,
+				`f.yaml:1: lanes[1]: gcra is also lanes[0]; to run an algorithm twice give one a name of its own: {name: gcra_2, algorithm: gcra}`,
 				`f.yaml:10: clients[0].retry.cap: 1s is below base 2s`,
 				`f.yaml:11: clients[0].retry.retry_after_jitter: needs honor_retry_after: true`,
 			},
@@ -307,12 +307,13 @@ func TestCheckBudget(t *testing.T) {
 func TestParseLanes(t *testing.T) {
 	tests := []struct {
 		in   string
-		want []sim.LaneKind
+		want []string
 		err  string
 	}{
-		{"gcra,token_bucket", []sim.LaneKind{sim.LaneGCRA, sim.LaneTokenBucket}, ""},
-		{" fixed_window , ", []sim.LaneKind{sim.LaneFixedWindow}, ""},
-		{"gcr", nil, `did you mean "gcra"?`},
+		{"gcra,token_bucket", []string{"gcra", "token_bucket"}, ""},
+		{" fixed_window , ", []string{"fixed_window"}, ""},
+		{"tb-20,gcra", []string{"tb-20", "gcra"}, ""}, // a variant's name: SelectLanes judges it
+		{"gcra,gcra", nil, "gcra is named twice"},
 		{"", nil, "no lanes named"},
 	}
 	for _, tc := range tests {
@@ -327,19 +328,25 @@ func TestParseLanes(t *testing.T) {
 }
 
 func TestJSONSchema(t *testing.T) {
+	type object struct {
+		Enum       []string
+		Properties map[string]struct{ Enum []string }
+	}
 	var s struct {
 		Properties map[string]struct {
 			Items struct {
 				Enum       []string
 				Properties map[string]json.RawMessage
+				AnyOf      []object
 			}
 		}
 	}
 	if err := json.Unmarshal(JSONSchema(), &s); err != nil {
 		t.Fatalf("JSONSchema is not JSON: %v", err)
 	}
-	if got := s.Properties["lanes"].Items.Enum; !reflect.DeepEqual(got, sim.LaneNames()) {
-		t.Errorf("lanes enum = %v, want %v", got, sim.LaneNames())
+	lane := s.Properties["lanes"].Items.AnyOf
+	if len(lane) != 2 || !reflect.DeepEqual(lane[0].Enum, sim.LaneNames()) || !reflect.DeepEqual(lane[1].Properties["algorithm"].Enum, sim.LaneNames()) {
+		t.Errorf("a lane is %+v, want a name of %v or a mapping whose algorithm is one", lane, sim.LaneNames())
 	}
 	for _, f := range fieldNames(reflect.TypeFor[clientSpec]()) {
 		if _, ok := s.Properties["clients"].Items.Properties[f]; !ok {
@@ -355,6 +362,8 @@ func FuzzParse(f *testing.F) {
 	}
 	f.Add([]byte("a: &a [*a, *a]\n"))
 	f.Add([]byte(okClient + "lanes: [gcra]\nbackend: {service: {mean: 1ms}}\n"))
+	f.Add([]byte(okClient + "lanes: [gcra, {name: g-2, algorithm: gcra, limits: [{burst: 3}]}, {name: a, algorithm: aimd, aimd: {min: 2}}]\n" +
+		"overrides: [{lane: g-2, limit: 4}]\nbackend: {service: {mean: 1ms}}\n"))
 	f.Fuzz(func(t *testing.T, data []byte) {
 		s, err := Parse("fuzz.yaml", data)
 		if err != nil {

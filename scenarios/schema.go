@@ -21,7 +21,7 @@ type fileSpec struct {
 	Limits      []limitSpec    `yaml:"limits,omitempty" doc:"the limit chain a request passes, most specific first (default one global limit of 10 per 1s)"`
 	HeaderStyle string         `yaml:"header_style,omitempty" enum:"header_style" doc:"how the server writes quota headers: draft (RateLimit and RateLimit-Policy, draft-ietf-httpapi-ratelimit-headers-11) or legacy (X-RateLimit-Limit, -Remaining, -Reset) (default draft)"`
 	Chain       string         `yaml:"chain,omitempty" enum:"chain" doc:"how a chain of several limits charges a request: all_or_nothing (a refusal by any limit is counted by none) or charge_until_refused (limits before the refusing one count it) (default all_or_nothing)"`
-	Lanes       []string       `yaml:"lanes,omitempty" enum:"lane" doc:"the limiting strategies to compare, in order (default the eight up to client_throttle)"`
+	Lanes       []laneSpec     `yaml:"lanes,omitempty" doc:"the limiting strategies to compare, in order (default the eight up to client_throttle): an algorithm's name, or a variant of one with a name and settings of its own"`
 	Overrides   []overrideSpec `yaml:"overrides,omitempty" doc:"another policy for one lane and one limit of the chain, e.g. a deeper leaky queue"`
 	AIMD        *aimdSpec      `yaml:"aimd,omitempty" doc:"settings of the AIMD concurrency lane"`
 	Throttle    *throttleSpec  `yaml:"throttle,omitempty" doc:"settings of the client-throttling lane"`
@@ -46,8 +46,29 @@ type limitSpec struct {
 	Changes []ruleSpec `yaml:"changes,omitempty" doc:"rule pushes for this limit, in time order: from at on, a new limit, window, burst or enforcement; a new limit, window or burst starts every key afresh, a change of enforcement alone keeps the state"`
 }
 
+// laneSpec is one entry of lanes: an algorithm's name alone (the short form,
+// which fills Algorithm), or a mapping that makes a variant of it.
+type laneSpec struct {
+	Name      string             `yaml:"name,omitempty" doc:"the lane's own name in tables, plots, checks, overrides, --lanes and traces: lower case letters, digits, _ and -, starting with a letter, at most 32 bytes (default the algorithm's name)"`
+	Algorithm string             `yaml:"algorithm" required:"true" enum:"lane" doc:"the algorithm the lane runs"`
+	Limits    []variantLimitSpec `yaml:"limits,omitempty" doc:"the lane's own policy for each limit of the chain, in chain order; a field left out keeps the chain's"`
+	AIMD      *aimdSpec          `yaml:"aimd,omitempty" doc:"an aimd lane's own settings; a field left out keeps the aimd section's"`
+	Throttle  *throttleSpec      `yaml:"throttle,omitempty" doc:"a client_throttle lane's own settings; a field left out keeps the throttle section's"`
+	Vegas     *vegasSpec         `yaml:"vegas,omitempty" doc:"a vegas lane's own settings; a field left out keeps the vegas section's"`
+}
+
+// shortField is the field a lane written as a name alone fills.
+func (laneSpec) shortField() string { return "algorithm" }
+
+// variantLimitSpec is a variant's policy for one limit of the chain.
+type variantLimitSpec struct {
+	Limit  int64     `yaml:"limit,omitempty" check:"positive" doc:"cost units admitted per window in this lane (default the chain's)"`
+	Window *Duration `yaml:"window,omitempty" check:"positive" doc:"the window in this lane (default the chain's)"`
+	Burst  *int64    `yaml:"burst,omitempty" check:"nonneg" doc:"largest burst in this lane, 0 for the limit (default the chain's)"`
+}
+
 type overrideSpec struct {
-	Lane       string    `yaml:"lane" required:"true" enum:"lane" doc:"the lane that uses this policy instead of the chain's"`
+	Lane       string    `yaml:"lane" required:"true" doc:"the lane, by its name, that uses this policy instead of the chain's"`
 	LimitIndex int       `yaml:"limit_index,omitempty" check:"nonneg" doc:"which limit of the chain it replaces, 0 for the first (default 0)"`
 	Limit      int64     `yaml:"limit" required:"true" check:"positive" doc:"cost units admitted per window in that lane"`
 	Window     *Duration `yaml:"window,omitempty" check:"positive" doc:"the window (default the replaced limit's)"`

@@ -183,22 +183,19 @@ func editDistance(a, b string) int {
 	return prev[len(b)]
 }
 
-// ParseLanes reads a comma-separated list of lane names, e.g. "gcra,token_bucket".
-func ParseLanes(s string) ([]sim.LaneKind, error) {
-	var lanes []sim.LaneKind
+// ParseLanes reads a comma-separated list of lane names, e.g. "gcra,token_bucket":
+// algorithms' names or the names of a scenario's variants (SelectLanes picks them).
+func ParseLanes(s string) ([]string, error) {
+	var lanes []string
 	for _, name := range strings.Split(s, ",") {
 		name = strings.TrimSpace(name)
 		if name == "" {
 			continue
 		}
-		k, ok := sim.ParseLane(name)
-		if !ok {
-			return nil, fmt.Errorf("%s", strings.Replace(unknownName(name, sim.LaneNames()), "unknown value", "unknown lane", 1))
-		}
-		if slices.Contains(lanes, k) {
+		if slices.Contains(lanes, name) {
 			return nil, fmt.Errorf("%s is named twice: each lane runs once", name)
 		}
-		lanes = append(lanes, k)
+		lanes = append(lanes, name)
 	}
 	if len(lanes) == 0 {
 		return nil, fmt.Errorf("no lanes named (want some of %s)", strings.Join(sim.LaneNames(), ", "))

@@ -52,6 +52,8 @@ const (
 type TraceRecord struct {
 	At         time.Duration
 	Lane       LaneKind
+	LaneName   string // the lane's name (Config.LaneName)
+	LaneIndex  int    // the lane's index in Config.Lanes and Result.Lanes
 	Event      TraceEvent
 	Client     int    // global client index
 	Class      string // client group name

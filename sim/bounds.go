@@ -133,20 +133,17 @@ func checkBuild(ck *checker, c Config) {
 	if _, err := algorithms.NewSlidingLog(c.Limits[0].Policy); err != nil {
 		report("limits[0]", err)
 	}
-	for _, lane := range c.Lanes {
-		kind := lane
-		switch lane.Info().Class {
-		case ConcurrencyLimiter:
+	for li := range c.Lanes {
+		kind, ok := c.laneConfig(li).chainKind(c.Lanes[li])
+		if !ok {
 			continue
-		case ClientGate:
-			kind = c.Throttle.Server
 		}
 		for i := range c.Limits {
-			p := c.policy(lane, i)
+			p := c.policy(li, i)
 			path := fmt.Sprintf("limits[%d]", i)
-			if j := c.override(lane, i); j >= 0 {
+			if j := c.override(li, i); j >= 0 {
 				path = fmt.Sprintf("overrides[%d]", j)
-				checkCosts(ck, path, lane, p, c.Clients)
+				checkCosts(ck, path, c.LaneName(li), p, c.Clients)
 			}
 			if _, err := newDecider(kind, p, 0); err != nil {
 				report(path, err)
@@ -158,23 +155,37 @@ func checkBuild(ck *checker, c Config) {
 			c.Bucket, (c.Duration+c.Drain)/c.Bucket, c.Duration+c.Drain, MaxBuckets, (c.Duration+c.Drain)/MaxBuckets+1)
 	}
 	for _, l := range laneTable {
-		var err error
-		switch {
-		case l.concurrency != nil:
-			_, err = l.concurrency(&c)
-		case l.gate != nil:
-			_, err = l.gate(&c, 0)
-		}
-		if err != nil {
+		if err := buildSettings(l, &c); err != nil {
 			ck.add(l.Settings, "%v", err)
+		}
+	}
+	for li, k := range c.Lanes {
+		if lc := c.laneConfig(li); lc != &c {
+			if err := buildSettings(k.Info(), lc); err != nil {
+				ck.add(fmt.Sprintf("variants[%d].%s", li, k.Info().Settings), "%v", err)
+			}
 		}
 	}
 }
 
-// override is the index of the override giving lane its policy for limit i, or -1.
-func (c *Config) override(lane LaneKind, i int) int {
+// buildSettings builds the concurrency limiter or client gate of lane l from
+// c's settings, to see that they are accepted.
+func buildSettings(l LaneInfo, c *Config) (err error) {
+	switch {
+	case l.concurrency != nil:
+		_, err = l.concurrency(c)
+	case l.gate != nil:
+		_, err = l.gate(c, 0)
+	}
+	return err
+}
+
+// override is the index of the override giving lane (an index of Lanes) its
+// policy for limit i, or -1.
+func (c *Config) override(lane, i int) int {
+	name := c.LaneName(lane)
 	for j, o := range c.Overrides {
-		if o.Lane == lane && o.Limit == i {
+		if o.overrideName() == name && o.Limit == i {
 			return j
 		}
 	}
@@ -183,7 +194,7 @@ func (c *Config) override(lane LaneKind, i int) int {
 
 // checkCosts reports the first client group whose cost is above p's burst: in
 // that lane no request of theirs could ever be admitted.
-func checkCosts(ck *checker, path string, lane LaneKind, p algorithms.Policy, groups []ClientGroup) {
+func checkCosts(ck *checker, path string, lane string, p algorithms.Policy, groups []ClientGroup) {
 	for j, g := range groups {
 		if b := p.EffectiveBurst(); g.Cost > b {
 			ck.add(path+".burst", "%d is below the cost %d of clients[%d]: no request of theirs could ever be admitted in lane %v", b, g.Cost, j, lane)

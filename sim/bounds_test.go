@@ -65,7 +65,7 @@ func TestValidateCapsAndBuilds(t *testing.T) {
 			c.Overrides = []LaneOverride{{Lane: LaneTokenBucket, Policy: algorithms.Policy{Limit: 1, Window: 100 * time.Millisecond, Burst: math.MaxInt64}}}
 		}, "overrides[0]: token bucket: burst 9223372036854775807 at 1 per 100ms overflows"},
 		{"no lanes", func(c *Config) { c.Lanes = []LaneKind{} }, "lanes: at least one lane is needed"},
-		{"a lane twice", func(c *Config) { c.Lanes = []LaneKind{LaneGCRA, LaneTokenBucket, LaneGCRA} }, "lanes[2]: gcra is also lanes[0]: each lane runs once"},
+		{"a lane twice", func(c *Config) { c.Lanes = []LaneKind{LaneGCRA, LaneTokenBucket, LaneGCRA} }, "lanes[2]: gcra is also lanes[0]: give each lane its own name"},
 	}
 	for _, tc := range tests {
 		t.Run(tc.name, func(t *testing.T) {

@@ -21,8 +21,14 @@ type Config struct {
 	// Limits is the chain a request passes, most specific first. Every lane applies
 	// its own algorithm to each limit in the chain; a refusal names the limit that tripped.
 	Limits []Limit
-	// Lanes to run, in order; empty means DefaultLanes().
+	// Lanes to run, in order; empty means DefaultLanes(). A kind may run as
+	// several lanes when Variants gives them names of their own.
 	Lanes []LaneKind
+	// Variants set lanes apart from others of their kind, Variants[i] lane
+	// Lanes[i]: a name of its own and its own lane settings (per-limit policies
+	// are Overrides naming the lane). A missing or zero entry is the lane under
+	// its kind's name with the Config's settings.
+	Variants []Variant
 	// HeaderStyle is how the server writes its quota headers; the zero value is
 	// the IETF draft's RateLimit and RateLimit-Policy.
 	HeaderStyle HeaderStyle
@@ -91,11 +97,29 @@ const (
 	ChainChargeUntilRefused
 )
 
-// LaneOverride replaces, in lane Lane only, the policy of Limits[Limit].
+// LaneOverride replaces, in one lane only, the policy of Limits[Limit]. The lane
+// is the one named Name, or, when Name is empty, the one named after kind Lane.
 type LaneOverride struct {
 	Lane   LaneKind
+	Name   string
 	Limit  int
 	Policy algorithms.Policy
+}
+
+// Variant is what sets a lane apart from other lanes of its kind: one algorithm
+// can then run side by side with different settings (a token bucket with burst
+// 20 beside one with burst 100).
+type Variant struct {
+	// Name names the lane in results, traces and overrides: lower case letters,
+	// digits, '_' and '-', at most MaxLaneName bytes; "" means the kind's name.
+	// The lanes of a Config have distinct names, and a lane may bear the name of
+	// a kind only if it is of that kind.
+	Name string
+	// AIMD, Throttle and Vegas, when set, change the Config's settings of the
+	// lane's kind in this lane alone: their non-zero fields replace the Config's.
+	AIMD     *AIMDSettings
+	Throttle *ThrottleSettings
+	Vegas    *VegasSettings
 }
 
 // KeyKind is what a limit counts by.

@@ -33,6 +33,12 @@
 // Adding a lane is adding a row to the registry, its algorithm, and its
 // settings if it has any.
 //
+// One kind may run as several lanes side by side, to size a limit: Variants
+// give such lanes names of their own (Config.LaneName; LaneResult.Name,
+// LaneSnapshot.Name and TraceRecord.LaneName carry it, TraceRecord.LaneIndex
+// the lane's position) and settings of their own; Overrides naming a lane give
+// it its own policy for a limit of the chain.
+//
 // # Virtual time and determinism
 //
 // Time is an integer number of nanoseconds since the start (time.Duration),

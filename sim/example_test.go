@@ -76,3 +76,33 @@ func ExampleLanes() {
 	// client_throttle        client throttling      client gate         default true
 	// vegas                  Vegas concurrency      concurrency limiter default false
 }
+
+// One algorithm as two lanes: token buckets of burst 5 and burst 20, named
+// apart, meet the same burst of 30 requests.
+func ExampleVariant() {
+	policy := func(burst int64) algorithms.Policy {
+		return algorithms.Policy{Limit: 10, Window: time.Second, Burst: burst}
+	}
+	cfg := sim.Config{
+		Duration: 2 * time.Second,
+		Limits:   []sim.Limit{{Key: sim.KeyGlobal, Policy: policy(0)}},
+		Lanes:    []sim.LaneKind{sim.LaneTokenBucket, sim.LaneTokenBucket},
+		Variants: []sim.Variant{{Name: "burst-5"}, {Name: "burst-20"}},
+		Overrides: []sim.LaneOverride{
+			{Name: "burst-5", Policy: policy(5)},
+			{Name: "burst-20", Policy: policy(20)},
+		},
+		Clients: []sim.ClientGroup{{Count: 1, Arrivals: []sim.Arrival{{Kind: sim.ArrivalBurst, At: time.Second, Count: 30}}}},
+	}
+	r, err := sim.Run(context.Background(), cfg, sim.Options{})
+	if err != nil {
+		fmt.Println(err)
+		return
+	}
+	for _, l := range r.Lanes {
+		fmt.Printf("%s (%v): admitted %d of %d\n", l.Name, l.Lane, l.Admitted, l.Attempts)
+	}
+	// Output:
+	// burst-5 (token_bucket): admitted 5 of 30
+	// burst-20 (token_bucket): admitted 20 of 30
+}

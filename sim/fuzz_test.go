@@ -5,6 +5,7 @@ import (
 	"errors"
 	"fmt"
 	"reflect"
+	"slices"
 	"testing"
 	"time"
 
@@ -36,12 +37,21 @@ func FuzzScenario(f *testing.F) {
 	} {
 		f.Add(seed)
 	}
+	// Long enough to reach fuzzVariant: a variant of gcra, token_bucket,
+	// client_throttle, aimd, client_throttle with overrides and sliding_log.
+	for _, step := range []int{3, 5, 9, 11, 34, 41} {
+		seed := make([]byte, 120)
+		for i := range seed {
+			seed[i] = byte((i*step + 3) % 256)
+		}
+		f.Add(seed)
+	}
 	f.Fuzz(func(t *testing.T, data []byte) {
 		cfg := fuzzConfig(&fuzzBytes{data: data})
 		if cfg.Validate() != nil {
 			return
 		}
-		traces := map[LaneKind]*laneTrace{}
+		traces := map[int]*laneTrace{}
 		s, err := New(cfg, Options{MaxEvents: fuzzBudget, Trace: traceByLane(traces)})
 		if err != nil {
 			t.Fatalf("New refused what Validate accepted: %v\n%+v", err, cfg)
@@ -60,16 +70,16 @@ func FuzzScenario(f *testing.F) {
 		if err != nil {
 			t.Fatalf("Run of a valid config: %v\n%+v", err, cfg)
 		}
-		for _, lr := range res.Lanes {
+		for i, lr := range res.Lanes {
 			if err := checkCounts(lr); err != nil {
-				t.Errorf("lane %v: %v\n%+v", lr.Lane, err, cfg)
+				t.Errorf("lane %v: %v\n%+v", lr.Name, err, cfg)
 			}
-			if err := checkTraceCounts(lr, traces[lr.Lane]); err != nil {
-				t.Errorf("lane %v: %v\n%+v", lr.Lane, err, cfg)
+			if err := checkTraceCounts(lr, traces[i]); err != nil {
+				t.Errorf("lane %v: %v\n%+v", lr.Name, err, cfg)
 			}
 		}
 		checkSlidingLog(t, cfg, res, traces)
-		checkTokenBucketIsGCRA(t, cfg, traces)
+		checkTokenBucketIsGCRA(t, cfg, res, traces)
 		checkLanesIndependent(t, cfg, res)
 		checkShadowsChangeNothing(t, cfg, res)
 	})
@@ -171,8 +181,12 @@ func checkTraceCounts(r LaneResult, tr *laneTrace) error {
 
 // checkSlidingLog recomputes, from the trace, every key's admissions in every
 // window of the sliding-log lane: never above its limit.
-func checkSlidingLog(t *testing.T, cfg Config, res Result, traces map[LaneKind]*laneTrace) {
-	tr := traces[LaneSlidingLog]
+func checkSlidingLog(t *testing.T, cfg Config, res Result, traces map[int]*laneTrace) {
+	i := plainLane(res, LaneSlidingLog)
+	if i < 0 {
+		return
+	}
+	tr := traces[i]
 	if tr == nil || cfg.Limits[0].Shadow {
 		return // a shadow first limit holds nothing
 	}
@@ -181,12 +195,7 @@ func checkSlidingLog(t *testing.T, cfg Config, res Result, traces map[LaneKind]*
 			return // the first limit changes during the run
 		}
 	}
-	var p algorithms.Policy
-	for _, lr := range res.Lanes {
-		if lr.Lane == LaneSlidingLog {
-			p = lr.Policy
-		}
-	}
+	p := res.Lanes[i].Policy
 	byKey := map[string][]TraceRecord{}
 	for _, r := range tr.records {
 		if r.Event == TraceAdmit || r.Event == TraceDelay {
@@ -210,13 +219,17 @@ func checkSlidingLog(t *testing.T, cfg Config, res Result, traces map[LaneKind]*
 }
 
 // checkTokenBucketIsGCRA compares the two lanes' traces attempt by attempt.
-func checkTokenBucketIsGCRA(t *testing.T, cfg Config, traces map[LaneKind]*laneTrace) {
-	tb, g := traces[LaneTokenBucket], traces[LaneGCRA]
+func checkTokenBucketIsGCRA(t *testing.T, cfg Config, res Result, traces map[int]*laneTrace) {
+	i, j := plainLane(res, LaneTokenBucket), plainLane(res, LaneGCRA)
+	if i < 0 || j < 0 {
+		return
+	}
+	tb, g := traces[i], traces[j]
 	if tb == nil || g == nil {
 		return
 	}
 	for _, o := range cfg.Overrides {
-		if o.Lane == LaneTokenBucket || o.Lane == LaneGCRA {
+		if o.Name == "" && (o.Lane == LaneTokenBucket || o.Lane == LaneGCRA) {
 			return // their policies differ by design
 		}
 	}
@@ -225,7 +238,7 @@ func checkTokenBucketIsGCRA(t *testing.T, cfg Config, traces map[LaneKind]*laneT
 	}
 	for i := range tb.records {
 		a, b := tb.records[i], g.records[i]
-		a.Lane, b.Lane = 0, 0
+		a.Lane, b.Lane, a.LaneName, b.LaneName, a.LaneIndex, b.LaneIndex = 0, 0, "", "", 0, 0
 		if a != b {
 			t.Fatalf("record %d: token bucket %+v, GCRA %+v\n%+v", i, a, b, cfg)
 		}
@@ -235,17 +248,26 @@ func checkTokenBucketIsGCRA(t *testing.T, cfg Config, traces map[LaneKind]*laneT
 // checkLanesIndependent runs every lane alone: each must measure what it did
 // beside the others.
 func checkLanesIndependent(t *testing.T, cfg Config, res Result) {
-	for _, lr := range res.Lanes {
+	for i, lr := range res.Lanes {
 		alone := cfg
-		alone.Lanes = []LaneKind{lr.Lane}
+		alone.Lanes, alone.Variants = []LaneKind{lr.Lane}, nil
+		if i < len(cfg.Variants) {
+			alone.Variants = []Variant{cfg.Variants[i]}
+		}
+		alone.Overrides = slices.DeleteFunc(slices.Clone(cfg.Overrides), func(o LaneOverride) bool { return o.Name != "" && o.Name != lr.Name })
 		r, err := Run(context.Background(), alone, Options{MaxEvents: fuzzBudget})
 		if err != nil {
-			t.Fatalf("lane %v alone: %v", lr.Lane, err)
+			t.Fatalf("lane %v alone: %v", lr.Name, err)
 		}
 		if !reflect.DeepEqual(r.Lanes[0], lr) {
-			t.Fatalf("lane %v alone differs from beside the others:\n%+v\n%+v", lr.Lane, r.Lanes[0], lr)
+			t.Fatalf("lane %v alone differs from beside the others:\n%+v\n%+v", lr.Name, r.Lanes[0], lr)
 		}
 	}
+}
+
+// plainLane is the index of the lane of kind k under its kind's name, or -1.
+func plainLane(r Result, k LaneKind) int {
+	return slices.IndexFunc(r.Lanes, func(l LaneResult) bool { return l.Lane == k && l.Name == k.String() })
 }
 
 // checkShadowsChangeNothing runs the world without its shadow limits: every
@@ -279,13 +301,14 @@ func checkShadowsChangeNothing(t *testing.T, cfg Config, res Result) {
 // laneTrace keeps one lane's trace records.
 type laneTrace struct{ records []TraceRecord }
 
-type traceByLane map[LaneKind]*laneTrace
+// traceByLane keeps each lane's records by its index.
+type traceByLane map[int]*laneTrace
 
 func (m traceByLane) Record(r *TraceRecord) error {
-	lt := m[r.Lane]
+	lt := m[r.LaneIndex]
 	if lt == nil {
 		lt = &laneTrace{}
-		m[r.Lane] = lt
+		m[r.LaneIndex] = lt
 	}
 	lt.records = append(lt.records, *r)
 	return nil
@@ -366,7 +389,33 @@ func fuzzConfig(b *fuzzBytes) Config {
 	}
 	fuzzHeadersAndChains(b, &c)
 	fuzzShadowAndRules(b, &c)
+	fuzzVariant(b, &c)
 	return c
+}
+
+// fuzzVariant adds a variant of one algorithm as one more lane, with its own
+// policy for one limit or its own settings. It reads the fuzz bytes last, and a
+// zero byte adds none, so older corpora keep their meaning.
+func fuzzVariant(b *fuzzBytes, c *Config) {
+	kind := []LaneKind{LaneDefault, LaneTokenBucket, LaneGCRA, LaneLeakyBucket, LaneSlidingLog, LaneAIMD, LaneClientThrottle}[b.upTo(7)]
+	if kind == LaneDefault {
+		return
+	}
+	ms := time.Millisecond
+	c.Lanes = append(slices.Clone(c.LanesRun()), kind)
+	c.Variants = make([]Variant, len(c.Lanes))
+	v := &c.Variants[len(c.Lanes)-1]
+	v.Name = "variant-" + kind.String()
+	switch kind {
+	case LaneAIMD:
+		v.AIMD = &AIMDSettings{Initial: float64(1 + b.upTo(20)), Backoff: []float64{0, 0.5, 0.95}[b.upTo(3)]}
+	case LaneClientThrottle:
+		v.Throttle = &ThrottleSettings{K: float64(1 + b.upTo(3)), Server: []LaneKind{LaneDefault, LaneGCRA, LaneSlidingLog}[b.upTo(3)]}
+	}
+	if kind.Info().Class != ConcurrencyLimiter && b.upTo(2) == 1 {
+		c.Overrides = append(c.Overrides, LaneOverride{Name: v.Name, Limit: b.upTo(len(c.Limits)), Policy: algorithms.Policy{
+			Limit: int64(1 + b.upTo(30)), Window: b.pick(10*ms, time.Second, 2*time.Second), Burst: int64(b.upTo(40))}})
+	}
 }
 
 // fuzzShadowAndRules makes some limits shadows and schedules rule pushes. It

@@ -11,11 +11,13 @@ import (
 // virtual clock. Lanes share nothing mutable; they see the same arrivals because
 // each client's arrival stream is seeded the same way in every lane.
 type lane struct {
-	kind LaneKind
-	cfg  *Config
-	pop  *population
-	eng  engine
-	end  time.Duration
+	kind  LaneKind
+	index int     // in Config.Lanes
+	name  string  // Config.LaneName(index)
+	cfg   *Config // as this lane applies it (Config.laneConfig)
+	pop   *population
+	eng   engine
+	end   time.Duration
 
 	chain          []decider
 	limits         []Limit             // the chain's limits as the lane applies them now
@@ -460,7 +462,7 @@ func (l *lane) fillRecord(ev TraceEvent, r int32) {
 	req := &l.reqs.all[r]
 	c := req.client
 	l.rec = TraceRecord{
-		At: l.eng.now, Lane: l.kind, Event: ev, Client: int(c),
+		At: l.eng.now, Lane: l.kind, LaneName: l.name, LaneIndex: l.index, Event: ev, Client: int(c),
 		Class:   l.pop.groups[l.pop.groupOf[c]].Name,
 		Key:     l.pop.keyNames[0][l.pop.keyOf[0][c]],
 		Request: req.num, Attempt: int(req.attempt), Cost: req.cost,

@@ -208,10 +208,10 @@ func ceilSeconds(d time.Duration) int64 {
 }
 
 // result turns the tallies into a LaneResult at virtual time now.
-func (m *metrics) result(kind LaneKind, pop *population, cfg *Config, b *backend, now time.Duration, clients []clientState) LaneResult {
+func (m *metrics) result(lane int, pop *population, cfg *Config, b *backend, now time.Duration, clients []clientState) LaneResult {
 	r := m.counts
-	r.Lane = kind
-	r.Policy = cfg.policy(kind, 0)
+	r.Lane, r.Name = cfg.Lanes[lane], cfg.LaneName(lane)
+	r.Policy = cfg.policy(lane, 0)
 	r.Pending = r.Unique - r.Succeeded - r.GaveUp
 	for i, n := range m.refusedBy {
 		r.RefusedBy = append(r.RefusedBy, LimitCount{Limit: cfg.Limits[i].Name, Count: n})

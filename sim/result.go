@@ -25,6 +25,8 @@ type Result struct {
 // work a client wants done, an attempt is one try of it (the first or a retry).
 type LaneResult struct {
 	Lane LaneKind
+	// Name is the lane's name (Config.LaneName): its kind's, or its variant's.
+	Name string
 	// Policy is the first limit's policy as this lane applied it: the chain's,
 	// unless an override replaced it.
 	Policy algorithms.Policy

@@ -29,6 +29,7 @@ func (s *Simulation) ChangeRule(ch RuleChange) error {
 	}
 	at := sortedInsert(&s.cfg.Rules, ch)
 	for _, l := range s.lanes {
+		l.cfg.Rules = s.cfg.Rules // a lane with settings of its own holds a copy of the Config
 		if at < l.nextRule {
 			panic("sim.Simulation.ChangeRule: a rule inserted before one already applied")
 		}
@@ -97,10 +98,10 @@ func checkRule(ck *checker, path string, ch RuleChange, c *Config) {
 	if len(ck.errs) > before {
 		return
 	}
-	for _, lane := range c.Lanes {
-		if kind, ok := c.chainKind(lane); ok {
+	for i, lane := range c.Lanes {
+		if kind, ok := c.laneConfig(i).chainKind(lane); ok {
 			if _, err := newDecider(kind, ch.Policy, 0); err != nil {
-				ck.add(path, "in lane %v: %v", lane, err)
+				ck.add(path, "in lane %v: %v", c.LaneName(i), err)
 				return
 			}
 		}

@@ -4,6 +4,7 @@ import (
 	"context"
 	"errors"
 	"math/rand/v2"
+	"slices"
 	"testing"
 	"time"
 
@@ -161,6 +162,11 @@ func TestChangeRuleLiveEqualsScheduled(t *testing.T) {
 	r := rand.New(rand.NewPCG(2, 2))
 	for i := range 10 {
 		cfg := randomWorld(r, DefaultLanes(), true)
+		if i%2 == 1 { // a variant with settings of its own holds its own copy of the Config
+			cfg.Lanes = append(slices.Clone(cfg.LanesRun()), LaneClientThrottle)
+			cfg.Variants = make([]Variant, len(cfg.Lanes))
+			cfg.Variants[len(cfg.Lanes)-1] = Variant{Name: "throttle-gcra", Throttle: &ThrottleSettings{Server: LaneGCRA}}
+		}
 		at := time.Duration(1+r.IntN(4000)) * time.Millisecond
 		ch := RuleChange{At: at, Limit: r.IntN(2), Shadow: r.IntN(2) == 0,
 			Policy: algorithms.Policy{Limit: 1 + r.Int64N(9), Window: time.Duration(50+r.IntN(950)) * time.Millisecond}}

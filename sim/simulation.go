@@ -37,8 +37,8 @@ func NewContext(ctx context.Context, cfg Config, opt Options) (*Simulation, erro
 		return nil, err
 	}
 	s := &Simulation{cfg: cfg, opt: opt}
-	for _, kind := range cfg.Lanes {
-		l, err := newLane(ctx, kind, &s.cfg, pop, opt.Trace)
+	for i := range cfg.Lanes {
+		l, err := newLane(ctx, i, s.cfg.laneConfig(i), pop, opt.Trace)
 		if err != nil {
 			return nil, err
 		}
@@ -47,13 +47,14 @@ func NewContext(ctx context.Context, cfg Config, opt Options) (*Simulation, erro
 	return s, nil
 }
 
-func newLane(ctx context.Context, kind LaneKind, cfg *Config, pop *population, trace TraceSink) (*lane, error) {
+// newLane prepares lane index of cfg, which is the Config as that lane applies it.
+func newLane(ctx context.Context, index int, cfg *Config, pop *population, trace TraceSink) (*lane, error) {
 	m, err := newMetrics(cfg, pop, cfg.Bucket)
 	if err != nil {
 		return nil, err
 	}
 	l := &lane{
-		kind: kind, cfg: cfg, pop: pop, end: cfg.Duration + cfg.Drain, m: m, trace: trace, ruleAt: cfg.ruleAt(0), shadowed: -1,
+		kind: cfg.Lanes[index], index: index, name: cfg.LaneName(index), cfg: cfg, pop: pop, end: cfg.Duration + cfg.Drain, m: m, trace: trace, ruleAt: cfg.ruleAt(0), shadowed: -1,
 		clients: make([]clientState, pop.clients()),
 		extras:  make([]arrivalState, pop.extras),
 	}
@@ -86,9 +87,9 @@ func newLane(ctx context.Context, kind LaneKind, cfg *Config, pop *population, t
 	return l, nil
 }
 
-// policy is the policy lane kind applies to limit i of the chain.
-func (c *Config) policy(kind LaneKind, i int) algorithms.Policy {
-	if j := c.override(kind, i); j >= 0 {
+// policy is the policy lane (an index of Lanes) applies to limit i of the chain.
+func (c *Config) policy(lane, i int) algorithms.Policy {
+	if j := c.override(lane, i); j >= 0 {
 		return c.Overrides[j].Policy
 	}
 	return c.Limits[i].Policy
@@ -124,7 +125,7 @@ func (l *lane) buildLimiters() error {
 
 func (l *lane) buildChain(kind LaneKind) error {
 	for i := range l.cfg.Limits {
-		p := l.cfg.policy(l.kind, i)
+		p := l.cfg.policy(l.index, i)
 		d, err := newDecider(kind, p, len(l.pop.keyNames[i]))
 		if err != nil {
 			return FieldErrors{{Field: "limits[" + itoa(i) + "]", Problem: err.Error()}}
@@ -232,7 +233,7 @@ func (s *Simulation) overBudget(l *lane, t time.Duration) error {
 	if s.opt.MaxEvents <= 0 || !ok || at > min(t, l.end) {
 		return nil
 	}
-	return &BudgetError{Budget: s.opt.MaxEvents, Where: fmt.Sprintf("in lane %v at t=%v of %v", l.kind, l.eng.now, s.End())}
+	return &BudgetError{Budget: s.opt.MaxEvents, Where: fmt.Sprintf("in lane %v at t=%v of %v", l.name, l.eng.now, s.End())}
 }
 
 // progress reports the overall virtual time covered: lanes before i are done.
@@ -258,7 +259,7 @@ func (s *Simulation) Result() Result {
 		}
 	}
 	for _, l := range s.lanes {
-		r.Lanes = append(r.Lanes, l.m.result(l.kind, l.pop, &s.cfg, l.backend, l.eng.now, l.clients))
+		r.Lanes = append(r.Lanes, l.m.result(l.index, l.pop, l.cfg, l.backend, l.eng.now, l.clients))
 	}
 	return r
 }

@@ -6,6 +6,7 @@ import "time"
 // by step.
 type LaneSnapshot struct {
 	Lane      LaneKind
+	Name      string        // the lane's name (Config.LaneName)
 	Now       time.Duration // the lane's clock: its latest event
 	Attempts  int64
 	Admitted  int64
@@ -28,7 +29,7 @@ func (s *Simulation) Snapshot() []LaneSnapshot {
 	for i, l := range s.lanes {
 		c := &l.m.counts
 		snap := LaneSnapshot{
-			Lane: l.kind, Now: l.eng.now,
+			Lane: l.kind, Name: l.name, Now: l.eng.now,
 			Attempts: c.Attempts, Admitted: c.Admitted, Refused: c.Refused, Delayed: c.Delayed,
 			Shed: c.Shed, Dropped: c.Dropped, Succeeded: c.Succeeded,
 			Peak: l.m.peak.best,

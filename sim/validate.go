@@ -56,13 +56,7 @@ func (c Config) Validate() error {
 	if c.Lanes != nil && len(c.Lanes) == 0 {
 		ck.add("lanes", "at least one lane is needed (leave lanes out for the default %d)", len(DefaultLanes()))
 	}
-	seen := map[LaneKind]int{}
-	for i, k := range c.Lanes {
-		if j, dup := seen[k]; dup {
-			ck.add(fmt.Sprintf("lanes[%d]", i), "%v is also lanes[%d]: each lane runs once", k, j)
-		}
-		seen[k] = i
-	}
+	checkLanes(&ck, &c)
 	for i, l := range c.Limits {
 		checkLimit(&ck, fmt.Sprintf("limits[%d]", i), l)
 	}
@@ -79,7 +73,7 @@ func (c Config) Validate() error {
 		}
 	}
 	for i, o := range c.Overrides {
-		checkOverride(&ck, fmt.Sprintf("overrides[%d]", i), o, len(c.Limits))
+		checkOverride(&ck, fmt.Sprintf("overrides[%d]", i), o, &c)
 	}
 	for i, k := range c.Lanes {
 		if !k.known() {
@@ -110,9 +104,20 @@ func (c Config) Validate() error {
 	return ck.errs
 }
 
-func checkOverride(ck *checker, path string, o LaneOverride, limits int) {
-	if !o.Lane.known() || o.Lane.Info().Class == ConcurrencyLimiter {
-		ck.add(path+".lane", "must be a lane with a limit chain, got %v", o.Lane)
+func checkOverride(ck *checker, path string, o LaneOverride, c *Config) {
+	limits := len(c.Limits)
+	kind := o.Lane
+	if o.Name != "" {
+		lanes := c.withDefaults()
+		i := lanes.laneIndex(o.Name)
+		if i < 0 {
+			ck.add(path+".lane", "no lane is named %s (the lanes: %s)", o.Name, strings.Join(lanes.LaneNames(), ", "))
+			return
+		}
+		kind = lanes.Lanes[i]
+	}
+	if !kind.known() || kind.Info().Class == ConcurrencyLimiter {
+		ck.add(path+".lane", "must be a lane with a limit chain, got %v", o.overrideName())
 	}
 	if o.Limit < 0 || o.Limit >= max(limits, 1) {
 		ck.add(path+".limit_index", "must name a limit of the chain (0 to %d), got %d", limits-1, o.Limit)

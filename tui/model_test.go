@@ -390,6 +390,7 @@ func TestViewGolden(t *testing.T) {
 		{"leaky_queue_steady_overload", "steady-overload", 100, 24, steps(50)},
 		{"shed_downstream_slowdown", "downstream-slowdown", 100, 24, steps(120)},
 		{"drop_client_throttling", "client-throttling-overload", 100, 24, steps(300)},
+		{"variants_choose_burst", "choose-burst", 80, 24, steps(110)},
 		{"finished_boundary_burst", "boundary-burst", 100, 24, append(keys("+", "+", "+", "+", "+", "+"), tickMsg{0}, tickMsg{0}, tickMsg{0})},
 		{"rule_keys_steady_overload", "steady-overload", 100, 24, append(append(append(append(steps(20), keys("]", "]")...),
 			steps(10)[1:]...), keyMsg("}")), steps(10)[1:]...)},

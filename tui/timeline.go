@@ -12,7 +12,6 @@ import (
 // virtual time zero (slice k covers [k×width, (k+1)×width)).
 type timeline struct {
 	width time.Duration
-	index []int8 // lane kind → row; -1 for lanes not run
 	rows  []sliceRing
 }
 
@@ -39,28 +38,24 @@ type slice struct {
 }
 
 func newTimeline(width time.Duration) *timeline {
-	t := &timeline{width: width, index: make([]int8, sim.LaneKinds())}
-	for i := range t.index {
-		t.index[i] = -1
-	}
-	return t
+	return &timeline{width: width}
 }
 
-// setLanes gives each lane, in order, its row.
+// setLanes gives each lane, in order, its row: records name their row by
+// their lane's index.
 func (t *timeline) setLanes(lanes []sim.LaneKind) {
 	t.rows = make([]sliceRing, len(lanes))
-	for i, k := range lanes {
-		t.index[k] = int8(i)
+	for i := range lanes {
 		t.rows[i].cells = make([]slice, ringSlices)
 	}
 }
 
 // Record bins one trace record. It implements sim.TraceSink and never fails.
 func (t *timeline) Record(r *sim.TraceRecord) error {
-	if int(r.Lane) >= len(t.index) || t.index[r.Lane] < 0 || r.At < 0 {
+	if r.LaneIndex < 0 || r.LaneIndex >= len(t.rows) || r.At < 0 {
 		return nil
 	}
-	row := &t.rows[t.index[r.Lane]]
+	row := &t.rows[r.LaneIndex]
 	at := int64(r.At / t.width)
 	switch r.Event {
 	case sim.TraceAdmit:

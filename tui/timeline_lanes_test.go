@@ -16,7 +16,7 @@ func TestTimelineKeepsEveryLane(t *testing.T) {
 	tl := newTimeline(time.Millisecond)
 	tl.setLanes(kinds)
 	for i, k := range kinds {
-		if err := tl.Record(&sim.TraceRecord{At: 0, Lane: k, Event: sim.TraceRefuse}); err != nil {
+		if err := tl.Record(&sim.TraceRecord{At: 0, Lane: k, LaneIndex: i, Event: sim.TraceRefuse}); err != nil {
 			t.Fatal(err)
 		}
 		if got := tl.rows[i].at(0).refused; got != 1 {

@@ -196,7 +196,7 @@ func (m *Model) layout() layout {
 	lay := layout{snap: m.snaps}
 	lay.short = m.width < 110
 	for _, s := range m.snaps {
-		lay.nameW = max(lay.nameW, utf8.RuneCountInString(laneTitle(s.Lane, lay.short)))
+		lay.nameW = max(lay.nameW, utf8.RuneCountInString(laneTitle(&s, lay.short)))
 	}
 	wide := m.width >= 110
 	head := func(w, n string) string {
@@ -257,11 +257,11 @@ func (m *Model) layout() layout {
 	return lay
 }
 
-func laneTitle(k sim.LaneKind, short bool) string {
+func laneTitle(s *sim.LaneSnapshot, short bool) string {
 	if short {
-		return k.Info().Short
+		return sim.LaneShort(s.Lane, s.Name)
 	}
-	return k.Title()
+	return s.Title()
 }
 
 // infoLine is the limit the rule keys change, as in force now, the clock, the
@@ -315,7 +315,7 @@ func (m *Model) drawLanes(b *strings.Builder, lay layout) {
 	b.WriteByte('\n')
 	for i := range lay.snap {
 		s := &lay.snap[i]
-		name := padRight(laneTitle(s.Lane, lay.short), lay.nameW)
+		name := padRight(laneTitle(s, lay.short), lay.nameW)
 		if s.OverLimit {
 			name = m.styles.overRow.wrap(name)
 		}

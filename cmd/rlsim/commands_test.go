@@ -63,6 +63,7 @@ func TestCompletion(t *testing.T) {
 	}{
 		{[]string{"__complete", "run", "boundary"}, "boundary-burst"},
 		{[]string{"__complete", "run", "--lanes", "gcra,tok"}, "gcra,token_bucket"},
+		{[]string{"__complete", "run", "choose-burst", "--lanes", "gcra,bu"}, "gcra,burst_20"},
 		{[]string{"__complete", "scenarios", "show", ""}, "retry-storm-full-jitter"},
 		{[]string{"completion", "bash"}, "bash completion"},
 	}

@@ -1,10 +1,12 @@
 package main
 
 import (
+	"slices"
 	"strings"
 
 	"github.com/spf13/cobra"
 
+	"github.com/rlsim/rlsim/run"
 	"github.com/rlsim/rlsim/scenarios"
 	"github.com/rlsim/rlsim/sim"
 )
@@ -29,15 +31,25 @@ func builtinCompletions() []string {
 	return out
 }
 
-// completeLanes completes the last name of a comma-separated list of lanes.
-func completeLanes(_ *cobra.Command, _ []string, toComplete string) ([]string, cobra.ShellCompDirective) {
+// completeLanes completes the last name of a comma-separated list of lanes:
+// the lanes of the scenarios named so far (their variants too), then every
+// algorithm.
+func completeLanes(_ *cobra.Command, args []string, toComplete string) ([]string, cobra.ShellCompDirective) {
 	done := ""
 	if i := strings.LastIndex(toComplete, ","); i >= 0 {
 		done = toComplete[:i+1]
 	}
+	var names []string
+	for _, arg := range args {
+		if s, err := run.Load(arg); err == nil && s.Config != nil {
+			names = append(names, s.Config.LaneNames()...)
+		}
+	}
 	var out []string
-	for _, n := range sim.LaneNames() {
-		out = append(out, done+n)
+	for _, n := range append(names, sim.LaneNames()...) {
+		if !slices.Contains(out, done+n) {
+			out = append(out, done+n)
+		}
 	}
 	return out, cobra.ShellCompDirectiveNoFileComp | cobra.ShellCompDirectiveNoSpace
 }

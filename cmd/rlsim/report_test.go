@@ -212,8 +212,8 @@ var browsed struct {
 	err       error
 }
 
-// browsedReport writes the report of boundary-burst, nat-per-ip and
-// backoff-contention, opens it with #selftest, which has the page send the
+// browsedReport writes the report of boundary-burst, nat-per-ip,
+// backoff-contention and choose-burst (three variants of one lane), opens it with #selftest, which has the page send the
 // first timeline the pointer and wheel events a mouse would, and returns the
 // page after its script ran. It skips with -short and without Chromium.
 func browsedReport(t *testing.T) (dir, page string) {
@@ -232,7 +232,7 @@ func browsedReport(t *testing.T) (dir, page string) {
 		cleanups = append(cleanups, browsed.dir)
 		dir := filepath.Join(browsed.dir, "r")
 		var out, errOut bytes.Buffer
-		if code := mainRun([]string{"run", "boundary-burst", "nat-per-ip", "backoff-contention", "--out", dir}, &out, &errOut); code != 0 {
+		if code := mainRun([]string{"run", "boundary-burst", "nat-per-ip", "backoff-contention", "choose-burst", "--out", dir}, &out, &errOut); code != 0 {
 			browsed.err = fmt.Errorf("rlsim run: status %d: %s", code, errOut.String())
 			return
 		}
@@ -265,20 +265,20 @@ func browse(chromium, profile, url string) (string, error) {
 // ran: the timelines drawn, the table filled, no error.
 func TestReportInABrowser(t *testing.T) {
 	dir, page := browsedReport(t)
-	if !strings.Contains(page, `data-timelines="2"`) {
-		t.Error(`body lacks data-timelines="2": the timelines were not drawn`)
+	if !strings.Contains(page, `data-timelines="3"`) {
+		t.Error(`body lacks data-timelines="3": the timelines were not drawn`)
 	}
 	drawn := regexp.MustCompile(`data-lanes-drawn="(\d+)" data-ticks-drawn="(\d+)"`).FindAllStringSubmatch(page, -1)
-	if len(drawn) != 2 {
-		t.Fatalf("%d timelines report what they drew, want 2", len(drawn))
+	if len(drawn) != 3 {
+		t.Fatalf("%d timelines report what they drew, want 3", len(drawn))
 	}
-	for _, d := range drawn {
-		if d[1] != "8" || d[2] == "0" {
-			t.Errorf("a timeline drew %s lanes and %s ticks, want 8 lanes and some ticks", d[1], d[2])
+	for i, want := range []string{"8", "8", "3"} { // choose-burst's three variants last
+		if d := drawn[i]; d[1] != want || d[2] == "0" {
+			t.Errorf("timeline %d drew %s lanes and %s ticks, want %s lanes and some ticks", i, d[1], d[2], want)
 		}
 	}
-	if rows := strings.Count(page, "<tr><td data-sort="); rows != 8+8+len(readRowsOfContention(t, dir)) {
-		t.Errorf("%d table rows, want 16 lane rows and the contention cells", rows)
+	if rows := strings.Count(page, "<tr><td data-sort="); rows != 8+8+3+len(readRowsOfContention(t, dir)) {
+		t.Errorf("%d table rows, want 19 lane rows and the contention cells", rows)
 	}
 }
 

@@ -124,7 +124,7 @@ one must lie outside DIR.`,
 	f.StringVar(&opts.OutDir, "out", "", "write the HTML report, PNG plots and results.json to `DIR`")
 	f.Uint64Var(&seed, "seed", 0, "seed of every random stream, replacing the file's")
 	f.DurationVar(&opts.Duration, "duration", 0, "how long new requests may start, replacing the file's")
-	f.StringVar(&opts.Lanes, "lanes", "", "comma-separated lanes to run, replacing the file's (e.g. token_bucket,gcra)")
+	f.StringVar(&opts.Lanes, "lanes", "", "comma-separated lanes to run, replacing the file's: its lanes by name (variants too) or algorithms (e.g. token_bucket,gcra)")
 	f.StringArrayVar(&opts.Sets, "set", nil, "replace the scenario field at `PATH=VALUE` (the file's names, e.g. limits[0].limit=20); repeatable")
 	f.BoolVar(&opts.Wide, "wide", false, "print every table column and each finding on one line, however wide the terminal")
 	f.IntVar(&opts.Width, "width", opts.Width, "fit the table to `N` columns (default: the terminal's width; 0: full layout)")

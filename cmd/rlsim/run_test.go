@@ -161,12 +161,14 @@ func TestSameSeedSameJSON(t *testing.T) {
 }
 
 // TestTraceRecomputesCounts checks the trace against the JSON it came with: the
-// admitted, refused and delayed counts of every lane, recounted from the trace.
+// admitted, refused and delayed counts of every lane, recounted from the trace;
+// choose-burst's lanes are three variants of one algorithm, told apart by name.
 func TestTraceRecomputesCounts(t *testing.T) {
-	for _, ext := range []string{"csv", "jsonl"} {
-		t.Run(ext, func(t *testing.T) {
+	for _, tc := range []struct{ scenario, ext string }{{"demo", "csv"}, {"demo", "jsonl"}, {"choose-burst", "csv"}} {
+		scenario, ext := tc.scenario, tc.ext
+		t.Run(scenario+"/"+ext, func(t *testing.T) {
 			path := filepath.Join(t.TempDir(), "trace."+ext)
-			code, out, errOut := execute(t, "run", "demo", "--format", "json", "--trace", path)
+			code, out, errOut := execute(t, "run", scenario, "--format", "json", "--trace", path)
 			if code != 0 {
 				t.Fatalf("exit %d: %s", code, errOut)
 			}
@@ -213,6 +215,9 @@ func TestTraceRecomputesCounts(t *testing.T) {
 					counts[r["lane"]] = map[string]int64{}
 				}
 				counts[r["lane"]][r["event"]]++
+			}
+			if len(counts) != len(doc.Runs[0].Lanes) {
+				t.Errorf("the trace names %d lanes, the JSON has %d", len(counts), len(doc.Runs[0].Lanes))
 			}
 			for _, l := range doc.Runs[0].Lanes {
 				c := counts[l.Lane]

@@ -87,7 +87,7 @@ exactly the figures "rlsim run" prints for it.`,
 	}
 	f := cmd.Flags()
 	f.Uint64Var(&seed, "seed", 0, "seed of every random stream, replacing the file's")
-	f.StringVar(&opts.Lanes, "lanes", "", "comma-separated lanes to show, replacing the file's (e.g. token_bucket,gcra)")
+	f.StringVar(&opts.Lanes, "lanes", "", "comma-separated lanes to show, replacing the file's: its lanes by name (variants too) or algorithms (e.g. token_bucket,gcra)")
 	f.StringArrayVar(&opts.Sets, "set", nil, "replace the scenario field at `PATH=VALUE` (e.g. limits[0].limit=20) in every scenario played; repeatable")
 	f.Int64Var(&opts.MaxEvents, "max-events", defaultMaxEvents, "stop a scenario that reaches `N` events, as rlsim run does")
 	_ = cmd.RegisterFlagCompletionFunc("lanes", completeLanes)

@@ -269,7 +269,7 @@
     }
     if (e === 2) {
       var ra = ts.ra[k];
-      row('Retry-After', esc(fmtDur(Math.round(ra / 1000)) + (lane.lane === 'sliding_window_counter' ? ' (an estimate)' : ' (exact)')));
+      row('Retry-After', esc(fmtDur(Math.round(ra / 1000)) + (lane.algorithm === 'sliding_window_counter' ? ' (an estimate)' : ' (exact)')));
       row('limit', esc(lim ? lim.name : ''));
       hdr.push('HTTP/1.1 429 Too Many Requests');
     } else if (e === 0 || e === 1) {

@@ -1,0 +1,289 @@
+package scenarios
+
+import (
+	"cmp"
+	"errors"
+	"fmt"
+	"slices"
+	"strings"
+
+	"github.com/rlsim/rlsim/algorithms"
+	"github.com/rlsim/rlsim/sim"
+)
+
+// The lanes a file runs: an algorithm's name, or a variant of one (laneSpec),
+// the overrides that give a lane its own policy, and the lanes' own settings.
+
+// overrides turns the overrides section into the config's, each naming its lane
+// by the name c's lanes have.
+func (b *builder) overrides(specs []overrideSpec, c *sim.Config) []sim.LaneOverride {
+	var out []sim.LaneOverride
+	names := c.LaneNames()
+	for i, o := range specs {
+		path := fmt.Sprintf("overrides[%d]", i)
+		if o.Lane == "" {
+			continue // already reported
+		}
+		lane := slices.Index(names, o.Lane)
+		if lane < 0 {
+			msg := fmt.Sprintf("no lane is named %s (the lanes: %s)", o.Lane, strings.Join(names, ", "))
+			if m := closest(o.Lane, names); m != "" {
+				msg += fmt.Sprintf("; did you mean %q?", m)
+			}
+			b.addf(path+".lane", "%s", msg)
+			continue
+		}
+		if o.LimitIndex >= len(c.Limits) {
+			b.addf(path+".limit_index", "the chain has %d limit(s), so %d names none", len(c.Limits), o.LimitIndex)
+			continue
+		}
+		window := c.Limits[o.LimitIndex].Policy.Window
+		out = append(out, laneOverride(c, lane, o.LimitIndex, algorithms.Policy{
+			Limit: o.Limit, Window: durOr(o.Window, window), Burst: o.Burst}))
+	}
+	return out
+}
+
+// laneOverride gives lane (an index of c.Lanes) policy p for limit i, naming
+// the lane by kind when it is named after its kind and by its name otherwise.
+func laneOverride(c *sim.Config, lane, i int, p algorithms.Policy) sim.LaneOverride {
+	o := sim.LaneOverride{Lane: c.LanesRun()[lane], Limit: i, Policy: p}
+	if name := c.LaneName(lane); name != o.Lane.String() {
+		o.Name = name
+	}
+	return o
+}
+
+// lanes sets c's lanes, their variants and the variants' own policies (as
+// overrides, after those of the overrides section) from the file's lanes.
+func (b *builder) lanes(specs []laneSpec, c *sim.Config) {
+	if len(specs) == 0 && b.has("lanes") {
+		b.addf("lanes", "at least one lane is needed (leave lanes out for all eight)")
+	}
+	names := map[string]int{}
+	for i, ls := range specs {
+		k, known := sim.ParseLane(ls.Algorithm) // an unknown one is reported; LaneDefault stands in for it
+		if known {
+			b.checkLane(fmt.Sprintf("lanes[%d]", i), k, ls, names)
+		}
+		names[cmp.Or(ls.Name, ls.Algorithm)] = i
+		c.Lanes = append(c.Lanes, k)
+		c.Variants = append(c.Variants, variantOf(ls))
+	}
+	if !slices.ContainsFunc(c.Variants, func(v sim.Variant) bool { return v != (sim.Variant{}) }) {
+		c.Variants = nil
+	}
+	for i, ls := range specs {
+		for j, l := range ls.Limits {
+			b.variantLimit(fmt.Sprintf("lanes[%d].limits[%d]", i, j), c, i, j, l)
+		}
+	}
+}
+
+// checkLane reports what is wrong with lane ls of algorithm k at path, beside
+// the lanes named so far: a name taken or badly formed, settings k does not read.
+func (b *builder) checkLane(path string, k sim.LaneKind, ls laneSpec, names map[string]int) {
+	name := cmp.Or(ls.Name, ls.Algorithm)
+	if j, dup := names[name]; dup {
+		b.addf(path, "%s is also lanes[%d]; to run an algorithm twice give one a name of its own: {name: %s_2, algorithm: %s}",
+			name, j, ls.Algorithm, ls.Algorithm)
+	}
+	if problem := sim.LaneNameProblem(k, ls.Name); ls.Name != "" && problem != "" {
+		b.addf(path+".name", "%s", problem)
+	}
+	for _, s := range []struct {
+		section string
+		set     bool
+	}{{"aimd", ls.AIMD != nil}, {"throttle", ls.Throttle != nil}, {"vegas", ls.Vegas != nil}} {
+		if s.set && s.section != k.Info().Settings {
+			b.addf(path+"."+s.section, "a lane of %s has no %s settings", k, s.section)
+		}
+	}
+}
+
+// variantOf is what sets lane ls apart from other lanes of its algorithm: its
+// name, unless it is the algorithm's, and its own settings.
+func variantOf(ls laneSpec) sim.Variant {
+	v := sim.Variant{Name: ls.Name}
+	if v.Name == ls.Algorithm {
+		v.Name = ""
+	}
+	v.AIMD, v.Throttle, v.Vegas = aimdSettings(ls.AIMD), throttleSettings(ls.Throttle), vegasSettings(ls.Vegas)
+	return v
+}
+
+// variantLimit makes l, written at path, lane's override of limit i of the
+// chain: each field it leaves out keeps the chain's.
+func (b *builder) variantLimit(path string, c *sim.Config, lane, i int, l variantLimitSpec) {
+	if i >= len(c.Limits) {
+		b.addf(path, "the chain has %d limit(s), so this entry has none to change", len(c.Limits))
+		return
+	}
+	p := c.Limits[i].Policy
+	if l.Limit != 0 {
+		p.Limit = l.Limit
+	}
+	p.Window = durOr(l.Window, p.Window)
+	if l.Burst != nil {
+		p.Burst = *l.Burst
+	}
+	b.overridePaths = append(b.overridePaths, path)
+	c.Overrides = append(c.Overrides, laneOverride(c, lane, i, p))
+}
+
+// laneSettings copies the lanes' own sections of f into c, as they are: sim
+// fills their defaults and checks them.
+func laneSettings(f *fileSpec, c *sim.Config) {
+	if a := aimdSettings(f.AIMD); a != nil {
+		c.AIMD = *a
+	}
+	if t := throttleSettings(f.Throttle); t != nil {
+		c.Throttle = *t
+	}
+	if v := vegasSettings(f.Vegas); v != nil {
+		c.Vegas = *v
+	}
+}
+
+func aimdSettings(a *aimdSpec) *sim.AIMDSettings {
+	if a == nil {
+		return nil
+	}
+	return &sim.AIMDSettings{Initial: a.Initial, Min: a.Min, Max: a.Max, Target: durOr(a.Target, 0), Backoff: a.Backoff,
+		RetryAfter: durOr(a.RetryAfter, 0)}
+}
+
+func throttleSettings(t *throttleSpec) *sim.ThrottleSettings {
+	if t == nil {
+		return nil
+	}
+	s := &sim.ThrottleSettings{K: t.K, Period: durOr(t.Period, 0)}
+	if t.Server != "" {
+		s.Server, _ = sim.ParseLane(t.Server)
+	}
+	return s
+}
+
+func vegasSettings(v *vegasSpec) *sim.VegasSettings {
+	if v == nil {
+		return nil
+	}
+	return &sim.VegasSettings{Initial: v.Initial, Max: v.Max, Smoothing: v.Smoothing, ProbeMultiplier: v.ProbeMultiplier,
+		RetryAfter: durOr(v.RetryAfter, 0)}
+}
+
+// laneSettingsToFile is laneSettings the other way: the sections of c's lanes
+// that are set, into f.
+func laneSettingsToFile(c *sim.Config, f *fileSpec) {
+	if a := c.AIMD; a != (sim.AIMDSettings{}) {
+		f.AIMD = aimdToFile(a)
+	}
+	if t := c.Throttle; t != (sim.ThrottleSettings{}) {
+		f.Throttle = throttleToFile(t)
+	}
+	if v := c.Vegas; v != (sim.VegasSettings{}) {
+		f.Vegas = vegasToFile(v)
+	}
+}
+
+func aimdToFile(a sim.AIMDSettings) *aimdSpec {
+	return &aimdSpec{Initial: a.Initial, Min: a.Min, Max: a.Max, Target: optDur(a.Target), Backoff: a.Backoff,
+		RetryAfter: optDur(a.RetryAfter)}
+}
+
+func throttleToFile(t sim.ThrottleSettings) *throttleSpec {
+	s := &throttleSpec{K: t.K, Period: optDur(t.Period)}
+	if t.Server != sim.LaneDefault {
+		s.Server = t.Server.String()
+	}
+	return s
+}
+
+func vegasToFile(v sim.VegasSettings) *vegasSpec {
+	return &vegasSpec{Initial: v.Initial, Max: v.Max, Smoothing: v.Smoothing, ProbeMultiplier: v.ProbeMultiplier,
+		RetryAfter: optDur(v.RetryAfter)}
+}
+
+// lanesToFile writes c's lanes: an algorithm's name alone, or a variant as a
+// mapping of its name, algorithm and settings (its policies are among the
+// overrides).
+func lanesToFile(c *sim.Config) []laneSpec {
+	var out []laneSpec
+	for i, k := range c.Lanes {
+		ls := laneSpec{Algorithm: k.String()}
+		if i < len(c.Variants) {
+			v := c.Variants[i]
+			ls.Name = v.Name
+			if v.AIMD != nil {
+				ls.AIMD = aimdToFile(*v.AIMD)
+			}
+			if v.Throttle != nil {
+				ls.Throttle = throttleToFile(*v.Throttle)
+			}
+			if v.Vegas != nil {
+				ls.Vegas = vegasToFile(*v.Vegas)
+			}
+		}
+		out = append(out, ls)
+	}
+	return out
+}
+
+// MarshalYAML writes a lane that is only an algorithm as its name alone.
+func (l laneSpec) MarshalYAML() (any, error) {
+	if l.Name == "" && len(l.Limits) == 0 && l.AIMD == nil && l.Throttle == nil && l.Vegas == nil {
+		return l.Algorithm, nil
+	}
+	type long laneSpec // without this method
+	return long(l), nil
+}
+
+// SelectLanes makes c run the lanes named, in that order: each a lane of c by
+// its name (a variant keeps its settings and policies), or else an algorithm,
+// run plainly. The overrides of the lanes left out go with them. An unknown
+// name is an error naming the lanes it could have been.
+func SelectLanes(c *sim.Config, names []string) error {
+	have, kinds := c.LaneNames(), c.LanesRun()
+	var (
+		lanes    []sim.LaneKind
+		variants []sim.Variant
+		kept     []string
+		unknown  []string
+	)
+	for _, name := range names {
+		if i := slices.Index(have, name); i >= 0 {
+			lanes = append(lanes, kinds[i])
+			v := sim.Variant{}
+			if i < len(c.Variants) {
+				v = c.Variants[i]
+			}
+			variants = append(variants, v)
+			kept = append(kept, name)
+			continue
+		}
+		k, ok := sim.ParseLane(name)
+		if !ok {
+			valid := slices.Concat(have, slices.DeleteFunc(sim.LaneNames(), func(n string) bool { return slices.Contains(have, n) }))
+			unknown = append(unknown, strings.Replace(unknownName(name, valid), "unknown value", "unknown lane", 1))
+			continue
+		}
+		lanes = append(lanes, k)
+		variants = append(variants, sim.Variant{})
+		kept = append(kept, name)
+	}
+	if len(unknown) > 0 {
+		return errors.New(strings.Join(unknown, "; "))
+	}
+	c.Lanes, c.Variants = lanes, variants
+	if !slices.ContainsFunc(variants, func(v sim.Variant) bool { return v != (sim.Variant{}) }) {
+		c.Variants = nil
+	}
+	c.Overrides = slices.DeleteFunc(slices.Clone(c.Overrides), func(o sim.LaneOverride) bool {
+		name := o.Name
+		if name == "" {
+			name = o.Lane.String()
+		}
+		return !slices.Contains(kept, name)
+	})
+	return nil
+}
