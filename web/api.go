@@ -73,7 +73,7 @@ const editorFile = "editor.yaml"
 func (s *Server) create(w http.ResponseWriter, r *http.Request) {
 	body, err := io.ReadAll(http.MaxBytesReader(w, r.Body, s.opt.MaxScenarioBytes+4096))
 	if err != nil {
-		writeJSON(w, http.StatusRequestEntityTooLarge, errorReply{Error: fmt.Sprintf("the request is over %d KB, the most a scenario may hold here", s.opt.MaxScenarioBytes>>10)})
+		writeJSON(w, http.StatusRequestEntityTooLarge, errorReply{Error: fmt.Sprintf("the request is over %d bytes, the most a scenario may hold here", s.opt.MaxScenarioBytes)})
 		return
 	}
 	var req createRequest
@@ -82,7 +82,7 @@ func (s *Server) create(w http.ResponseWriter, r *http.Request) {
 		return
 	}
 	if int64(len(req.YAML)) > s.opt.MaxScenarioBytes {
-		writeJSON(w, http.StatusRequestEntityTooLarge, errorReply{Error: fmt.Sprintf("the scenario is over %d KB, the most one may hold here", s.opt.MaxScenarioBytes>>10)})
+		writeJSON(w, http.StatusRequestEntityTooLarge, errorReply{Error: fmt.Sprintf("the scenario is over %d bytes, the most one may hold here", s.opt.MaxScenarioBytes)})
 		return
 	}
 	if err := s.reserved(); err != nil {

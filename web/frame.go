@@ -25,16 +25,19 @@ type frame struct {
 // laneFrame is one lane's live figures, as rlsim run names them, and the
 // columns that changed since the last frame.
 type laneFrame struct {
-	Attempts  int64    `json:"attempts"`
-	Admitted  int64    `json:"admitted"`
-	Refused   int64    `json:"refused"`
-	Delayed   int64    `json:"delayed"`
-	Shed      int64    `json:"shed"`
-	Dropped   int64    `json:"dropped"`
-	Succeeded int64    `json:"succeeded"`
-	Peak      peak     `json:"peak"`
-	Over      bool     `json:"over"` // some window held more than the first limit
-	Columns   []column `json:"columns"`
+	Attempts  int64 `json:"attempts"`
+	Admitted  int64 `json:"admitted"`
+	Refused   int64 `json:"refused"`
+	Delayed   int64 `json:"delayed"`
+	Shed      int64 `json:"shed"`
+	Dropped   int64 `json:"dropped"`
+	Succeeded int64 `json:"succeeded"`
+	Peak      peak  `json:"peak"`
+	Over      bool  `json:"over"` // some window held more than the first limit
+	// NotLimiting is true for a concurrency limiter that has limited nothing:
+	// its busiest window measures the traffic, not the limiter.
+	NotLimiting bool     `json:"notLimiting"`
+	Columns     []column `json:"columns"`
 }
 
 // peak is the most admitted in any window of the first limit's length for one key.
@@ -61,7 +64,7 @@ func (s *session) frame() frame {
 			Attempts: snap.Attempts, Admitted: snap.Admitted, Refused: snap.Refused, Delayed: snap.Delayed,
 			Shed: snap.Shed, Dropped: snap.Dropped, Succeeded: snap.Succeeded,
 			Peak: peak{Count: snap.Peak.Count, Limit: snap.Peak.Limit, Start: int64(snap.Peak.Start), End: int64(snap.Peak.End), Key: snap.Peak.Key},
-			Over: snap.OverLimit, Columns: s.bins.flush(i),
+			Over: snap.OverLimit, NotLimiting: snap.NotLimiting(), Columns: s.bins.flush(i),
 		})
 	}
 	cfg := s.sim.Config()

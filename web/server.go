@@ -30,7 +30,8 @@ type Options struct {
 	First *scenarios.Scenario
 	// Overrides are applied to every scenario a page loads, as rlsim run applies
 	// them; their Sets were written into First only. MaxEvents is each session's
-	// event budget, checked before a scenario is played and while it plays.
+	// event budget, checked before a scenario is played and while it plays; 0
+	// means DefaultMaxEvents.
 	Overrides run.Overrides
 	// MaxSessions is how many pages may play at once; 0 means DefaultMaxSessions.
 	MaxSessions int
@@ -44,6 +45,7 @@ type Options struct {
 const (
 	DefaultMaxSessions      = 8
 	DefaultMaxScenarioBytes = 256 << 10
+	DefaultMaxEvents        = 50_000_000 // as rlsim run's default budget
 	defaultFrame            = time.Second / 30
 	// attachWithin is how long a session waits for its page's stream before it ends.
 	attachWithin = 30 * time.Second
@@ -58,6 +60,7 @@ type Server struct {
 	sessions map[string]*session
 	closing  chan struct{}
 	closed   sync.Once
+	onEnd    func() // tests: called when a session ends
 }
 
 // New returns a Server for opt.
@@ -70,6 +73,9 @@ func New(opt Options) *Server {
 	}
 	if opt.Frame <= 0 {
 		opt.Frame = defaultFrame
+	}
+	if opt.Overrides.MaxEvents <= 0 {
+		opt.Overrides.MaxEvents = DefaultMaxEvents
 	}
 	s := &Server{opt: opt, sessions: map[string]*session{}, closing: make(chan struct{})}
 	m := http.NewServeMux()
@@ -178,6 +184,9 @@ func (s *Server) remove(sess *session) {
 	defer s.mu.Unlock()
 	if s.sessions[sess.id] == sess {
 		delete(s.sessions, sess.id)
+		if s.onEnd != nil {
+			s.onEnd()
+		}
 	}
 }
 

@@ -5,6 +5,7 @@ import (
 	"context"
 	"errors"
 	"fmt"
+	"strings"
 	"sync"
 	"sync/atomic"
 	"time"
@@ -190,8 +191,15 @@ func (s *session) apply(c command) (controlReply, error) {
 // burst meets the same keys as its traffic.
 const burstClient = 0
 
+// maxBurst is the largest burst a page may fire: far above any limit worth
+// watching, small enough that every lane takes it in a blink.
+const maxBurst = 100_000
+
 func (s *session) fireBurst(n int, spread time.Duration) (controlReply, error) {
 	now := s.sim.Now()
+	if n < 1 || n > maxBurst {
+		return controlReply{}, bad("no burst: the size must be 1 to %d, got %d", maxBurst, n)
+	}
 	if s.finished || now >= s.sim.Config().Duration {
 		return controlReply{}, bad("no burst: new requests stop at t=%v, the end of the scenario's traffic", s.sim.Config().Duration)
 	}
@@ -209,6 +217,9 @@ func (s *session) fireBurst(n int, spread time.Duration) (controlReply, error) {
 func (s *session) changeRule(c command) (controlReply, error) {
 	p := s.sim.Rule(0).Policy
 	p.Limit, p.Window, p.Burst = c.Limit, time.Duration(c.Window), c.Burst
+	if err := p.Validate(); err != nil { // the zero policy would mean "keep each lane's"
+		return controlReply{}, bad("no change: %v", strings.ReplaceAll(err.Error(), "\n", "; "))
+	}
 	ch := sim.RuleChange{At: s.sim.Now(), Limit: 0, Policy: p, Shadow: s.sim.Rule(0).Shadow}
 	if err := s.sim.ChangeRule(ch); err != nil {
 		return controlReply{}, bad("no change: %v", err)

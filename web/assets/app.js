@@ -97,7 +97,7 @@ function buildRows() {
     row.innerHTML = `<label class="name"><input type="checkbox" ${state.hidden.has(lane.name) ? "" : "checked"}> <span></span></label>
       <canvas height="54"></canvas>
       <div class="figs"><dl>
-        <dt>attempts</dt><dd data-fig="attempts"></dd><dt>admitted</dt><dd data-fig="admitted"></dd><dt>refused</dt><dd data-fig="refused"></dd>
+        <dt>offered</dt><dd data-fig="attempts"></dd><dt>admitted</dt><dd data-fig="admitted"></dd><dt>refused</dt><dd data-fig="refused"></dd>
         <dt>delayed</dt><dd data-fig="delayed"></dd><dt>shed</dt><dd data-fig="shed"></dd><dt>dropped</dt><dd data-fig="dropped"></dd>
       </dl><div class="peakbox" title="the most admitted in any window of the limit's length, for one key"><b data-fig="peak">0</b> / <span data-fig="limit"></span><small>most in any window</small></div></div>`;
     row.querySelector(".name span").textContent = lane.title;
@@ -338,7 +338,7 @@ function drawLane(row, lane, i, from, nowCol, width, peak) {
   }
   const figs = row.querySelector(".figs");
   const set = (name, label, v) => { const e = figs.querySelector(`[data-fig=${name}]`); e.dataset.value = v; e.innerHTML = `${fmtInt(v)} <span>${label}</span>`; };
-  set("attempts", "attempts", lane.attempts);
+  set("attempts", "offered", lane.attempts);
   set("admitted", "admitted", lane.admitted);
   set("refused", "refused", lane.refused);
   set("delayed", "delayed", lane.delayed);
@@ -350,6 +350,7 @@ function drawLane(row, lane, i, from, nowCol, width, peak) {
   figs.querySelector("[data-fig=limit]").textContent = fmtInt(lane.peak.limit);
   const box = figs.querySelector(".peakbox");
   box.classList.toggle("over", lane.over);
+  box.querySelector("small").textContent = lane.notLimiting ? "not limiting" : "most in any window";
   row.dataset.over = lane.over;
   box.title = lane.peak.count > 0 ? `${fmtInt(lane.peak.count)} admitted for ${lane.peak.key} in [${fmtTime(lane.peak.start)}, ${fmtTime(lane.peak.end)}), the limit is ${lane.peak.limit}` : "nothing admitted yet";
 }
