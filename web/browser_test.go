@@ -2,10 +2,12 @@ package web
 
 import (
 	"context"
+	"encoding/json"
 	"fmt"
 	"net/http/httptest"
 	"os"
 	"os/exec"
+	"slices"
 	"strings"
 	"sync"
 	"testing"
@@ -14,6 +16,7 @@ import (
 	"github.com/chromedp/cdproto/runtime"
 	"github.com/chromedp/chromedp"
 
+	"github.com/rlsim/rlsim/run"
 	"github.com/rlsim/rlsim/scenarios"
 )
 
@@ -186,4 +189,169 @@ func exception(d *runtime.ExceptionDetails) string {
 		return "exception: " + d.Exception.Description
 	}
 	return "exception: " + d.Text
+}
+
+// ctl sends a control from the page, as its buttons do, and waits for it.
+func (p *page) ctl(t *testing.T, js string) {
+	t.Helper()
+	if _, err := chromedp.Run(p.ctx, chromedp.Evaluate[chromedp.Void](js, chromedp.EvalAwaitPromise)); err != nil {
+		t.Fatalf("%s: %v", js, err)
+	}
+}
+
+// fastest picks the fastest speed, as a user does in the speed list.
+const fastest = `(() => { const s = document.getElementById("speed"); s.value = s.options.length - 1; s.dispatchEvent(new Event("change")); })()`
+
+// steps steps n columns forward, as n presses of step do.
+func steps(n int) string {
+	return fmt.Sprintf(`control({op: "step", count: %d})`, n)
+}
+
+// figure is a lane's figure as the page shows it.
+func figure(t *testing.T, p *page, lane, fig string) int64 {
+	t.Helper()
+	return eval[int64](t, p, fmt.Sprintf(`+document.querySelector('.lane[data-lane=%q] [data-fig=%q]').dataset.value`, lane, fig))
+}
+
+// Played to its end, the boundary burst turns the fixed window's box red and
+// leaves the sliding log's clear, and the page shows rlsim run's figures.
+func TestBrowserBoundaryBurst(t *testing.T) {
+	sc := builtin(t, "boundary-burst")
+	p := openPage(t, Options{First: sc})
+	p.ctl(t, fastest)
+	p.run(t, chromedp.Click("#play"))
+	p.waitFor(t, `document.body.dataset.finished === "true"`)
+	over := eval[map[string]string](t, p, `Object.fromEntries([...document.querySelectorAll(".lane")].map(r => [r.dataset.lane, r.dataset.over]))`)
+	if over["fixed_window"] != "true" || over["sliding_log"] != "false" {
+		t.Errorf("over the limit: %v; want the fixed window red and the sliding log clear", over)
+	}
+	if red := eval[bool](t, p, `document.querySelector('.lane[data-lane=fixed_window] .peakbox').classList.contains("over")`); !red {
+		t.Error("the fixed window's box is not red")
+	}
+	out, err := run.Scenario(context.Background(), builtin(t, "boundary-burst"), run.Options{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, l := range out.Result.Lanes {
+		for fig, want := range map[string]int64{"attempts": l.Attempts, "admitted": l.Admitted, "refused": l.Refused,
+			"delayed": l.Delayed, "shed": l.Shed, "dropped": l.Dropped, "peak": l.Peak.Count} {
+			if got := figure(t, p, l.Lane.String(), fig); got != want {
+				t.Errorf("%v %s: the page shows %d, rlsim run %d", l.Lane, fig, got, want)
+			}
+		}
+	}
+	if got := eval[string](t, p, `document.getElementById("status").textContent`); !strings.Contains(got, "rlsim run boundary-burst") {
+		t.Errorf("status %q", got)
+	}
+}
+
+// A burst fired shows as a mark on every lane and its requests in the figures;
+// hovering a column shows a request and the headers a server would send.
+func TestBrowserFireBurstAndHover(t *testing.T) {
+	p := openPage(t, Options{First: builtin(t, "steady-overload")})
+	p.ctl(t, steps(20))
+	p.waitFor(t, `document.getElementById("now").textContent === "2s"`)
+	before := figure(t, p, "sliding_log", "attempts")
+	p.run(t, chromedp.SetValue("#burst-count", "40"), chromedp.SetValue("#burst-spread", "100"), chromedp.Click("#fire"))
+	p.waitFor(t, `document.body.dataset.bursts === "1"`)
+	p.ctl(t, steps(3))
+	p.waitFor(t, `document.getElementById("now").textContent === "2.3s"`)
+	if got := figure(t, p, "sliding_log", "attempts"); got < before+40 {
+		t.Errorf("attempts %d after a burst of 40, %d before", got, before)
+	}
+	// The burst's bar, in the burst colour, at the top of each lane.
+	colours := eval[[][]int](t, p, `[...document.querySelectorAll(".lane canvas")].map(c => {
+		const v = rlsim.state.view, b = rlsim.state.frame.bursts[0];
+		const x = Math.floor((b.at / rlsim.state.sess.column - v.from) * v.px) + 1;
+		return [...c.getContext("2d").getImageData(x, 1, 1, 1).data].slice(0, 3); })`)
+	for i, c := range colours {
+		if len(c) != 3 || c[0] != 0x7b || c[1] != 0x3f || c[2] != 0xa0 {
+			t.Errorf("lane %d: colour %v where the burst is drawn, want the burst's #7b3fa0", i, c)
+		}
+	}
+	// Hover the refused part of the sliding log's column under the burst.
+	p.ctl(t, `(() => {
+		const row = document.querySelector('.lane[data-lane=sliding_log]'), c = row.querySelector("canvas");
+		const v = rlsim.state.view, k = Math.floor(rlsim.state.frame.bursts[0].at / rlsim.state.sess.column);
+		const r = c.getBoundingClientRect();
+		c.dispatchEvent(new MouseEvent("mousemove", {clientX: r.left + (k - v.from) * v.px + 1, clientY: r.top + 2, bubbles: true}));
+	})()`)
+	p.waitFor(t, `!document.getElementById("tip").hidden`)
+	tip := eval[string](t, p, `document.getElementById("tip").textContent`)
+	for _, want := range []string{"refused at", "429 Too Many Requests", "Retry-After: 1", "RateLimit-Policy: \"global\";q=10;w=1"} {
+		if !strings.Contains(tip, want) {
+			t.Errorf("the hover says %q, want %q in it", tip, want)
+		}
+	}
+}
+
+// Raising the limit from the slider raises the admissions from then on, and
+// the rule push is marked.
+func TestBrowserLimitSlider(t *testing.T) {
+	p := openPage(t, Options{First: builtin(t, "steady-overload")})
+	p.ctl(t, steps(50))
+	p.waitFor(t, `document.getElementById("now").textContent === "5s"`)
+	first := figure(t, p, "sliding_log", "admitted")
+	p.ctl(t, `(() => { const s = document.getElementById("limit"); s.value = 30; s.dispatchEvent(new Event("input")); s.dispatchEvent(new Event("change")); })()`)
+	p.waitFor(t, `document.body.dataset.rules === "1"`)
+	if got := eval[string](t, p, `document.getElementById("limit-value").textContent`); got != "30" {
+		t.Errorf("the slider reads %q, want 30", got)
+	}
+	p.ctl(t, steps(50))
+	p.waitFor(t, `document.getElementById("now").textContent === "10s"`)
+	then := figure(t, p, "sliding_log", "admitted") - first
+	if then < 2*first {
+		t.Errorf("the sliding log admitted %d in the 5s at limit 10 and %d in the 5s at 30 (3× the offered 10/s, want at least twice as many", first, then)
+	}
+}
+
+// A scenario with two errors shows both, each at its line; nothing is applied.
+func TestBrowserEditorErrors(t *testing.T) {
+	p := openPage(t, Options{First: builtin(t, "boundary-burst")})
+	yaml := "duration: 3s\nlimits:\n  - key: global\n    limit: 0\n    window: 1s\nclients:\n  - name: a\n    arrivals:\n      - kind: burts\n        count: 5\n"
+	js, _ := json.Marshal(yaml)
+	p.ctl(t, `(() => { const ta = document.getElementById("yaml"); ta.value = `+string(js)+`; ta.dispatchEvent(new Event("input")); })()`)
+	p.run(t, chromedp.Click("#apply"))
+	p.waitFor(t, `document.querySelectorAll("#problems li").length > 0`)
+	marked := eval[[]string](t, p, `[...document.querySelectorAll("#marks div")].map(d => d.dataset.line)`)
+	gutter := eval[[]string](t, p, `[...document.querySelectorAll("#gutter .bad")].map(d => d.textContent)`)
+	if want := []string{"4", "9"}; !slices.Equal(marked, want) || !slices.Equal(gutter, want) {
+		t.Errorf("problems marked at lines %v, in the gutter at %v; want %v", marked, gutter, want)
+	}
+	texts := eval[[]string](t, p, `[...document.querySelectorAll("#problems li")].map(d => d.textContent)`)
+	_, err := scenarios.Parse(editorFile, []byte(yaml))
+	if want := strings.Split(err.Error(), "\n"); !slices.Equal(texts, want) {
+		t.Errorf("problems listed %q, want the CLI's %q", texts, want)
+	}
+	if lane := eval[string](t, p, `document.getElementById("scenario").value`); lane != "boundary-burst" {
+		t.Errorf("the scenario picked became %q: a scenario with problems must not be applied", lane)
+	}
+}
+
+// With 8 lanes and 100,000 clients a frame draws in under 16 ms, and the
+// stream sends aggregates: a frame's size does not grow with the clients.
+func TestBrowserDrawTimeAtScale(t *testing.T) {
+	sc, err := scenarios.Load("testdata/crowd.yaml")
+	if err != nil {
+		t.Fatal(err)
+	}
+	p := openPage(t, Options{First: sc})
+	p.ctl(t, `(() => { const s = document.getElementById("speed"); s.value = 5; s.dispatchEvent(new Event("change")); })()`) // 5×
+	p.run(t, chromedp.Click("#play"))
+	p.waitFor(t, `rlsim.draws >= 60 || document.body.dataset.finished === "true"`)
+	p.run(t, chromedp.Click("#play"))
+	ms := eval[[]float64](t, p, `rlsim.drawMs.slice(10)`) // after the first frames' layout
+	if len(ms) < 30 {
+		t.Fatalf("only %d frames drawn", len(ms))
+	}
+	slices.Sort(ms)
+	p95 := ms[len(ms)*95/100]
+	t.Logf("%d frames: median %.2f ms, 95th percentile %.2f ms, longest %.2f ms", len(ms), ms[len(ms)/2], p95, ms[len(ms)-1])
+	if p95 >= 16 {
+		t.Errorf("95th percentile of the draw time %.2f ms, want under 16 ms", p95)
+	}
+	size := eval[float64](t, p, `JSON.stringify(rlsim.state.frame).length`)
+	if size > 16<<10 {
+		t.Errorf("a frame of %.0f bytes: the stream must send aggregates", size)
+	}
 }

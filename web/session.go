@@ -122,7 +122,8 @@ type command struct {
 	Op string `json:"op"` // play, pause, step, speed, burst, rule, rate, sample
 	// speed: the index into the speeds; rate: the group.
 	Index int `json:"index"`
-	// burst: how many requests over how long (ns); rate: per second.
+	// step: how many columns (1 when 0); burst: how many requests over how
+	// long (ns); rate: per second.
 	Count  int   `json:"count"`
 	Spread int64 `json:"spread"`
 	// rule: the first limit's new policy (window in ns).
@@ -162,8 +163,12 @@ func (s *session) apply(c command) (controlReply, error) {
 		if s.playing {
 			return controlReply{}, bad("step works while paused")
 		}
+		n := max(c.Count, 1)
+		if n > maxSteps {
+			return controlReply{}, bad("step: at most %d columns at once, got %d", maxSteps, n)
+		}
 		now := s.sim.Now()
-		s.advance((now/s.width+1)*s.width - now)
+		s.advance((now/s.width+time.Duration(n))*s.width - now)
 	case "speed":
 		if c.Index < 0 || c.Index >= len(speeds) {
 			return controlReply{}, bad("speed: index must be 0 to %d, got %d", len(speeds)-1, c.Index)
@@ -186,6 +191,9 @@ func (s *session) apply(c command) (controlReply, error) {
 	}
 	return controlReply{Status: s.status}, nil
 }
+
+// maxSteps is the most columns one step may cover.
+const maxSteps = 1000
 
 // burstClient is the client a burst is sent as: the scenario's first, so the
 // burst meets the same keys as its traffic.

@@ -43,6 +43,7 @@ async function post(url, body) {
 
 function setStatus(text, error) {
   const s = $("status");
+  if (s.textContent === (text || "") && s.classList.contains("error") === !!error) return;
   s.textContent = text || "";
   s.classList.toggle("error", !!error);
 }
@@ -59,9 +60,11 @@ async function openSession(body) {
   if (state.source) state.source.close();
   state.sess = data;
   state.frame = null;
+  state.head = "";
   state.cols = data.lanes.map(() => new Map());
   state.tipKey = "";
   buildRows();
+  state.width = 0;
   setupControls();
   $("yaml").value = data.yaml;
   showProblems([], "");
@@ -107,6 +110,12 @@ function buildRows() {
       requestDraw();
     });
     const canvas = row.querySelector("canvas");
+    row.refs = { canvas, box: row.querySelector(".peakbox"), boxNote: row.querySelector(".peakbox small"),
+      limit: row.querySelector("[data-fig=limit]"), figs: {}, last: {} };
+    for (const dd of row.querySelectorAll("[data-fig]")) {
+      if (dd.tagName === "DD") { dd.textContent = ""; const v = document.createTextNode("0"); const sp = document.createElement("span"); sp.textContent = " " + dd.previousElementSibling.textContent; dd.append(v, sp); row.refs.figs[dd.dataset.fig] = { el: dd, text: v }; }
+      else if (dd.dataset.fig === "peak") row.refs.figs.peak = { el: dd, text: dd.firstChild || dd.appendChild(document.createTextNode("0")) };
+    }
     canvas.addEventListener("mousemove", (e) => hover(e, i, canvas));
     canvas.addEventListener("mouseleave", () => { $("tip").hidden = true; state.tipKey = ""; });
     rows.appendChild(row);
@@ -210,19 +219,23 @@ function draw() {
   const t0 = performance.now();
   const s = state.sess;
   if (!state.colors.admitted) for (const k of [...MARKS, "peak", "over", "rule", "burst"]) state.colors[k] = css("--" + k);
-  $("play").textContent = f.playing ? "❚❚ pause" : "▶ play";
-  $("play").disabled = f.finished;
-  $("step").disabled = f.playing || f.finished;
-  $("now").textContent = fmtTime(f.now);
-  $("progress").value = f.now / s.end;
-  $("speed").value = f.speed;
-  document.body.dataset.finished = f.finished;
-  document.body.dataset.bursts = f.bursts.length;
-  document.body.dataset.rules = f.rules.length;
+  const head = `${f.playing}/${f.finished}/${f.now}/${f.speed}/${f.bursts.length}/${f.rules.length}`;
+  if (state.head !== head) {
+    state.head = head;
+    $("play").textContent = f.playing ? "❚❚ pause" : "▶ play";
+    $("play").disabled = f.finished;
+    $("step").disabled = f.playing || f.finished;
+    $("now").textContent = fmtTime(f.now);
+    $("progress").value = f.now / s.end;
+    $("speed").value = f.speed;
+    document.body.dataset.finished = f.finished;
+    document.body.dataset.bursts = f.bursts.length;
+    document.body.dataset.rules = f.rules.length;
+  }
 
   const rows = $("rows").children;
-  const first = rows.length ? rows[0].querySelector("canvas") : null;
-  const width = first ? Math.max(100, first.clientWidth) : 600;
+  if (!state.width) state.width = rows.length ? Math.max(100, rows[0].refs.canvas.clientWidth) : 600;
+  const width = state.width;
   // The whole run when it fits; else the latest columns, the present at the right edge.
   const total = Math.ceil(s.end / s.column) + 1;
   const px = Math.max(MIN_COLUMN_PX, Math.min(MAX_COLUMN_PX, Math.floor(width / total)));
@@ -287,9 +300,8 @@ function drawAxis(width, from, ncols) {
 function drawLane(row, lane, i, from, nowCol, width, peak) {
   const s = state.sess;
   const off = state.hidden.has(s.lanes[i].name);
-  const canvas = row.querySelector("canvas");
   const H = 54;
-  const ctx = fitCanvas(canvas, width, H);
+  const ctx = fitCanvas(row.refs.canvas, width, H);
   const col = state.colors;
   const px = state.view.px;
   // The busiest window so far, shaded where it lies.
@@ -302,20 +314,25 @@ function drawLane(row, lane, i, from, nowCol, width, peak) {
     }
   }
   if (!off) {
+    // One path per mark: five fills per lane, whatever the number of columns.
     const m = state.cols[i];
     const scale = (H - 4) / peak;
-    for (let k = from; k <= nowCol; k++) {
-      const n = m.get(k);
-      if (!n) continue;
-      let y = H;
-      const x = (k - from) * px;
-      for (let j = 0; j < 5; j++) {
-        if (!n[j]) continue;
-        const h = Math.max(1, n[j] * scale);
-        ctx.fillStyle = col[MARKS[j]];
-        ctx.fillRect(x, y - h, px - 1, h);
-        y -= h;
+    const n = nowCol - from + 1;
+    const base = state.base && state.base.length >= n ? state.base : (state.base = new Float64Array(n * 2));
+    base.fill(H, 0, n);
+    for (let j = 0; j < 5; j++) {
+      ctx.beginPath();
+      let any = false;
+      for (let k = from; k <= nowCol; k++) {
+        const c = m.get(k);
+        if (!c || !c[j]) continue;
+        const h = Math.max(1, c[j] * scale);
+        const y = base[k - from] - h;
+        ctx.rect((k - from) * px, y, px - 1, h);
+        base[k - from] = y;
+        any = true;
       }
+      if (any) { ctx.fillStyle = col[MARKS[j]]; ctx.fill(); }
     }
   }
   // Rule pushes (dashed) and bursts fired (a bar over their spread).
@@ -336,23 +353,31 @@ function drawLane(row, lane, i, from, nowCol, width, peak) {
     if (x1 < 0 || x0 > width) continue;
     ctx.fillRect(x0, 0, x1 - x0, 3);
   }
-  const figs = row.querySelector(".figs");
-  const set = (name, label, v) => { const e = figs.querySelector(`[data-fig=${name}]`); e.dataset.value = v; e.innerHTML = `${fmtInt(v)} <span>${label}</span>`; };
-  set("attempts", "offered", lane.attempts);
-  set("admitted", "admitted", lane.admitted);
-  set("refused", "refused", lane.refused);
-  set("delayed", "delayed", lane.delayed);
-  set("shed", "shed", lane.shed);
-  set("dropped", "dropped", lane.dropped);
-  const pk = figs.querySelector("[data-fig=peak]");
-  pk.textContent = fmtInt(lane.peak.count);
-  pk.dataset.value = lane.peak.count;
-  figs.querySelector("[data-fig=limit]").textContent = fmtInt(lane.peak.limit);
-  const box = figs.querySelector(".peakbox");
-  box.classList.toggle("over", lane.over);
-  box.querySelector("small").textContent = lane.notLimiting ? "not limiting" : "most in any window";
-  row.dataset.over = lane.over;
-  box.title = lane.peak.count > 0 ? `${fmtInt(lane.peak.count)} admitted for ${lane.peak.key} in [${fmtTime(lane.peak.start)}, ${fmtTime(lane.peak.end)}), the limit is ${lane.peak.limit}` : "nothing admitted yet";
+  // Figures: only what changed is written, so a frame costs no layout when idle.
+  const r = row.refs;
+  const put = (name, v) => {
+    if (r.last[name] === v) return;
+    r.last[name] = v;
+    const f = r.figs[name];
+    f.el.dataset.value = v;
+    f.text.nodeValue = fmtInt(v);
+  };
+  put("attempts", lane.attempts);
+  put("admitted", lane.admitted);
+  put("refused", lane.refused);
+  put("delayed", lane.delayed);
+  put("shed", lane.shed);
+  put("dropped", lane.dropped);
+  put("peak", lane.peak.count);
+  const key = `${lane.peak.limit}/${lane.over}/${lane.notLimiting}/${lane.peak.start}`;
+  if (r.last.box !== key) {
+    r.last.box = key;
+    r.limit.textContent = fmtInt(lane.peak.limit);
+    r.box.classList.toggle("over", lane.over);
+    r.boxNote.textContent = lane.notLimiting ? "not limiting" : "most in any window";
+    row.dataset.over = lane.over;
+    r.box.title = lane.peak.count > 0 ? `the most admitted for one key (${lane.peak.key}) in one window, [${fmtTime(lane.peak.start)}, ${fmtTime(lane.peak.end)}); the limit is ${lane.peak.limit}` : "nothing admitted yet";
+  }
 }
 
 // hover asks the server for the first request of the mark under the pointer
@@ -472,7 +497,7 @@ function gotoLine(line) {
 function wire() {
   $("scenario").addEventListener("change", (e) => { if (e.target.value) openSession({ builtin: e.target.value }); });
   $("play").addEventListener("click", () => control({ op: state.frame && state.frame.playing ? "pause" : "play" }));
-  $("step").addEventListener("click", () => control({ op: "step" }));
+  $("step").addEventListener("click", () => control({ op: "step", count: 1 }));
   $("speed").addEventListener("change", (e) => control({ op: "speed", index: +e.target.value }));
   $("fire").addEventListener("click", () => control({ op: "burst", count: +$("burst-count").value, spread: Math.round(+$("burst-spread").value * 1e6) }));
   for (const id of ["limit", "window", "burst"]) $(id).addEventListener("change", pushRule);
@@ -485,7 +510,7 @@ function wire() {
     if (e.target.closest("textarea, input, select")) return;
     if (e.key === " ") { e.preventDefault(); $("play").click(); }
   });
-  window.addEventListener("resize", requestDraw);
+  window.addEventListener("resize", () => { state.width = 0; requestDraw(); });
   window.addEventListener("pagehide", () => { if (state.source) state.source.close(); });
 }
 
