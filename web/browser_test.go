@@ -172,16 +172,32 @@ func builtin(t *testing.T, name string) *scenarios.Scenario {
 }
 
 // TestScreenshot writes a screenshot of the playground where RLSIM_SCREENSHOT
-// says (for docs/), after playing a scenario part way.
+// says (docs/playground.png): the demo part way, with a burst fired and a
+// hover open.
 func TestScreenshot(t *testing.T) {
 	out := os.Getenv("RLSIM_SCREENSHOT")
 	if out == "" {
 		t.Skip("RLSIM_SCREENSHOT names no file")
 	}
-	p := openPage(t, Options{First: builtin(t, "boundary-burst")})
-	p.run(t, chromedp.SetValue("#speed", "5"), chromedp.Click("#play"))
-	p.waitFor(t, `document.body.dataset.finished === "true"`)
-	p.screenshot(t, out)
+	p := openPage(t, Options{First: builtin(t, "demo")})
+	p.ctl(t, steps(45))
+	p.run(t, chromedp.SetValue("#burst-count", "25"), chromedp.SetValue("#burst-spread", "200"), chromedp.Click("#fire"))
+	p.waitFor(t, `document.body.dataset.bursts === "1"`)
+	p.ctl(t, steps(37))
+	p.waitFor(t, `document.getElementById("now").textContent === "8.2s"`)
+	p.ctl(t, `(() => {
+		const c = document.querySelector('.lane[data-lane=sliding_log] canvas'), v = rlsim.state.view;
+		const k = Math.floor(4.6e9 / rlsim.state.sess.column), r = c.getBoundingClientRect();
+		c.dispatchEvent(new MouseEvent("mousemove", {clientX: r.left + (k - v.from) * v.px + 1, clientY: r.bottom - 3, bubbles: true}));
+	})()`)
+	p.waitFor(t, `!document.getElementById("tip").hidden`)
+	png, err := chromedp.Run(p.ctx, chromedp.CaptureScreenshot())
+	if err != nil {
+		t.Fatal(err)
+	}
+	if err := os.WriteFile(out, png, 0o644); err != nil {
+		t.Fatal(err)
+	}
 }
 
 func exception(d *runtime.ExceptionDetails) string {

@@ -369,12 +369,14 @@ function drawLane(row, lane, i, from, nowCol, width, peak) {
   put("shed", lane.shed);
   put("dropped", lane.dropped);
   put("peak", lane.peak.count);
-  const key = `${lane.peak.limit}/${lane.over}/${lane.notLimiting}/${lane.peak.start}`;
+  const pushed = state.frame.rules.length > 0;
+  const key = `${lane.peak.limit}/${lane.over}/${lane.notLimiting}/${lane.peak.start}/${pushed}`;
   if (r.last.box !== key) {
     r.last.box = key;
     r.limit.textContent = fmtInt(lane.peak.limit);
     r.box.classList.toggle("over", lane.over);
-    r.boxNote.textContent = lane.notLimiting ? "not limiting" : "most in any window";
+    // As rlsim run judges it: against the first limit as written at the start.
+    r.boxNote.textContent = lane.notLimiting ? "not limiting" : pushed ? "most in any window vs the limit at the start" : "most in any window";
     row.dataset.over = lane.over;
     r.box.title = lane.peak.count > 0 ? `the most admitted for one key (${lane.peak.key}) in one window, [${fmtTime(lane.peak.start)}, ${fmtTime(lane.peak.end)}); the limit is ${lane.peak.limit}` : "nothing admitted yet";
   }
