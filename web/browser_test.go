@@ -259,6 +259,10 @@ func TestBrowserBoundaryBurst(t *testing.T) {
 	if got := eval[string](t, p, `document.getElementById("status").textContent`); !strings.Contains(got, "rlsim run boundary-burst") {
 		t.Errorf("status %q", got)
 	}
+	p.run(t, chromedp.Click(`.lane[data-lane=gcra] input[type=checkbox]`))
+	if off := eval[[]string](t, p, `[...document.querySelectorAll(".lane.off")].map(r => r.dataset.lane)`); !slices.Equal(off, []string{"gcra"}) {
+		t.Errorf("lanes toggled off: %v, want gcra", off)
+	}
 }
 
 // A burst fired shows as a mark on every lane and its requests in the figures;
@@ -341,6 +345,14 @@ func TestBrowserEditorErrors(t *testing.T) {
 	}
 	if lane := eval[string](t, p, `document.getElementById("scenario").value`); lane != "boundary-burst" {
 		t.Errorf("the scenario picked became %q: a scenario with problems must not be applied", lane)
+	}
+	fixed := strings.Replace(strings.Replace(yaml, "limit: 0", "limit: 4", 1), "burts", "burst", 1)
+	js, _ = json.Marshal(fixed)
+	p.ctl(t, `(() => { const ta = document.getElementById("yaml"); ta.value = `+string(js)+`; ta.dispatchEvent(new Event("input")); })()`)
+	p.run(t, chromedp.Click("#apply"))
+	p.waitFor(t, `rlsim.state.sess.name === "editor" && document.querySelectorAll("#problems li").length === 0 && rlsim.state.frame !== null && document.querySelector(".lane [data-fig=limit]").textContent !== ""`)
+	if got := eval[string](t, p, `document.querySelector(".lane [data-fig=limit]").textContent`); got != "4" {
+		t.Errorf("after apply the lanes judge against limit %q, want the edited 4", got)
 	}
 }
 

@@ -236,3 +236,41 @@ func TestSessionEndsWithItsStream(t *testing.T) {
 		t.Errorf("a control after the stream closed: status %d, want 404", code)
 	}
 }
+
+// The page downloads the scenario as written and the run so far as the HTML
+// report, which says how far it was played and with what changes.
+func TestDownloads(t *testing.T) {
+	_, url := serve(t, Options{})
+	var rep sessionReply
+	if code := do(t, "POST", url+"/api/sessions", `{"builtin":"steady-overload"}`, nil, &rep); code != 200 {
+		t.Fatalf("status %d", code)
+	}
+	get := func(path string) (*http.Response, string) {
+		resp, err := http.Get(url + "/api/sessions/" + rep.ID + path)
+		if err != nil {
+			t.Fatal(err)
+		}
+		defer resp.Body.Close()
+		b, _ := io.ReadAll(resp.Body)
+		return resp, string(b)
+	}
+	resp, yaml := get("/scenario.yaml")
+	src, _ := scenarios.BuiltinSource("steady-overload")
+	if yaml != string(src) || resp.Header.Get("Content-Disposition") != `attachment; filename="steady-overload.yaml"` {
+		t.Errorf("scenario.yaml: %q, %q; want the built-in's source as a file", resp.Header.Get("Content-Disposition"), yaml)
+	}
+	for _, body := range []string{`{"op":"step","count":20}`, `{"op":"rule","limit":20,"window":1000000000,"burst":20}`, `{"op":"step","count":20}`} {
+		if code := do(t, "POST", url+"/api/sessions/"+rep.ID+"/control", body, nil, &controlReply{}); code != 200 {
+			t.Fatalf("%s: status %d", body, code)
+		}
+	}
+	resp, html := get("/report.html")
+	for _, want := range []string{"<!doctype html>", "# played live in rlsim serve to t=4s, with 0 burst(s) fired and the rule pushes listed;", "rlsim run steady-overload"} {
+		if !strings.Contains(strings.ToLower(html), strings.ToLower(want)) {
+			t.Errorf("report.html lacks %q", want)
+		}
+	}
+	if resp.StatusCode != 200 || resp.Header.Get("Content-Disposition") != `attachment; filename="steady-overload-report.html"` {
+		t.Errorf("report.html: status %d, %q", resp.StatusCode, resp.Header.Get("Content-Disposition"))
+	}
+}
