@@ -259,6 +259,8 @@ func TestBrowserBoundaryBurst(t *testing.T) {
 	if got := eval[string](t, p, `document.getElementById("status").textContent`); !strings.Contains(got, "rlsim run boundary-burst") {
 		t.Errorf("status %q", got)
 	}
+	p.run(t, chromedp.Click("#restart"))
+	p.waitFor(t, `document.body.dataset.finished === "false" && document.getElementById("now").textContent === "0s"`)
 	p.run(t, chromedp.Click(`.lane[data-lane=gcra] input[type=checkbox]`))
 	if off := eval[[]string](t, p, `[...document.querySelectorAll(".lane.off")].map(r => r.dataset.lane)`); !slices.Equal(off, []string{"gcra"}) {
 		t.Errorf("lanes toggled off: %v, want gcra", off)

@@ -55,12 +55,15 @@ func newSession(ctx context.Context, sc *scenarios.Scenario, maxEvents int64) (*
 	cfg := *sc.Config
 	tl := report.NewTimeline(cfg)
 	width := columnWidth(cfg)
-	b := &bins{}
+	lanes := cfg.Lanes
+	if len(lanes) == 0 {
+		lanes = sim.DefaultLanes()
+	}
+	b := newBins(width, lanes)
 	s, err := sim.NewContext(ctx, cfg, sim.Options{Trace: tee{b, tl}, MaxEvents: maxEvents})
 	if err != nil {
 		return nil, err
 	}
-	*b = *newBins(width, s.Config().Lanes)
 	return &session{sc: sc, sim: s, bins: b, timeline: tl, width: width, speed: normalSpeed, poke: make(chan struct{}, 1)}, nil
 }
 
@@ -154,7 +157,7 @@ func (s *session) apply(c command) (controlReply, error) {
 	switch c.Op {
 	case "play":
 		if s.finished {
-			return controlReply{}, bad("the run has finished: pick the scenario again to replay it")
+			return controlReply{}, bad("the run has finished: restart plays it again")
 		}
 		s.playing, s.status = true, ""
 	case "pause":

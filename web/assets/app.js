@@ -52,6 +52,7 @@ function setStatus(text, error) {
 // starts drawing it; on a scenario's problems it shows them in the editor.
 async function openSession(body) {
   const { ok, data } = await post("/api/sessions", body);
+  if (ok) state.opened = body;
   if (!ok) {
     if (data.errors && body.yaml !== undefined) { showProblems(data.errors, data.error); return false; }
     setStatus(data.error, true);
@@ -410,11 +411,13 @@ function hover(e, i, canvas) {
   if (key === state.tipKey) return;
   state.tipKey = key;
   clearTimeout(hoverTimer);
+  const id = state.sess.id;
   hoverTimer = setTimeout(async () => {
-    const r = await control({ op: "sample", lane: i, column: k, mark });
+    // A column the server no longer holds just shows nothing: no error line.
+    const { ok, data } = await post(`/api/sessions/${id}/control`, { op: "sample", lane: i, column: k, mark });
     if (state.tipKey !== key) return;
-    if (!r || !r.sample) { tip.hidden = true; return; }
-    showSample(r.sample);
+    if (!ok || !data.sample) { tip.hidden = true; return; }
+    showSample(data.sample);
   }, 40);
 }
 
@@ -500,6 +503,7 @@ function wire() {
   $("scenario").addEventListener("change", (e) => { if (e.target.value) openSession({ builtin: e.target.value }); });
   $("play").addEventListener("click", () => control({ op: state.frame && state.frame.playing ? "pause" : "play" }));
   $("step").addEventListener("click", () => control({ op: "step", count: 1 }));
+  $("restart").addEventListener("click", () => openSession(state.opened || {}));
   $("speed").addEventListener("change", (e) => control({ op: "speed", index: +e.target.value }));
   $("fire").addEventListener("click", () => control({ op: "burst", count: +$("burst-count").value, spread: Math.round(+$("burst-spread").value * 1e6) }));
   for (const id of ["limit", "window", "burst"]) $(id).addEventListener("change", pushRule);
