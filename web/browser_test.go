@@ -232,6 +232,7 @@ func figure(t *testing.T, p *page, lane, fig string) int64 {
 // Played to its end, the boundary burst turns the fixed window's box red and
 // leaves the sliding log's clear, and the page shows rlsim run's figures.
 func TestBrowserBoundaryBurst(t *testing.T) {
+	t.Parallel() // in tabs of their own; the draw-time test runs alone
 	sc := builtin(t, "boundary-burst")
 	p := openPage(t, Options{First: sc})
 	p.ctl(t, fastest)
@@ -270,6 +271,7 @@ func TestBrowserBoundaryBurst(t *testing.T) {
 // A burst fired shows as a mark on every lane and its requests in the figures;
 // hovering a column shows a request and the headers a server would send.
 func TestBrowserFireBurstAndHover(t *testing.T) {
+	t.Parallel() // in tabs of their own; the draw-time test runs alone
 	p := openPage(t, Options{First: builtin(t, "steady-overload")})
 	p.ctl(t, steps(20))
 	p.waitFor(t, `document.getElementById("now").textContent === "2s"`)
@@ -310,6 +312,7 @@ func TestBrowserFireBurstAndHover(t *testing.T) {
 // Raising the limit from the slider raises the admissions from then on, and
 // the rule push is marked.
 func TestBrowserLimitSlider(t *testing.T) {
+	t.Parallel() // in tabs of their own; the draw-time test runs alone
 	p := openPage(t, Options{First: builtin(t, "steady-overload")})
 	p.ctl(t, steps(50))
 	p.waitFor(t, `document.getElementById("now").textContent === "5s"`)
@@ -329,6 +332,7 @@ func TestBrowserLimitSlider(t *testing.T) {
 
 // A scenario with two errors shows both, each at its line; nothing is applied.
 func TestBrowserEditorErrors(t *testing.T) {
+	t.Parallel() // in tabs of their own; the draw-time test runs alone
 	p := openPage(t, Options{First: builtin(t, "boundary-burst")})
 	yaml := "duration: 3s\nlimits:\n  - key: global\n    limit: 0\n    window: 1s\nclients:\n  - name: a\n    arrivals:\n      - kind: burts\n        count: 5\n"
 	js, _ := json.Marshal(yaml)

@@ -208,6 +208,11 @@ func TestBurstAndRuleReachEveryLane(t *testing.T) {
 	if !strings.HasPrefix(f.Status, "finished, with the changes made here") {
 		t.Errorf("status %q claims the figures are rlsim run's", f.Status)
 	}
+	for _, c := range []command{{Op: "rule", Limit: 5, Window: int64(time.Second)}, {Op: "rate", Count: 5}, {Op: "burst", Count: 5}, {Op: "play"}} {
+		if _, err := burst.apply(c); err == nil || !strings.Contains(err.Error(), "finished") {
+			t.Errorf("%s after the end: %v, want a refusal saying the run has finished", c.Op, err)
+		}
+	}
 	ruled, f := play(func(s *session) {
 		if _, err := s.apply(command{Op: "rule", Limit: 1000, Window: int64(time.Second), Burst: 1000}); err != nil {
 			t.Fatal(err)

@@ -179,9 +179,13 @@ func (s *session) apply(c command) (controlReply, error) {
 		s.speed = c.Index
 	case "burst":
 		return s.fireBurst(c.Count, time.Duration(c.Spread))
-	case "rule":
-		return s.changeRule(c)
-	case "rate":
+	case "rule", "rate":
+		if s.finished {
+			return controlReply{}, bad("no change: the run has finished; restart plays it again")
+		}
+		if c.Op == "rule" {
+			return s.changeRule(c)
+		}
 		return s.changeRate(c.Index, c.Count)
 	case "sample":
 		smp, ok := s.sample(c.Lane, c.Column, c.Mark)
@@ -211,7 +215,10 @@ func (s *session) fireBurst(n int, spread time.Duration) (controlReply, error) {
 	if n < 1 || n > maxBurst {
 		return controlReply{}, bad("no burst: the size must be 1 to %d, got %d", maxBurst, n)
 	}
-	if s.finished || now >= s.sim.Config().Duration {
+	if s.finished {
+		return controlReply{}, bad("no burst: the run has finished; restart plays it again")
+	}
+	if now >= s.sim.Config().Duration {
 		return controlReply{}, bad("no burst: new requests stop at t=%v, the end of the scenario's traffic", s.sim.Config().Duration)
 	}
 	spread = min(max(spread, 0), s.sim.Config().Duration-now)

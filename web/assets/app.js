@@ -377,7 +377,7 @@ function drawLane(row, lane, i, from, nowCol, width, peak) {
     r.limit.textContent = fmtInt(lane.peak.limit);
     r.box.classList.toggle("over", lane.over);
     // As rlsim run judges it: against the first limit as written at the start.
-    r.boxNote.textContent = lane.notLimiting ? "not limiting" : pushed ? "most in any window vs the limit at the start" : "most in any window";
+    r.boxNote.textContent = lane.notLimiting ? "not limiting" : pushed ? "most in any window, vs the limit at the start" : "most in any window";
     row.dataset.over = lane.over;
     r.box.title = lane.peak.count > 0 ? `the most admitted for one key (${lane.peak.key}) in one window, [${fmtTime(lane.peak.start)}, ${fmtTime(lane.peak.end)}); the limit is ${lane.peak.limit}` : "nothing admitted yet";
   }
