@@ -71,7 +71,8 @@ type groupInfo struct {
 const editorFile = "editor.yaml"
 
 func (s *Server) create(w http.ResponseWriter, r *http.Request) {
-	body, err := io.ReadAll(http.MaxBytesReader(w, r.Body, s.opt.MaxScenarioBytes+4096))
+	// JSON escapes a line break in two bytes: room for the YAML's escaping.
+	body, err := io.ReadAll(http.MaxBytesReader(w, r.Body, 2*s.opt.MaxScenarioBytes+4096))
 	if err != nil {
 		writeJSON(w, http.StatusRequestEntityTooLarge, errorReply{Error: fmt.Sprintf("the request is over %d bytes, the most a scenario may hold here", s.opt.MaxScenarioBytes)})
 		return

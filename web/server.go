@@ -131,7 +131,7 @@ func (s *Server) page(w http.ResponseWriter, r *http.Request) {
 }
 
 // playable lists the built-ins with lanes to watch (not contention studies).
-func playable() []scenarios.Builtin {
+var playable = sync.OnceValue(func() []scenarios.Builtin {
 	var list []scenarios.Builtin
 	for _, b := range scenarios.Builtins() {
 		if sc, err := scenarios.LoadBuiltin(b.Name); err == nil && sc.Config != nil {
@@ -139,7 +139,7 @@ func playable() []scenarios.Builtin {
 		}
 	}
 	return list
-}
+})
 
 // register adds sess under a new id unless the cap is reached.
 func (s *Server) register(sess *session) error {
