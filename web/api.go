@@ -137,9 +137,18 @@ func (s *Server) load(req createRequest) (*scenarios.Scenario, error) {
 	return sc, nil
 }
 
+// watchable checks, before any work, that sc has lanes to watch and no more
+// clients than a page may play.
 func (s *Server) watchable(sc *scenarios.Scenario) error {
 	if sc.Config == nil {
 		return fmt.Errorf("%s: a contention study has no lanes to watch: rlsim run prints its results", sc.File)
+	}
+	clients := 0
+	for _, g := range sc.Config.Clients {
+		clients += g.Count
+	}
+	if clients > s.opt.MaxClients {
+		return fmt.Errorf("%s: clients: %d in all, more than the %d a page may play; rlsim run takes up to %d", sc.File, clients, s.opt.MaxClients, sim.MaxClients)
 	}
 	return nil
 }

@@ -37,6 +37,9 @@ type Options struct {
 	MaxSessions int
 	// MaxScenarioBytes is the largest YAML a page may send; 0 means DefaultMaxScenarioBytes.
 	MaxScenarioBytes int64
+	// MaxClients is the most clients a page's scenario may have (each lane
+	// keeps a state per client); 0 means DefaultMaxClients.
+	MaxClients int
 	// Frame is the wall time between two frames of a playing session; 0 means 1/30 s.
 	Frame time.Duration
 }
@@ -46,6 +49,7 @@ const (
 	DefaultMaxSessions      = 8
 	DefaultMaxScenarioBytes = 256 << 10
 	DefaultMaxEvents        = 50_000_000 // as rlsim run's default budget
+	DefaultMaxClients       = 1_000_000
 	defaultFrame            = time.Second / 30
 	// attachWithin is how long a session waits for its page's stream before it ends.
 	attachWithin = 30 * time.Second
@@ -73,6 +77,9 @@ func New(opt Options) *Server {
 	}
 	if opt.Frame <= 0 {
 		opt.Frame = defaultFrame
+	}
+	if opt.MaxClients <= 0 {
+		opt.MaxClients = DefaultMaxClients
 	}
 	if opt.Overrides.MaxEvents <= 0 {
 		opt.Overrides.MaxEvents = DefaultMaxEvents

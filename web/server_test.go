@@ -192,6 +192,14 @@ func TestBoundedWork(t *testing.T) {
 			t.Errorf("status %d %q, want 400 naming the budget", code, reply.Error)
 		}
 	})
+	t.Run("clients", func(t *testing.T) {
+		_, url := serve(t, Options{MaxClients: 100})
+		var reply errorReply
+		body, _ := json.Marshal(createRequest{YAML: "duration: 1s\nlimits: [{key: global, limit: 1, window: 1s}]\nclients:\n  - {name: a, count: 60, arrivals: [{kind: burst, at: 0s, count: 1}]}\n  - {name: b, count: 41, arrivals: [{kind: burst, at: 0s, count: 1}]}\n"})
+		if code := do(t, "POST", url+"/api/sessions", string(body), nil, &reply); code != http.StatusBadRequest || !strings.Contains(reply.Error, "editor.yaml: clients: 101 in all, more than the 100 a page may play") {
+			t.Errorf("status %d %q, want 400 naming the cap", code, reply.Error)
+		}
+	})
 	t.Run("contention study", func(t *testing.T) {
 		_, url := serve(t, Options{})
 		var reply errorReply
