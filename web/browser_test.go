@@ -328,6 +328,14 @@ func TestBrowserLimitSlider(t *testing.T) {
 	if then < 2*first {
 		t.Errorf("the sliding log admitted %d in the 5s at limit 10 and %d in the 5s at 30 (3× the offered 10/s, want at least twice as many", first, then)
 	}
+	offered := figure(t, p, "sliding_log", "attempts")
+	p.ctl(t, `(() => { const s = document.getElementById("rate"); s.value = 30; s.dispatchEvent(new Event("input")); s.dispatchEvent(new Event("change")); })()`)
+	p.waitFor(t, `document.body.dataset.rates === "1"`)
+	p.ctl(t, steps(50))
+	p.waitFor(t, `document.getElementById("now").textContent === "15s"`)
+	if more := figure(t, p, "sliding_log", "attempts") - offered; more < offered { // 3× the rate for half the time: 1.5× as many, 0.5× without the change
+		t.Errorf("%d offered in the 5s at 30/s per client, %d in the 10s before at 10/s: want about three times the rate", more, offered)
+	}
 }
 
 // A scenario with two errors shows both, each at its line; nothing is applied.

@@ -19,6 +19,7 @@ type frame struct {
 	Events   int64       `json:"events"` // processed so far, all lanes
 	Lanes    []laneFrame `json:"lanes"`
 	Rules    []ruleMark  `json:"rules"`
+	Rates    []ruleMark  `json:"rates"` // rate changes made from the page
 	Bursts   []burstMark `json:"bursts"`
 }
 
@@ -58,7 +59,8 @@ type ruleMark struct {
 // frame is the session's present. The caller holds mu.
 func (s *session) frame() frame {
 	f := frame{Now: int64(s.sim.Now()), Playing: s.playing, Finished: s.finished, Speed: s.speed, Status: s.status,
-		Events: s.sim.Events(), Bursts: append([]burstMark{}, s.bursts...), Rules: []ruleMark{}}
+		Events: s.sim.Events(), Bursts: append([]burstMark{}, s.bursts...), Rules: []ruleMark{},
+		Rates: append([]ruleMark{}, s.rates...)}
 	for i, snap := range s.sim.Snapshot() {
 		f.Lanes = append(f.Lanes, laneFrame{
 			Attempts: snap.Attempts, Admitted: snap.Admitted, Refused: snap.Refused, Delayed: snap.Delayed,

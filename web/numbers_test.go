@@ -221,6 +221,14 @@ func TestBurstAndRuleReachEveryLane(t *testing.T) {
 	if len(f.Rules) != 1 || f.Rules[0].At != int64(5*ruled.width) || !strings.Contains(f.Rules[0].Text, "limit 1000 per 1s") {
 		t.Errorf("rules on the timeline %+v", f.Rules)
 	}
+	_, f = play(func(s *session) {
+		if _, err := s.apply(command{Op: "rate", Index: 0, Count: 3}); err != nil {
+			t.Fatal(err)
+		}
+	})
+	if len(f.Rates) != 1 || f.Rates[0].At != int64(5*ruled.width) || f.Rates[0].Text != "clients: 3/s each" {
+		t.Errorf("rate changes on the timeline %+v", f.Rates)
+	}
 	for i, l := range ruled.sim.Result().Lanes {
 		if p := plain.sim.Result().Lanes[i]; l.Refused >= p.Refused && p.Refused > 0 {
 			t.Errorf("%v refused %d with the limit raised 100-fold, %d without", l.Lane, l.Refused, p.Refused)

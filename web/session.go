@@ -40,6 +40,7 @@ type session struct {
 	finished bool
 	status   string
 	bursts   []burstMark
+	rates    []ruleMark // rate changes made from the page
 	touched  bool // a control changed the run: it is no longer rlsim run's
 }
 
@@ -253,6 +254,7 @@ func (s *session) changeRate(group, perSecond int) (controlReply, error) {
 	}
 	s.touched = true
 	s.status = fmt.Sprintf("at t=%v, each client of %s sends %d/s", s.sim.Now(), s.sim.Config().Clients[group].Name, perSecond)
+	s.rates = append(s.rates, ruleMark{At: int64(s.sim.Now()), Text: fmt.Sprintf("%s: %d/s each", s.sim.Config().Clients[group].Name, perSecond)})
 	return controlReply{Status: s.status}, nil
 }
 

@@ -44,7 +44,7 @@ func NewCmdServe(out io.Writer, runF func(*serveOptions) error) *cobra.Command {
 		Long: `Serve the browser playground on this machine and print its URL: the lanes
 of a scenario (a YAML file, or the name of a built-in one) live, with play,
 pause, step and speed, a burst to fire, sliders for the first limit's limit,
-window and burst and for the clients' rate (each a rule push at the present
+window and burst and for the clients' rate (each taking effect at the present
 virtual time), a hover on any mark for the request and the headers a server
 would send, and an editor for the scenario with each problem at its line. With
 no argument, play the "demo" scenario; the page lists every built-in.

@@ -220,7 +220,7 @@ function draw() {
   const t0 = performance.now();
   const s = state.sess;
   if (!state.colors.admitted) for (const k of [...MARKS, "peak", "over", "rule", "burst"]) state.colors[k] = css("--" + k);
-  const head = `${f.playing}/${f.finished}/${f.now}/${f.speed}/${f.bursts.length}/${f.rules.length}`;
+  const head = `${f.playing}/${f.finished}/${f.now}/${f.speed}/${f.bursts.length}/${f.rules.length}/${f.rates.length}`;
   if (state.head !== head) {
     state.head = head;
     $("play").textContent = f.playing ? "❚❚ pause" : "▶ play";
@@ -232,6 +232,7 @@ function draw() {
     document.body.dataset.finished = f.finished;
     document.body.dataset.bursts = f.bursts.length;
     document.body.dataset.rules = f.rules.length;
+    document.body.dataset.rates = f.rates.length;
   }
 
   const rows = $("rows").children;
@@ -341,6 +342,13 @@ function drawLane(row, lane, i, from, nowCol, width, peak) {
   ctx.strokeStyle = col.rule;
   ctx.lineWidth = 1;
   for (const r of state.frame.rules) {
+    const x = Math.round(xOf(r.at, from)) + 0.5;
+    if (x < 0 || x > width) continue;
+    ctx.beginPath(); ctx.moveTo(x, 0); ctx.lineTo(x, H); ctx.stroke();
+  }
+  ctx.setLineDash([1, 2]);
+  ctx.strokeStyle = col.burst;
+  for (const r of state.frame.rates) {
     const x = Math.round(xOf(r.at, from)) + 0.5;
     if (x < 0 || x > width) continue;
     ctx.beginPath(); ctx.moveTo(x, 0); ctx.lineTo(x, H); ctx.stroke();
