@@ -41,7 +41,7 @@ type session struct {
 	status   string
 	bursts   []burstMark
 	rates    []ruleMark // rate changes made from the page
-	touched  bool // a control changed the run: it is no longer rlsim run's
+	touched  bool       // a control changed the run: it is no longer rlsim run's
 }
 
 // burstMark is a burst fired from the page, drawn on the timeline.
