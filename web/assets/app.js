@@ -4,7 +4,25 @@
 "use strict";
 
 const MARKS = ["admitted", "delayed", "refused", "shed", "dropped"];
-const KEEP_COLUMNS = 6000; // per lane, for scrolling back; the server holds fewer for hovering
+const KEEP_COLUMNS = 4096; // per lane: more than a screen is wide (the server holds 1024 for hovering)
+
+// Columns is one lane's latest KEEP_COLUMNS columns, five counts each, in a
+// ring of typed arrays: drawing reads them without hashing or allocating.
+class Columns {
+  constructor() { this.n = new Float64Array(KEEP_COLUMNS * 5); this.hi = -1; }
+  set(k, counts) {
+    if (k > this.hi) {
+      // Slots between the old latest and k hold columns KEEP_COLUMNS older: clear them.
+      for (let j = Math.max(this.hi + 1, k - KEEP_COLUMNS + 1); j < k; j++) this.n.fill(0, (j % KEEP_COLUMNS) * 5, (j % KEEP_COLUMNS) * 5 + 5);
+      this.hi = k;
+    } else if (k <= this.hi - KEEP_COLUMNS) return;
+    this.n.set(counts, (k % KEEP_COLUMNS) * 5);
+  }
+  // at is the offset of column k's counts in n, or -1 when it holds none.
+  at(k) { return k > this.hi || k <= this.hi - KEEP_COLUMNS || k < 0 ? -1 : (k % KEEP_COLUMNS) * 5; }
+  total(k) { const o = this.at(k); return o < 0 ? 0 : this.n[o] + this.n[o + 1] + this.n[o + 2] + this.n[o + 3] + this.n[o + 4]; }
+  get(k) { const o = this.at(k); return o < 0 || this.total(k) === 0 ? null : Array.from(this.n.subarray(o, o + 5)); }
+}
 const MIN_COLUMN_PX = 3, MAX_COLUMN_PX = 16;
 const $ = (id) => document.getElementById(id);
 
@@ -62,7 +80,7 @@ async function openSession(body) {
   state.sess = data;
   state.frame = null;
   state.head = "";
-  state.cols = data.lanes.map(() => new Map());
+  state.cols = data.lanes.map(() => new Columns());
   state.tipKey = "";
   buildRows();
   state.width = 0;
@@ -196,10 +214,6 @@ function onFrame(f) {
   f.lanes.forEach((lane, i) => {
     const m = state.cols[i];
     for (const c of lane.columns) m.set(c.i, c.n);
-    if (m.size > KEEP_COLUMNS) {
-      const cut = Math.max(...m.keys()) - KEEP_COLUMNS;
-      for (const k of m.keys()) if (k < cut) m.delete(k);
-    }
   });
   state.frame = f;
   if (f.status) setStatus(f.status, f.status.startsWith("stopped"));
@@ -248,10 +262,7 @@ function draw() {
   let peak = 1;
   state.cols.forEach((m, i) => {
     if (state.hidden.has(s.lanes[i].name)) return;
-    for (let k = from; k <= nowCol; k++) {
-      const n = m.get(k);
-      if (n) peak = Math.max(peak, n[0] + n[1] + n[2] + n[3] + n[4]);
-    }
+    for (let k = from; k <= nowCol; k++) peak = Math.max(peak, m.total(k));
   });
   state.view = { from, nowCol, width, peak, px };
   drawAxis(width, from, ncols);
@@ -326,9 +337,9 @@ function drawLane(row, lane, i, from, nowCol, width, peak) {
       ctx.beginPath();
       let any = false;
       for (let k = from; k <= nowCol; k++) {
-        const c = m.get(k);
-        if (!c || !c[j]) continue;
-        const h = Math.max(1, c[j] * scale);
+        const o = m.at(k);
+        if (o < 0 || !m.n[o + j]) continue;
+        const h = Math.max(1, m.n[o + j] * scale);
         const y = base[k - from] - h;
         ctx.rect((k - from) * px, y, px - 1, h);
         base[k - from] = y;
