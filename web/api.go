@@ -1,6 +1,7 @@
 package web
 
 import (
+	"bytes"
 	"encoding/json"
 	"errors"
 	"fmt"
@@ -95,7 +96,7 @@ func (s *Server) create(w http.ResponseWriter, r *http.Request) {
 		writeJSON(w, http.StatusBadRequest, scenarioProblems(err))
 		return
 	}
-	sess, err := newSession(r.Context(), sc, s.opt.Overrides.MaxEvents)
+	sess, err := newSession(r.Context(), sc, s.opt.Overrides.MaxEvents, s.reproduce(sc))
 	if err != nil {
 		writeJSON(w, http.StatusBadRequest, scenarioProblems(fmt.Errorf("%s: %w", sc.File, err)))
 		return
@@ -290,7 +291,7 @@ func (s *Server) reportHTML(w http.ResponseWriter, r *http.Request) {
 		return
 	}
 	sess.mu.Lock()
-	b, err := sess.reportHTML(s.reproduce(sess.sc))
+	b, err := sess.reportHTML()
 	sess.mu.Unlock()
 	if err != nil {
 		writeJSON(w, http.StatusInternalServerError, errorReply{Error: err.Error()})
@@ -301,11 +302,13 @@ func (s *Server) reportHTML(w http.ResponseWriter, r *http.Request) {
 	_, _ = w.Write(b)
 }
 
-// reproduce is the command line that runs sc as the session plays it.
+// reproduce is the command line that runs sc as a page plays it: a built-in by
+// its name, a file by its path, the editor's scenario saved as editor.yaml;
+// with the server's flags.
 func (s *Server) reproduce(sc *scenarios.Scenario) string {
-	arg := sc.Name
-	if sc.File == editorFile {
-		arg = sc.Name + ".yaml  # the scenario below, saved"
+	arg := sc.File
+	if src, ok := scenarios.BuiltinSource(sc.Name); ok && sc.File == sc.Name+".yaml" && bytes.Equal(src, sc.Source) {
+		arg = sc.Name
 	}
 	var flags []string
 	if ov := s.opt.Overrides; ov.Seed != nil {
@@ -319,7 +322,7 @@ func (s *Server) reproduce(sc *scenarios.Scenario) string {
 			flags = append(flags, "--set '"+set+"'")
 		}
 	}
-	return strings.TrimSpace("rlsim run " + strings.Join(append(flags, arg), " "))
+	return "rlsim run " + strings.Join(append([]string{arg}, flags...), " ")
 }
 
 // attachment is a Content-Disposition saving a file under name, made safe.

@@ -41,7 +41,7 @@ func TestSameNumbersAsRun(t *testing.T) {
 			if err != nil {
 				t.Fatal(err)
 			}
-			sess, err := newSession(context.Background(), sc, 0)
+			sess, err := newSession(context.Background(), sc, 0, "rlsim run "+sc.Name)
 			if err != nil {
 				t.Fatal(err)
 			}
@@ -86,7 +86,7 @@ func TestColumnsAddUpToTheFigures(t *testing.T) {
 			if err != nil {
 				t.Fatal(err)
 			}
-			sess, err := newSession(context.Background(), sc, 0)
+			sess, err := newSession(context.Background(), sc, 0, "rlsim run "+sc.Name)
 			if err != nil {
 				t.Fatal(err)
 			}
@@ -179,7 +179,7 @@ func TestBurstAndRuleReachEveryLane(t *testing.T) {
 		if err != nil {
 			t.Fatal(err)
 		}
-		sess, err := newSession(context.Background(), sc, 0)
+		sess, err := newSession(context.Background(), sc, 0, "rlsim run "+sc.Name)
 		if err != nil {
 			t.Fatal(err)
 		}

@@ -282,3 +282,30 @@ func TestDownloads(t *testing.T) {
 		t.Errorf("report.html: status %d, %q", resp.StatusCode, resp.Header.Get("Content-Disposition"))
 	}
 }
+
+// The command a page names runs the same scenario with the same flags.
+func TestReproduce(t *testing.T) {
+	seed := uint64(9)
+	first, err := run.Load("testdata/crowd.yaml")
+	if err != nil {
+		t.Fatal(err)
+	}
+	first.Sets = []string{"limits[0].limit=7"}
+	editor, err := scenarios.Parse(editorFile, []byte("duration: 1s\nlimits: [{key: global, limit: 1, window: 1s}]\nclients: [{name: a, arrivals: [{kind: burst, at: 0s, count: 1}]}]\n"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	srv := New(Options{Addr: "127.0.0.1:1", First: first, Overrides: run.Overrides{Seed: &seed, Lanes: "gcra,sliding_log"}})
+	for _, tc := range []struct {
+		sc   *scenarios.Scenario
+		want string
+	}{
+		{builtin(t, "nat-per-ip"), "rlsim run nat-per-ip --seed 9 --lanes gcra,sliding_log"},
+		{first, "rlsim run testdata/crowd.yaml --seed 9 --lanes gcra,sliding_log --set 'limits[0].limit=7'"},
+		{editor, "rlsim run editor.yaml --seed 9 --lanes gcra,sliding_log"},
+	} {
+		if got := srv.reproduce(tc.sc); got != tc.want {
+			t.Errorf("reproduce(%s) = %q, want %q", tc.sc.File, got, tc.want)
+		}
+	}
+}

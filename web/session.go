@@ -31,6 +31,7 @@ type session struct {
 
 	mu       sync.Mutex
 	sc       *scenarios.Scenario
+	command  string // the rlsim run command line that plays sc without the page
 	sim      *sim.Simulation
 	bins     *bins
 	timeline *report.Timeline
@@ -51,8 +52,9 @@ type burstMark struct {
 	Spread int64 `json:"spread"` // ns
 }
 
-// newSession builds the simulation of sc, whose overrides are applied.
-func newSession(ctx context.Context, sc *scenarios.Scenario, maxEvents int64) (*session, error) {
+// newSession builds the simulation of sc, whose overrides are applied;
+// command is the rlsim run command line that plays it.
+func newSession(ctx context.Context, sc *scenarios.Scenario, maxEvents int64, command string) (*session, error) {
 	cfg := *sc.Config
 	tl := report.NewTimeline(cfg)
 	width := columnWidth(cfg)
@@ -65,7 +67,7 @@ func newSession(ctx context.Context, sc *scenarios.Scenario, maxEvents int64) (*
 	if err != nil {
 		return nil, err
 	}
-	return &session{sc: sc, sim: s, bins: b, timeline: tl, width: width, speed: normalSpeed, poke: make(chan struct{}, 1)}, nil
+	return &session{sc: sc, command: command, sim: s, bins: b, timeline: tl, width: width, speed: normalSpeed, poke: make(chan struct{}, 1)}, nil
 }
 
 // tee hands every record to each sink.
@@ -107,9 +109,9 @@ func (s *session) advance(d time.Duration) {
 	}
 	if s.sim.Done() || s.sim.Now() >= s.sim.End() {
 		s.finished, s.playing = true, false
-		s.status = "finished: these are the figures rlsim run " + s.sc.Name + " prints"
+		s.status = "finished: these are the figures " + s.command + " prints" + s.saved()
 		if s.touched {
-			s.status = "finished, with the changes made here: rlsim run " + s.sc.Name + " plays it without them"
+			s.status = "finished, with the changes made here: " + s.command + " plays it without them" + s.saved()
 		}
 	}
 }
@@ -262,14 +264,22 @@ func policyText(p algorithms.Policy) string {
 	return fmt.Sprintf("limit %d per %v, burst %d", p.Limit, p.Window, p.EffectiveBurst())
 }
 
-// reportHTML writes the run so far as rlsim's HTML report; command is the
-// command line that plays the scenario without the page.
-func (s *session) reportHTML(command string) ([]byte, error) {
+// saved says where the command expects a scenario written in the editor.
+func (s *session) saved() string {
+	if s.sc.File != editorFile {
+		return ""
+	}
+	return " (the editor's scenario saved as " + editorFile + ")"
+}
+
+// reportHTML writes the run so far as rlsim's HTML report.
+func (s *session) reportHTML() ([]byte, error) {
+	command := s.command
 	res := s.sim.Result()
 	out := run.Outcome{Scenario: s.sc, Result: &res, Checks: run.Checks(s.sc.Checks, &res)}
 	if s.touched || !s.finished {
-		command = fmt.Sprintf("# played live in rlsim serve to t=%v, with %d burst(s) fired and the rule pushes listed;\n# without them:\n%s",
-			s.sim.Now(), len(s.bursts), command)
+		command = fmt.Sprintf("# played live in rlsim serve to t=%v, with %d burst(s) fired and the rule pushes listed;\n# without them%s:\n%s",
+			s.sim.Now(), len(s.bursts), s.saved(), command)
 	}
 	page, err := report.NewPage(report.NewRun(out, s.timeline), command)
 	if err != nil {
