@@ -534,6 +534,7 @@ function wire() {
   document.addEventListener("keydown", (e) => {
     if (e.target.closest("textarea, input, select")) return;
     if (e.key === " ") { e.preventDefault(); $("play").click(); }
+    if (e.key === "ArrowRight" && !$("step").disabled) { e.preventDefault(); $("step").click(); }
   });
   window.addEventListener("resize", () => { state.width = 0; requestDraw(); });
   window.addEventListener("pagehide", () => { if (state.source) state.source.close(); });
