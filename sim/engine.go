@@ -11,6 +11,7 @@ const (
 	evRelease                   // a delayed request leaves the leaky queue
 	evComplete                  // the backend finishes a request
 	evChange                    // the backend's capacity or service time changes
+	evInject                    // a request a live view added (Simulation.Inject)
 	evStudy                     // an event of a study outside sim (Queue)
 )
 

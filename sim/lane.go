@@ -150,6 +150,8 @@ func (l *lane) handle(ev event) {
 		l.backend.complete(l, ev.a)
 	case evChange:
 		l.backend.change(l, int(ev.a))
+	case evInject:
+		l.arrive(ev.a)
 	}
 }
 

@@ -1,0 +1,144 @@
+package main
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"io"
+	"net"
+	"net/http"
+	"time"
+
+	"github.com/spf13/cobra"
+
+	"github.com/rlsim/rlsim/run"
+	"github.com/rlsim/rlsim/scenarios"
+	"github.com/rlsim/rlsim/web"
+)
+
+type serveOptions struct {
+	Out io.Writer
+	Ctx context.Context
+
+	Arg       string // a file or a built-in's name; empty means the default scenario
+	Addr      string
+	Seed      *uint64
+	Lanes     string
+	Sets      []string
+	MaxEvents int64
+
+	// Ready, when not nil, is told the URL once the server listens (tests).
+	Ready func(url string)
+}
+
+// defaultAddr is loopback: the playground is for the person at this machine.
+const defaultAddr = "127.0.0.1:8080"
+
+// NewCmdServe builds "rlsim serve". runF, when not nil, replaces the run itself (tests).
+func NewCmdServe(out io.Writer, runF func(*serveOptions) error) *cobra.Command {
+	opts := &serveOptions{Out: out}
+	var seed uint64
+	cmd := &cobra.Command{
+		Use:   "serve [FILE|NAME]",
+		Short: "Play with the lanes live in the browser",
+		Long: `Serve the browser playground on this machine and print its URL: the lanes
+of a scenario (a YAML file, or the name of a built-in one) live, with play,
+pause, step and speed, a burst to fire, sliders for the first limit's limit,
+window and burst and for the clients' rate (each taking effect at the present
+virtual time), a hover on any mark for the request and the headers a server
+would send, and an editor for the scenario with each problem at its line. With
+no argument, play the "demo" scenario; the page lists every built-in.
+
+The page is served from the binary: it fetches nothing from the network. It
+listens on loopback (127.0.0.1) unless --addr says otherwise, answers only
+requests that name the address it serves, never another site's, and plays at
+most 8 pages at once, each within the --max-events budget.
+
+Played to its end without a change, a scenario ends with exactly the figures
+"rlsim run" prints for it. Ctrl-C stops the server.`,
+		Example: `  rlsim serve
+  rlsim serve boundary-burst
+  rlsim serve my-api.yaml --addr 127.0.0.1:9000`,
+		Args:              cobra.MaximumNArgs(1),
+		ValidArgsFunction: completeBuiltinNames,
+		RunE: func(cmd *cobra.Command, args []string) error {
+			opts.Ctx = cmd.Context()
+			opts.Arg = scenarios.DefaultName
+			if len(args) > 0 {
+				opts.Arg = args[0]
+			}
+			if cmd.Flags().Changed("seed") {
+				opts.Seed = &seed
+			}
+			if opts.MaxEvents <= 0 {
+				return badInputf("--max-events: must be positive, got %d", opts.MaxEvents)
+			}
+			if runF != nil {
+				return runF(opts)
+			}
+			return serveRun(opts)
+		},
+	}
+	f := cmd.Flags()
+	f.StringVar(&opts.Addr, "addr", defaultAddr, "listen on `HOST:PORT`; a non-loopback host serves other machines too")
+	f.Uint64Var(&seed, "seed", 0, "seed of every random stream, replacing the file's")
+	f.StringVar(&opts.Lanes, "lanes", "", "comma-separated lanes to show, replacing the file's (e.g. token_bucket,gcra)")
+	f.StringArrayVar(&opts.Sets, "set", nil, "replace the scenario field at `PATH=VALUE` (e.g. limits[0].limit=20) in the scenario asked for; repeatable")
+	f.Int64Var(&opts.MaxEvents, "max-events", defaultMaxEvents, "stop a page's run that reaches `N` events, as rlsim run does")
+	_ = cmd.RegisterFlagCompletionFunc("lanes", completeLanes)
+	return cmd
+}
+
+func serveRun(opts *serveOptions) error {
+	ctx := opts.Ctx
+	if ctx == nil {
+		ctx = context.Background()
+	}
+	ov := run.Overrides{Seed: opts.Seed, Lanes: opts.Lanes, Sets: opts.Sets, MaxEvents: opts.MaxEvents}
+	loaded, err := ov.Load([]string{opts.Arg})
+	if err != nil {
+		return err
+	}
+	first := loaded[0]
+	if first.Config == nil {
+		return badInputf("%s: a contention study has no lanes to watch: rlsim run %s prints its results", first.File, opts.Arg)
+	}
+	if err := ov.Apply(loaded); err != nil {
+		return err
+	}
+	ln, err := net.Listen("tcp", opts.Addr)
+	if err != nil {
+		return badInputf("--addr %s: %v", opts.Addr, err)
+	}
+	addr := ln.Addr().String()
+	if host, _, err := net.SplitHostPort(opts.Addr); err == nil && host != "" && net.ParseIP(host) == nil {
+		addr = net.JoinHostPort(host, portOf(ln.Addr())) // a name bound: the page is reached by that name
+	}
+	srv := web.New(web.Options{Addr: addr, First: first, Overrides: ov})
+	hs := &http.Server{Handler: srv, ReadHeaderTimeout: 10 * time.Second}
+	url := "http://" + addr + "/"
+	fmt.Fprintf(opts.Out, "rlsim playground: %s (Ctrl-C stops it)\n", url)
+	if opts.Ready != nil {
+		opts.Ready(url)
+	}
+	done := make(chan error, 1)
+	go func() { done <- hs.Serve(ln) }()
+	select {
+	case err := <-done:
+		return err
+	case <-ctx.Done():
+	}
+	srv.Close() // ends every stream, so that Shutdown need not wait for them
+	shut, cancel := context.WithTimeout(context.Background(), 5*time.Second)
+	defer cancel()
+	if err := hs.Shutdown(shut); err != nil && !errors.Is(err, http.ErrServerClosed) {
+		return err
+	}
+	fmt.Fprintln(opts.Out, "rlsim playground: stopped")
+	return nil
+}
+
+func portOf(a net.Addr) string {
+	_, port, _ := net.SplitHostPort(a.String())
+	return port
+}

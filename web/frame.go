@@ -1,0 +1,163 @@
+package web
+
+import (
+	"strings"
+	"time"
+
+	"github.com/rlsim/rlsim/algorithms"
+	"github.com/rlsim/rlsim/sim"
+)
+
+// frame is what the page draws after one tick: aggregates, never one entry per
+// request, so its size does not grow with the number of clients.
+type frame struct {
+	Now      int64       `json:"now"` // ns of virtual time
+	Playing  bool        `json:"playing"`
+	Finished bool        `json:"finished"`
+	Speed    int         `json:"speed"`
+	Status   string      `json:"status"`
+	Events   int64       `json:"events"` // processed so far, all lanes
+	Lanes    []laneFrame `json:"lanes"`
+	Rules    []ruleMark  `json:"rules"`
+	Rates    []ruleMark  `json:"rates"` // rate changes made from the page
+	Bursts   []burstMark `json:"bursts"`
+}
+
+// laneFrame is one lane's live figures, as rlsim run names them, and the
+// columns that changed since the last frame.
+type laneFrame struct {
+	Attempts  int64 `json:"attempts"`
+	Admitted  int64 `json:"admitted"`
+	Refused   int64 `json:"refused"`
+	Delayed   int64 `json:"delayed"`
+	Shed      int64 `json:"shed"`
+	Dropped   int64 `json:"dropped"`
+	Succeeded int64 `json:"succeeded"`
+	Peak      peak  `json:"peak"`
+	Over      bool  `json:"over"` // some window held more than the first limit
+	// NotLimiting is true for a concurrency limiter that has limited nothing:
+	// its busiest window measures the traffic, not the limiter.
+	NotLimiting bool     `json:"notLimiting"`
+	Columns     []column `json:"columns"`
+}
+
+// peak is the most admitted in any window of the first limit's length for one key.
+type peak struct {
+	Count int64  `json:"count"`
+	Limit int64  `json:"limit"`
+	Start int64  `json:"start"` // ns
+	End   int64  `json:"end"`   // ns
+	Key   string `json:"key"`
+}
+
+// ruleMark is a rule push, scheduled in the scenario or made from the page.
+type ruleMark struct {
+	At   int64  `json:"at"` // ns
+	Text string `json:"text"`
+}
+
+// frame is the session's present. The caller holds mu.
+func (s *session) frame() frame {
+	f := frame{Now: int64(s.sim.Now()), Playing: s.playing, Finished: s.finished, Speed: s.speed, Status: s.status,
+		Events: s.sim.Events(), Bursts: append([]burstMark{}, s.bursts...), Rules: []ruleMark{},
+		Rates: append([]ruleMark{}, s.rates...)}
+	for i, snap := range s.sim.Snapshot() {
+		f.Lanes = append(f.Lanes, laneFrame{
+			Attempts: snap.Attempts, Admitted: snap.Admitted, Refused: snap.Refused, Delayed: snap.Delayed,
+			Shed: snap.Shed, Dropped: snap.Dropped, Succeeded: snap.Succeeded,
+			Peak: peak{Count: snap.Peak.Count, Limit: snap.Peak.Limit, Start: int64(snap.Peak.Start), End: int64(snap.Peak.End), Key: snap.Peak.Key},
+			Over: snap.OverLimit, NotLimiting: snap.NotLimiting(), Columns: s.bins.flush(i),
+		})
+	}
+	cfg := s.sim.Config()
+	for _, ch := range cfg.Rules {
+		if ch.At > s.sim.Now() {
+			break
+		}
+		text := cfg.Limits[ch.Limit].Name + ": "
+		if ch.Policy != (algorithms.Policy{}) {
+			text += policyText(ch.Policy)
+		}
+		if ch.Shadow {
+			text += " (shadow)"
+		}
+		f.Rules = append(f.Rules, ruleMark{At: int64(ch.At), Text: strings.TrimSuffix(text, ": ")})
+	}
+	return f
+}
+
+// sample is one request the page hovers over: the attempt and the response
+// headers a server would send with its answer.
+type sample struct {
+	Lane       string `json:"lane"`
+	Mark       string `json:"mark"`
+	At         int64  `json:"at"` // ns
+	Client     int    `json:"client"`
+	Class      string `json:"class"`
+	Key        string `json:"key"`
+	Request    int64  `json:"request"`
+	Attempt    int    `json:"attempt"`
+	Cost       int64  `json:"cost"`
+	Limit      string `json:"limit"`      // the limit that refused, or whose quota the headers report
+	Delay      int64  `json:"delay"`      // ns, delayed attempts
+	RetryAfter int64  `json:"retryAfter"` // ns, exact
+	Status     string `json:"status"`     // the answer's status line, or what the client did
+	Headers    string `json:"headers"`    // one per line, as sim.ResponseHeaders writes them
+	More       int64  `json:"more"`       // the other attempts of this mark in the column
+}
+
+var markNames = [markKinds]string{"admitted", "delayed", "refused", "shed", "dropped"}
+
+// sample is the first attempt of mark in column k of lane row i. The caller holds mu.
+func (s *session) sample(i int, k int64, mark int) (sample, bool) {
+	rec, ok := s.bins.sample(i, k, mark)
+	if !ok {
+		return sample{}, false
+	}
+	cfg := s.sim.Config()
+	n := s.bins.rows[i].cells[k%int64(len(s.bins.rows[i].cells))].n[mark]
+	smp := sample{
+		Lane: rec.Lane.String(), Mark: markNames[mark], At: int64(rec.At), Client: rec.Client, Class: rec.Class,
+		Key: rec.Key, Request: rec.Request, Attempt: rec.Attempt, Cost: rec.Cost, Limit: rec.Limit,
+		Delay: int64(rec.Delay), RetryAfter: int64(rec.RetryAfter), More: n - 1,
+	}
+	limits := limitsAt(cfg, rec.At)
+	quota := -1
+	for j, l := range limits {
+		if l.Name == rec.Limit && rec.Answered {
+			quota = j
+		}
+	}
+	switch mark {
+	case markDropped:
+		smp.Status = "dropped by the client's adaptive throttle: never sent"
+		return smp, true
+	case markRefused:
+		smp.Status = "429 Too Many Requests"
+	case markShed:
+		smp.Status = "503 Service Unavailable"
+	case markDelayed:
+		smp.Status = "held in the queue " + time.Duration(rec.Delay).String() + ", then passed on"
+	default:
+		smp.Status = "passed on to the service"
+	}
+	h := sim.ResponseHeaders(cfg.HeaderStyle, limits, quota, rec.Remaining, rec.Reset, rec.RetryAfter)
+	smp.Headers = strings.Join(h.Lines, "\n")
+	return smp, true
+}
+
+// limitsAt is the chain as the scenario's limits and the rule pushes up to at
+// (a push at an instant applies before any request then) leave it.
+func limitsAt(cfg sim.Config, at time.Duration) []sim.Limit {
+	limits := append([]sim.Limit(nil), cfg.Limits...)
+	for _, ch := range cfg.Rules {
+		if ch.At > at {
+			break
+		}
+		if ch.Policy != (algorithms.Policy{}) {
+			limits[ch.Limit].Policy = ch.Policy
+		}
+		limits[ch.Limit].Shadow = ch.Shadow
+	}
+	return limits
+}

@@ -1,0 +1,293 @@
+package web
+
+import (
+	"bytes"
+	"context"
+	"errors"
+	"fmt"
+	"strings"
+	"sync"
+	"sync/atomic"
+	"time"
+
+	"github.com/rlsim/rlsim/algorithms"
+	"github.com/rlsim/rlsim/report"
+	"github.com/rlsim/rlsim/run"
+	"github.com/rlsim/rlsim/scenarios"
+	"github.com/rlsim/rlsim/sim"
+)
+
+// speeds are the playback speeds in tenths of real time, 0.1× to 1000×.
+var speeds = []int64{1, 2, 5, 10, 20, 50, 100, 200, 500, 1000, 2000, 5000, 10000}
+
+const normalSpeed = 3 // 1×
+
+// session is one page's simulation. Its mutex guards everything below it: the
+// stream advances it on each tick, controls change it between ticks.
+type session struct {
+	id       string
+	attached atomic.Bool
+	poke     chan struct{} // a control changed something: send a frame now
+
+	mu       sync.Mutex
+	sc       *scenarios.Scenario
+	command  string // the rlsim run command line that plays sc without the page
+	sim      *sim.Simulation
+	bins     *bins
+	timeline *report.Timeline
+	width    time.Duration // of a column
+	speed    int           // index into speeds
+	playing  bool
+	finished bool
+	status   string
+	bursts   []burstMark
+	rates    []ruleMark // rate changes made from the page
+	touched  bool       // a control changed the run: it is no longer rlsim run's
+}
+
+// burstMark is a burst fired from the page, drawn on the timeline.
+type burstMark struct {
+	At     int64 `json:"at"` // ns
+	Count  int   `json:"count"`
+	Spread int64 `json:"spread"` // ns
+}
+
+// newSession builds the simulation of sc, whose overrides are applied;
+// command is the rlsim run command line that plays it.
+func newSession(ctx context.Context, sc *scenarios.Scenario, maxEvents int64, command string) (*session, error) {
+	cfg := *sc.Config
+	tl := report.NewTimeline(cfg)
+	width := columnWidth(cfg)
+	lanes := cfg.Lanes
+	if len(lanes) == 0 {
+		lanes = sim.DefaultLanes()
+	}
+	b := newBins(width, lanes)
+	s, err := sim.NewContext(ctx, cfg, sim.Options{Trace: tee{b, tl}, MaxEvents: maxEvents})
+	if err != nil {
+		return nil, err
+	}
+	return &session{sc: sc, command: command, sim: s, bins: b, timeline: tl, width: width, speed: normalSpeed, poke: make(chan struct{}, 1)}, nil
+}
+
+// tee hands every record to each sink.
+type tee []sim.TraceSink
+
+func (t tee) Record(r *sim.TraceRecord) error {
+	for _, s := range t {
+		if err := s.Record(r); err != nil {
+			return err
+		}
+	}
+	return nil
+}
+
+// wake asks the stream to send a frame now.
+func (s *session) wake() {
+	select {
+	case s.poke <- struct{}{}:
+	default:
+	}
+}
+
+// advance runs the simulation d further in virtual time, to its end at most.
+// The caller holds mu.
+func (s *session) advance(d time.Duration) {
+	if s.finished {
+		return
+	}
+	to := min(s.sim.Now()+d, s.sim.End())
+	if err := s.sim.RunUntil(to); err != nil {
+		s.finished, s.playing = true, false
+		var be *sim.BudgetError
+		if errors.As(err, &be) {
+			s.status = fmt.Sprintf("stopped: %v; the server's budget is --max-events %d", err, be.Budget)
+			return
+		}
+		s.status = "stopped: " + err.Error()
+		return
+	}
+	if s.sim.Done() || s.sim.Now() >= s.sim.End() {
+		s.finished, s.playing = true, false
+		s.status = "finished: these are the figures " + s.command + " prints" + s.saved()
+		if s.touched {
+			s.status = "finished, with the changes made here: " + s.command + " plays it without them" + s.saved()
+		}
+	}
+}
+
+// tick advances one frame of wall time at the session's speed.
+func (s *session) tick(frame time.Duration) {
+	if s.playing {
+		s.advance(frame * time.Duration(speeds[s.speed]) / 10)
+	}
+}
+
+// command is a control sent by the page.
+type command struct {
+	Op string `json:"op"` // play, pause, step, speed, burst, rule, rate, sample
+	// speed: the index into the speeds; rate: the group.
+	Index int `json:"index"`
+	// step: how many columns (1 when 0); burst: how many requests over how
+	// long (ns); rate: per second.
+	Count  int   `json:"count"`
+	Spread int64 `json:"spread"`
+	// rule: the first limit's new policy (window in ns).
+	Limit  int64 `json:"limit"`
+	Window int64 `json:"window"`
+	Burst  int64 `json:"burst"`
+	// sample: the lane's row, the column and the mark.
+	Lane   int   `json:"lane"`
+	Column int64 `json:"column"`
+	Mark   int   `json:"mark"`
+}
+
+// controlReply answers a command: a status line, and a sample for "sample".
+type controlReply struct {
+	Status string  `json:"status"`
+	Sample *sample `json:"sample,omitempty"`
+}
+
+// errBadCommand is a command that cannot be applied; the page shows its text.
+type errBadCommand struct{ msg string }
+
+func (e errBadCommand) Error() string { return e.msg }
+
+func bad(format string, args ...any) error { return errBadCommand{fmt.Sprintf(format, args...)} }
+
+// apply runs one command. The caller holds mu.
+func (s *session) apply(c command) (controlReply, error) {
+	switch c.Op {
+	case "play":
+		if s.finished {
+			return controlReply{}, bad("the run has finished: restart plays it again")
+		}
+		s.playing, s.status = true, ""
+	case "pause":
+		s.playing = false
+	case "step":
+		if s.playing {
+			return controlReply{}, bad("step works while paused")
+		}
+		n := max(c.Count, 1)
+		if n > maxSteps {
+			return controlReply{}, bad("step: at most %d columns at once, got %d", maxSteps, n)
+		}
+		now := s.sim.Now()
+		s.advance((now/s.width+time.Duration(n))*s.width - now)
+	case "speed":
+		if c.Index < 0 || c.Index >= len(speeds) {
+			return controlReply{}, bad("speed: index must be 0 to %d, got %d", len(speeds)-1, c.Index)
+		}
+		s.speed = c.Index
+	case "burst":
+		return s.fireBurst(c.Count, time.Duration(c.Spread))
+	case "rule", "rate":
+		if s.finished {
+			return controlReply{}, bad("no change: the run has finished; restart plays it again")
+		}
+		if c.Op == "rule" {
+			return s.changeRule(c)
+		}
+		return s.changeRate(c.Index, c.Count)
+	case "sample":
+		smp, ok := s.sample(c.Lane, c.Column, c.Mark)
+		if !ok {
+			return controlReply{}, bad("that column is no longer held; hover a recent one")
+		}
+		return controlReply{Sample: &smp}, nil
+	default:
+		return controlReply{}, bad("unknown control %q (want play, pause, step, speed, burst, rule, rate or sample)", c.Op)
+	}
+	return controlReply{Status: s.status}, nil
+}
+
+// maxSteps is the most columns one step may cover.
+const maxSteps = 1000
+
+// burstClient is the client a burst is sent as: the scenario's first, so the
+// burst meets the same keys as its traffic.
+const burstClient = 0
+
+// maxBurst is the largest burst a page may fire: far above any limit worth
+// watching, small enough that every lane takes it in a blink.
+const maxBurst = 100_000
+
+func (s *session) fireBurst(n int, spread time.Duration) (controlReply, error) {
+	now := s.sim.Now()
+	if n < 1 || n > maxBurst {
+		return controlReply{}, bad("no burst: the size must be 1 to %d, got %d", maxBurst, n)
+	}
+	if s.finished {
+		return controlReply{}, bad("no burst: the run has finished; restart plays it again")
+	}
+	if now >= s.sim.Config().Duration {
+		return controlReply{}, bad("no burst: new requests stop at t=%v, the end of the scenario's traffic", s.sim.Config().Duration)
+	}
+	spread = min(max(spread, 0), s.sim.Config().Duration-now)
+	if err := s.sim.Inject(burstClient, n, spread); err != nil {
+		return controlReply{}, bad("no burst: %v", err)
+	}
+	s.touched = true
+	s.bursts = append(s.bursts, burstMark{At: int64(now), Count: n, Spread: int64(spread)})
+	cl := s.sim.Config().Clients[0]
+	s.status = fmt.Sprintf("burst of %d over %v fired at t=%v as %s", n, spread, now, cl.IdentityOf(0).User)
+	return controlReply{Status: s.status}, nil
+}
+
+func (s *session) changeRule(c command) (controlReply, error) {
+	p := s.sim.Rule(0).Policy
+	p.Limit, p.Window, p.Burst = c.Limit, time.Duration(c.Window), c.Burst
+	if err := p.Validate(); err != nil { // the zero policy would mean "keep each lane's"
+		return controlReply{}, bad("no change: %v", strings.ReplaceAll(err.Error(), "\n", "; "))
+	}
+	ch := sim.RuleChange{At: s.sim.Now(), Limit: 0, Policy: p, Shadow: s.sim.Rule(0).Shadow}
+	if err := s.sim.ChangeRule(ch); err != nil {
+		return controlReply{}, bad("no change: %v", err)
+	}
+	s.touched = true
+	s.status = fmt.Sprintf("at t=%v, %s: %s", ch.At, s.sim.Config().Limits[0].Name, policyText(p))
+	return controlReply{Status: s.status}, nil
+}
+
+func (s *session) changeRate(group, perSecond int) (controlReply, error) {
+	if err := s.sim.ChangeRate(group, sim.Rate{Count: int64(perSecond), Per: time.Second}); err != nil {
+		return controlReply{}, bad("no change: %v", err)
+	}
+	s.touched = true
+	s.status = fmt.Sprintf("at t=%v, each client of %s sends %d/s", s.sim.Now(), s.sim.Config().Clients[group].Name, perSecond)
+	s.rates = append(s.rates, ruleMark{At: int64(s.sim.Now()), Text: fmt.Sprintf("%s: %d/s each", s.sim.Config().Clients[group].Name, perSecond)})
+	return controlReply{Status: s.status}, nil
+}
+
+func policyText(p algorithms.Policy) string {
+	return fmt.Sprintf("limit %d per %v, burst %d", p.Limit, p.Window, p.EffectiveBurst())
+}
+
+// saved says where the command expects a scenario written in the editor.
+func (s *session) saved() string {
+	if s.sc.File != editorFile {
+		return ""
+	}
+	return " (the editor's scenario saved as " + editorFile + ")"
+}
+
+// reportHTML writes the run so far as rlsim's HTML report.
+func (s *session) reportHTML() ([]byte, error) {
+	command := s.command
+	res := s.sim.Result()
+	out := run.Outcome{Scenario: s.sc, Result: &res, Checks: run.Checks(s.sc.Checks, &res)}
+	if s.touched || !s.finished {
+		command = fmt.Sprintf("# played live in rlsim serve to t=%v, with %d burst(s) fired and the rule pushes listed;\n# without them%s:\n%s",
+			s.sim.Now(), len(s.bursts), s.saved(), command)
+	}
+	page, err := report.NewPage(report.NewRun(out, s.timeline), command)
+	if err != nil {
+		return nil, err
+	}
+	var b bytes.Buffer
+	if err := report.WriteHTML(&b, []report.Page{page}); err != nil {
+		return nil, err
+	}
+	return b.Bytes(), nil
+}
