@@ -79,7 +79,7 @@ func (b *builder) build(f *fileSpec, s *Scenario) {
 		seed = *f.Seed
 	}
 	if f.Contention != nil {
-		for _, p := range []string{"duration", "drain", "bucket", "limits", "header_style", "chain", "lanes", "aimd", "throttle", "vegas", "clients", "backend", "checks"} {
+		for _, p := range []string{"duration", "drain", "bucket", "limits", "header_style", "chain", "lanes", "aimd", "throttle", "vegas", "clients", "backend", "checks", "topology"} {
 			if b.has(p) {
 				b.addf(p, "not used by a contention study (the file has a contention section)")
 			}
@@ -132,6 +132,7 @@ func (b *builder) build(f *fileSpec, s *Scenario) {
 	if f.Backend != nil {
 		c.Backend = b.backend(f.Backend, c.Duration)
 	}
+	c.Topology = b.topology(f.Topology, f.Limits, c.Limits)
 	s.Checks = b.checks(f.Checks, c)
 	s.Config = c
 }
@@ -476,6 +477,7 @@ func (b *builder) rules(specs []limitSpec, limits []sim.Limit) []sim.RuleChange 
 // filePath is the file's path for a field of sim's Config: a rule push is
 // written as a change of its limit.
 func (b *builder) filePath(field string) string {
+	field = topologyPath(field)
 	for i, p := range b.rulePaths {
 		if prefix := fmt.Sprintf("rules[%d]", i); strings.HasPrefix(field, prefix) {
 			return p + strings.TrimPrefix(field, prefix)

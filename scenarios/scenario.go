@@ -193,6 +193,7 @@ func toFile(s *Scenario) (*fileSpec, error) {
 			if l.Shadow {
 				ls.Enforce = new(bool)
 			}
+			placementToFile(l, &ls, c.Topology != nil)
 			f.Limits = append(f.Limits, ls)
 		}
 		for _, ch := range c.Rules {
@@ -228,6 +229,7 @@ func toFile(s *Scenario) (*fileSpec, error) {
 			}
 			f.Backend = bs
 		}
+		f.Topology = topologyToFile(c.Topology)
 	default:
 		return nil, errNoConfig
 	}
