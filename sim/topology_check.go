@@ -42,8 +42,14 @@ func FailModeNames() []string   { return append([]string(nil), failModeNames[:].
 
 // ParseRouting, ParseState, ParseLocalLimit and ParseFailMode map a name to its
 // value; ok is false for an unknown name.
-func ParseRouting(s string) (Routing, bool) { k, ok := parse(routingNames[:], s); return Routing(k), ok }
-func ParseState(s string) (StateKind, bool) { k, ok := parse(stateNames[:], s); return StateKind(k), ok }
+func ParseRouting(s string) (Routing, bool) {
+	k, ok := parse(routingNames[:], s)
+	return Routing(k), ok
+}
+func ParseState(s string) (StateKind, bool) {
+	k, ok := parse(stateNames[:], s)
+	return StateKind(k), ok
+}
 func ParseLocalLimit(s string) (LocalLimit, bool) {
 	k, ok := parse(localLimitNames[:], s)
 	return LocalLimit(k), ok
