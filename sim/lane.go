@@ -27,6 +27,7 @@ type lane struct {
 	conc           concurrencyLimiter  // nil unless the lane is a concurrency limiter
 	shedRetryAfter time.Duration       // the Retry-After of conc's 503
 	gate           clientGate          // nil unless the lane is a client gate
+	fleet          *fleet              // nil without a topology, or for a concurrency limiter
 
 	clients []clientState
 	extras  []arrivalState // arrival components after each client's first
@@ -82,6 +83,9 @@ func (p *requests) put(i int32) { p.free = append(p.free, i) }
 
 // start schedules every client's first arrival of every component.
 func (l *lane) start(ctx context.Context) error {
+	if l.fleet != nil {
+		l.fleet.start()
+	}
 	for c := range l.pop.clients() {
 		if c%setupCheckEvery == 0 {
 			if err := ctx.Err(); err != nil {
@@ -148,6 +152,16 @@ func (l *lane) handle(ev event) {
 		l.backend.complete(l, ev.a)
 	case evChange:
 		l.backend.change(l, int(ev.a))
+	case evStoreDecide:
+		l.fleet.storeDecide(ev.a)
+	case evStoreWrite:
+		l.fleet.storeWrite(ev.a)
+	case evStoreReply:
+		l.fleet.storeReply(ev.a)
+	case evReplicas:
+		l.fleet.resize(int(ev.a))
+	case evSync:
+		l.fleet.sync(int(ev.a))
 	}
 }
 
@@ -198,7 +212,22 @@ func (l *lane) attempt(r int32) {
 		}
 		return
 	}
+	if l.fleet != nil {
+		l.fleet.begin(r, atRetryAfter)
+		return
+	}
 	answer, quota, refused := l.decideChain(c, now, req.cost)
+	l.act(r, answer, quota, refused, atRetryAfter)
+}
+
+// act carries out the chain's answer to the attempt of request r: refused, or
+// admitted now or late. atRetryAfter says the attempt came at the instant a
+// Retry-After pointed to.
+func (l *lane) act(r int32, answer algorithms.Decision, quota int, refused, atRetryAfter bool) {
+	now := l.eng.now
+	req := &l.reqs.all[r]
+	c := req.client
+	g := l.pop.groupOf[c]
 	if refused {
 		l.m.slidingLogCheck(l.pop.keyOf[0][c], now, req.cost, false)
 		l.refuse(r, quota, answer)
@@ -298,6 +327,9 @@ func (l *lane) admit(r int32) {
 	req := &l.reqs.all[r]
 	c := req.client
 	l.m.admitted(l.eng.now, l.pop.groupOf[c], l.pop.keyOf[0][c], req.cost)
+	if l.fleet != nil {
+		l.fleet.admitted(r, l.eng.now, req.cost)
+	}
 	l.enter(r)
 }
 

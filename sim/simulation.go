@@ -123,6 +123,9 @@ func (l *lane) buildLimiters() error {
 }
 
 func (l *lane) buildChain(kind LaneKind) error {
+	if l.cfg.Topology != nil {
+		return l.buildFleet(kind)
+	}
 	for i := range l.cfg.Limits {
 		p := l.cfg.policy(l.kind, i)
 		d, err := newDecider(kind, p, len(l.pop.keyNames[i]))
@@ -258,7 +261,11 @@ func (s *Simulation) Result() Result {
 		}
 	}
 	for _, l := range s.lanes {
-		r.Lanes = append(r.Lanes, l.m.result(l.kind, l.pop, &s.cfg, l.backend, l.eng.now, l.clients))
+		lr := l.m.result(l.kind, l.pop, &s.cfg, l.backend, l.eng.now, l.clients)
+		if l.fleet != nil {
+			lr.Topology = l.fleet.topologyResult(&s.cfg)
+		}
+		r.Lanes = append(r.Lanes, lr)
 	}
 	return r
 }

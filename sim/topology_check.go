@@ -67,6 +67,9 @@ const (
 	MaxReplicaStates = 10_000_000
 	// MinSyncInterval is the shortest sync interval of a synced limit.
 	MinSyncInterval = time.Millisecond
+	// maxPlacedLimits is the longest chain a topology places (a racy check
+	// marks the limits to write back in one word).
+	maxPlacedLimits = 64
 )
 
 // checkTopology reports what is wrong with c's topology and its limits' placements.
@@ -101,6 +104,9 @@ func checkTopology(ck *checker, c Config) {
 		ck.add("topology.hash_key", "unknown key %v", t.HashKey)
 	}
 	checkStore(ck, "topology.store", t.Store)
+	if len(c.Limits) > maxPlacedLimits {
+		ck.add("limits", "a topology places at most %d limits, got %d", maxPlacedLimits, len(c.Limits))
+	}
 	for i, l := range c.Limits {
 		checkPlacement(ck, fmt.Sprintf("limits[%d]", i), l)
 	}
