@@ -104,7 +104,7 @@ func (sl *SlidingLog) decision(s *SlidingLogState, now time.Duration, cost int64
 	d := Decision{Limit: sl.limit, RetryAfterExact: true}
 	if cost > sl.limit-used {
 		d.Verdict = Refuse
-		d.Remaining = sl.limit - used
+		d.Remaining = max(sl.limit-used, 0) // below 0 only after a Charge
 		if used > 0 {
 			d.Reset = s.entry(s.n-1).at + sl.window - now
 		}

@@ -24,6 +24,8 @@ type stateTable interface {
 	copyFrom(key int32, src stateTable, srcKey int32)
 	// grow makes room for at least keys keys.
 	grow(keys int)
+	// charge counts cost for key at now whether it fits or not (see algorithms.Charging).
+	charge(key int32, now time.Duration, cost int64)
 }
 
 type dense[S any] struct {
@@ -50,6 +52,10 @@ func (d *dense[S]) copyFrom(key int32, src stateTable, srcKey int32) {
 		return
 	}
 	d.states[key] = *from
+}
+
+func (d *dense[S]) charge(key int32, now time.Duration, cost int64) {
+	d.alg.(algorithms.Charging[S]).Charge(&d.states[key], now, cost)
 }
 
 func (d *dense[S]) grow(keys int) {

@@ -189,7 +189,7 @@ func (sl *sharedLimit) stats() *LimitTopology { return &sl.st }
 
 // syncedLimit counts locally and syncs with the store every interval: the
 // store's state is the exact limiter charged with every admission pushed, in
-// time order; a replica decides on the store's state as of the last sync plus
+// time order, over its limit if need be (a debt, as INCRBY makes); a replica decides on the store's state as of the last sync plus
 // its own admissions since (a copy it pulls at its first decision of a key
 // after each sync, which equals pulling every key at the sync, as the store's
 // state only changes at syncs).
@@ -251,7 +251,7 @@ func (sy *syncedLimit) peek(key int32, now time.Duration, cost int64) algorithms
 // sync charges the store with every admission pushed and has every view pulled anew.
 func (sy *syncedLimit) sync() {
 	for i, a := range sy.pushes {
-		sy.global.decide(sy.keyOf[i], a.at, a.cost)
+		sy.global.charge(sy.keyOf[i], a.at, a.cost)
 	}
 	sy.pushes, sy.keyOf = sy.pushes[:0], sy.keyOf[:0]
 	sy.epoch++
