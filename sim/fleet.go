@@ -31,9 +31,9 @@ type fleet struct {
 		racy     bool // deciding on copies read from the store (racy check)
 	}
 	limits    []placed
-	shared    bool         // some limit calls the store on every decision
-	calls     []storeCall  // per request slot: its store call in progress
-	replicaOf []int32      // per request slot: the replica deciding its attempt
+	shared    bool          // some limit calls the store on every decision
+	calls     []storeCall   // per request slot: its store call in progress
+	replicaOf []int32       // per request slot: the replica deciding its attempt
 	fleetPeak []peakTracker // per limit: across the fleet
 	repPeak   []peakTracker // per limit: key × replica
 	latency   histogram
