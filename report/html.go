@@ -90,8 +90,16 @@ type htmlPageData struct {
 	Rows        [][]cell
 	ClassHead   []string // who was served, by class: as the terminal's table
 	ClassRows   [][]string
+	Tables      []htmlTable // more tables under the class table: a topology's
 	Images      []htmlImage
 	Data        pageJSON // handed to the script through the template's JSON escaping
+}
+
+// htmlTable is a titled table of text.
+type htmlTable struct {
+	Title string
+	Head  []string
+	Rows  [][]string
 }
 
 type cell struct {
@@ -132,7 +140,7 @@ func htmlPage(i int, p Page) htmlPageData {
 func (run comparison) fillPage(hp *htmlPageData) {
 	r := *run.Result
 	hp.Summary = fmt.Sprintf("%s; %s of traffic, seed %d", describeLimits(r.Limits), FormatDuration(r.Duration), r.Seed)
-	hp.Findings = Findings(r)
+	hp.Findings = run.Findings()
 	for _, l := range r.Lanes {
 		hp.Verdicts = append(hp.Verdicts, laneVerdict(r, l))
 	}
@@ -140,6 +148,9 @@ func (run comparison) fillPage(hp *htmlPageData) {
 	if len(classNames(r)) > 1 {
 		ct := classTable(r)
 		hp.ClassHead, hp.ClassRows = ct.Head, ct.rows
+	}
+	for _, t := range topologyTables(r, run.topology()) {
+		hp.Tables = append(hp.Tables, htmlTable{strings.ToUpper(t.Title[:1]) + t.Title[1:], t.Head, t.rows})
 	}
 	if run.Timeline != nil {
 		hp.Data.Timeline = newTimelineJSON(r, run.Timeline)

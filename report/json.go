@@ -285,26 +285,28 @@ func percentiles(p sim.Percentiles) jsonPercentiles {
 }
 
 // csvColumns are the columns of --format csv for a comparison: the scenario and
-// its seed, then laneColumns' CSV columns; one row per lane (class empty), then
-// one per client class of that lane, where the lane-wide columns are empty.
-var csvColumns = func() []string {
+// its seed, then laneColumns' CSV columns (those of a topology only when a run
+// has one); one row per lane (class empty), then one per client class of that
+// lane, where the lane-wide columns are empty.
+func csvColumns(topology bool) []string {
 	head := []string{"scenario", "seed"}
-	for _, c := range csvLaneColumns() {
+	for _, c := range csvLaneColumns(topology) {
 		head = append(head, c.csv)
 	}
 	return append(head, "checks_passed", "checks_failed")
-}()
+}
 
 // WriteCSV writes one row per lane, or per cell of a contention study; the two
 // kinds have different columns and cannot share one CSV.
 func WriteCSV(w io.Writer, runs []Run) error {
 	cw := csv.NewWriter(w)
+	topology := anyTopology(runs)
 	for i, o := range runs {
 		k := o.kind()
 		if i == 0 {
-			cw.Write(k.csvColumns())
+			cw.Write(k.csvColumns(topology))
 		}
-		k.writeCSV(cw, o.Scenario.Name)
+		k.writeCSV(cw, o.Scenario.Name, topology)
 	}
 	cw.Flush()
 	return cw.Error()
@@ -314,11 +316,11 @@ func WriteCSV(w io.Writer, runs []Run) error {
 func csvFloat(x float64) string { return strconv.FormatFloat(x, 'g', -1, 64) }
 func csvInt(x int64) string     { return strconv.FormatInt(x, 10) }
 
-func (comparison) csvColumns() []string { return csvColumns }
+func (comparison) csvColumns(topology bool) []string { return csvColumns(topology) }
 
-func (k comparison) writeCSV(cw *csv.Writer, name string) {
+func (k comparison) writeCSV(cw *csv.Writer, name string, topology bool) {
 	seed := strconv.FormatUint(k.Result.Seed, 10)
-	cols := csvLaneColumns()
+	cols := csvLaneColumns(topology)
 	row := make([]string, 2+len(cols)+2)
 	row[0], row[1] = name, seed
 	for i := range k.Result.Lanes {

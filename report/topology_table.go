@@ -1,0 +1,197 @@
+package report
+
+import (
+	"fmt"
+	"io"
+
+	"github.com/rlsim/rlsim/scenarios"
+	"github.com/rlsim/rlsim/sim"
+)
+
+// titledTable is a table with a title, as the terminal prints it under the
+// comparison and the HTML report shows it.
+type titledTable struct {
+	Title string
+	*Table
+}
+
+// topologyTables are the tables of a run in a topology: each limit across the
+// fleet, and, when a store was unavailable, what each class met at each limit
+// then. None without a topology.
+func topologyTables(r sim.Result, topo *sim.Topology) []titledTable {
+	if !hasTopology(r) {
+		return nil
+	}
+	out := []titledTable{{"limits across the fleet" + fleetPhrase(topo), fleetTable(r)}}
+	if t := outageTable(r); t != nil {
+		out = append(out, titledTable{"while the store was unavailable, by limit and class", t})
+	}
+	return out
+}
+
+// fleetPhrase says the fleet and the store in a few words: " (4 replicas,
+// round robin; store atomic, 1ms mean round trip; down 30s)".
+func fleetPhrase(t *sim.Topology) string {
+	if t == nil || len(t.Replicas) == 0 {
+		return ""
+	}
+	s := fmt.Sprintf(" (%d replicas", t.Replicas[0].Count)
+	if t.Replicas[0].Count == 1 {
+		s = " (1 replica"
+	}
+	for _, st := range t.Replicas[1:] {
+		s += fmt.Sprintf(", %d from t=%s", st.Count, FormatDuration(st.At))
+	}
+	s += ", " + routingWords(t)
+	st := t.Store
+	check := "atomic"
+	if st.Racy {
+		check = "read-then-write"
+	}
+	s += "; store " + check
+	if st.Latency.Mean > 0 {
+		s += ", " + FormatDuration(st.Latency.Mean) + " mean round trip"
+	}
+	if st.Timeout > 0 {
+		s += ", timeout " + FormatDuration(st.Timeout)
+	}
+	for _, o := range st.Outages {
+		s += fmt.Sprintf(", down t=%s–%s", FormatDuration(o.From), FormatDuration(o.To))
+	}
+	return s + ")"
+}
+
+func routingWords(t *sim.Topology) string {
+	switch t.Routing {
+	case sim.RoutingRandom:
+		return "random routing"
+	case sim.RoutingHash:
+		return "routed by " + t.HashKey.String()
+	}
+	return "round robin"
+}
+
+// stateWords is where a limit's state lives, in a few words: "local", "local,
+// divided", "shared, fails open", "synced every 1s".
+func stateWords(l sim.Limit) string {
+	switch l.State {
+	case sim.StateShared:
+		if l.OnStoreError == sim.FailLocal {
+			return fmt.Sprintf("shared, falls back to %d per %s", l.Fallback.Limit, FormatDuration(l.Fallback.Window))
+		}
+		return "shared, fails " + l.OnStoreError.String()
+	case sim.StateSynced:
+		return "synced every " + FormatDuration(l.SyncInterval)
+	}
+	if l.LocalLimit == sim.LocalDivided {
+		return "local, divided"
+	}
+	return "local"
+}
+
+// peakCell is a window peak and its ratio to the limit: "80 (8×)".
+func peakCell(p sim.WindowPeak) string {
+	return fmt.Sprintf("%d (%s×)", p.Count, sim.RatioText(p.Count, p.Limit, false))
+}
+
+// fleetTable gives, per lane and limit, where the state lives, the most
+// admitted in any window across the fleet and on the busiest replica, the
+// store calls and, when the store was unavailable, how the limit decided.
+func fleetTable(r sim.Result) *Table {
+	down := anyUnavailable(r)
+	store := usesStore(r)
+	t := &Table{Head: []string{"lane", "limit", "state", "fleet max in window", "busiest replica", "its max"}}
+	if store {
+		t.Head = append(t.Head, "store calls")
+	}
+	if down {
+		t.Head = append(t.Head, "store down: admitted", "refused", "fallback")
+	}
+	t.left = 3
+	for _, l := range r.Lanes {
+		if l.Topology == nil {
+			continue
+		}
+		for i, lt := range l.Topology.Limits {
+			name := ""
+			if i == 0 {
+				name = l.Lane.Title()
+			}
+			row := []string{name, scenarios.Escape(lt.Limit), stateWords(r.Limits[i]), peakCell(lt.Fleet),
+				fmt.Sprint(lt.BusiestReplica), peakCell(lt.Replica)}
+			if store {
+				row = append(row, count(lt.StoreCalls))
+			}
+			if down {
+				u := lt.Unavailable
+				row = append(row, count(u.Open), count(u.Closed), count(u.Local))
+			}
+			t.Add(row...)
+		}
+	}
+	return t
+}
+
+func anyUnavailable(r sim.Result) bool {
+	for _, l := range r.Lanes {
+		if l.Topology == nil {
+			continue
+		}
+		for _, lt := range l.Topology.Limits {
+			if u := lt.Unavailable; u.Open+u.Closed+u.Local > 0 {
+				return true
+			}
+		}
+	}
+	return false
+}
+
+// outageTable gives, per lane, limit and class, the attempts a limit decided
+// while its store was unavailable and those it let through; nil when no limit
+// decided any.
+func outageTable(r sim.Result) *Table {
+	t := &Table{Head: []string{"lane", "limit", "class", "decided", "let through"}}
+	t.left = 3
+	for _, l := range r.Lanes {
+		if l.Topology == nil {
+			continue
+		}
+		first := true
+		for _, lt := range l.Topology.Limits {
+			if u := lt.Unavailable; u.Open+u.Closed+u.Local == 0 {
+				continue
+			}
+			for j, c := range lt.Classes {
+				lane, limit := "", ""
+				if first {
+					lane, first = l.Lane.Title(), false
+				}
+				if j == 0 {
+					limit = scenarios.Escape(lt.Limit)
+				}
+				t.Add(lane, limit, scenarios.Escape(c.Name), count(c.Decided), count(c.Admitted))
+			}
+		}
+	}
+	if len(t.rows) == 0 {
+		return nil
+	}
+	return t
+}
+
+// writeTopology prints the topology's tables, fitted to width.
+func writeTopology(w io.Writer, r sim.Result, topo *sim.Topology, width int) {
+	for _, t := range topologyTables(r, topo) {
+		fmt.Fprintln(w)
+		writeWrapped(w, t.Title, "", "", width)
+		t.Fit(width, nil).Write(w)
+	}
+}
+
+// topology is the topology the run's scenario set, nil for none.
+func (o Run) topology() *sim.Topology {
+	if o.Scenario == nil || o.Scenario.Config == nil {
+		return nil
+	}
+	return o.Scenario.Config.Topology
+}
