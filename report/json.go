@@ -32,6 +32,7 @@ type jsonRun struct {
 	BucketS     float64          `json:"bucket_s,omitempty"`
 	Limits      []jsonLimit      `json:"limits,omitempty"`
 	RuleChanges []jsonRuleChange `json:"rule_changes,omitempty"`
+	Topology    *jsonTopology    `json:"topology,omitempty"`
 	Lanes       []jsonLane       `json:"lanes,omitempty"`
 	Checks      []jsonCheck      `json:"checks,omitempty"`
 	Contention  *jsonContention  `json:"contention,omitempty"`
@@ -45,6 +46,12 @@ type jsonLimit struct {
 	Burst   int64   `json:"burst"`
 	// Shadow is true for a limit that starts as a dry run (enforce: false).
 	Shadow bool `json:"shadow,omitempty"`
+	// State, with a topology: where the limit's state lives, in the scenario's words.
+	State        string      `json:"state,omitempty"`
+	LocalLimit   string      `json:"local_limit,omitempty"`
+	SyncInterval float64     `json:"sync_interval_s,omitempty"`
+	OnStoreError string      `json:"on_store_error,omitempty"`
+	Fallback     *jsonPolicy `json:"fallback,omitempty"`
 }
 
 // jsonRuleChange is one rule push: from at_s on, limit has this policy (when
@@ -99,6 +106,9 @@ type jsonLane struct {
 	Headers                jsonHeaders       `json:"headers"`
 	SlidingLogDisagreement float64           `json:"sliding_log_disagreement"`
 	Series                 []jsonSeriesPoint `json:"series"`
+	// Topology is what the replicas and the store did (a run with a topology;
+	// absent for a lane it does not apply to, such as AIMD).
+	Topology *jsonLaneTopology `json:"topology,omitempty"`
 }
 
 type jsonLimitCount struct {
@@ -233,8 +243,14 @@ func toJSON(o Run) jsonRun {
 func (c comparison) fillJSON(run *jsonRun) {
 	r := c.Result
 	run.Kind, run.Seed, run.DurationS, run.BucketS = "comparison", r.Seed, secs(r.Duration), secs(r.Bucket)
+	topo := c.topology()
+	run.Topology = topologyJSON(topo)
 	for _, l := range r.Limits {
-		run.Limits = append(run.Limits, jsonLimit{l.Name, l.Key.String(), l.Policy.Limit, secs(l.Policy.Window), l.Policy.EffectiveBurst(), l.Shadow})
+		jl := jsonLimit{Name: l.Name, Key: l.Key.String(), Limit: l.Policy.Limit, WindowS: secs(l.Policy.Window), Burst: l.Policy.EffectiveBurst(), Shadow: l.Shadow}
+		if topo != nil {
+			placementJSON(&jl, l)
+		}
+		run.Limits = append(run.Limits, jl)
 	}
 	for _, ch := range r.Rules {
 		jc := jsonRuleChange{AtS: secs(ch.At), Limit: r.Limits[ch.Limit].Name, Shadow: ch.Shadow}
@@ -261,6 +277,7 @@ func (c comparison) fillJSON(run *jsonRun) {
 			Headers:                toJSONHeaders(l.Headers),
 			SlidingLogDisagreement: finite(l.SlidingLogDisagreement),
 			Series:                 []jsonSeriesPoint{},
+			Topology:               laneTopologyJSON(l.Topology),
 		}
 		for _, rb := range l.RefusedBy {
 			jl.RefusedBy = append(jl.RefusedBy, jsonLimitCount(rb))
