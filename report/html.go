@@ -154,6 +154,7 @@ func (run comparison) fillPage(hp *htmlPageData) {
 	}
 	if run.Timeline != nil {
 		hp.Data.Timeline = newTimelineJSON(r, run.Timeline)
+		hp.Data.Timeline.markTopology(run.topology())
 	}
 }
 
@@ -274,11 +275,15 @@ type timelineJSON struct {
 	// Rules mark the rule pushes on the time axis (absent without any).
 	Rules []ruleMarkJSON `json:"rules,omitempty"`
 	// Shadow is true when a limit is a shadow at some time: the legend names its marks.
-	Shadow  bool         `json:"shadow,omitempty"`
-	Lanes   []laneJSON   `json:"lanes"`
-	TickCap int          `json:"tick_cap"`
-	Headers []headerJSON `json:"headers"` // per lane, the first refusal's, as sim reports them
-	Columns int          `json:"columns"`
+	Shadow bool `json:"shadow,omitempty"`
+	// Outages shade the store's outages and Replicas mark the autoscaler's
+	// steps (absent without a topology that has them).
+	Outages  []spanJSON     `json:"outages,omitempty"`
+	Replicas []ruleMarkJSON `json:"replicas,omitempty"`
+	Lanes    []laneJSON     `json:"lanes"`
+	TickCap  int            `json:"tick_cap"`
+	Headers  []headerJSON   `json:"headers"` // per lane, the first refusal's, as sim reports them
+	Columns  int            `json:"columns"`
 	// Responses are the distinct header blocks of the ticks' answers, lines joined
 	// by "\n", as sim.ResponseHeaders writes them; a tick points into it.
 	Responses []string `json:"responses"`

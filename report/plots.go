@@ -29,7 +29,7 @@ func (run comparison) figures() []*Figure {
 	r := *run.Result
 	var figs []*Figure
 	if run.Timeline != nil {
-		figs = append(figs, TimelineFigure(r, run.Timeline))
+		figs = append(figs, timelineFigure(r, run.Timeline, run.topology()))
 	}
 	figs = append(figs, RateFigure(r), PeakFigure(r))
 	if retried(r) {
@@ -135,7 +135,11 @@ func laneBins(tl *Timeline, lane sim.LaneKind, n int) []bin {
 // TimelineFigure draws one row per lane: admitted and delayed attempts rise above
 // the row's midline, refused, shed and dropped ones hang below, and the lane's
 // worst window (its most admitted in any window) is shaded.
-func TimelineFigure(r sim.Result, tl *Timeline) *Figure {
+func TimelineFigure(r sim.Result, tl *Timeline) *Figure { return timelineFigure(r, tl, nil) }
+
+// timelineFigure is TimelineFigure with the store's outages shaded and the
+// autoscaler's steps marked, when topo has them.
+func timelineFigure(r sim.Result, tl *Timeline, topo *sim.Topology) *Figure {
 	n := len(r.Lanes)
 	rows := make([][]bin, n)
 	var most int64
@@ -155,7 +159,7 @@ func TimelineFigure(r sim.Result, tl *Timeline) *Figure {
 	p.Y.Tick.Marker = plot.ConstantTicks(ticks)
 	p.Y.Tick.Label.Font.Size = 11
 	p.Y.Tick.Length = 0
-	p.Add(lanesPlotter{r: r, rows: rows, most: most})
+	p.Add(lanesPlotter{r: r, rows: rows, most: most, topo: topo})
 	f := &Figure{
 		Name: "timeline", Title: "Lanes timeline: what each lane did to every attempt",
 		Caption: "One row per lane. Admitted and delayed attempts rise above each row's midline; refused (429), shed (503) and " +
@@ -176,6 +180,7 @@ func TimelineFigure(r sim.Result, tl *Timeline) *Figure {
 		f.Caption += " A dashed line marks each rule push, labelled with what it set."
 		f.legend = append(f.legend, legendEntry{label: "rule push", colour: colLimit, line: true, dashed: true})
 	}
+	addTopologyLegend(f, topo)
 	return f
 }
 
@@ -183,6 +188,7 @@ type lanesPlotter struct {
 	r    sim.Result
 	rows [][]bin
 	most int64
+	topo *sim.Topology // nil: no outages or autoscaler steps to draw
 }
 
 // height is the half-row fraction a count gets: √(count/most), at least a tick's.
@@ -203,6 +209,7 @@ func (lp lanesPlotter) Plot(c draw.Canvas, p *plot.Plot) {
 		c.FillPolygon(clr, []vg.Point{{X: a, Y: ty(y0)}, {X: b, Y: ty(y0)}, {X: b, Y: ty(y1)}, {X: a, Y: ty(y1)}})
 	}
 	n := len(lp.r.Lanes)
+	drawOutages(c, p, lp.topo, float64(n)-0.5)
 	for i, l := range lp.r.Lanes {
 		y := float64(n - 1 - i)
 		if l.Peak.End > l.Peak.Start && l.Peak.Count > 0 {
@@ -244,20 +251,28 @@ func (lp lanesPlotter) Plot(c draw.Canvas, p *plot.Plot) {
 		}
 	}
 	for _, ch := range lp.r.Rules {
-		x := tx(ch.At.Seconds())
-		if x < c.Min.X || x > c.Max.X {
-			continue
-		}
-		c.StrokeLine2(draw.LineStyle{Color: colLimit, Width: vg.Points(0.8), Dashes: []vg.Length{vg.Points(3), vg.Points(2)}},
-			x, c.Min.Y, x, c.Max.Y)
-		label, text := p.X.Tick.Label, "rule push: "+ruleLabel(lp.r, ch)
-		label.XAlign, label.YAlign = draw.XLeft, draw.YTop
-		at := vg.Point{X: x + vg.Points(2), Y: c.Max.Y - vg.Points(1)}
-		w, h := label.Width(text), label.Height(text)
-		c.FillPolygon(color.NRGBA{0xff, 0xff, 0xff, 0xd8}, []vg.Point{{X: at.X - 1, Y: at.Y + 1}, {X: at.X + w + 2, Y: at.Y + 1},
-			{X: at.X + w + 2, Y: at.Y - h - 1}, {X: at.X - 1, Y: at.Y - h - 1}})
-		c.FillText(label, at, text)
+		markTime(c, p, ch.At, "rule push: "+ruleLabel(lp.r, ch), []vg.Length{vg.Points(3), vg.Points(2)}, 0)
 	}
+	drawReplicaSteps(c, p, lp.topo)
+}
+
+// markTime draws a vertical line across the plot at t, dashed as dashes, with
+// text at its top, lowered by row label heights (so that marks at the same
+// time do not overwrite each other's labels).
+func markTime(c draw.Canvas, p *plot.Plot, t time.Duration, text string, dashes []vg.Length, row int) {
+	tx, _ := p.Transforms(&c)
+	x := tx(t.Seconds())
+	if x < c.Min.X || x > c.Max.X {
+		return
+	}
+	c.StrokeLine2(draw.LineStyle{Color: colLimit, Width: vg.Points(0.8), Dashes: dashes}, x, c.Min.Y, x, c.Max.Y)
+	label := p.X.Tick.Label
+	label.XAlign, label.YAlign = draw.XLeft, draw.YTop
+	w, h := label.Width(text), label.Height(text)
+	at := vg.Point{X: x + vg.Points(2), Y: c.Max.Y - vg.Points(1) - vg.Length(row)*(h+vg.Points(2))}
+	c.FillPolygon(color.NRGBA{0xff, 0xff, 0xff, 0xd8}, []vg.Point{{X: at.X - 1, Y: at.Y + 1}, {X: at.X + w + 2, Y: at.Y + 1},
+		{X: at.X + w + 2, Y: at.Y - h - 1}, {X: at.X - 1, Y: at.Y - h - 1}})
+	c.FillText(label, at, text)
 }
 
 // --- (b) admitted rate against the limit ---

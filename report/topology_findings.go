@@ -3,6 +3,7 @@ package report
 import (
 	"fmt"
 	"strings"
+	"time"
 
 	"github.com/rlsim/rlsim/scenarios"
 	"github.com/rlsim/rlsim/sim"
@@ -80,7 +81,11 @@ func windowOf(r sim.Result, i int) string { return FormatDuration(r.Limits[i].Po
 // more than the limit, though the busiest replica held less (or as much).
 func localFinding(r sim.Result, topo *sim.Topology, i int, l sim.LaneResult) string {
 	lt, ok := limitOf(l, i)
-	if !ok || l.Topology.Replicas < 2 || lt.Fleet.Count <= lt.Fleet.Limit {
+	if !ok || lt.Fleet.Count <= lt.Fleet.Limit {
+		return ""
+	}
+	n := replicasDuring(topo, lt.Fleet.Start, lt.Fleet.End)
+	if n < 2 {
 		return ""
 	}
 	each := "each counting it alone"
@@ -88,19 +93,20 @@ func localFinding(r sim.Result, topo *sim.Topology, i int, l sim.LaneResult) str
 		each = "each counting its share of it alone"
 	}
 	s := fmt.Sprintf("with %d local replicas %s the fleet admitted %s× the %s limit of %d: %d in the %s window from t=%s%s",
-		l.Topology.Replicas, each, sim.RatioText(lt.Fleet.Count, lt.Fleet.Limit, false), scenarios.Escape(lt.Limit),
+		n, each, sim.RatioText(lt.Fleet.Count, lt.Fleet.Limit, false), scenarios.Escape(lt.Limit),
 		lt.Fleet.Limit, lt.Fleet.Count, windowOf(r, i), FormatDuration(lt.Fleet.Start), keyPhrase(lt.Fleet.Key))
 	if lt.Replica.Count < lt.Fleet.Count {
-		s += fmt.Sprintf(", while the busiest replica admitted at most %d (%s×)", lt.Replica.Count, sim.RatioText(lt.Replica.Count, lt.Replica.Limit, false))
+		s += fmt.Sprintf(", while no single replica admitted more than %d (%s×) in any window", lt.Replica.Count, sim.RatioText(lt.Replica.Count, lt.Replica.Limit, false))
 	}
 	return s
 }
 
-// racyFinding: a read-then-write store let the fleet over-admit a shared limit.
+// racyFinding: with a read-then-write store that never let a decision
+// through on a failure, the fleet over-admitted a shared limit.
 func racyFinding(r sim.Result, topo *sim.Topology, i int, l sim.LaneResult) string {
 	lt, ok := limitOf(l, i)
-	if !ok || !topo.Store.Racy || lt.Fleet.Count <= lt.Fleet.Limit {
-		return ""
+	if u := lt.Unavailable; !ok || !topo.Store.Racy || lt.Fleet.Count <= lt.Fleet.Limit || u.Open+u.Local > 0 {
+		return "" // a store that failed open or to a fallback may have let the excess through instead
 	}
 	return fmt.Sprintf("with read-then-write checks of the store (p99 %s added per decision), %s was over-admitted across the fleet: %d in the %s window from t=%s%s, %s× its limit of %d (%d over)",
 		FormatDuration(l.Topology.StoreLatency.P99), scenarios.Escape(lt.Limit), lt.Fleet.Count, windowOf(r, i),
@@ -183,4 +189,19 @@ func autoscalerFindings(r sim.Result, topo *sim.Topology) []string {
 		out = append(out, s)
 	}
 	return out
+}
+
+// replicasDuring is the largest fleet in [from, to).
+func replicasDuring(topo *sim.Topology, from, to time.Duration) int {
+	n := 0
+	for k, st := range topo.Replicas {
+		next := to
+		if k+1 < len(topo.Replicas) {
+			next = topo.Replicas[k+1].At
+		}
+		if st.At < to && next > from {
+			n = max(n, st.Count)
+		}
+	}
+	return n
 }
