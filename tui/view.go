@@ -272,6 +272,7 @@ func (m *Model) infoLine() (line, state string) {
 	if n := len(m.bursts); n > 0 {
 		fmt.Fprintf(&b, " · bursts fired %d", n)
 	}
+	b.WriteString(fleetInfo(cfg.Topology, m.sim.Now()))
 	return b.String(), state
 }
 
@@ -327,7 +328,8 @@ func (m *Model) drawLanes(b *strings.Builder, lay layout) {
 }
 
 // drawAxis writes the time axis under the lanes: a tick at every round time,
-// labelled, a 'b' where a burst was fired and a '!' at every rule push.
+// labelled, a 'b' where a burst was fired, a '!' at every rule push, '░'
+// while the store was down and an 'r' where the autoscaler changed the fleet.
 func (m *Model) drawAxis(b *strings.Builder, lay layout) {
 	w := m.timeline.width
 	step := w
@@ -365,6 +367,7 @@ func (m *Model) drawAxis(b *strings.Builder, lay layout) {
 		}
 	}
 	if m.sim != nil {
+		markTopology(ticks, m.sim.Config().Topology, w, lay.from)
 		for _, ch := range m.sim.Config().Rules {
 			if j := int64(ch.At/w) - lay.from; j >= 0 && j < int64(len(ticks)) {
 				ticks[j] = '!'
@@ -398,6 +401,15 @@ func (m *Model) legend(width int) string {
 		}
 		parts = append(parts, s)
 		used += plain + 2
+	}
+	if t := m.sim.Config().Topology; t != nil {
+		for _, it := range topologyLegend(t) {
+			if used+len(it)+2 > width {
+				break
+			}
+			parts = append(parts, it)
+			used += utf8.RuneCountInString(it) + 2
+		}
 	}
 	const overText = " over the limit in some window"
 	if width >= 110 && used+len("OVER"+overText) <= width {
