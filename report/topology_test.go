@@ -450,3 +450,52 @@ func checkCSVTopology(t *testing.T, rows [][]string, o Run) {
 		t.Errorf("lane store_down_admitted %s, want the classes' sum %d", got, sum)
 	}
 }
+
+// The timelines (PNG and HTML) name the outages and the autoscaler's steps
+// exactly when the topology has them.
+func TestTimelinesMarkTopology(t *testing.T) {
+	for _, tc := range []struct {
+		name              string
+		src               string
+		outages, replicas bool
+	}{
+		{"outage", fmt.Sprintf(storeOutage, "open"), true, false},
+		{"autoscaler", localFleet, false, true},
+		{"neither", racyStore, false, false},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			s, err := scenarios.Parse("topology.yaml", []byte(tc.src))
+			if err != nil {
+				t.Fatal(err)
+			}
+			tl := NewTimeline(*s.Config)
+			r, err := sim.Run(context.Background(), *s.Config, sim.Options{Trace: tl})
+			if err != nil {
+				t.Fatal(err)
+			}
+			o := Run{Scenario: s, Result: &r, Timeline: tl}
+			f := Figures(o)[0]
+			labels := map[string]bool{}
+			for _, e := range f.legend {
+				labels[e.label] = true
+			}
+			if labels["store down"] != tc.outages || labels["replicas change"] != tc.replicas {
+				t.Errorf("PNG legend %v: want store down %v, replicas change %v", labels, tc.outages, tc.replicas)
+			}
+			if _, err := f.PNG(); err != nil {
+				t.Fatal(err)
+			}
+			var hp htmlPageData
+			o.kind().fillPage(&hp)
+			tj := hp.Data.Timeline
+			if (len(tj.Outages) > 0) != tc.outages || (len(tj.Replicas) > 0) != tc.replicas {
+				t.Errorf("HTML timeline outages %v, replicas %v", tj.Outages, tj.Replicas)
+			}
+			for i, o := range s.Config.Topology.Store.Outages {
+				if tj.Outages[i] != (spanJSON{us(o.From), us(o.To)}) {
+					t.Errorf("outage %d drawn as %v, want %v", i, tj.Outages[i], o)
+				}
+			}
+		})
+	}
+}
