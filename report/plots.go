@@ -31,9 +31,10 @@ func (run comparison) figures() []*Figure {
 	if run.Timeline != nil {
 		figs = append(figs, timelineFigure(r, run.Timeline, run.topology()))
 	}
-	figs = append(figs, RateFigure(r), PeakFigure(r))
+	topo := run.topology()
+	figs = append(figs, rateFigure(r, topo, "rate", "Admitted rate over time, lane by lane", "admitted", admittedOf, colAdmitted), PeakFigure(r))
 	if retried(r) {
-		figs = append(figs, AttemptsFigure(r), WorkFigure(r))
+		figs = append(figs, rateFigure(r, topo, "attempts", "Attempts per second, retries included", "attempts", attemptsOf, colRefused), WorkFigure(r))
 	}
 	if hasBackend(r) {
 		if run.Timeline != nil {
@@ -336,16 +337,18 @@ func attemptsOf(p sim.Point) int64 { return p.Attempts }
 // RateFigure shows, lane by lane, the admitted rate over the trailing window of
 // the first limit against the limit's rate.
 func RateFigure(r sim.Result) *Figure {
-	return rateFigure(r, "rate", "Admitted rate over time, lane by lane", "admitted", admittedOf, colAdmitted)
+	return rateFigure(r, nil, "rate", "Admitted rate over time, lane by lane", "admitted", admittedOf, colAdmitted)
 }
 
 // AttemptsFigure shows, lane by lane, the attempts per second (retries included)
 // against the limit's rate: a retry storm's waves.
 func AttemptsFigure(r sim.Result) *Figure {
-	return rateFigure(r, "attempts", "Attempts per second, retries included", "attempts", attemptsOf, colRefused)
+	return rateFigure(r, nil, "attempts", "Attempts per second, retries included", "attempts", attemptsOf, colRefused)
 }
 
-func rateFigure(r sim.Result, name, title, what string, field func(sim.Point) int64, clr color.Color) *Figure {
+// rateFigure draws field's rate lane by lane; the store's outages are shaded
+// and the autoscaler's steps marked when topo has them.
+func rateFigure(r sim.Result, topo *sim.Topology, name, title, what string, field func(sim.Point) int64, clr color.Color) *Figure {
 	limit, window, key, ok := firstLimit(r)
 	if !ok || window <= 0 {
 		window = time.Second
@@ -369,6 +372,9 @@ func rateFigure(r sim.Result, name, title, what string, field func(sim.Point) in
 	for i, l := range r.Lanes {
 		p := newPlot(l.Lane.Title(), "virtual time (s)", "per second")
 		p.X.Min, p.X.Max, p.Y.Min, p.Y.Max = 0, xEnd, 0, top*1.08
+		if topo != nil {
+			p.Add(topologyMarks{topo})
+		}
 		if global {
 			p.Add(hline{y: rate, style: lineStyle(colLimit, 1.2, true)})
 		}
@@ -391,8 +397,10 @@ func rateFigure(r sim.Result, name, title, what string, field func(sim.Point) in
 		cols = len(panels)
 	}
 	rows := (len(panels) + cols - 1) / max(cols, 1)
-	return &Figure{Name: name, Title: title, Caption: caption, legend: legend,
+	f := &Figure{Name: name, Title: title, Caption: caption, legend: legend,
 		Width: 11 * vg.Inch, Height: vg.Length(0.9+2.3*float64(rows)) * vg.Inch, body: grid(panels, max(cols, 1))}
+	addTopologyLegend(f, topo)
+	return f
 }
 
 // --- (c) the most admitted in any window ---

@@ -59,7 +59,7 @@ func addTopologyLegend(f *Figure, topo *sim.Topology) {
 		return
 	}
 	if len(topo.Store.Outages) > 0 {
-		f.Caption += " Grey bands are the store's outages, when limits kept in it decided by their fail mode."
+		f.Caption += " Grey bands are the store's outages, when the limits kept in it decided by their fail mode."
 		f.legend = append(f.legend, legendEntry{label: "store down", colour: colOutage})
 	}
 	if len(topo.Replicas) > 1 {
@@ -84,5 +84,24 @@ func (tj *timelineJSON) markTopology(topo *sim.Topology) {
 	}
 	for k, st := range topo.Replicas[1:] {
 		tj.Replicas = append(tj.Replicas, ruleMarkJSON{AtUS: us(st.At), Label: fmt.Sprintf("replicas: %d → %d", topo.Replicas[k].Count, st.Count)})
+	}
+}
+
+// topologyMarks shades a panel's store outages and marks its autoscaler
+// steps, without labels: the legend names them.
+type topologyMarks struct{ topo *sim.Topology }
+
+func (m topologyMarks) Plot(c draw.Canvas, p *plot.Plot) {
+	tx, _ := p.Transforms(&c)
+	for _, o := range m.topo.Store.Outages {
+		a, b := max(tx(o.From.Seconds()), c.Min.X), min(tx(o.To.Seconds()), c.Max.X)
+		if b > a {
+			c.FillPolygon(colOutage, []vg.Point{{X: a, Y: c.Min.Y}, {X: b, Y: c.Min.Y}, {X: b, Y: c.Max.Y}, {X: a, Y: c.Max.Y}})
+		}
+	}
+	for _, st := range m.topo.Replicas[1:] {
+		if x := tx(st.At.Seconds()); x >= c.Min.X && x <= c.Max.X {
+			c.StrokeLine2(draw.LineStyle{Color: colLimit, Width: vg.Points(0.8), Dashes: replicaDashes}, x, c.Min.Y, x, c.Max.Y)
+		}
 	}
 }
