@@ -338,6 +338,9 @@ func (f *fleet) admitted(r int32, now time.Duration, cost int64) {
 	c := f.lane.reqs.all[r].client
 	rep := f.replicaOf[r]
 	for i := range f.limits {
+		if f.lane.pop.skips(i, c) {
+			continue
+		}
 		k := f.lane.pop.keyOf[i][c]
 		f.fleetPeak[i].add(k, now, cost)
 		f.repPeak[i].add(rep*int32(len(f.lane.pop.keyNames[i]))+k, now, cost)

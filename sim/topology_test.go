@@ -415,3 +415,20 @@ func TestValidateTopology(t *testing.T) {
 		t.Errorf("fields in error:\n%v\nwant\n%v\n(%v)", got, want, err)
 	}
 }
+
+// A limit on one endpoint counts only that endpoint's requests: the others pass
+// it as if it were not in the chain.
+func TestEndpointLimitCountsOnlyItsEndpoint(t *testing.T) {
+	cfg := Config{Duration: time.Second, Lanes: chainLanes,
+		Limits: []Limit{{Name: "login", Key: KeyGlobal, Endpoint: "login", Policy: algorithms.Policy{Limit: 3, Window: time.Second}}},
+		Clients: []ClientGroup{
+			{Name: "stuffer", Identity: Identity{Endpoint: "login"}, Count: 1, Arrivals: []Arrival{{Kind: ArrivalBurst, Count: 50}}},
+			{Name: "readers", Identity: Identity{Endpoint: "search"}, Count: 1, Arrivals: []Arrival{{Kind: ArrivalBurst, Count: 50}}},
+		}}
+	for _, lr := range mustRun(t, cfg, Options{}).Lanes {
+		stuffer, readers := lr.Classes[0], lr.Classes[1]
+		if stuffer.Admitted > 4 || readers.Admitted != 50 || lr.Peak.Count > 4 {
+			t.Errorf("%v: login admitted %d, search %d of 50, peak %d", lr.Lane, stuffer.Admitted, readers.Admitted, lr.Peak.Count)
+		}
+	}
+}
