@@ -160,7 +160,7 @@ func (b *builder) limits(specs []limitSpec) []sim.Limit {
 		names[name] = i
 		limits = append(limits, sim.Limit{Name: name, Key: key, Policy: algorithms.Policy{
 			Limit: l.Limit, Window: durOr(l.Window, defaultWindow), Burst: l.Burst}, NoHeaders: l.Headers == "none",
-			Shadow: l.Enforce != nil && !*l.Enforce})
+			Shadow: l.Enforce != nil && !*l.Enforce, Endpoint: l.Endpoint})
 	}
 	return limits
 }

@@ -186,7 +186,7 @@ func toFile(s *Scenario) (*fileSpec, error) {
 		f.Duration, f.Drain, f.Seed, f.Bucket = dur(c.Duration), optDur(c.Drain), &c.Seed, optDur(c.Bucket)
 		for _, l := range c.Limits {
 			ls := limitSpec{Name: l.Name, Key: l.Key.String(), Limit: l.Policy.Limit,
-				Window: dur(l.Policy.Window), Burst: l.Policy.Burst}
+				Window: dur(l.Policy.Window), Burst: l.Policy.Burst, Endpoint: l.Endpoint}
 			if l.NoHeaders {
 				ls.Headers = "none"
 			}

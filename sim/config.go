@@ -68,6 +68,10 @@ type Limit struct {
 	// nothing. Its state is charged as if it enforced, as nginx accounts excessive
 	// requests "as usual": a would-be refusal charges nothing.
 	Shadow bool
+	// Endpoint, when set, makes the limit count only the requests of clients
+	// whose Identity.Endpoint is Endpoint (a limit on the login endpoint); the
+	// others pass it as if it were not in the chain. Empty counts every request.
+	Endpoint string
 
 	// Where the limit's state lives when Config.Topology is set (ignored
 	// otherwise). State: local (the zero value), shared or synced.

@@ -217,12 +217,20 @@ func (f *fleet) begin(r int32, atRA bool) {
 		f.result.StoreErrors++
 		f.latency.add(st.Timeout)
 		f.calls[r] = storeCall{atRA: atRA, failed: true, back: later(now, st.Timeout)}
+		if f.calls[r].back > l.end {
+			f.result.Waiting++
+			return
+		}
 		f.schedule(f.calls[r].back, evStoreReply, r)
 		return
 	}
 	f.latency.add(total)
 	if total == 0 {
 		f.decideNow(r, atRA)
+		return
+	}
+	if later(now, total) > l.end {
+		f.result.Waiting++ // answered after the run: nothing of it is decided
 		return
 	}
 	f.calls[r] = storeCall{atRA: atRA, write: later(now, later(read, write/2)), back: later(now, total)}
@@ -239,6 +247,8 @@ func (f *fleet) called(calls int64) {
 	}
 }
 
+// schedule schedules a store event of request r, unless the run ends first:
+// the attempt then waits on the store for ever (begin counts it).
 func (f *fleet) schedule(at time.Duration, kind eventKind, r int32) {
 	if at <= f.lane.end {
 		f.lane.eng.schedule(at, kind, r, 0)
@@ -328,6 +338,9 @@ func (f *fleet) admitted(r int32, now time.Duration, cost int64) {
 	c := f.lane.reqs.all[r].client
 	rep := f.replicaOf[r]
 	for i := range f.limits {
+		if f.lane.pop.skips(i, c) {
+			continue
+		}
 		k := f.lane.pop.keyOf[i][c]
 		f.fleetPeak[i].add(k, now, cost)
 		f.repPeak[i].add(rep*int32(len(f.lane.pop.keyNames[i]))+k, now, cost)

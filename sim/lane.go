@@ -229,13 +229,13 @@ func (l *lane) act(r int32, answer algorithms.Decision, quota int, refused, atRe
 	c := req.client
 	g := l.pop.groupOf[c]
 	if refused {
-		l.m.slidingLogCheck(l.pop.keyOf[0][c], now, req.cost, false)
+		l.slidingLogCheck(c, req.cost, false)
 		l.refuse(r, quota, answer)
 		return
 	}
 	delay := answer.Delay
 	l.pace(c, quota, answer)
-	l.m.slidingLogCheck(l.pop.keyOf[0][c], now, req.cost, true)
+	l.slidingLogCheck(c, req.cost, true)
 	if atRetryAfter {
 		l.m.retryAfterSucceeded()
 	}
@@ -280,7 +280,7 @@ func (l *lane) decideChain(c int32, now time.Duration, cost int64) (answer algor
 	l.shadowed = -1
 	if len(l.chain) > 1 && l.cfg.Chain == ChainAllOrNothing {
 		for i, lim := range l.chain {
-			if l.shadow[i] {
+			if l.shadow[i] || l.pop.skips(i, c) {
 				continue
 			}
 			if d := lim.peek(l.pop.keyOf[i][c], now, cost); d.Verdict == algorithms.Refuse {
@@ -291,6 +291,9 @@ func (l *lane) decideChain(c int32, now time.Duration, cost int64) (answer algor
 	quota = -1
 	var delay time.Duration
 	for i, lim := range l.chain {
+		if l.pop.skips(i, c) {
+			continue
+		}
 		d := lim.decide(l.pop.keyOf[i][c], now, cost)
 		if l.shadow[i] {
 			if d.Verdict == algorithms.Refuse {
@@ -319,6 +322,14 @@ func (l *lane) decideChain(c int32, now time.Duration, cost int64) (answer algor
 	return answer, quota, false
 }
 
+// slidingLogCheck feeds the lane's cross-check (an exact sliding log with the
+// first limit) the attempt of client c just decided, if that limit counts it.
+func (l *lane) slidingLogCheck(c int32, cost int64, admitted bool) {
+	if !l.pop.skips(0, c) {
+		l.m.slidingLogCheck(l.pop.keyOf[0][c], l.eng.now, cost, admitted)
+	}
+}
+
 // released lets a delayed request out of the leaky queue.
 func (l *lane) released(r int32) { l.admit(r) }
 
@@ -326,7 +337,7 @@ func (l *lane) released(r int32) { l.admit(r) }
 func (l *lane) admit(r int32) {
 	req := &l.reqs.all[r]
 	c := req.client
-	l.m.admitted(l.eng.now, l.pop.groupOf[c], l.pop.keyOf[0][c], req.cost)
+	l.m.admitted(l.eng.now, l.pop.groupOf[c], l.pop.keyOf[0][c], req.cost, !l.pop.skips(0, c))
 	if l.fleet != nil {
 		l.fleet.admitted(r, l.eng.now, req.cost)
 	}
@@ -339,12 +350,12 @@ func (l *lane) enter(r int32) bool {
 	if l.conc != nil {
 		req := &l.reqs.all[r]
 		ok := l.conc.Acquire(l.eng.now)
-		l.m.slidingLogCheck(l.pop.keyOf[0][req.client], l.eng.now, req.cost, ok)
+		l.slidingLogCheck(req.client, req.cost, ok)
 		if !ok {
 			l.shed(r, l.shedRetryAfter)
 			return false
 		}
-		l.m.admitted(l.eng.now, l.pop.groupOf[req.client], l.pop.keyOf[0][req.client], req.cost)
+		l.m.admitted(l.eng.now, l.pop.groupOf[req.client], l.pop.keyOf[0][req.client], req.cost, !l.pop.skips(0, req.client))
 		l.record(TraceAdmit, r, nil, "")
 	}
 	l.reqs.all[r].entered = l.eng.now

@@ -120,13 +120,7 @@ func (sl *sharedLimit) decide(key int32, now time.Duration, cost int64) algorith
 	ctx := &sl.f.ctx
 	switch {
 	case ctx.storeErr:
-		d := sl.failed(key, now, cost, false)
-		c := &sl.st.Classes[ctx.class]
-		c.Decided++
-		if d.Admitted() {
-			c.Admitted++
-		}
-		return d
+		return sl.failed(key, now, cost, false)
 	case ctx.racy:
 		slot := ctx.req
 		sl.copies.grow(int(slot) + 1)
@@ -147,26 +141,34 @@ func (sl *sharedLimit) peek(key int32, now time.Duration, cost int64) algorithms
 	return sl.store.peek(key, now, cost)
 }
 
-// failed is the limit's decision when its store call failed, by its fail mode.
+// failed is the limit's decision when its store call failed, by its fail
+// mode. It counts the decision, unless it is a peek that admits (the chain
+// then decides the limit again, or another limit refuses the attempt).
 func (sl *sharedLimit) failed(key int32, now time.Duration, cost int64, peek bool) algorithms.Decision {
+	var d algorithms.Decision
+	count := &sl.st.Unavailable.Open
 	switch sl.mode {
 	case FailClosed:
-		if !peek {
-			sl.st.Unavailable.Closed++
-		}
-		return algorithms.Decision{Verdict: algorithms.Refuse}
+		d.Verdict, count = algorithms.Refuse, &sl.st.Unavailable.Closed
 	case FailLocal:
 		t := sl.fallback[sl.f.ctx.replica]
+		count = &sl.st.Unavailable.Local
 		if peek {
-			return t.peek(key, now, cost)
+			d = t.peek(key, now, cost)
+		} else {
+			d = t.decide(key, now, cost)
 		}
-		sl.st.Unavailable.Local++
-		return t.decide(key, now, cost)
 	}
-	if !peek {
-		sl.st.Unavailable.Open++
+	if peek && d.Admitted() {
+		return d
 	}
-	return algorithms.Decision{Verdict: algorithms.Admit}
+	*count++
+	c := &sl.st.Classes[sl.f.ctx.class]
+	c.Decided++
+	if d.Admitted() {
+		c.Admitted++
+	}
+	return d
 }
 
 // writeBack is the write of a racy check: the copy request slot r read and

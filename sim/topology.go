@@ -133,6 +133,9 @@ type TopologyResult struct {
 	StoreCallsPerSecond float64
 	// StoreErrors counts decisions whose store call failed (outage or timeout).
 	StoreErrors int64
+	// Waiting counts the attempts still waiting on the store when the run
+	// ended (counted in Attempts, answered by nothing yet).
+	Waiting int64
 	// StoreLatency is the latency the store added to each decision that called
 	// it (both round trips of a racy check; Timeout for a timed-out one).
 	StoreLatency Percentiles

@@ -1,8 +1,11 @@
 package sim
 
 import (
+	"context"
+	"errors"
 	"fmt"
 	"math/rand/v2"
+	"slices"
 	"testing"
 	"time"
 
@@ -268,5 +271,164 @@ func TestFailModesDuringAnOutage(t *testing.T) {
 				}
 			}
 		})
+	}
+}
+
+// EstimateEvents counts a topology's events (store calls, syncs, autoscaler
+// steps) within 2× of the real count, so a budget refuses a run before it starts.
+func TestEstimateCountsTopologyEvents(t *testing.T) {
+	lat := Store{Latency: Service{Mean: 2 * time.Millisecond}}
+	tests := []struct {
+		name  string
+		topo  Topology
+		place func(*Limit)
+	}{
+		{"atomic store", Topology{Replicas: replicas(4), Store: lat}, func(l *Limit) { l.State = StateShared }},
+		{"racy store", Topology{Replicas: replicas(4), Store: Store{Latency: lat.Latency, Racy: true}}, func(l *Limit) { l.State = StateShared }},
+		{"synced every 10ms", Topology{Replicas: replicas(4)}, func(l *Limit) { l.State, l.SyncInterval = StateSynced, 10*time.Millisecond }},
+		{"local replicas, an autoscaler", Topology{Replicas: []ReplicaStep{{Count: 1}, {At: time.Second, Count: 8}}}, func(l *Limit) {}},
+	}
+	for _, tc := range tests {
+		t.Run(tc.name, func(t *testing.T) {
+			base := Config{Duration: 4 * time.Second, Lanes: []LaneKind{LaneGCRA, LaneSlidingLog, LaneAIMD},
+				Limits:  []Limit{{Key: KeyGlobal, Policy: algorithms.Policy{Limit: 100, Window: time.Second}}},
+				Clients: []ClientGroup{{Count: 20, Arrivals: []Arrival{{Kind: ArrivalPoisson, Rate: Rate{Count: 4, Per: time.Second}}}}}}
+			cfg := withTopology(base, tc.topo, tc.place)
+			s, err := New(cfg, Options{})
+			if err != nil {
+				t.Fatal(err)
+			}
+			if _, err := s.RunToEnd(context.Background()); err != nil {
+				t.Fatal(err)
+			}
+			est, real := cfg.EstimateEvents(), s.Events()
+			if est > 2*real || real > 2*est {
+				t.Errorf("EstimateEvents() = %d, the run processed %d", est, real)
+			}
+			if plain := base.EstimateEvents(); tc.name != "local replicas, an autoscaler" && est <= plain {
+				t.Errorf("EstimateEvents() = %d with the topology, %d without", est, plain)
+			}
+		})
+	}
+}
+
+// A store slower than the timeout fails every call: each decision is a store
+// error known after the timeout, which it adds to the request's time.
+func TestStoreTimeoutIsAStoreError(t *testing.T) {
+	for _, tc := range []struct {
+		latency, timeout time.Duration
+		racy             bool
+		errors           bool
+		admitted         int64
+	}{
+		{10 * time.Millisecond, 5 * time.Millisecond, false, true, 0},
+		{10 * time.Millisecond, 15 * time.Millisecond, true, true, 0}, // two round trips: 20ms
+		// 30 reads at one instant all see an empty state: every write is lost but the last.
+		{10 * time.Millisecond, 25 * time.Millisecond, true, false, 30},
+		{10 * time.Millisecond, 10 * time.Millisecond, false, false, 10}, // exactly the timeout is in time
+	} {
+		cfg := withTopology(hotKey(30, []LaneKind{LaneGCRA}), Topology{Replicas: replicas(2),
+			Store: Store{Latency: Service{Mean: tc.latency}, Timeout: tc.timeout, Racy: tc.racy}},
+			func(l *Limit) { l.State, l.OnStoreError = StateShared, FailClosed })
+		lr := mustRun(t, cfg, Options{}).Lanes[0]
+		top := lr.Topology
+		if tc.errors {
+			if top.StoreErrors != 30 || lr.Admitted != 0 || top.StoreLatency.Max != tc.timeout {
+				t.Errorf("%+v: %d store errors, %d admitted, latency max %v; want 30, 0, %v", tc, top.StoreErrors, lr.Admitted, top.StoreLatency.Max, tc.timeout)
+			}
+			continue
+		}
+		want := tc.latency
+		if tc.racy {
+			want *= 2
+		}
+		if top.StoreErrors != 0 || lr.Admitted != tc.admitted || top.StoreLatency.P50 != want {
+			t.Errorf("%+v: %d store errors, %d admitted, latency p50 %v; want 0, %d, %v", tc, top.StoreErrors, lr.Admitted, top.StoreLatency.P50, tc.admitted, want)
+		}
+	}
+}
+
+// An autoscaler adding local replicas during an attack loosens the limit: the
+// fleet admits the limit per replica per window, on the fleet's size then.
+func TestAutoscalerLoosensLocalLimits(t *testing.T) {
+	cfg := Config{Duration: 4 * time.Second, Lanes: []LaneKind{LaneFixedWindow},
+		Limits: []Limit{{Key: KeyGlobal, Policy: algorithms.Policy{Limit: 10, Window: time.Second}}},
+		Clients: []ClientGroup{{Name: "attacker", Count: 1,
+			Arrivals: []Arrival{{Kind: ArrivalConstant, Rate: Rate{Count: 1000, Per: time.Second}}}}},
+		Bucket: time.Second,
+	}
+	cfg.Topology = &Topology{Replicas: []ReplicaStep{{Count: 2}, {At: 2 * time.Second, Count: 8}}}
+	lr := mustRun(t, cfg, Options{}).Lanes[0]
+	for _, p := range lr.Series[:4] {
+		want := int64(20)
+		if p.Start >= 2*time.Second {
+			want = 80
+		}
+		if p.Admitted != want {
+			t.Errorf("second from %v: admitted %d, want %d", p.Start, p.Admitted, want)
+		}
+	}
+	if lr.Topology.Replicas != 8 || lr.Topology.Limits[0].Fleet.Count != 80 {
+		t.Errorf("replicas %d, fleet peak %d; want 8, 80", lr.Topology.Replicas, lr.Topology.Limits[0].Fleet.Count)
+	}
+}
+
+// Sticky routing sends every attempt of one key to one replica, so a local
+// limit per key holds as on one server; round robin spreads it over all.
+func TestHashRoutingIsSticky(t *testing.T) {
+	base := Config{Duration: 2 * time.Second, Lanes: []LaneKind{LaneSlidingLog},
+		Limits: []Limit{{Key: KeyIP, Policy: algorithms.Policy{Limit: 5, Window: time.Second}}},
+		// 9 clients sending together: round robin sends each to every replica in turn.
+		Clients: []ClientGroup{{Name: "users", Count: 9,
+			Arrivals: []Arrival{{Kind: ArrivalConstant, Rate: Rate{Count: 50, Per: time.Second}}}}}}
+	for _, tc := range []struct {
+		routing Routing
+		want    int64
+	}{{RoutingHash, 5}, {RoutingRoundRobin, 20}, {RoutingRandom, 20}} {
+		cfg := withTopology(base, Topology{Replicas: replicas(4), Routing: tc.routing, HashKey: KeyIP}, func(*Limit) {})
+		lt := mustRun(t, cfg, Options{}).Lanes[0].Topology.Limits[0]
+		if lt.Fleet.Count != tc.want {
+			t.Errorf("%v: one IP's most admitted in a window is %d, want %d", tc.routing, lt.Fleet.Count, tc.want)
+		}
+	}
+}
+
+// Validate reports every problem of a topology at once, by field.
+func TestValidateTopology(t *testing.T) {
+	cfg := hotKey(1, nil)
+	cfg.Limits[0].State = StateSynced
+	cfg.Limits[0].OnStoreError = FailLocal
+	cfg.Topology = &Topology{Replicas: []ReplicaStep{{At: time.Second, Count: 0}, {At: time.Second, Count: MaxReplicas + 1}},
+		Routing: 9, Store: Store{Timeout: -1, Outages: []Outage{{From: 2, To: 1}}}}
+	err := cfg.Validate()
+	var fes FieldErrors
+	if !errors.As(err, &fes) {
+		t.Fatalf("Validate() = %v, want FieldErrors", err)
+	}
+	want := []string{"topology.replicas[0].at", "topology.replicas[0].count", "topology.replicas[1].at", "topology.replicas[1].count",
+		"topology.routing", "topology.store.timeout", "topology.store.outages[0]", "limits[0].sync_interval", "limits[0].fallback"}
+	var got []string
+	for _, fe := range fes {
+		got = append(got, fe.Field)
+	}
+	if !slices.Equal(got, want) {
+		t.Errorf("fields in error:\n%v\nwant\n%v\n(%v)", got, want, err)
+	}
+}
+
+// A limit on one endpoint counts only that endpoint's requests: the others pass
+// it as if it were not in the chain.
+func TestEndpointLimitCountsOnlyItsEndpoint(t *testing.T) {
+	cfg := Config{Duration: time.Second, Lanes: chainLanes,
+		Limits: []Limit{{Name: "login", Key: KeyGlobal, Endpoint: "login", Policy: algorithms.Policy{Limit: 3, Window: time.Second}}},
+		Clients: []ClientGroup{
+			{Name: "stuffer", Identity: Identity{Endpoint: "login"}, Count: 1, Arrivals: []Arrival{{Kind: ArrivalBurst, Count: 50}}},
+			{Name: "readers", Identity: Identity{Endpoint: "search"}, Count: 1, Arrivals: []Arrival{{Kind: ArrivalBurst, Count: 50}}},
+		}}
+	for _, lr := range mustRun(t, cfg, Options{}).Lanes {
+		stuffer, readers := lr.Classes[0], lr.Classes[1]
+		if stuffer.Admitted > 4 || readers.Admitted != 50 || lr.Peak.Count > 4 {
+			t.Errorf("%v: login admitted %d, search %d of 50, peak %d", lr.Lane, stuffer.Admitted, readers.Admitted, lr.Peak.Count)
+		}
 	}
 }
