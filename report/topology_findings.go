@@ -154,13 +154,14 @@ func syncedFinding(r sim.Result, i int, l sim.LaneResult) string {
 	if !ok {
 		return ""
 	}
-	over := fmt.Sprintf("went %d over its limit of %d (%d in the %s window from t=%s%s, %s×)", lt.Overshoot, lt.Fleet.Limit,
-		lt.Fleet.Count, windowOf(r, i), FormatDuration(lt.Fleet.Start), keyPhrase(lt.Fleet.Key), sim.RatioText(lt.Fleet.Count, lt.Fleet.Limit, false))
+	every, calls := FormatDuration(r.Limits[i].SyncInterval), lt.StoreCalls
 	if lt.Overshoot == 0 {
-		over = fmt.Sprintf("held its limit of %d (at most %d in a %s window)", lt.Fleet.Limit, lt.Fleet.Count, windowOf(r, i))
+		return fmt.Sprintf("%s, synced every %s for %d store calls, held its limit of %d: at most %d in a %s window",
+			scenarios.Escape(lt.Limit), every, calls, lt.Fleet.Limit, lt.Fleet.Count, windowOf(r, i))
 	}
-	return fmt.Sprintf("%s, synced every %s, %s for %d store calls", scenarios.Escape(lt.Limit),
-		FormatDuration(r.Limits[i].SyncInterval), over, lt.StoreCalls)
+	return fmt.Sprintf("%s, synced every %s for %d store calls, went %d over its limit of %d: %d in the %s window from t=%s%s, %s×",
+		scenarios.Escape(lt.Limit), every, calls, lt.Overshoot, lt.Fleet.Limit, lt.Fleet.Count, windowOf(r, i),
+		FormatDuration(lt.Fleet.Start), keyPhrase(lt.Fleet.Key), sim.RatioText(lt.Fleet.Count, lt.Fleet.Limit, false))
 }
 
 // autoscalerFindings: each step of the fleet, and what it did to the local

@@ -147,8 +147,8 @@ func anyUnavailable(r sim.Result) bool {
 }
 
 // outageTable gives, per lane, limit and class, the attempts a limit decided
-// while its store was unavailable and those it let through; nil when no limit
-// decided any.
+// while its store was unavailable and those it let through (classes it
+// decided none of left out); nil when no limit decided any.
 func outageTable(r sim.Result) *Table {
 	t := &Table{Head: []string{"lane", "limit", "class", "decided", "let through"}}
 	t.left = 3
@@ -161,15 +161,17 @@ func outageTable(r sim.Result) *Table {
 			if u := lt.Unavailable; u.Open+u.Closed+u.Local == 0 {
 				continue
 			}
-			for j, c := range lt.Classes {
-				lane, limit := "", ""
+			limit := scenarios.Escape(lt.Limit)
+			for _, c := range lt.Classes {
+				if c.Decided == 0 {
+					continue // a class this limit does not count (another endpoint's)
+				}
+				lane := ""
 				if first {
 					lane, first = l.Lane.Title(), false
 				}
-				if j == 0 {
-					limit = scenarios.Escape(lt.Limit)
-				}
 				t.Add(lane, limit, scenarios.Escape(c.Name), count(c.Decided), count(c.Admitted))
+				limit = ""
 			}
 		}
 	}

@@ -342,11 +342,12 @@ func TestRacyFinding(t *testing.T) {
 	}
 }
 
-// Synced counting: the overshoot said is the trace's, and it does not shrink
-// as the interval grows.
+// Synced counting: the overshoot said is the trace's, and the store calls are
+// one per replica per sync.
 func TestSyncedFinding(t *testing.T) {
-	re := regexp.MustCompile(`api, synced every (\S+), (?:went (\d+) over its limit of 100 \((\d+) in|held its limit of 100 \(at most (\d+) in)`)
+	re := regexp.MustCompile(`api, synced every (\S+) for (\d+) store calls, (?:went (\d+) over its limit of 100: (\d+) in|held its limit of 100: at most (\d+) in)`)
 	for _, every := range []string{"100ms", "1s"} {
+		interval, _ := time.ParseDuration(every)
 		o, log := runYAML(t, fmt.Sprintf(syncedFleet, every))
 		times := admitsOf(log, "")
 		fs := findingsWith(o, "synced every")
@@ -361,10 +362,15 @@ func TestSyncedFinding(t *testing.T) {
 			for _, l := range lanesNamed(*o.Result, strings.SplitN(f, ", api", 2)[0]) {
 				got := mostInWindow(times[l.Lane], time.Second)
 				switch {
-				case m[2] != "" && (got != atoi(t, m[3]) || got-100 != atoi(t, m[2])):
+				case m[3] != "" && (got != atoi(t, m[4]) || got-100 != atoi(t, m[3])):
 					t.Errorf("%s: the trace has %d in a window; the finding %q", l.Lane.Title(), got, f)
-				case m[4] != "" && (got != atoi(t, m[4]) || got > 100):
+				case m[5] != "" && (got != atoi(t, m[5]) || got > 100):
 					t.Errorf("%s: the trace has %d in a window; the finding %q", l.Lane.Title(), got, f)
+				}
+				// Each of the 4 replicas calls the store at every sync, from
+				// one interval on to the end of the drain (as long as the traffic).
+				if syncs := int64(20 * time.Second / interval); atoi(t, m[2]) != 4*syncs {
+					t.Errorf("%s: %s store calls, want 4 replicas × %d syncs every %s", l.Lane.Title(), m[2], syncs, every)
 				}
 			}
 		}
