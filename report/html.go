@@ -98,8 +98,10 @@ type htmlPageData struct {
 // htmlTable is a titled table of text.
 type htmlTable struct {
 	Title string
+	Notes []string
 	Head  []string
 	Rows  [][]string
+	Text3 bool // the third column is text, left-aligned as the first two
 }
 
 type cell struct {
@@ -150,7 +152,7 @@ func (run comparison) fillPage(hp *htmlPageData) {
 		hp.ClassHead, hp.ClassRows = ct.Head, ct.rows
 	}
 	for _, t := range topologyTables(r, run.topology()) {
-		hp.Tables = append(hp.Tables, htmlTable{strings.ToUpper(t.Title[:1]) + t.Title[1:], t.Head, t.rows})
+		hp.Tables = append(hp.Tables, htmlTable{strings.ToUpper(t.Title[:1]) + t.Title[1:], t.Notes, t.Head, t.rows, t.left == 3})
 	}
 	if run.Timeline != nil {
 		hp.Data.Timeline = newTimelineJSON(r, run.Timeline)

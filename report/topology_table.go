@@ -12,6 +12,7 @@ import (
 // comparison and the HTML report shows it.
 type titledTable struct {
 	Title string
+	Notes []string // lines under the title: what the table's names mean
 	*Table
 }
 
@@ -22,9 +23,13 @@ func topologyTables(r sim.Result, topo *sim.Topology) []titledTable {
 	if !hasTopology(r) {
 		return nil
 	}
-	out := []titledTable{{"limits across the fleet" + fleetPhrase(topo), fleetTable(r)}}
+	var notes []string
+	for _, l := range r.Limits {
+		notes = append(notes, scenarios.Escape(l.Name)+": "+stateWords(l))
+	}
+	out := []titledTable{{"limits across the fleet" + fleetPhrase(topo), notes, fleetTable(r)}}
 	if t := outageTable(r); t != nil {
-		out = append(out, titledTable{"while the store was unavailable, by limit and class", t})
+		out = append(out, titledTable{"while the store was unavailable, by limit and class", nil, t})
 	}
 	return out
 }
@@ -71,22 +76,22 @@ func routingWords(t *sim.Topology) string {
 	return "round robin"
 }
 
-// stateWords is where a limit's state lives, in a few words: "local", "local,
-// divided", "shared, fails open", "synced every 1s".
+// stateWords is where a limit's state lives, in a few words: "shared, fails
+// open", "synced every 1s".
 func stateWords(l sim.Limit) string {
 	switch l.State {
 	case sim.StateShared:
 		if l.OnStoreError == sim.FailLocal {
-			return fmt.Sprintf("shared, falls back to %d per %s", l.Fallback.Limit, FormatDuration(l.Fallback.Window))
+			return fmt.Sprintf("shared, falls back to %d per %s on each replica", l.Fallback.Limit, FormatDuration(l.Fallback.Window))
 		}
 		return "shared, fails " + l.OnStoreError.String()
 	case sim.StateSynced:
 		return "synced every " + FormatDuration(l.SyncInterval)
 	}
 	if l.LocalLimit == sim.LocalDivided {
-		return "local, divided"
+		return "local, each replica enforcing it divided by the replica count"
 	}
-	return "local"
+	return "local, each replica enforcing all of it"
 }
 
 // peakCell is a window peak and its ratio to the limit: "80 (8×)".
@@ -94,20 +99,20 @@ func peakCell(p sim.WindowPeak) string {
 	return fmt.Sprintf("%d (%s×)", p.Count, sim.RatioText(p.Count, p.Limit, false))
 }
 
-// fleetTable gives, per lane and limit, where the state lives, the most
-// admitted in any window across the fleet and on the busiest replica, the
-// store calls and, when the store was unavailable, how the limit decided.
+// fleetTable gives, per lane and limit, the most admitted in any window
+// across the fleet, the busiest replica and its most, the limit's store calls
+// and, when the store was unavailable, how the limit decided then.
 func fleetTable(r sim.Result) *Table {
 	down := anyUnavailable(r)
 	store := usesStore(r)
-	t := &Table{Head: []string{"lane", "limit", "state", "fleet max in window", "busiest replica", "its max"}}
+	t := &Table{Head: []string{"lane", "limit", "fleet max", "replica", "replica max"}}
 	if store {
-		t.Head = append(t.Head, "store calls")
+		t.Head = append(t.Head, "calls")
 	}
 	if down {
-		t.Head = append(t.Head, "store down: admitted", "refused", "fallback")
+		t.Head = append(t.Head, "failed open", "closed", "fell back")
 	}
-	t.left = 3
+	t.left = 2
 	for _, l := range r.Lanes {
 		if l.Topology == nil {
 			continue
@@ -117,8 +122,7 @@ func fleetTable(r sim.Result) *Table {
 			if i == 0 {
 				name = l.Lane.Title()
 			}
-			row := []string{name, scenarios.Escape(lt.Limit), stateWords(r.Limits[i]), peakCell(lt.Fleet),
-				fmt.Sprint(lt.BusiestReplica), peakCell(lt.Replica)}
+			row := []string{name, scenarios.Escape(lt.Limit), peakCell(lt.Fleet), fmt.Sprint(lt.BusiestReplica), peakCell(lt.Replica)}
 			if store {
 				row = append(row, count(lt.StoreCalls))
 			}
@@ -181,12 +185,18 @@ func outageTable(r sim.Result) *Table {
 	return t
 }
 
+// fleetDrop is the order in which a narrow terminal drops the fleet table's columns.
+var fleetDrop = []string{"replica", "calls", "closed", "fell back"}
+
 // writeTopology prints the topology's tables, fitted to width.
 func writeTopology(w io.Writer, r sim.Result, topo *sim.Topology, width int) {
 	for _, t := range topologyTables(r, topo) {
 		fmt.Fprintln(w)
 		writeWrapped(w, t.Title, "", "", width)
-		t.Fit(width, nil).Write(w)
+		for _, n := range t.Notes {
+			writeWrapped(w, n, "  ", "    ", width)
+		}
+		t.Fit(width, fleetDrop).Write(w)
 	}
 }
 
