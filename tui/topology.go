@@ -13,28 +13,25 @@ const (
 	glyphReplicas  = 'r'
 )
 
-// markTopology marks on the axis ticks (the slices from on, each w wide) the
-// slices in which the store was down and those in which the fleet changed size.
-func markTopology(ticks []rune, t *sim.Topology, w time.Duration, from int64) {
-	if t == nil {
-		return
+// topologyTick is the axis tick of slice k (each w wide), tick without a
+// topology: the autoscaler's mark in the slice of a step, the outage's in a
+// slice that overlaps one.
+func topologyTick(t *sim.Topology, k int64, w time.Duration, tick rune) rune {
+	if t == nil || k < 0 {
+		return tick
 	}
-	for j := range ticks {
-		k := from + int64(j)
-		if k < 0 {
-			continue
-		}
-		for _, o := range t.Store.Outages {
-			if time.Duration(k)*w < o.To && time.Duration(k+1)*w > o.From {
-				ticks[j] = glyphStoreDown
-			}
-		}
-	}
+	from, to := time.Duration(k)*w, time.Duration(k+1)*w
 	for _, st := range t.Replicas[1:] {
-		if j := int64(st.At/w) - from; j >= 0 && j < int64(len(ticks)) {
-			ticks[j] = glyphReplicas
+		if st.At >= from && st.At < to {
+			return glyphReplicas
 		}
 	}
+	for _, o := range t.Store.Outages {
+		if from < o.To && to > o.From {
+			return glyphStoreDown
+		}
+	}
+	return tick
 }
 
 // fleetInfo is the info line's part on the fleet at now: " · 4 replicas", and

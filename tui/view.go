@@ -360,6 +360,9 @@ func (m *Model) drawAxis(b *strings.Builder, lay layout) {
 		default:
 			ticks[j] = '─'
 		}
+		if m.sim != nil {
+			ticks[j] = topologyTick(m.sim.Config().Topology, k, w, ticks[j])
+		}
 	}
 	for _, at := range m.bursts {
 		if j := int64(at/w) - lay.from; j >= 0 && j < int64(len(ticks)) {
@@ -367,7 +370,6 @@ func (m *Model) drawAxis(b *strings.Builder, lay layout) {
 		}
 	}
 	if m.sim != nil {
-		markTopology(ticks, m.sim.Config().Topology, w, lay.from)
 		for _, ch := range m.sim.Config().Rules {
 			if j := int64(ch.At/w) - lay.from; j >= 0 && j < int64(len(ticks)) {
 				ticks[j] = '!'
