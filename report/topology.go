@@ -53,7 +53,7 @@ func anyTopology(runs []Run) bool {
 var topologyColumns = []laneColumn{
 	topoColumn("replicas", "replicas", hasTopology, 16, func(t *sim.TopologyResult) string { return count(int64(t.Replicas)) },
 		func(t *sim.TopologyResult) float64 { return float64(t.Replicas) }),
-	{head: "replica max", term: hasTopology, html: hasTopology, drop: 15,
+	{head: "replica max", term: hasTopology, html: hasTopology, drop: 17,
 		text: firstLimitCell(func(lt sim.LimitTopology) string {
 			return fmt.Sprintf("%d (%s×)", lt.Replica.Count, sim.RatioText(lt.Replica.Count, lt.Replica.Limit, false))
 		}),
@@ -64,18 +64,18 @@ var topologyColumns = []laneColumn{
 	{csv: "replica_peak_ratio", topology: true, lane: csvFirstLimit(func(lt sim.LimitTopology) string { return csvFloat(finite(lt.Replica.Ratio)) })},
 	{csv: "busiest_replica", topology: true, lane: csvFirstLimit(func(lt sim.LimitTopology) string { return csvInt(int64(lt.BusiestReplica)) })},
 	{csv: "overshoot", topology: true, lane: csvFirstLimit(func(lt sim.LimitTopology) string { return csvInt(lt.Overshoot) })},
-	topoColumn("store calls/s", "store_calls_per_s", usesStore, 14, func(t *sim.TopologyResult) string { return trimFloat(t.StoreCallsPerSecond, 1) },
+	topoColumn("store calls/s", "store_calls_per_s", usesStore, 15, func(t *sim.TopologyResult) string { return trimFloat(t.StoreCallsPerSecond, 1) },
 		func(t *sim.TopologyResult) float64 { return t.StoreCallsPerSecond }),
 	{csv: "store_calls", topology: true, lane: csvTopology(func(t *sim.TopologyResult) string { return csvInt(t.StoreCalls) })},
 	topoColumn("store p50", "store_p50_s", hasShared, 13, func(t *sim.TopologyResult) string {
 		return dash(t.StoreLatency.Count, FormatDuration(t.StoreLatency.P50))
 	},
 		func(t *sim.TopologyResult) float64 { return secs(t.StoreLatency.P50) }),
-	topoColumn("store p99", "store_p99_s", hasShared, 12, func(t *sim.TopologyResult) string {
+	topoColumn("store p99", "store_p99_s", hasShared, 14, func(t *sim.TopologyResult) string {
 		return dash(t.StoreLatency.Count, FormatDuration(t.StoreLatency.P99))
 	},
 		func(t *sim.TopologyResult) float64 { return secs(t.StoreLatency.P99) }),
-	topoColumn("store errors", "store_errors", hasShared, 17, func(t *sim.TopologyResult) string { return count(t.StoreErrors) },
+	topoColumn("store errors", "store_errors", hasShared, 12, func(t *sim.TopologyResult) string { return count(t.StoreErrors) },
 		func(t *sim.TopologyResult) float64 { return float64(t.StoreErrors) }),
 	unavailableColumn("store_down_open", func(u sim.StoreCounts) int64 { return u.Open }),
 	unavailableColumn("store_down_closed", func(u sim.StoreCounts) int64 { return u.Closed }),

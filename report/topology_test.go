@@ -505,3 +505,33 @@ func TestTimelinesMarkTopology(t *testing.T) {
 		})
 	}
 }
+
+// The outputs of a built-in in a topology, as golden files: the table with its
+// topology tables and findings, and the CSV with its topology columns.
+func TestTopologyOutputGolden(t *testing.T) {
+	s, err := scenarios.LoadBuiltin("store-outage")
+	if err != nil {
+		t.Fatal(err)
+	}
+	r, err := sim.Run(context.Background(), *s.Config, sim.Options{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	runs := []Run{{Scenario: s, Result: &r}}
+	for _, tc := range []struct {
+		golden string
+		write  func(*bytes.Buffer) error
+	}{
+		{"run_topology_table.golden", func(b *bytes.Buffer) error { return WriteTable(b, runs) }},
+		{"run_topology_table_80.golden", func(b *bytes.Buffer) error { return WriteTableFit(b, runs, 80) }},
+		{"run_topology_csv.golden", func(b *bytes.Buffer) error { return WriteCSV(b, runs) }},
+	} {
+		t.Run(tc.golden, func(t *testing.T) {
+			var b bytes.Buffer
+			if err := tc.write(&b); err != nil {
+				t.Fatal(err)
+			}
+			checkGolden(t, tc.golden, b.Bytes())
+		})
+	}
+}
