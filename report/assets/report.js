@@ -227,9 +227,11 @@
     }
     (tl.rules || []).forEach(function (r) { mark(r.at_us, 'rule push: ' + r.label, [4, 3], 0); });
     (tl.replicas || []).forEach(function (r) { mark(r.at_us, r.label, [1, 2], 1); });
+    var outagesDrawn = 0;
     (tl.outages || []).forEach(function (o) {
       var x = Math.max(GUTTER, self.x(o.from_us));
       if (self.x(o.to_us) < GUTTER || x > GUTTER + w) return;
+      outagesDrawn++;
       ctx.textAlign = 'left';
       ctx.font = '11px system-ui, sans-serif';
       ctx.fillStyle = '#5f6368';
@@ -238,6 +240,7 @@
     this.range.textContent = 'showing ' + fmtDur(Math.round(this.t0)) + ' – ' + fmtDur(Math.round(this.t1)) + ' of ' + fmtDur(tl.end_us);
     this.box.dataset.lanesDrawn = String(tl.lanes.length);
     this.box.dataset.ticksDrawn = String(drawnTicks);
+    if (tl.outages) this.box.dataset.outagesDrawn = String(outagesDrawn);
   };
 
   // hit finds what is under the pointer: an exact tick or an aggregated column.
