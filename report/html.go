@@ -234,6 +234,7 @@ func laneVerdict(r sim.Result, l sim.LaneResult) verdict {
 		out += "; " + list(not)
 	}
 	parts = append(parts, out+".")
+	parts = append(parts, fleetVerdict(l)...)
 	if l.Delayed > 0 {
 		parts = append(parts, fmt.Sprintf("Delayed %s instead of refusing them (p99 wait %s).", count(l.Delayed), FormatDuration(l.Delay.P99)))
 	}

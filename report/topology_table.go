@@ -207,3 +207,22 @@ func (o Run) topology() *sim.Topology {
 	}
 	return o.Scenario.Config.Topology
 }
+
+// fleetVerdict is what a lane's verdict says of its topology: the busiest
+// replica against the fleet, the store's latency and its failed calls.
+func fleetVerdict(l sim.LaneResult) []string {
+	t := l.Topology
+	if t == nil || len(t.Limits) == 0 {
+		return nil
+	}
+	lt := t.Limits[0]
+	out := []string{fmt.Sprintf("Across up to %d replicas: at most %d in one window on one replica, %d across the fleet (%s).",
+		t.Replicas, lt.Replica.Count, lt.Fleet.Count, scenarios.Escape(lt.Limit))}
+	if t.StoreLatency.P99 > 0 {
+		out = append(out, fmt.Sprintf("The store added p50 %s, p99 %s to a decision.", FormatDuration(t.StoreLatency.P50), FormatDuration(t.StoreLatency.P99)))
+	}
+	if t.StoreErrors > 0 {
+		out = append(out, fmt.Sprintf("%s decisions met a failed store call.", count(t.StoreErrors)))
+	}
+	return out
+}

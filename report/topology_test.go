@@ -535,3 +535,25 @@ func TestTopologyOutputGolden(t *testing.T) {
 		})
 	}
 }
+
+// A lane's verdict tells its topology in the result's own figures, and a lane
+// without one says nothing of replicas.
+func TestFleetVerdict(t *testing.T) {
+	o, _ := runYAML(t, fmt.Sprintf(storeOutage, "open"))
+	r := *o.Result
+	for _, l := range r.Lanes {
+		v := laneVerdict(r, l).Text
+		lt := l.Topology.Limits[0]
+		want := fmt.Sprintf("Across up to 4 replicas: at most %d in one window on one replica, %d across the fleet (login).", lt.Replica.Count, lt.Fleet.Count)
+		if !strings.Contains(v, want) {
+			t.Errorf("%s: verdict %q lacks %q", l.Lane.Title(), v, want)
+		}
+		if want := fmt.Sprintf("%d decisions met a failed store call.", l.Topology.StoreErrors); l.Topology.StoreErrors == 0 || !strings.Contains(v, want) {
+			t.Errorf("%s: verdict %q lacks %q", l.Lane.Title(), v, want)
+		}
+	}
+	plain := *sample().Result
+	if v := laneVerdict(plain, plain.Lanes[0]).Text; strings.Contains(v, "replica") {
+		t.Errorf("a lane without a topology speaks of replicas: %q", v)
+	}
+}
