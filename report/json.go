@@ -99,6 +99,66 @@ type jsonLane struct {
 	Headers                jsonHeaders       `json:"headers"`
 	SlidingLogDisagreement float64           `json:"sliding_log_disagreement"`
 	Series                 []jsonSeriesPoint `json:"series"`
+	// Topology: what the replicas and the store did (present with a topology,
+	// in the lanes it applies to).
+	Topology *jsonTopology `json:"topology,omitempty"`
+}
+
+type jsonTopology struct {
+	Replicas            int                 `json:"replicas"`
+	Routing             string              `json:"routing"`
+	StoreCalls          int64               `json:"store_calls"`
+	StoreCallsPerSecond float64             `json:"store_calls_per_s"`
+	StoreErrors         int64               `json:"store_errors"`
+	Waiting             int64               `json:"waiting"`
+	StoreLatency        jsonPercentiles     `json:"store_latency"`
+	Limits              []jsonLimitTopology `json:"limits"`
+}
+
+type jsonLimitTopology struct {
+	Limit          string          `json:"limit"`
+	State          string          `json:"state"`
+	Fleet          jsonPeak        `json:"fleet_peak"`
+	Replica        jsonPeak        `json:"replica_peak"`
+	BusiestReplica int             `json:"busiest_replica"`
+	StoreCalls     int64           `json:"store_calls"`
+	Overshoot      int64           `json:"overshoot"`
+	Unavailable    jsonUnavailable `json:"unavailable"`
+	Outage         []jsonOutage    `json:"outage_classes"`
+}
+
+type jsonUnavailable struct {
+	Open   int64 `json:"open"`
+	Closed int64 `json:"closed"`
+	Local  int64 `json:"local"`
+}
+
+type jsonOutage struct {
+	Name     string `json:"class"`
+	Decided  int64  `json:"decided"`
+	Admitted int64  `json:"admitted"`
+}
+
+func topologyJSON(t *sim.TopologyResult) *jsonTopology {
+	if t == nil {
+		return nil
+	}
+	peak := func(p sim.WindowPeak) jsonPeak {
+		return jsonPeak{p.Count, secs(p.Start), secs(p.End), p.Key, p.Limit, finite(p.Ratio)}
+	}
+	jt := &jsonTopology{Replicas: t.Replicas, Routing: t.Routing.String(), StoreCalls: t.StoreCalls,
+		StoreCallsPerSecond: finite(t.StoreCallsPerSecond), StoreErrors: t.StoreErrors, Waiting: t.Waiting,
+		StoreLatency: percentiles(t.StoreLatency), Limits: []jsonLimitTopology{}}
+	for _, l := range t.Limits {
+		jl := jsonLimitTopology{Limit: l.Limit, State: l.State.String(), Fleet: peak(l.Fleet), Replica: peak(l.Replica),
+			BusiestReplica: l.BusiestReplica, StoreCalls: l.StoreCalls, Overshoot: l.Overshoot, Unavailable: jsonUnavailable(l.Unavailable),
+			Outage: []jsonOutage{}}
+		for _, c := range l.Classes {
+			jl.Outage = append(jl.Outage, jsonOutage(c))
+		}
+		jt.Limits = append(jt.Limits, jl)
+	}
+	return jt
 }
 
 type jsonLimitCount struct {
@@ -261,6 +321,7 @@ func (c comparison) fillJSON(run *jsonRun) {
 			Headers:                toJSONHeaders(l.Headers),
 			SlidingLogDisagreement: finite(l.SlidingLogDisagreement),
 			Series:                 []jsonSeriesPoint{},
+			Topology:               topologyJSON(l.Topology),
 		}
 		for _, rb := range l.RefusedBy {
 			jl.RefusedBy = append(jl.RefusedBy, jsonLimitCount(rb))
