@@ -24,18 +24,18 @@ type jsonOutput struct {
 }
 
 type jsonRun struct {
-	Scenario    string           `json:"scenario"`
-	Description string           `json:"description,omitempty"`
-	Kind        string           `json:"kind"` // "comparison" or "contention"
-	Seed        uint64           `json:"seed"`
-	DurationS   float64          `json:"duration_s,omitempty"`
-	BucketS     float64          `json:"bucket_s,omitempty"`
-	Limits      []jsonLimit      `json:"limits,omitempty"`
-	RuleChanges []jsonRuleChange `json:"rule_changes,omitempty"`
-	Topology    *jsonTopology    `json:"topology,omitempty"`
-	Lanes       []jsonLane       `json:"lanes,omitempty"`
-	Checks      []jsonCheck      `json:"checks,omitempty"`
-	Contention  *jsonContention  `json:"contention,omitempty"`
+	Scenario    string            `json:"scenario"`
+	Description string            `json:"description,omitempty"`
+	Kind        string            `json:"kind"` // "comparison" or "contention"
+	Seed        uint64            `json:"seed"`
+	DurationS   float64           `json:"duration_s,omitempty"`
+	BucketS     float64           `json:"bucket_s,omitempty"`
+	Limits      []jsonLimit       `json:"limits,omitempty"`
+	RuleChanges []jsonRuleChange  `json:"rule_changes,omitempty"`
+	Topology    *jsonTopologySpec `json:"topology,omitempty"`
+	Lanes       []jsonLane        `json:"lanes,omitempty"`
+	Checks      []jsonCheck       `json:"checks,omitempty"`
+	Contention  *jsonContention   `json:"contention,omitempty"`
 }
 
 type jsonLimit struct {
@@ -106,9 +106,66 @@ type jsonLane struct {
 	Headers                jsonHeaders       `json:"headers"`
 	SlidingLogDisagreement float64           `json:"sliding_log_disagreement"`
 	Series                 []jsonSeriesPoint `json:"series"`
-	// Topology is what the replicas and the store did (a run with a topology;
-	// absent for a lane it does not apply to, such as AIMD).
-	Topology *jsonLaneTopology `json:"topology,omitempty"`
+	// Topology: what the replicas and the store did (present with a topology,
+	// in the lanes it applies to).
+	Topology *jsonTopology `json:"topology,omitempty"`
+}
+
+type jsonTopology struct {
+	Replicas            int                 `json:"replicas"`
+	Routing             string              `json:"routing"`
+	StoreCalls          int64               `json:"store_calls"`
+	StoreCallsPerSecond float64             `json:"store_calls_per_s"`
+	StoreErrors         int64               `json:"store_errors"`
+	Waiting             int64               `json:"waiting"`
+	StoreLatency        jsonPercentiles     `json:"store_latency"`
+	Limits              []jsonLimitTopology `json:"limits"`
+}
+
+type jsonLimitTopology struct {
+	Limit          string          `json:"limit"`
+	State          string          `json:"state"`
+	Fleet          jsonPeak        `json:"fleet_peak"`
+	Replica        jsonPeak        `json:"replica_peak"`
+	BusiestReplica int             `json:"busiest_replica"`
+	StoreCalls     int64           `json:"store_calls"`
+	Overshoot      int64           `json:"overshoot"`
+	Unavailable    jsonUnavailable `json:"unavailable"`
+	Outage         []jsonOutage    `json:"outage_classes"`
+}
+
+type jsonUnavailable struct {
+	Open   int64 `json:"open"`
+	Closed int64 `json:"closed"`
+	Local  int64 `json:"local"`
+}
+
+type jsonOutage struct {
+	Name     string `json:"class"`
+	Decided  int64  `json:"decided"`
+	Admitted int64  `json:"admitted"`
+}
+
+func topologyJSON(t *sim.TopologyResult) *jsonTopology {
+	if t == nil {
+		return nil
+	}
+	peak := func(p sim.WindowPeak) jsonPeak {
+		return jsonPeak{p.Count, secs(p.Start), secs(p.End), p.Key, p.Limit, finite(p.Ratio)}
+	}
+	jt := &jsonTopology{Replicas: t.Replicas, Routing: t.Routing.String(), StoreCalls: t.StoreCalls,
+		StoreCallsPerSecond: finite(t.StoreCallsPerSecond), StoreErrors: t.StoreErrors, Waiting: t.Waiting,
+		StoreLatency: percentiles(t.StoreLatency), Limits: []jsonLimitTopology{}}
+	for _, l := range t.Limits {
+		jl := jsonLimitTopology{Limit: l.Limit, State: l.State.String(), Fleet: peak(l.Fleet), Replica: peak(l.Replica),
+			BusiestReplica: l.BusiestReplica, StoreCalls: l.StoreCalls, Overshoot: l.Overshoot, Unavailable: jsonUnavailable(l.Unavailable),
+			Outage: []jsonOutage{}}
+		for _, c := range l.Classes {
+			jl.Outage = append(jl.Outage, jsonOutage(c))
+		}
+		jt.Limits = append(jt.Limits, jl)
+	}
+	return jt
 }
 
 type jsonLimitCount struct {
@@ -244,7 +301,7 @@ func (c comparison) fillJSON(run *jsonRun) {
 	r := c.Result
 	run.Kind, run.Seed, run.DurationS, run.BucketS = "comparison", r.Seed, secs(r.Duration), secs(r.Bucket)
 	topo := c.topology()
-	run.Topology = topologyJSON(topo)
+	run.Topology = topologySpecJSON(topo)
 	for _, l := range r.Limits {
 		jl := jsonLimit{Name: l.Name, Key: l.Key.String(), Limit: l.Policy.Limit, WindowS: secs(l.Policy.Window), Burst: l.Policy.EffectiveBurst(), Shadow: l.Shadow}
 		if topo != nil {
@@ -277,7 +334,7 @@ func (c comparison) fillJSON(run *jsonRun) {
 			Headers:                toJSONHeaders(l.Headers),
 			SlidingLogDisagreement: finite(l.SlidingLogDisagreement),
 			Series:                 []jsonSeriesPoint{},
-			Topology:               laneTopologyJSON(l.Topology),
+			Topology:               topologyJSON(l.Topology),
 		}
 		for _, rb := range l.RefusedBy {
 			jl.RefusedBy = append(jl.RefusedBy, jsonLimitCount(rb))

@@ -186,8 +186,9 @@ func outageTime(t *sim.Topology, end time.Duration) time.Duration {
 	return d
 }
 
-// jsonTopology is the scenario's topology as the run applied it.
-type jsonTopology struct {
+// jsonTopologySpec is the scenario's topology as the run applied it (the
+// run's; a lane's figures are its jsonTopology).
+type jsonTopologySpec struct {
 	Replicas []jsonReplicaStep `json:"replicas"` // the fleet's size from at_s on; more than one step is an autoscaler
 	Routing  string            `json:"routing"`
 	HashKey  string            `json:"hash_key,omitempty"`
@@ -200,24 +201,24 @@ type jsonReplicaStep struct {
 }
 
 type jsonStore struct {
-	LatencyMeanS        float64      `json:"latency_mean_s"`
-	LatencyDistribution string       `json:"latency_distribution"`
-	Atomic              bool         `json:"atomic"`
-	TimeoutS            float64      `json:"timeout_s,omitempty"`
-	Outages             []jsonOutage `json:"outages"`
+	LatencyMeanS        float64          `json:"latency_mean_s"`
+	LatencyDistribution string           `json:"latency_distribution"`
+	Atomic              bool             `json:"atomic"`
+	TimeoutS            float64          `json:"timeout_s,omitempty"`
+	Outages             []jsonOutageSpan `json:"outages"`
 }
 
-type jsonOutage struct {
+type jsonOutageSpan struct {
 	FromS float64 `json:"from_s"`
 	ToS   float64 `json:"to_s"`
 }
 
-func topologyJSON(t *sim.Topology) *jsonTopology {
+func topologySpecJSON(t *sim.Topology) *jsonTopologySpec {
 	if t == nil {
 		return nil
 	}
-	jt := &jsonTopology{Routing: t.Routing.String(), Store: jsonStore{LatencyMeanS: secs(t.Store.Latency.Mean),
-		LatencyDistribution: t.Store.Latency.Kind.String(), Atomic: !t.Store.Racy, TimeoutS: secs(t.Store.Timeout), Outages: []jsonOutage{}}}
+	jt := &jsonTopologySpec{Routing: t.Routing.String(), Store: jsonStore{LatencyMeanS: secs(t.Store.Latency.Mean),
+		LatencyDistribution: t.Store.Latency.Kind.String(), Atomic: !t.Store.Racy, TimeoutS: secs(t.Store.Timeout), Outages: []jsonOutageSpan{}}}
 	if t.Routing == sim.RoutingHash {
 		jt.HashKey = t.HashKey.String()
 	}
@@ -225,63 +226,7 @@ func topologyJSON(t *sim.Topology) *jsonTopology {
 		jt.Replicas = append(jt.Replicas, jsonReplicaStep{secs(s.At), s.Count})
 	}
 	for _, o := range t.Store.Outages {
-		jt.Store.Outages = append(jt.Store.Outages, jsonOutage{secs(o.From), secs(o.To)})
-	}
-	return jt
-}
-
-// jsonLaneTopology is what the topology did in one lane.
-type jsonLaneTopology struct {
-	Replicas       int                 `json:"replicas"`
-	StoreCalls     int64               `json:"store_calls"`
-	StoreCallsPerS float64             `json:"store_calls_per_s"`
-	StoreErrors    int64               `json:"store_errors"`
-	StoreLatency   jsonPercentiles     `json:"store_latency"`
-	Limits         []jsonLimitTopology `json:"limits"`
-}
-
-type jsonLimitTopology struct {
-	Limit          string            `json:"limit"`
-	State          string            `json:"state"`
-	FleetPeak      jsonPeak          `json:"fleet_peak"`
-	ReplicaPeak    jsonPeak          `json:"replica_peak"`
-	BusiestReplica int               `json:"busiest_replica"`
-	StoreCalls     int64             `json:"store_calls"`
-	Overshoot      int64             `json:"overshoot"`
-	StoreDown      jsonStoreDown     `json:"store_down"`
-	StoreDownBy    []jsonOutageClass `json:"store_down_classes"`
-}
-
-type jsonStoreDown struct {
-	Open   int64 `json:"open"`
-	Closed int64 `json:"closed"`
-	Local  int64 `json:"local"`
-}
-
-type jsonOutageClass struct {
-	Name     string `json:"name"`
-	Decided  int64  `json:"decided"`
-	Admitted int64  `json:"admitted"`
-}
-
-func peakJSON(p sim.WindowPeak) jsonPeak {
-	return jsonPeak{p.Count, secs(p.Start), secs(p.End), p.Key, p.Limit, finite(p.Ratio)}
-}
-
-func laneTopologyJSON(t *sim.TopologyResult) *jsonLaneTopology {
-	if t == nil {
-		return nil
-	}
-	jt := &jsonLaneTopology{Replicas: t.Replicas, StoreCalls: t.StoreCalls, StoreCallsPerS: finite(t.StoreCallsPerSecond),
-		StoreErrors: t.StoreErrors, StoreLatency: percentiles(t.StoreLatency), Limits: []jsonLimitTopology{}}
-	for _, lt := range t.Limits {
-		jl := jsonLimitTopology{Limit: lt.Limit, State: lt.State.String(), FleetPeak: peakJSON(lt.Fleet), ReplicaPeak: peakJSON(lt.Replica),
-			BusiestReplica: lt.BusiestReplica, StoreCalls: lt.StoreCalls, Overshoot: lt.Overshoot,
-			StoreDown: jsonStoreDown(lt.Unavailable), StoreDownBy: []jsonOutageClass{}}
-		for _, c := range lt.Classes {
-			jl.StoreDownBy = append(jl.StoreDownBy, jsonOutageClass(c))
-		}
-		jt.Limits = append(jt.Limits, jl)
+		jt.Store.Outages = append(jt.Store.Outages, jsonOutageSpan{secs(o.From), secs(o.To)})
 	}
 	return jt
 }

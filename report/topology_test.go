@@ -404,7 +404,7 @@ func TestTopologyShownOnlyWithTopology(t *testing.T) {
 				Runs []struct {
 					Topology *json.RawMessage `json:"topology"`
 					Lanes    []struct {
-						Topology *jsonLaneTopology `json:"topology"`
+						Topology *jsonTopology `json:"topology"`
 					} `json:"lanes"`
 				} `json:"runs"`
 			}

@@ -15,8 +15,8 @@ const defaultHashKey = sim.KeyIP
 // fields of limits that mean nothing without it or without their state.
 func (b *builder) topology(ts *topologySpec, specs []limitSpec, limits []sim.Limit) *sim.Topology {
 	for i := range specs {
-		if i < len(limits) {
-			b.placement(&specs[i], fmt.Sprintf("limits[%d]", i), &limits[i], ts != nil)
+		if i < len(limits) { // a topology section in error is still one: its errors are reported
+			b.placement(&specs[i], fmt.Sprintf("limits[%d]", i), &limits[i], ts != nil || b.has("topology"))
 		}
 	}
 	if ts == nil {

@@ -190,7 +190,7 @@ func (f *fleet) begin(r int32, atRA bool) {
 	f.slot(r)
 	f.replicaOf[r] = f.pick(l.reqs.all[r].client)
 	f.setCtx(r)
-	if !f.shared {
+	if !f.callsStore(l.reqs.all[r].client) {
 		f.decideNow(r, atRA)
 		return
 	}
@@ -199,8 +199,9 @@ func (f *fleet) begin(r int32, atRA bool) {
 	if st.Racy {
 		calls = 2
 	}
+	c := l.reqs.all[r].client
 	if f.down(now) {
-		f.called(1)
+		f.called(c, 1)
 		f.result.StoreErrors++
 		f.latency.add(0)
 		f.ctx.storeErr = true
@@ -211,7 +212,7 @@ func (f *fleet) begin(r int32, atRA bool) {
 	if st.Racy {
 		write = f.roundTrip()
 	}
-	f.called(calls)
+	f.called(c, calls)
 	total := later(read, write)
 	if st.Timeout > 0 && total > st.Timeout {
 		f.result.StoreErrors++
@@ -237,11 +238,26 @@ func (f *fleet) begin(r int32, atRA bool) {
 	f.schedule(later(now, read/2), evStoreDecide, r)
 }
 
-// called counts calls round trips to the store for every shared limit.
-func (f *fleet) called(calls int64) {
+// callsStore reports whether a decision for client c calls the store: some
+// shared limit of the chain counts c's requests.
+func (f *fleet) callsStore(c int32) bool {
+	if !f.shared {
+		return false
+	}
+	for i, lim := range f.lane.cfg.Limits {
+		if lim.State == StateShared && !f.lane.pop.skips(i, c) {
+			return true
+		}
+	}
+	return false
+}
+
+// called counts calls round trips to the store for client c's decision, for
+// every shared limit counting c.
+func (f *fleet) called(c int32, calls int64) {
 	f.result.StoreCalls += calls
 	for i, lim := range f.lane.cfg.Limits {
-		if lim.State == StateShared {
+		if lim.State == StateShared && !f.lane.pop.skips(i, c) {
 			f.limits[i].stats().StoreCalls += calls
 		}
 	}

@@ -62,9 +62,10 @@ func ParseFailMode(s string) (FailMode, bool) {
 const (
 	// MaxReplicas bounds a topology's replicas at any time.
 	MaxReplicas = 1000
-	// MaxReplicaStates bounds the per-replica states of one limit: replicas × keys
-	// (memory per lane).
-	MaxReplicaStates = 10_000_000
+	// MaxReplicaStates bounds the per-replica states of one limit, replicas ×
+	// keys, when there are several replicas: each costs about 100 bytes per
+	// lane (its state and its window of admissions for the per-replica peak).
+	MaxReplicaStates = 1_000_000
 	// MinSyncInterval is the shortest sync interval of a synced limit.
 	MinSyncInterval = time.Millisecond
 	// maxPlacedLimits is the longest chain a topology places (a racy check
@@ -172,18 +173,19 @@ func checkTopologyCaps(ck *checker, c Config) {
 	for _, s := range c.Topology.Replicas {
 		most = max(most, s.Count)
 	}
+	if most <= 1 {
+		return
+	}
 	for i, l := range c.Limits {
-		keys := c.keys(l.Key)
-		if l.State != StateShared || l.OnStoreError == FailLocal {
-			if int64(keys)*int64(most) > MaxReplicaStates {
-				ck.add(fmt.Sprintf("limits[%d].state", i), "%d replicas × about %d keys is over %d per-replica states", most, keys, MaxReplicaStates)
-			}
+		if keys := c.keys(l.Key); int64(keys)*int64(most) > MaxReplicaStates {
+			ck.add(fmt.Sprintf("limits[%d].key", i), "%d replicas × about %d keys is over %d per-replica states; use fewer replicas or clients", most, keys, MaxReplicaStates)
 		}
 	}
 }
 
 // topologyEvents is about how many events a topology adds to one lane whose
-// attempts make attempts (see EstimateEvents).
+// attempts make attempts (see EstimateEvents), counting the rebuild of a
+// divided local limit's tables at each autoscaler step as one event per state.
 func (c Config) topologyEvents(attempts float64) float64 {
 	t := c.Topology
 	if t == nil {
@@ -191,8 +193,16 @@ func (c Config) topologyEvents(attempts float64) float64 {
 	}
 	var e float64
 	shared := false
+	most := 1
+	for _, s := range t.Replicas {
+		most = max(most, s.Count)
+	}
 	for _, l := range c.Limits {
 		shared = shared || l.State == StateShared
+		if l.State == StateLocal && l.LocalLimit == LocalDivided {
+			// every step rebuilds every replica's table: about an event's work per state
+			e += float64(len(t.Replicas)-1) * float64(c.keys(l.Key)) * float64(most)
+		}
 		if l.State == StateSynced && l.SyncInterval > 0 {
 			e += float64((c.Duration + c.Drain) / l.SyncInterval)
 		}

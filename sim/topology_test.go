@@ -432,3 +432,21 @@ func TestEndpointLimitCountsOnlyItsEndpoint(t *testing.T) {
 		}
 	}
 }
+
+// The per-replica states of a limit are bounded before any is built.
+func TestReplicaStatesAreCapped(t *testing.T) {
+	cfg := Config{Duration: time.Second,
+		Limits:  []Limit{{Key: KeyUser, Policy: algorithms.Policy{Limit: 1, Window: time.Second}}},
+		Clients: []ClientGroup{{Count: 10_000, Arrivals: []Arrival{{Kind: ArrivalBurst, Count: 1}}}}}
+	for _, tc := range []struct {
+		replicas int
+		ok       bool
+	}{{1, true}, {MaxReplicaStates / 10_000, true}, {MaxReplicaStates/10_000 + 1, false}} {
+		cfg.Topology = &Topology{Replicas: replicas(tc.replicas)}
+		var fes FieldErrors
+		err := cfg.Validate()
+		if tc.ok != (err == nil) || (err != nil && (!errors.As(err, &fes) || fes[0].Field != "limits[0].key")) {
+			t.Errorf("%d replicas × 10,000 keys: Validate() = %v", tc.replicas, err)
+		}
+	}
+}
