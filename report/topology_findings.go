@@ -57,7 +57,7 @@ func byLanes(r sim.Result, say func(sim.LaneResult) string) []string {
 		if groups[s] == nil {
 			order = append(order, s)
 		}
-		groups[s] = append(groups[s], l.Lane.Title())
+		groups[s] = append(groups[s], fleetLaneName(l))
 	}
 	var out []string
 	for _, s := range order {

@@ -120,7 +120,7 @@ func fleetTable(r sim.Result) *Table {
 		for i, lt := range l.Topology.Limits {
 			name := ""
 			if i == 0 {
-				name = l.Lane.Title()
+				name = fleetLaneName(l)
 			}
 			row := []string{name, scenarios.Escape(lt.Limit), peakCell(lt.Fleet), fmt.Sprint(lt.BusiestReplica), peakCell(lt.Replica)}
 			if store {
@@ -172,7 +172,7 @@ func outageTable(r sim.Result) *Table {
 				}
 				lane := ""
 				if first {
-					lane, first = l.Lane.Title(), false
+					lane, first = fleetLaneName(l), false
 				}
 				t.Add(lane, limit, scenarios.Escape(c.Name), count(c.Decided), count(c.Admitted))
 				limit = ""
@@ -226,3 +226,6 @@ func fleetVerdict(l sim.LaneResult) []string {
 	}
 	return out
 }
+
+// fleetLaneName is the name the topology's tables and findings give lane l.
+func fleetLaneName(l sim.LaneResult) string { return l.Lane.Title() }

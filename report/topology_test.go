@@ -163,7 +163,7 @@ func lanesNamed(r sim.Result, f string) []sim.LaneResult {
 	head, _, _ := strings.Cut(strings.TrimPrefix(f, "under "), ", with")
 	head, _, _ = strings.Cut(head, ", while")
 	for _, l := range r.Lanes {
-		if strings.Contains(head, l.Lane.Title()) {
+		if strings.Contains(head, fleetLaneName(l)) {
 			out = append(out, l)
 		}
 	}
