@@ -473,6 +473,7 @@ func PeakFigure(r sim.Result) *Figure {
 			colour: barColours[group]})
 	}
 	p.Add(barLabels{values: values, limit: limit})
+	legend = append(legend, addReplicaPeaks(p, r)...)
 	p.NominalX(labels...)
 	p.X.Tick.Label.Rotation = 0.35
 	p.X.Tick.Label.XAlign, p.X.Tick.Label.YAlign = draw.XRight, draw.YTop
@@ -482,10 +483,14 @@ func PeakFigure(r sim.Result) *Figure {
 	}
 	legend = append(legend, legendEntry{label: fmt.Sprintf("limit (%d)", limit), colour: colLimit, line: true, dashed: true},
 		legendEntry{label: fmt.Sprintf("twice the limit (%d)", 2*limit), colour: colDropped, line: true, dashed: true})
-	return &Figure{Name: "peak", Title: fmt.Sprintf("The most admitted in any %s window%s", FormatDuration(window), keyNote),
+	f := &Figure{Name: "peak", Title: fmt.Sprintf("The most admitted in any %s window%s", FormatDuration(window), keyNote),
 		Caption: "The exact maximum over every start time. A bar above the limit line means the lane let more than the limit through " +
 			"one window; a fixed window can reach twice the limit around a window boundary.",
 		legend: legend, Width: 11 * vg.Inch, Height: 4.6 * vg.Inch, body: single(p)}
+	if hasTopology(r) {
+		f.Caption += " With replicas, a bar counts across the whole fleet, and the black tick across it is the most the busiest replica admitted."
+	}
+	return f
 }
 
 // barLabels writes each bar's value and ratio to the limit above it.

@@ -105,3 +105,29 @@ func (m topologyMarks) Plot(c draw.Canvas, p *plot.Plot) {
 		}
 	}
 }
+
+// replicaPeaks draws, across each lane's bar, a tick at the most its busiest
+// replica admitted in one window of the first limit.
+type replicaPeaks struct{ r sim.Result }
+
+func (rp replicaPeaks) Plot(c draw.Canvas, p *plot.Plot) {
+	tx, ty := p.Transforms(&c)
+	half := vg.Points(19)
+	for i, l := range rp.r.Lanes {
+		if l.Topology == nil || len(l.Topology.Limits) == 0 {
+			continue
+		}
+		x, y := tx(float64(i)), ty(float64(l.Topology.Limits[0].Replica.Count))
+		c.StrokeLine2(draw.LineStyle{Color: colLimit, Width: vg.Points(3)}, x-half, y, x+half, y)
+	}
+}
+
+// addReplicaPeaks adds the busiest replicas' ticks to the peak plot of a run
+// in a topology, and returns their legend entry; nothing without a topology.
+func addReplicaPeaks(p *plot.Plot, r sim.Result) []legendEntry {
+	if !hasTopology(r) {
+		return nil
+	}
+	p.Add(replicaPeaks{r})
+	return []legendEntry{{label: "busiest replica", colour: colLimit, line: true}}
+}

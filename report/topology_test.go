@@ -557,3 +557,25 @@ func TestFleetVerdict(t *testing.T) {
 		t.Errorf("a lane without a topology speaks of replicas: %q", v)
 	}
 }
+
+// The peak plot marks the busiest replica's most exactly when the run has a topology.
+func TestPeakFigureMarksReplicas(t *testing.T) {
+	topo, _ := runYAML(t, localFleet)
+	for _, tc := range []struct {
+		name string
+		r    sim.Result
+		want bool
+	}{{"topology", *topo.Result, true}, {"plain", *sample().Result, false}} {
+		f := PeakFigure(tc.r)
+		got := false
+		for _, e := range f.legend {
+			got = got || e.label == "busiest replica"
+		}
+		if got != tc.want || strings.Contains(f.Caption, "busiest replica") != tc.want {
+			t.Errorf("%s: the peak plot marks the busiest replica: %v, want %v", tc.name, got, tc.want)
+		}
+		if _, err := f.PNG(); err != nil {
+			t.Fatal(err)
+		}
+	}
+}
