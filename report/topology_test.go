@@ -427,6 +427,11 @@ func TestTopologyShownOnlyWithTopology(t *testing.T) {
 			if tc.want {
 				checkCSVTopology(t, rows, tc.run)
 			}
+			var hp htmlPageData
+			tc.run.kind().fillPage(&hp)
+			if (len(hp.Tables) == 2) != tc.want || (len(hp.Tables) == 0) == tc.want {
+				t.Errorf("the page has %d topology tables, want them: %v", len(hp.Tables), tc.want)
+			}
 		})
 	}
 }
