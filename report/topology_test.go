@@ -584,3 +584,35 @@ func TestPeakFigureMarksReplicas(t *testing.T) {
 		}
 	}
 }
+
+// A CSV of a run with a topology and one without has the topology's columns,
+// empty in the rows of the run without.
+func TestCSVMixesRunsWithAndWithoutTopology(t *testing.T) {
+	topo, _ := runYAML(t, fmt.Sprintf(storeOutage, "open"))
+	var b bytes.Buffer
+	if err := WriteCSV(&b, []Run{sample(), topo}); err != nil {
+		t.Fatal(err)
+	}
+	rows, err := csv.NewReader(&b).ReadAll()
+	if err != nil {
+		t.Fatal(err)
+	}
+	col := -1
+	for i, h := range rows[0] {
+		if h == "replicas" {
+			col = i
+		}
+	}
+	if col < 0 {
+		t.Fatalf("no replicas column in %v", rows[0])
+	}
+	for _, row := range rows[1:] {
+		lane := row[3] == ""
+		switch {
+		case row[0] == "sample" && row[col] != "":
+			t.Errorf("a row without a topology has replicas %q", row[col])
+		case row[0] != "sample" && lane && row[col] != "4":
+			t.Errorf("a lane row of the topology run has replicas %q, want 4", row[col])
+		}
+	}
+}
