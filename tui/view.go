@@ -28,6 +28,7 @@ const (
 	markShed         // 503
 	markDrop         // dropped client-side by the adaptive throttle
 	markMixed        // some admitted, some refused
+	markShadow       // admitted, some of them a shadow limit would have refused
 	marks
 )
 
@@ -35,6 +36,7 @@ const (
 var glyphs = [marks]string{
 	markNone: " ", markAdmit: "█", markWait: "─", markRelease: ">",
 	markRefuse: "x", markShed: "!", markDrop: "/", markMixed: "▒",
+	markShadow: "○",
 }
 
 // markOf is what c shows. Attempts admitted and then shed by a full backend in
@@ -54,6 +56,8 @@ func markOf(c *cell) mark {
 	switch {
 	case (best == markAdmit || best == markWait || best == markRefuse) && admitted > 0 && c.refused > 0:
 		return markMixed
+	case (best == markAdmit || best == markWait) && c.shadow > 0:
+		return markShadow
 	case best != markNone:
 		return best
 	case c.waiting > 0:
@@ -100,6 +104,7 @@ func newStyles(r *lipgloss.Renderer) styles {
 	s.mark[markShed] = split(color("5").Bold(true))
 	s.mark[markDrop] = split(color("6"))
 	s.mark[markMixed] = split(color("9"))
+	s.mark[markShadow] = split(color("1")) // the refusal's colour, not bold: a refusal not made
 	s.title = split(r.NewStyle().Bold(true))
 	s.faint = split(r.NewStyle().Faint(true))
 	s.over = split(r.NewStyle().Bold(true).Foreground(lipgloss.Color("15")).Background(lipgloss.Color("1")))
@@ -403,6 +408,12 @@ func (m *Model) legend(width int) string {
 		}
 		parts = append(parts, s)
 		used += plain + 2
+	}
+	if hasShadow(m.sim.Config()) {
+		if it := glyphs[markShadow] + " would refuse (shadow)"; used+utf8.RuneCountInString(it)+2 <= width {
+			parts = append(parts, m.styles.mark[markShadow].wrap(glyphs[markShadow])+" would refuse (shadow)")
+			used += utf8.RuneCountInString(it) + 2
+		}
 	}
 	if t := m.sim.Config().Topology; t != nil {
 		for _, it := range topologyLegend(t) {
