@@ -104,12 +104,12 @@ func newStyles(r *lipgloss.Renderer) styles {
 	s.mark[markShed] = split(color("5").Bold(true))
 	s.mark[markDrop] = split(color("6"))
 	s.mark[markMixed] = split(color("9"))
-	s.mark[markShadow] = split(color("1")) // the refusal's colour, not bold: a refusal not made
 	s.title = split(r.NewStyle().Bold(true))
 	s.faint = split(r.NewStyle().Faint(true))
 	s.over = split(r.NewStyle().Bold(true).Foreground(lipgloss.Color("15")).Background(lipgloss.Color("1")))
 	s.overRow = split(color("1").Bold(true))
 	s.state = split(r.NewStyle().Bold(true).Reverse(true))
+	s.mark[markShadow] = split(color("1")) // the refusal's colour, not bold: a refusal not made
 	return s
 }
 
