@@ -63,7 +63,7 @@ func (fw *FixedWindow) Decide(s *FixedWindowState, now time.Duration, cost int64
 		count += cost
 		s.start, s.count = start, count
 	}
-	d.Remaining = fw.limit - count
+	d.Remaining = max(fw.limit-count, 0) // below 0 only after a Charge
 	if count > 0 {
 		d.Reset = next - now
 	}

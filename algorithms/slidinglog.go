@@ -43,6 +43,18 @@ type SlidingLogState struct {
 	base uint64 // running admitted cost before ring[head]
 }
 
+// CopyFrom makes s an independent copy of src (a replica's copy of a state
+// read from a store): later decisions on either leave the other as it is. It
+// reuses s's log when it is big enough.
+func (s *SlidingLogState) CopyFrom(src *SlidingLogState) {
+	ring := append(s.ring[:0], src.ring...)
+	if src.ring == nil {
+		ring = nil
+	}
+	*s = *src
+	s.ring = ring
+}
+
 // logEntry is one admitted request. Its cost is upto minus the previous entry's
 // upto: a running sum (wrapping harmlessly) lets Decide find both the logged cost
 // and Retry-After by binary search.
@@ -92,7 +104,7 @@ func (sl *SlidingLog) decision(s *SlidingLogState, now time.Duration, cost int64
 	d := Decision{Limit: sl.limit, RetryAfterExact: true}
 	if cost > sl.limit-used {
 		d.Verdict = Refuse
-		d.Remaining = sl.limit - used
+		d.Remaining = max(sl.limit-used, 0) // below 0 only after a Charge
 		if used > 0 {
 			d.Reset = s.entry(s.n-1).at + sl.window - now
 		}

@@ -81,7 +81,9 @@ func (tb *TokenBucket) Decide(s *TokenBucketState, now time.Duration, cost int64
 		deficit += cost * tb.span
 		s.deficit, s.last = deficit, now
 	}
-	d.Remaining = tb.bySpan.div(tb.full - deficit)
+	if deficit < tb.full { // at or over only after a Charge
+		d.Remaining = tb.bySpan.div(tb.full - deficit)
+	}
 	d.Reset = tb.ceilUnits(deficit)
 	return d
 }

@@ -24,13 +24,15 @@ type laneColumn struct {
 	sort func(i int, l *sim.LaneResult) string              // the HTML table's sort key
 	lane func(l *sim.LaneResult) string                     // a lane's CSV field
 	of   func(l *sim.LaneResult, c *sim.ClassResult) string // a class's CSV field; nil: empty
+	// topology marks a column the CSV has only when a run of it has a topology.
+	topology bool
 }
 
 func always(sim.Result) bool        { return true }
 func withClasses(r sim.Result) bool { return len(classNames(r)) > 1 }
 
 // laneColumns are the per-lane columns in the order every table shows them.
-var laneColumns = []laneColumn{
+var laneColumns = append([]laneColumn{
 	{head: "lane", csv: "lane", term: always, html: always,
 		text: func(l *sim.LaneResult) string { return l.Title() },
 		sort: func(i int, _ *sim.LaneResult) string { return fmt.Sprint(i) },
@@ -106,7 +108,7 @@ var laneColumns = []laneColumn{
 	csvCount("admitted_at_retry_after", func(l *sim.LaneResult) int64 { return l.RetryAfter.SucceededAt }, nil),
 	csvCount("shadow_refused", func(l *sim.LaneResult) int64 { return l.ShadowRefused },
 		func(c *sim.ClassResult) int64 { return c.ShadowRefused }),
-}
+}, topologyColumns...)
 
 // hasShadow reports whether some limit of r is a shadow at some time of the run.
 func hasShadow(r sim.Result) bool {
@@ -192,11 +194,11 @@ func termColumns(r sim.Result) (cols []laneColumn, drop []string) {
 	return cols, drop
 }
 
-// csvLaneColumns are the CSV's per-lane columns.
-func csvLaneColumns() []laneColumn {
+// csvLaneColumns are the CSV's per-lane columns, with those of a topology or not.
+func csvLaneColumns(topology bool) []laneColumn {
 	var cols []laneColumn
 	for _, c := range laneColumns {
-		if c.csv != "" {
+		if c.csv != "" && (topology || !c.topology) {
 			cols = append(cols, c)
 		}
 	}

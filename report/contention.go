@@ -271,9 +271,9 @@ func (s study) fillJSON(run *jsonRun) {
 	run.Contention = jc
 }
 
-func (study) csvColumns() []string { return csvContentionColumns }
+func (study) csvColumns(bool) []string { return csvContentionColumns }
 
-func (s study) writeCSV(cw *csv.Writer, name string) {
+func (s study) writeCSV(cw *csv.Writer, name string, _ bool) {
 	f := csvFloat
 	seed := strconv.FormatUint(s.Scenario.Contention.Seed, 10)
 	for _, r := range s.Contention.Rows {

@@ -54,6 +54,7 @@ type legendEntry struct {
 	colour color.Color
 	line   bool // a line, not a filled square
 	dashed bool
+	dashes []vg.Length // the line's own dashes, when not the usual
 }
 
 // WritePNG renders the figure as a PNG.
@@ -103,6 +104,9 @@ func drawLegend(c draw.Canvas, entries []legendEntry, x, top vg.Length) vg.Lengt
 			ls := draw.LineStyle{Color: e.colour, Width: vg.Points(2)}
 			if e.dashed {
 				ls.Dashes = []vg.Length{vg.Points(4), vg.Points(3)}
+			}
+			if e.dashes != nil {
+				ls.Dashes = e.dashes
 			}
 			c.StrokeLine2(ls, x, y, x+vg.Points(18), y)
 			x += vg.Points(22)

@@ -90,8 +90,18 @@ type htmlPageData struct {
 	Rows        [][]cell
 	ClassHead   []string // who was served, by class: as the terminal's table
 	ClassRows   [][]string
+	Tables      []htmlTable // more tables under the class table: a topology's
 	Images      []htmlImage
 	Data        pageJSON // handed to the script through the template's JSON escaping
+}
+
+// htmlTable is a titled table of text.
+type htmlTable struct {
+	Title string
+	Notes []string
+	Head  []string
+	Rows  [][]string
+	Text3 bool // the third column is text, left-aligned as the first two
 }
 
 type cell struct {
@@ -132,7 +142,7 @@ func htmlPage(i int, p Page) htmlPageData {
 func (run comparison) fillPage(hp *htmlPageData) {
 	r := *run.Result
 	hp.Summary = fmt.Sprintf("%s; %s of traffic, seed %d", describeLimits(r.Limits), FormatDuration(r.Duration), r.Seed)
-	hp.Findings = Findings(r)
+	hp.Findings = run.Findings()
 	for _, l := range r.Lanes {
 		hp.Verdicts = append(hp.Verdicts, laneVerdict(r, l))
 	}
@@ -141,8 +151,12 @@ func (run comparison) fillPage(hp *htmlPageData) {
 		ct := classTable(r)
 		hp.ClassHead, hp.ClassRows = ct.Head, ct.rows
 	}
+	for _, t := range topologyTables(r, run.topology()) {
+		hp.Tables = append(hp.Tables, htmlTable{strings.ToUpper(t.Title[:1]) + t.Title[1:], t.Notes, t.Head, t.rows, t.left == 3})
+	}
 	if run.Timeline != nil {
 		hp.Data.Timeline = newTimelineJSON(r, run.Timeline)
+		hp.Data.Timeline.markTopology(run.topology())
 	}
 }
 
@@ -220,6 +234,7 @@ func laneVerdict(r sim.Result, l sim.LaneResult) verdict {
 		out += "; " + list(not)
 	}
 	parts = append(parts, out+".")
+	parts = append(parts, fleetVerdict(l)...)
 	if l.Delayed > 0 {
 		parts = append(parts, fmt.Sprintf("Delayed %s instead of refusing them (p99 wait %s).", count(l.Delayed), FormatDuration(l.Delay.P99)))
 	}
@@ -263,11 +278,15 @@ type timelineJSON struct {
 	// Rules mark the rule pushes on the time axis (absent without any).
 	Rules []ruleMarkJSON `json:"rules,omitempty"`
 	// Shadow is true when a limit is a shadow at some time: the legend names its marks.
-	Shadow  bool         `json:"shadow,omitempty"`
-	Lanes   []laneJSON   `json:"lanes"`
-	TickCap int          `json:"tick_cap"`
-	Headers []headerJSON `json:"headers"` // per lane, the first refusal's, as sim reports them
-	Columns int          `json:"columns"`
+	Shadow bool `json:"shadow,omitempty"`
+	// Outages shade the store's outages and Replicas mark the autoscaler's
+	// steps (absent without a topology that has them).
+	Outages  []spanJSON     `json:"outages,omitempty"`
+	Replicas []ruleMarkJSON `json:"replicas,omitempty"`
+	Lanes    []laneJSON     `json:"lanes"`
+	TickCap  int            `json:"tick_cap"`
+	Headers  []headerJSON   `json:"headers"` // per lane, the first refusal's, as sim reports them
+	Columns  int            `json:"columns"`
 	// Responses are the distinct header blocks of the ticks' answers, lines joined
 	// by "\n", as sim.ResponseHeaders writes them; a tick points into it.
 	Responses []string `json:"responses"`

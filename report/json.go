@@ -24,17 +24,18 @@ type jsonOutput struct {
 }
 
 type jsonRun struct {
-	Scenario    string           `json:"scenario"`
-	Description string           `json:"description,omitempty"`
-	Kind        string           `json:"kind"` // "comparison" or "contention"
-	Seed        uint64           `json:"seed"`
-	DurationS   float64          `json:"duration_s,omitempty"`
-	BucketS     float64          `json:"bucket_s,omitempty"`
-	Limits      []jsonLimit      `json:"limits,omitempty"`
-	RuleChanges []jsonRuleChange `json:"rule_changes,omitempty"`
-	Lanes       []jsonLane       `json:"lanes,omitempty"`
-	Checks      []jsonCheck      `json:"checks,omitempty"`
-	Contention  *jsonContention  `json:"contention,omitempty"`
+	Scenario    string            `json:"scenario"`
+	Description string            `json:"description,omitempty"`
+	Kind        string            `json:"kind"` // "comparison" or "contention"
+	Seed        uint64            `json:"seed"`
+	DurationS   float64           `json:"duration_s,omitempty"`
+	BucketS     float64           `json:"bucket_s,omitempty"`
+	Limits      []jsonLimit       `json:"limits,omitempty"`
+	RuleChanges []jsonRuleChange  `json:"rule_changes,omitempty"`
+	Topology    *jsonTopologySpec `json:"topology,omitempty"`
+	Lanes       []jsonLane        `json:"lanes,omitempty"`
+	Checks      []jsonCheck       `json:"checks,omitempty"`
+	Contention  *jsonContention   `json:"contention,omitempty"`
 }
 
 type jsonLimit struct {
@@ -45,6 +46,12 @@ type jsonLimit struct {
 	Burst   int64   `json:"burst"`
 	// Shadow is true for a limit that starts as a dry run (enforce: false).
 	Shadow bool `json:"shadow,omitempty"`
+	// State, with a topology: where the limit's state lives, in the scenario's words.
+	State        string      `json:"state,omitempty"`
+	LocalLimit   string      `json:"local_limit,omitempty"`
+	SyncInterval float64     `json:"sync_interval_s,omitempty"`
+	OnStoreError string      `json:"on_store_error,omitempty"`
+	Fallback     *jsonPolicy `json:"fallback,omitempty"`
 }
 
 // jsonRuleChange is one rule push: from at_s on, limit has this policy (when
@@ -100,6 +107,66 @@ type jsonLane struct {
 	Headers                jsonHeaders       `json:"headers"`
 	SlidingLogDisagreement float64           `json:"sliding_log_disagreement"`
 	Series                 []jsonSeriesPoint `json:"series"`
+	// Topology: what the replicas and the store did (present with a topology,
+	// in the lanes it applies to).
+	Topology *jsonTopology `json:"topology,omitempty"`
+}
+
+type jsonTopology struct {
+	Replicas            int                 `json:"replicas"`
+	Routing             string              `json:"routing"`
+	StoreCalls          int64               `json:"store_calls"`
+	StoreCallsPerSecond float64             `json:"store_calls_per_s"`
+	StoreErrors         int64               `json:"store_errors"`
+	Waiting             int64               `json:"waiting"`
+	StoreLatency        jsonPercentiles     `json:"store_latency"`
+	Limits              []jsonLimitTopology `json:"limits"`
+}
+
+type jsonLimitTopology struct {
+	Limit          string          `json:"limit"`
+	State          string          `json:"state"`
+	Fleet          jsonPeak        `json:"fleet_peak"`
+	Replica        jsonPeak        `json:"replica_peak"`
+	BusiestReplica int             `json:"busiest_replica"`
+	StoreCalls     int64           `json:"store_calls"`
+	Overshoot      int64           `json:"overshoot"`
+	Unavailable    jsonUnavailable `json:"unavailable"`
+	Outage         []jsonOutage    `json:"outage_classes"`
+}
+
+type jsonUnavailable struct {
+	Open   int64 `json:"open"`
+	Closed int64 `json:"closed"`
+	Local  int64 `json:"local"`
+}
+
+type jsonOutage struct {
+	Name     string `json:"class"`
+	Decided  int64  `json:"decided"`
+	Admitted int64  `json:"admitted"`
+}
+
+func topologyJSON(t *sim.TopologyResult) *jsonTopology {
+	if t == nil {
+		return nil
+	}
+	peak := func(p sim.WindowPeak) jsonPeak {
+		return jsonPeak{p.Count, secs(p.Start), secs(p.End), p.Key, p.Limit, finite(p.Ratio)}
+	}
+	jt := &jsonTopology{Replicas: t.Replicas, Routing: t.Routing.String(), StoreCalls: t.StoreCalls,
+		StoreCallsPerSecond: finite(t.StoreCallsPerSecond), StoreErrors: t.StoreErrors, Waiting: t.Waiting,
+		StoreLatency: percentiles(t.StoreLatency), Limits: []jsonLimitTopology{}}
+	for _, l := range t.Limits {
+		jl := jsonLimitTopology{Limit: l.Limit, State: l.State.String(), Fleet: peak(l.Fleet), Replica: peak(l.Replica),
+			BusiestReplica: l.BusiestReplica, StoreCalls: l.StoreCalls, Overshoot: l.Overshoot, Unavailable: jsonUnavailable(l.Unavailable),
+			Outage: []jsonOutage{}}
+		for _, c := range l.Classes {
+			jl.Outage = append(jl.Outage, jsonOutage(c))
+		}
+		jt.Limits = append(jt.Limits, jl)
+	}
+	return jt
 }
 
 type jsonLimitCount struct {
@@ -234,8 +301,14 @@ func toJSON(o Run) jsonRun {
 func (c comparison) fillJSON(run *jsonRun) {
 	r := c.Result
 	run.Kind, run.Seed, run.DurationS, run.BucketS = "comparison", r.Seed, secs(r.Duration), secs(r.Bucket)
+	topo := c.topology()
+	run.Topology = topologySpecJSON(topo)
 	for _, l := range r.Limits {
-		run.Limits = append(run.Limits, jsonLimit{l.Name, l.Key.String(), l.Policy.Limit, secs(l.Policy.Window), l.Policy.EffectiveBurst(), l.Shadow})
+		jl := jsonLimit{Name: l.Name, Key: l.Key.String(), Limit: l.Policy.Limit, WindowS: secs(l.Policy.Window), Burst: l.Policy.EffectiveBurst(), Shadow: l.Shadow}
+		if topo != nil {
+			placementJSON(&jl, l)
+		}
+		run.Limits = append(run.Limits, jl)
 	}
 	for _, ch := range r.Rules {
 		jc := jsonRuleChange{AtS: secs(ch.At), Limit: r.Limits[ch.Limit].Name, Shadow: ch.Shadow}
@@ -262,6 +335,7 @@ func (c comparison) fillJSON(run *jsonRun) {
 			Headers:                toJSONHeaders(l.Headers),
 			SlidingLogDisagreement: finite(l.SlidingLogDisagreement),
 			Series:                 []jsonSeriesPoint{},
+			Topology:               topologyJSON(l.Topology),
 		}
 		for _, rb := range l.RefusedBy {
 			jl.RefusedBy = append(jl.RefusedBy, jsonLimitCount(rb))
@@ -286,26 +360,28 @@ func percentiles(p sim.Percentiles) jsonPercentiles {
 }
 
 // csvColumns are the columns of --format csv for a comparison: the scenario and
-// its seed, then laneColumns' CSV columns; one row per lane (class empty), then
-// one per client class of that lane, where the lane-wide columns are empty.
-var csvColumns = func() []string {
+// its seed, then laneColumns' CSV columns (those of a topology only when a run
+// has one); one row per lane (class empty), then one per client class of that
+// lane, where the lane-wide columns are empty.
+func csvColumns(topology bool) []string {
 	head := []string{"scenario", "seed"}
-	for _, c := range csvLaneColumns() {
+	for _, c := range csvLaneColumns(topology) {
 		head = append(head, c.csv)
 	}
 	return append(head, "checks_passed", "checks_failed")
-}()
+}
 
 // WriteCSV writes one row per lane, or per cell of a contention study; the two
 // kinds have different columns and cannot share one CSV.
 func WriteCSV(w io.Writer, runs []Run) error {
 	cw := csv.NewWriter(w)
+	topology := anyTopology(runs)
 	for i, o := range runs {
 		k := o.kind()
 		if i == 0 {
-			cw.Write(k.csvColumns())
+			cw.Write(k.csvColumns(topology))
 		}
-		k.writeCSV(cw, o.Scenario.Name)
+		k.writeCSV(cw, o.Scenario.Name, topology)
 	}
 	cw.Flush()
 	return cw.Error()
@@ -315,11 +391,11 @@ func WriteCSV(w io.Writer, runs []Run) error {
 func csvFloat(x float64) string { return strconv.FormatFloat(x, 'g', -1, 64) }
 func csvInt(x int64) string     { return strconv.FormatInt(x, 10) }
 
-func (comparison) csvColumns() []string { return csvColumns }
+func (comparison) csvColumns(topology bool) []string { return csvColumns(topology) }
 
-func (k comparison) writeCSV(cw *csv.Writer, name string) {
+func (k comparison) writeCSV(cw *csv.Writer, name string, topology bool) {
 	seed := strconv.FormatUint(k.Result.Seed, 10)
-	cols := csvLaneColumns()
+	cols := csvLaneColumns(topology)
 	row := make([]string, 2+len(cols)+2)
 	row[0], row[1] = name, seed
 	for i := range k.Result.Lanes {

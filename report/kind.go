@@ -18,9 +18,10 @@ type kind interface {
 	writeTable(w io.Writer, width int)
 	// fillJSON fills the run's kind, seed and the fields of its kind.
 	fillJSON(doc *jsonRun)
-	// csvColumns is the header of the kind's CSV rows; writeCSV writes the rows.
-	csvColumns() []string
-	writeCSV(cw *csv.Writer, scenario string)
+	// csvColumns is the header of the kind's CSV rows, with the columns of a
+	// topology or not (when some run of the document has one); writeCSV writes the rows.
+	csvColumns(topology bool) []string
+	writeCSV(cw *csv.Writer, scenario string, topology bool)
 	// fillPage fills the page's summary, findings, verdicts and tables.
 	fillPage(hp *htmlPageData)
 	// figures are the plots worth drawing.
@@ -46,7 +47,7 @@ func (o Run) kind() kind {
 func CheckCSV(list []*scenarios.Scenario) error {
 	var first []string
 	for _, s := range list {
-		cols := Run{Scenario: s}.kind().csvColumns()
+		cols := Run{Scenario: s}.kind().csvColumns(false)
 		if first == nil {
 			first = cols
 		} else if !slices.Equal(first, cols) {

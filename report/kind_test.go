@@ -20,10 +20,10 @@ func TestKinds(t *testing.T) {
 	if got, want := study.Seed(), study.Scenario.Contention.Seed; got != want {
 		t.Errorf("study Seed() = %d, want the study's %d", got, want)
 	}
-	if cols := comparison.kind().csvColumns(); !slices.Equal(cols, csvColumns) {
-		t.Errorf("comparison CSV columns %v, want %v", cols, csvColumns)
+	if cols := comparison.kind().csvColumns(false); !slices.Equal(cols, csvColumns(false)) {
+		t.Errorf("comparison CSV columns %v, want %v", cols, csvColumns(false))
 	}
-	if cols := study.kind().csvColumns(); !slices.Equal(cols, csvContentionColumns) {
+	if cols := study.kind().csvColumns(true); !slices.Equal(cols, csvContentionColumns) {
 		t.Errorf("study CSV columns %v, want %v", cols, csvContentionColumns)
 	}
 	for _, tc := range []struct {

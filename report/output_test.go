@@ -187,5 +187,5 @@ func findingsOf(run Run) []string {
 	if run.Contention != nil {
 		return ContentionFindings(*run.Contention)
 	}
-	return Findings(*run.Result)
+	return run.Findings()
 }

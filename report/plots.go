@@ -29,11 +29,12 @@ func (run comparison) figures() []*Figure {
 	r := *run.Result
 	var figs []*Figure
 	if run.Timeline != nil {
-		figs = append(figs, TimelineFigure(r, run.Timeline))
+		figs = append(figs, timelineFigure(r, run.Timeline, run.topology()))
 	}
-	figs = append(figs, RateFigure(r), PeakFigure(r))
+	topo := run.topology()
+	figs = append(figs, rateFigure(r, topo, "rate", "Admitted rate over time, lane by lane", "admitted", admittedOf, colAdmitted), PeakFigure(r))
 	if retried(r) {
-		figs = append(figs, AttemptsFigure(r), WorkFigure(r))
+		figs = append(figs, rateFigure(r, topo, "attempts", "Attempts per second, retries included", "attempts", attemptsOf, colRefused), WorkFigure(r))
 	}
 	if hasBackend(r) {
 		if run.Timeline != nil {
@@ -135,7 +136,11 @@ func laneBins(tl *Timeline, lane int, n int) []bin {
 // TimelineFigure draws one row per lane: admitted and delayed attempts rise above
 // the row's midline, refused, shed and dropped ones hang below, and the lane's
 // worst window (its most admitted in any window) is shaded.
-func TimelineFigure(r sim.Result, tl *Timeline) *Figure {
+func TimelineFigure(r sim.Result, tl *Timeline) *Figure { return timelineFigure(r, tl, nil) }
+
+// timelineFigure is TimelineFigure with the store's outages shaded and the
+// autoscaler's steps marked, when topo has them.
+func timelineFigure(r sim.Result, tl *Timeline, topo *sim.Topology) *Figure {
 	n := len(r.Lanes)
 	rows := make([][]bin, n)
 	var most int64
@@ -155,7 +160,7 @@ func TimelineFigure(r sim.Result, tl *Timeline) *Figure {
 	p.Y.Tick.Marker = plot.ConstantTicks(ticks)
 	p.Y.Tick.Label.Font.Size = 11
 	p.Y.Tick.Length = 0
-	p.Add(lanesPlotter{r: r, rows: rows, most: most})
+	p.Add(lanesPlotter{r: r, rows: rows, most: most, topo: topo})
 	f := &Figure{
 		Name: "timeline", Title: "Lanes timeline: what each lane did to every attempt",
 		Caption: "One row per lane. Admitted and delayed attempts rise above each row's midline; refused (429), shed (503) and " +
@@ -176,6 +181,7 @@ func TimelineFigure(r sim.Result, tl *Timeline) *Figure {
 		f.Caption += " A dashed line marks each rule push, labelled with what it set."
 		f.legend = append(f.legend, legendEntry{label: "rule push", colour: colLimit, line: true, dashed: true})
 	}
+	addTopologyLegend(f, topo)
 	return f
 }
 
@@ -183,6 +189,7 @@ type lanesPlotter struct {
 	r    sim.Result
 	rows [][]bin
 	most int64
+	topo *sim.Topology // nil: no outages or autoscaler steps to draw
 }
 
 // height is the half-row fraction a count gets: √(count/most), at least a tick's.
@@ -203,6 +210,7 @@ func (lp lanesPlotter) Plot(c draw.Canvas, p *plot.Plot) {
 		c.FillPolygon(clr, []vg.Point{{X: a, Y: ty(y0)}, {X: b, Y: ty(y0)}, {X: b, Y: ty(y1)}, {X: a, Y: ty(y1)}})
 	}
 	n := len(lp.r.Lanes)
+	drawOutages(c, p, lp.topo, float64(n)-0.5)
 	for i, l := range lp.r.Lanes {
 		y := float64(n - 1 - i)
 		if l.Peak.End > l.Peak.Start && l.Peak.Count > 0 {
@@ -244,20 +252,28 @@ func (lp lanesPlotter) Plot(c draw.Canvas, p *plot.Plot) {
 		}
 	}
 	for _, ch := range lp.r.Rules {
-		x := tx(ch.At.Seconds())
-		if x < c.Min.X || x > c.Max.X {
-			continue
-		}
-		c.StrokeLine2(draw.LineStyle{Color: colLimit, Width: vg.Points(0.8), Dashes: []vg.Length{vg.Points(3), vg.Points(2)}},
-			x, c.Min.Y, x, c.Max.Y)
-		label, text := p.X.Tick.Label, "rule push: "+ruleLabel(lp.r, ch)
-		label.XAlign, label.YAlign = draw.XLeft, draw.YTop
-		at := vg.Point{X: x + vg.Points(2), Y: c.Max.Y - vg.Points(1)}
-		w, h := label.Width(text), label.Height(text)
-		c.FillPolygon(color.NRGBA{0xff, 0xff, 0xff, 0xd8}, []vg.Point{{X: at.X - 1, Y: at.Y + 1}, {X: at.X + w + 2, Y: at.Y + 1},
-			{X: at.X + w + 2, Y: at.Y - h - 1}, {X: at.X - 1, Y: at.Y - h - 1}})
-		c.FillText(label, at, text)
+		markTime(c, p, ch.At, "rule push: "+ruleLabel(lp.r, ch), []vg.Length{vg.Points(3), vg.Points(2)}, 0)
 	}
+	drawReplicaSteps(c, p, lp.topo)
+}
+
+// markTime draws a vertical line across the plot at t, dashed as dashes, with
+// text at its top, lowered by row label heights (so that marks at the same
+// time do not overwrite each other's labels).
+func markTime(c draw.Canvas, p *plot.Plot, t time.Duration, text string, dashes []vg.Length, row int) {
+	tx, _ := p.Transforms(&c)
+	x := tx(t.Seconds())
+	if x < c.Min.X || x > c.Max.X {
+		return
+	}
+	c.StrokeLine2(draw.LineStyle{Color: colLimit, Width: vg.Points(0.8), Dashes: dashes}, x, c.Min.Y, x, c.Max.Y)
+	label := p.X.Tick.Label
+	label.XAlign, label.YAlign = draw.XLeft, draw.YTop
+	w, h := label.Width(text), label.Height(text)
+	at := vg.Point{X: x + vg.Points(2), Y: c.Max.Y - vg.Points(1) - vg.Length(row)*(h+vg.Points(2))}
+	c.FillPolygon(color.NRGBA{0xff, 0xff, 0xff, 0xd8}, []vg.Point{{X: at.X - 1, Y: at.Y + 1}, {X: at.X + w + 2, Y: at.Y + 1},
+		{X: at.X + w + 2, Y: at.Y - h - 1}, {X: at.X - 1, Y: at.Y - h - 1}})
+	c.FillText(label, at, text)
 }
 
 // --- (b) admitted rate against the limit ---
@@ -321,16 +337,18 @@ func attemptsOf(p sim.Point) int64 { return p.Attempts }
 // RateFigure shows, lane by lane, the admitted rate over the trailing window of
 // the first limit against the limit's rate.
 func RateFigure(r sim.Result) *Figure {
-	return rateFigure(r, "rate", "Admitted rate over time, lane by lane", "admitted", admittedOf, colAdmitted)
+	return rateFigure(r, nil, "rate", "Admitted rate over time, lane by lane", "admitted", admittedOf, colAdmitted)
 }
 
 // AttemptsFigure shows, lane by lane, the attempts per second (retries included)
 // against the limit's rate: a retry storm's waves.
 func AttemptsFigure(r sim.Result) *Figure {
-	return rateFigure(r, "attempts", "Attempts per second, retries included", "attempts", attemptsOf, colRefused)
+	return rateFigure(r, nil, "attempts", "Attempts per second, retries included", "attempts", attemptsOf, colRefused)
 }
 
-func rateFigure(r sim.Result, name, title, what string, field func(sim.Point) int64, clr color.Color) *Figure {
+// rateFigure draws field's rate lane by lane; the store's outages are shaded
+// and the autoscaler's steps marked when topo has them.
+func rateFigure(r sim.Result, topo *sim.Topology, name, title, what string, field func(sim.Point) int64, clr color.Color) *Figure {
 	limit, window, key, ok := firstLimit(r)
 	if !ok || window <= 0 {
 		window = time.Second
@@ -354,6 +372,9 @@ func rateFigure(r sim.Result, name, title, what string, field func(sim.Point) in
 	for i, l := range r.Lanes {
 		p := newPlot(l.Title(), "virtual time (s)", "per second")
 		p.X.Min, p.X.Max, p.Y.Min, p.Y.Max = 0, xEnd, 0, top*1.08
+		if topo != nil {
+			p.Add(topologyMarks{topo})
+		}
 		if global {
 			p.Add(hline{y: rate, style: lineStyle(colLimit, 1.2, true)})
 		}
@@ -376,8 +397,10 @@ func rateFigure(r sim.Result, name, title, what string, field func(sim.Point) in
 		cols = len(panels)
 	}
 	rows := (len(panels) + cols - 1) / max(cols, 1)
-	return &Figure{Name: name, Title: title, Caption: caption, legend: legend,
+	f := &Figure{Name: name, Title: title, Caption: caption, legend: legend,
 		Width: 11 * vg.Inch, Height: vg.Length(0.9+2.3*float64(rows)) * vg.Inch, body: grid(panels, max(cols, 1))}
+	addTopologyLegend(f, topo)
+	return f
 }
 
 // --- (c) the most admitted in any window ---
@@ -450,6 +473,7 @@ func PeakFigure(r sim.Result) *Figure {
 			colour: barColours[group]})
 	}
 	p.Add(barLabels{values: values, limit: limit})
+	legend = append(legend, addReplicaPeaks(p, r)...)
 	p.NominalX(labels...)
 	p.X.Tick.Label.Rotation = 0.35
 	p.X.Tick.Label.XAlign, p.X.Tick.Label.YAlign = draw.XRight, draw.YTop
@@ -459,10 +483,14 @@ func PeakFigure(r sim.Result) *Figure {
 	}
 	legend = append(legend, legendEntry{label: fmt.Sprintf("limit (%d)", limit), colour: colLimit, line: true, dashed: true},
 		legendEntry{label: fmt.Sprintf("twice the limit (%d)", 2*limit), colour: colDropped, line: true, dashed: true})
-	return &Figure{Name: "peak", Title: fmt.Sprintf("The most admitted in any %s window%s", FormatDuration(window), keyNote),
+	f := &Figure{Name: "peak", Title: fmt.Sprintf("The most admitted in any %s window%s", FormatDuration(window), keyNote),
 		Caption: "The exact maximum over every start time. A bar above the limit line means the lane let more than the limit through " +
 			"one window; a fixed window can reach twice the limit around a window boundary.",
 		legend: legend, Width: 11 * vg.Inch, Height: 4.6 * vg.Inch, body: single(p)}
+	if hasTopology(r) {
+		f.Caption += " With replicas, a bar counts across the whole fleet, and the black tick across it is the most the busiest replica admitted."
+	}
+	return f
 }
 
 // barLabels writes each bar's value and ratio to the limit above it.

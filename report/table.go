@@ -58,9 +58,10 @@ func (c comparison) writeTable(w io.Writer, width int) {
 		fmt.Fprintf(w, "\nwho was served, by class\n")
 		classTable(r).Fit(width, classDrop).Write(w)
 	}
+	writeTopology(w, r, c.topology(), width)
 	writePacing(w, r)
 	writeRetryAfter(w, r)
-	writeFindings(w, Findings(r), width)
+	writeFindings(w, c.Findings(), width)
 	writeChecks(w, c.Checks, width)
 }
 

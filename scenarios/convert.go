@@ -82,7 +82,7 @@ func (b *builder) build(f *fileSpec, s *Scenario) {
 		seed = *f.Seed
 	}
 	if f.Contention != nil {
-		for _, p := range []string{"duration", "drain", "bucket", "limits", "header_style", "chain", "lanes", "aimd", "throttle", "vegas", "clients", "backend", "checks"} {
+		for _, p := range []string{"duration", "drain", "bucket", "limits", "header_style", "chain", "lanes", "aimd", "throttle", "vegas", "clients", "backend", "checks", "topology"} {
 			if b.has(p) {
 				b.addf(p, "not used by a contention study (the file has a contention section)")
 			}
@@ -135,6 +135,7 @@ func (b *builder) build(f *fileSpec, s *Scenario) {
 	if f.Backend != nil {
 		c.Backend = b.backend(f.Backend, c.Duration)
 	}
+	c.Topology = b.topology(f.Topology, f.Limits, c.Limits)
 	s.Checks = b.checks(f.Checks, c)
 	s.Config = c
 }
@@ -162,7 +163,7 @@ func (b *builder) limits(specs []limitSpec) []sim.Limit {
 		names[name] = i
 		limits = append(limits, sim.Limit{Name: name, Key: key, Policy: algorithms.Policy{
 			Limit: l.Limit, Window: durOr(l.Window, defaultWindow), Burst: l.Burst}, NoHeaders: l.Headers == "none",
-			Shadow: l.Enforce != nil && !*l.Enforce})
+			Shadow: l.Enforce != nil && !*l.Enforce, Endpoint: l.Endpoint})
 	}
 	return limits
 }
@@ -402,6 +403,7 @@ func (b *builder) rules(specs []limitSpec, limits []sim.Limit) []sim.RuleChange 
 // filePath is the file's path for a field of sim's Config: a rule push is
 // written as a change of its limit, a variant and its own policies in its lane.
 func (b *builder) filePath(field string, c *sim.Config) string {
+	field = topologyPath(field)
 	for i, p := range b.rulePaths {
 		if prefix := fmt.Sprintf("rules[%d]", i); strings.HasPrefix(field, prefix+".") || field == prefix {
 			return p + strings.TrimPrefix(field, prefix)

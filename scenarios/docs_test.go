@@ -36,6 +36,8 @@ func TestDocsExamplesParse(t *testing.T) {
 		reflect.TypeFor[arrivalSpec](), reflect.TypeFor[retrySpec](), reflect.TypeFor[backendSpec](),
 		reflect.TypeFor[serviceSpec](), reflect.TypeFor[changeSpec](), reflect.TypeFor[contentionSpec](), reflect.TypeFor[ruleSpec](),
 		reflect.TypeFor[checkSpec](), reflect.TypeFor[laneSpec](), reflect.TypeFor[variantLimitSpec](),
+		reflect.TypeFor[topologySpec](), reflect.TypeFor[storeSpec](),
+		reflect.TypeFor[replicaStep](), reflect.TypeFor[latencySpec](), reflect.TypeFor[outageSpec](), reflect.TypeFor[fallbackSpec](),
 	} {
 		for _, f := range fieldNames(typ) {
 			if !strings.Contains(string(doc), "`"+f+"`") && !strings.Contains(string(doc), "\n"+f+":") &&

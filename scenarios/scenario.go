@@ -186,13 +186,14 @@ func toFile(s *Scenario) (*fileSpec, error) {
 		f.Duration, f.Drain, f.Seed, f.Bucket = dur(c.Duration), optDur(c.Drain), &c.Seed, optDur(c.Bucket)
 		for _, l := range c.Limits {
 			ls := limitSpec{Name: l.Name, Key: l.Key.String(), Limit: l.Policy.Limit,
-				Window: dur(l.Policy.Window), Burst: l.Policy.Burst}
+				Window: dur(l.Policy.Window), Burst: l.Policy.Burst, Endpoint: l.Endpoint}
 			if l.NoHeaders {
 				ls.Headers = "none"
 			}
 			if l.Shadow {
 				ls.Enforce = new(bool)
 			}
+			placementToFile(l, &ls, c.Topology != nil)
 			f.Limits = append(f.Limits, ls)
 		}
 		for _, ch := range c.Rules {
@@ -230,6 +231,7 @@ func toFile(s *Scenario) (*fileSpec, error) {
 			}
 			f.Backend = bs
 		}
+		f.Topology = topologyToFile(c.Topology)
 	default:
 		return nil, errNoConfig
 	}

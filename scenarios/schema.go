@@ -30,20 +30,65 @@ type fileSpec struct {
 	Clients []clientSpec `yaml:"clients,omitempty" doc:"the client population: groups of identical clients"`
 	Backend *backendSpec `yaml:"backend,omitempty" doc:"the service behind the limiter (default none: answers at once)"`
 
+	Topology *topologySpec `yaml:"topology,omitempty" doc:"replicas behind a load balancer and the store that shared and synced limits keep their state in (default none: one perfect limiter)"`
+
 	Checks []checkSpec `yaml:"checks,omitempty" doc:"pass/fail thresholds on the results: rlsim run prints each and exits with status 1 when any fails"`
 
 	Contention *contentionSpec `yaml:"contention,omitempty" doc:"makes the file an optimistic-concurrency backoff study instead of a limiter comparison"`
 }
 
 type limitSpec struct {
-	Name    string     `yaml:"name,omitempty" doc:"names the limit in refusals (default the key)"`
-	Key     string     `yaml:"key,omitempty" enum:"key" doc:"what the limit counts by (default global)"`
-	Limit   int64      `yaml:"limit" required:"true" check:"positive" doc:"cost units admitted per window"`
-	Window  *Duration  `yaml:"window,omitempty" check:"positive" doc:"the window the limit is stated over (default 1s)"`
-	Burst   int64      `yaml:"burst,omitempty" check:"nonneg" doc:"largest burst, in cost units (default the limit)"`
-	Headers string     `yaml:"headers,omitempty" enum:"limit_headers" doc:"sent: the limit appears in the quota headers; none: it never does, so clients cannot read how fast to probe (default sent)"`
-	Enforce *bool      `yaml:"enforce,omitempty" doc:"false makes the limit a shadow (dry run, as nginx limit_req_dry_run): it counts the requests it would refuse and lets them go on, sends no quota headers and delays nothing; its state is charged as if it enforced (default true)"`
-	Changes []ruleSpec `yaml:"changes,omitempty" doc:"rule pushes for this limit, in time order: from at on, a new limit, window, burst or enforcement; a new limit, window or burst starts every key afresh, a change of enforcement alone keeps the state"`
+	Name     string     `yaml:"name,omitempty" doc:"names the limit in refusals (default the key)"`
+	Key      string     `yaml:"key,omitempty" enum:"key" doc:"what the limit counts by (default global)"`
+	Limit    int64      `yaml:"limit" required:"true" check:"positive" doc:"cost units admitted per window"`
+	Window   *Duration  `yaml:"window,omitempty" check:"positive" doc:"the window the limit is stated over (default 1s)"`
+	Burst    int64      `yaml:"burst,omitempty" check:"nonneg" doc:"largest burst, in cost units (default the limit)"`
+	Headers  string     `yaml:"headers,omitempty" enum:"limit_headers" doc:"sent: the limit appears in the quota headers; none: it never does, so clients cannot read how fast to probe (default sent)"`
+	Enforce  *bool      `yaml:"enforce,omitempty" doc:"false makes the limit a shadow (dry run, as nginx limit_req_dry_run): it counts the requests it would refuse and lets them go on, sends no quota headers and delays nothing; its state is charged as if it enforced (default true)"`
+	Endpoint string     `yaml:"endpoint,omitempty" doc:"the limit counts only requests to this endpoint (clients whose identity.endpoint is it); the others pass it as if it were not in the chain (default every request)"`
+	Changes  []ruleSpec `yaml:"changes,omitempty" doc:"rule pushes for this limit, in time order: from at on, a new limit, window, burst or enforcement; a new limit, window or burst starts every key afresh, a change of enforcement alone keeps the state"`
+
+	State        string        `yaml:"state,omitempty" enum:"state" doc:"with a topology: where the limit's state lives: local (each replica counts alone), shared (one state in the store, a store call per decision) or synced (counted locally, synced with the store every sync_interval) (default local)"`
+	LocalLimit   string        `yaml:"local_limit,omitempty" enum:"local_limit" doc:"state local: each replica enforces the full limit, or the limit (and burst) divided by the current replica count, rounded down, at least 1 (default full)"`
+	SyncInterval *Duration     `yaml:"sync_interval,omitempty" check:"positive" doc:"state synced: how often each replica pushes its admissions to the store and pulls the global state (required for synced, at least 1ms)"`
+	OnStoreError string        `yaml:"on_store_error,omitempty" enum:"fail_mode" doc:"state shared: what the limit decides when the store fails (outage or timeout): open (admit), closed (refuse) or local (decide on the fallback policy, per replica) (default open)"`
+	Fallback     *fallbackSpec `yaml:"fallback,omitempty" doc:"on_store_error local: the policy each replica enforces alone while the store fails"`
+}
+
+type fallbackSpec struct {
+	Limit  int64     `yaml:"limit" required:"true" check:"positive" doc:"cost units admitted per window, per replica"`
+	Window *Duration `yaml:"window,omitempty" check:"positive" doc:"the window (default the limit's)"`
+	Burst  int64     `yaml:"burst,omitempty" check:"nonneg" doc:"largest burst, in cost units (default the fallback's limit)"`
+}
+
+type topologySpec struct {
+	Replicas   *int          `yaml:"replicas,omitempty" check:"positive" doc:"replicas behind the load balancer from the start (default 1; at most 1000)"`
+	Autoscaler []replicaStep `yaml:"autoscaler,omitempty" doc:"later fleet sizes, in time order: from at on, count replicas (a replica that leaves takes its local state with it, one that joins starts with none)"`
+	Routing    string        `yaml:"routing,omitempty" enum:"routing" doc:"how the load balancer picks a replica for each attempt: round_robin, random (seeded) or hash (sticky by hash_key, modulo the current count) (default round_robin)"`
+	HashKey    string        `yaml:"hash_key,omitempty" enum:"key" doc:"routing hash: the key hashed (default ip)"`
+	Store      *storeSpec    `yaml:"store,omitempty" doc:"the store of shared and synced limits (default atomic, instantaneous, never down)"`
+}
+
+type replicaStep struct {
+	At    *Duration `yaml:"at" required:"true" check:"positive" doc:"when the fleet changes size"`
+	Count int       `yaml:"count" required:"true" check:"positive" doc:"replicas from then on"`
+}
+
+type storeSpec struct {
+	Latency *latencySpec `yaml:"latency,omitempty" doc:"round-trip time of one store call, drawn per call (default 0: instantaneous)"`
+	Atomic  *bool        `yaml:"atomic,omitempty" doc:"true: a shared limit is checked by one script, one round trip, decisions serialised at the store; false: read, then write, two round trips, so decisions of replicas between a read and its write are lost (default true)"`
+	Timeout *Duration    `yaml:"timeout,omitempty" check:"positive" doc:"the most a decision waits for the store: longer round trips (together) are a store error, known after this wait, changing nothing at the store (default none)"`
+	Outages []outageSpec `yaml:"outages,omitempty" doc:"intervals in which every store call fails at once, in time order"`
+}
+
+type latencySpec struct {
+	Mean         *Duration `yaml:"mean" required:"true" check:"nonneg" doc:"mean round-trip time"`
+	Distribution string    `yaml:"distribution,omitempty" enum:"service" doc:"constant or exponential (default constant)"`
+}
+
+type outageSpec struct {
+	From *Duration `yaml:"from" required:"true" check:"nonneg" doc:"when the store goes down"`
+	To   *Duration `yaml:"to" required:"true" check:"positive" doc:"when it is back"`
 }
 
 // laneSpec is one entry of lanes: an algorithm's name alone (the short form,

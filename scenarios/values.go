@@ -131,6 +131,10 @@ var enums = map[string]func() []string{
 	"server":        serverLaneNames,
 	"check_metric":  func() []string { return append([]string(nil), metricNames...) },
 	"check_op":      checkOps,
+	"routing":       sim.RoutingNames,
+	"state":         sim.StateNames,
+	"local_limit":   sim.LocalLimitNames,
+	"fail_mode":     sim.FailModeNames,
 }
 
 // serverLaneNames are the lanes that can enforce the limit behind client throttling:

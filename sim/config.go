@@ -49,6 +49,9 @@ type Config struct {
 	Clients []ClientGroup
 	// Backend is the service behind the limiter; nil means an infinitely fast one.
 	Backend *Backend
+	// Topology is the fleet of replicas and the store the limits live in; nil is
+	// one perfect limiter (every check atomic, instantaneous, always answered).
+	Topology *Topology
 
 	// Bucket is the width of the time-series buckets; zero means about Duration/200
 	// (at least 1ms), chosen so that whole buckets make the first limit's window
@@ -71,6 +74,25 @@ type Limit struct {
 	// nothing. Its state is charged as if it enforced, as nginx accounts excessive
 	// requests "as usual": a would-be refusal charges nothing.
 	Shadow bool
+	// Endpoint, when set, makes the limit count only the requests of clients
+	// whose Identity.Endpoint is Endpoint (a limit on the login endpoint); the
+	// others pass it as if it were not in the chain. Empty counts every request.
+	Endpoint string
+
+	// Where the limit's state lives when Config.Topology is set (ignored
+	// otherwise). State: local (the zero value), shared or synced.
+	State StateKind
+	// LocalLimit is the per-replica policy of a local limit: the whole limit (the
+	// zero value) or the limit divided by the current replica count.
+	LocalLimit LocalLimit
+	// SyncInterval is how often a synced limit syncs with the store (required
+	// for StateSynced).
+	SyncInterval time.Duration
+	// OnStoreError is what a shared limit decides when its store call fails:
+	// open (the zero value), closed or local (on Fallback, per replica).
+	OnStoreError FailMode
+	// Fallback is the per-replica policy of FailLocal.
+	Fallback algorithms.Policy
 }
 
 // RuleChange is a rule push: from At on, limit Limits[Limit] of the chain has

@@ -6,13 +6,18 @@ import "time"
 type eventKind uint8
 
 const (
-	evArrival  eventKind = iota // a client's arrival component fires: a new request
-	evAttempt                   // a request tries again
-	evRelease                   // a delayed request leaves the leaky queue
-	evComplete                  // the backend finishes a request
-	evChange                    // the backend's capacity or service time changes
-	evInject                    // a request a live view added (Simulation.Inject)
-	evStudy                     // an event of a study outside sim (Queue)
+	evArrival     eventKind = iota // a client's arrival component fires: a new request
+	evAttempt                      // a request tries again
+	evRelease                      // a delayed request leaves the leaky queue
+	evComplete                     // the backend finishes a request
+	evChange                       // the backend's capacity or service time changes
+	evInject                       // a request a live view added (Simulation.Inject)
+	evStudy                        // an event of a study outside sim (Queue)
+	evStoreDecide                  // a request's store call reaches the store (topology)
+	evStoreWrite                   // the write of a racy check reaches the store
+	evStoreReply                   // a request's store call is answered, or times out
+	evReplicas                     // the autoscaler changes the fleet's size
+	evSync                         // a synced limit syncs with the store
 )
 
 // event is one scheduled happening. Events are ordered by (at, seq): ties at the

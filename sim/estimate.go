@@ -20,7 +20,11 @@ import (
 //     refused one makes as many as fit in that time (see attemptsPerRequest);
 //   - every request served by a backend, and every scheduled backend change;
 //   - every time a pacing client holds a request until its quota resets (see
-//     pacingHolds).
+//     pacingHolds);
+//   - with a topology, in each lane it applies to: the store's events of every
+//     attempt that calls it (two for an atomic check, three for a racy one,
+//     when the store takes time), every sync of a synced limit and every
+//     autoscaler step; a local or synced limit's capacity is the fleet's.
 //
 // It is within 2× of the real count on every built-in scenario (a test checks
 // that) and it is not a bound: the run itself stops at Options.MaxEvents.
@@ -55,7 +59,7 @@ func (c Config) EstimateEvents() int64 {
 	// Setting a client up costs about an event's work, so a lane costs at least
 	// one event per client, even if few of them ever send.
 	perLane = max(perLane, float64(c.clients()))
-	e := perLane * float64(len(c.Lanes))
+	e := perLane*float64(len(c.Lanes)) + c.topologyEvents(attempts)*float64(c.chainLanes())
 	if e > 1<<62 {
 		return 1 << 62
 	}
@@ -68,7 +72,7 @@ func (c Config) capacity(d time.Duration) float64 {
 	most := math.Inf(1)
 	for _, l := range c.Limits {
 		per := float64(l.Policy.EffectiveBurst()) + float64(l.Policy.Limit)*float64(d)/float64(l.Policy.Window)
-		most = min(most, per*float64(c.keys(l.Key)))
+		most = min(most, per*float64(c.keys(l.Key))*float64(c.fleetShare(l)))
 	}
 	if b := c.Backend; b != nil {
 		most = min(most, float64(b.QueueSize+b.Capacity)+float64(b.Capacity)*float64(d)/float64(b.Service.Mean))

@@ -29,6 +29,7 @@ type lane struct {
 	conc           concurrencyLimiter  // nil unless the lane is a concurrency limiter
 	shedRetryAfter time.Duration       // the Retry-After of conc's 503
 	gate           clientGate          // nil unless the lane is a client gate
+	fleet          *fleet              // nil without a topology, or for a concurrency limiter
 
 	clients []clientState
 	extras  []arrivalState // arrival components after each client's first
@@ -84,6 +85,9 @@ func (p *requests) put(i int32) { p.free = append(p.free, i) }
 
 // start schedules every client's first arrival of every component.
 func (l *lane) start(ctx context.Context) error {
+	if l.fleet != nil {
+		l.fleet.start()
+	}
 	for c := range l.pop.clients() {
 		if c%setupCheckEvery == 0 {
 			if err := ctx.Err(); err != nil {
@@ -152,6 +156,16 @@ func (l *lane) handle(ev event) {
 		l.backend.change(l, int(ev.a))
 	case evInject:
 		l.arrive(ev.a)
+	case evStoreDecide:
+		l.fleet.storeDecide(ev.a)
+	case evStoreWrite:
+		l.fleet.storeWrite(ev.a)
+	case evStoreReply:
+		l.fleet.storeReply(ev.a)
+	case evReplicas:
+		l.fleet.resize(int(ev.a))
+	case evSync:
+		l.fleet.sync(int(ev.a))
 	}
 }
 
@@ -202,15 +216,30 @@ func (l *lane) attempt(r int32) {
 		}
 		return
 	}
+	if l.fleet != nil {
+		l.fleet.begin(r, atRetryAfter)
+		return
+	}
 	answer, quota, refused := l.decideChain(c, now, req.cost)
+	l.act(r, answer, quota, refused, atRetryAfter)
+}
+
+// act carries out the chain's answer to the attempt of request r: refused, or
+// admitted now or late. atRetryAfter says the attempt came at the instant a
+// Retry-After pointed to.
+func (l *lane) act(r int32, answer algorithms.Decision, quota int, refused, atRetryAfter bool) {
+	now := l.eng.now
+	req := &l.reqs.all[r]
+	c := req.client
+	g := l.pop.groupOf[c]
 	if refused {
-		l.m.slidingLogCheck(l.pop.keyOf[0][c], now, req.cost, false)
+		l.slidingLogCheck(c, req.cost, false)
 		l.refuse(r, quota, answer)
 		return
 	}
 	delay := answer.Delay
 	l.pace(c, quota, answer)
-	l.m.slidingLogCheck(l.pop.keyOf[0][c], now, req.cost, true)
+	l.slidingLogCheck(c, req.cost, true)
 	if atRetryAfter {
 		l.m.retryAfterSucceeded()
 	}
@@ -255,7 +284,7 @@ func (l *lane) decideChain(c int32, now time.Duration, cost int64) (answer algor
 	l.shadowed = -1
 	if len(l.chain) > 1 && l.cfg.Chain == ChainAllOrNothing {
 		for i, lim := range l.chain {
-			if l.shadow[i] {
+			if l.shadow[i] || l.pop.skips(i, c) {
 				continue
 			}
 			if d := lim.peek(l.pop.keyOf[i][c], now, cost); d.Verdict == algorithms.Refuse {
@@ -266,6 +295,9 @@ func (l *lane) decideChain(c int32, now time.Duration, cost int64) (answer algor
 	quota = -1
 	var delay time.Duration
 	for i, lim := range l.chain {
+		if l.pop.skips(i, c) {
+			continue
+		}
 		d := lim.decide(l.pop.keyOf[i][c], now, cost)
 		if l.shadow[i] {
 			if d.Verdict == algorithms.Refuse {
@@ -294,6 +326,14 @@ func (l *lane) decideChain(c int32, now time.Duration, cost int64) (answer algor
 	return answer, quota, false
 }
 
+// slidingLogCheck feeds the lane's cross-check (an exact sliding log with the
+// first limit) the attempt of client c just decided, if that limit counts it.
+func (l *lane) slidingLogCheck(c int32, cost int64, admitted bool) {
+	if !l.pop.skips(0, c) {
+		l.m.slidingLogCheck(l.pop.keyOf[0][c], l.eng.now, cost, admitted)
+	}
+}
+
 // released lets a delayed request out of the leaky queue.
 func (l *lane) released(r int32) { l.admit(r) }
 
@@ -301,7 +341,10 @@ func (l *lane) released(r int32) { l.admit(r) }
 func (l *lane) admit(r int32) {
 	req := &l.reqs.all[r]
 	c := req.client
-	l.m.admitted(l.eng.now, l.pop.groupOf[c], l.pop.keyOf[0][c], req.cost)
+	l.m.admitted(l.eng.now, l.pop.groupOf[c], l.pop.keyOf[0][c], req.cost, !l.pop.skips(0, c))
+	if l.fleet != nil {
+		l.fleet.admitted(r, l.eng.now, req.cost)
+	}
 	l.enter(r)
 }
 
@@ -311,12 +354,12 @@ func (l *lane) enter(r int32) bool {
 	if l.conc != nil {
 		req := &l.reqs.all[r]
 		ok := l.conc.Acquire(l.eng.now)
-		l.m.slidingLogCheck(l.pop.keyOf[0][req.client], l.eng.now, req.cost, ok)
+		l.slidingLogCheck(req.client, req.cost, ok)
 		if !ok {
 			l.shed(r, l.shedRetryAfter)
 			return false
 		}
-		l.m.admitted(l.eng.now, l.pop.groupOf[req.client], l.pop.keyOf[0][req.client], req.cost)
+		l.m.admitted(l.eng.now, l.pop.groupOf[req.client], l.pop.keyOf[0][req.client], req.cost, !l.pop.skips(0, req.client))
 		l.record(TraceAdmit, r, nil, "")
 	}
 	l.reqs.all[r].entered = l.eng.now

@@ -13,6 +13,21 @@ type decider interface {
 	peek(key int32, now time.Duration, cost int64) algorithms.Decision // decide's answer, changing nothing
 }
 
+// stateTable is a decider whose key states can be copied between tables of the
+// same algorithm: a topology reads a store's state into a replica and writes it back.
+type stateTable interface {
+	decider
+	// like is a table of the same algorithm with keys never-seen keys.
+	like(keys int) stateTable
+	// copyFrom makes key's state an independent copy of src's state of srcKey;
+	// src is a table of the same algorithm.
+	copyFrom(key int32, src stateTable, srcKey int32)
+	// grow makes room for at least keys keys.
+	grow(keys int)
+	// charge counts cost for key at now whether it fits or not (see algorithms.Charging).
+	charge(key int32, now time.Duration, cost int64)
+}
+
 type dense[S any] struct {
 	alg    algorithms.Algorithm[S]
 	states []S
@@ -24,6 +39,29 @@ func (d *dense[S]) decide(key int32, now time.Duration, cost int64) algorithms.D
 
 func (d *dense[S]) peek(key int32, now time.Duration, cost int64) algorithms.Decision {
 	return algorithms.Peek(d.alg, &d.states[key], now, cost)
+}
+
+func (d *dense[S]) like(keys int) stateTable {
+	return &dense[S]{alg: d.alg, states: make([]S, keys)}
+}
+
+func (d *dense[S]) copyFrom(key int32, src stateTable, srcKey int32) {
+	from := &src.(*dense[S]).states[srcKey]
+	if c, ok := any(&d.states[key]).(interface{ CopyFrom(*S) }); ok {
+		c.CopyFrom(from)
+		return
+	}
+	d.states[key] = *from
+}
+
+func (d *dense[S]) charge(key int32, now time.Duration, cost int64) {
+	d.alg.(algorithms.Charging[S]).Charge(&d.states[key], now, cost)
+}
+
+func (d *dense[S]) grow(keys int) {
+	if keys > len(d.states) {
+		d.states = append(d.states, make([]S, keys-len(d.states))...)
+	}
 }
 
 // newDecider builds the per-key limiter of a rate-limiter lane for keys keys.

@@ -120,11 +120,14 @@ func (m *metrics) delayed(now, delay time.Duration, g int32) {
 	m.fold(now, g, foldDelay)
 }
 
-func (m *metrics) admitted(now time.Duration, g, key int32, cost int64) {
+// admitted counts an admission; peak says the first limit counts it (by key).
+func (m *metrics) admitted(now time.Duration, g, key int32, cost int64, peak bool) {
 	m.counts.Admitted++
 	m.classes[g].Admitted++
 	m.point(now).Admitted++
-	m.peak.add(key, now, cost)
+	if peak {
+		m.peak.add(key, now, cost)
+	}
 	m.fold(now, g, foldAdmit)
 }
 

@@ -22,12 +22,19 @@ type population struct {
 	extras    int           // arrival components beyond each client's first
 	keyOf     [][]int32     // limit → client → key id
 	keyNames  [][]string    // limit → key id → key
+	// skip, for a limit that applies to one endpoint only (Limit.Endpoint), is
+	// true of the clients it does not count: limit → client; nil for the others.
+	skip   [][]bool
+	scoped bool // some limit applies to one endpoint only
 }
+
+// skips reports whether limit i does not count client c's requests.
+func (p *population) skips(i int, c int32) bool { return p.scoped && p.skip[i] != nil && p.skip[i][c] }
 
 // newPopulation builds the population, or stops with ctx's error when ctx is
 // cancelled.
 func newPopulation(ctx context.Context, groups []ClientGroup, limits []Limit) (*population, error) {
-	p := &population{groups: groups, keyOf: make([][]int32, len(limits)), keyNames: make([][]string, len(limits))}
+	p := &population{groups: groups, keyOf: make([][]int32, len(limits)), keyNames: make([][]string, len(limits)), skip: make([][]bool, len(limits))}
 	ids := make([]map[string]int32, len(limits))
 	for i := range ids {
 		ids[i] = map[string]int32{}
@@ -52,6 +59,10 @@ func newPopulation(ctx context.Context, groups []ClientGroup, limits []Limit) (*
 					p.keyNames[l] = append(p.keyNames[l], key)
 				}
 				p.keyOf[l] = append(p.keyOf[l], id)
+				if lim.Endpoint != "" {
+					p.scoped = true
+					p.skip[l] = append(p.skip[l], clientKey(&grp, i, KeyEndpoint) != KeyEndpoint.String()+":"+lim.Endpoint)
+				}
 			}
 		}
 	}

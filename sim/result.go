@@ -85,6 +85,10 @@ type LaneResult struct {
 	SlidingLogDisagreement float64
 
 	Series []Point // time series, Result.Bucket wide each
+
+	// Topology is what the replicas and the store did; nil without a topology
+	// and for a lane it does not apply to (a concurrency limiter).
+	Topology *TopologyResult
 }
 
 // LimitCount counts events for one named limit.

@@ -135,6 +135,11 @@ func (l *lane) applyRule() {
 	if ch.Policy == (algorithms.Policy{}) || ch.Policy == l.policies[ch.Limit] {
 		return
 	}
+	if l.fleet != nil {
+		l.fleet.limits[ch.Limit].setPolicy(ch.Policy)
+		l.policies[ch.Limit], l.limits[ch.Limit].Policy = ch.Policy, ch.Policy
+		return
+	}
 	kind, _ := l.cfg.chainKind(l.kind)
 	d, err := newDecider(kind, ch.Policy, len(l.pop.keyNames[ch.Limit]))
 	if err != nil {

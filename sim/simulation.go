@@ -124,6 +124,9 @@ func (l *lane) buildLimiters() error {
 }
 
 func (l *lane) buildChain(kind LaneKind) error {
+	if l.cfg.Topology != nil {
+		return l.buildFleet(kind)
+	}
 	for i := range l.cfg.Limits {
 		p := l.cfg.policy(l.index, i)
 		d, err := newDecider(kind, p, len(l.pop.keyNames[i]))
@@ -259,7 +262,11 @@ func (s *Simulation) Result() Result {
 		}
 	}
 	for _, l := range s.lanes {
-		r.Lanes = append(r.Lanes, l.m.result(l.index, l.pop, l.cfg, l.backend, l.eng.now, l.clients))
+		lr := l.m.result(l.index, l.pop, l.cfg, l.backend, l.eng.now, l.clients)
+		if l.fleet != nil {
+			lr.Topology = l.fleet.topologyResult(l.cfg)
+		}
+		r.Lanes = append(r.Lanes, lr)
 	}
 	return r
 }

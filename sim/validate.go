@@ -94,7 +94,9 @@ func (c Config) Validate() error {
 	if c.Backend != nil {
 		checkBackend(&ck, "backend", *c.Backend)
 	}
+	checkTopology(&ck, c)
 	checkCaps(&ck, c)
+	checkTopologyCaps(&ck, c)
 	if len(ck.errs) == 0 {
 		checkBuild(&ck, c)
 	}

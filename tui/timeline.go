@@ -35,6 +35,8 @@ type sliceRing struct {
 type slice struct {
 	admitted, delayed, released, refused, shed, dropped uint32
 	waitDiff                                            int32
+	// shadow counts the attempts of the slice a shadow limit would have refused.
+	shadow uint32
 }
 
 func newTimeline(width time.Duration) *timeline {
@@ -60,6 +62,9 @@ func (t *timeline) Record(r *sim.TraceRecord) error {
 	switch r.Event {
 	case sim.TraceAdmit:
 		row.at(at).admitted++
+		if r.Shadow != "" {
+			row.at(at).shadow++
+		}
 	case sim.TraceRefuse:
 		row.at(at).refused++
 	case sim.TraceShed:
@@ -67,6 +72,9 @@ func (t *timeline) Record(r *sim.TraceRecord) error {
 	case sim.TraceDrop:
 		row.at(at).dropped++
 	case sim.TraceDelay:
+		if r.Shadow != "" {
+			row.at(at).shadow++
+		}
 		release := int64((r.At + r.Delay) / t.width)
 		row.at(release).released++ // first: it may move the ring forward
 		row.at(release).waitDiff--

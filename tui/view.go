@@ -28,6 +28,7 @@ const (
 	markShed         // 503
 	markDrop         // dropped client-side by the adaptive throttle
 	markMixed        // some admitted, some refused
+	markShadow       // admitted, some of them a shadow limit would have refused
 	marks
 )
 
@@ -35,6 +36,7 @@ const (
 var glyphs = [marks]string{
 	markNone: " ", markAdmit: "█", markWait: "─", markRelease: ">",
 	markRefuse: "x", markShed: "!", markDrop: "/", markMixed: "▒",
+	markShadow: "○",
 }
 
 // ruleGlyph is what an empty cell shows in the column of a rule push, so that
@@ -59,6 +61,8 @@ func markOf(c *cell) mark {
 	switch {
 	case (best == markAdmit || best == markWait || best == markRefuse) && admitted > 0 && c.refused > 0:
 		return markMixed
+	case (best == markAdmit || best == markWait) && c.shadow > 0:
+		return markShadow
 	case best != markNone:
 		return best
 	case c.waiting > 0:
@@ -107,6 +111,7 @@ func newStyles(r *lipgloss.Renderer) styles {
 		markShed:    color("5").Bold(true),
 		markDrop:    color("6"),
 		markMixed:   color("9"),
+		markShadow:  color("1"), // the refusal's colour, not bold: a refusal not made
 	}
 	var s styles
 	for k := markAdmit; k < marks; k++ {
@@ -295,6 +300,7 @@ func (m *Model) infoLine() (line, state string) {
 	if n := len(m.bursts); n > 0 {
 		fmt.Fprintf(&b, " · bursts fired %d", n)
 	}
+	b.WriteString(fleetInfo(cfg.Topology, m.sim.Now()))
 	return b.String(), state
 }
 
@@ -380,7 +386,8 @@ func (m *Model) ruleColumns(from int64, cols int) []bool {
 }
 
 // drawAxis writes the time axis under the lanes: a tick at every round time,
-// labelled, a 'b' where a burst was fired and a '!' at every rule push.
+// labelled, a 'b' where a burst was fired, a '!' at every rule push, '░'
+// while the store was down and an 'r' where the autoscaler changed the fleet.
 func (m *Model) drawAxis(b *strings.Builder, lay layout) {
 	w := m.timeline.width
 	step := w
@@ -410,6 +417,9 @@ func (m *Model) drawAxis(b *strings.Builder, lay layout) {
 			}
 		default:
 			ticks[j] = '─'
+		}
+		if m.sim != nil {
+			ticks[j] = topologyTick(m.sim.Config().Topology, k, w, ticks[j])
 		}
 	}
 	for _, bu := range m.bursts {
@@ -449,6 +459,21 @@ func (m *Model) legend(width int) string {
 		}
 		parts = append(parts, s)
 		used += plain + 2
+	}
+	if hasShadow(m.sim.Config()) {
+		if it := glyphs[markShadow] + " would refuse (shadow)"; used+utf8.RuneCountInString(it)+2 <= width {
+			parts = append(parts, m.styles.mark[markShadow].wrap(glyphs[markShadow])+" would refuse (shadow)")
+			used += utf8.RuneCountInString(it) + 2
+		}
+	}
+	if t := m.sim.Config().Topology; t != nil {
+		for _, it := range topologyLegend(t) {
+			if used+len(it)+2 > width {
+				break
+			}
+			parts = append(parts, it)
+			used += utf8.RuneCountInString(it) + 2
+		}
 	}
 	const overText = " over the limit in some window"
 	if width >= 110 && used+len("OVER"+overText) <= width {

@@ -300,3 +300,40 @@ func readRowsOfContention(t *testing.T, dir string) []any {
 	json.Unmarshal(b, &doc)
 	return doc.Runs[2].Contention.Rows
 }
+
+// TestTopologyReportInABrowser opens the report of two built-ins in a
+// topology: the script runs without error, each timeline draws its lanes and
+// the store-outage one its outage, and the topology's tables are there.
+func TestTopologyReportInABrowser(t *testing.T) {
+	if testing.Short() {
+		t.Skip("starts a browser: skipped with -short")
+	}
+	chromium, err := exec.LookPath("chromium")
+	if err != nil {
+		t.Skip("chromium is not on PATH; .ci/run installs it (apt-get install chromium)")
+	}
+	tmp := t.TempDir()
+	dir := filepath.Join(tmp, "r")
+	var out, errOut bytes.Buffer
+	if code := mainRun([]string{"run", "store-outage", "autoscaler-attack", "--out", dir}, &out, &errOut); code != 0 {
+		t.Fatalf("rlsim run: status %d: %s", code, errOut.String())
+	}
+	page, err := browse(chromium, filepath.Join(tmp, "profile"), "file://"+filepath.Join(dir, "index.html"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	if m := regexp.MustCompile(`(?s)<div id="errors"[^>]*>(.*?)</div>`).FindStringSubmatch(page); m == nil || strings.TrimSpace(m[1]) != "" {
+		t.Errorf("script errors on the page: %q", m)
+	}
+	if n := len(regexp.MustCompile(`data-lanes-drawn="4"`).FindAllString(page, -1)); n != 2 {
+		t.Errorf("%d timelines drew their 4 lanes, want 2", n)
+	}
+	if !strings.Contains(page, `data-outages-drawn="1"`) {
+		t.Error("the store-outage timeline did not draw its outage")
+	}
+	for _, s := range []string{"Limits across the fleet", "While the store was unavailable, by limit and class", "store down", "replicas change"} {
+		if !strings.Contains(page, s) {
+			t.Errorf("the page lacks %q", s)
+		}
+	}
+}

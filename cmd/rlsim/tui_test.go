@@ -224,7 +224,7 @@ func TestTuiInTmux(t *testing.T) {
 	})
 	tmux("send-keys", "-t", "rlsim", "Tab")
 	poll("the next scenario, playing", func(s string) bool {
-		return strings.Contains(s, "rlsim · boundary-burst (2 of") && strings.Contains(s, "▶ running")
+		return strings.Contains(s, "rlsim · "+scenarios.BuiltinNames()[1]+" (2 of") && strings.Contains(s, "▶ running")
 	})
 	tmux("send-keys", "-t", "rlsim", "q")
 	for deadline := time.Now().Add(20 * time.Second); ; time.Sleep(100 * time.Millisecond) {

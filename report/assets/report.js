@@ -20,6 +20,7 @@
   var PEAK = 'rgba(240,228,66,0.45)';
   var SHADOW = '#D55E00'; // a would-be refusal by a shadow limit: the refusal's colour, hollow
   var RULE = '#1d1d1f';   // a rule push
+  var OUTAGE = 'rgba(153,153,153,0.28)'; // the store was down
 
   function fmtDur(us) {
     if (us === 0) return '0';
@@ -159,6 +160,11 @@
         var a = self.x(lane.peak_us[0]), b = self.x(lane.peak_us[1]);
         ctx.fillRect(a, top + 1, Math.max(1, b - a), ROW - 2);
       }
+      (tl.outages || []).forEach(function (o) {
+        var a = self.x(o.from_us), b = self.x(o.to_us);
+        ctx.fillStyle = OUTAGE;
+        ctx.fillRect(a, top, Math.max(1, b - a), ROW);
+      });
       ctx.fillStyle = '#d0d0d0';
       ctx.fillRect(GUTTER, mid, w, 1);
       if (lane.exact) {
@@ -203,25 +209,38 @@
       ctx.fillRect(0, top + ROW - 1, self.cssWidth, 1);
     });
     ctx.restore();
-    (tl.rules || []).forEach(function (r) {
-      var x = self.x(r.at_us);
+    function mark(at, text, dash, row) {
+      var x = self.x(at);
       if (x < GUTTER || x > GUTTER + w) return;
       ctx.save();
       ctx.strokeStyle = RULE;
-      ctx.setLineDash([4, 3]);
+      ctx.setLineDash(dash);
       ctx.beginPath(); ctx.moveTo(x + 0.5, AXIS - 4); ctx.lineTo(x + 0.5, self.cssHeight); ctx.stroke();
       ctx.restore();
-      var text = 'rule push: ' + r.label;
+      var y = AXIS + 1 + row * 14;
       ctx.textAlign = 'left';
       ctx.font = '11px system-ui, sans-serif';
       ctx.fillStyle = 'rgba(255,255,255,0.85)';
-      ctx.fillRect(x + 2, AXIS + 1, ctx.measureText(text).width + 4, 13);
+      ctx.fillRect(x + 2, y, ctx.measureText(text).width + 4, 13);
       ctx.fillStyle = RULE;
-      ctx.fillText(text, x + 4, AXIS + 11);
+      ctx.fillText(text, x + 4, y + 10);
+    }
+    (tl.rules || []).forEach(function (r) { mark(r.at_us, 'rule push: ' + r.label, [4, 3], 0); });
+    (tl.replicas || []).forEach(function (r) { mark(r.at_us, r.label, [1, 2], 1); });
+    var outagesDrawn = 0;
+    (tl.outages || []).forEach(function (o) {
+      var x = Math.max(GUTTER, self.x(o.from_us));
+      if (self.x(o.to_us) < GUTTER || x > GUTTER + w) return;
+      outagesDrawn++;
+      ctx.textAlign = 'left';
+      ctx.font = '11px system-ui, sans-serif';
+      ctx.fillStyle = '#5f6368';
+      ctx.fillText('store down', x + 4, self.cssHeight - 4);
     });
     this.range.textContent = 'showing ' + fmtDur(Math.round(this.t0)) + ' – ' + fmtDur(Math.round(this.t1)) + ' of ' + fmtDur(tl.end_us);
     this.box.dataset.lanesDrawn = String(tl.lanes.length);
     this.box.dataset.ticksDrawn = String(drawnTicks);
+    if (tl.outages) this.box.dataset.outagesDrawn = String(outagesDrawn);
   };
 
   // hit finds what is under the pointer: an exact tick or an aggregated column.

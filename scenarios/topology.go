@@ -1,0 +1,165 @@
+package scenarios
+
+import (
+	"fmt"
+	"strings"
+
+	"github.com/rlsim/rlsim/algorithms"
+	"github.com/rlsim/rlsim/sim"
+)
+
+// defaultHashKey is the key sticky routing hashes when the file names none.
+const defaultHashKey = sim.KeyIP
+
+// topology turns the topology section into sim's, and reports the topology
+// fields of limits that mean nothing without it or without their state.
+func (b *builder) topology(ts *topologySpec, specs []limitSpec, limits []sim.Limit) *sim.Topology {
+	for i := range specs {
+		if i < len(limits) { // a topology section in error is still one: its errors are reported
+			b.placement(&specs[i], fmt.Sprintf("limits[%d]", i), &limits[i], ts != nil || b.has("topology"))
+		}
+	}
+	if ts == nil {
+		return nil
+	}
+	t := &sim.Topology{HashKey: defaultHashKey}
+	first := 1
+	if ts.Replicas != nil {
+		first = *ts.Replicas
+	}
+	t.Replicas = []sim.ReplicaStep{{Count: first}}
+	for _, s := range ts.Autoscaler {
+		t.Replicas = append(t.Replicas, sim.ReplicaStep{At: durOr(s.At, 0), Count: s.Count})
+	}
+	if ts.Routing != "" {
+		t.Routing, _ = sim.ParseRouting(ts.Routing)
+	}
+	if ts.HashKey != "" {
+		t.HashKey, _ = sim.ParseKey(ts.HashKey)
+		if t.Routing != sim.RoutingHash {
+			b.addf("topology.hash_key", "is only used with routing hash")
+		}
+	}
+	if st := ts.Store; st != nil {
+		if st.Latency != nil {
+			t.Store.Latency = sim.Service{Mean: durOr(st.Latency.Mean, 0)}
+			if st.Latency.Distribution != "" {
+				t.Store.Latency.Kind, _ = sim.ParseService(st.Latency.Distribution)
+			}
+		}
+		t.Store.Racy = st.Atomic != nil && !*st.Atomic
+		t.Store.Timeout = durOr(st.Timeout, 0)
+		for _, o := range st.Outages {
+			t.Store.Outages = append(t.Store.Outages, sim.Outage{From: durOr(o.From, 0), To: durOr(o.To, 0)})
+		}
+	}
+	return t
+}
+
+// placement sets a limit's topology fields, reporting those its state does not use.
+func (b *builder) placement(ls *limitSpec, path string, l *sim.Limit, topology bool) {
+	written := map[string]bool{"state": ls.State != "", "local_limit": ls.LocalLimit != "",
+		"sync_interval": ls.SyncInterval != nil, "on_store_error": ls.OnStoreError != "", "fallback": ls.Fallback != nil}
+	if !topology {
+		for _, f := range []string{"state", "local_limit", "sync_interval", "on_store_error", "fallback"} {
+			if written[f] {
+				b.addf(path+"."+f, "is only used with a topology section (replicas and a store)")
+			}
+		}
+		return
+	}
+	if ls.State != "" {
+		l.State, _ = sim.ParseState(ls.State)
+	}
+	uses := map[sim.StateKind][]string{
+		sim.StateLocal:  {"local_limit"},
+		sim.StateShared: {"on_store_error", "fallback"},
+		sim.StateSynced: {"sync_interval"},
+	}[l.State]
+	for _, f := range []string{"local_limit", "sync_interval", "on_store_error", "fallback"} {
+		if written[f] && !contains(uses, f) {
+			b.addf(path+"."+f, "is not used by state %s (it uses %s)", l.State, strings.Join(uses, ", "))
+		}
+	}
+	if ls.LocalLimit != "" {
+		l.LocalLimit, _ = sim.ParseLocalLimit(ls.LocalLimit)
+	}
+	l.SyncInterval = durOr(ls.SyncInterval, 0)
+	if ls.OnStoreError != "" {
+		l.OnStoreError, _ = sim.ParseFailMode(ls.OnStoreError)
+	}
+	if fb := ls.Fallback; fb != nil {
+		l.Fallback = algorithms.Policy{Limit: fb.Limit, Window: durOr(fb.Window, l.Policy.Window), Burst: fb.Burst}
+		if l.OnStoreError != sim.FailLocal {
+			b.addf(path+".fallback", "is only used with on_store_error local")
+		}
+	}
+}
+
+// topologyPath is the file's path for a field of sim's Topology: the first
+// replica step is replicas, the others the autoscaler's.
+func topologyPath(field string) string {
+	const steps = "topology.replicas["
+	if !strings.HasPrefix(field, steps) {
+		return field
+	}
+	var i int
+	var rest string
+	if n, _ := fmt.Sscanf(strings.TrimPrefix(field, steps), "%d]", &i); n != 1 {
+		return field
+	}
+	rest = field[strings.Index(field, "]")+1:]
+	if i == 0 {
+		return "topology.replicas"
+	}
+	return fmt.Sprintf("topology.autoscaler[%d]%s", i-1, rest)
+}
+
+// topologyToFile writes t as the file's topology section.
+func topologyToFile(t *sim.Topology) *topologySpec {
+	if t == nil {
+		return nil
+	}
+	ts := &topologySpec{}
+	if len(t.Replicas) > 0 {
+		n := t.Replicas[0].Count
+		ts.Replicas = &n
+		for _, s := range t.Replicas[1:] {
+			ts.Autoscaler = append(ts.Autoscaler, replicaStep{At: dur(s.At), Count: s.Count})
+		}
+	}
+	ts.Routing = t.Routing.String()
+	if t.Routing == sim.RoutingHash {
+		ts.HashKey = t.HashKey.String()
+	}
+	st := &storeSpec{Timeout: optDur(t.Store.Timeout)}
+	atomic := !t.Store.Racy
+	st.Atomic = &atomic
+	if t.Store.Latency != (sim.Service{}) {
+		st.Latency = &latencySpec{Mean: dur(t.Store.Latency.Mean), Distribution: t.Store.Latency.Kind.String()}
+	}
+	for _, o := range t.Store.Outages {
+		st.Outages = append(st.Outages, outageSpec{From: dur(o.From), To: dur(o.To)})
+	}
+	ts.Store = st
+	return ts
+}
+
+// placementToFile writes l's topology fields into ls.
+func placementToFile(l sim.Limit, ls *limitSpec, topology bool) {
+	if !topology {
+		return
+	}
+	ls.State = l.State.String()
+	switch l.State {
+	case sim.StateLocal:
+		ls.LocalLimit = l.LocalLimit.String()
+	case sim.StateSynced:
+		ls.SyncInterval = dur(l.SyncInterval)
+	case sim.StateShared:
+		ls.OnStoreError = l.OnStoreError.String()
+		if l.OnStoreError == sim.FailLocal {
+			ls.Fallback = &fallbackSpec{Limit: l.Fallback.Limit, Window: dur(l.Fallback.Window), Burst: l.Fallback.Burst}
+		}
+	}
+}

@@ -1,0 +1,175 @@
+package sim
+
+import "time"
+
+// Topology is where a lane's limiter runs: Replicas servers behind a load
+// balancer, each deciding the requests routed to it, and a Store that limits
+// whose state is shared or synced keep their counts in. Every limit of the
+// chain says where its state lives (Limit.State). A nil Config.Topology is
+// one perfect limiter: every check atomic, instantaneous and always answered.
+//
+// Topology applies to the lanes that decide the limit chain: rate-limiter
+// lanes and the server-side chain behind a client gate. A concurrency limiter
+// (AIMD, Vegas) bounds the requests in flight to the backend, not a keyed rate,
+// and runs as without a topology; the result says so (LaneResult.Topology is nil).
+type Topology struct {
+	// Replicas is the fleet size over time: Count replicas from each step's At
+	// until the next step. The first step is at 0; one step is a fixed fleet,
+	// more are an autoscaler. A replica that leaves takes its local state with
+	// it; one that joins starts with none.
+	Replicas []ReplicaStep
+	// Routing is how the load balancer picks a replica for each attempt.
+	Routing Routing
+	// HashKey is the key RoutingHash hashes (sticky routing): every attempt of
+	// a client with the same key goes to the same replica while the fleet size
+	// stays the same (the hash is taken modulo the current count).
+	HashKey KeyKind
+	// Store holds the state of shared and synced limits.
+	Store Store
+}
+
+// ReplicaStep sets the fleet to Count replicas from At on.
+type ReplicaStep struct {
+	At    time.Duration
+	Count int
+}
+
+// Routing is how a load balancer spreads attempts over replicas.
+type Routing uint8
+
+const (
+	// RoutingRoundRobin sends the n-th attempt of the lane to replica n mod count.
+	RoutingRoundRobin Routing = iota
+	// RoutingRandom picks a replica uniformly from the lane's own seeded stream.
+	RoutingRandom
+	// RoutingHash picks replica hash(key) mod count, the key being Topology.HashKey.
+	RoutingHash
+)
+
+// Store is the shared store (a Redis, say) of shared and synced limits.
+type Store struct {
+	// Latency is the round-trip time of one call, drawn per call (the backend's
+	// service-time distributions); the zero value is an instantaneous store.
+	Latency Service
+	// Racy makes a shared limit check read, then write: two round trips, the
+	// decision taken on the state read and the state written back on an
+	// admission, so decisions of other replicas between the read and the write
+	// are lost (over-admission). The zero value is an atomic check (one script):
+	// one round trip, decisions serialised at the store in the order calls
+	// arrive (half the round trip after the attempt).
+	Racy bool
+	// Timeout is the most a decision waits for the store: a decision whose round
+	// trips (together) exceed it is a store error, known Timeout after the
+	// attempt, and changes nothing at the store. Zero waits for ever.
+	Timeout time.Duration
+	// Outages are the intervals [From, To) in which every store call fails at
+	// once (connection refused).
+	Outages []Outage
+}
+
+// Outage is an interval [From, To) of virtual time in which the store is down.
+type Outage struct {
+	From, To time.Duration
+}
+
+// StateKind is where a limit's state lives in a topology.
+type StateKind uint8
+
+const (
+	// StateLocal keeps a state per replica: each replica counts alone, so a
+	// fleet of n replicas admits up to n× the limit (see Limit.LocalLimit).
+	StateLocal StateKind = iota
+	// StateShared keeps one state in the store: every decision is a store call.
+	StateShared
+	// StateSynced counts locally and syncs with the store every SyncInterval: a
+	// replica pushes its admissions since the last sync (the store's state is the
+	// exact limiter charged with every replica's pushed admissions, in time
+	// order) and pulls the store's state; between syncs it decides on the state
+	// last pulled plus its own admissions since.
+	StateSynced
+)
+
+// LocalLimit is the per-replica policy of a local limit.
+type LocalLimit uint8
+
+const (
+	// LocalFull gives every replica the whole limit.
+	LocalFull LocalLimit = iota
+	// LocalDivided gives every replica the limit (and burst) divided by the
+	// current replica count, rounded down, at least 1. When the count changes
+	// every replica's state starts afresh, as a limiter rebuilt from a new
+	// config does.
+	LocalDivided
+)
+
+// FailMode is what a limit decides when its store call fails (outage or timeout).
+type FailMode uint8
+
+const (
+	// FailOpen admits: the limit does not count the request.
+	FailOpen FailMode = iota
+	// FailClosed refuses (429, no Retry-After).
+	FailClosed
+	// FailLocal decides on the replica's own fallback limit (Limit.Fallback),
+	// counted per replica from the first store error on.
+	FailLocal
+)
+
+// StoreCounts counts a limit's decisions taken while its store was unavailable,
+// by how they were taken.
+type StoreCounts struct {
+	Open, Closed, Local int64
+}
+
+// TopologyResult is what the topology did in one lane (LaneResult.Topology).
+type TopologyResult struct {
+	// Replicas is the largest fleet of the run; Routing as configured.
+	Replicas int
+	Routing  Routing
+	// StoreCalls counts round trips to the store: one per atomic check, two per
+	// racy one, one per replica per sync of a synced limit, failed calls
+	// included; StoreCallsPerSecond is StoreCalls over the scenario's Duration.
+	StoreCalls          int64
+	StoreCallsPerSecond float64
+	// StoreErrors counts decisions whose store call failed (outage or timeout).
+	StoreErrors int64
+	// Waiting counts the attempts still waiting on the store when the run
+	// ended (counted in Attempts, answered by nothing yet).
+	Waiting int64
+	// StoreLatency is the latency the store added to each decision that called
+	// it (both round trips of a racy check; Timeout for a timed-out one).
+	StoreLatency Percentiles
+	// Limits is one entry per limit of the chain, in chain order.
+	Limits []LimitTopology
+}
+
+// LimitTopology is what one limit of the chain did across the fleet.
+type LimitTopology struct {
+	Limit string
+	State StateKind
+	// Fleet is the most admitted in any window of the limit's length for one key
+	// of the limit, counted across the whole fleet, against the configured limit.
+	Fleet WindowPeak
+	// Replica is the same counted per replica: the busiest replica's busiest
+	// window; BusiestReplica is its index.
+	Replica        WindowPeak
+	BusiestReplica int
+	// StoreCalls counts this limit's calls (see TopologyResult.StoreCalls).
+	StoreCalls int64
+	// Overshoot is Fleet.Count − Fleet.Limit when positive: how far the fleet
+	// went over the limit (for a synced limit, the price of its StoreCalls).
+	Overshoot int64
+	// Unavailable counts the limit's decisions while its store was unavailable,
+	// by how they were taken (a synced limit decides locally and counts none).
+	Unavailable StoreCounts
+	// Classes is, per client group, what the limit decided while its store was
+	// unavailable: the attempts it decided and those it let through.
+	Classes []OutageClass
+}
+
+// OutageClass is what one client group met at a limit while its store was unavailable.
+type OutageClass struct {
+	Name     string
+	Decided  int64
+	Admitted int64
+}

@@ -1,0 +1,243 @@
+package sim
+
+import (
+	"fmt"
+	"time"
+)
+
+var routingNames = [...]string{
+	RoutingRoundRobin: "round_robin",
+	RoutingRandom:     "random",
+	RoutingHash:       "hash",
+}
+
+var stateNames = [...]string{
+	StateLocal:  "local",
+	StateShared: "shared",
+	StateSynced: "synced",
+}
+
+var localLimitNames = [...]string{
+	LocalFull:    "full",
+	LocalDivided: "divided",
+}
+
+var failModeNames = [...]string{
+	FailOpen:   "open",
+	FailClosed: "closed",
+	FailLocal:  "local",
+}
+
+func (r Routing) String() string    { return name(routingNames[:], int(r), "Routing") }
+func (s StateKind) String() string  { return name(stateNames[:], int(s), "StateKind") }
+func (l LocalLimit) String() string { return name(localLimitNames[:], int(l), "LocalLimit") }
+func (m FailMode) String() string   { return name(failModeNames[:], int(m), "FailMode") }
+
+// RoutingNames, StateNames, LocalLimitNames and FailModeNames list the valid
+// names of a topology's settings, in order, for parsers and error messages.
+func RoutingNames() []string    { return append([]string(nil), routingNames[:]...) }
+func StateNames() []string      { return append([]string(nil), stateNames[:]...) }
+func LocalLimitNames() []string { return append([]string(nil), localLimitNames[:]...) }
+func FailModeNames() []string   { return append([]string(nil), failModeNames[:]...) }
+
+// ParseRouting, ParseState, ParseLocalLimit and ParseFailMode map a name to its
+// value; ok is false for an unknown name.
+func ParseRouting(s string) (Routing, bool) {
+	k, ok := parse(routingNames[:], s)
+	return Routing(k), ok
+}
+func ParseState(s string) (StateKind, bool) {
+	k, ok := parse(stateNames[:], s)
+	return StateKind(k), ok
+}
+func ParseLocalLimit(s string) (LocalLimit, bool) {
+	k, ok := parse(localLimitNames[:], s)
+	return LocalLimit(k), ok
+}
+func ParseFailMode(s string) (FailMode, bool) {
+	k, ok := parse(failModeNames[:], s)
+	return FailMode(k), ok
+}
+
+const (
+	// MaxReplicas bounds a topology's replicas at any time.
+	MaxReplicas = 1000
+	// MaxReplicaStates bounds the per-replica states of one limit, replicas ×
+	// keys, when there are several replicas: each costs about 100 bytes per
+	// lane (its state and its window of admissions for the per-replica peak).
+	MaxReplicaStates = 1_000_000
+	// MinSyncInterval is the shortest sync interval of a synced limit.
+	MinSyncInterval = time.Millisecond
+	// maxPlacedLimits is the longest chain a topology places (a racy check
+	// marks the limits to write back in one word).
+	maxPlacedLimits = 64
+)
+
+// checkTopology reports what is wrong with c's topology and its limits' placements.
+func checkTopology(ck *checker, c Config) {
+	t := c.Topology
+	if t == nil {
+		return
+	}
+	if len(t.Replicas) == 0 {
+		ck.add("topology.replicas", "at least one replica count is needed")
+	}
+	if len(t.Replicas) > MaxChanges {
+		ck.add("topology.replicas", "at most %d steps, got %d", MaxChanges, len(t.Replicas))
+	}
+	for i, s := range t.Replicas {
+		p := fmt.Sprintf("topology.replicas[%d]", i)
+		if i == 0 && s.At != 0 {
+			ck.add(p+".at", "the first step must be at 0s, got %v", s.At)
+		}
+		if i > 0 && s.At <= t.Replicas[i-1].At {
+			ck.add(p+".at", "steps must be in time order (%v is not after %v)", s.At, t.Replicas[i-1].At)
+		}
+		ck.atMostTime(p+".at", s.At)
+		if s.Count < 1 || s.Count > MaxReplicas {
+			ck.add(p+".count", "must be 1 to %d, got %d", MaxReplicas, s.Count)
+		}
+	}
+	if int(t.Routing) >= len(routingNames) {
+		ck.add("topology.routing", "unknown routing %v", t.Routing)
+	}
+	if int(t.HashKey) >= len(keyNames) {
+		ck.add("topology.hash_key", "unknown key %v", t.HashKey)
+	}
+	checkStore(ck, "topology.store", t.Store)
+	if len(c.Limits) > maxPlacedLimits {
+		ck.add("limits", "a topology places at most %d limits, got %d", maxPlacedLimits, len(c.Limits))
+	}
+	for i, l := range c.Limits {
+		checkPlacement(ck, fmt.Sprintf("limits[%d]", i), l)
+	}
+}
+
+func checkStore(ck *checker, path string, s Store) {
+	if s.Latency.Mean < 0 {
+		ck.add(path+".latency.mean", "must not be negative, got %v", s.Latency.Mean)
+	}
+	ck.atMostTime(path+".latency.mean", s.Latency.Mean)
+	if int(s.Latency.Kind) >= len(serviceNames) {
+		ck.add(path+".latency.distribution", "unknown distribution %v", s.Latency.Kind)
+	}
+	if s.Timeout < 0 {
+		ck.add(path+".timeout", "must not be negative, got %v", s.Timeout)
+	}
+	ck.atMostTime(path+".timeout", s.Timeout)
+	if len(s.Outages) > MaxChanges {
+		ck.add(path+".outages", "at most %d outages, got %d", MaxChanges, len(s.Outages))
+	}
+	var prev time.Duration
+	for i, o := range s.Outages {
+		p := fmt.Sprintf("%s.outages[%d]", path, i)
+		if o.From < prev || o.To <= o.From {
+			ck.add(p, "outages must be in time order, apart, each with to after from (from %v, to %v)", o.From, o.To)
+		}
+		ck.atMostTime(p+".to", o.To)
+		prev = o.To
+	}
+}
+
+func checkPlacement(ck *checker, path string, l Limit) {
+	if int(l.State) >= len(stateNames) {
+		ck.add(path+".state", "unknown state %v", l.State)
+	}
+	if int(l.LocalLimit) >= len(localLimitNames) {
+		ck.add(path+".local_limit", "unknown value %v", l.LocalLimit)
+	}
+	if int(l.OnStoreError) >= len(failModeNames) {
+		ck.add(path+".on_store_error", "unknown value %v", l.OnStoreError)
+	}
+	if l.State == StateSynced {
+		if l.SyncInterval < MinSyncInterval {
+			ck.add(path+".sync_interval", "a synced limit needs a sync interval of at least %v, got %v", MinSyncInterval, l.SyncInterval)
+		}
+		ck.atMostTime(path+".sync_interval", l.SyncInterval)
+	}
+	if l.OnStoreError == FailLocal {
+		if l.Fallback.Limit == 0 && l.Fallback.Window == 0 {
+			ck.add(path+".fallback", "on_store_error local needs a fallback policy (limit and window)")
+		} else {
+			checkPolicy(ck, path+".fallback", l.Fallback)
+		}
+	}
+}
+
+// checkTopologyCaps bounds the per-replica state tables before any is built.
+func checkTopologyCaps(ck *checker, c Config) {
+	if c.Topology == nil {
+		return
+	}
+	most := 0
+	for _, s := range c.Topology.Replicas {
+		most = max(most, s.Count)
+	}
+	if most <= 1 {
+		return
+	}
+	for i, l := range c.Limits {
+		if keys := c.keys(l.Key); int64(keys)*int64(most) > MaxReplicaStates {
+			ck.add(fmt.Sprintf("limits[%d].key", i), "%d replicas × about %d keys is over %d per-replica states; use fewer replicas or clients", most, keys, MaxReplicaStates)
+		}
+	}
+}
+
+// topologyEvents is about how many events a topology adds to one lane whose
+// attempts make attempts (see EstimateEvents), counting the rebuild of a
+// divided local limit's tables at each autoscaler step as one event per state.
+func (c Config) topologyEvents(attempts float64) float64 {
+	t := c.Topology
+	if t == nil {
+		return 0
+	}
+	var e float64
+	shared := false
+	most := 1
+	for _, s := range t.Replicas {
+		most = max(most, s.Count)
+	}
+	for _, l := range c.Limits {
+		shared = shared || l.State == StateShared
+		if l.State == StateLocal && l.LocalLimit == LocalDivided {
+			// every step rebuilds every replica's table: about an event's work per state
+			e += float64(len(t.Replicas)-1) * float64(c.keys(l.Key)) * float64(most)
+		}
+		if l.State == StateSynced && l.SyncInterval > 0 {
+			e += float64((c.Duration + c.Drain) / l.SyncInterval)
+		}
+	}
+	if shared && (t.Store.Latency.Mean > 0 || t.Store.Timeout > 0) {
+		perCall := 2.0
+		if t.Store.Racy {
+			perCall = 3
+		}
+		e += attempts * perCall
+	}
+	return e + float64(len(t.Replicas))
+}
+
+// chainLanes is how many of c's lanes decide the limit chain (and so run in its topology).
+func (c Config) chainLanes() int {
+	n := 0
+	for _, k := range c.Lanes {
+		if _, ok := c.chainKind(k); ok {
+			n++
+		}
+	}
+	return n
+}
+
+// fleetShare is how many times its limit a fleet can admit on one key of l:
+// the most replicas for a local limit enforcing the whole limit on each, or a
+// synced one; 1 otherwise.
+func (c Config) fleetShare(l Limit) int {
+	if c.Topology == nil || l.State == StateShared || (l.State == StateLocal && l.LocalLimit == LocalDivided) {
+		return 1
+	}
+	most := 1
+	for _, s := range c.Topology.Replicas {
+		most = max(most, s.Count)
+	}
+	return most
+}
