@@ -82,8 +82,8 @@ func checkTopology(ck *checker, c Config) {
 	if len(t.Replicas) == 0 {
 		ck.add("topology.replicas", "at least one replica count is needed")
 	}
-	if len(t.Replicas) > MaxChanges {
-		ck.add("topology.replicas", "at most %d steps, got %d", MaxChanges, len(t.Replicas))
+	if len(t.Replicas) > MaxChanges+1 {
+		ck.add("topology.replicas", "the first count and at most %d autoscaler steps, got %d", MaxChanges, len(t.Replicas)-1)
 	}
 	for i, s := range t.Replicas {
 		p := fmt.Sprintf("topology.replicas[%d]", i)
