@@ -450,3 +450,15 @@ func TestReplicaStatesAreCapped(t *testing.T) {
 		}
 	}
 }
+
+// A rule push while racy checks are between their read and their write starts
+// every key afresh: the writes of copies read before it are dropped.
+func TestRulePushDuringRacyChecks(t *testing.T) {
+	cfg := racyWorld(1, 80, 20*time.Millisecond, true)
+	cfg.Rules = []RuleChange{{At: 2*time.Second + 5*time.Millisecond, Limit: 0, Policy: algorithms.Policy{Limit: 5, Window: time.Second}}}
+	for _, lr := range mustRun(t, cfg, Options{}).Lanes {
+		if lr.Admitted == 0 || lr.Topology.StoreCalls == 0 {
+			t.Errorf("%v: admitted %d, %d store calls", lr.Lane, lr.Admitted, lr.Topology.StoreCalls)
+		}
+	}
+}
