@@ -462,3 +462,29 @@ func TestRulePushDuringRacyChecks(t *testing.T) {
 		}
 	}
 }
+
+// The trace names the replica of every attempt: recounting each replica's
+// admissions from it gives the busiest replica's peak.
+func TestTraceNamesTheReplica(t *testing.T) {
+	cfg := withTopology(hotKey(1000, []LaneKind{LaneSlidingLog}), Topology{Replicas: replicas(3), Routing: RoutingRandom}, func(*Limit) {})
+	traces := map[LaneKind]*laneTrace{}
+	lr := mustRun(t, cfg, Options{Trace: traceByLane(traces)}).Lanes[0]
+	per := map[int]int64{}
+	for _, rec := range traces[LaneSlidingLog].records {
+		if rec.Replica < 0 || rec.Replica >= 3 {
+			t.Fatalf("record %+v names replica %d", rec, rec.Replica)
+		}
+		if rec.Event == TraceAdmit {
+			per[rec.Replica] += rec.Cost
+		}
+	}
+	lt := lr.Topology.Limits[0]
+	if per[lt.BusiestReplica] != lt.Replica.Count || len(per) != 3 {
+		t.Errorf("the trace counts %v admissions per replica; the busiest replica %d admitted %d", per, lt.BusiestReplica, lt.Replica.Count)
+	}
+	plain := map[LaneKind]*laneTrace{}
+	mustRun(t, hotKey(10, []LaneKind{LaneSlidingLog}), Options{Trace: traceByLane(plain)})
+	if r := plain[LaneSlidingLog].records[0].Replica; r != -1 {
+		t.Errorf("without a topology the trace names replica %d, want -1", r)
+	}
+}
