@@ -68,6 +68,9 @@ func (b *builder) placement(ls *limitSpec, path string, l *sim.Limit, topology b
 		}
 		return
 	}
+	if b.reported(path + ".state") {
+		return // which fields it would use is unknown
+	}
 	if ls.State != "" {
 		l.State, _ = sim.ParseState(ls.State)
 	}

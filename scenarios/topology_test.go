@@ -72,6 +72,11 @@ topology:
 			},
 		},
 		{
+			name: "a misspelt state says nothing of the fields it would use",
+			yaml: "limits:\n  - limit: 5\n    state: shraed\n    sync_interval: 1s\ntopology:\n  replicas: 2\n" + okClient,
+			want: []string{`f.yaml:3: limits[0].state: unknown value "shraed" (want local, shared, synced); did you mean "shared"?`},
+		},
+		{
 			name: "topology fields of a limit without a topology",
 			yaml: "limits:\n  - limit: 5\n    state: shared\n    sync_interval: 1s\n" + okClient,
 			want: []string{
