@@ -27,7 +27,6 @@ type lane struct {
 	conc           concurrencyLimiter  // nil unless the lane is a concurrency limiter
 	shedRetryAfter time.Duration       // the Retry-After of conc's 503
 	gate           clientGate          // nil unless the lane is a client gate
-	fleet          *fleet              // nil without a topology, or for a concurrency limiter
 
 	clients []clientState
 	extras  []arrivalState // arrival components after each client's first
@@ -39,6 +38,8 @@ type lane struct {
 	trace  TraceSink
 	rec    TraceRecord
 	err    error // the first error the trace sink returned
+
+	fleet *fleet // nil without a topology, or for a concurrency limiter
 }
 
 // clientState is what a client of this lane remembers, kept in one 56-byte
