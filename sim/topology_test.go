@@ -368,6 +368,9 @@ func TestAutoscalerLoosensLocalLimits(t *testing.T) {
 			t.Errorf("second from %v: admitted %d, want %d", p.Start, p.Admitted, want)
 		}
 	}
+	if res := mustRun(t, cfg, Options{}); res.Topology == nil || len(res.Topology.Replicas) != 2 {
+		t.Errorf("Result.Topology = %+v, want the configured one", res.Topology)
+	}
 	if lr.Topology.Replicas != 8 || lr.Topology.Limits[0].Fleet.Count != 80 {
 		t.Errorf("replicas %d, fleet peak %d; want 8, 80", lr.Topology.Replicas, lr.Topology.Limits[0].Fleet.Count)
 	}
