@@ -29,7 +29,6 @@ type lane struct {
 	conc           concurrencyLimiter  // nil unless the lane is a concurrency limiter
 	shedRetryAfter time.Duration       // the Retry-After of conc's 503
 	gate           clientGate          // nil unless the lane is a client gate
-	fleet          *fleet              // nil without a topology, or for a concurrency limiter
 
 	clients []clientState
 	extras  []arrivalState // arrival components after each client's first
@@ -41,6 +40,8 @@ type lane struct {
 	trace  TraceSink
 	rec    TraceRecord
 	err    error // the first error the trace sink returned
+
+	fleet *fleet // nil without a topology, or for a concurrency limiter
 }
 
 // clientState is what a client of this lane remembers, kept in one 56-byte
@@ -510,6 +511,9 @@ func (l *lane) fillRecord(ev TraceEvent, r int32) {
 		At: l.eng.now, Lane: l.kind, LaneName: l.name, LaneIndex: l.index, Event: ev, Client: int(c),
 		Class:   l.pop.groups[l.pop.groupOf[c]].Name,
 		Key:     l.pop.keyNames[0][l.pop.keyOf[0][c]],
-		Request: req.num, Attempt: int(req.attempt), Cost: req.cost,
+		Request: req.num, Attempt: int(req.attempt), Cost: req.cost, Replica: -1,
+	}
+	if l.fleet != nil {
+		l.rec.Replica = int(l.fleet.replicaOf[r])
 	}
 }

@@ -18,6 +18,10 @@ type Result struct {
 	HeaderStyle HeaderStyle
 	// Rules are the rule pushes up to the time measured, in the order applied.
 	Rules []RuleChange
+	// Topology is the scenario's topology as configured (replica steps, store
+	// outages: what a timeline marks), nil without one; each lane's figures are
+	// in its LaneResult.Topology.
+	Topology *Topology
 }
 
 // LaneResult is what one limiting strategy did to the scenario's traffic.

@@ -254,7 +254,7 @@ func (s *Simulation) progress(i int, laneNow time.Duration) {
 func (s *Simulation) Result() Result {
 	r := Result{
 		Name: s.cfg.Name, Seed: s.cfg.Seed, Duration: s.cfg.Duration,
-		Limits: s.cfg.Limits, Bucket: s.cfg.Bucket, HeaderStyle: s.cfg.HeaderStyle,
+		Limits: s.cfg.Limits, Bucket: s.cfg.Bucket, HeaderStyle: s.cfg.HeaderStyle, Topology: s.cfg.Topology,
 	}
 	for _, ch := range s.cfg.Rules {
 		if ch.At <= s.now {
