@@ -139,6 +139,12 @@ func (f *fleet) slot(r int32) {
 	}
 }
 
+// unrouted marks request r as decided by no replica yet (Replica -1 in the trace).
+func (f *fleet) unrouted(r int32) {
+	f.slot(r)
+	f.replicaOf[r] = -1
+}
+
 // setCtx sets what the placed limits read for request r.
 func (f *fleet) setCtx(r int32) {
 	f.ctx.req, f.ctx.replica = r, f.replicaOf[r]

@@ -200,6 +200,9 @@ func (l *lane) attempt(r int32) {
 	atRetryAfter := req.raDue == now
 	req.raDue = -1
 
+	if l.fleet != nil {
+		l.fleet.unrouted(r) // until begin routes it: a client's own drop reaches no replica
+	}
 	if l.gate != nil {
 		if !l.gate.allow(c, now) {
 			l.m.dropped(now, g)

@@ -470,10 +470,10 @@ func TestRulePushDuringRacyChecks(t *testing.T) {
 // admissions from it gives the busiest replica's peak.
 func TestTraceNamesTheReplica(t *testing.T) {
 	cfg := withTopology(hotKey(1000, []LaneKind{LaneSlidingLog}), Topology{Replicas: replicas(3), Routing: RoutingRandom}, func(*Limit) {})
-	traces := map[LaneKind]*laneTrace{}
-	lr := mustRun(t, cfg, Options{Trace: traceByLane(traces)}).Lanes[0]
+	traces := traceByLane{}
+	lr := mustRun(t, cfg, Options{Trace: traces}).Lanes[0]
 	per := map[int]int64{}
-	for _, rec := range traces[LaneSlidingLog].records {
+	for _, rec := range traces[0].records {
 		if rec.Replica < 0 || rec.Replica >= 3 {
 			t.Fatalf("record %+v names replica %d", rec, rec.Replica)
 		}
@@ -485,9 +485,9 @@ func TestTraceNamesTheReplica(t *testing.T) {
 	if per[lt.BusiestReplica] != lt.Replica.Count || len(per) != 3 {
 		t.Errorf("the trace counts %v admissions per replica; the busiest replica %d admitted %d", per, lt.BusiestReplica, lt.Replica.Count)
 	}
-	plain := map[LaneKind]*laneTrace{}
-	mustRun(t, hotKey(10, []LaneKind{LaneSlidingLog}), Options{Trace: traceByLane(plain)})
-	if r := plain[LaneSlidingLog].records[0].Replica; r != -1 {
+	plain := traceByLane{}
+	mustRun(t, hotKey(10, []LaneKind{LaneSlidingLog}), Options{Trace: plain})
+	if r := plain[0].records[0].Replica; r != -1 {
 		t.Errorf("without a topology the trace names replica %d, want -1", r)
 	}
 }
