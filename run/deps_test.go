@@ -23,6 +23,7 @@ func TestDependenciesPointOneWay(t *testing.T) {
 		"run":        {"algorithms", "sim", "contention", "scenarios"},
 		"report":     {"algorithms", "sim", "contention", "scenarios", "run"},
 		"tui":        {"algorithms", "sim", "scenarios"},
+		"conform":    {"algorithms", "sim", "contention", "scenarios", "run"},
 	}
 	for pkg, allowed := range below {
 		files, err := filepath.Glob(filepath.Join("..", pkg, "*.go"))
