@@ -52,9 +52,9 @@ func ParseClock(s string) (Clock, bool) {
 
 // Limiter is a limiter on Redis: one atomic script, or a racy read and write.
 type Limiter struct {
-	Name          string // for people: the script's name or file
-	atomic        *redis.Script
-	read, write   *redis.Script
+	Name        string // for people: the script's name or file
+	atomic      *redis.Script
+	read, write *redis.Script
 }
 
 // NewAtomic is the limiter of one atomic script's source.
