@@ -70,7 +70,7 @@ func Check(ctx context.Context, redisOpts *redis.Options, traffic []LaneTraffic,
 func checkLane(ctx context.Context, redisOpts *redis.Options, lt LaneTraffic, lim *Limiter, opts CheckOptions) (LaneCheck, error) {
 	replay := opts.Replay
 	replay.Prefix += lt.Lane.String() + ":"
-	s, closeFn, err := newSession(ctx, redisOpts, lim, replay, lt.Policy)
+	s, closeFn, err := newSession(ctx, redisOpts, lim, replay, lt.Policy, false)
 	if err != nil {
 		return LaneCheck{}, err
 	}
@@ -85,11 +85,15 @@ func checkLane(ctx context.Context, redisOpts *redis.Options, lt LaneTraffic, li
 
 // newSession opens a connection of its own and loads the scripts, so the
 // first attempt pays no script upload.
-func newSession(ctx context.Context, redisOpts *redis.Options, lim *Limiter, replay Replay, p algorithms.Policy) (*session, func(), error) {
+// A concurrent session (a replica) has a pool of connections of its own.
+func newSession(ctx context.Context, redisOpts *redis.Options, lim *Limiter, replay Replay, p algorithms.Policy, concurrent bool) (*session, func(), error) {
 	o := *redisOpts
 	o.PoolSize, o.MinIdleConns = 1, 1
+	if concurrent {
+		o.PoolSize = replicaPool
+	}
 	rdb := redis.NewClient(&o)
-	s := &session{rdb: rdb, lim: lim, replay: replay, policy: p}
+	s := &session{rdb: rdb, lim: lim, replay: replay, policy: p, concurrent: concurrent}
 	for _, sc := range []*redis.Script{lim.atomic, lim.read, lim.write} {
 		if sc == nil {
 			continue
@@ -110,6 +114,10 @@ func newSession(ctx context.Context, redisOpts *redis.Options, lim *Limiter, rep
 	s.start = time.Now()
 	return s, func() { rdb.Close() }, nil
 }
+
+// replicaPool is the most connections a replica holds: the requests it has at
+// the store at once.
+const replicaPool = 32
 
 func checkReplay(r Replay) error {
 	switch {

@@ -5,6 +5,7 @@ import (
 	"errors"
 	"fmt"
 	"strconv"
+	"sync"
 	"time"
 
 	"github.com/redis/go-redis/v9"
@@ -103,18 +104,31 @@ type session struct {
 	policy algorithms.Policy
 	start  time.Time
 	epoch  string // ARGV[6]: the server clock's epoch in µs, or ""
+	// concurrent sends each attempt at its time without waiting for the
+	// answers before it, as a server handles requests: a replica.
+	concurrent bool
 }
 
 // run sends attempts in order, each at its scheduled real time (or at once
 // when late), and returns one answer per attempt.
 func (s *session) run(ctx context.Context, attempts []Attempt) ([]Answer, error) {
 	answers := make([]Answer, len(attempts))
+	var wg sync.WaitGroup
+	defer wg.Wait()
 	for i, a := range attempts {
 		due := s.start.Add(time.Duration(float64(a.At) / s.replay.Scale))
 		if err := waitUntil(ctx, due); err != nil {
 			return nil, err
 		}
-		answers[i] = s.decide(ctx, a)
+		if !s.concurrent {
+			answers[i] = s.decide(ctx, a)
+			continue
+		}
+		wg.Add(1)
+		go func() {
+			defer wg.Done()
+			answers[i] = s.decide(ctx, a)
+		}()
 	}
 	return answers, nil
 }
