@@ -15,7 +15,7 @@ func loadConfig(t *testing.T, path string) *sim.Config {
 	if err != nil {
 		t.Fatal(err)
 	}
-	if err := Suitable(s.Config); err != nil {
+	if err := Suitable(s.File, s.Config); err != nil {
 		t.Fatal(err)
 	}
 	return s.Config

@@ -37,7 +37,7 @@ type RaceRun struct {
 	// RoundTrip is the mean real round trip of one call in this run (atomic
 	// calls and both calls of the racy checks); StoreLatency, the simulation's
 	// store latency (exponential, of that mean), is RoundTrip × Scale.
-	RoundTrip, StoreLatency time.Duration
+	RoundTrip, StoreLatency        time.Duration
 	MeasuredRacy, MeasuredAtomic   Peak
 	SimulatedRacy, SimulatedAtomic Peak
 }

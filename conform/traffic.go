@@ -2,13 +2,13 @@ package conform
 
 import (
 	"context"
-	"errors"
 	"fmt"
 	"math/big"
 	"slices"
 	"time"
 
 	"github.com/rlsim/rlsim/algorithms"
+	"github.com/rlsim/rlsim/scenarios"
 	"github.com/rlsim/rlsim/sim"
 )
 
@@ -71,23 +71,27 @@ func (c *collector) Record(r *sim.TraceRecord) error {
 	return nil
 }
 
-// Suitable reports every reason cfg cannot be replayed against a limiter
-// script, as field paths of the scenario file: the scripts decide one limit,
-// with a policy fixed for the run.
-func Suitable(cfg *sim.Config) error {
-	var errs []error
+// Suitable reports every reason the scenario in file cannot be replayed
+// against a limiter script, as *scenarios.FieldError: the scripts decide one
+// limit, with a policy fixed for the run.
+func Suitable(file string, cfg *sim.Config) error {
+	var errs scenarios.Errors
+	add := func(path, msg string) { errs = append(errs, &scenarios.FieldError{File: file, Path: path, Msg: msg}) }
 	switch {
 	case len(cfg.Limits) != 1:
-		errs = append(errs, fmt.Errorf("limits: conform checks a chain of one limit, got %d", len(cfg.Limits)))
+		add("limits", fmt.Sprintf("conform checks a chain of one limit, got %d", len(cfg.Limits)))
 	case cfg.Limits[0].Shadow:
-		errs = append(errs, errors.New("limits[0].enforce: conform checks an enforced limit, not a shadow one"))
+		add("limits[0].enforce", "conform checks an enforced limit, not a shadow one")
 	case cfg.Limits[0].Endpoint != "":
-		errs = append(errs, errors.New("limits[0].endpoint: conform checks a limit that counts every request"))
+		add("limits[0].endpoint", "conform checks a limit that counts every request")
 	}
 	if len(cfg.Rules) > 0 {
-		errs = append(errs, errors.New("rules: conform checks a policy fixed for the run; these scripts take no rule pushes"))
+		add("rules", "conform checks a policy fixed for the run; the scripts take no rule pushes")
 	}
-	return errors.Join(errs...)
+	if len(errs) == 0 {
+		return nil
+	}
+	return errs
 }
 
 // ConformLanes are the lanes of cfg (its own or the defaults) that have a

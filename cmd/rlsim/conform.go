@@ -1,0 +1,252 @@
+package main
+
+import (
+	"errors"
+	"fmt"
+	"io"
+	"os"
+	"time"
+
+	"github.com/redis/go-redis/v9"
+	"github.com/spf13/cobra"
+
+	"github.com/rlsim/rlsim/conform"
+	"github.com/rlsim/rlsim/run"
+	"github.com/rlsim/rlsim/sim"
+)
+
+type conformOptions struct {
+	Out         io.Writer
+	Scenario    string
+	Redis       string
+	PrintScript string
+	ScriptFile  string
+	Lane        string
+	Clock       string
+	Scale       float64
+	Tolerance   time.Duration
+	Show        int
+	Replicas    int
+	Runs        int
+	MaxEvents   int64
+	// Prefix starts every Redis key written; empty means one new per run.
+	Prefix string
+}
+
+// NewCmdConform builds "rlsim conform". runF, when not nil, replaces the run itself (tests).
+func NewCmdConform(out io.Writer, runF func(*conformOptions) error) *cobra.Command {
+	opts := &conformOptions{Out: out}
+	cmd := &cobra.Command{
+		Use:   "conform --redis ADDR FILE|NAME",
+		Short: "Hold limiter scripts on a real Redis to the exact lanes",
+		Long: `Replay a scenario's traffic in real time against limiter scripts on a real Redis
+and compare their decisions, request for request, with the exact lanes: for each
+lane with a script (fixed_window, sliding_log, sliding_window_counter,
+token_bucket, gcra), the attempts the exact lane met are sent at their instants
+(scaled by --time-scale) and every verdict and Retry-After is compared. The first
+differences beyond --tolerance are shown in full.
+
+Clocks: "scheduled" passes each attempt's exact instant (the script's logic
+alone is compared: tolerance 0 should hold); "driver" passes the instant the
+call was sent, so late sends show as skew; "server" has the script read the
+Redis TIME, in real time (--time-scale 1).
+
+--print-script NAME writes a reference script (see docs/conform.md for the
+calling convention); --script FILE --lane LANE checks your own script.
+--replicas N also measures the read-then-write race: N replicas send the
+traffic through the racy and the atomic scripts, beside the topology simulation
+of the same fleet.
+
+Exit status: 0 when every lane agreed within the tolerance, 1 when one did not
+(or Redis failed), 2 on bad input.`,
+		Args: cobra.MaximumNArgs(1),
+		RunE: func(cmd *cobra.Command, args []string) error {
+			if len(args) == 1 {
+				opts.Scenario = args[0]
+			}
+			if err := checkConformFlags(opts); err != nil {
+				return err
+			}
+			if runF != nil {
+				return runF(opts)
+			}
+			return conformRun(cmd, opts)
+		},
+	}
+	f := cmd.Flags()
+	f.StringVar(&opts.Redis, "redis", "", "the Redis to run the limiter scripts on, `host:port`")
+	f.StringVar(&opts.PrintScript, "print-script", "", "write the reference script `NAME` and exit")
+	f.StringVar(&opts.ScriptFile, "script", "", "check your own limiter script `FILE` (with --lane)")
+	f.StringVar(&opts.Lane, "lane", "", "check only this `LANE` (with --script, the lane your script implements)")
+	f.StringVar(&opts.Clock, "clock", "driver", "where the script reads the time: scheduled, driver or server")
+	f.Float64Var(&opts.Scale, "time-scale", 10, "run scenario time `S` times faster than real time")
+	f.DurationVar(&opts.Tolerance, "tolerance", 50*time.Millisecond, "clock skew and round trips allowed, in scenario time")
+	f.IntVar(&opts.Show, "show", 5, "differences shown in full per lane")
+	f.IntVar(&opts.Replicas, "replicas", 0, "also measure the race of `N` replicas (0: no race)")
+	f.IntVar(&opts.Runs, "runs", 3, "runs of the race, seed after seed")
+	f.Int64Var(&opts.MaxEvents, "max-events", defaultMaxEvents, "refuse scenarios estimated to need more events than `N`")
+	return cmd
+}
+
+func checkConformFlags(opts *conformOptions) error {
+	var errs []error
+	if opts.PrintScript != "" {
+		if _, ok := conform.ScriptNamed(opts.PrintScript); !ok {
+			errs = append(errs, fmt.Errorf("--print-script: unknown script %q (want one of %v)", opts.PrintScript, conform.ScriptNames()))
+		}
+		return badInput(errors.Join(errs...))
+	}
+	if opts.Scenario == "" {
+		errs = append(errs, errors.New("conform: missing the scenario (a file or a built-in's name)"))
+	}
+	if opts.Redis == "" {
+		errs = append(errs, errors.New("--redis: missing the address of the Redis to check against, host:port"))
+	}
+	if opts.ScriptFile != "" && opts.Lane == "" {
+		errs = append(errs, errors.New("--script: say which lane the script implements with --lane"))
+	}
+	if _, ok := conform.ParseClock(opts.Clock); !ok {
+		errs = append(errs, fmt.Errorf("--clock: unknown clock %q (want one of %v)", opts.Clock, conform.ClockNames()))
+	}
+	if opts.Lane != "" {
+		if _, ok := sim.ParseLane(opts.Lane); !ok {
+			errs = append(errs, fmt.Errorf("--lane: unknown lane %q (want one of %v)", opts.Lane, conform.ScriptLanes()))
+		}
+	}
+	switch {
+	case opts.Scale < 1:
+		errs = append(errs, fmt.Errorf("--time-scale: must be at least 1, got %g", opts.Scale))
+	case opts.Clock == "server" && opts.Scale != 1:
+		errs = append(errs, fmt.Errorf("--time-scale: the server clock runs in real time: must be 1, got %g", opts.Scale))
+	}
+	if opts.Tolerance < 0 {
+		errs = append(errs, fmt.Errorf("--tolerance: must not be negative, got %v", opts.Tolerance))
+	}
+	if opts.Show < 0 || opts.Replicas < 0 || opts.Runs < 1 || opts.MaxEvents <= 0 {
+		errs = append(errs, fmt.Errorf("--show and --replicas must not be negative, --runs and --max-events must be positive; got %d, %d, %d, %d",
+			opts.Show, opts.Replicas, opts.Runs, opts.MaxEvents))
+	}
+	return badInput(errors.Join(errs...))
+}
+
+// maxScriptSize is the largest --script file read: far above any limiter script.
+const maxScriptSize = 1 << 20
+
+func conformRun(cmd *cobra.Command, opts *conformOptions) error {
+	if opts.PrintScript != "" {
+		s, _ := conform.ScriptNamed(opts.PrintScript)
+		_, err := io.WriteString(opts.Out, s.Source)
+		return err
+	}
+	s, err := run.Load(opts.Scenario)
+	if err != nil {
+		return badInput(err)
+	}
+	if s.Config == nil {
+		return badInputf("%s: conform replays a comparison of lanes, not a contention study", s.File)
+	}
+	if err := s.CheckBudget(opts.MaxEvents); err != nil {
+		return badInput(err)
+	}
+	if err := conform.Suitable(s.File, s.Config); err != nil {
+		return badInput(err)
+	}
+	only, _ := sim.ParseLane(opts.Lane)
+	if opts.Lane == "" {
+		only = sim.LaneDefault
+	}
+	lanes, err := conform.ConformLanes(s.Config, only)
+	if err != nil {
+		return badInputf("%s: %v", s.File, err)
+	}
+	checkOpts, err := conformCheckOptions(opts)
+	if err != nil {
+		return err
+	}
+	ctx := cmd.Context()
+	traffic, err := conform.Traffic(ctx, *s.Config, lanes, opts.MaxEvents)
+	if err != nil {
+		return err
+	}
+	redisOpts := &redis.Options{Addr: opts.Redis}
+	checks, err := conform.Check(ctx, redisOpts, traffic, checkOpts)
+	if err != nil {
+		return fmt.Errorf("conform: redis at %s: %w", opts.Redis, err)
+	}
+	fmt.Fprintf(opts.Out, "conform: %s (seed %d) against the Redis at %s\n", s.Name, s.Config.Seed, opts.Redis)
+	if err := conform.WriteChecks(opts.Out, checks, checkOpts); err != nil {
+		return err
+	}
+	if opts.Replicas > 0 {
+		if err := conformRace(cmd, opts, s.Config, lanes, redisOpts, checkOpts.Replay); err != nil {
+			return err
+		}
+	}
+	for _, c := range checks {
+		if c.Beyond() > 0 || c.StoreErrors > 0 {
+			return fmt.Errorf("conform: %s: %d attempts decided differently beyond the tolerance, %d store errors", c.Lane, c.Beyond(), c.StoreErrors)
+		}
+	}
+	return nil
+}
+
+func conformCheckOptions(opts *conformOptions) (conform.CheckOptions, error) {
+	clock, _ := conform.ParseClock(opts.Clock)
+	prefix := opts.Prefix
+	if prefix == "" {
+		prefix = fmt.Sprintf("rlsim:conform:%d:", time.Now().UnixNano())
+	}
+	co := conform.CheckOptions{
+		Replay:    conform.Replay{Clock: clock, Scale: opts.Scale, Prefix: prefix},
+		Tolerance: opts.Tolerance,
+		Shown:     opts.Show,
+	}
+	if opts.ScriptFile != "" {
+		src, err := readScript(opts.ScriptFile)
+		if err != nil {
+			return co, badInput(err)
+		}
+		co.Script = conform.NewAtomic(opts.ScriptFile, src)
+	}
+	return co, nil
+}
+
+func readScript(path string) (string, error) {
+	st, err := os.Stat(path)
+	switch {
+	case err != nil:
+		return "", fmt.Errorf("--script: %w", err)
+	case !st.Mode().IsRegular():
+		return "", fmt.Errorf("--script: %s is not a file", path)
+	case st.Size() > maxScriptSize:
+		return "", fmt.Errorf("--script: %s is %d bytes, over the %d a limiter script may have", path, st.Size(), maxScriptSize)
+	}
+	src, err := os.ReadFile(path)
+	if err != nil {
+		return "", fmt.Errorf("--script: %w", err)
+	}
+	return string(src), nil
+}
+
+// conformRace measures the race on the first lane with racy scripts.
+func conformRace(cmd *cobra.Command, opts *conformOptions, cfg *sim.Config, lanes []sim.LaneKind, redisOpts *redis.Options, replay conform.Replay) error {
+	lane := sim.LaneDefault
+	for _, l := range lanes {
+		if _, ok := conform.ScriptNamed(l.String() + "_racy_write"); ok {
+			lane = l
+			break
+		}
+	}
+	if lane == sim.LaneDefault {
+		return badInputf("--replicas: none of the lanes checked has racy scripts (want one of fixed_window, sliding_window_counter, token_bucket, gcra)")
+	}
+	replay.Clock = conform.ClockScheduled
+	race, err := conform.MeasureRace(cmd.Context(), redisOpts, *cfg, conform.RaceOptions{
+		Lane: lane, Replicas: opts.Replicas, Runs: opts.Runs, Replay: replay, MaxEvents: opts.MaxEvents,
+	})
+	if err != nil {
+		return fmt.Errorf("conform: race: redis at %s: %w", opts.Redis, err)
+	}
+	fmt.Fprintln(opts.Out)
+	return conform.WriteRace(opts.Out, race)
+}
