@@ -79,7 +79,11 @@ func checkLane(ctx context.Context, redisOpts *redis.Options, lt LaneTraffic, li
 	if err != nil {
 		return LaneCheck{}, err
 	}
-	t, diffs := tally(lt.Attempts, answers, opts.Tolerance, opts.Shown)
+	tw, err := newTwin(lt.Lane, lt.Policy)
+	if err != nil {
+		return LaneCheck{}, err
+	}
+	t, diffs := tally(tw, lt.Attempts, answers, opts.Tolerance, opts.Shown)
 	return LaneCheck{Lane: lt.Lane, Script: lim.Name, Policy: lt.Policy, Tally: t, Diffs: diffs}, nil
 }
 

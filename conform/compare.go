@@ -60,8 +60,14 @@ func compare(a Attempt, real Answer, tol time.Duration) Outcome {
 // Diff is one attempt the two limiters decided differently, in full.
 type Diff struct {
 	Outcome Outcome
-	Attempt Attempt // with the exact decision
+	Attempt Attempt // with the exact lane's decision
 	Answer  Answer  // the real one
+	// Twin is the exact algorithm's decision at the instant Redis decided at
+	// (Answer.Now), on the attempts Redis had decided before; Explained is
+	// true when it is Redis's, within the tolerance: the clock made the
+	// difference, not the script.
+	Twin      Attempt
+	Explained bool
 }
 
 // Tally counts the outcomes of one lane's comparison.
@@ -72,6 +78,11 @@ type Tally struct {
 	Differed           int
 	RetryAfterDiffered int
 	StoreErrors        int
+	// Unexplained counts the attempts Redis decided otherwise than the exact
+	// algorithm fed the same instants (Answer.Now) in the same order, beyond
+	// the tolerance: differences of logic, not of clock. A conforming script
+	// has none.
+	Unexplained int
 	// ExactAdmitted and RealAdmitted count the admissions of each side.
 	ExactAdmitted, RealAdmitted int
 	// MaxSkew is the largest |Now − At|: how far the time the script decided
@@ -84,15 +95,27 @@ type Tally struct {
 // Beyond counts the attempts decided differently beyond the tolerance.
 func (t Tally) Beyond() int { return t.Differed + t.RetryAfterDiffered }
 
-// tally compares answers with attempts, keeping the first shown differences
-// beyond tolerance in full.
-func tally(attempts []Attempt, answers []Answer, tol time.Duration, shown int) (Tally, []Diff) {
+// tally compares answers with attempts and with tw fed the instants of the
+// answers, keeping the first shown differences in full.
+func tally(tw twin, attempts []Attempt, answers []Answer, tol time.Duration, shown int) (Tally, []Diff) {
 	t := Tally{Attempts: len(attempts)}
 	var diffs []Diff
 	trips := make([]time.Duration, 0, len(answers))
 	for i, a := range attempts {
 		ans := answers[i]
 		o := compare(a, ans, tol)
+		var twinAttempt Attempt
+		explained := true
+		if ans.Err == nil {
+			twinAttempt = a
+			twinAttempt.At = ans.Now
+			d := tw.decide(a.Key, ans.Now, a.Cost)
+			twinAttempt.Admitted, twinAttempt.RetryAfter = d.Admitted(), d.RetryAfter
+			if to := compare(twinAttempt, ans, tol); to == Differed || to == RetryAfterDiffered {
+				t.Unexplained++
+				explained = false
+			}
+		}
 		switch o {
 		case Agreed:
 			t.Agreed++
@@ -105,8 +128,8 @@ func tally(attempts []Attempt, answers []Answer, tol time.Duration, shown int) (
 		case StoreError:
 			t.StoreErrors++
 		}
-		if (o == Differed || o == RetryAfterDiffered || o == StoreError) && len(diffs) < shown {
-			diffs = append(diffs, Diff{Outcome: o, Attempt: a, Answer: ans})
+		if (o == Differed || o == RetryAfterDiffered || o == StoreError || !explained) && len(diffs) < shown {
+			diffs = append(diffs, Diff{Outcome: o, Attempt: a, Answer: ans, Twin: twinAttempt, Explained: explained})
 		}
 		if a.Admitted {
 			t.ExactAdmitted++
