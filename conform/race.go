@@ -17,8 +17,8 @@ type RaceOptions struct {
 	Lane     sim.LaneKind // a lane with racy scripts
 	Replicas int          // concurrent replicas, each with its own connection
 	Runs     int          // measured runs; run i uses seed Seed+i, as its simulation does
-	// Replay paces the traffic; the scripts get the scheduled clock, so every
-	// difference from the exact lane is the race's.
+	// Replay paces the traffic. The driver's clock is the real setup: each
+	// replica stamps a request with the time it sends it.
 	Replay    Replay
 	MaxEvents int64 // the simulations' event budget; zero means none
 }
@@ -150,7 +150,9 @@ func fleetRun(ctx context.Context, redisOpts *redis.Options, lim *Limiter, repla
 				return Peak{}, nil, fmt.Errorf("replica %d: %w", i, ans.Err)
 			}
 			if ans.Admitted {
-				admitted = append(admitted, parts[i][k])
+				a := parts[i][k]
+				a.At = ans.Now // counted when the script counted it
+				admitted = append(admitted, a)
 			}
 			trips = append(trips, ans.RoundTrip)
 		}

@@ -244,7 +244,7 @@ func conformRace(cmd *cobra.Command, opts *conformOptions, cfg *sim.Config, lane
 	if lane == sim.LaneDefault {
 		return badInputf("--replicas: none of the lanes checked has racy scripts (want one of fixed_window, sliding_window_counter, token_bucket, gcra)")
 	}
-	replay.Clock = conform.ClockScheduled
+	replay.Clock = conform.ClockDriver
 	race, err := conform.MeasureRace(cmd.Context(), redisOpts, *cfg, conform.RaceOptions{
 		Lane: lane, Replicas: opts.Replicas, Runs: opts.Runs, Replay: replay, MaxEvents: opts.MaxEvents,
 	})

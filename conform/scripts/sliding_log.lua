@@ -1,7 +1,8 @@
 -- Sliding log in a sorted set: one member per admitted cost unit, scored by
 -- its time. A unit admitted at t counts during (t - window, t]. A request
 -- earlier than the newest entry is decided, and logged, as if it came then.
--- Retry-After is the time until enough of the oldest units have expired.
+-- Retry-After is the time until enough of the oldest units have expired. The
+-- third result is the instant the request was decided and logged at.
 local key = KEYS[1]
 if cost > limit then return { 0, -1, now } end
 local eff = now
@@ -11,7 +12,7 @@ local cut = '(' .. int(eff - window)
 local used = redis.call('ZCOUNT', key, cut, '+inf')
 if cost > limit - used then
   local oldest = redis.call('ZRANGEBYSCORE', key, cut, '+inf', 'WITHSCORES', 'LIMIT', used + cost - limit - 1, 1)
-  return { 0, tonumber(oldest[2]) + window - now, now }
+  return { 0, tonumber(oldest[2]) + window - now, eff }
 end
 redis.call('ZREMRANGEBYSCORE', key, '-inf', int(eff - window))
 local add = {}
@@ -21,4 +22,4 @@ for j = 1, cost do
 end
 redis.call('ZADD', key, unpack(add))
 redis.call('PEXPIRE', key, ttl)
-return { 1, 0, now }
+return { 1, 0, eff }
