@@ -2,6 +2,7 @@ package conform
 
 import (
 	"context"
+	"errors"
 	"fmt"
 	"sync"
 	"time"
@@ -23,6 +24,9 @@ type CheckOptions struct {
 	// Script, when set, replaces the reference script of every lane checked
 	// (a user's own limiter, checked against one lane).
 	Script *Limiter
+	// Progress, when set, is told after each answer how many of a lane's
+	// attempts have been answered; lanes call it concurrently.
+	Progress func(lane sim.LaneKind, done int)
 }
 
 // LaneCheck is one lane's comparison of a limiter on Redis with the exact lane.
@@ -30,6 +34,9 @@ type LaneCheck struct {
 	Lane   sim.LaneKind
 	Script string
 	Policy algorithms.Policy
+	// OnStoreError is how the limit decided the attempts whose call failed
+	// (Tally.StoreErrors; Tally.FailAdmitted of them admitted).
+	OnStoreError sim.FailMode
 	Tally
 	Diffs []Diff // the first CheckOptions.Shown differences beyond tolerance
 }
@@ -40,6 +47,9 @@ func Check(ctx context.Context, redisOpts *redis.Options, traffic []LaneTraffic,
 	if err := checkReplay(opts.Replay); err != nil {
 		return nil, err
 	}
+	if err := CheckExact(traffic); err != nil {
+		return nil, err
+	}
 	checks := make([]LaneCheck, len(traffic))
 	errs := make([]error, len(traffic))
 	var wg sync.WaitGroup
@@ -48,9 +58,6 @@ func Check(ctx context.Context, redisOpts *redis.Options, traffic []LaneTraffic,
 		if lim == nil {
 			s, _ := scriptFor(lt.Lane, Atomic)
 			lim = NewAtomic(s.Name, s.Source)
-		}
-		if err := checkExact(lt.Policy, lastAt(lt.Attempts), maxCost(lt.Attempts)); err != nil {
-			return nil, fmt.Errorf("lane %s: %w", lt.Lane, err)
 		}
 		wg.Add(1)
 		go func() {
@@ -75,6 +82,12 @@ func checkLane(ctx context.Context, redisOpts *redis.Options, lt LaneTraffic, li
 		return LaneCheck{}, err
 	}
 	defer closeFn()
+	if s.fail, err = newFailMode(lt); err != nil {
+		return LaneCheck{}, err
+	}
+	if opts.Progress != nil {
+		s.progress = func(done int) { opts.Progress(lt.Lane, done) }
+	}
 	answers, err := s.run(ctx, lt.Attempts)
 	if err != nil {
 		return LaneCheck{}, err
@@ -84,7 +97,18 @@ func checkLane(ctx context.Context, redisOpts *redis.Options, lt LaneTraffic, li
 		return LaneCheck{}, err
 	}
 	t, diffs := tally(tw, lt.Attempts, answers, opts.Tolerance, opts.Shown)
-	return LaneCheck{Lane: lt.Lane, Script: lim.Name, Policy: lt.Policy, Tally: t, Diffs: diffs}, nil
+	return LaneCheck{Lane: lt.Lane, Script: lim.Name, Policy: lt.Policy, OnStoreError: lt.OnStoreError, Tally: t, Diffs: diffs}, nil
+}
+
+func newFailMode(lt LaneTraffic) (*failMode, error) {
+	f := &failMode{mode: lt.OnStoreError}
+	if f.mode == sim.FailLocal {
+		var err error
+		if f.fallback, err = newTwin(lt.Lane, lt.Fallback); err != nil {
+			return nil, fmt.Errorf("fallback: %w", err)
+		}
+	}
+	return f, nil
 }
 
 // newSession opens a connection of its own and loads the scripts, so the
@@ -92,12 +116,14 @@ func checkLane(ctx context.Context, redisOpts *redis.Options, lt LaneTraffic, li
 // A concurrent session (a replica) has a pool of connections of its own.
 func newSession(ctx context.Context, redisOpts *redis.Options, lim *Limiter, replay Replay, p algorithms.Policy, concurrent bool) (*session, func(), error) {
 	o := *redisOpts
-	o.PoolSize, o.MinIdleConns = 1, 1
+	// A failed call is a store error, told as such: no retries behind it.
+	// No idle connection dialled ahead: after a restart the next call dials afresh.
+	o.PoolSize, o.MaxRetries, o.DialerRetries = 1, -1, 1
 	if concurrent {
 		o.PoolSize = replicaPool
 	}
 	rdb := redis.NewClient(&o)
-	s := &session{rdb: rdb, lim: lim, replay: replay, policy: p, concurrent: concurrent}
+	s := &session{rdb: rdb, opts: &o, lim: lim, replay: replay, policy: p, concurrent: concurrent}
 	for _, sc := range []*redis.Script{lim.atomic, lim.read, lim.write} {
 		if sc == nil {
 			continue
@@ -115,13 +141,31 @@ func newSession(ctx context.Context, redisOpts *redis.Options, lim *Limiter, rep
 		}
 		s.epoch = epoch
 	}
+	id, err := runID(ctx, rdb)
+	if err != nil {
+		rdb.Close()
+		return nil, nil, err
+	}
+	s.runID = id
 	s.start = time.Now()
-	return s, func() { rdb.Close() }, nil
+	return s, func() { s.rdb.Close() }, nil
 }
 
 // replicaPool is the most connections a replica holds: the requests it has at
 // the store at once.
 const replicaPool = 32
+
+// CheckExact reports every lane whose policy and duration would need integers
+// that Lua's doubles do not hold exactly (above 2^53).
+func CheckExact(traffic []LaneTraffic) error {
+	var errs []error
+	for _, lt := range traffic {
+		if err := checkExact(lt.Policy, lastAt(lt.Attempts), maxCost(lt.Attempts)); err != nil {
+			errs = append(errs, fmt.Errorf("lane %s: %w", lt.Lane, err))
+		}
+	}
+	return errors.Join(errs...)
+}
 
 func checkReplay(r Replay) error {
 	switch {

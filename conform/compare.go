@@ -81,10 +81,13 @@ type Tally struct {
 	// Unexplained counts the attempts Redis decided otherwise than the exact
 	// algorithm fed the same instants (Answer.Now) in the same order, beyond
 	// the tolerance: differences of logic, not of clock. A conforming script
-	// has none.
+	// has none. The algorithm starts afresh where Redis restarted.
 	Unexplained int
-	// ExactAdmitted and RealAdmitted count the admissions of each side.
-	ExactAdmitted, RealAdmitted int
+	// Restarts counts the times Redis came back as a new server (state lost).
+	Restarts int
+	// ExactAdmitted and RealAdmitted count the admissions of each side;
+	// RealAdmitted counts Redis's alone, FailAdmitted those of the fail mode.
+	ExactAdmitted, RealAdmitted, FailAdmitted int
 	// MaxSkew is the largest |Now − At|: how far the time the script decided
 	// at strayed from the attempt's instant (0 on the scheduled clock).
 	MaxSkew time.Duration
@@ -106,6 +109,10 @@ func tally(tw twin, attempts []Attempt, answers []Answer, tol time.Duration, sho
 		o := compare(a, ans, tol)
 		var twinAttempt Attempt
 		explained := true
+		if ans.Restarted {
+			tw = tw.fresh()
+			t.Restarts++
+		}
 		if ans.Err == nil {
 			twinAttempt = a
 			twinAttempt.At = ans.Now
@@ -135,6 +142,9 @@ func tally(tw twin, attempts []Attempt, answers []Answer, tol time.Duration, sho
 			t.ExactAdmitted++
 		}
 		if ans.Err != nil {
+			if ans.Admitted {
+				t.FailAdmitted++
+			}
 			continue
 		}
 		if ans.Admitted {

@@ -5,12 +5,14 @@ import (
 	"errors"
 	"fmt"
 	"strconv"
+	"strings"
 	"sync"
 	"time"
 
 	"github.com/redis/go-redis/v9"
 
 	"github.com/rlsim/rlsim/algorithms"
+	"github.com/rlsim/rlsim/sim"
 )
 
 // Clock is where a limiter script reads the time it decides at.
@@ -93,20 +95,57 @@ type Answer struct {
 	RetryAfter time.Duration // on a refusal; algorithms.Never when no wait would do
 	// RoundTrip is the real time of the call (both calls of a racy limiter).
 	RoundTrip time.Duration
-	Err       error // the store call failed: the answer holds no decision
+	// Err is set when the store call failed; Admitted and RetryAfter are then
+	// what the limit's fail mode decided.
+	Err error
+	// Restarted marks the first answer of a Redis that restarted since the
+	// answer before (a new run_id): the limiter's state began afresh.
+	Restarted bool
 }
 
 // session is one connection's replay of attempts from a common start.
 type session struct {
-	rdb    *redis.Client
-	lim    *Limiter
-	replay Replay
-	policy algorithms.Policy
-	start  time.Time
-	epoch  string // ARGV[6]: the server clock's epoch in µs, or ""
+	rdb  *redis.Client
+	opts *redis.Options // rdb's, to reconnect after a store error
+	// runID is the server's run_id: a new one after a store error means
+	// Redis restarted, and lost the limiter's state (no persistence).
+	runID       string
+	reconnected bool
+	lim         *Limiter
+	replay      Replay
+	policy      algorithms.Policy
+	start       time.Time
+	epoch       string // ARGV[6]: the server clock's epoch in µs, or ""
 	// concurrent sends each attempt at its time without waiting for the
 	// answers before it, as a server handles requests: a replica.
 	concurrent bool
+	// fail decides an attempt whose store call failed.
+	fail *failMode
+	// progress, when set, is told how many attempts have been answered
+	// (sequential sessions only).
+	progress func(done int)
+}
+
+// failMode is a limit's decision when its store fails (sim.FailMode), with
+// the fallback limiter of FailLocal, of this connection alone.
+type failMode struct {
+	mode     sim.FailMode
+	mu       sync.Mutex
+	fallback twin
+}
+
+func (f *failMode) decide(a Attempt, now time.Duration, ans *Answer) {
+	switch f.mode {
+	case sim.FailOpen:
+		ans.Admitted = true
+	case sim.FailClosed:
+		ans.Admitted = false
+	case sim.FailLocal:
+		f.mu.Lock()
+		d := f.fallback.decide(a.Key, now, a.Cost)
+		f.mu.Unlock()
+		ans.Admitted, ans.RetryAfter = d.Admitted(), d.RetryAfter
+	}
 }
 
 // run sends attempts in order, each at its scheduled real time (or at once
@@ -122,6 +161,9 @@ func (s *session) run(ctx context.Context, attempts []Attempt) ([]Answer, error)
 		}
 		if !s.concurrent {
 			answers[i] = s.decide(ctx, a)
+			if s.progress != nil {
+				s.progress(i + 1)
+			}
 			continue
 		}
 		wg.Add(1)
@@ -141,18 +183,65 @@ func (s *session) decide(ctx context.Context, a Attempt) Answer {
 		now = sent
 	}
 	key := s.replay.Prefix + a.Key
+	restarted := s.checkRestart(ctx)
 	args := []any{int64(now), a.Cost, s.policy.Limit, int64(s.policy.Window), s.policy.EffectiveBurst(), s.epoch}
 	res, err := s.call(ctx, key, args)
-	ans := Answer{Sent: sent, Now: sent, RoundTrip: time.Since(sentAt)}
+	ans := Answer{Sent: sent, Now: sent, RoundTrip: time.Since(sentAt), Restarted: restarted && err == nil}
 	if s.replay.Clock != ClockServer {
 		ans.Now = now
 	}
+	if err == nil {
+		err = parseResult(res, &ans)
+	}
 	if err != nil {
 		ans.Err = err
-		return ans
+		if s.fail != nil {
+			s.fail.decide(a, ans.Now, &ans)
+		}
+		if !s.concurrent {
+			s.reconnect()
+		}
 	}
-	ans.Err = parseResult(res, &ans)
 	return ans
+}
+
+// reconnect replaces the connection after a store error: go-redis's pool
+// holds on to a failed dial for a while, and a restarted Redis should answer
+// the very next call.
+func (s *session) reconnect() {
+	s.rdb.Close()
+	s.rdb = redis.NewClient(s.opts)
+	s.reconnected = true
+}
+
+// checkRestart reports, on the first call after a reconnection that reaches
+// Redis, whether it is another run of the server than before.
+func (s *session) checkRestart(ctx context.Context) bool {
+	if !s.reconnected {
+		return false
+	}
+	id, err := runID(ctx, s.rdb)
+	if err != nil {
+		return false
+	}
+	s.reconnected = false
+	restarted := id != s.runID
+	s.runID = id
+	return restarted
+}
+
+// runID is the server's run_id (INFO server): new at every start.
+func runID(ctx context.Context, rdb *redis.Client) (string, error) {
+	info, err := rdb.Info(ctx, "server").Result()
+	if err != nil {
+		return "", err
+	}
+	for _, line := range strings.Split(info, "\n") {
+		if id, ok := strings.CutPrefix(line, "run_id:"); ok {
+			return strings.TrimSpace(id), nil
+		}
+	}
+	return "", fmt.Errorf("INFO server has no run_id")
 }
 
 func (s *session) call(ctx context.Context, key string, args []any) (any, error) {

@@ -18,11 +18,11 @@ func WriteChecks(w io.Writer, checks []LaneCheck, opts CheckOptions) error {
 		"unexplained: decided otherwise than the exact algorithm fed the instants Redis decided at, in the same order (a conforming script has none)\n\n",
 		opts.Replay.Clock, opts.Replay.Scale, opts.Tolerance, opts.Tolerance, opts.Tolerance)
 	tw := tabwriter.NewWriter(&b, 0, 0, 2, ' ', 0)
-	fmt.Fprintln(tw, "lane\tscript\tattempts\tagreed\tdiffered within tolerance\tdiffered\tretry-after differed\tunexplained\tstore errors\tadmitted exact/redis\tmax skew\tround trip p50")
+	fmt.Fprintln(tw, "lane\tscript\tattempts\tagreed\tdiffered within tolerance\tdiffered\tretry-after differed\tunexplained\tstore errors\tadmitted exact/redis\tmax skew\tround trip p50\tround trip max")
 	for _, c := range checks {
-		fmt.Fprintf(tw, "%s\t%s\t%d\t%d\t%d\t%d\t%d\t%d\t%d\t%d/%d\t%v\t%v\n", c.Lane, c.Script, c.Attempts, c.Agreed,
-			c.DifferedWithin, c.Differed, c.RetryAfterDiffered, c.Unexplained, c.StoreErrors, c.ExactAdmitted, c.RealAdmitted,
-			c.MaxSkew, c.RoundTrip.Round(time.Microsecond))
+		fmt.Fprintf(tw, "%s\t%s\t%d\t%d\t%d\t%d\t%d\t%d\t%s\t%d/%d\t%v\t%v\t%v\n", c.Lane, c.Script, c.Attempts, c.Agreed,
+			c.DifferedWithin, c.Differed, c.RetryAfterDiffered, c.Unexplained, storeErrors(c), c.ExactAdmitted, c.RealAdmitted,
+			c.MaxSkew, c.RoundTrip.Round(time.Microsecond), c.RoundTripMax.Round(time.Microsecond))
 	}
 	tw.Flush()
 	for _, c := range checks {
@@ -48,6 +48,18 @@ func WriteChecks(w io.Writer, checks []LaneCheck, opts CheckOptions) error {
 	return err
 }
 
+// storeErrors tells the failed calls and what the fail mode made of them.
+func storeErrors(c LaneCheck) string {
+	if c.StoreErrors == 0 {
+		return "0"
+	}
+	s := fmt.Sprintf("%d (fail %s: %d admitted", c.StoreErrors, c.OnStoreError, c.FailAdmitted)
+	if c.Restarts > 0 {
+		s += fmt.Sprintf("; redis restarted %d×, state lost", c.Restarts)
+	}
+	return s + ")"
+}
+
 func verdict(admitted bool, retryAfter time.Duration) string {
 	switch {
 	case admitted:
@@ -60,7 +72,7 @@ func verdict(admitted bool, retryAfter time.Duration) string {
 
 func answer(a Answer) string {
 	if a.Err != nil {
-		return "store error: " + a.Err.Error()
+		return fmt.Sprintf("store error (%v), so the fail mode's %s", a.Err, verdict(a.Admitted, a.RetryAfter))
 	}
 	return fmt.Sprintf("%s, decided at t=%v", verdict(a.Admitted, a.RetryAfter), a.Now)
 }

@@ -27,11 +27,17 @@ type Attempt struct {
 	RetryAfter time.Duration
 }
 
-// LaneTraffic is what one lane met: its policy and its attempts in the order decided.
+// LaneTraffic is what one lane met: its policy and its attempts in the order
+// decided, and what the limit decides when its store fails.
 type LaneTraffic struct {
 	Lane     sim.LaneKind
 	Policy   algorithms.Policy
 	Attempts []Attempt
+	// OnStoreError and Fallback are the limit's (sim.Limit): a failed call to
+	// Redis admits (open), refuses (closed) or is decided by a fallback
+	// limiter of the connection's own (local).
+	OnStoreError sim.FailMode
+	Fallback     algorithms.Policy
 }
 
 // Traffic simulates cfg without its topology (one exact limiter per lane)
@@ -48,7 +54,8 @@ func Traffic(ctx context.Context, cfg sim.Config, lanes []sim.LaneKind, maxEvent
 	}
 	var out []LaneTraffic
 	for _, lr := range res.Lanes {
-		out = append(out, LaneTraffic{Lane: lr.Lane, Policy: lr.Policy, Attempts: sink.byLane[lr.Lane]})
+		out = append(out, LaneTraffic{Lane: lr.Lane, Policy: lr.Policy, Attempts: sink.byLane[lr.Lane],
+			OnStoreError: cfg.Limits[0].OnStoreError, Fallback: cfg.Limits[0].Fallback})
 	}
 	return out, nil
 }

@@ -13,6 +13,7 @@ import (
 // lane does not, the difference is the clock's, not the script's.
 type twin interface {
 	decide(key string, now time.Duration, cost int64) algorithms.Decision
+	fresh() twin // the same algorithm with every key never seen
 }
 
 type keyedTwin[S any] struct {
@@ -28,6 +29,8 @@ func (t *keyedTwin[S]) decide(key string, now time.Duration, cost int64) algorit
 	}
 	return t.alg.Decide(s, now, cost)
 }
+
+func (t *keyedTwin[S]) fresh() twin { return &keyedTwin[S]{alg: t.alg, states: map[string]*S{}} }
 
 func newKeyed[S any](alg algorithms.Algorithm[S], err error) (twin, error) {
 	if err != nil {

@@ -1,6 +1,7 @@
 package main
 
 import (
+	"context"
 	"errors"
 	"fmt"
 	"io"
@@ -172,6 +173,10 @@ func conformRun(cmd *cobra.Command, opts *conformOptions) error {
 	if err != nil {
 		return err
 	}
+	if err := conform.CheckExact(traffic); err != nil {
+		return badInputf("%s: %v", s.File, err)
+	}
+	redis.SetLogger(quietRedis{}) // a store error is told in the results, once
 	redisOpts := &redis.Options{Addr: opts.Redis}
 	checks, err := conform.Check(ctx, redisOpts, traffic, checkOpts)
 	if err != nil {
@@ -193,6 +198,11 @@ func conformRun(cmd *cobra.Command, opts *conformOptions) error {
 	}
 	return nil
 }
+
+// quietRedis keeps go-redis's own log (dial failures) off stderr.
+type quietRedis struct{}
+
+func (quietRedis) Printf(context.Context, string, ...any) {}
 
 func conformCheckOptions(opts *conformOptions) (conform.CheckOptions, error) {
 	clock, _ := conform.ParseClock(opts.Clock)
