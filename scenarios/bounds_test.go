@@ -69,6 +69,9 @@ func TestDocsStateTheCaps(t *testing.T) {
 		fmt.Sprintf("clients, all groups together: at most %d", sim.MaxClients),
 		fmt.Sprintf("(`duration` + `drain`) / `bucket`: at most %d", sim.MaxBuckets),
 		fmt.Sprintf("a backend `queue`: at most %d; its `changes`: at most %d", sim.MaxQueue, sim.MaxChanges),
+		fmt.Sprintf("at most %d replicas at any time; with several, each limit's replicas × keys at most %d per-replica states; its `autoscaler` steps and its store's `outages`: at most %d each",
+			sim.MaxReplicas, sim.MaxReplicaStates, sim.MaxChanges),
+		fmt.Sprintf("a synced limit's `sync_interval` at least %v", sim.MinSyncInterval),
 		fmt.Sprintf("at most %d clients per count, `runs` at most %d", contention.MaxClients, contention.MaxRuns),
 		fmt.Sprintf("`hop_stddev` at most %s each", strings.TrimSuffix(contention.MaxTime.String(), "0m0s")),
 	} {

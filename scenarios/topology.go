@@ -20,6 +20,9 @@ func (b *builder) topology(ts *topologySpec, specs []limitSpec, limits []sim.Lim
 		}
 	}
 	if ts == nil {
+		if b.has("topology") && !b.reported("topology") {
+			b.addf("topology", "the section is empty: give at least replicas (or leave topology out)")
+		}
 		return nil
 	}
 	t := &sim.Topology{HashKey: defaultHashKey}
@@ -67,6 +70,9 @@ func (b *builder) placement(ls *limitSpec, path string, l *sim.Limit, topology b
 			}
 		}
 		return
+	}
+	if b.reported(path + ".state") {
+		return // which fields it would use is unknown
 	}
 	if ls.State != "" {
 		l.State, _ = sim.ParseState(ls.State)

@@ -72,6 +72,16 @@ topology:
 			},
 		},
 		{
+			name: "a misspelt state says nothing of the fields it would use",
+			yaml: "limits:\n  - limit: 5\n    state: shraed\n    sync_interval: 1s\ntopology:\n  replicas: 2\n" + okClient,
+			want: []string{`f.yaml:3: limits[0].state: unknown value "shraed" (want local, shared, synced); did you mean "shared"?`},
+		},
+		{
+			name: "a topology section written empty",
+			yaml: "topology:\n" + okClient,
+			want: []string{`f.yaml:1: topology: the section is empty: give at least replicas (or leave topology out)`},
+		},
+		{
 			name: "topology fields of a limit without a topology",
 			yaml: "limits:\n  - limit: 5\n    state: shared\n    sync_interval: 1s\n" + okClient,
 			want: []string{

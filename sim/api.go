@@ -70,6 +70,9 @@ type TraceRecord struct {
 	// order; "" when none would have.
 	Shadow  string
 	Latency time.Duration // TraceSuccess: time in the backend
+	// Replica is, with a topology, the replica (from 0) that decided the
+	// attempt; -1 without one, or in a lane it does not apply to.
+	Replica int
 	// Answered is true when a rate limit answered the attempt (admit, delay,
 	// refuse); Remaining and Reset are then what its RateLimit header says: the
 	// quota left and the time until it is whole again, of Limit.

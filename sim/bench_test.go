@@ -71,10 +71,34 @@ func BenchmarkManyClientsPending(b *testing.B) {
 	}
 }
 
+// topologyStream is singleStream at a tenth of its rate behind 8 replicas, its
+// limit placed by place.
+func topologyStream(d time.Duration, store Store, place func(*Limit)) Config {
+	cfg := singleStream(d, LaneTokenBucket)
+	cfg.Clients[0].Arrivals[0].Rate.Per *= 10
+	cfg.Topology = &Topology{Replicas: []ReplicaStep{{Count: 8}}, Store: store}
+	place(&cfg.Limits[0])
+	return cfg
+}
+
+func BenchmarkTopology(b *testing.B) {
+	lat := Service{Mean: 10 * time.Microsecond}
+	for name, cfg := range map[string]Config{
+		"local":             topologyStream(200*time.Second, Store{}, func(l *Limit) {}),
+		"shared_atomic":     topologyStream(200*time.Second, Store{Latency: lat}, func(l *Limit) { l.State = StateShared }),
+		"shared_racy":       topologyStream(200*time.Second, Store{Latency: lat, Racy: true}, func(l *Limit) { l.State = StateShared }),
+		"synced_every_10ms": topologyStream(200*time.Second, Store{}, func(l *Limit) { l.State, l.SyncInterval = StateSynced, 10*time.Millisecond }),
+	} {
+		b.Run(name, func(b *testing.B) { benchmarkEvents(b, cfg) })
+	}
+}
+
 func TestNoAllocationPerEventInSteadyState(t *testing.T) {
 	for name, cfg := range map[string]Config{
 		"single stream": singleStream(100*time.Second, LaneTokenBucket),
 		"backend":       queueWorld(200, 300, 2, 1000*time.Second),
+		"racy store":    topologyStream(100*time.Second, Store{Latency: Service{Mean: 10 * time.Microsecond}, Racy: true}, func(l *Limit) { l.State = StateShared }),
+		"synced":        topologyStream(100*time.Second, Store{}, func(l *Limit) { l.State, l.SyncInterval = StateSynced, 10*time.Millisecond }),
 	} {
 		s, err := New(cfg, Options{})
 		if err != nil {

@@ -506,6 +506,9 @@ func (l *lane) fillRecord(ev TraceEvent, r int32) {
 		At: l.eng.now, Lane: l.kind, Event: ev, Client: int(c),
 		Class:   l.pop.groups[l.pop.groupOf[c]].Name,
 		Key:     l.pop.keyNames[0][l.pop.keyOf[0][c]],
-		Request: req.num, Attempt: int(req.attempt), Cost: req.cost,
+		Request: req.num, Attempt: int(req.attempt), Cost: req.cost, Replica: -1,
+	}
+	if l.fleet != nil {
+		l.rec.Replica = int(l.fleet.replicaOf[r])
 	}
 }

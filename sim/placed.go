@@ -87,6 +87,8 @@ type sharedLimit struct {
 	keys     int
 	store    stateTable
 	copies   stateTable   // per request slot: the state a racy check read
+	readAt   []uint32     // per request slot: the rule epoch its copy was read in
+	epoch    uint32       // rule pushes so far: a copy read before one is not written back
 	fallback []stateTable // per replica, for FailLocal
 	fbPolicy algorithms.Policy
 	mode     FailMode
@@ -124,6 +126,10 @@ func (sl *sharedLimit) decide(key int32, now time.Duration, cost int64) algorith
 	case ctx.racy:
 		slot := ctx.req
 		sl.copies.grow(int(slot) + 1)
+		for int(slot) >= len(sl.readAt) {
+			sl.readAt = append(sl.readAt, 0)
+		}
+		sl.readAt[slot] = sl.epoch
 		sl.copies.copyFrom(slot, sl.store, key)
 		d := sl.copies.decide(slot, now, cost)
 		if d.Admitted() {
@@ -172,14 +178,23 @@ func (sl *sharedLimit) failed(key int32, now time.Duration, cost int64, peek boo
 }
 
 // writeBack is the write of a racy check: the copy request slot r read and
-// admitted on replaces the store's state of key.
-func (sl *sharedLimit) writeBack(key int32, r int32) { sl.store.copyFrom(key, sl.copies, r) }
+// admitted on replaces the store's state of key, unless a rule push started
+// every key afresh since the read.
+func (sl *sharedLimit) writeBack(key int32, r int32) {
+	if sl.readAt[r] == sl.epoch {
+		sl.store.copyFrom(key, sl.copies, r)
+	}
+}
 
 func (sl *sharedLimit) setPolicy(p algorithms.Policy) {
 	t, err := newTable(sl.kind, p, sl.keys)
 	mustBuild(err)
-	sl.store, sl.copies = t, t.like(0)
+	sl.store, sl.epoch = t, sl.epoch+1
+	sl.copies = t.like(sl.copiesLen())
 }
+
+// copiesLen is how many request slots the copies table holds.
+func (sl *sharedLimit) copiesLen() int { return len(sl.readAt) }
 
 func (sl *sharedLimit) resize(old, n int) {
 	for j := min(old, n); j < max(old, n) && sl.fallback != nil; j++ {

@@ -82,8 +82,8 @@ func checkTopology(ck *checker, c Config) {
 	if len(t.Replicas) == 0 {
 		ck.add("topology.replicas", "at least one replica count is needed")
 	}
-	if len(t.Replicas) > MaxChanges {
-		ck.add("topology.replicas", "at most %d steps, got %d", MaxChanges, len(t.Replicas))
+	if len(t.Replicas) > MaxChanges+1 {
+		ck.add("topology.replicas", "the first count and at most %d autoscaler steps, got %d", MaxChanges, len(t.Replicas)-1)
 	}
 	for i, s := range t.Replicas {
 		p := fmt.Sprintf("topology.replicas[%d]", i)
@@ -181,63 +181,4 @@ func checkTopologyCaps(ck *checker, c Config) {
 			ck.add(fmt.Sprintf("limits[%d].key", i), "%d replicas × about %d keys is over %d per-replica states; use fewer replicas or clients", most, keys, MaxReplicaStates)
 		}
 	}
-}
-
-// topologyEvents is about how many events a topology adds to one lane whose
-// attempts make attempts (see EstimateEvents), counting the rebuild of a
-// divided local limit's tables at each autoscaler step as one event per state.
-func (c Config) topologyEvents(attempts float64) float64 {
-	t := c.Topology
-	if t == nil {
-		return 0
-	}
-	var e float64
-	shared := false
-	most := 1
-	for _, s := range t.Replicas {
-		most = max(most, s.Count)
-	}
-	for _, l := range c.Limits {
-		shared = shared || l.State == StateShared
-		if l.State == StateLocal && l.LocalLimit == LocalDivided {
-			// every step rebuilds every replica's table: about an event's work per state
-			e += float64(len(t.Replicas)-1) * float64(c.keys(l.Key)) * float64(most)
-		}
-		if l.State == StateSynced && l.SyncInterval > 0 {
-			e += float64((c.Duration + c.Drain) / l.SyncInterval)
-		}
-	}
-	if shared && (t.Store.Latency.Mean > 0 || t.Store.Timeout > 0) {
-		perCall := 2.0
-		if t.Store.Racy {
-			perCall = 3
-		}
-		e += attempts * perCall
-	}
-	return e + float64(len(t.Replicas))
-}
-
-// chainLanes is how many of c's lanes decide the limit chain (and so run in its topology).
-func (c Config) chainLanes() int {
-	n := 0
-	for _, k := range c.Lanes {
-		if _, ok := c.chainKind(k); ok {
-			n++
-		}
-	}
-	return n
-}
-
-// fleetShare is how many times its limit a fleet can admit on one key of l:
-// the most replicas for a local limit enforcing the whole limit on each, or a
-// synced one; 1 otherwise.
-func (c Config) fleetShare(l Limit) int {
-	if c.Topology == nil || l.State == StateShared || (l.State == StateLocal && l.LocalLimit == LocalDivided) {
-		return 1
-	}
-	most := 1
-	for _, s := range c.Topology.Replicas {
-		most = max(most, s.Count)
-	}
-	return most
 }

@@ -450,3 +450,41 @@ func TestReplicaStatesAreCapped(t *testing.T) {
 		}
 	}
 }
+
+// A rule push while racy checks are between their read and their write starts
+// every key afresh: the writes of copies read before it are dropped.
+func TestRulePushDuringRacyChecks(t *testing.T) {
+	cfg := racyWorld(1, 80, 20*time.Millisecond, true)
+	cfg.Rules = []RuleChange{{At: 2*time.Second + 5*time.Millisecond, Limit: 0, Policy: algorithms.Policy{Limit: 5, Window: time.Second}}}
+	for _, lr := range mustRun(t, cfg, Options{}).Lanes {
+		if lr.Admitted == 0 || lr.Topology.StoreCalls == 0 {
+			t.Errorf("%v: admitted %d, %d store calls", lr.Lane, lr.Admitted, lr.Topology.StoreCalls)
+		}
+	}
+}
+
+// The trace names the replica of every attempt: recounting each replica's
+// admissions from it gives the busiest replica's peak.
+func TestTraceNamesTheReplica(t *testing.T) {
+	cfg := withTopology(hotKey(1000, []LaneKind{LaneSlidingLog}), Topology{Replicas: replicas(3), Routing: RoutingRandom}, func(*Limit) {})
+	traces := map[LaneKind]*laneTrace{}
+	lr := mustRun(t, cfg, Options{Trace: traceByLane(traces)}).Lanes[0]
+	per := map[int]int64{}
+	for _, rec := range traces[LaneSlidingLog].records {
+		if rec.Replica < 0 || rec.Replica >= 3 {
+			t.Fatalf("record %+v names replica %d", rec, rec.Replica)
+		}
+		if rec.Event == TraceAdmit {
+			per[rec.Replica] += rec.Cost
+		}
+	}
+	lt := lr.Topology.Limits[0]
+	if per[lt.BusiestReplica] != lt.Replica.Count || len(per) != 3 {
+		t.Errorf("the trace counts %v admissions per replica; the busiest replica %d admitted %d", per, lt.BusiestReplica, lt.Replica.Count)
+	}
+	plain := map[LaneKind]*laneTrace{}
+	mustRun(t, hotKey(10, []LaneKind{LaneSlidingLog}), Options{Trace: traceByLane(plain)})
+	if r := plain[LaneSlidingLog].records[0].Replica; r != -1 {
+		t.Errorf("without a topology the trace names replica %d, want -1", r)
+	}
+}

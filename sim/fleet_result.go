@@ -1,0 +1,51 @@
+package sim
+
+import "time"
+
+// admitted counts an admission of request r in every limit's fleet and replica peaks.
+func (f *fleet) admitted(r int32, now time.Duration, cost int64) {
+	c := f.lane.reqs.all[r].client
+	rep := f.replicaOf[r]
+	for i := range f.limits {
+		if f.lane.pop.skips(i, c) {
+			continue
+		}
+		k := f.lane.pop.keyOf[i][c]
+		f.fleetPeak[i].add(k, now, cost)
+		f.repPeak[i].add(rep*int32(len(f.lane.pop.keyNames[i]))+k, now, cost)
+	}
+}
+
+// topologyResult is the fleet's figures at the end.
+func (f *fleet) topologyResult(cfg *Config) *TopologyResult {
+	r := f.result
+	r.Replicas, r.Routing = f.most, f.topo.Routing
+	if cfg.Duration > 0 {
+		r.StoreCallsPerSecond = float64(r.StoreCalls) / cfg.Duration.Seconds()
+	}
+	r.StoreLatency = f.latency.percentiles()
+	for i, pl := range f.limits {
+		lt := *pl.stats()
+		keys := f.lane.pop.keyNames[i]
+		limit := cfg.Limits[i].Policy.Limit
+		lt.Fleet = peakOf(&f.fleetPeak[i], limit, func(id int32) string { return keys[id] })
+		lt.Replica = peakOf(&f.repPeak[i], limit, func(id int32) string { return keys[id%int32(len(keys))] })
+		if f.repPeak[i].bestID >= 0 {
+			lt.BusiestReplica = int(f.repPeak[i].bestID) / len(keys)
+		}
+		lt.Overshoot = max(0, lt.Fleet.Count-limit)
+		lt.Classes = append([]OutageClass(nil), lt.Classes...)
+		r.Limits = append(r.Limits, lt)
+	}
+	return &r
+}
+
+func peakOf(p *peakTracker, limit int64, key func(int32) string) WindowPeak {
+	w := p.best
+	if p.bestID >= 0 {
+		w.Key = key(p.bestID)
+	}
+	w.Limit = limit
+	w.Ratio = float64(w.Count) / float64(limit)
+	return w
+}
