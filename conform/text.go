@@ -72,7 +72,11 @@ func verdict(admitted bool, retryAfter time.Duration) string {
 
 func answer(a Answer) string {
 	if a.Err != nil {
-		return fmt.Sprintf("store error (%v), so the fail mode's %s", a.Err, verdict(a.Admitted, a.RetryAfter))
+		v := verdict(a.Admitted, a.RetryAfter)
+		if !a.Admitted && a.RetryAfter == 0 {
+			v = "refuse (no Retry-After)"
+		}
+		return fmt.Sprintf("store error (%v), so the fail mode's %s", a.Err, v)
 	}
 	return fmt.Sprintf("%s, decided at t=%v", verdict(a.Admitted, a.RetryAfter), a.Now)
 }

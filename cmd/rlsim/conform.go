@@ -29,6 +29,7 @@ type conformOptions struct {
 	Show        int
 	Replicas    int
 	Runs        int
+	Format      string
 	MaxEvents   int64
 	// Prefix starts every Redis key written; empty means one new per run.
 	Prefix string
@@ -89,6 +90,7 @@ when one has (or Redis failed), 2 on bad input.`,
 	f.IntVar(&opts.Show, "show", 5, "differences shown in full per lane")
 	f.IntVar(&opts.Replicas, "replicas", 0, "also measure the race of `N` replicas (0: no race)")
 	f.IntVar(&opts.Runs, "runs", 3, "runs of the race, seed after seed")
+	f.StringVar(&opts.Format, "format", "text", "output `format`: text or json (docs/conform.md)")
 	f.Int64Var(&opts.MaxEvents, "max-events", defaultMaxEvents, "refuse scenarios estimated to need more events than `N`")
 	return cmd
 }
@@ -123,6 +125,9 @@ func checkConformFlags(opts *conformOptions) error {
 		errs = append(errs, fmt.Errorf("--time-scale: must be at least 1, got %g", opts.Scale))
 	case opts.Clock == "server" && opts.Scale != 1:
 		errs = append(errs, fmt.Errorf("--time-scale: the server clock runs in real time: must be 1, got %g", opts.Scale))
+	}
+	if opts.Format != "text" && opts.Format != "json" {
+		errs = append(errs, fmt.Errorf("--format: unknown format %q (want text or json)", opts.Format))
 	}
 	if opts.Tolerance < 0 {
 		errs = append(errs, fmt.Errorf("--tolerance: must not be negative, got %v", opts.Tolerance))
@@ -182,14 +187,14 @@ func conformRun(cmd *cobra.Command, opts *conformOptions) error {
 	if err != nil {
 		return fmt.Errorf("conform: redis at %s: %w", opts.Redis, err)
 	}
-	fmt.Fprintf(opts.Out, "conform: %s (seed %d) against the Redis at %s\n", s.Name, s.Config.Seed, opts.Redis)
-	if err := conform.WriteChecks(opts.Out, checks, checkOpts); err != nil {
-		return err
-	}
+	result := conform.Run{Scenario: s.Name, Seed: s.Config.Seed, Redis: opts.Redis, Options: checkOpts, Checks: checks}
 	if opts.Replicas > 0 {
-		if err := conformRace(cmd, opts, s.Config, lanes, redisOpts, checkOpts.Replay); err != nil {
+		if result.Race, err = conformRace(cmd, opts, s.Config, lanes, redisOpts, checkOpts.Replay); err != nil {
 			return err
 		}
+	}
+	if err := writeConform(opts, result); err != nil {
+		return err
 	}
 	for _, c := range checks {
 		if c.Unexplained > 0 || c.StoreErrors > 0 {
@@ -197,6 +202,21 @@ func conformRun(cmd *cobra.Command, opts *conformOptions) error {
 		}
 	}
 	return nil
+}
+
+func writeConform(opts *conformOptions, r conform.Run) error {
+	if opts.Format == "json" {
+		return conform.WriteJSON(opts.Out, r)
+	}
+	fmt.Fprintf(opts.Out, "conform: %s (seed %d) against the Redis at %s\n", r.Scenario, r.Seed, r.Redis)
+	if err := conform.WriteChecks(opts.Out, r.Checks, r.Options); err != nil {
+		return err
+	}
+	if r.Race == nil {
+		return nil
+	}
+	fmt.Fprintln(opts.Out)
+	return conform.WriteRace(opts.Out, *r.Race)
 }
 
 // quietRedis keeps go-redis's own log (dial failures) off stderr.
@@ -243,7 +263,7 @@ func readScript(path string) (string, error) {
 }
 
 // conformRace measures the race on the first lane with racy scripts.
-func conformRace(cmd *cobra.Command, opts *conformOptions, cfg *sim.Config, lanes []sim.LaneKind, redisOpts *redis.Options, replay conform.Replay) error {
+func conformRace(cmd *cobra.Command, opts *conformOptions, cfg *sim.Config, lanes []sim.LaneKind, redisOpts *redis.Options, replay conform.Replay) (*conform.Race, error) {
 	lane := sim.LaneDefault
 	for _, l := range lanes {
 		if _, ok := conform.ScriptNamed(l.String() + "_racy_write"); ok {
@@ -252,15 +272,14 @@ func conformRace(cmd *cobra.Command, opts *conformOptions, cfg *sim.Config, lane
 		}
 	}
 	if lane == sim.LaneDefault {
-		return badInputf("--replicas: none of the lanes checked has racy scripts (want one of fixed_window, sliding_window_counter, token_bucket, gcra)")
+		return nil, badInputf("--replicas: none of the lanes checked has racy scripts (want one of fixed_window, sliding_window_counter, token_bucket, gcra)")
 	}
 	replay.Clock = conform.ClockDriver
 	race, err := conform.MeasureRace(cmd.Context(), redisOpts, *cfg, conform.RaceOptions{
 		Lane: lane, Replicas: opts.Replicas, Runs: opts.Runs, Replay: replay, MaxEvents: opts.MaxEvents,
 	})
 	if err != nil {
-		return fmt.Errorf("conform: race: redis at %s: %w", opts.Redis, err)
+		return nil, fmt.Errorf("conform: race: redis at %s: %w", opts.Redis, err)
 	}
-	fmt.Fprintln(opts.Out)
-	return conform.WriteRace(opts.Out, race)
+	return &race, nil
 }
