@@ -112,15 +112,15 @@ func newFailMode(lt LaneTraffic) (*failMode, error) {
 }
 
 // newSession opens a connection of its own and loads the scripts, so the
-// first attempt pays no script upload.
-// A concurrent session (a replica) has a pool of connections of its own.
+// first attempt pays no script upload; a concurrent session (a replica) has a
+// pool of connections of its own, a few dialled ahead.
 func newSession(ctx context.Context, redisOpts *redis.Options, lim *Limiter, replay Replay, p algorithms.Policy, concurrent bool) (*session, func(), error) {
 	o := *redisOpts
 	// A failed call is a store error, told as such: no retries behind it.
 	// No idle connection dialled ahead: after a restart the next call dials afresh.
 	o.PoolSize, o.MaxRetries, o.DialerRetries = 1, -1, 1
 	if concurrent {
-		o.PoolSize = replicaPool
+		o.PoolSize, o.MinIdleConns = replicaPool, replicaPool/4
 	}
 	rdb := redis.NewClient(&o)
 	s := &session{rdb: rdb, opts: &o, lim: lim, replay: replay, policy: p, concurrent: concurrent}
