@@ -16,7 +16,7 @@ type Run struct {
 	Redis    string
 	Options  CheckOptions
 	Checks   []LaneCheck
-	Race     *Race // nil without --replicas
+	Races    []Race // one per replica count measured
 }
 
 type runJSON struct {
@@ -27,7 +27,7 @@ type runJSON struct {
 	TimeScale   float64    `json:"time_scale"`
 	ToleranceNS int64      `json:"tolerance_ns"`
 	Lanes       []laneJSON `json:"lanes"`
-	Race        *raceJSON  `json:"race,omitempty"`
+	Races       []raceJSON `json:"races"`
 }
 
 type laneJSON struct {
@@ -121,15 +121,16 @@ func WriteJSON(w io.Writer, r Run) error {
 		}
 		out.Lanes = append(out.Lanes, l)
 	}
-	if r.Race != nil {
-		rj := &raceJSON{Lane: r.Race.Lane.String(), Replicas: r.Race.Replicas, Runs: []raceRunJSON{}}
-		for _, run := range r.Race.Runs {
+	out.Races = []raceJSON{}
+	for _, race := range r.Races {
+		rj := raceJSON{Lane: race.Lane.String(), Replicas: race.Replicas, Runs: []raceRunJSON{}}
+		for _, run := range race.Runs {
 			rj.Runs = append(rj.Runs, raceRunJSON{Seed: run.Seed, RoundTripNS: int64(run.RoundTrip),
 				StoreLatencyNS: int64(run.StoreLatency), Limit: run.MeasuredAtomic.Limit,
 				MeasuredRacy: run.MeasuredRacy.Count, SimulatedRacy: run.SimulatedRacy.Count,
 				MeasuredAtomic: run.MeasuredAtomic.Count, SimulatedAtomic: run.SimulatedAtomic.Count})
 		}
-		out.Race = rj
+		out.Races = append(out.Races, rj)
 	}
 	enc := json.NewEncoder(w)
 	enc.SetIndent("", "  ")

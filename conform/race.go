@@ -85,12 +85,12 @@ func MeasureRace(ctx context.Context, redisOpts *redis.Options, cfg sim.Config, 
 		}
 		run := RaceRun{Seed: c.Seed}
 		replay := opts.Replay
-		replay.Prefix = fmt.Sprintf("%srace:%d:atomic:", opts.Replay.Prefix, i)
+		replay.Prefix = fmt.Sprintf("%srace:%d:%d:atomic:", opts.Replay.Prefix, opts.Replicas, i)
 		var trips, racyTrips []time.Duration
 		if run.MeasuredAtomic, trips, err = fleetRun(ctx, redisOpts, exact, replay, opts.Replicas, lt); err != nil {
 			return Race{}, err
 		}
-		replay.Prefix = fmt.Sprintf("%srace:%d:racy:", opts.Replay.Prefix, i)
+		replay.Prefix = fmt.Sprintf("%srace:%d:%d:racy:", opts.Replay.Prefix, opts.Replicas, i)
 		if run.MeasuredRacy, racyTrips, err = fleetRun(ctx, redisOpts, racy, replay, opts.Replicas, lt); err != nil {
 			return Race{}, err
 		}

@@ -43,9 +43,10 @@ func TestAtomicScriptsHoldTheLimitUnderConcurrency(t *testing.T) {
 // raceBand is how far the simulated race may stray from the measured one: the
 // mean over runs of the racy fleet peak's ratio to the limit, simulated, is
 // within a factor of raceBand of the measured mean. On a loopback Redis on a
-// loaded 2-core machine, offered 2 to 5 times the limit at time scales 5 and
-// 10, simulated/measured stayed between 0.81 and 0.99; the atomic peak (2×:
-// burst + rate×window) and the offered load (5×) are further apart than the band.
+// 2-core machine, offered 2 to 5 times the limit at time scales 5 and 10, with
+// 1 to 8 replicas, simulated/measured stayed between 0.74 and 0.99; the atomic
+// peak (2×: burst + rate×window) and the offered load (5×) are further apart
+// than the band.
 const raceBand = 1.6
 
 // TestSimulatedRaceIsWithinTheBandOfTheMeasured measures the read-then-write

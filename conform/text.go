@@ -89,8 +89,12 @@ func WriteRace(w io.Writer, r Race) error {
 	}
 	limit := r.Runs[0].MeasuredAtomic.Limit
 	var b strings.Builder
-	fmt.Fprintf(&b, "race: lane %s, %d replicas behind round robin, each sending its requests concurrently; %d runs at time scale %g\n",
-		r.Lane, r.Replicas, len(r.Runs), r.Scale)
+	replicas := fmt.Sprintf("%d replicas", r.Replicas)
+	if r.Replicas == 1 {
+		replicas = "1 replica"
+	}
+	fmt.Fprintf(&b, "race: lane %s, %s behind round robin, each sending its requests concurrently; %d runs at time scale %g\n",
+		r.Lane, replicas, len(r.Runs), r.Scale)
 	fmt.Fprintf(&b, "fleet peak: the most one key got admitted in any window of the limit's length (limit %d); simulated: the topology simulation with a shared store whose round trip is exponential with the measured mean, times the time scale\n\n", limit)
 	tw := tabwriter.NewWriter(&b, 0, 0, 2, ' ', 0)
 	fmt.Fprintln(tw, "run\tseed\tround trip\tstore latency\tracy measured\tracy simulated\tatomic measured\tatomic simulated")

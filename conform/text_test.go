@@ -61,7 +61,7 @@ func TestWriteJSONRoundTrips(t *testing.T) {
 	l := got.Lanes[0]
 	if got.ToleranceNS != int64(50*time.Millisecond) || l.Attempts != 9 || l.Unexplained != 1 || l.StoreErrors != 2 ||
 		l.OnStoreError != "closed" || len(l.Diffs) != 2 || l.Diffs[0].ExactRetryAfterNS != -1 ||
-		l.Diffs[1].StoreError != "connection refused" || got.Race != nil {
+		l.Diffs[1].StoreError != "connection refused" || len(got.Races) != 0 {
 		t.Errorf("decoded %+v", got)
 	}
 }

@@ -27,7 +27,7 @@ type conformOptions struct {
 	Scale       float64
 	Tolerance   time.Duration
 	Show        int
-	Replicas    int
+	Replicas    []int
 	Runs        int
 	Format      string
 	MaxEvents   int64
@@ -55,9 +55,9 @@ Redis TIME, in real time (--time-scale 1).
 
 --print-script NAME writes a reference script (see docs/conform.md for the
 calling convention); --script FILE --lane LANE checks your own script.
---replicas N also measures the read-then-write race: N replicas send the
-traffic through the racy and the atomic scripts, beside the topology simulation
-of the same fleet.
+--replicas N (or a list: 1,4,8) also measures the read-then-write race: N
+replicas send the traffic through the racy and the atomic scripts, beside the
+topology simulation of the same fleet.
 
 Every difference from the exact lane is also checked against the exact
 algorithm fed the instants Redis decided at, in the same order: a difference it
@@ -88,7 +88,7 @@ when one has (or Redis failed), 2 on bad input.`,
 	f.Float64Var(&opts.Scale, "time-scale", 10, "run scenario time `S` times faster than real time")
 	f.DurationVar(&opts.Tolerance, "tolerance", 50*time.Millisecond, "clock skew and round trips allowed, in scenario time")
 	f.IntVar(&opts.Show, "show", 5, "differences shown in full per lane")
-	f.IntVar(&opts.Replicas, "replicas", 0, "also measure the race of `N` replicas (0: no race)")
+	f.IntSliceVar(&opts.Replicas, "replicas", nil, "also measure the race of `N` replicas; several, as 1,4,8, one race each")
 	f.IntVar(&opts.Runs, "runs", 3, "runs of the race, seed after seed")
 	f.StringVar(&opts.Format, "format", "text", "output `format`: text or json (docs/conform.md)")
 	f.Int64Var(&opts.MaxEvents, "max-events", defaultMaxEvents, "refuse scenarios estimated to need more events than `N`")
@@ -132,9 +132,14 @@ func checkConformFlags(opts *conformOptions) error {
 	if opts.Tolerance < 0 {
 		errs = append(errs, fmt.Errorf("--tolerance: must not be negative, got %v", opts.Tolerance))
 	}
-	if opts.Show < 0 || opts.Replicas < 0 || opts.Runs < 1 || opts.MaxEvents <= 0 {
-		errs = append(errs, fmt.Errorf("--show and --replicas must not be negative, --runs and --max-events must be positive; got %d, %d, %d, %d",
-			opts.Show, opts.Replicas, opts.Runs, opts.MaxEvents))
+	if opts.Show < 0 || opts.Runs < 1 || opts.MaxEvents <= 0 {
+		errs = append(errs, fmt.Errorf("--show must not be negative, --runs and --max-events must be positive; got %d, %d, %d",
+			opts.Show, opts.Runs, opts.MaxEvents))
+	}
+	for _, n := range opts.Replicas {
+		if n < 1 || n > maxReplicas {
+			errs = append(errs, fmt.Errorf("--replicas: each must be between 1 and %d, got %d", maxReplicas, n))
+		}
 	}
 	return badInput(errors.Join(errs...))
 }
@@ -188,10 +193,12 @@ func conformRun(cmd *cobra.Command, opts *conformOptions) error {
 		return fmt.Errorf("conform: redis at %s: %w", opts.Redis, err)
 	}
 	result := conform.Run{Scenario: s.Name, Seed: s.Config.Seed, Redis: opts.Redis, Options: checkOpts, Checks: checks}
-	if opts.Replicas > 0 {
-		if result.Race, err = conformRace(cmd, opts, s.Config, lanes, redisOpts, checkOpts.Replay); err != nil {
+	for _, n := range opts.Replicas {
+		race, err := conformRace(cmd, opts, n, s.Config, lanes, redisOpts, checkOpts.Replay)
+		if err != nil {
 			return err
 		}
+		result.Races = append(result.Races, race)
 	}
 	if err := writeConform(opts, result); err != nil {
 		return err
@@ -212,11 +219,13 @@ func writeConform(opts *conformOptions, r conform.Run) error {
 	if err := conform.WriteChecks(opts.Out, r.Checks, r.Options); err != nil {
 		return err
 	}
-	if r.Race == nil {
-		return nil
+	for _, race := range r.Races {
+		fmt.Fprintln(opts.Out)
+		if err := conform.WriteRace(opts.Out, race); err != nil {
+			return err
+		}
 	}
-	fmt.Fprintln(opts.Out)
-	return conform.WriteRace(opts.Out, *r.Race)
+	return nil
 }
 
 // quietRedis keeps go-redis's own log (dial failures) off stderr.
@@ -262,8 +271,11 @@ func readScript(path string) (string, error) {
 	return string(src), nil
 }
 
-// conformRace measures the race on the first lane with racy scripts.
-func conformRace(cmd *cobra.Command, opts *conformOptions, cfg *sim.Config, lanes []sim.LaneKind, redisOpts *redis.Options, replay conform.Replay) (*conform.Race, error) {
+// maxReplicas bounds --replicas: each replica holds a pool of connections.
+const maxReplicas = 64
+
+// conformRace measures the race of n replicas on the first lane with racy scripts.
+func conformRace(cmd *cobra.Command, opts *conformOptions, n int, cfg *sim.Config, lanes []sim.LaneKind, redisOpts *redis.Options, replay conform.Replay) (conform.Race, error) {
 	lane := sim.LaneDefault
 	for _, l := range lanes {
 		if _, ok := conform.ScriptNamed(l.String() + "_racy_write"); ok {
@@ -272,14 +284,14 @@ func conformRace(cmd *cobra.Command, opts *conformOptions, cfg *sim.Config, lane
 		}
 	}
 	if lane == sim.LaneDefault {
-		return nil, badInputf("--replicas: none of the lanes checked has racy scripts (want one of fixed_window, sliding_window_counter, token_bucket, gcra)")
+		return conform.Race{}, badInputf("--replicas: none of the lanes checked has racy scripts (want one of fixed_window, sliding_window_counter, token_bucket, gcra)")
 	}
 	replay.Clock = conform.ClockDriver
 	race, err := conform.MeasureRace(cmd.Context(), redisOpts, *cfg, conform.RaceOptions{
-		Lane: lane, Replicas: opts.Replicas, Runs: opts.Runs, Replay: replay, MaxEvents: opts.MaxEvents,
+		Lane: lane, Replicas: n, Runs: opts.Runs, Replay: replay, MaxEvents: opts.MaxEvents,
 	})
 	if err != nil {
-		return nil, fmt.Errorf("conform: race: redis at %s: %w", opts.Redis, err)
+		return conform.Race{}, fmt.Errorf("conform: race: redis at %s: %w", opts.Redis, err)
 	}
-	return &race, nil
+	return race, nil
 }
