@@ -50,30 +50,37 @@ func TestAtomicScriptsHoldTheLimitUnderConcurrency(t *testing.T) {
 const raceBand = 1.6
 
 // TestSimulatedRaceIsWithinTheBandOfTheMeasured measures the read-then-write
-// race on a real Redis, four replicas, three runs, and holds the topology
+// race on a real Redis, one and four replicas, three runs, and holds the topology
 // simulation with the measured round trip to it; the atomic check holds the
 // limit in both.
 func TestSimulatedRaceIsWithinTheBandOfTheMeasured(t *testing.T) {
 	opts := needRedis(t)
 	cfg := loadConfig(t, "testdata/race.yaml")
-	race, err := MeasureRace(context.Background(), opts, *cfg, RaceOptions{
-		Lane: sim.LaneGCRA, Replicas: 4, Runs: 3,
-		Replay: Replay{Clock: ClockDriver, Scale: 10, Prefix: prefix(t)},
-	})
-	if err != nil {
-		t.Fatal(err)
+	for _, n := range []int{1, 4} {
+		race, err := MeasureRace(context.Background(), opts, *cfg, RaceOptions{
+			Lane: sim.LaneGCRA, Replicas: n, Runs: 3,
+			Replay: Replay{Clock: ClockDriver, Scale: 10, Prefix: prefix(t, n)},
+		})
+		if err != nil {
+			t.Fatal(err)
+		}
+		holdRace(t, cfg, race)
 	}
+}
+
+func holdRace(t *testing.T, cfg *sim.Config, race Race) {
+	t.Helper()
 	s := race.Summary()
 	p := cfg.Limits[0].Policy
 	atomicBound := float64(p.EffectiveBurst()+p.Limit) / float64(p.Limit)
 	if s.MeasuredAtomic.Max > atomicBound || s.SimulatedAtomic.Max > atomicBound {
-		t.Errorf("atomic peaks measured %v, simulated %v; want at most %.2f×", s.MeasuredAtomic, s.SimulatedAtomic, atomicBound)
+		t.Errorf("%d replicas: atomic peaks measured %v, simulated %v; want at most %.2f×", race.Replicas, s.MeasuredAtomic, s.SimulatedAtomic, atomicBound)
 	}
 	if s.MeasuredRacy.Mean <= s.MeasuredAtomic.Mean {
-		t.Errorf("racy peak measured %v, atomic %v: the race admitted no more", s.MeasuredRacy, s.MeasuredAtomic)
+		t.Errorf("%d replicas: racy peak measured %v, atomic %v: the race admitted no more", race.Replicas, s.MeasuredRacy, s.MeasuredAtomic)
 	}
 	if r := s.SimulatedRacy.Mean / s.MeasuredRacy.Mean; r > raceBand || r < 1/raceBand {
-		t.Errorf("racy peak simulated %v, measured %v: %.2f× apart, outside the band of %g×", s.SimulatedRacy, s.MeasuredRacy, r, raceBand)
+		t.Errorf("%d replicas: racy peak simulated %v, measured %v: %.2f× apart, outside the band of %g×", race.Replicas, s.SimulatedRacy, s.MeasuredRacy, r, raceBand)
 	}
-	t.Logf("racy measured %v simulated %v; atomic measured %v simulated %v", s.MeasuredRacy, s.SimulatedRacy, s.MeasuredAtomic, s.SimulatedAtomic)
+	t.Logf("%d replicas: racy measured %v simulated %v; atomic measured %v simulated %v", race.Replicas, s.MeasuredRacy, s.SimulatedRacy, s.MeasuredAtomic, s.SimulatedAtomic)
 }
