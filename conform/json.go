@@ -82,6 +82,7 @@ type raceRunJSON struct {
 	Seed            uint64 `json:"seed"`
 	RoundTripNS     int64  `json:"round_trip_mean_ns"`
 	StoreLatencyNS  int64  `json:"store_latency_ns"`
+	MaxLagNS        int64  `json:"sent_late_by_ns"`
 	Limit           int64  `json:"limit"`
 	MeasuredRacy    int64  `json:"measured_racy_peak"`
 	SimulatedRacy   int64  `json:"simulated_racy_peak"`
@@ -126,7 +127,7 @@ func WriteJSON(w io.Writer, r Run) error {
 		rj := raceJSON{Lane: race.Lane.String(), Replicas: race.Replicas, Runs: []raceRunJSON{}}
 		for _, run := range race.Runs {
 			rj.Runs = append(rj.Runs, raceRunJSON{Seed: run.Seed, RoundTripNS: int64(run.RoundTrip),
-				StoreLatencyNS: int64(run.StoreLatency), Limit: run.MeasuredAtomic.Limit,
+				StoreLatencyNS: int64(run.StoreLatency), MaxLagNS: int64(run.MaxLag), Limit: run.MeasuredAtomic.Limit,
 				MeasuredRacy: run.MeasuredRacy.Count, SimulatedRacy: run.SimulatedRacy.Count,
 				MeasuredAtomic: run.MeasuredAtomic.Count, SimulatedAtomic: run.SimulatedAtomic.Count})
 		}

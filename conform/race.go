@@ -17,8 +17,9 @@ type RaceOptions struct {
 	Lane     sim.LaneKind // a lane with racy scripts
 	Replicas int          // concurrent replicas, each with its own connection
 	Runs     int          // measured runs; run i uses seed Seed+i, as its simulation does
-	// Replay paces the traffic. The driver's clock is the real setup: each
-	// replica stamps a request with the time it sends it.
+	// Replay paces the traffic; MeasureRace uses the scheduled clock, so that
+	// a replica that falls behind sends late but stamps each request with its
+	// instant: a driver starved of CPU bunches its sends, not the instants.
 	Replay    Replay
 	MaxEvents int64 // the simulations' event budget; zero means none
 }
@@ -37,7 +38,11 @@ type RaceRun struct {
 	// RoundTrip is the mean real round trip of one call in this run (atomic
 	// calls and both calls of the racy checks); StoreLatency, the simulation's
 	// store latency (exponential, of that mean), is RoundTrip × Scale.
-	RoundTrip, StoreLatency        time.Duration
+	RoundTrip, StoreLatency time.Duration
+	// MaxLag is how late, in scenario time, the latest request was sent: a
+	// large one says the driver could not keep the pace (a loaded machine),
+	// and the measurement ran more concurrent than the scenario.
+	MaxLag                         time.Duration
 	MeasuredRacy, MeasuredAtomic   Peak
 	SimulatedRacy, SimulatedAtomic Peak
 }
@@ -66,6 +71,7 @@ func MeasureRace(ctx context.Context, redisOpts *redis.Options, cfg sim.Config, 
 	case opts.Replicas < 1 || opts.Runs < 1:
 		return Race{}, fmt.Errorf("replicas and runs must be at least 1, got %d and %d", opts.Replicas, opts.Runs)
 	}
+	opts.Replay.Clock = ClockScheduled
 	if err := checkReplay(opts.Replay); err != nil {
 		return Race{}, err
 	}
@@ -87,13 +93,15 @@ func MeasureRace(ctx context.Context, redisOpts *redis.Options, cfg sim.Config, 
 		replay := opts.Replay
 		replay.Prefix = fmt.Sprintf("%srace:%d:%d:atomic:", opts.Replay.Prefix, opts.Replicas, i)
 		var trips, racyTrips []time.Duration
-		if run.MeasuredAtomic, trips, err = fleetRun(ctx, redisOpts, exact, replay, opts.Replicas, lt); err != nil {
+		var lag time.Duration
+		if run.MeasuredAtomic, trips, run.MaxLag, err = fleetRun(ctx, redisOpts, exact, replay, opts.Replicas, lt); err != nil {
 			return Race{}, err
 		}
 		replay.Prefix = fmt.Sprintf("%srace:%d:%d:racy:", opts.Replay.Prefix, opts.Replicas, i)
-		if run.MeasuredRacy, racyTrips, err = fleetRun(ctx, redisOpts, racy, replay, opts.Replicas, lt); err != nil {
+		if run.MeasuredRacy, racyTrips, lag, err = fleetRun(ctx, redisOpts, racy, replay, opts.Replicas, lt); err != nil {
 			return Race{}, err
 		}
+		run.MaxLag = max(run.MaxLag, lag)
 		for _, d := range racyTrips {
 			trips = append(trips, d/2, d/2) // two calls
 		}
@@ -111,8 +119,9 @@ func MeasureRace(ctx context.Context, redisOpts *redis.Options, cfg sim.Config, 
 }
 
 // fleetRun replays lt's attempts from n replicas at once, attempt k on
-// replica k mod n, and returns the fleet's peak and every round trip.
-func fleetRun(ctx context.Context, redisOpts *redis.Options, lim *Limiter, replay Replay, n int, lt LaneTraffic) (Peak, []time.Duration, error) {
+// replica k mod n, and returns the fleet's peak, every round trip and how
+// late the latest send was.
+func fleetRun(ctx context.Context, redisOpts *redis.Options, lim *Limiter, replay Replay, n int, lt LaneTraffic) (Peak, []time.Duration, time.Duration, error) {
 	parts := make([][]Attempt, n)
 	for k, a := range lt.Attempts {
 		parts[k%n] = append(parts[k%n], a)
@@ -121,7 +130,7 @@ func fleetRun(ctx context.Context, redisOpts *redis.Options, lim *Limiter, repla
 	for i := range sessions {
 		s, closeFn, err := newSession(ctx, redisOpts, lim, replay, lt.Policy, true)
 		if err != nil {
-			return Peak{}, nil, err
+			return Peak{}, nil, 0, err
 		}
 		defer closeFn()
 		sessions[i] = s
@@ -141,14 +150,16 @@ func fleetRun(ctx context.Context, redisOpts *redis.Options, lim *Limiter, repla
 	wg.Wait()
 	var admitted []Attempt
 	var trips []time.Duration
+	var lag time.Duration
 	for i := range n {
 		if errs[i] != nil {
-			return Peak{}, nil, errs[i]
+			return Peak{}, nil, 0, errs[i]
 		}
 		for k, ans := range answers[i] {
 			if ans.Err != nil {
-				return Peak{}, nil, fmt.Errorf("replica %d: %w", i, ans.Err)
+				return Peak{}, nil, 0, fmt.Errorf("replica %d: %w", i, ans.Err)
 			}
+			lag = max(lag, ans.Sent-parts[i][k].At)
 			if ans.Admitted {
 				a := parts[i][k]
 				a.At = ans.Now // counted when the script counted it
@@ -157,7 +168,7 @@ func fleetRun(ctx context.Context, redisOpts *redis.Options, lim *Limiter, repla
 			trips = append(trips, ans.RoundTrip)
 		}
 	}
-	return fleetPeak(admitted, lt.Policy.Limit, lt.Policy.Window), trips, nil
+	return fleetPeak(admitted, lt.Policy.Limit, lt.Policy.Window), trips, lag, nil
 }
 
 // fleetPeak is the most cost one key got admitted in any window [t, t+window).

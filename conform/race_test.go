@@ -30,7 +30,7 @@ func TestAtomicScriptsHoldTheLimitUnderConcurrency(t *testing.T) {
 	for _, lt := range traffic {
 		s, _ := scriptFor(lt.Lane, Atomic)
 		replay := Replay{Clock: ClockDriver, Scale: 10, Prefix: prefix(t, lt.Lane)}
-		peak, _, err := fleetRun(context.Background(), opts, NewAtomic(s.Name, s.Source), replay, 4, lt)
+		peak, _, _, err := fleetRun(context.Background(), opts, NewAtomic(s.Name, s.Source), replay, 4, lt)
 		if err != nil {
 			t.Fatal(err)
 		}
