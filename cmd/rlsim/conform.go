@@ -31,6 +31,7 @@ type conformOptions struct {
 	Runs        int
 	Format      string
 	MaxEvents   int64
+	MaxWall     time.Duration
 	// Prefix starts every Redis key written; empty means one new per run.
 	Prefix string
 }
@@ -91,6 +92,7 @@ when one has (or Redis failed), 2 on bad input.`,
 	f.IntSliceVar(&opts.Replicas, "replicas", nil, "also measure the race of `N` replicas; several, as 1,4,8, one race each")
 	f.IntVar(&opts.Runs, "runs", 3, "runs of the race, seed after seed")
 	f.StringVar(&opts.Format, "format", "text", "output `format`: text or json (docs/conform.md)")
+	f.DurationVar(&opts.MaxWall, "max-wall", 10*time.Minute, "refuse a check that would take longer than `D` of real time")
 	f.Int64Var(&opts.MaxEvents, "max-events", defaultMaxEvents, "refuse scenarios estimated to need more events than `N`")
 	return cmd
 }
@@ -132,9 +134,9 @@ func checkConformFlags(opts *conformOptions) error {
 	if opts.Tolerance < 0 {
 		errs = append(errs, fmt.Errorf("--tolerance: must not be negative, got %v", opts.Tolerance))
 	}
-	if opts.Show < 0 || opts.Runs < 1 || opts.MaxEvents <= 0 {
-		errs = append(errs, fmt.Errorf("--show must not be negative, --runs and --max-events must be positive; got %d, %d, %d",
-			opts.Show, opts.Runs, opts.MaxEvents))
+	if opts.Show < 0 || opts.Runs < 1 || opts.MaxEvents <= 0 || opts.MaxWall <= 0 {
+		errs = append(errs, fmt.Errorf("--show must not be negative, --runs, --max-events and --max-wall must be positive; got %d, %d, %d, %v",
+			opts.Show, opts.Runs, opts.MaxEvents, opts.MaxWall))
 	}
 	for _, n := range opts.Replicas {
 		if n < 1 || n > maxReplicas {
@@ -186,6 +188,10 @@ func conformRun(cmd *cobra.Command, opts *conformOptions) error {
 	if err := conform.CheckExact(traffic); err != nil {
 		return badInputf("%s: %v", s.File, err)
 	}
+	if wall := conformWall(traffic, opts); wall > opts.MaxWall {
+		return badInputf("%s: the check would take about %v of real time at time scale %g (%d race runs included), over --max-wall %v; raise --time-scale or --max-wall",
+			s.File, wall.Round(time.Second), opts.Scale, 2*opts.Runs*len(opts.Replicas), opts.MaxWall)
+	}
 	redis.SetLogger(quietRedis{}) // a store error is told in the results, once
 	redisOpts := &redis.Options{Addr: opts.Redis}
 	checks, err := conform.Check(ctx, redisOpts, traffic, checkOpts)
@@ -226,6 +232,20 @@ func writeConform(opts *conformOptions, r conform.Run) error {
 		}
 	}
 	return nil
+}
+
+// conformWall is about how long the check takes in real time: the lanes at
+// once, then each race run twice (atomic and racy), every one as long as the
+// last attempt's instant over the time scale.
+func conformWall(traffic []conform.LaneTraffic, opts *conformOptions) time.Duration {
+	var last time.Duration
+	for _, lt := range traffic {
+		if n := len(lt.Attempts); n > 0 {
+			last = max(last, lt.Attempts[n-1].At)
+		}
+	}
+	rounds := 1 + 2*opts.Runs*len(opts.Replicas)
+	return time.Duration(float64(last) / opts.Scale * float64(rounds))
 }
 
 // quietRedis keeps go-redis's own log (dial failures) off stderr.
