@@ -65,3 +65,27 @@ func TestWriteJSONRoundTrips(t *testing.T) {
 		t.Errorf("decoded %+v", got)
 	}
 }
+
+// TestWriteRaceTellsTheSpread checks the race table's runs and its mean and
+// range over them.
+func TestWriteRaceTellsTheSpread(t *testing.T) {
+	peak := func(n int64) Peak { return Peak{Count: n, Limit: 10, Ratio: float64(n) / 10} }
+	r := Race{Lane: sim.LaneGCRA, Replicas: 1, Scale: 10, Runs: []RaceRun{
+		{Seed: 1, RoundTrip: time.Millisecond, StoreLatency: 10 * time.Millisecond, MaxLag: 2 * time.Millisecond,
+			MeasuredRacy: peak(30), SimulatedRacy: peak(20), MeasuredAtomic: peak(20), SimulatedAtomic: peak(20)},
+		{Seed: 2, MeasuredRacy: peak(50), SimulatedRacy: peak(40), MeasuredAtomic: peak(18), SimulatedAtomic: peak(20)},
+	}}
+	var b bytes.Buffer
+	if err := WriteRace(&b, r); err != nil {
+		t.Fatal(err)
+	}
+	for _, want := range []string{
+		"race: lane gcra, 1 replica behind round robin",
+		"1             1     1ms         10ms           2ms           30 (3.00×)",
+		"4.00× (3.00–5.00×)  3.00× (2.00–4.00×)  1.90× (1.80–2.00×)  2.00× (2.00–2.00×)",
+	} {
+		if !strings.Contains(b.String(), want) {
+			t.Errorf("output lacks %q:\n%s", want, b.String())
+		}
+	}
+}
