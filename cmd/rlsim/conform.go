@@ -66,7 +66,8 @@ shares is the clock's; one it does not is "unexplained", the script's own.
 
 Exit status: 0 when no lane has an unexplained difference or a store error, 1
 when one has (or Redis failed), 2 on bad input.`,
-		Args: cobra.MaximumNArgs(1),
+		Args:              cobra.MaximumNArgs(1),
+		ValidArgsFunction: completeScenarioNames,
 		RunE: func(cmd *cobra.Command, args []string) error {
 			if len(args) == 1 {
 				opts.Scenario = args[0]
@@ -94,6 +95,15 @@ when one has (or Redis failed), 2 on bad input.`,
 	f.StringVar(&opts.Format, "format", "text", "output `format`: text or json (docs/conform.md)")
 	f.DurationVar(&opts.MaxWall, "max-wall", 10*time.Minute, "refuse a check that would take longer than `D` of real time")
 	f.Int64Var(&opts.MaxEvents, "max-events", defaultMaxEvents, "refuse scenarios estimated to need more events than `N`")
+	noFiles := cobra.ShellCompDirectiveNoFileComp
+	var lanes []string
+	for _, l := range conform.ScriptLanes() {
+		lanes = append(lanes, l.String())
+	}
+	_ = cmd.RegisterFlagCompletionFunc("print-script", cobra.FixedCompletions(conform.ScriptNames(), noFiles))
+	_ = cmd.RegisterFlagCompletionFunc("lane", cobra.FixedCompletions(lanes, noFiles))
+	_ = cmd.RegisterFlagCompletionFunc("clock", cobra.FixedCompletions(conform.ClockNames(), noFiles))
+	_ = cmd.RegisterFlagCompletionFunc("format", cobra.FixedCompletions([]string{"text", "json"}, noFiles))
 	return cmd
 }
 
@@ -119,7 +129,7 @@ func checkConformFlags(opts *conformOptions) error {
 	}
 	if opts.Lane != "" {
 		if _, ok := sim.ParseLane(opts.Lane); !ok {
-			errs = append(errs, fmt.Errorf("--lane: unknown lane %q (want one of %v)", opts.Lane, conform.ScriptLanes()))
+			errs = append(errs, fmt.Errorf("--lane: unknown lane %q (want one of %v)", opts.Lane, sim.LaneNames()))
 		}
 	}
 	switch {
