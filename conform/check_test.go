@@ -5,6 +5,7 @@ import (
 	"fmt"
 	"strings"
 	"testing"
+	"time"
 
 	"github.com/rlsim/rlsim/scenarios"
 	"github.com/rlsim/rlsim/sim"
@@ -134,6 +135,27 @@ func TestAWrongScriptIsCaught(t *testing.T) {
 		}
 		if c := checks[0]; c.Unexplained == 0 || len(c.Diffs) != 1 || c.Diffs[0].Explained {
 			t.Errorf("clock %s: %d unexplained, diffs %+v; want some, the first shown unexplained", clock, c.Unexplained, c.Diffs)
+		}
+	}
+}
+
+// TestAtomicScriptsOnTheServersClock has the scripts read Redis's TIME, in
+// real time: every difference from the exact lane is the clock's, and the
+// instants the scripts decided at are within a second of the attempts'.
+func TestAtomicScriptsOnTheServersClock(t *testing.T) {
+	opts := needRedis(t)
+	file := "../scenarios/builtin/boundary-burst.yaml"
+	traffic := allLaneTraffic(t, loadConfig(t, file))
+	checks, err := Check(context.Background(), opts, traffic, CheckOptions{
+		Replay: Replay{Clock: ClockServer, Scale: 1, Prefix: prefix(t)}, Shown: 3,
+	})
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, c := range checks {
+		if c.Unexplained != 0 || c.StoreErrors != 0 || c.MaxSkew > time.Second || c.Attempts == 0 {
+			t.Errorf("%s: %d attempts, %d unexplained, %d store errors, max skew %v", c.Lane, c.Attempts, c.Unexplained, c.StoreErrors, c.MaxSkew)
+			reportDiffs(t, file, c)
 		}
 	}
 }
