@@ -91,6 +91,7 @@ any other failure, including an output that cannot be written; 130, 143 or 129 w
 		NewCmdVersion(out, nil),
 		NewCmdTui(out, nil),
 		NewCmdServe(out, nil),
+		NewCmdConform(out, nil),
 	)
 	return root
 }
