@@ -90,6 +90,7 @@ any other failure, including an output that cannot be written; 130, 143 or 129 w
 		NewCmdSchema(out, nil),
 		NewCmdVersion(out, nil),
 		NewCmdTui(out, nil),
+		NewCmdSweep(out, progress, nil),
 	)
 	return root
 }
