@@ -35,6 +35,8 @@ type runOptions struct {
 	Lanes     string
 	Sets      []string
 	MaxEvents int64
+	// Seeds above 1 runs each scenario with that many seeds and reports the spread.
+	Seeds int
 	// Width is the terminal's width for the table, 0 for the full layout.
 	Width int
 	Wide  bool
@@ -107,6 +109,9 @@ one must lie outside DIR.`,
 			if opts.Wide {
 				opts.Width = 0
 			}
+			if opts.Seeds > 1 && opts.TracePath != "" {
+				return badInputf("--trace: traces one run; --seeds %d makes %d of each scenario", opts.Seeds, opts.Seeds)
+			}
 			switch opts.Format {
 			case "table", "json", "csv":
 			default:
@@ -126,6 +131,7 @@ one must lie outside DIR.`,
 	f.DurationVar(&opts.Duration, "duration", 0, "how long new requests may start, replacing the file's")
 	f.StringVar(&opts.Lanes, "lanes", "", "comma-separated lanes to run, replacing the file's (e.g. token_bucket,gcra)")
 	f.StringArrayVar(&opts.Sets, "set", nil, "replace the scenario field at `PATH=VALUE` (the file's names, e.g. limits[0].limit=20); repeatable")
+	f.IntVar(&opts.Seeds, "seeds", 1, "run each scenario with `N` seeds (seed, seed+1, ...) and print each figure as mean ± 95% interval")
 	f.BoolVar(&opts.Wide, "wide", false, "print every table column and each finding on one line, however wide the terminal")
 	f.IntVar(&opts.Width, "width", opts.Width, "fit the table to `N` columns (default: the terminal's width; 0: full layout)")
 	f.Int64Var(&opts.MaxEvents, "max-events", defaultMaxEvents, "the event budget: refuse a scenario estimated to need more than `N` events, and stop a run that reaches N")
@@ -137,6 +143,9 @@ one must lie outside DIR.`,
 }
 
 func runRun(opts *runOptions) error {
+	if opts.Seeds != 1 {
+		return runSeeds(opts)
+	}
 	list, err := opts.overrides().Load(opts.Args)
 	if err := errors.Join(err, checkOutputs(opts)); err != nil {
 		return err
