@@ -114,8 +114,8 @@ func MergePartials(paths []string) (*SweepResult, error) {
 			return nil, BadInputf("rlsim sweep merge: point %d is missing from the partials", i)
 		}
 	}
-	if len(out.Points) != out.Header.Points {
-		return nil, BadInputf("rlsim sweep merge: the partials hold %d of the sweep's %d points", len(out.Points), out.Header.Points)
+	if len(out.Points) != out.PointCount {
+		return nil, BadInputf("rlsim sweep merge: the partials hold %d of the sweep's %d points", len(out.Points), out.PointCount)
 	}
 	return out, nil
 }

@@ -74,7 +74,7 @@ type Header struct {
 	Varies       []Vary   `json:"vary"`
 	Seed         uint64   `json:"seed"`
 	Seeds        int      `json:"seeds"`
-	Points       int      `json:"points"`
+	PointCount   int      `json:"point_count"` // points in the whole grid
 }
 
 // Plan checks the sweep and loads every point of its shard, reporting every
@@ -98,7 +98,7 @@ func (sw Sweep) Plan() (*Plan, error) {
 	}
 	p := &Plan{scenarios: map[int]*scenarios.Scenario{}, shard: sw.Shard}
 	p.Header = Header{Scenario: base.Name, SourceSHA256: digest(base.Source), Sets: sw.Overrides.Sets,
-		Lanes: sw.Overrides.Lanes, Varies: sw.Varies, Seed: base.Config.Seed, Seeds: sw.Seeds, Points: len(grid)}
+		Lanes: sw.Overrides.Lanes, Varies: sw.Varies, Seed: base.Config.Seed, Seeds: sw.Seeds, PointCount: len(grid)}
 	if sw.Overrides.Duration > 0 {
 		p.Duration = sw.Overrides.Duration.String()
 	}

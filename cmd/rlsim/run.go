@@ -109,6 +109,9 @@ one must lie outside DIR.`,
 			if opts.Wide {
 				opts.Width = 0
 			}
+			if opts.Seeds < 1 || opts.Seeds > run.MaxSeeds {
+				return badInputf("--seeds: want 1 to %d, got %d", run.MaxSeeds, opts.Seeds)
+			}
 			if opts.Seeds > 1 && opts.TracePath != "" {
 				return badInputf("--trace: traces one run; --seeds %d makes %d of each scenario", opts.Seeds, opts.Seeds)
 			}
@@ -143,7 +146,7 @@ one must lie outside DIR.`,
 }
 
 func runRun(opts *runOptions) error {
-	if opts.Seeds != 1 {
+	if opts.Seeds > 1 {
 		return runSeeds(opts)
 	}
 	list, err := opts.overrides().Load(opts.Args)
