@@ -60,6 +60,9 @@ func (s Sweep) compare(f, ci int, subject, verb string) string {
 		return fmt.Sprintf("%s: nothing measured", subject)
 	}
 	h, l := spreads[hi], spreads[lo]
+	if h.Mean == l.Mean {
+		return fmt.Sprintf("%s: every lane at %s over %d seeds", subject, formatFigure(name, h.Mean), seeds)
+	}
 	if h.Differs(l) {
 		return fmt.Sprintf("%s: %s %s %s, %s at %s; the difference exceeds the spread over %d seeds",
 			subject, lanes[hi].Title, verb, formatSpread(name, h, seeds), lanes[lo].Title, formatSpread(name, l, seeds), seeds)
