@@ -6,6 +6,7 @@ import (
 	"encoding/json"
 	"image/png"
 	"math"
+	"os"
 	"strings"
 	"testing"
 
@@ -153,6 +154,25 @@ func TestSweepFiguresDraw(t *testing.T) {
 		}
 		if _, err := png.Decode(bytes.NewReader(b)); err != nil {
 			t.Errorf("%s: %v", tc.name, err)
+		}
+	}
+}
+
+// TestDocsNameEverySweepFigure keeps docs/output.md's section on sweeps whole.
+func TestDocsNameEverySweepFigure(t *testing.T) {
+	doc, err := os.ReadFile("../docs/output.md")
+	if err != nil {
+		t.Fatal(err)
+	}
+	_, part, _ := strings.Cut(string(doc), "## Seeds and sweeps")
+	for _, f := range run.Figures {
+		if !strings.Contains(part, "`"+f.Name+"`") {
+			t.Errorf("docs/output.md's sweep section does not name the figure %s", f.Name)
+		}
+	}
+	for _, col := range []string{"scenario", "point", "set", "lane", "class", "success_rate_mean", "success_rate_ci95"} {
+		if !strings.Contains(part, "`"+col+"`") {
+			t.Errorf("docs/output.md's sweep section does not name the CSV column %s", col)
 		}
 	}
 }
