@@ -1,6 +1,7 @@
 package run
 
 import (
+	"cmp"
 	"context"
 	"crypto/sha256"
 	"encoding/hex"
@@ -231,6 +232,7 @@ func (p *Plan) Run(ctx context.Context, o RunOptions) (*SweepResult, error) {
 	if jobs <= 0 {
 		jobs = runtime.GOMAXPROCS(0)
 	}
+	parent := ctx
 	ctx, cancel := context.WithCancel(ctx)
 	defer cancel()
 	todo := make(chan job)
@@ -282,6 +284,10 @@ func (p *Plan) Run(ctx context.Context, o RunOptions) (*SweepResult, error) {
 	}
 	if firstErr != nil {
 		return nil, firstErr
+	}
+	if err := parent.Err(); err != nil || finished != total {
+		// cancelled before every run was handed out
+		return nil, cmp.Or(err, context.Canceled)
 	}
 	return out, nil
 }

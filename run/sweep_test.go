@@ -213,3 +213,15 @@ func TestSweepStopsWhenCancelled(t *testing.T) {
 		t.Errorf("Run after cancel: error = %v, want context.Canceled", err)
 	}
 }
+
+func TestSweepCancelledBeforeItStartsGivesNothing(t *testing.T) {
+	p, err := testSweep().Plan()
+	if err != nil {
+		t.Fatal(err)
+	}
+	ctx, cancel := context.WithCancel(context.Background())
+	cancel()
+	if r, err := p.Run(ctx, RunOptions{Jobs: 2}); !errors.Is(err, context.Canceled) || r != nil {
+		t.Errorf("Run(cancelled) = %v, %v; want nothing and context.Canceled", r, err)
+	}
+}

@@ -2,6 +2,8 @@ package main
 
 import (
 	"bytes"
+	"context"
+	"errors"
 	"os"
 	"path/filepath"
 	"strings"
@@ -113,5 +115,44 @@ func TestRunSeeds(t *testing.T) {
 	code, _, errOut = execute(t, "run", "noisy-neighbour", "--seeds", "4", "--trace", "t.csv")
 	if code != exitBadInput || !strings.Contains(errOut, "--trace: traces one run") {
 		t.Errorf("--seeds with --trace: exit %d, %q", code, errOut)
+	}
+}
+
+func TestSweepInterruptedWritesNothing(t *testing.T) {
+	dir := filepath.Join(t.TempDir(), "report")
+	ctx, cancel := context.WithCancel(context.Background())
+	cancel()
+	var out bytes.Buffer
+	opts := &sweepOptions{Out: &out, Ctx: ctx, Arg: "noisy-neighbour", Varies: []string{"limits[0].limit=20,40"},
+		Seeds: 2, Format: "table", OutDir: dir, MaxEvents: defaultMaxEvents}
+	err := sweepRun(opts)
+	if !errors.Is(err, context.Canceled) || exitStatus(err) != exitInterrupted {
+		t.Errorf("error = %v, want an interruption", err)
+	}
+	if out.Len() != 0 {
+		t.Errorf("an interrupted sweep printed %q", out.String())
+	}
+	if _, err := os.Stat(dir); !os.IsNotExist(err) {
+		t.Errorf("an interrupted sweep left %s: %v", dir, err)
+	}
+}
+
+func TestSweepProgress(t *testing.T) {
+	var progress, out bytes.Buffer
+	opts := &sweepOptions{Out: &out, Progress: &progress, Arg: "noisy-neighbour", Varies: []string{"limits[0].limit=20,40"},
+		Seeds: 2, Format: "table", MaxEvents: defaultMaxEvents, Jobs: 1}
+	if err := sweepRun(opts); err != nil {
+		t.Fatal(err)
+	}
+	for _, want := range []string{"sweep: 1 of 4 runs", "sweep: 4 of 4 runs"} {
+		if !strings.Contains(progress.String(), want) {
+			t.Errorf("progress %q lacks %q", progress.String(), want)
+		}
+	}
+	if !strings.HasSuffix(progress.String(), "\r\x1b[K") {
+		t.Errorf("the progress line is not cleared at the end: %q", progress.String())
+	}
+	if strings.Contains(out.String(), "\x1b") {
+		t.Errorf("progress leaked into the output")
 	}
 }
