@@ -15,9 +15,10 @@ var sweepTemplateText string
 var sweepTemplate = template.Must(template.New("sweep").Parse(sweepTemplateText))
 
 type sweepPage struct {
-	Title  string
-	CSS    template.CSS
-	Sweeps []sweepSection
+	Heading string // rlsim sweep, or rlsim run --seeds for sweeps of one point
+	Title   string
+	CSS     template.CSS
+	Sweeps  []sweepSection
 }
 
 type sweepSection struct {
@@ -25,6 +26,7 @@ type sweepSection struct {
 	Recommend, Findings []string
 	Images              []sweepImage
 	Head                []string
+	Head0               bool // the table starts with the varied values
 	Points              []sweepPointRows
 }
 
@@ -55,10 +57,13 @@ func WriteSweepHTML(w io.Writer, sweeps []Sweep, images [][]Image) error {
 	if err != nil {
 		return err
 	}
-	page := sweepPage{CSS: template.CSS(css)}
+	page := sweepPage{CSS: template.CSS(css), Heading: "rlsim run --seeds"}
 	for i, s := range sweeps {
 		if i == 0 {
 			page.Title = s.Result.Scenario
+		}
+		if len(s.Result.Varies) > 0 {
+			page.Heading = "rlsim sweep"
 		}
 		page.Sweeps = append(page.Sweeps, s.section(images[i]))
 	}
@@ -78,6 +83,7 @@ func (s Sweep) section(images []Image) sweepSection {
 	for _, v := range s.Result.Varies {
 		sec.Head = append(sec.Head, v.Path)
 	}
+	sec.Head0 = len(sec.Head) > 0
 	sec.Head = append(sec.Head, "lane")
 	var classes []string
 	if len(s.Result.Points) > 0 && len(s.Result.Points[0].Runs) > 0 {
