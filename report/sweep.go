@@ -16,6 +16,8 @@ type Sweep struct {
 	Result    *run.SweepResult
 	Objective *run.Objective // nil: none asked
 	Recommend []run.Recommendation
+	// Checks are the scenario's checks on the means over the seeds (rlsim run --seeds).
+	Checks []run.SpreadCheck
 }
 
 // NewSweep is r rendered with the objective o (nil: none).

@@ -71,7 +71,7 @@ func WriteSweepHTML(w io.Writer, sweeps []Sweep, images [][]Image) error {
 }
 
 func (s Sweep) section(images []Image) sweepSection {
-	sec := sweepSection{Scenario: s.Result.Scenario, Describe: s.describe(), Findings: s.Findings()}
+	sec := sweepSection{Scenario: s.Result.Scenario, Describe: s.describe(), Findings: append(s.Findings(), s.spreadCheckLines()...)}
 	if lines := s.recommendationLines(); len(lines) > 0 {
 		sec.Recommend = lines[1:]
 		sec.Describe += "; " + lines[0]

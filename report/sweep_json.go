@@ -21,13 +21,14 @@ type jsonSweeps struct {
 }
 
 type jsonSweep struct {
-	Scenario  string         `json:"scenario"`
-	Seed      uint64         `json:"seed"`
-	Seeds     int            `json:"seeds"`
-	Vary      []run.Vary     `json:"vary"`
-	Points    []jsonPoint    `json:"points"`
-	Objective *jsonObjective `json:"objective,omitempty"`
-	Findings  []string       `json:"findings,omitempty"`
+	Scenario  string            `json:"scenario"`
+	Seed      uint64            `json:"seed"`
+	Seeds     int               `json:"seeds"`
+	Vary      []run.Vary        `json:"vary"`
+	Points    []jsonPoint       `json:"points"`
+	Objective *jsonObjective    `json:"objective,omitempty"`
+	Findings  []string          `json:"findings,omitempty"`
+	Checks    []jsonSpreadCheck `json:"checks,omitempty"`
 }
 
 type jsonObjective struct {
@@ -87,6 +88,7 @@ func WriteSweepJSON(w io.Writer, sweeps []Sweep) error {
 func (s Sweep) json() jsonSweep {
 	r := s.Result
 	js := jsonSweep{Scenario: r.Scenario, Seed: r.Seed, Seeds: r.Seeds, Vary: r.Varies, Points: []jsonPoint{}, Findings: s.Findings()}
+	js.Checks = s.jsonChecks()
 	if js.Vary == nil {
 		js.Vary = []run.Vary{}
 	}

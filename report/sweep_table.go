@@ -70,6 +70,7 @@ func (s Sweep) writeTable(w io.Writer) error {
 	}
 	lines := s.recommendationLines()
 	lines = append(lines, s.Findings()...)
+	lines = append(lines, s.spreadCheckLines()...)
 	if len(lines) > 0 {
 		fmt.Fprintln(w)
 	}

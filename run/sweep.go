@@ -63,6 +63,8 @@ type Plan struct {
 	shard     Shard
 	// Classes are the base scenario's client classes, and Lanes its lanes.
 	Classes, Lanes []string
+	// Checks are the base scenario's checks.
+	Checks []scenarios.Check
 }
 
 // Header says what a sweep ran; partial results merge only when theirs agree.
@@ -103,6 +105,7 @@ func (sw Sweep) Plan() (*Plan, error) {
 	if sw.Overrides.Duration > 0 {
 		p.Duration = sw.Overrides.Duration.String()
 	}
+	p.Checks = base.Checks
 	for _, g := range base.Config.Clients {
 		p.Classes = append(p.Classes, g.Name)
 	}

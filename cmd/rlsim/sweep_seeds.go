@@ -26,6 +26,7 @@ func runSeeds(opts *runOptions) error {
 		return badInput(err)
 	}
 	var sweeps []report.Sweep
+	failed, all := 0, 0
 	for _, p := range plans {
 		r, err := p.Run(ctxOf(opts.Ctx), run.RunOptions{Progress: progressOf(opts.Progress)})
 		if opts.Progress != nil {
@@ -34,7 +35,17 @@ func runSeeds(opts *runOptions) error {
 		if err != nil {
 			return err
 		}
-		sweeps = append(sweeps, report.NewSweep(r, nil))
+		s := report.NewSweep(r, nil)
+		s.Checks = run.SpreadChecks(p.Checks, r.Points[0])
+		failed += run.SpreadFailed(s.Checks)
+		all += len(s.Checks)
+		sweeps = append(sweeps, s)
 	}
-	return writeSweeps(opts.Out, opts.Format, opts.OutDir, sweeps)
+	if err := writeSweeps(opts.Out, opts.Format, opts.OutDir, sweeps); err != nil {
+		return err
+	}
+	if failed > 0 {
+		return fmt.Errorf("rlsim: %d of %d checks failed on the means over %d seeds", failed, all, opts.Seeds)
+	}
+	return nil
 }

@@ -156,3 +156,27 @@ func TestSweepProgress(t *testing.T) {
 		t.Errorf("progress leaked into the output")
 	}
 }
+
+func TestRunSeedsGatesOnTheMeans(t *testing.T) {
+	_, src, _ := execute(t, "scenarios", "show", "nat-per-user")
+	file := filepath.Join(t.TempDir(), "nat.yaml")
+	os.WriteFile(file, []byte(src+"checks:\n  - {class: users, metric: success_rate, op: \">=\", value: 99.5%}\n"), 0o644)
+	args := []string{"run", file, "--set", "limits[0].limit=2", "--lanes", "sliding_log", "--format", "json"}
+	// One seed misses 99.5%; the mean over five meets it: the gate reads the mean.
+	for _, tc := range []struct {
+		seeds string
+		code  int
+	}{{"1", 1}, {"5", 0}} {
+		code, out, errOut := execute(t, append(args, "--seeds", tc.seeds)...)
+		if code != tc.code {
+			t.Errorf("--seeds %s: exit %d, want %d: %s", tc.seeds, code, tc.code, errOut)
+		}
+		if tc.seeds == "5" && !strings.Contains(out, `"metric": "success_rate"`) {
+			t.Errorf("--seeds 5: the JSON lacks the check:\n%s", out)
+		}
+	}
+	code, _, errOut := execute(t, append(args, "--seeds", "5", "--set", "checks[0].value=99.9%")...)
+	if code != 1 || !strings.Contains(errOut, "1 of 1 checks failed on the means over 5 seeds") {
+		t.Errorf("a check the mean misses: exit %d, %q", code, errOut)
+	}
+}
