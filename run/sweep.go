@@ -17,6 +17,10 @@ import (
 // MaxSeeds caps --seeds, checked before any run.
 const MaxSeeds = 1000
 
+// MaxRuns caps the runs (points × seeds) one machine keeps the figures of,
+// checked before any point is loaded: a bigger sweep is split with --shard.
+const MaxRuns = 100_000
+
 // Sweep is a sweep to run: the scenario Arg with Overrides applied, at every
 // point of the grid of Varies, each point with Seeds seeds (the scenario's
 // seed, or Overrides.Seed, then each next one: seed, seed+1, ...). A run over
@@ -94,6 +98,16 @@ func (sw Sweep) Plan() (*Plan, error) {
 	grid, err := Grid(sw.Varies)
 	if err != nil {
 		return nil, BadInput(err)
+	}
+	owned := 0
+	for i := range grid {
+		if sw.Shard.owns(i) {
+			owned++
+		}
+	}
+	if owned*sw.Seeds > MaxRuns {
+		return nil, BadInputf("--vary, --seeds: %d points × %d seeds make %d runs, more than the %d one machine keeps; split the sweep with --shard i/n (docs/distributed.md)",
+			owned, sw.Seeds, owned*sw.Seeds, MaxRuns)
 	}
 	base, err := sw.load(nil)
 	if err != nil {

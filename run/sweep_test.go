@@ -8,6 +8,7 @@ import (
 	"os"
 	"path/filepath"
 	"reflect"
+	"strconv"
 	"strings"
 	"testing"
 )
@@ -156,6 +157,10 @@ func TestPlanRefusesBeforeAnyRun(t *testing.T) {
 		{"an unknown path", func(sw *Sweep) { sw.Varies[0].Path = "limits[0].limt" }, []string{"--vary limits[0].limt=20:", "limt"}},
 		{"over the budget", func(sw *Sweep) { sw.Overrides.MaxEvents = 1000 },
 			[]string{"the sweep's 2 points × 3 seeds are estimated to need", "--max-events"}},
+		{"more runs than one machine keeps", func(sw *Sweep) {
+			sw.Seeds = 1000
+			sw.Varies[0].Values = countTo(101)
+		}, []string{"101 points × 1000 seeds make 101000 runs, more than the 100000 one machine keeps; split the sweep with --shard"}},
 		{"a contention study", func(sw *Sweep) { sw.Arg, sw.Varies, sw.Overrides.Lanes = "backoff-contention", nil, "" },
 			[]string{"a contention study has no lanes to sweep"}},
 	}
@@ -224,4 +229,13 @@ func TestSweepCancelledBeforeItStartsGivesNothing(t *testing.T) {
 	if r, err := p.Run(ctx, RunOptions{Jobs: 2}); !errors.Is(err, context.Canceled) || r != nil {
 		t.Errorf("Run(cancelled) = %v, %v; want nothing and context.Canceled", r, err)
 	}
+}
+
+// countTo lists "1" to "n".
+func countTo(n int) []string {
+	var out []string
+	for i := 1; i <= n; i++ {
+		out = append(out, strconv.Itoa(i))
+	}
+	return out
 }
