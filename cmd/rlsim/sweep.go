@@ -65,11 +65,11 @@ as PNG and sweep.json and sweep.csv, under the same rules as rlsim run --out.
 prints a partial result (JSON) instead; "rlsim sweep merge" combines the
 partials of every shard into the output the whole sweep prints
 (docs/distributed.md).`,
-		Example: `  rlsim sweep noisy-neighbour --vary limits[0].limit=10..60/10 --seeds 5
-  rlsim sweep nat-per-user --vary limits[0].limit=2..10/2 --seeds 10 \
+		Example: `  rlsim sweep noisy-neighbour --vary 'limits[0].limit=10..60/10' --seeds 5
+  rlsim sweep nat-per-user --vary 'limits[0].limit=2..10/2' --seeds 10 \
       --find 'min limits[0].limit' --where 'class users success >= 99%' --where 'class abuser admitted_rate <= 2/s'
-  rlsim sweep boundary-burst --vary limits[0].limit=5,10,20 --vary limits[0].burst=5,10,20 --out sweep-report
-  rlsim sweep noisy-neighbour --vary limits[0].limit=10..60/10 --seeds 5 --shard 0/3 > part-0.json`,
+  rlsim sweep boundary-burst --vary 'limits[0].limit=5,10,20' --vary 'limits[0].burst=5,10,20' --out sweep-report
+  rlsim sweep noisy-neighbour --vary 'limits[0].limit=10..60/10' --seeds 5 --shard 0/3 > part-0.json`,
 		Args:              cobra.ExactArgs(1),
 		ValidArgsFunction: completeScenarioNames,
 		RunE: func(cmd *cobra.Command, args []string) error {
@@ -94,8 +94,8 @@ partials of every shard into the output the whole sweep prints
 	f.DurationVar(&opts.Duration, "duration", 0, "how long new requests may start, replacing the file's")
 	f.StringVar(&opts.Lanes, "lanes", "", "comma-separated lanes to run, replacing the file's (e.g. token_bucket,gcra)")
 	f.StringArrayVar(&opts.Sets, "set", nil, "replace the scenario field at `PATH=VALUE` at every point; repeatable")
-	f.StringVar(&opts.Find, "find", "", "pick for each lane the point with `'min PATH'` or 'max PATH' that meets every --where")
-	f.StringArrayVar(&opts.Where, "where", nil, "a condition on the means: `'[lane LANE] [class CLASS] METRIC OP VALUE'`; repeatable")
+	f.StringVar(&opts.Find, "find", "", "pick for each lane the point with the least (`GOAL` 'min PATH') or most ('max PATH') PATH that meets every --where")
+	f.StringArrayVar(&opts.Where, "where", nil, "a `CONDITION` on the means over seeds: '[lane LANE] [class CLASS] METRIC OP VALUE'; repeatable")
 	f.StringVarP(&opts.Format, "format", "f", "table", "output format: table, json or csv")
 	f.StringVar(&opts.OutDir, "out", "", "write index.html, the PNG plots, sweep.json and sweep.csv to `DIR`")
 	f.StringVar(&opts.Shard, "shard", "", "run share `i/n` of the points and print a partial result for rlsim sweep merge")
@@ -156,7 +156,7 @@ func (opts *sweepOptions) sweep() (run.Sweep, error) {
 		sw.Varies = append(sw.Varies, vary)
 	}
 	if len(opts.Varies) == 0 {
-		errs = append(errs, errors.New("--vary: give at least one, e.g. --vary limits[0].limit=10..50/10 (rlsim run --seeds runs one point over several seeds)"))
+		errs = append(errs, errors.New("--vary: give at least one, e.g. --vary 'limits[0].limit=10..50/10' (rlsim run --seeds runs one point over several seeds)"))
 	}
 	if opts.Shard != "" {
 		sh, err := run.ParseShard(opts.Shard)

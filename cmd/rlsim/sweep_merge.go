@@ -44,8 +44,8 @@ a shard given twice and missing shards are refused.`,
 		},
 	}
 	f := cmd.Flags()
-	f.StringVar(&opts.Find, "find", "", "pick for each lane the point with `'min PATH'` or 'max PATH' that meets every --where")
-	f.StringArrayVar(&opts.Where, "where", nil, "a condition on the means: `'[lane LANE] [class CLASS] METRIC OP VALUE'`; repeatable")
+	f.StringVar(&opts.Find, "find", "", "pick for each lane the point with the least (`GOAL` 'min PATH') or most ('max PATH') PATH that meets every --where")
+	f.StringArrayVar(&opts.Where, "where", nil, "a `CONDITION` on the means over seeds: '[lane LANE] [class CLASS] METRIC OP VALUE'; repeatable")
 	f.StringVarP(&opts.Format, "format", "f", "table", "output format: table, json or csv")
 	f.StringVar(&opts.OutDir, "out", "", "write index.html, the PNG plots, sweep.json and sweep.csv to `DIR`")
 	return cmd
