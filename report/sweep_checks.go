@@ -31,16 +31,23 @@ func (s Sweep) spreadCheckLines() []string {
 // spreadMeasure is a check's mean ± interval in the check's unit, with the
 // digits it takes not to read as the threshold.
 func (s Sweep) spreadMeasure(c run.SpreadCheck) string {
-	if c.Spread.N == 0 || math.IsNaN(c.Spread.Mean) {
+	return measureAgainst(c.Check, c.Spread, s.Result.Seeds)
+}
+
+// measureAgainst writes sp, a figure a check (or --where) c reads, in c's unit
+// and with the digits it takes not to read as c's threshold: a mean of 99.87%
+// against 99.9% is not "99.9%".
+func measureAgainst(c scenarios.Check, sp run.Spread, seeds int) string {
+	if sp.N == 0 || math.IsNaN(sp.Mean) {
 		return "none (nothing measured)"
 	}
 	unit := 1.0
 	if c.Metric == scenarios.P99TimeToSuccess {
-		unit = 1e9
+		unit = 1e9 // the figure is in seconds, the check in nanoseconds
 	}
-	text := scenarios.FormatMeasure(c.Check, c.Spread.Mean*unit)
-	if s.Result.Seeds > 1 {
-		text += " ± " + scenarios.FormatMeasure(scenarios.Check{Metric: c.Metric, Want: math.NaN()}, c.Spread.Half*unit)
+	text := scenarios.FormatMeasure(c, sp.Mean*unit)
+	if seeds > 1 {
+		text += " ± " + scenarios.FormatMeasure(scenarios.Check{Metric: c.Metric, Want: math.NaN()}, sp.Half*unit)
 	}
 	return text
 }

@@ -117,12 +117,11 @@ func (s Sweep) measuredAt(rec run.Recommendation) string {
 			continue
 		}
 		sp, _ := wh.Measured(pt, li)
-		name := run.Figures[wh.Figure].Name
 		who := "all"
 		if wh.Class != "" {
 			who = wh.Class
 		}
-		parts = append(parts, fmt.Sprintf("%s %s %s", who, name, formatSpread(name, sp, s.Result.Seeds)))
+		parts = append(parts, fmt.Sprintf("%s %s %s", who, wh.Metric, measureAgainst(wh.Check, sp, s.Result.Seeds)))
 	}
 	if len(parts) == 0 {
 		return "no --where"
