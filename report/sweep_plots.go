@@ -12,6 +12,7 @@ import (
 	"gonum.org/v1/plot/vg/draw"
 
 	"github.com/rlsim/rlsim/run"
+	"github.com/rlsim/rlsim/scenarios"
 )
 
 // sweepPanel is one figure of one class (or the totals, class "") that the
@@ -131,12 +132,20 @@ func (s Sweep) lineFigure() *Figure {
 				if sp.N == 0 || math.IsNaN(sp.Mean) {
 					continue
 				}
-				pts = append(pts, spreadPoint{x: axisValue(v, pt.Values[0]), y: sp.Mean * k, half: sp.Half * k})
+				lo, hi := sp.Lo()*k, sp.Hi()*k
+				if k == 100 { // a share's interval ends within 0% and 100%
+					lo, hi = math.Max(lo, 0), math.Min(hi, 100)
+				}
+				pts = append(pts, spreadPoint{x: axisValue(v, pt.Values[0]), y: sp.Mean * k, lo: lo, hi: hi})
 			}
 			pl.Add(spreadLine{pts: pts, colour: sweepColours[li%len(sweepColours)]})
 		}
 		if p.where != nil {
-			pl.Add(hline{y: p.where.Want * k, style: lineStyle(colLimit, 1, true), label: p.where.Op + " " + p.where.Text})
+			want := p.where.Want * k
+			if p.where.Metric == scenarios.P99TimeToSuccess {
+				want /= 1e9 // the figure is in seconds
+			}
+			pl.Add(threshold{hline{y: want, style: lineStyle(colLimit, 1, true), label: p.where.Op + " " + p.where.Text}})
 		}
 		for _, rec := range s.Recommend {
 			if rec.Point < 0 {
@@ -158,11 +167,19 @@ func (s Sweep) lineFigure() *Figure {
 		Width: 11 * vg.Inch, Height: vg.Length(1.2+3*float64(rows)) * vg.Inch, body: grid(plots, cols)}
 }
 
+// threshold is a --where's line: it widens the y range to show itself, and
+// leaves the x range to the data.
+type threshold struct{ hline }
+
+func (t threshold) DataRange() (xmin, xmax, ymin, ymax float64) {
+	return math.Inf(1), math.Inf(-1), t.y, t.y
+}
+
 // sweepColours tell lanes apart: Okabe–Ito, opaque, grey last.
 var sweepColours = []color.Color{colAdmitted, colDelayed, colWithin, colRefused, colSky, colShed, colLimit, colDropped}
 
-// spreadPoint is a mean and the half-width of its interval at x.
-type spreadPoint struct{ x, y, half float64 }
+// spreadPoint is a mean and its interval [lo, hi] at x.
+type spreadPoint struct{ x, y, lo, hi float64 }
 
 // spreadLine draws means joined by a line, each with its interval as a bar.
 type spreadLine struct {
@@ -176,8 +193,8 @@ func (l spreadLine) Plot(c draw.Canvas, p *plot.Plot) {
 	var line []vg.Point
 	for _, pt := range l.pts {
 		line = append(line, vg.Point{X: tx(pt.x), Y: ty(pt.y)})
-		if pt.half > 0 {
-			c.StrokeLine2(lineStyle(l.colour, 1, false), tx(pt.x), ty(pt.y-pt.half), tx(pt.x), ty(pt.y+pt.half))
+		if pt.hi > pt.lo {
+			c.StrokeLine2(lineStyle(l.colour, 1, false), tx(pt.x), ty(pt.lo), tx(pt.x), ty(pt.hi))
 		}
 		c.FillPolygon(l.colour, square(vg.Point{X: tx(pt.x), Y: ty(pt.y)}, vg.Points(2.2)))
 	}
@@ -191,12 +208,13 @@ func (l spreadLine) DataRange() (xmin, xmax, ymin, ymax float64) {
 	xmax, ymax = math.Inf(-1), math.Inf(-1)
 	for _, pt := range l.pts {
 		xmin, xmax = math.Min(xmin, pt.x), math.Max(xmax, pt.x)
-		ymin, ymax = math.Min(ymin, pt.y-pt.half), math.Max(ymax, pt.y+pt.half)
+		ymin, ymax = math.Min(ymin, pt.lo), math.Max(ymax, pt.hi)
 	}
 	if len(l.pts) == 0 {
-		return 0, 0, 0, 0
+		return math.Inf(1), math.Inf(-1), math.Inf(1), math.Inf(-1)
 	}
-	return xmin, xmax, ymin, ymax
+	pad := (ymax - ymin) * 0.06 // keep the points off the panel's title
+	return xmin, xmax, ymin - pad, ymax + pad
 }
 
 func square(at vg.Point, r vg.Length) []vg.Point {
