@@ -155,13 +155,19 @@ func (sw Sweep) Plan() (*Plan, error) {
 	return p, nil
 }
 
-// checkVaries refuses two varies of one path.
+// checkVaries refuses two varies of one path, and varies of what a sweep
+// holds fixed across its points: the seed (--seeds does that) and the lanes.
 func checkVaries(varies []Vary) error {
 	var errs []error
 	seen := map[string]bool{}
 	for _, v := range varies {
-		if seen[v.Path] {
+		switch {
+		case seen[v.Path]:
 			errs = append(errs, fmt.Errorf("--vary %s: the path is varied twice", v.Path))
+		case v.Path == "seed":
+			errs = append(errs, fmt.Errorf("--vary seed: every point runs the same seeds; give --seeds N (and --seed for the first)"))
+		case v.Path == "lanes" || strings.HasPrefix(v.Path, "lanes["):
+			errs = append(errs, fmt.Errorf("--vary %s: every point runs the same lanes; choose them with --lanes", v.Path))
 		}
 		seen[v.Path] = true
 	}
@@ -186,7 +192,7 @@ func (sw Sweep) load(point []string) (*scenarios.Scenario, error) {
 	}
 	s := list[0]
 	if s.Contention != nil {
-		return nil, BadInputf("%s: a contention study has no lanes to sweep; sweep a limiter comparison", s.File)
+		return nil, BadInputf("%s: a contention study has no lanes to sweep or to run over seeds; give a limiter comparison", s.File)
 	}
 	return s, nil
 }

@@ -154,6 +154,8 @@ func TestPlanRefusesBeforeAnyRun(t *testing.T) {
 		{"a path twice", func(sw *Sweep) { sw.Varies = append(sw.Varies, sw.Varies[0]) }, []string{"--vary limits[0].limit: the path is varied twice"}},
 		{"bad values, each named by its --vary", func(sw *Sweep) { sw.Varies[0].Values = []string{"20", "abc", "-3"} },
 			[]string{`--vary limits[0].limit=abc: limits[0].limit: want a whole number, got "abc"`, "--vary limits[0].limit=-3:"}},
+		{"the seed", func(sw *Sweep) { sw.Varies = []Vary{{Path: "seed", Values: []string{"1", "2"}}} }, []string{"--vary seed: every point runs the same seeds; give --seeds N"}},
+		{"the lanes", func(sw *Sweep) { sw.Varies = []Vary{{Path: "lanes", Values: []string{"[gcra]"}}} }, []string{"--vary lanes: every point runs the same lanes; choose them with --lanes"}},
 		{"an unknown path", func(sw *Sweep) { sw.Varies[0].Path = "limits[0].limt" }, []string{"--vary limits[0].limt=20:", "limt"}},
 		{"over the budget", func(sw *Sweep) { sw.Overrides.MaxEvents = 1000 },
 			[]string{"the sweep's 2 points × 3 seeds are estimated to need", "--max-events"}},
