@@ -7,6 +7,7 @@ import (
 	"encoding/hex"
 	"errors"
 	"fmt"
+	"regexp"
 	"runtime"
 	"strings"
 	"sync"
@@ -155,6 +156,8 @@ func (sw Sweep) Plan() (*Plan, error) {
 	return p, nil
 }
 
+var laneListPath = regexp.MustCompile(`^lanes(\[\d+\])?$`)
+
 // checkVaries refuses two varies of one path, and varies of what a sweep
 // holds fixed across its points: the seed (--seeds does that) and the lanes.
 func checkVaries(varies []Vary) error {
@@ -166,7 +169,7 @@ func checkVaries(varies []Vary) error {
 			errs = append(errs, fmt.Errorf("--vary %s: the path is varied twice", v.Path))
 		case v.Path == "seed":
 			errs = append(errs, fmt.Errorf("--vary seed: every point runs the same seeds; give --seeds N (and --seed for the first)"))
-		case v.Path == "lanes" || strings.HasPrefix(v.Path, "lanes["):
+		case laneListPath.MatchString(v.Path): // a lane's own settings (lanes[1].burst) may vary
 			errs = append(errs, fmt.Errorf("--vary %s: every point runs the same lanes; choose them with --lanes", v.Path))
 		}
 		seen[v.Path] = true

@@ -156,6 +156,7 @@ func TestPlanRefusesBeforeAnyRun(t *testing.T) {
 			[]string{`--vary limits[0].limit=abc: limits[0].limit: want a whole number, got "abc"`, "--vary limits[0].limit=-3:"}},
 		{"the seed", func(sw *Sweep) { sw.Varies = []Vary{{Path: "seed", Values: []string{"1", "2"}}} }, []string{"--vary seed: every point runs the same seeds; give --seeds N"}},
 		{"the lanes", func(sw *Sweep) { sw.Varies = []Vary{{Path: "lanes", Values: []string{"[gcra]"}}} }, []string{"--vary lanes: every point runs the same lanes; choose them with --lanes"}},
+		{"one lane", func(sw *Sweep) { sw.Varies = []Vary{{Path: "lanes[1]", Values: []string{"gcra"}}} }, []string{"--vary lanes[1]: every point runs the same lanes"}},
 		{"an unknown path", func(sw *Sweep) { sw.Varies[0].Path = "limits[0].limt" }, []string{"--vary limits[0].limt=20:", "limt"}},
 		{"over the budget", func(sw *Sweep) { sw.Overrides.MaxEvents = 1000 },
 			[]string{"the sweep's 2 points × 3 seeds are estimated to need", "--max-events"}},
