@@ -59,6 +59,9 @@ func (sh Shard) String() string {
 	return fmt.Sprintf("%d/%d", sh.Index, sh.Count)
 }
 
+// maxPointErrors is how many problems of a sweep's points are listed.
+const maxPointErrors = 20
+
 // Plan is a sweep checked and loaded, ready to run: every point this shard
 // runs, with its scenario.
 type Plan struct {
@@ -139,6 +142,10 @@ func (sw Sweep) Plan() (*Plan, error) {
 			if msg := err.Error(); !seen[msg] {
 				seen[msg] = true
 				errs = append(errs, err)
+			}
+			if len(errs) > maxPointErrors {
+				errs = append(errs[:maxPointErrors], fmt.Errorf("...; more points fail, not listed"))
+				break
 			}
 			continue
 		}

@@ -154,6 +154,12 @@ func TestPlanRefusesBeforeAnyRun(t *testing.T) {
 		{"a path twice", func(sw *Sweep) { sw.Varies = append(sw.Varies, sw.Varies[0]) }, []string{"--vary limits[0].limit: the path is varied twice"}},
 		{"bad values, each named by its --vary", func(sw *Sweep) { sw.Varies[0].Values = []string{"20", "abc", "-3"} },
 			[]string{`--vary limits[0].limit=abc: limits[0].limit: want a whole number, got "abc"`, "--vary limits[0].limit=-3:"}},
+		{"bad values are listed up to 20", func(sw *Sweep) {
+			sw.Varies[0].Values = nil
+			for _, v := range countTo(50) {
+				sw.Varies[0].Values = append(sw.Varies[0].Values, "-"+v)
+			}
+		}, []string{"--vary limits[0].limit=-1:", "--vary limits[0].limit=-20:", "...; more points fail, not listed"}},
 		{"the seed", func(sw *Sweep) { sw.Varies = []Vary{{Path: "seed", Values: []string{"1", "2"}}} }, []string{"--vary seed: every point runs the same seeds; give --seeds N"}},
 		{"the lanes", func(sw *Sweep) { sw.Varies = []Vary{{Path: "lanes", Values: []string{"[gcra]"}}} }, []string{"--vary lanes: every point runs the same lanes; choose them with --lanes"}},
 		{"one lane", func(sw *Sweep) { sw.Varies = []Vary{{Path: "lanes[1]", Values: []string{"gcra"}}} }, []string{"--vary lanes[1]: every point runs the same lanes"}},
