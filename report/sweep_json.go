@@ -78,6 +78,7 @@ func WriteSweepJSON(w io.Writer, sweeps []Sweep) error {
 	var buf bytes.Buffer
 	enc := json.NewEncoder(&buf)
 	enc.SetIndent("", "  ")
+	enc.SetEscapeHTML(false) // a --where reads <= as written
 	if err := enc.Encode(out); err != nil {
 		return err
 	}

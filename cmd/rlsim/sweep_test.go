@@ -180,3 +180,26 @@ func TestRunSeedsGatesOnTheMeans(t *testing.T) {
 		t.Errorf("a check the mean misses: exit %d, %q", code, errOut)
 	}
 }
+
+// TestSweepGolden keeps a small sweep's table, JSON and CSV, and a run over
+// seeds, under testdata/ (go test ./cmd/rlsim -update rewrites them).
+func TestSweepGolden(t *testing.T) {
+	for _, tc := range []struct {
+		name string
+		args []string
+	}{
+		{"sweep_table.golden", append(append([]string{"sweep"}, sweepArgs...), objectiveArgs...)},
+		{"sweep_json.golden", []string{"sweep", "noisy-neighbour", "--vary", "limits[0].limit=20,60", "--seeds", "2", "--lanes", "token_bucket",
+			"--find", "max limits[0].limit", "--where", "class noisy admitted_rate <= 30/s", "--format", "json"}},
+		{"sweep_csv.golden", append([]string{"sweep", "--format", "csv"}, sweepArgs...)},
+		{"run_seeds.golden", []string{"run", "noisy-neighbour", "--seeds", "5"}},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			code, out, errOut := execute(t, tc.args...)
+			if code != 0 {
+				t.Fatalf("exit %d: %s", code, errOut)
+			}
+			checkGolden(t, tc.name, []byte(out))
+		})
+	}
+}
