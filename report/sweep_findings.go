@@ -21,8 +21,10 @@ func (s Sweep) Findings() []string {
 	}
 	success := run.FigureIndex("success_rate")
 	classes := []int{-1}
-	for ci := range first[0].Classes {
-		classes = append(classes, ci)
+	if len(first[0].Classes) > 1 { // one class is all clients: said once
+		for ci := range first[0].Classes {
+			classes = append(classes, ci)
+		}
 	}
 	for _, ci := range classes {
 		who := "all clients"
