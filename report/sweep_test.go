@@ -49,9 +49,9 @@ func TestSpreadFindingsClaimOnlyBeyondTheSpread(t *testing.T) {
 		wantWords string
 	}{
 		{"apart", []float64{0.99, 0.98, 0.99, 0.98}, []float64{0.80, 0.82, 0.81, 0.80}, true,
-			"users: success: token bucket kept success at 98.5% ± 0.9%, fixed window at 80.8% ± 1.5%; the difference exceeds the spread over 4 seeds"},
+			"all clients: success: token bucket kept success at 98.5% ± 0.9%, fixed window at 80.8% ± 1.5%; the difference exceeds the spread over 4 seeds"},
 		{"overlapping", []float64{0.99, 0.90, 0.97, 0.91}, []float64{0.95, 0.88, 0.93, 0.90}, false,
-			"users: success: every lane from fixed window (91.5% ± 4.9%) to token bucket (94.3% ± 7.0%) lies within the spread over 4 seeds; no lane is claimed different"},
+			"all clients: success: every lane from fixed window (91.5% ± 4.9%) to token bucket (94.3% ± 7.0%) lies within the spread over 4 seeds; no lane is claimed different"},
 	}
 	for _, tc := range tests {
 		t.Run(tc.name, func(t *testing.T) {
