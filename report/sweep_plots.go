@@ -46,20 +46,20 @@ func (s Sweep) panels() []sweepPanel {
 	return out
 }
 
-// SweepFigures are the plots of a sweep: with one --vary, one line plot of
-// each panel's figure against the varied value, a line per lane with its 95%
-// interval; with two, one heatmap per lane of the first panel's figure. The
-// recommended point of each lane is ringed. More --vary than two: none.
+// SweepFigures are the plots of a sweep: a line plot against the first
+// --vary, a line per lane with its 95% interval (with one --vary, a panel per
+// figure plotted; with more, the first figure at each value of the second);
+// with two --vary, also a heatmap per lane of the first figure over the grid.
+// The recommended point of each lane is ringed.
 func SweepFigures(s Sweep) []*Figure {
-	switch len(s.Result.Varies) {
-	case 1:
-		return []*Figure{s.lineFigure()}
-	case 2:
-		if p := s.panels(); len(p) > 0 {
-			return []*Figure{s.heatmapFigure(p[0])}
-		}
+	if len(s.Result.Varies) == 0 || len(s.Result.Points) == 0 || len(s.Result.Points[0].Runs) == 0 || len(s.panels()) == 0 {
+		return nil
 	}
-	return nil
+	figs := []*Figure{s.lineFigure()}
+	if len(s.Result.Varies) == 2 {
+		figs = append(figs, s.heatmapFigure(s.panels()[0]))
+	}
+	return figs
 }
 
 // axisValue places the value of vary v at point pt on an axis: its number, a
@@ -108,27 +108,75 @@ func (s Sweep) rowOf(pi, li int, p sweepPanel) row {
 	return r
 }
 
+// linePanel is one panel of the line plot: a figure, at the points whose
+// values of the other varies are fixed (index of the vary → its value).
+type linePanel struct {
+	sweepPanel
+	fixed map[int]string
+	title string
+}
+
+func (lp linePanel) holds(pt run.PointResult) bool {
+	for i, v := range lp.fixed {
+		if pt.Values[i] != v {
+			return false
+		}
+	}
+	return true
+}
+
+// linePanels are, with one --vary, one panel per figure plotted; with more,
+// the first figure at each value of the second --vary (up to 8), the others at
+// their first value.
+func (s Sweep) linePanels() []linePanel {
+	panels := s.panels()
+	varies := s.Result.Varies
+	if len(varies) == 1 {
+		var out []linePanel
+		for _, p := range panels {
+			out = append(out, linePanel{sweepPanel: p, title: p.title()})
+		}
+		return out
+	}
+	if len(panels) == 0 {
+		return nil
+	}
+	var out []linePanel
+	for _, v := range varies[1].Values[:min(8, len(varies[1].Values))] {
+		lp := linePanel{sweepPanel: panels[0], fixed: map[int]string{1: v}, title: p0title(panels[0], varies[1].Path, v)}
+		for i := 2; i < len(varies); i++ {
+			lp.fixed[i] = varies[i].Values[0]
+		}
+		out = append(out, lp)
+	}
+	return out
+}
+
+func p0title(p sweepPanel, path, value string) string { return p.title() + " at " + path + "=" + value }
+
 func (s Sweep) lineFigure() *Figure {
 	v := s.Result.Varies[0]
-	panels := s.panels()
 	lanes := s.Result.Points[0].Runs[0].Lanes
 	var plots []*plot.Plot
 	var legend []legendEntry
 	for li, l := range lanes {
 		legend = append(legend, legendEntry{label: l.Title, colour: sweepColours[li%len(sweepColours)], line: true})
 	}
-	for _, p := range panels {
+	for _, p := range s.linePanels() {
 		name := run.Figures[p.figure].Name
 		k := scale(name)
 		label := name
 		if k == 100 {
 			label += " (%)"
 		}
-		pl := newPlot(p.title(), v.Path, label)
+		pl := newPlot(p.title, v.Path, label)
 		for li := range lanes {
 			var pts []spreadPoint
 			for pi, pt := range s.Result.Points {
-				sp := s.spread(s.rowOf(pi, li, p), p.figure)
+				if !p.holds(pt) {
+					continue
+				}
+				sp := s.spread(s.rowOf(pi, li, p.sweepPanel), p.figure)
 				if sp.N == 0 || math.IsNaN(sp.Mean) {
 					continue
 				}
@@ -148,12 +196,13 @@ func (s Sweep) lineFigure() *Figure {
 			pl.Add(threshold{hline{y: want, style: lineStyle(colLimit, 1, true), label: p.where.Op + " " + p.where.Text}})
 		}
 		for _, rec := range s.Recommend {
-			if rec.Point < 0 {
+			if rec.Point < 0 || !p.holds(s.Result.Points[rec.Point]) {
 				continue
 			}
-			li := laneIndex(s.Result.Points[rec.Point], rec.Lane)
-			sp := s.spread(s.rowOf(rec.Point, li, p), p.figure)
-			pl.Add(ring{x: axisValue(v, rec.Value), y: sp.Mean * k, colour: sweepColours[li%len(sweepColours)]})
+			pt := s.Result.Points[rec.Point]
+			li := laneIndex(pt, rec.Lane)
+			sp := s.spread(s.rowOf(rec.Point, li, p.sweepPanel), p.figure)
+			pl.Add(ring{x: axisValue(v, pt.Values[0]), y: sp.Mean * k, colour: sweepColours[li%len(sweepColours)]})
 		}
 		plots = append(plots, pl)
 	}

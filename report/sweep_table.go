@@ -15,9 +15,11 @@ import (
 var sweepTableFigures = []struct{ name, head string }{
 	{"success_rate", "success"},
 	{"refused_rate", "refused"},
+	{"shed_rate", "shed"},
 	{"admitted_rate", "admitted"},
 	{"p99_time_to_success_s", "p99 to success"},
 	{"peak_ratio", "vs limit"},
+	{"retry_amplification", "retry amp"},
 }
 
 // WriteSweepTable writes sweeps as tables, a row per point, lane and class

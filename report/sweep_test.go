@@ -141,19 +141,24 @@ func TestSweepFiguresDraw(t *testing.T) {
 		Points: []run.PointResult{base, base}}
 	two.Points[0].Values, two.Points[1].Values = []string{"10", "5"}, []string{"20", "5"}
 	for _, tc := range []struct {
-		r    *run.SweepResult
-		name string
-	}{{one, "sweep-lines"}, {two, "sweep-heatmap"}} {
+		r     *run.SweepResult
+		names []string
+	}{{one, []string{"sweep-lines"}}, {two, []string{"sweep-lines", "sweep-heatmap"}}} {
 		figs := SweepFigures(NewSweep(tc.r, nil))
-		if len(figs) != 1 || figs[0].Name != tc.name {
-			t.Fatalf("%d varies: figures %v, want %s", len(tc.r.Varies), figs, tc.name)
+		if len(figs) != len(tc.names) {
+			t.Fatalf("%d varies: %d figures, want %v", len(tc.r.Varies), len(figs), tc.names)
 		}
-		b, err := figs[0].PNG()
-		if err != nil {
-			t.Fatal(err)
-		}
-		if _, err := png.Decode(bytes.NewReader(b)); err != nil {
-			t.Errorf("%s: %v", tc.name, err)
+		for i, f := range figs {
+			if f.Name != tc.names[i] {
+				t.Errorf("%d varies: figure %d is %s, want %s", len(tc.r.Varies), i, f.Name, tc.names[i])
+			}
+			b, err := f.PNG()
+			if err != nil {
+				t.Fatal(err)
+			}
+			if _, err := png.Decode(bytes.NewReader(b)); err != nil {
+				t.Errorf("%s: %v", f.Name, err)
+			}
 		}
 	}
 }
