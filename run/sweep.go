@@ -7,12 +7,14 @@ import (
 	"encoding/hex"
 	"errors"
 	"fmt"
+	"math"
 	"regexp"
 	"runtime"
 	"strings"
 	"sync"
 
 	"github.com/rlsim/rlsim/scenarios"
+	"github.com/rlsim/rlsim/sim"
 )
 
 // MaxSeeds caps --seeds, checked before any run.
@@ -69,8 +71,8 @@ type Plan struct {
 	scenarios map[int]*scenarios.Scenario
 	owned     []int
 	shard     Shard
-	// Classes are the base scenario's client classes, and Lanes its lanes.
-	Classes, Lanes []string
+	// ClassNames are the base scenario's client classes, and LaneNames its lanes.
+	ClassNames, LaneNames []string
 	// Checks are the base scenario's checks.
 	Checks []scenarios.Check
 }
@@ -125,10 +127,14 @@ func (sw Sweep) Plan() (*Plan, error) {
 	}
 	p.Checks = base.Checks
 	for _, g := range base.Config.Clients {
-		p.Classes = append(p.Classes, g.Name)
+		p.ClassNames = append(p.ClassNames, g.Name)
 	}
-	for _, l := range base.Config.Lanes {
-		p.Lanes = append(p.Lanes, l.String())
+	lanes := base.Config.Lanes
+	if len(lanes) == 0 {
+		lanes = sim.DefaultLanes()
+	}
+	for _, l := range lanes {
+		p.LaneNames = append(p.LaneNames, l.String())
 	}
 	var errs []error
 	seen := map[string]bool{}
@@ -151,7 +157,7 @@ func (sw Sweep) Plan() (*Plan, error) {
 		}
 		p.scenarios[i] = s
 		p.owned = append(p.owned, i)
-		events += s.Config.EstimateEvents() * int64(sw.Seeds)
+		events = addWork(events, s.Config.EstimateEvents(), sw.Seeds)
 	}
 	if len(errs) > 0 {
 		return nil, BadInput(errors.Join(errs...))
@@ -161,6 +167,14 @@ func (sw Sweep) Plan() (*Plan, error) {
 			base.File, len(p.owned), sw.Seeds, events, max, SuggestedBudget(events))
 	}
 	return p, nil
+}
+
+// addWork is total plus events × seeds, saturating at the largest int64.
+func addWork(total, events int64, seeds int) int64 {
+	if events > 0 && (events > math.MaxInt64/int64(seeds) || total > math.MaxInt64-events*int64(seeds)) {
+		return math.MaxInt64
+	}
+	return total + events*int64(seeds)
 }
 
 var laneListPath = regexp.MustCompile(`^lanes(\[\d+\])?$`)

@@ -5,6 +5,7 @@ import (
 	"context"
 	"encoding/json"
 	"errors"
+	"math"
 	"os"
 	"path/filepath"
 	"reflect"
@@ -247,4 +248,21 @@ func countTo(n int) []string {
 		out = append(out, strconv.Itoa(i))
 	}
 	return out
+}
+
+func TestAddWorkSaturates(t *testing.T) {
+	for _, tc := range []struct {
+		total, events int64
+		seeds         int
+		want          int64
+	}{
+		{0, 10, 3, 30}, {5, 10, 3, 35},
+		{0, math.MaxInt64 / 2, 3, math.MaxInt64},
+		{math.MaxInt64 - 10, 4, 3, math.MaxInt64},
+		{math.MaxInt64 - 12, 4, 3, math.MaxInt64},
+	} {
+		if got := addWork(tc.total, tc.events, tc.seeds); got != tc.want {
+			t.Errorf("addWork(%d, %d, %d) = %d, want %d", tc.total, tc.events, tc.seeds, got, tc.want)
+		}
+	}
 }

@@ -181,7 +181,7 @@ func sweepRun(opts *sweepOptions) error {
 	}
 	var obj *run.Objective
 	if opts.Find != "" {
-		if obj, err = parseObjective(opts.Find, opts.Where, plan.Varies, plan.Lanes, plan.Classes); err != nil {
+		if obj, err = parseObjective(opts.Find, opts.Where, plan.Varies, plan.LaneNames, plan.ClassNames); err != nil {
 			return err
 		}
 	}

@@ -203,3 +203,12 @@ func TestSweepGolden(t *testing.T) {
 		})
 	}
 }
+
+// A --where may name any lane the scenario runs, its own list or the default eight.
+func TestSweepWhereNamesADefaultLane(t *testing.T) {
+	code, out, errOut := execute(t, "sweep", "noisy-neighbour", "--vary", "limits[0].limit=20,40",
+		"--find", "min limits[0].limit", "--where", "lane gcra class quiet success >= 1%")
+	if code != 0 || !strings.Contains(out, "  GCRA: limits[0].limit=20") {
+		t.Errorf("exit %d: %s\n%s", code, errOut, out)
+	}
+}
