@@ -98,7 +98,7 @@ func (sw Sweep) Plan() (*Plan, error) {
 	if sw.Seeds < 1 || sw.Seeds > MaxSeeds {
 		return nil, BadInputf("--seeds: want 1 to %d, got %d", MaxSeeds, sw.Seeds)
 	}
-	if err := checkVaries(sw.Varies); err != nil {
+	if err := checkVaries(sw.Varies, sw.Overrides.Sets); err != nil {
 		return nil, BadInput(err)
 	}
 	grid, err := Grid(sw.Varies)
@@ -179,15 +179,20 @@ func addWork(total, events int64, seeds int) int64 {
 
 var laneListPath = regexp.MustCompile(`^lanes(\[\d+\])?$`)
 
-// checkVaries refuses two varies of one path, and varies of what a sweep
-// holds fixed across its points: the seed (--seeds does that) and the lanes.
-func checkVaries(varies []Vary) error {
+// checkVaries refuses two varies of one path, a path both varied and set, and
+// varies of what a sweep holds fixed across its points: the seed (--seeds does
+// that) and the lanes.
+func checkVaries(varies []Vary, sets []string) error {
 	var errs []error
 	seen := map[string]bool{}
+	for _, set := range sets {
+		path, _, _ := strings.Cut(set, "=")
+		seen[path] = true
+	}
 	for _, v := range varies {
 		switch {
 		case seen[v.Path]:
-			errs = append(errs, fmt.Errorf("--vary %s: the path is varied twice", v.Path))
+			errs = append(errs, fmt.Errorf("--vary %s: the path is varied twice, or also given by --set", v.Path))
 		case v.Path == "seed":
 			errs = append(errs, fmt.Errorf("--vary seed: every point runs the same seeds; give --seeds N (and --seed for the first)"))
 		case laneListPath.MatchString(v.Path): // a lane's own settings (lanes[1].burst) may vary
