@@ -163,6 +163,10 @@ func (sw Sweep) Plan() (*Plan, error) {
 		return nil, BadInput(errors.Join(errs...))
 	}
 	if max := sw.Overrides.MaxEvents; max > 0 && events > max {
+		if len(sw.Varies) == 0 {
+			return nil, BadInputf("%s: %d seeds are estimated to need %d events, over the budget of %d; use fewer seeds or lift the budget with --max-events %d",
+				base.File, sw.Seeds, events, max, SuggestedBudget(events))
+		}
 		return nil, BadInputf("%s: the sweep's %d points × %d seeds are estimated to need %d events, over the budget of %d; vary fewer values, use fewer seeds, split it with --shard, or lift the budget with --max-events %d",
 			base.File, len(p.owned), sw.Seeds, events, max, SuggestedBudget(events))
 	}

@@ -172,6 +172,8 @@ func TestPlanRefusesBeforeAnyRun(t *testing.T) {
 			sw.Seeds = 1000
 			sw.Varies[0].Values = countTo(101)
 		}, []string{"101 points × 1000 seeds make 101000 runs, more than the 100000 one machine keeps; split the sweep with --shard"}},
+		{"over the budget, over seeds", func(sw *Sweep) { sw.Varies, sw.Overrides.MaxEvents = nil, 1000 },
+			[]string{"noisy-neighbour.yaml: 3 seeds are estimated to need", "use fewer seeds or lift the budget with --max-events"}},
 		{"a contention study", func(sw *Sweep) { sw.Arg, sw.Varies, sw.Overrides.Lanes = "backoff-contention", nil, "" },
 			[]string{"a contention study has no lanes to sweep"}},
 	}
