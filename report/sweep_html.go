@@ -27,6 +27,7 @@ type sweepSection struct {
 	Images              []sweepImage
 	Head                []string
 	Head0               bool // the table starts with the varied values
+	Left                int  // the table's first columns (values, lane) align left
 	Points              []sweepPointRows
 }
 
@@ -85,6 +86,7 @@ func (s Sweep) section(images []Image) sweepSection {
 	}
 	sec.Head0 = len(sec.Head) > 0
 	sec.Head = append(sec.Head, "lane")
+	sec.Left = len(sec.Head)
 	var classes []string
 	if len(s.Result.Points) > 0 && len(s.Result.Points[0].Runs) > 0 {
 		for _, c := range s.Result.Points[0].Runs[0].Lanes[0].Classes {
