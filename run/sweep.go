@@ -10,6 +10,7 @@ import (
 	"math"
 	"regexp"
 	"runtime"
+	"slices"
 	"strings"
 	"sync"
 
@@ -98,7 +99,11 @@ func (sw Sweep) Plan() (*Plan, error) {
 	if sw.Seeds < 1 || sw.Seeds > MaxSeeds {
 		return nil, BadInputf("--seeds: want 1 to %d, got %d", MaxSeeds, sw.Seeds)
 	}
-	if err := checkVaries(sw.Varies, sw.Overrides.Sets); err != nil {
+	sets := sw.Overrides.Sets
+	if sw.Overrides.Duration > 0 {
+		sets = append(slices.Clip(sets), "duration=") // --duration replaces the file's at every point
+	}
+	if err := checkVaries(sw.Varies, sets); err != nil {
 		return nil, BadInput(err)
 	}
 	grid, err := Grid(sw.Varies)
@@ -196,7 +201,7 @@ func checkVaries(varies []Vary, sets []string) error {
 	for _, v := range varies {
 		switch {
 		case seen[v.Path]:
-			errs = append(errs, fmt.Errorf("--vary %s: the path is varied twice, or also given by --set", v.Path))
+			errs = append(errs, fmt.Errorf("--vary %s: the path is varied twice, or also given by --set or --duration", v.Path))
 		case v.Path == "seed":
 			errs = append(errs, fmt.Errorf("--vary seed: every point runs the same seeds; give --seeds N (and --seed for the first)"))
 		case laneListPath.MatchString(v.Path): // a lane's own settings (lanes[1].burst) may vary

@@ -12,6 +12,7 @@ import (
 	"strconv"
 	"strings"
 	"testing"
+	"time"
 )
 
 // testSweep is a small sweep of a built-in whose clients draw random numbers.
@@ -154,6 +155,10 @@ func TestPlanRefusesBeforeAnyRun(t *testing.T) {
 		{"too many seeds", func(sw *Sweep) { sw.Seeds = 1001 }, []string{"--seeds: want 1 to 1000, got 1001"}},
 		{"a path twice", func(sw *Sweep) { sw.Varies = append(sw.Varies, sw.Varies[0]) }, []string{"--vary limits[0].limit: the path is varied twice"}},
 		{"a path set and varied", func(sw *Sweep) { sw.Overrides.Sets = []string{"limits[0].limit=5"} }, []string{"--vary limits[0].limit: the path is varied twice, or also given by --set"}},
+		{"the duration varied and given", func(sw *Sweep) {
+			sw.Overrides.Duration = time.Second
+			sw.Varies = []Vary{{Path: "duration", Values: []string{"5s", "10s"}}}
+		}, []string{"--vary duration: the path is varied twice, or also given by --set or --duration"}},
 		{"bad values, each named by its --vary", func(sw *Sweep) { sw.Varies[0].Values = []string{"20", "abc", "-3"} },
 			[]string{`--vary limits[0].limit=abc: limits[0].limit: want a whole number, got "abc"`, "--vary limits[0].limit=-3:"}},
 		{"bad values are listed up to 20", func(sw *Sweep) {
