@@ -68,6 +68,9 @@ like a built-in does not hide it.
 A scenario's checks (docs/scenarios.md) are printed as pass or FAIL with the value
 measured, and rlsim run exits with status 1 when any fails: a gate for CI.
 --set PATH=VALUE replaces one field of every scenario run, as if the file said so.
+--seeds N runs each scenario with N seeds (its seed, then seed+1, ...) and prints
+every figure as the mean ± the half-width of its 95% interval; its findings claim
+only differences beyond that spread, and its checks read the means.
 
 The JSON output is versioned and documented in docs/output.md. --trace writes every
 attempt as CSV (.csv) or JSON lines (.jsonl); it appears only when the run completes.
@@ -85,6 +88,7 @@ one must lie outside DIR.`,
   rlsim run my-api.yaml --seed 7 --lanes token_bucket,gcra
   rlsim run noisy-neighbour --set limits[0].limit=20 --set clients[1].retry.kind=exponential
   rlsim run retry-storm-no-jitter retry-storm-full-jitter --format csv
+  rlsim run noisy-neighbour --seeds 10
   rlsim run demo --format json --trace demo.jsonl
   rlsim run boundary-burst retry-storm-no-jitter --out report --trace trace.csv`,
 		ValidArgsFunction: completeScenarioNames,
