@@ -117,8 +117,8 @@ func (sw Sweep) Plan() (*Plan, error) {
 		}
 	}
 	if owned*sw.Seeds > MaxRuns {
-		return nil, BadInputf("--vary, --seeds: %d points × %d seeds make %d runs, more than the %d one machine keeps; split the sweep with --shard i/n (docs/distributed.md)",
-			owned, sw.Seeds, owned*sw.Seeds, MaxRuns)
+		return nil, BadInputf("--vary, --seeds: %s × %s make %d runs, more than the %d one machine keeps; split the sweep with --shard i/n (docs/distributed.md)",
+			counted(owned, "point"), counted(sw.Seeds, "seed"), owned*sw.Seeds, MaxRuns)
 	}
 	base, err := sw.load(nil)
 	if err != nil {
@@ -172,10 +172,18 @@ func (sw Sweep) Plan() (*Plan, error) {
 			return nil, BadInputf("%s: %d seeds are estimated to need %d events, over the budget of %d; use fewer seeds or lift the budget with --max-events %d",
 				base.File, sw.Seeds, events, max, SuggestedBudget(events))
 		}
-		return nil, BadInputf("%s: the sweep's %d points × %d seeds are estimated to need %d events, over the budget of %d; vary fewer values, use fewer seeds, split it with --shard, or lift the budget with --max-events %d",
-			base.File, len(p.owned), sw.Seeds, events, max, SuggestedBudget(events))
+		return nil, BadInputf("%s: the sweep's %s × %s are estimated to need %d events, over the budget of %d; vary fewer values, use fewer seeds, split it with --shard, or lift the budget with --max-events %d",
+			base.File, counted(len(p.owned), "point"), counted(sw.Seeds, "seed"), events, max, SuggestedBudget(events))
 	}
 	return p, nil
+}
+
+// counted is n things: 1 seed, 2 seeds.
+func counted(n int, thing string) string {
+	if n == 1 {
+		return "1 " + thing
+	}
+	return fmt.Sprintf("%d %ss", n, thing)
 }
 
 // addWork is total plus events × seeds, saturating at the largest int64.
