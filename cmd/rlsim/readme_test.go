@@ -35,6 +35,9 @@ func TestREADMEShowsTheRealOutput(t *testing.T) {
 	}{
 		{"This is its real output:", []string{"run"}},
 		{"(`rlsim scenarios`)", []string{"scenarios"}},
+		{"Its real output (the token bucket", []string{"sweep", "nat-per-user", "--vary", "limits[0].limit=2..4/1", "--seeds", "10",
+			"--lanes", "sliding_log,token_bucket", "--find", "max limits[0].limit",
+			"--where", "class users success >= 99%", "--where", "class abuser admitted_rate <= 3/s"}},
 	} {
 		code, out, errOut := execute(t, tc.args...)
 		if code != 0 {
@@ -43,5 +46,15 @@ func TestREADMEShowsTheRealOutput(t *testing.T) {
 		if got := readmeBlock(t, tc.marker); got != out {
 			t.Errorf("README.md's block after %q is not what rlsim %v prints now; paste its output:\n%s", tc.marker, tc.args, out)
 		}
+	}
+}
+
+// The sizing section's command is the one whose output it shows.
+func TestREADMESizingCommand(t *testing.T) {
+	cmd := strings.Join(strings.Fields(strings.ReplaceAll(readmeBlock(t, "**Sizing a limit"), "\\\n", " ")), " ")
+	want := "rlsim sweep nat-per-user --vary 'limits[0].limit=2..4/1' --seeds 10 --lanes sliding_log,token_bucket " +
+		"--find 'max limits[0].limit' --where 'class users success >= 99%' --where 'class abuser admitted_rate <= 3/s'"
+	if cmd != want {
+		t.Errorf("README.md's sizing command is\n%s\nwant the one its output comes from:\n%s", cmd, want)
 	}
 }

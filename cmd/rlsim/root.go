@@ -92,6 +92,7 @@ any other failure, including an output that cannot be written; 130, 143 or 129 w
 		NewCmdTui(out, nil),
 		NewCmdServe(out, nil),
 		NewCmdConform(out, nil),
+		NewCmdSweep(out, progress, nil),
 	)
 	return root
 }

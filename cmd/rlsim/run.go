@@ -35,6 +35,8 @@ type runOptions struct {
 	Lanes     string
 	Sets      []string
 	MaxEvents int64
+	// Seeds above 1 runs each scenario with that many seeds and reports the spread.
+	Seeds int
 	// Width is the terminal's width for the table, 0 for the full layout.
 	Width int
 	Wide  bool
@@ -66,6 +68,9 @@ like a built-in does not hide it.
 A scenario's checks (docs/scenarios.md) are printed as pass or FAIL with the value
 measured, and rlsim run exits with status 1 when any fails: a gate for CI.
 --set PATH=VALUE replaces one field of every scenario run, as if the file said so.
+--seeds N runs each scenario with N seeds (its seed, then seed+1, ...) and prints
+every figure as the mean ± the half-width of its 95% interval; its findings claim
+only differences beyond that spread, and its checks read the means.
 
 The JSON output is versioned and documented in docs/output.md. --trace writes every
 attempt as CSV (.csv) or JSON lines (.jsonl); it appears only when the run completes.
@@ -83,6 +88,7 @@ one must lie outside DIR.`,
   rlsim run my-api.yaml --seed 7 --lanes token_bucket,gcra
   rlsim run noisy-neighbour --set limits[0].limit=20 --set clients[1].retry.kind=exponential
   rlsim run retry-storm-no-jitter retry-storm-full-jitter --format csv
+  rlsim run noisy-neighbour --seeds 10
   rlsim run demo --format json --trace demo.jsonl
   rlsim run boundary-burst retry-storm-no-jitter --out report --trace trace.csv`,
 		ValidArgsFunction: completeScenarioNames,
@@ -107,6 +113,12 @@ one must lie outside DIR.`,
 			if opts.Wide {
 				opts.Width = 0
 			}
+			if opts.Seeds < 1 || opts.Seeds > run.MaxSeeds {
+				return badInputf("--seeds: want 1 to %d, got %d", run.MaxSeeds, opts.Seeds)
+			}
+			if opts.Seeds > 1 && opts.TracePath != "" {
+				return badInputf("--trace: traces one run; --seeds %d makes %d of each scenario", opts.Seeds, opts.Seeds)
+			}
 			switch opts.Format {
 			case "table", "json", "csv":
 			default:
@@ -126,6 +138,7 @@ one must lie outside DIR.`,
 	f.DurationVar(&opts.Duration, "duration", 0, "how long new requests may start, replacing the file's")
 	f.StringVar(&opts.Lanes, "lanes", "", "comma-separated lanes to run, replacing the file's: its lanes by name (variants too) or algorithms (e.g. token_bucket,gcra)")
 	f.StringArrayVar(&opts.Sets, "set", nil, "replace the scenario field at `PATH=VALUE` (the file's names, e.g. limits[0].limit=20); repeatable")
+	f.IntVar(&opts.Seeds, "seeds", 1, "run each scenario with `N` seeds (seed, seed+1, ...) and print each figure as mean ± 95% interval")
 	f.BoolVar(&opts.Wide, "wide", false, "print every table column and each finding on one line, however wide the terminal")
 	f.IntVar(&opts.Width, "width", opts.Width, "fit the table to `N` columns (default: the terminal's width; 0: full layout)")
 	f.Int64Var(&opts.MaxEvents, "max-events", defaultMaxEvents, "the event budget: refuse a scenario estimated to need more than `N` events, and stop a run that reaches N")
@@ -137,6 +150,9 @@ one must lie outside DIR.`,
 }
 
 func runRun(opts *runOptions) error {
+	if opts.Seeds > 1 {
+		return runSeeds(opts)
+	}
 	list, err := opts.overrides().Load(opts.Args)
 	if err := errors.Join(err, checkOutputs(opts)); err != nil {
 		return err

@@ -1,0 +1,87 @@
+package main
+
+import (
+	"errors"
+	"io"
+
+	"github.com/spf13/cobra"
+
+	"github.com/rlsim/rlsim/report"
+	"github.com/rlsim/rlsim/run"
+)
+
+type mergeOptions struct {
+	Out    io.Writer
+	Files  []string
+	Find   string
+	Where  []string
+	Format string
+	OutDir string
+}
+
+// NewCmdSweepMerge builds "rlsim sweep merge". runF, when not nil, replaces the
+// merge itself (tests).
+func NewCmdSweepMerge(out io.Writer, runF func(*mergeOptions) error) *cobra.Command {
+	opts := &mergeOptions{Out: out}
+	cmd := &cobra.Command{
+		Use:   "merge PARTIAL...",
+		Short: "Combine the partial results of every shard of a sweep",
+		Long: `Combine the partial results that rlsim sweep --shard i/n printed, one per
+shard, into exactly the output the whole sweep gives on one machine: the same
+table, JSON or CSV, objective and --out report. Partials of different sweeps,
+a shard given twice and missing shards are refused.`,
+		Example: `  rlsim sweep merge part-*.json --find 'min limits[0].limit' --where 'class users success >= 99%'`,
+		Args:    cobra.MinimumNArgs(1),
+		RunE: func(cmd *cobra.Command, args []string) error {
+			opts.Files = args
+			if err := errors.Join(checkFormat(opts.Format), checkObjectiveFlags(opts.Find, opts.Where)); err != nil {
+				return err
+			}
+			if runF != nil {
+				return runF(opts)
+			}
+			return mergeRun(opts)
+		},
+	}
+	f := cmd.Flags()
+	f.StringVar(&opts.Find, "find", "", "pick for each lane the point with the least (`GOAL` 'min PATH') or most ('max PATH') PATH that meets every --where")
+	f.StringArrayVar(&opts.Where, "where", nil, "a `CONDITION` on the means over seeds: '[lane LANE] [class CLASS] METRIC OP VALUE'; repeatable")
+	f.StringVarP(&opts.Format, "format", "f", "table", "output format: table, json or csv")
+	f.StringVar(&opts.OutDir, "out", "", "write index.html, the PNG plots, sweep.json and sweep.csv to `DIR`")
+	return cmd
+}
+
+func mergeRun(opts *mergeOptions) error {
+	var outErr error
+	if opts.OutDir != "" {
+		outErr = report.CheckDir(opts.OutDir)
+	}
+	r, err := run.MergePartials(opts.Files)
+	if err := errors.Join(err, outErr); err != nil {
+		return err
+	}
+	var obj *run.Objective
+	if opts.Find != "" {
+		lanes, classes := namesOf(r)
+		if obj, err = parseObjective(opts.Find, opts.Where, r.Varies, lanes, classes); err != nil {
+			return err
+		}
+	}
+	return writeSweeps(opts.Out, opts.Format, opts.OutDir, []report.Sweep{report.NewSweep(r, obj)})
+}
+
+// namesOf are the lanes and classes of a sweep's first run.
+func namesOf(r *run.SweepResult) (lanes, classes []string) {
+	if len(r.Points) == 0 || len(r.Points[0].Runs) == 0 {
+		return nil, nil
+	}
+	for i, l := range r.Points[0].Runs[0].Lanes {
+		lanes = append(lanes, l.Lane)
+		if i == 0 {
+			for _, c := range l.Classes {
+				classes = append(classes, c.Name)
+			}
+		}
+	}
+	return lanes, classes
+}

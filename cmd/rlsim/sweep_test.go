@@ -1,0 +1,214 @@
+package main
+
+import (
+	"bytes"
+	"context"
+	"errors"
+	"os"
+	"path/filepath"
+	"strings"
+	"testing"
+)
+
+func TestSweepBadFlagsAreNamed(t *testing.T) {
+	base := []string{"sweep", "noisy-neighbour", "--vary", "limits[0].limit=10,20"}
+	tests := []struct {
+		name  string
+		args  []string
+		wants []string
+	}{
+		{"no vary", []string{"sweep", "noisy-neighbour"}, []string{"--vary: give at least one"}},
+		{"bad vary", []string{"sweep", "noisy-neighbour", "--vary", "limits[0].limit=1..5"}, []string{"--vary limits[0].limit=1..5: a range needs a step"}},
+		{"bad value", []string{"sweep", "noisy-neighbour", "--vary", "limits[0].limit=10,ten"}, []string{`(--vary limits[0].limit=ten): limits[0].limit: want a whole number, got "ten"`}},
+		{"where without find", append(base, "--where", "class quiet success >= 99%"), []string{"--where: needs --find"}},
+		{"find of a path not varied", append(base, "--find", "min limits[0].burst"), []string{"--find min limits[0].burst: limits[0].burst is not varied"}},
+		{"bad where", append(base, "--find", "min limits[0].limit", "--where", "class quite success >= 99%", "--where", "class quiet success >= 199%"),
+			[]string{`--where class quite success >= 99%: unknown class "quite"`, `--where class quiet success >= 199%: "199%" is not a rate`}},
+		{"bad shard", append(base, "--shard", "4/4"), []string{"--shard 4/4: want i/n with 0 <= i < n"}},
+		{"shard and out", append(base, "--shard", "0/2", "--out", "x", "--format", "json"),
+			[]string{"--out: a --shard prints a partial result only", "--format: a --shard prints"}},
+		{"several at once", append(base, "--format", "xml", "--jobs", "-1", "--max-events", "0"),
+			[]string{`--format: unknown value "xml"`, "--jobs: must be 0", "--max-events: must be positive"}},
+		{"over budget", append(base, "--seeds", "10", "--max-events", "1000"), []string{"the sweep's 2 points × 10 seeds are estimated to need", "--max-events"}},
+		{"bad seeds", append(base, "--seeds", "0"), []string{"--seeds: want 1 to 1000, got 0"}},
+	}
+	for _, tc := range tests {
+		t.Run(tc.name, func(t *testing.T) {
+			code, out, errOut := execute(t, tc.args...)
+			if code != exitBadInput || out != "" {
+				t.Errorf("exit %d, stdout %q; want 2 and nothing", code, out)
+			}
+			for _, w := range tc.wants {
+				if !strings.Contains(errOut, w) {
+					t.Errorf("stderr %q, want %q", errOut, w)
+				}
+			}
+			if strings.Contains(errOut, "goroutine ") {
+				t.Errorf("a stack trace: %s", errOut)
+			}
+		})
+	}
+}
+
+// sweepArgs is a small two-dimensional sweep with an objective.
+var sweepArgs = []string{"noisy-neighbour", "--vary", "limits[0].limit=20,40,60", "--vary", "limits[0].burst=20,60", "--seeds", "3", "--lanes", "fixed_window,token_bucket"}
+
+var objectiveArgs = []string{"--find", "min limits[0].limit", "--where", "class quiet success >= 40%"}
+
+func TestSweepMergeGivesTheWholeSweepsOutput(t *testing.T) {
+	dir := t.TempDir()
+	var parts []string
+	for i := range 4 {
+		code, out, errOut := execute(t, append(append([]string{"sweep"}, sweepArgs...), "--shard", []string{"0/4", "1/4", "2/4", "3/4"}[i])...)
+		if code != 0 {
+			t.Fatalf("shard %d: exit %d: %s", i, code, errOut)
+		}
+		p := filepath.Join(dir, "part-"+string(rune('0'+i))+".json")
+		os.WriteFile(p, []byte(out), 0o644)
+		parts = append(parts, p)
+	}
+	for _, format := range []string{"table", "json", "csv"} {
+		whole := append(append(append([]string{"sweep"}, sweepArgs...), objectiveArgs...), "--format", format, "--jobs", "2", "--out", filepath.Join(dir, "whole-"+format))
+		merge := append(append(append([]string{"sweep", "merge"}, parts...), objectiveArgs...), "--format", format, "--out", filepath.Join(dir, "merged-"+format))
+		c1, o1, e1 := execute(t, whole...)
+		c2, o2, e2 := execute(t, merge...)
+		if c1 != 0 || c2 != 0 {
+			t.Fatalf("%s: exit %d, %d: %s %s", format, c1, c2, e1, e2)
+		}
+		if o1 != o2 {
+			t.Errorf("%s: the merged output differs from the whole sweep's:\n%s\n---\n%s", format, o2, o1)
+		}
+		if format == "table" && !strings.Contains(o1, "recommended: min limits[0].limit") {
+			t.Errorf("the table has no recommendation:\n%s", o1)
+		}
+		for _, f := range []string{"index.html", "sweep.json", "sweep.csv", "sweep-heatmap.png"} {
+			a, err1 := os.ReadFile(filepath.Join(dir, "whole-"+format, f))
+			b, err2 := os.ReadFile(filepath.Join(dir, "merged-"+format, f))
+			if err1 != nil || err2 != nil || !bytes.Equal(a, b) {
+				t.Errorf("%s: %s of the merge differs from the whole sweep's (%v, %v)", format, f, err1, err2)
+			}
+		}
+	}
+	code, _, errOut := execute(t, append([]string{"sweep", "merge"}, parts[:3]...)...)
+	if code != exitBadInput || !strings.Contains(errOut, "shards [3/4] are missing") {
+		t.Errorf("merging 3 of 4 shards: exit %d, %q", code, errOut)
+	}
+}
+
+func TestRunSeeds(t *testing.T) {
+	for _, format := range []string{"table", "json", "csv"} {
+		_, plain, _ := execute(t, "run", "noisy-neighbour", "--format", format)
+		_, one, _ := execute(t, "run", "noisy-neighbour", "--format", format, "--seeds", "1")
+		if plain != one {
+			t.Errorf("%s: --seeds 1 changed the output", format)
+		}
+	}
+	code, out, errOut := execute(t, "run", "noisy-neighbour", "--seeds", "4", "--lanes", "fixed_window,sliding_log")
+	if code != 0 {
+		t.Fatalf("exit %d: %s", code, errOut)
+	}
+	for _, want := range []string{"noisy-neighbour over 4 seeds (1 to 4)", "± ", "lies within the spread over 4 seeds", "quiet"} {
+		if !strings.Contains(out, want) {
+			t.Errorf("rlsim run --seeds 4 lacks %q:\n%s", want, out)
+		}
+	}
+	code, _, errOut = execute(t, "run", "noisy-neighbour", "--seeds", "4", "--trace", "t.csv")
+	if code != exitBadInput || !strings.Contains(errOut, "--trace: traces one run") {
+		t.Errorf("--seeds with --trace: exit %d, %q", code, errOut)
+	}
+}
+
+func TestSweepInterruptedWritesNothing(t *testing.T) {
+	dir := filepath.Join(t.TempDir(), "report")
+	ctx, cancel := context.WithCancel(context.Background())
+	cancel()
+	var out bytes.Buffer
+	opts := &sweepOptions{Out: &out, Ctx: ctx, Arg: "noisy-neighbour", Varies: []string{"limits[0].limit=20,40"},
+		Seeds: 2, Format: "table", OutDir: dir, MaxEvents: defaultMaxEvents}
+	err := sweepRun(opts)
+	if !errors.Is(err, context.Canceled) || exitStatus(err) != exitInterrupted {
+		t.Errorf("error = %v, want an interruption", err)
+	}
+	if out.Len() != 0 {
+		t.Errorf("an interrupted sweep printed %q", out.String())
+	}
+	if _, err := os.Stat(dir); !os.IsNotExist(err) {
+		t.Errorf("an interrupted sweep left %s: %v", dir, err)
+	}
+}
+
+func TestSweepProgress(t *testing.T) {
+	var progress, out bytes.Buffer
+	opts := &sweepOptions{Out: &out, Progress: &progress, Arg: "noisy-neighbour", Varies: []string{"limits[0].limit=20,40"},
+		Seeds: 2, Format: "table", MaxEvents: defaultMaxEvents, Jobs: 1}
+	if err := sweepRun(opts); err != nil {
+		t.Fatal(err)
+	}
+	for _, want := range []string{"sweep: 1 of 4 runs", "sweep: 4 of 4 runs"} {
+		if !strings.Contains(progress.String(), want) {
+			t.Errorf("progress %q lacks %q", progress.String(), want)
+		}
+	}
+	if !strings.HasSuffix(progress.String(), "\r\x1b[K") {
+		t.Errorf("the progress line is not cleared at the end: %q", progress.String())
+	}
+	if strings.Contains(out.String(), "\x1b") {
+		t.Errorf("progress leaked into the output")
+	}
+}
+
+func TestRunSeedsGatesOnTheMeans(t *testing.T) {
+	_, src, _ := execute(t, "scenarios", "show", "nat-per-user")
+	file := filepath.Join(t.TempDir(), "nat.yaml")
+	os.WriteFile(file, []byte(src+"checks:\n  - {class: users, metric: success_rate, op: \">=\", value: 99.5%}\n"), 0o644)
+	args := []string{"run", file, "--set", "limits[0].limit=2", "--lanes", "sliding_log", "--format", "json"}
+	// One seed misses 99.5%; the mean over five meets it: the gate reads the mean.
+	for _, tc := range []struct {
+		seeds string
+		code  int
+	}{{"1", 1}, {"5", 0}} {
+		code, out, errOut := execute(t, append(args, "--seeds", tc.seeds)...)
+		if code != tc.code {
+			t.Errorf("--seeds %s: exit %d, want %d: %s", tc.seeds, code, tc.code, errOut)
+		}
+		if tc.seeds == "5" && !strings.Contains(out, `"metric": "success_rate"`) {
+			t.Errorf("--seeds 5: the JSON lacks the check:\n%s", out)
+		}
+	}
+	code, _, errOut := execute(t, append(args, "--seeds", "5", "--set", "checks[0].value=99.9%")...)
+	if code != 1 || !strings.Contains(errOut, "1 of 1 checks failed on the means over 5 seeds") {
+		t.Errorf("a check the mean misses: exit %d, %q", code, errOut)
+	}
+}
+
+// TestSweepGolden keeps a small sweep's table, JSON and CSV, and a run over
+// seeds, under testdata/ (go test ./cmd/rlsim -update rewrites them).
+func TestSweepGolden(t *testing.T) {
+	for _, tc := range []struct {
+		name string
+		args []string
+	}{
+		{"sweep_table.golden", append(append([]string{"sweep"}, sweepArgs...), objectiveArgs...)},
+		{"sweep_json.golden", []string{"sweep", "noisy-neighbour", "--vary", "limits[0].limit=20,60", "--seeds", "2", "--lanes", "token_bucket",
+			"--find", "max limits[0].limit", "--where", "class noisy admitted_rate <= 30/s", "--format", "json"}},
+		{"sweep_csv.golden", append([]string{"sweep", "--format", "csv"}, sweepArgs...)},
+		{"run_seeds.golden", []string{"run", "noisy-neighbour", "--seeds", "5"}},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			code, out, errOut := execute(t, tc.args...)
+			if code != 0 {
+				t.Fatalf("exit %d: %s", code, errOut)
+			}
+			checkGolden(t, tc.name, []byte(out))
+		})
+	}
+}
+
+// A --where may name any lane the scenario runs, its own list or the default eight.
+func TestSweepWhereNamesADefaultLane(t *testing.T) {
+	code, out, errOut := execute(t, "sweep", "noisy-neighbour", "--vary", "limits[0].limit=20,40",
+		"--find", "min limits[0].limit", "--where", "lane gcra class quiet success >= 1%")
+	if code != 0 || !strings.Contains(out, "  GCRA: limits[0].limit=20") {
+		t.Errorf("exit %d: %s\n%s", code, errOut, out)
+	}
+}

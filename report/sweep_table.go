@@ -1,0 +1,140 @@
+package report
+
+import (
+	"fmt"
+	"io"
+	"strings"
+	"text/tabwriter"
+
+	"github.com/rlsim/rlsim/run"
+)
+
+// sweepTableFigures are the figures the sweep's terminal table shows, with
+// their headers; JSON and CSV hold every figure.
+var sweepTableFigures = []struct{ name, head string }{
+	{"success_rate", "success"},
+	{"refused_rate", "refused"},
+	{"shed_rate", "shed"},
+	{"admitted_rate", "admitted"},
+	{"p99_time_to_success_s", "p99 to success"},
+	{"peak_ratio", "vs limit"},
+	{"retry_amplification", "retry amp"},
+}
+
+// WriteSweepTable writes sweeps as tables, a row per point, lane and class
+// (the lane's totals first, as class "all"), then the recommendations and findings.
+func WriteSweepTable(w io.Writer, sweeps []Sweep) error {
+	for i, s := range sweeps {
+		if i > 0 {
+			fmt.Fprintln(w)
+		}
+		if err := s.writeTable(w); err != nil {
+			return err
+		}
+	}
+	return nil
+}
+
+func (s Sweep) writeTable(w io.Writer) error {
+	fmt.Fprintln(w, s.describe())
+	fmt.Fprintln(w)
+	tw := tabwriter.NewWriter(w, 0, 0, 2, ' ', 0)
+	var head []string
+	for _, v := range s.Result.Varies {
+		head = append(head, v.Path)
+	}
+	head = append(head, "lane", "class")
+	for _, f := range sweepTableFigures {
+		head = append(head, f.head)
+	}
+	fmt.Fprintln(tw, strings.Join(head, "\t"))
+	for _, r := range s.rows() {
+		var cells []string
+		cells = append(cells, s.Result.Points[r.point].Values...)
+		class := r.class
+		if r.ci < 0 {
+			class = "all"
+		}
+		cells = append(cells, r.lane.Title, class)
+		for _, f := range sweepTableFigures {
+			fi := run.FigureIndex(f.name)
+			cell := "-"
+			if r.applies(run.Figures[fi]) {
+				cell = formatSpread(f.name, s.spread(r, fi), s.Result.Seeds)
+			}
+			cells = append(cells, cell)
+		}
+		fmt.Fprintln(tw, strings.Join(cells, "\t"))
+	}
+	if err := tw.Flush(); err != nil {
+		return err
+	}
+	lines := s.recommendationLines()
+	lines = append(lines, s.Findings()...)
+	lines = append(lines, s.spreadCheckLines()...)
+	if len(lines) > 0 {
+		fmt.Fprintln(w)
+	}
+	for _, l := range lines {
+		if _, err := fmt.Fprintln(w, l); err != nil {
+			return err
+		}
+	}
+	return nil
+}
+
+// recommendationLines tell the objective and, lane by lane, the point it picks.
+func (s Sweep) recommendationLines() []string {
+	if s.Objective == nil {
+		return nil
+	}
+	var conds []string
+	for _, wh := range s.Objective.Where {
+		conds = append(conds, strings.TrimPrefix(wh.Flag, "--where "))
+	}
+	head := "recommended: " + s.Objective.Find.Text
+	if len(conds) > 0 {
+		head += " where " + strings.Join(conds, " and ")
+	}
+	head += " (on the means over seeds)"
+	lines := []string{head}
+	for _, rec := range s.Recommend {
+		if rec.Point < 0 {
+			lines = append(lines, fmt.Sprintf("  %s: no point meets every --where", rec.Title))
+			continue
+		}
+		lines = append(lines, fmt.Sprintf("  %s: %s=%s (%s)", rec.Title, s.Objective.Find.Path, rec.Value, s.measuredAt(rec)))
+	}
+	return lines
+}
+
+// measuredAt tells each where's figure at the recommended point of one lane.
+func (s Sweep) measuredAt(rec run.Recommendation) string {
+	pt := s.Result.Points[rec.Point]
+	li := laneIndex(pt, rec.Lane)
+	var parts []string
+	for _, wh := range s.Objective.Where {
+		if !wh.Applies(rec.Lane) {
+			continue
+		}
+		sp, _ := wh.Measured(pt, li)
+		who := "all"
+		if wh.Class != "" {
+			who = wh.Class
+		}
+		parts = append(parts, fmt.Sprintf("%s %s %s", who, wh.Metric, measureAgainst(wh.Check, sp, s.Result.Seeds)))
+	}
+	if len(parts) == 0 {
+		return "no --where"
+	}
+	return strings.Join(parts, "; ")
+}
+
+func laneIndex(pt run.PointResult, lane string) int {
+	for i, l := range pt.Runs[0].Lanes {
+		if l.Lane == lane {
+			return i
+		}
+	}
+	return -1
+}
