@@ -15,7 +15,6 @@ import (
 	"sync"
 
 	"github.com/rlsim/rlsim/scenarios"
-	"github.com/rlsim/rlsim/sim"
 )
 
 // MaxSeeds caps --seeds, checked before any run.
@@ -134,13 +133,7 @@ func (sw Sweep) Plan() (*Plan, error) {
 	for _, g := range base.Config.Clients {
 		p.ClassNames = append(p.ClassNames, g.Name)
 	}
-	lanes := base.Config.Lanes
-	if len(lanes) == 0 {
-		lanes = sim.DefaultLanes()
-	}
-	for _, l := range lanes {
-		p.LaneNames = append(p.LaneNames, l.String())
-	}
+	p.LaneNames = base.Config.LaneNames()
 	var errs []error
 	seen := map[string]bool{}
 	var events int64
