@@ -274,3 +274,23 @@ func TestAddWorkSaturates(t *testing.T) {
 		}
 	}
 }
+
+// A sweep's lanes are the scenario's by name, so a --where can name a variant:
+// choose-burst runs three token buckets, each of its own name.
+func TestSweepLanesAreNamedAsTheScenariosAre(t *testing.T) {
+	sw := Sweep{Arg: "choose-burst", Seeds: 1, Varies: []Vary{{Path: "limits[0].limit", Values: []string{"5", "10"}}},
+		Overrides: Overrides{MaxEvents: 50_000_000}}
+	p, err := sw.Plan()
+	if err != nil {
+		t.Fatal(err)
+	}
+	if got := strings.Join(p.LaneNames, ","); got != "burst_5,burst_20,burst_100" {
+		t.Fatalf("lanes %s, want choose-burst's names", got)
+	}
+	if _, err := ParseWhere("lane burst_20 class batch success >= 10%", p.LaneNames, p.ClassNames); err != nil {
+		t.Errorf("a where naming a variant: %v", err)
+	}
+	if _, err := ParseWhere("lane token_bucket success >= 10%", p.LaneNames, p.ClassNames); err == nil {
+		t.Error("a where naming the algorithm, not a lane of the scenario, was taken")
+	}
+}
