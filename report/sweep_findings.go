@@ -65,6 +65,10 @@ func (s Sweep) compare(f, ci int, subject, verb string) string {
 	if h.Mean == l.Mean {
 		return fmt.Sprintf("%s: every lane at %s over %d seeds", subject, formatFigure(name, h.Mean), seeds)
 	}
+	if seeds < 2 {
+		return fmt.Sprintf("%s: %s %s %s, %s at %s; one seed measures no spread to weigh the difference against",
+			subject, lanes[hi].Title, verb, formatSpread(name, h, seeds), lanes[lo].Title, formatSpread(name, l, seeds))
+	}
 	if h.Differs(l) {
 		return fmt.Sprintf("%s: %s %s %s, %s at %s; the difference exceeds the spread over %d seeds",
 			subject, lanes[hi].Title, verb, formatSpread(name, h, seeds), lanes[lo].Title, formatSpread(name, l, seeds), seeds)

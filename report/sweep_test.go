@@ -53,6 +53,13 @@ func TestSpreadFindingsClaimOnlyBeyondTheSpread(t *testing.T) {
 		{"overlapping", []float64{0.99, 0.90, 0.97, 0.91}, []float64{0.95, 0.88, 0.93, 0.90}, false,
 			"all clients: success: every lane from fixed window (91.5% ± 4.9%) to token bucket (94.3% ± 7.0%) lies within the spread over 4 seeds; no lane is claimed different"},
 	}
+	tests = append(tests, struct {
+		name      string
+		a, b      []float64
+		claim     bool
+		wantWords string
+	}{"one seed", []float64{0.99}, []float64{0.80}, true,
+		"all clients: success: token bucket kept success at 99.0%, fixed window at 80.0%; one seed measures no spread to weigh the difference against"})
 	for _, tc := range tests {
 		t.Run(tc.name, func(t *testing.T) {
 			found := spreadSweep(tc.a, tc.b).Findings()
