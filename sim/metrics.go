@@ -68,11 +68,11 @@ func newMetrics(cfg *Config, pop *population, bucket time.Duration) (metrics, er
 		classes:    make([]ClassResult, len(pop.groups)),
 		delays:     newHistogram(),
 		latency:    newHistogram(),
-		peak:       newPeakTracker(first.Policy.Window, first.Policy.Limit, len(pop.keyNames[0])),
+		peak:       newPeakTracker(first.Policy.Window, first.Policy.Limit, pop.keys[0].len()),
 		series:     make([]Point, 0, 256),
 		bucket:     bucket,
 		slog:       slog,
-		slogStates: make([]algorithms.SlidingLogState, len(pop.keyNames[0])),
+		slogStates: make([]algorithms.SlidingLogState, pop.keys[0].len()),
 		verdicts:   14695981039346656037,
 		toSuccess:  make([]histogram, len(pop.groups)),
 	}
@@ -227,7 +227,7 @@ func (m *metrics) result(lane int, pop *population, cfg *Config, b *backend, now
 	r.Delay = m.delays.percentiles()
 	r.Peak = m.peak.best
 	if m.peak.bestID >= 0 {
-		r.Peak.Key = pop.keyNames[0][m.peak.bestID]
+		r.Peak.Key = pop.keys[0].name(m.peak.bestID)
 	}
 	r.Peak.Limit = cfg.Limits[0].Policy.Limit
 	r.Peak.Ratio = float64(r.Peak.Count) / float64(r.Peak.Limit)
@@ -240,7 +240,7 @@ func (m *metrics) result(lane int, pop *population, cfg *Config, b *backend, now
 		r.Classes[g].TimeToSuccess = m.toSuccess[g].percentiles()
 	}
 	r.Fairness, r.ClassFairness = fairness(clients, pop.groupOf, r.Classes)
-	r.KeyFairness = keyFairness(clients, pop.keyOf[0], len(pop.keyNames[0]))
+	r.KeyFairness = keyFairness(clients, pop.keyOf[0], pop.keys[0].len())
 	r.Verdicts = m.verdicts
 	if b != nil {
 		r.Backend = b.stats(now, &m.latency)
