@@ -1,6 +1,7 @@
 package sim
 
 import (
+	"context"
 	"testing"
 	"time"
 
@@ -26,4 +27,20 @@ func BenchmarkSetup(b *testing.B) {
 		}
 	}
 	b.ReportMetric(float64(b.Elapsed().Nanoseconds())/float64(b.N)/1e6, "ns/client")
+}
+
+// BenchmarkMillionKeys runs a million clients with a key each to the end: one
+// request per key, so setup and per-key state dominate.
+func BenchmarkMillionKeys(b *testing.B) {
+	cfg := millionUsers(LaneTokenBucket)
+	b.ReportAllocs()
+	for range b.N {
+		s, err := New(cfg, Options{})
+		if err != nil {
+			b.Fatal(err)
+		}
+		if _, err := s.RunToEnd(context.Background()); err != nil {
+			b.Fatal(err)
+		}
+	}
 }
