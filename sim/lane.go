@@ -2,6 +2,7 @@ package sim
 
 import (
 	"context"
+	"slices"
 	"time"
 
 	"github.com/rlsim/rlsim/algorithms"
@@ -89,6 +90,8 @@ func (l *lane) start(ctx context.Context) error {
 	if l.fleet != nil {
 		l.fleet.start()
 	}
+	// Room for every client's first arrivals at once, without the copies of growing.
+	l.eng.heap = slices.Grow(l.eng.heap, l.pop.clients()+l.pop.extras)
 	for c := range l.pop.clients() {
 		if c%setupCheckEvery == 0 {
 			if err := ctx.Err(); err != nil {
