@@ -2,7 +2,6 @@ package sim
 
 import (
 	"context"
-	"slices"
 	"time"
 
 	"github.com/rlsim/rlsim/algorithms"
@@ -90,8 +89,6 @@ func (l *lane) start(ctx context.Context) error {
 	if l.fleet != nil {
 		l.fleet.start()
 	}
-	// Room for every client's first arrivals at once, without the copies of growing.
-	l.eng.heap = slices.Grow(l.eng.heap, l.pop.clients()+l.pop.extras)
 	for c := range l.pop.clients() {
 		if c%setupCheckEvery == 0 {
 			if err := ctx.Err(); err != nil {
