@@ -155,3 +155,19 @@ func (p *peakTracker) overLimit() time.Duration {
 	}
 	return longest
 }
+
+// allow is an exact sliding log's verdict on a request of cost for key at now,
+// as algorithms.SlidingLog.Allow gives it: admitted when the cost admitted in
+// (now−window, now] plus cost is at most the limit, and then recorded. A tracker
+// used this way is the lanes' cross-check, in 40 B per key and the admissions
+// inside its window, where a SlidingLogState holds 48 B and a ring of at least 8.
+func (p *peakTracker) allow(key int32, now time.Duration, cost int64) bool {
+	k := &p.keys[key]
+	p.expire(k, now)
+	if cost > p.limit-k.sum {
+		return false
+	}
+	k.advance(now, p.limit)
+	p.push(k, admission{now, cost})
+	return true
+}
