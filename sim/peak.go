@@ -28,10 +28,12 @@ type admission struct {
 
 // keyWindow is one key's admissions in (t−window, t], oldest first, in a ring
 // of the slab whose size is a power of two, so that wrapping is a mask, not a
-// division. A key whose window is empty holds no ring.
+// division. The oldest is also kept here, so that a key holding one admission
+// needs no ring, and finding that nothing expired reads no ring.
 type keyWindow struct {
 	off, size int32 // the ring: slab entries off … off+size−1; size 0 is none
 	head, n   int32
+	oldest    admission // the ring's first entry, or the only one without a ring
 	sum       int64
 	over      time.Duration // time spent with sum > limit, up to last
 	last      time.Duration
@@ -69,6 +71,14 @@ func (s *admissionSlab) release(off, size int32) {
 	s.free[class] = append(s.free[class], off)
 }
 
+// entry is k's admission j (0 is the oldest).
+func (s *admissionSlab) entry(k *keyWindow, j int32) admission {
+	if k.size == 0 {
+		return k.oldest
+	}
+	return *s.at(k, j)
+}
+
 // at is entry j (0 is the oldest) of k's ring.
 func (s *admissionSlab) at(k *keyWindow, j int32) *admission {
 	return &s.entries[k.off+(k.head+j)&(k.size-1)]
@@ -84,7 +94,7 @@ func (p *peakTracker) add(key int32, at time.Duration, cost int64) {
 	k.advance(at, p.limit)
 	p.push(k, admission{at, cost})
 	if k.sum > p.best.Count {
-		oldest := p.slab.at(k, 0).at
+		oldest := k.oldest.at
 		p.best = WindowPeak{Count: k.sum, Start: oldest, End: oldest + p.window, Limit: p.limit}
 		p.bestID = key
 	}
@@ -93,15 +103,19 @@ func (p *peakTracker) add(key int32, at time.Duration, cost int64) {
 // expire drops k's admissions that have left the window (at+window ≤ now).
 func (p *peakTracker) expire(k *keyWindow, now time.Duration) {
 	for k.n > 0 {
-		a := *p.slab.at(k, 0)
-		gone := a.at + p.window
+		gone := k.oldest.at + p.window
 		if gone > now {
 			return
 		}
 		k.advance(gone, p.limit)
-		k.sum -= a.cost
-		k.head = (k.head + 1) & (k.size - 1)
+		k.sum -= k.oldest.cost
 		k.n--
+		if k.size > 0 {
+			k.head = (k.head + 1) & (k.size - 1)
+			if k.n > 0 {
+				k.oldest = *p.slab.at(k, 0)
+			}
+		}
 	}
 	if k.size > 0 {
 		p.slab.release(k.off, k.size)
@@ -118,20 +132,24 @@ func (k *keyWindow) advance(t time.Duration, limit int64) {
 }
 
 func (p *peakTracker) push(k *keyWindow, a admission) {
-	if k.n == k.size {
-		p.grow(k)
+	if k.n == 0 {
+		k.oldest = a
+	} else {
+		if k.n == k.size || k.size == 0 {
+			p.grow(k)
+		}
+		*p.slab.at(k, k.n) = a
 	}
-	*p.slab.at(k, k.n) = a
 	k.n++
 	k.sum += a.cost
 }
 
 // grow moves k's ring to one twice its size.
 func (p *peakTracker) grow(k *keyWindow) {
-	size := max(1, 2*k.size)
+	size := max(2, 2*k.size)
 	off := p.slab.alloc(size)
 	for j := range k.n {
-		p.slab.entries[off+j] = *p.slab.at(k, j)
+		p.slab.entries[off+j] = p.slab.entry(k, j)
 	}
 	if k.size > 0 {
 		p.slab.release(k.off, k.size)
@@ -149,7 +167,7 @@ func (p *peakTracker) overLimit() time.Duration {
 		over := k.over
 		sum, last := k.sum, k.last
 		for j := int32(0); j < k.n && sum > p.limit; j++ {
-			a := p.slab.at(k, j)
+			a := p.slab.entry(k, j)
 			gone := a.at + p.window
 			over += gone - last
 			last = gone
