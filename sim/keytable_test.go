@@ -80,3 +80,36 @@ func TestAGroupOfPerClientKeysInternsNoName(t *testing.T) {
 		t.Errorf("%d names interned for 1001 keys, want 1 (the abuser's): the users' keys are not a run", n)
 	}
 }
+
+// FuzzKeyIDs checks the key ids of three groups, each with a name, a user
+// template and a count, against a map of every client's expanded key.
+func FuzzKeyIDs(f *testing.F) {
+	f.Add("a", "u{i}", uint8(12), "b", "u3", uint8(2), "c", "{g}{i}", uint8(30))
+	f.Add("1", "{g}{i}", uint8(20), "", "1{i}", uint8(20), "x", "10", uint8(1))
+	f.Add("g{i}", "{i}{g}", uint8(9), "h", "{i}-{i}", uint8(9), "g", "0{i}", uint8(11))
+	f.Fuzz(func(t *testing.T, n1, t1 string, c1 uint8, n2, t2 string, c2 uint8, n3, t3 string, c3 uint8) {
+		groups := []ClientGroup{
+			{Name: n1, Count: int(c1%40) + 1, Identity: Identity{User: t1}},
+			{Name: n2, Count: int(c2%40) + 1, Identity: Identity{User: t2}},
+			{Name: n3, Count: int(c3%40) + 1, Identity: Identity{User: t3}},
+		}
+		pop, err := newPopulation(context.Background(), groups, []Limit{{Key: KeyUser}})
+		if err != nil {
+			t.Fatal(err)
+		}
+		wantOf, wantNames := naiveKeys(groups, KeyUser)
+		if got := pop.keys[0].len(); got != len(wantNames) {
+			t.Fatalf("%d keys, want %d", got, len(wantNames))
+		}
+		for c, want := range wantOf {
+			if got := pop.keyOf[0][c]; got != want {
+				t.Fatalf("client %d: key id %d, want %d (%q)", c, got, want, wantNames[want])
+			}
+		}
+		for id, want := range wantNames {
+			if got := pop.keys[0].name(int32(id)); got != want {
+				t.Fatalf("key %d is named %q, want %q", id, got, want)
+			}
+		}
+	})
+}
