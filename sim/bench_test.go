@@ -28,6 +28,16 @@ func manyClients(d time.Duration, key KeyKind) Config {
 	}
 }
 
+// perUser is users Poisson clients at 2/s, each limited to 5/s by its own key.
+func perUser(users int, d time.Duration) Config {
+	return Config{
+		Duration: d, Lanes: []LaneKind{LaneTokenBucket},
+		Limits: []Limit{{Key: KeyUser, Policy: algorithms.Policy{Limit: 5, Window: time.Second}}},
+		Clients: []ClientGroup{{Count: users,
+			Arrivals: []Arrival{{Kind: ArrivalPoisson, Rate: Rate{Count: 2, Per: time.Second}}}}},
+	}
+}
+
 // benchmarkEvents runs cfg to its end once per b.N chunk of virtual time and
 // reports events per second of wall time.
 func benchmarkEvents(b *testing.B, cfg Config) {
@@ -99,6 +109,7 @@ func TestNoAllocationPerEventInSteadyState(t *testing.T) {
 		"backend":       queueWorld(200, 300, 2, 1000*time.Second),
 		"racy store":    topologyStream(100*time.Second, Store{Latency: Service{Mean: 10 * time.Microsecond}, Racy: true}, func(l *Limit) { l.State = StateShared }),
 		"synced":        topologyStream(100*time.Second, Store{}, func(l *Limit) { l.State, l.SyncInterval = StateSynced, 10*time.Millisecond }),
+		"per-user keys": perUser(10_000, 100*time.Second),
 	} {
 		s, err := New(cfg, Options{})
 		if err != nil {

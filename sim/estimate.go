@@ -88,9 +88,7 @@ func (c Config) keys(kind KeyKind) int {
 	}
 	n := 0
 	for _, g := range c.Clients {
-		id := g.Identity
-		tmpl := map[KeyKind]string{KeyIP: id.IP, KeyUser: id.User, KeyAPIKey: id.APIKey, KeyTenant: id.Tenant, KeyEndpoint: id.Endpoint}[kind]
-		if tmpl == "" || strings.Contains(tmpl, "{i}") {
+		if tmpl := identityTemplate(&g.Identity, kind); tmpl == "" || strings.Contains(tmpl, "{i}") {
 			n += g.Count
 		} else {
 			n++

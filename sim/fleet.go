@@ -73,7 +73,7 @@ func newFleet(l *lane, kind LaneKind) (*fleet, error) {
 		}
 	}
 	for i, lim := range l.cfg.Limits {
-		keys := len(l.pop.keyNames[i])
+		keys := l.pop.keys[i].len()
 		p := l.cfg.policy(l.index, i)
 		var pl placed
 		var err error

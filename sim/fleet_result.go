@@ -12,7 +12,7 @@ func (f *fleet) admitted(r int32, now time.Duration, cost int64) {
 		}
 		k := f.lane.pop.keyOf[i][c]
 		f.fleetPeak[i].add(k, now, cost)
-		f.repPeak[i].add(rep*int32(len(f.lane.pop.keyNames[i]))+k, now, cost)
+		f.repPeak[i].add(rep*int32(f.lane.pop.keys[i].len())+k, now, cost)
 	}
 }
 
@@ -26,12 +26,12 @@ func (f *fleet) topologyResult(cfg *Config) *TopologyResult {
 	r.StoreLatency = f.latency.percentiles()
 	for i, pl := range f.limits {
 		lt := *pl.stats()
-		keys := f.lane.pop.keyNames[i]
+		keys := &f.lane.pop.keys[i]
 		limit := cfg.Limits[i].Policy.Limit
-		lt.Fleet = peakOf(&f.fleetPeak[i], limit, func(id int32) string { return keys[id] })
-		lt.Replica = peakOf(&f.repPeak[i], limit, func(id int32) string { return keys[id%int32(len(keys))] })
+		lt.Fleet = peakOf(&f.fleetPeak[i], limit, func(id int32) string { return keys.name(id) })
+		lt.Replica = peakOf(&f.repPeak[i], limit, func(id int32) string { return keys.name(id % int32(keys.len())) })
 		if f.repPeak[i].bestID >= 0 {
-			lt.BusiestReplica = int(f.repPeak[i].bestID) / len(keys)
+			lt.BusiestReplica = int(f.repPeak[i].bestID) / keys.len()
 		}
 		lt.Overshoot = max(0, lt.Fleet.Count-limit)
 		lt.Classes = append([]OutageClass(nil), lt.Classes...)

@@ -513,7 +513,7 @@ func (l *lane) fillRecord(ev TraceEvent, r int32) {
 	l.rec = TraceRecord{
 		At: l.eng.now, Lane: l.kind, LaneName: l.name, LaneIndex: l.index, Event: ev, Client: int(c),
 		Class:   l.pop.groups[l.pop.groupOf[c]].Name,
-		Key:     l.pop.keyNames[0][l.pop.keyOf[0][c]],
+		Key:     l.pop.keys[0].name(l.pop.keyOf[0][c]),
 		Request: req.num, Attempt: int(req.attempt), Cost: req.cost, Replica: -1,
 	}
 	if l.fleet != nil {

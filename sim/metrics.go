@@ -24,10 +24,9 @@ type metrics struct {
 	headers    Headers
 	headersSet bool
 
-	slog       *algorithms.SlidingLog
-	slogStates []algorithms.SlidingLogState
-	decisions  int64
-	disagreed  int64
+	slog      peakTracker // the first limit's keys as an exact sliding log (allow)
+	decisions int64
+	disagreed int64
 
 	// verdicts folds every decision (time, class, verdict) into one hash, so two
 	// lanes can be compared attempt by attempt without keeping the attempts.
@@ -58,23 +57,21 @@ func (m *metrics) fold(now time.Duration, g int32, verdict uint64) {
 
 func newMetrics(cfg *Config, pop *population, bucket time.Duration) (metrics, error) {
 	first := cfg.Limits[0]
-	slog, err := algorithms.NewSlidingLog(first.Policy)
-	if err != nil {
-		return metrics{}, err
+	if _, err := algorithms.NewSlidingLog(first.Policy); err != nil {
+		return metrics{}, err // a limit too large to log
 	}
 	m := metrics{
-		refusedBy:  make([]int64, len(cfg.Limits)),
-		shadowBy:   make([]int64, len(cfg.Limits)),
-		classes:    make([]ClassResult, len(pop.groups)),
-		delays:     newHistogram(),
-		latency:    newHistogram(),
-		peak:       newPeakTracker(first.Policy.Window, first.Policy.Limit, len(pop.keyNames[0])),
-		series:     make([]Point, 0, 256),
-		bucket:     bucket,
-		slog:       slog,
-		slogStates: make([]algorithms.SlidingLogState, len(pop.keyNames[0])),
-		verdicts:   14695981039346656037,
-		toSuccess:  make([]histogram, len(pop.groups)),
+		refusedBy: make([]int64, len(cfg.Limits)),
+		shadowBy:  make([]int64, len(cfg.Limits)),
+		classes:   make([]ClassResult, len(pop.groups)),
+		delays:    newHistogram(),
+		latency:   newHistogram(),
+		peak:      newPeakTracker(first.Policy.Window, first.Policy.Limit, pop.keys[0].len()),
+		series:    make([]Point, 0, 256),
+		bucket:    bucket,
+		slog:      newPeakTracker(first.Policy.Window, first.Policy.Limit, pop.keys[0].len()),
+		verdicts:  14695981039346656037,
+		toSuccess: make([]histogram, len(pop.groups)),
 	}
 	for g, grp := range pop.groups {
 		m.classes[g] = ClassResult{Name: grp.Name, Clients: grp.Count, Pace: grp.Pace}
@@ -201,7 +198,7 @@ func (m *metrics) retryAfterSucceeded() { m.counts.RetryAfter.SucceededAt++ }
 // and counts the decisions on which they disagree.
 func (m *metrics) slidingLogCheck(key int32, now time.Duration, cost int64, admitted bool) {
 	m.decisions++
-	if m.slog.Allow(&m.slogStates[key], now, cost) != admitted {
+	if m.slog.allow(key, now, cost) != admitted {
 		m.disagreed++
 	}
 }
@@ -227,7 +224,7 @@ func (m *metrics) result(lane int, pop *population, cfg *Config, b *backend, now
 	r.Delay = m.delays.percentiles()
 	r.Peak = m.peak.best
 	if m.peak.bestID >= 0 {
-		r.Peak.Key = pop.keyNames[0][m.peak.bestID]
+		r.Peak.Key = pop.keys[0].name(m.peak.bestID)
 	}
 	r.Peak.Limit = cfg.Limits[0].Policy.Limit
 	r.Peak.Ratio = float64(r.Peak.Count) / float64(r.Peak.Limit)
@@ -240,7 +237,7 @@ func (m *metrics) result(lane int, pop *population, cfg *Config, b *backend, now
 		r.Classes[g].TimeToSuccess = m.toSuccess[g].percentiles()
 	}
 	r.Fairness, r.ClassFairness = fairness(clients, pop.groupOf, r.Classes)
-	r.KeyFairness = keyFairness(clients, pop.keyOf[0], len(pop.keyNames[0]))
+	r.KeyFairness = keyFairness(clients, pop.keyOf[0], pop.keys[0].len())
 	r.Verdicts = m.verdicts
 	if b != nil {
 		r.Backend = b.stats(now, &m.latency)

@@ -21,7 +21,7 @@ type population struct {
 	extraComp []int32       // client → index of its second arrival component among the extras
 	extras    int           // arrival components beyond each client's first
 	keyOf     [][]int32     // limit → client → key id
-	keyNames  [][]string    // limit → key id → key
+	keys      []keyTable    // limit → key id → key
 	// skip, for a limit that applies to one endpoint only (Limit.Endpoint), is
 	// true of the clients it does not count: limit → client; nil for the others.
 	skip   [][]bool
@@ -32,14 +32,24 @@ type population struct {
 func (p *population) skips(i int, c int32) bool { return p.scoped && p.skip[i] != nil && p.skip[i][c] }
 
 // newPopulation builds the population, or stops with ctx's error when ctx is
-// cancelled.
+// cancelled. Key ids are given in order of first appearance, client by client.
 func newPopulation(ctx context.Context, groups []ClientGroup, limits []Limit) (*population, error) {
-	p := &population{groups: groups, keyOf: make([][]int32, len(limits)), keyNames: make([][]string, len(limits)), skip: make([][]bool, len(limits))}
-	ids := make([]map[string]int32, len(limits))
-	for i := range ids {
-		ids[i] = map[string]int32{}
+	clients := 0
+	for _, g := range groups {
+		clients += g.Count
 	}
-	for g, grp := range groups {
+	p := &population{groups: groups, keyOf: make([][]int32, len(limits)), keys: make([]keyTable, len(limits)), skip: make([][]bool, len(limits)),
+		groupOf: make([]int32, 0, clients), indexOf: make([]int32, 0, clients), extraComp: make([]int32, 0, clients)}
+	keyers := make([]keyer, len(limits))
+	for l, lim := range limits {
+		p.keyOf[l] = make([]int32, 0, clients)
+		keyers[l] = newKeyer(groups, lim.Key, &p.keys[l])
+	}
+	for g := range groups {
+		grp := &groups[g]
+		for l := range keyers {
+			keyers[l].startGroup(g)
+		}
 		for i := range grp.Count {
 			if len(p.groupOf)%setupCheckEvery == 0 {
 				if err := ctx.Err(); err != nil {
@@ -51,22 +61,70 @@ func newPopulation(ctx context.Context, groups []ClientGroup, limits []Limit) (*
 			p.extraComp = append(p.extraComp, int32(p.extras))
 			p.extras += max(len(grp.Arrivals)-1, 0)
 			for l, lim := range limits {
-				key := clientKey(&grp, i, lim.Key)
-				id, ok := ids[l][key]
-				if !ok {
-					id = int32(len(p.keyNames[l]))
-					ids[l][key] = id
-					p.keyNames[l] = append(p.keyNames[l], key)
-				}
-				p.keyOf[l] = append(p.keyOf[l], id)
+				p.keyOf[l] = append(p.keyOf[l], keyers[l].id(grp, i))
 				if lim.Endpoint != "" {
 					p.scoped = true
-					p.skip[l] = append(p.skip[l], clientKey(&grp, i, KeyEndpoint) != KeyEndpoint.String()+":"+lim.Endpoint)
+					p.skip[l] = append(p.skip[l], clientKey(grp, i, KeyEndpoint) != KeyEndpoint.String()+":"+lim.Endpoint)
 				}
 			}
 		}
 	}
 	return p, nil
+}
+
+// keyer gives the clients of a limit their key ids, interning names in a map
+// except for the largest group whose keys can form a run (see keyTable).
+type keyer struct {
+	kind    KeyKind
+	table   *keyTable
+	ids     map[string]int32
+	runOf   int  // the group whose keys may form the run, or -1
+	inRun   bool // the current group is the run
+	matched bool // a key interned before the run is one of the run's keys: no run
+	run     keyRun
+}
+
+func newKeyer(groups []ClientGroup, kind KeyKind, table *keyTable) keyer {
+	k := keyer{kind: kind, table: table, ids: map[string]int32{}, runOf: -1}
+	for g := range groups {
+		if r, ok := newKeyRun(&groups[g], kind); ok && (k.runOf < 0 || r.count > k.run.count) {
+			k.runOf, k.run = g, r
+		}
+	}
+	return k
+}
+
+// startGroup begins group g's clients.
+func (k *keyer) startGroup(g int) {
+	k.inRun = g == k.runOf && !k.matched
+	if k.inRun {
+		k.run.first = int32(len(k.table.names))
+		k.table.run = k.run
+	}
+}
+
+// id is the key id of client i of grp.
+func (k *keyer) id(grp *ClientGroup, i int) int32 {
+	if k.inRun {
+		return k.table.run.first + int32(i)
+	}
+	key := clientKey(grp, i, k.kind)
+	if id, ok := k.ids[key]; ok {
+		return id
+	}
+	if k.runOf >= 0 && !k.matched {
+		if j, ok := k.run.index(key); ok {
+			if k.table.run.count == 0 {
+				k.matched = true // seen before the run: the run's keys go through the map
+			} else {
+				return k.table.run.first + int32(j)
+			}
+		}
+	}
+	id := int32(k.table.len())
+	k.ids[key] = id
+	k.table.names = append(k.table.names, key)
+	return id
 }
 
 func (p *population) clients() int { return len(p.groupOf) }
@@ -82,23 +140,27 @@ func (g *ClientGroup) IdentityOf(i int) Identity {
 
 // clientKey is the key a limit counting by kind sees for client i of grp.
 func clientKey(grp *ClientGroup, i int, kind KeyKind) string {
-	id := &grp.Identity
-	var tmpl string
-	switch kind {
-	case KeyGlobal:
+	if kind == KeyGlobal {
 		return "global"
-	case KeyIP:
-		tmpl = id.IP
-	case KeyUser:
-		tmpl = id.User
-	case KeyAPIKey:
-		tmpl = id.APIKey
-	case KeyTenant:
-		tmpl = id.Tenant
-	case KeyEndpoint:
-		tmpl = id.Endpoint
 	}
-	return kind.String() + ":" + expandIdentity(tmpl, grp.Name, i)
+	return kind.String() + ":" + expandIdentity(identityTemplate(&grp.Identity, kind), grp.Name, i)
+}
+
+// identityTemplate is id's template for keys of kind; "" for KeyGlobal.
+func identityTemplate(id *Identity, kind KeyKind) string {
+	switch kind {
+	case KeyIP:
+		return id.IP
+	case KeyUser:
+		return id.User
+	case KeyAPIKey:
+		return id.APIKey
+	case KeyTenant:
+		return id.Tenant
+	case KeyEndpoint:
+		return id.Endpoint
+	}
+	return ""
 }
 
 // expandIdentity fills an identity template; empty means "{g}-{i}".

@@ -141,7 +141,7 @@ func (l *lane) applyRule() {
 		return
 	}
 	kind, _ := l.cfg.chainKind(l.kind)
-	d, err := newDecider(kind, ch.Policy, len(l.pop.keyNames[ch.Limit]))
+	d, err := newDecider(kind, ch.Policy, l.pop.keys[ch.Limit].len())
 	if err != nil {
 		panic(fmt.Sprintf("sim.lane.applyRule: a checked rule failed: %v", err))
 	}

@@ -243,7 +243,7 @@ func TestUsersBehindOneAddressShareThePerIPBudget(t *testing.T) {
 		cfg := Config{Duration: time.Second, Lanes: []LaneKind{LaneTokenBucket}, Clients: []ClientGroup{nat},
 			Limits: []Limit{{Key: tc.key, Policy: algorithms.Policy{Limit: 100, Window: time.Minute}}}}
 		pop, _ := newPopulation(context.Background(), cfg.withDefaults().Clients, cfg.Limits)
-		if n := len(pop.keyNames[0]); n != tc.keys {
+		if n := pop.keys[0].len(); n != tc.keys {
 			t.Errorf("keyed by %v: %d keys, want %d", tc.key, n, tc.keys)
 		}
 		if got := mustRun(t, cfg, Options{}).Lanes[0].Admitted; got != tc.wantAdmitted {

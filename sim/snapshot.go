@@ -37,7 +37,7 @@ func (s *Simulation) Snapshot() []LaneSnapshot {
 		snap.Peak.Limit = s.cfg.Limits[0].Policy.Limit
 		snap.Peak.Ratio = float64(snap.Peak.Count) / float64(snap.Peak.Limit)
 		if l.m.peak.bestID >= 0 {
-			snap.Peak.Key = l.pop.keyNames[0][l.m.peak.bestID]
+			snap.Peak.Key = l.pop.keys[0].name(l.m.peak.bestID)
 		}
 		snap.OverLimit = snap.Peak.Count > snap.Peak.Limit && !snap.NotLimiting()
 		if l.backend != nil {

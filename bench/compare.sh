@@ -1,0 +1,45 @@
+#!/bin/sh
+# compare.sh runs bench/model.yaml through rlsim, a plain Go loop (goloop) and
+# SimPy, and prints each one's events per CPU-second and its ratio to rlsim's.
+# CPU time is user+system of the whole process (setup, output included), from
+# /usr/bin/time. SimPy runs a shorter virtual time: its rate, not its total,
+# is compared.
+#
+#   bench/compare.sh                 # 1000 s (10 M events) for rlsim and Go, 100 s for SimPy
+#   DURATION=100 SIMPY_DURATION=20 bench/compare.sh
+#
+# Needs go, /usr/bin/time and python3 with SimPy (Debian: apt-get install python3-simpy3;
+# PYTHON names another interpreter).
+set -eu
+cd "$(dirname "$0")/.."
+DURATION=${DURATION:-1000}
+SIMPY_DURATION=${SIMPY_DURATION:-100}
+PYTHON=${PYTHON:-/usr/bin/python3}
+tmp=$(mktemp -d)
+trap 'rm -rf "$tmp"' EXIT
+
+go build -o "$tmp/rlsim" ./cmd/rlsim
+go build -o "$tmp/goloop" ./bench/goloop
+
+# cpu FILE: the user+system seconds /usr/bin/time wrote to FILE.
+cpu() { awk '{print $1 + $2}' "$1"; }
+
+/usr/bin/time -f '%U %S' -o "$tmp/rlsim.time" "$tmp/rlsim" run bench/model.yaml --set "duration=${DURATION}s" --format json >"$tmp/rlsim.json"
+rlsim_events=$("$PYTHON" -c 'import json,sys; print(json.load(open(sys.argv[1]))["runs"][0]["lanes"][0]["attempts"])' "$tmp/rlsim.json")
+rlsim_admitted=$("$PYTHON" -c 'import json,sys; print(json.load(open(sys.argv[1]))["runs"][0]["lanes"][0]["admitted"])' "$tmp/rlsim.json")
+
+/usr/bin/time -f '%U %S' -o "$tmp/go.time" "$tmp/goloop" -duration "${DURATION}s" >"$tmp/go.out"
+/usr/bin/time -f '%U %S' -o "$tmp/simpy.time" "$PYTHON" bench/simpy_model.py --duration "$SIMPY_DURATION" >"$tmp/simpy.out"
+
+echo "machine: $(nproc) cores, $(sed -n 's/^model name[[:space:]]*: //p' /proc/cpuinfo | head -1)"
+printf '%s\n' \
+	"rlsim $rlsim_events $rlsim_admitted $(cpu "$tmp/rlsim.time")" \
+	"go_loop $(awk '{print $2, $4}' "$tmp/go.out") $(cpu "$tmp/go.time")" \
+	"simpy $(awk '{print $2, $4}' "$tmp/simpy.out") $(cpu "$tmp/simpy.time")" |
+	awk '
+	{ name[NR] = $1; ev[NR] = $2; adm[NR] = $3; cpu[NR] = $4; rate[NR] = (cpu[NR] > 0 ? $2 / $4 : 0) }
+	END {
+		printf "%-8s %12s %9s %8s %14s %10s\n", "model", "events", "admitted", "CPU s", "events/CPU-s", "vs rlsim"
+		for (i = 1; i <= NR; i++)
+			printf "%-8s %12d %8.1f%% %8.2f %14.0f %9.2fx\n", name[i], ev[i], 100 * adm[i] / ev[i], cpu[i], rate[i], (rate[1] > 0 ? rate[i] / rate[1] : 0)
+	}'
