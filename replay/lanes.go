@@ -1,0 +1,54 @@
+package replay
+
+import (
+	"fmt"
+	"time"
+
+	"github.com/rlsim/rlsim/algorithms"
+)
+
+// LaneNames are the per-key lanes a log can replay through, in table order, by
+// their scenario-file names. AIMD and client throttling need a backend and
+// clients that react, which a log does not have.
+var LaneNames = []string{"fixed_window", "sliding_log", "sliding_window", "token_bucket", "leaky_bucket", "gcra"}
+
+// decider decides one limit's requests by key, holding state only for live keys.
+type decider interface {
+	decide(key string, now time.Duration) algorithms.Verdict
+	evict(now time.Duration)
+	live() int
+}
+
+type keyed[S any] struct{ k *algorithms.Keyed[S] }
+
+func (k keyed[S]) decide(key string, now time.Duration) algorithms.Verdict {
+	return k.k.Decide(key, now, 1).Verdict
+}
+func (k keyed[S]) evict(now time.Duration) { k.k.Evict(now) }
+func (k keyed[S]) live() int               { return k.k.Len() }
+
+func wrap[S any](alg algorithms.Algorithm[S], err error) (decider, error) {
+	if err != nil {
+		return nil, err
+	}
+	return keyed[S]{algorithms.NewKeyed(alg)}, nil
+}
+
+// newDecider builds lane's limiter for p.
+func newDecider(lane string, p algorithms.Policy) (decider, error) {
+	switch lane {
+	case "fixed_window":
+		return wrap[algorithms.FixedWindowState](algorithms.NewFixedWindow(p))
+	case "sliding_log":
+		return wrap[algorithms.SlidingLogState](algorithms.NewSlidingLog(p))
+	case "sliding_window":
+		return wrap[algorithms.SlidingWindowCounterState](algorithms.NewSlidingWindowCounter(p))
+	case "token_bucket":
+		return wrap[algorithms.TokenBucketState](algorithms.NewTokenBucket(p))
+	case "leaky_bucket":
+		return wrap[algorithms.LeakyBucketState](algorithms.NewLeakyBucket(p))
+	case "gcra":
+		return wrap[algorithms.GCRAState](algorithms.NewGCRA(p))
+	}
+	return nil, fmt.Errorf("unknown lane %q (want one of %v)", lane, LaneNames)
+}

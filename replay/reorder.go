@@ -1,0 +1,83 @@
+package replay
+
+// event is one request ready to replay: its time in ns since the Unix epoch, its
+// line order (ties keep the log's order), and its key under each limit.
+type event struct {
+	at   int64
+	seq  int64
+	keys []string
+}
+
+// reorder puts events back in time order: an event at most late ns behind the
+// latest seen is placed; one further behind is refused by push. A min-heap on (at, seq).
+type reorder struct {
+	late     int64
+	maxSeen  int64
+	released int64 // the time of the last event released
+	started  bool
+	seen     bool
+	heap     []event
+}
+
+// push adds e; ok is false when e is too late to be placed.
+func (q *reorder) push(e event) bool {
+	if q.seen && (e.at < q.maxSeen-q.late || e.at < q.released) {
+		return false
+	}
+	if !q.seen || e.at > q.maxSeen {
+		q.seen = true
+		q.maxSeen = e.at
+	}
+	q.heap = append(q.heap, e)
+	q.up(len(q.heap) - 1)
+	return true
+}
+
+// pop releases the earliest event if it can no longer be overtaken (or if all
+// is true: the log has ended).
+func (q *reorder) pop(all bool) (event, bool) {
+	if len(q.heap) == 0 || !all && q.heap[0].at > q.maxSeen-q.late {
+		return event{}, false
+	}
+	e := q.heap[0]
+	last := len(q.heap) - 1
+	q.heap[0] = q.heap[last]
+	q.heap[last] = event{}
+	q.heap = q.heap[:last]
+	q.down(0)
+	q.released, q.started = e.at, true
+	return e, true
+}
+
+func less(a, b event) bool { return a.at < b.at || a.at == b.at && a.seq < b.seq }
+
+func (q *reorder) up(i int) {
+	h := q.heap
+	for i > 0 {
+		p := (i - 1) / 2
+		if !less(h[i], h[p]) {
+			return
+		}
+		h[i], h[p] = h[p], h[i]
+		i = p
+	}
+}
+
+func (q *reorder) down(i int) {
+	h := q.heap
+	for {
+		l := 2*i + 1
+		if l >= len(h) {
+			return
+		}
+		m := l
+		if r := l + 1; r < len(h) && less(h[r], h[l]) {
+			m = r
+		}
+		if !less(h[m], h[i]) {
+			return
+		}
+		h[i], h[m] = h[m], h[i]
+		i = m
+	}
+}

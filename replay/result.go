@@ -1,0 +1,245 @@
+package replay
+
+import (
+	"cmp"
+	"slices"
+	"time"
+
+	"github.com/rlsim/rlsim/algorithms"
+)
+
+// Result is what a replay found, per limit and lane.
+type Result struct {
+	Lines    int64         `json:"lines"`     // lines read, blank ones included
+	Requests int64         `json:"requests"`  // lines replayed
+	Bad      int64         `json:"bad_lines"` // lines that did not parse or lacked a key's part
+	TooLate  int64         `json:"too_late"`  // lines more than Late behind the latest (not replayed)
+	Late     string        `json:"late"`      // the reorder bound
+	Shown    []BadLine     `json:"bad_shown"` // the first MaxShown bad lines
+	Keys     int           `json:"distinct_keys"`
+	Origin   time.Time     `json:"origin"` // the hour the first request fell in: hour 0, and windows align to it
+	Last     time.Time     `json:"last"`
+	Limits   []LimitResult `json:"limits"`
+
+	first   int64
+	lanes   []*laneWork
+	traffic *trafficWork
+}
+
+// LimitResult is one limit's traffic and each lane's would-be refusals.
+type LimitResult struct {
+	Limit string `json:"limit"`
+	Keys  int    `json:"keys"`
+	// Peaks: per-key peak requests in one window of the limit (windows aligned to
+	// Origin), as percentiles over keys.
+	PeakP50 int64 `json:"peak_p50"`
+	PeakP90 int64 `json:"peak_p90"`
+	PeakP99 int64 `json:"peak_p99"`
+	PeakMax int64 `json:"peak_max"`
+	// LegitBelow: a key looks legitimate when at most this many requests per
+	// window in at least LegitShare of the windows it sent anything.
+	LegitBelow int64        `json:"legit_below_per_window"`
+	LegitShare float64      `json:"legit_share"`
+	Lanes      []LaneResult `json:"lanes"`
+	peaks      []int64      // sorted, one per key
+}
+
+// LaneResult is one lane's would-be refusals under one limit.
+type LaneResult struct {
+	Lane        string     `json:"lane"`
+	Refused     int64      `json:"refused"`
+	Delayed     int64      `json:"delayed"`
+	KeysRefused int        `json:"keys_refused"`
+	LegitCaught int        `json:"legit_keys_caught"`
+	Top         []KeyCount `json:"top"`
+	ByHour      []int64    `json:"refused_by_hour"` // hour 0 starts at Origin
+	Verdicts    []uint8    `json:"-"`
+}
+
+// KeyCount is a key's would-be refusals and its peak requests in one window.
+type KeyCount struct {
+	Key     string `json:"key"`
+	Refused int64  `json:"refused"`
+	Peak    int64  `json:"peak_per_window"`
+	Legit   bool   `json:"legit_looking"`
+}
+
+func newResult(opts Options) *Result {
+	r := &Result{Late: opts.Late.String(), traffic: newTrafficWork(opts.Limits)}
+	for _, lane := range opts.Lanes {
+		lw := &laneWork{lane: lane, keep: opts.Verdicts}
+		for _, l := range opts.Limits {
+			lw.limits = append(lw.limits, &laneLimit{refused: map[string]int64{}, every: max(l.Policy.Window, time.Second)})
+		}
+		r.lanes = append(r.lanes, lw)
+	}
+	return r
+}
+
+// laneWork is one lane's worker: every limit's refusals.
+type laneWork struct {
+	lane   string
+	keep   bool
+	limits []*laneLimit
+}
+
+type laneLimit struct {
+	refused   map[string]int64
+	total     int64
+	delayed   int64
+	byHour    []int64
+	every     time.Duration // eviction period
+	nextEvict time.Duration
+	verdicts  []uint8
+}
+
+func (w *laneWork) consume(in <-chan *batch, ds []decider) {
+	nl := len(ds)
+	for b := range in {
+		for i, now := range b.at {
+			for j, d := range ds {
+				ll := w.limits[j]
+				if now >= ll.nextEvict {
+					d.evict(now)
+					ll.nextEvict = now + ll.every
+				}
+				key := b.keys[i*nl+j]
+				v := d.decide(key, now)
+				if w.keep {
+					ll.verdicts = append(ll.verdicts, uint8(v))
+				}
+				switch v {
+				case algorithms.Refuse:
+					ll.total++
+					ll.refused[key]++
+					h := int(now / time.Hour)
+					for len(ll.byHour) <= h {
+						ll.byHour = append(ll.byHour, 0)
+					}
+					ll.byHour[h]++
+				case algorithms.Delay:
+					ll.delayed++
+				}
+			}
+		}
+	}
+}
+
+// trafficWork measures each key's rate per limit, independent of any lane.
+type trafficWork struct {
+	windows []time.Duration
+	keys    []map[string]*keyRate
+}
+
+// keyRate is a key's requests in aligned windows of the limit: the current
+// window, the peak, and how many windows it was active and above a rate.
+type keyRate struct {
+	win, count, peak int64
+	active           int64
+	counts           []int32 // requests in each active window, to judge legitimacy
+}
+
+func newTrafficWork(limits []Limit) *trafficWork {
+	t := &trafficWork{}
+	for _, l := range limits {
+		t.windows = append(t.windows, l.Policy.Window)
+		t.keys = append(t.keys, map[string]*keyRate{})
+	}
+	return t
+}
+
+func (t *trafficWork) consume(in <-chan *batch) {
+	nl := len(t.windows)
+	for b := range in {
+		for i, now := range b.at {
+			for j, w := range t.windows {
+				key := b.keys[i*nl+j]
+				k := t.keys[j][key]
+				win := int64(now / w)
+				if k == nil {
+					k = &keyRate{win: win}
+					t.keys[j][key] = k
+				}
+				if win != k.win {
+					k.close()
+					k.win = win
+				}
+				k.count++
+			}
+		}
+	}
+	for _, m := range t.keys {
+		for _, k := range m {
+			k.close()
+		}
+	}
+}
+
+func (k *keyRate) close() {
+	if k.count == 0 {
+		return
+	}
+	k.peak = max(k.peak, k.count)
+	k.active++
+	k.counts = append(k.counts, int32(min(k.count, 1<<31-1)))
+	k.count = 0
+}
+
+// legit reports whether k sent at most below requests in at least share of its active windows.
+func (k *keyRate) legit(below int64, share float64) bool {
+	n := 0
+	for _, c := range k.counts {
+		if int64(c) <= below {
+			n++
+		}
+	}
+	return float64(n) >= share*float64(len(k.counts))
+}
+
+func (r *Result) finish(opts Options) {
+	for j, l := range opts.Limits {
+		lr := LimitResult{Limit: l.String(), Keys: len(r.traffic.keys[j]), LegitShare: opts.LegitShare,
+			LegitBelow: int64(opts.LegitBelow * float64(l.Policy.Limit))}
+		for _, k := range r.traffic.keys[j] {
+			lr.peaks = append(lr.peaks, k.peak)
+		}
+		slices.Sort(lr.peaks)
+		lr.PeakP50, lr.PeakP90, lr.PeakP99 = quantile(lr.peaks, 0.5), quantile(lr.peaks, 0.9), quantile(lr.peaks, 0.99)
+		lr.PeakMax = quantile(lr.peaks, 1)
+		for _, lw := range r.lanes {
+			ll := lw.limits[j]
+			lane := LaneResult{Lane: lw.lane, Refused: ll.total, Delayed: ll.delayed, KeysRefused: len(ll.refused),
+				ByHour: ll.byHour, Verdicts: ll.verdicts}
+			var all []KeyCount
+			for key, n := range ll.refused {
+				kr := r.traffic.keys[j][key]
+				kc := KeyCount{Key: key, Refused: n, Peak: kr.peak, Legit: kr.legit(lr.LegitBelow, opts.LegitShare)}
+				if kc.Legit {
+					lane.LegitCaught++
+				}
+				all = append(all, kc)
+			}
+			slices.SortFunc(all, func(a, b KeyCount) int {
+				return cmp.Or(cmp.Compare(b.Refused, a.Refused), cmp.Compare(a.Key, b.Key))
+			})
+			lane.Top = all[:min(len(all), opts.Top)]
+			if lane.ByHour == nil {
+				lane.ByHour = []int64{}
+			}
+			if lane.Top == nil {
+				lane.Top = []KeyCount{}
+			}
+			lr.Lanes = append(lr.Lanes, lane)
+		}
+		r.Limits = append(r.Limits, lr)
+	}
+}
+
+// quantile is the nearest-rank q-quantile of sorted (0 if empty).
+func quantile(sorted []int64, q float64) int64 {
+	if len(sorted) == 0 {
+		return 0
+	}
+	i := int(q*float64(len(sorted))+0.999999999) - 1
+	return sorted[max(0, min(i, len(sorted)-1))]
+}
