@@ -10,7 +10,7 @@ import (
 // LaneNames are the per-key lanes a log can replay through, in table order, by
 // their scenario-file names. AIMD and client throttling need a backend and
 // clients that react, which a log does not have.
-var LaneNames = []string{"fixed_window", "sliding_log", "sliding_window", "token_bucket", "leaky_bucket", "gcra"}
+var LaneNames = []string{"fixed_window", "sliding_log", "sliding_window_counter", "token_bucket", "leaky_bucket", "gcra"}
 
 // decider decides one limit's requests by key, holding state only for live keys.
 type decider interface {
@@ -41,7 +41,7 @@ func newDecider(lane string, p algorithms.Policy) (decider, error) {
 		return wrap[algorithms.FixedWindowState](algorithms.NewFixedWindow(p))
 	case "sliding_log":
 		return wrap[algorithms.SlidingLogState](algorithms.NewSlidingLog(p))
-	case "sliding_window":
+	case "sliding_window_counter":
 		return wrap[algorithms.SlidingWindowCounterState](algorithms.NewSlidingWindowCounter(p))
 	case "token_bucket":
 		return wrap[algorithms.TokenBucketState](algorithms.NewTokenBucket(p))
