@@ -85,5 +85,17 @@ func parseRate(s string) (int64, time.Duration, error) {
 
 // String is the limit as ParseLimit reads it.
 func (l Limit) String() string {
-	return fmt.Sprintf("name=%s key=%s limit=%d/%v burst=%d", l.Name, l.Key, l.Policy.Limit, l.Policy.Window, l.Policy.EffectiveBurst())
+	return fmt.Sprintf("name=%s key=%s limit=%d/%s burst=%d", l.Name, l.Key, l.Policy.Limit, window(l.Policy.Window), l.Policy.EffectiveBurst())
+}
+
+// window writes d as ParseLimit reads it, without zero units: 1m, 1h30m, 500ms.
+func window(d time.Duration) string {
+	s := d.String()
+	if strings.HasSuffix(s, "m0s") {
+		s = strings.TrimSuffix(s, "0s")
+	}
+	if strings.HasSuffix(s, "h0m") {
+		s = strings.TrimSuffix(s, "0m")
+	}
+	return s
 }

@@ -162,3 +162,13 @@ func TestAppendPath(t *testing.T) {
 		}
 	}
 }
+
+func TestLimitStringRoundTrips(t *testing.T) {
+	for _, s := range []string{"name=a key=ip limit=100/1m burst=20", "name=b key=ip/24+endpoint limit=5/1h burst=5",
+		"name=c key=field:api_key limit=3/500ms burst=1", "name=d key=user limit=7/1h30m burst=7"} {
+		l := mustLimit(t, s)
+		if l.String() != s {
+			t.Errorf("ParseLimit(%q).String() = %q", s, l.String())
+		}
+	}
+}
