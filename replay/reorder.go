@@ -9,8 +9,12 @@ type event struct {
 }
 
 // reorder puts events back in time order: an event at most late ns behind the
-// latest seen is placed; one further behind is refused by push. A min-heap on (at, seq).
+// latest seen is placed; one further behind is refused by push. Events in
+// order (the common case) wait in a FIFO, the others in a min-heap on (at, seq);
+// pop takes the earlier of the two heads.
 type reorder struct {
+	fifo     []event // in (at, seq) order: each pushed at or after the latest
+	head     int
 	late     int64
 	maxSeen  int64
 	released int64 // the time of the last event released
@@ -21,12 +25,14 @@ type reorder struct {
 
 // push adds e; ok is false when e is too late to be placed.
 func (q *reorder) push(e event) bool {
-	if q.seen && (e.at < q.maxSeen-q.late || e.at < q.released) {
+	if q.seen && e.at < q.maxSeen-q.late || q.started && e.at < q.released {
 		return false
 	}
-	if !q.seen || e.at > q.maxSeen {
+	if !q.seen || e.at >= q.maxSeen {
 		q.seen = true
 		q.maxSeen = e.at
+		q.fifo = append(q.fifo, e)
+		return true
 	}
 	q.heap = append(q.heap, e)
 	q.up(len(q.heap) - 1)
@@ -36,6 +42,20 @@ func (q *reorder) push(e event) bool {
 // pop releases the earliest event if it can no longer be overtaken (or if all
 // is true: the log has ended).
 func (q *reorder) pop(all bool) (event, bool) {
+	if q.head < len(q.fifo) && (len(q.heap) == 0 || less(q.fifo[q.head], q.heap[0])) {
+		e := q.fifo[q.head]
+		if !all && e.at > q.maxSeen-q.late {
+			return event{}, false
+		}
+		q.fifo[q.head] = event{}
+		q.head++
+		if q.head == len(q.fifo) || q.head >= 4096 && 2*q.head >= len(q.fifo) {
+			q.fifo = q.fifo[:copy(q.fifo, q.fifo[q.head:])]
+			q.head = 0
+		}
+		q.released, q.started = e.at, true
+		return e, true
+	}
 	if len(q.heap) == 0 || !all && q.heap[0].at > q.maxSeen-q.late {
 		return event{}, false
 	}

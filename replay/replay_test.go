@@ -172,3 +172,39 @@ func TestLimitStringRoundTrips(t *testing.T) {
 		}
 	}
 }
+
+// TestReorderSorts: lines at most late behind the latest come out in (time,
+// line) order, all of them, whichever of the FIFO and the heap held them.
+func TestReorderSorts(t *testing.T) {
+	for _, late := range []int64{0, 3, 50} {
+		q := reorder{late: late}
+		var in, out []event
+		var latest int64
+		for i := range 2000 {
+			at := latest + int64(i%7) - int64((i*7919)%int(late+1))
+			latest = max(latest, at)
+			e := event{at: at, seq: int64(i)}
+			if q.push(e) {
+				in = append(in, e)
+			}
+			for {
+				e, ok := q.pop(false)
+				if !ok {
+					break
+				}
+				out = append(out, e)
+			}
+		}
+		for e, ok := q.pop(true); ok; e, ok = q.pop(true) {
+			out = append(out, e)
+		}
+		if len(out) != len(in) || len(in) < 1900 {
+			t.Fatalf("late %d: %d in, %d out", late, len(in), len(out))
+		}
+		for i := 1; i < len(out); i++ {
+			if less(out[i], out[i-1]) {
+				t.Fatalf("late %d: out of order at %d: %+v after %+v", late, i, out[i], out[i-1])
+			}
+		}
+	}
+}
