@@ -4,6 +4,7 @@ import (
 	"context"
 	"errors"
 	"fmt"
+	"slices"
 	"sync"
 	"time"
 )
@@ -31,6 +32,9 @@ type Options struct {
 	Progress func(lines, bytes int64)
 	// Verdicts keeps every request's verdict (tests: memory grows with lines).
 	Verdicts bool
+	// Sweep, when set, replays each of its values as one more limit in the same
+	// pass; Result.Sweep holds them and Result.Limits only the limits given.
+	Sweep *Sweep
 }
 
 func (o *Options) defaults() {
@@ -76,6 +80,10 @@ func Replay(ctx context.Context, inputs []Input, opts Options) (*Result, error) 
 	if len(opts.Limits) == 0 {
 		return nil, errors.New("no limit to replay (--limit)")
 	}
+	given := len(opts.Limits)
+	if opts.Sweep != nil {
+		opts.Limits = opts.Sweep.Expand(slices.Clone(opts.Limits))
+	}
 	var deciders [][]decider // [lane][limit]
 	for _, lane := range opts.Lanes {
 		var row []decider
@@ -117,6 +125,11 @@ func Replay(ctx context.Context, inputs []Input, opts Options) (*Result, error) 
 		return nil, err
 	}
 	res.finish(opts)
+	if opts.Sweep != nil {
+		res.Sweep = opts.Sweep.Points(res)
+		res.Smallest = Smallest(res.Sweep)
+		res.Limits = res.Limits[:given]
+	}
 	return res, nil
 }
 

@@ -20,6 +20,10 @@ type Result struct {
 	Origin   time.Time     `json:"origin"` // the hour the first request fell in: hour 0, and windows align to it
 	Last     time.Time     `json:"last"`
 	Limits   []LimitResult `json:"limits"`
+	// Sweep is every --vary value's lanes; Smallest each lane's smallest value
+	// refusing no key at or below the p99 of per-key peaks (0: none).
+	Sweep    []SweepPoint     `json:"sweep,omitempty"`
+	Smallest map[string]int64 `json:"smallest,omitempty"`
 
 	first   int64
 	lanes   []*laneWork
@@ -46,14 +50,17 @@ type LimitResult struct {
 
 // LaneResult is one lane's would-be refusals under one limit.
 type LaneResult struct {
-	Lane        string     `json:"lane"`
-	Refused     int64      `json:"refused"`
-	Delayed     int64      `json:"delayed"`
-	KeysRefused int        `json:"keys_refused"`
-	LegitCaught int        `json:"legit_keys_caught"`
-	Top         []KeyCount `json:"top"`
-	ByHour      []int64    `json:"refused_by_hour"` // hour 0 starts at Origin
-	Verdicts    []uint8    `json:"-"`
+	Lane        string `json:"lane"`
+	Refused     int64  `json:"refused"`
+	Delayed     int64  `json:"delayed"`
+	KeysRefused int    `json:"keys_refused"`
+	LegitCaught int    `json:"legit_keys_caught"`
+	// BelowP99Refused counts refused keys whose peak is at most the limit's PeakP99.
+	BelowP99Refused int        `json:"keys_below_p99_refused"`
+	Top             []KeyCount `json:"top"`
+	ByHour          []int64    `json:"refused_by_hour"`   // hour 0 starts at Origin
+	ByMinute        []int64    `json:"refused_by_minute"` // minute 0 starts at Origin
+	Verdicts        []uint8    `json:"-"`
 }
 
 // KeyCount is a key's would-be refusals and its peak requests in one window.
@@ -88,6 +95,7 @@ type laneLimit struct {
 	total     int64
 	delayed   int64
 	byHour    []int64
+	byMinute  []int64
 	every     time.Duration // eviction period
 	nextEvict time.Duration
 	verdicts  []uint8
@@ -117,6 +125,11 @@ func (w *laneWork) consume(in <-chan *batch, ds []decider) {
 						ll.byHour = append(ll.byHour, 0)
 					}
 					ll.byHour[h]++
+					m := int(now / time.Minute)
+					for len(ll.byMinute) <= m {
+						ll.byMinute = append(ll.byMinute, 0)
+					}
+					ll.byMinute[m]++
 				case algorithms.Delay:
 					ll.delayed++
 				}
@@ -209,13 +222,16 @@ func (r *Result) finish(opts Options) {
 		for _, lw := range r.lanes {
 			ll := lw.limits[j]
 			lane := LaneResult{Lane: lw.lane, Refused: ll.total, Delayed: ll.delayed, KeysRefused: len(ll.refused),
-				ByHour: ll.byHour, Verdicts: ll.verdicts}
+				ByHour: ll.byHour, ByMinute: ll.byMinute, Verdicts: ll.verdicts}
 			var all []KeyCount
 			for key, n := range ll.refused {
 				kr := r.traffic.keys[j][key]
 				kc := KeyCount{Key: key, Refused: n, Peak: kr.peak, Legit: kr.legit(lr.LegitBelow, opts.LegitShare)}
 				if kc.Legit {
 					lane.LegitCaught++
+				}
+				if kc.Peak <= lr.PeakP99 {
+					lane.BelowP99Refused++
 				}
 				all = append(all, kc)
 			}
@@ -224,7 +240,7 @@ func (r *Result) finish(opts Options) {
 			})
 			lane.Top = all[:min(len(all), opts.Top)]
 			if lane.ByHour == nil {
-				lane.ByHour = []int64{}
+				lane.ByHour, lane.ByMinute = []int64{}, []int64{}
 			}
 			if lane.Top == nil {
 				lane.Top = []KeyCount{}

@@ -6,13 +6,17 @@ import (
 	"errors"
 	"fmt"
 	"io"
+	"maps"
 	"os"
+	"slices"
+	"strings"
 	"time"
 
 	"github.com/spf13/cobra"
 
 	"github.com/rlsim/rlsim/replay"
 	"github.com/rlsim/rlsim/report"
+	"github.com/rlsim/rlsim/run"
 )
 
 type replayOptions struct {
@@ -32,6 +36,8 @@ type replayOptions struct {
 	Top        int
 	Format     string
 	OutDir     string
+	Vary       string
+	Find       string
 }
 
 // NewCmdReplay builds "rlsim replay". runF, when not nil, replaces the replay itself (tests).
@@ -73,7 +79,9 @@ user, global, field:NAME (a JSON or CSV field), joined by + (ip+endpoint).`,
 	f.Float64Var(&opts.LegitBelow, "legit-below", 0.5, "a key looks legitimate at or below this `share` of the limit per window")
 	f.IntVar(&opts.Top, "top", 10, "keys listed per lane and limit in JSON")
 	f.StringVar(&opts.Format, "format", "text", "output `format`: text, json, csv")
-	f.StringVar(&opts.OutDir, "out", "", "also write replay.txt, replay.json and replay.csv into `DIR` (a report folder)")
+	f.StringVar(&opts.OutDir, "out", "", "also write replay.txt, .json, .csv, report.html and PNG plots into `DIR` (a report folder)")
+	f.StringVar(&opts.Vary, "vary", "", "replay limits[N].limit or limits[N].burst at each of `PATH=V1,V2 or PATH=FROM..TO/STEP`, in the same pass")
+	f.StringVar(&opts.Find, "find", "", "with --vary, `min PATH`: each lane's smallest value refusing no key at or below the p99 of per-key peaks")
 	return cmd
 }
 
@@ -107,6 +115,21 @@ func replayOptionsOf(opts *replayOptions) (replay.Options, error) {
 	}
 	if opts.Top <= 0 {
 		errs = append(errs, fmt.Errorf("--top: must be positive, got %d", opts.Top))
+	}
+	if opts.Vary != "" {
+		v, err := run.ParseVary(opts.Vary)
+		if err == nil {
+			ro.Sweep, err = replay.NewSweep(v.Path, v.Values, ro.Limits)
+		}
+		if err != nil {
+			errs = append(errs, err)
+		}
+	}
+	if opts.Find != "" {
+		path, ok := strings.CutPrefix(opts.Find, "min ")
+		if ro.Sweep == nil || !ok || strings.TrimSpace(path) != ro.Sweep.Path {
+			errs = append(errs, fmt.Errorf("--find %s: want 'min PATH', PATH the --vary path", opts.Find))
+		}
 	}
 	switch opts.Format {
 	case "text", "json", "csv":
@@ -171,6 +194,11 @@ func replayRun(opts *replayOptions) error {
 	if err := replay.WriteText(&outs[0], res); err != nil {
 		return err
 	}
+	if ro.Sweep != nil {
+		if err := replay.WriteSweepText(&outs[0], ro.Sweep, res, opts.Find != ""); err != nil {
+			return err
+		}
+	}
 	if err := replay.WriteJSON(&outs[1], res); err != nil {
 		return err
 	}
@@ -182,8 +210,18 @@ func replayRun(opts *replayOptions) error {
 		if err != nil {
 			return err
 		}
-		for i, name := range []string{"replay.txt", "replay.json", "replay.csv"} {
-			if err := d.Write(name, outs[i].Bytes()); err != nil {
+		files, err := replay.Plots(res, ro.Sweep)
+		if err != nil {
+			d.Abort()
+			return err
+		}
+		files["replay.txt"], files["replay.json"], files["replay.csv"] = outs[0].Bytes(), outs[1].Bytes(), outs[2].Bytes()
+		if files["report.html"], err = replay.HTML(outs[0].String(), files); err != nil {
+			d.Abort()
+			return err
+		}
+		for _, name := range slices.Sorted(maps.Keys(files)) {
+			if err := d.Write(name, files[name]); err != nil {
 				d.Abort()
 				return err
 			}
