@@ -36,7 +36,7 @@ func Plots(r *Result, s *Sweep) (map[string][]byte, error) {
 		}
 		lines = append(lines, lane.Lane, pts)
 	}
-	if err := plotutil.AddLines(timeline, lines...); err != nil {
+	if err := plotutil.AddLinePoints(timeline, lines...); err != nil {
 		return nil, err
 	}
 	peaks := plot.New()
@@ -80,6 +80,8 @@ func Plots(r *Result, s *Sweep) (map[string][]byte, error) {
 		}
 	}
 	for name, p := range figs {
+		p.Y.Min = 0
+		p.Legend.Top = true
 		w, err := p.WriterTo(7*vg.Inch, 4*vg.Inch, "png")
 		if err != nil {
 			return nil, err
