@@ -3,6 +3,7 @@ package replay
 import (
 	"bytes"
 	"context"
+	"errors"
 	"strings"
 	"testing"
 	"time"
@@ -206,5 +207,60 @@ func TestReorderSorts(t *testing.T) {
 				t.Fatalf("late %d: out of order at %d: %+v after %+v", late, i, out[i], out[i-1])
 			}
 		}
+	}
+}
+
+// TestLegitLookingCaught: a key that sends 2 a minute for ten minutes and
+// then one burst of 12 is refused and looks legitimate (at most half the limit
+// in 10 of its 11 active windows); a key at 12 a minute throughout is refused
+// and does not. Refusals land in the hour they happened.
+func TestLegitLookingCaught(t *testing.T) {
+	var log strings.Builder
+	line := func(ip string, at time.Time) {
+		log.WriteString(ip + ` - - [` + at.Format("02/Jan/2006:15:04:05 -0700") + `] "GET / HTTP/1.1" 200 1 "-" "x"` + "\n")
+	}
+	start := time.Date(2026, 3, 1, 10, 0, 0, 0, time.UTC)
+	for m := range 11 {
+		t0 := start.Add(time.Duration(m) * time.Minute)
+		n := 2
+		if m == 10 {
+			n = 12
+		}
+		for i := range 12 {
+			at := t0.Add(time.Duration(i) * 4 * time.Second)
+			if i < n {
+				line("192.0.2.1", at)
+			}
+			line("192.0.2.2", at)
+		}
+	}
+	res, err := Replay(context.Background(), []Input{{Name: "log", R: strings.NewReader(log.String())}},
+		Options{Limits: []Limit{mustLimit(t, "key=ip limit=10/1m burst=10")}, Lanes: []string{"fixed_window"}})
+	if err != nil {
+		t.Fatal(err)
+	}
+	lane := res.Limits[0].Lanes[0]
+	if lane.KeysRefused != 2 || lane.LegitCaught != 1 {
+		t.Fatalf("keys refused %d, legit-looking caught %d; want 2 and 1 (top %+v)", lane.KeysRefused, lane.LegitCaught, lane.Top)
+	}
+	for _, k := range lane.Top {
+		if k.Legit != (k.Key == "192.0.2.1") {
+			t.Errorf("%s: legit-looking %v", k.Key, k.Legit)
+		}
+	}
+	if len(lane.ByHour) != 1 || lane.ByHour[0] != lane.Refused {
+		t.Errorf("by hour %v, want all %d in hour 0", lane.ByHour, lane.Refused)
+	}
+}
+
+// TestReplayStopsWhenCancelled: a cancelled context stops the read with its error.
+func TestReplayStopsWhenCancelled(t *testing.T) {
+	var log bytes.Buffer
+	writeCombined(&log, 10_000, 1)
+	ctx, cancel := context.WithCancel(context.Background())
+	cancel()
+	_, err := Replay(ctx, []Input{{Name: "log", R: &log}}, Options{Limits: []Limit{mustLimit(t, "key=ip limit=1/1s")}})
+	if !errors.Is(err, context.Canceled) {
+		t.Errorf("err %v, want context.Canceled", err)
 	}
 }
