@@ -72,7 +72,7 @@ type KeyCount struct {
 }
 
 func newResult(opts Options) *Result {
-	r := &Result{Late: opts.Late.String(), traffic: newTrafficWork(opts.Limits)}
+	r := &Result{Late: opts.Late.String(), traffic: newTrafficWork(opts.Limits, opts.LegitBelow)}
 	for _, lane := range opts.Lanes {
 		lw := &laneWork{lane: lane, keep: opts.Verdicts}
 		for _, l := range opts.Limits {
@@ -141,21 +141,23 @@ func (w *laneWork) consume(in <-chan *batch, ds []decider) {
 // trafficWork measures each key's rate per limit, independent of any lane.
 type trafficWork struct {
 	windows []time.Duration
+	below   []int64 // the legitimate-looking rate per window, per limit
 	keys    []map[string]*keyRate
 }
 
 // keyRate is a key's requests in aligned windows of the limit: the current
-// window, the peak, and how many windows it was active and above a rate.
+// window, the peak, and how many windows it was active in, and in how many of
+// those it sent at most the legitimate-looking rate. A fixed size per key.
 type keyRate struct {
 	win, count, peak int64
-	active           int64
-	counts           []int32 // requests in each active window, to judge legitimacy
+	active, below    int64
 }
 
-func newTrafficWork(limits []Limit) *trafficWork {
+func newTrafficWork(limits []Limit, legitBelow float64) *trafficWork {
 	t := &trafficWork{}
 	for _, l := range limits {
 		t.windows = append(t.windows, l.Policy.Window)
+		t.below = append(t.below, legitRate(l, legitBelow))
 		t.keys = append(t.keys, map[string]*keyRate{})
 	}
 	return t
@@ -174,45 +176,45 @@ func (t *trafficWork) consume(in <-chan *batch) {
 					t.keys[j][key] = k
 				}
 				if win != k.win {
-					k.close()
+					k.close(t.below[j])
 					k.win = win
 				}
 				k.count++
 			}
 		}
 	}
-	for _, m := range t.keys {
+	for j, m := range t.keys {
 		for _, k := range m {
-			k.close()
+			k.close(t.below[j])
 		}
 	}
 }
 
-func (k *keyRate) close() {
+func (k *keyRate) close(below int64) {
 	if k.count == 0 {
 		return
 	}
 	k.peak = max(k.peak, k.count)
 	k.active++
-	k.counts = append(k.counts, int32(min(k.count, 1<<31-1)))
+	if k.count <= below {
+		k.below++
+	}
 	k.count = 0
 }
 
-// legit reports whether k sent at most below requests in at least share of its active windows.
-func (k *keyRate) legit(below int64, share float64) bool {
-	n := 0
-	for _, c := range k.counts {
-		if int64(c) <= below {
-			n++
-		}
-	}
-	return float64(n) >= share*float64(len(k.counts))
+// legit reports whether k sent at most the legitimate-looking rate in at least
+// share of its active windows.
+func (k *keyRate) legit(share float64) bool {
+	return float64(k.below) >= share*float64(k.active)
 }
+
+// legitRate is the legitimate-looking rate, whole requests per window.
+func legitRate(l Limit, share float64) int64 { return int64(share * float64(l.Policy.Limit)) }
 
 func (r *Result) finish(opts Options) {
 	for j, l := range opts.Limits {
 		lr := LimitResult{Limit: l.String(), Keys: len(r.traffic.keys[j]), LegitShare: opts.LegitShare,
-			LegitBelow: int64(opts.LegitBelow * float64(l.Policy.Limit))}
+			LegitBelow: legitRate(l, opts.LegitBelow)}
 		for _, k := range r.traffic.keys[j] {
 			lr.peaks = append(lr.peaks, k.peak)
 		}
@@ -226,7 +228,7 @@ func (r *Result) finish(opts Options) {
 			var all []KeyCount
 			for key, n := range ll.refused {
 				kr := r.traffic.keys[j][key]
-				kc := KeyCount{Key: key, Refused: n, Peak: kr.peak, Legit: kr.legit(lr.LegitBelow, opts.LegitShare)}
+				kc := KeyCount{Key: key, Refused: n, Peak: kr.peak, Legit: kr.legit(opts.LegitShare)}
 				if kc.Legit {
 					lane.LegitCaught++
 				}
