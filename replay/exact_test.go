@@ -106,3 +106,27 @@ func TestReplayMatchesSimulation(t *testing.T) {
 		})
 	}
 }
+
+func TestFromScenario(t *testing.T) {
+	s, err := scenarios.LoadBuiltin("nat-per-user")
+	if err != nil {
+		t.Fatal(err)
+	}
+	limits, lanes, err := FromScenario(s.Config)
+	if err != nil || len(limits) != 1 {
+		t.Fatalf("%v, %d limits", err, len(limits))
+	}
+	if got := limits[0].String(); got != "name=per-user key=user limit=5/1s burst=5" {
+		t.Errorf("limit %s", got)
+	}
+	for _, l := range lanes {
+		if !slices.Contains(LaneNames, l) {
+			t.Errorf("lane %s cannot be replayed", l)
+		}
+	}
+	cfg := *s.Config
+	cfg.Lanes = []sim.LaneKind{sim.LaneAIMD}
+	if _, _, err := FromScenario(&cfg); err == nil {
+		t.Error("an AIMD-only scenario: no error")
+	}
+}

@@ -38,6 +38,7 @@ type replayOptions struct {
 	OutDir     string
 	Vary       string
 	Find       string
+	Scenario   string
 }
 
 // NewCmdReplay builds "rlsim replay". runF, when not nil, replaces the replay itself (tests).
@@ -69,6 +70,7 @@ user, global, field:NAME (a JSON or CSV field), joined by + (ip+endpoint).`,
 		},
 	}
 	f := cmd.Flags()
+	f.StringVar(&opts.Scenario, "scenario", "", "take the limits and lanes from a scenario `FILE|NAME` (before any --limit; api_key and tenant keys read those fields)")
 	f.StringArrayVar(&opts.Limits, "limit", nil, "a limit to replay, `'key=ip limit=100/1m burst=20 name=N'`; repeatable")
 	f.StringArrayVar(&opts.Lanes, "lane", nil, "replay only this `lane` (default all six per-key lanes); repeatable")
 	f.StringVar(&opts.LogFormat, "log-format", "auto", "the logs' `format`: auto, combined, json, csv")
@@ -89,6 +91,24 @@ func replayOptionsOf(opts *replayOptions) (replay.Options, error) {
 	var errs []error
 	ro := replay.Options{Lanes: opts.Lanes, Format: opts.LogFormat, Late: opts.Late, Strict: opts.Strict,
 		LegitBelow: opts.LegitBelow, Top: opts.Top}
+	if opts.Scenario != "" {
+		sc, err := run.Load(opts.Scenario)
+		switch {
+		case err != nil:
+			errs = append(errs, fmt.Errorf("--scenario: %w", err))
+		case sc.Config == nil:
+			errs = append(errs, fmt.Errorf("--scenario %s: a contention study has no limits to replay", opts.Scenario))
+		default:
+			limits, lanes, err := replay.FromScenario(sc.Config)
+			if err != nil {
+				errs = append(errs, fmt.Errorf("--scenario %s: %v", opts.Scenario, err))
+			}
+			ro.Limits = limits
+			if len(ro.Lanes) == 0 {
+				ro.Lanes = lanes
+			}
+		}
+	}
 	for _, s := range opts.Limits {
 		l, err := replay.ParseLimit(s)
 		if err != nil {
@@ -96,8 +116,8 @@ func replayOptionsOf(opts *replayOptions) (replay.Options, error) {
 		}
 		ro.Limits = append(ro.Limits, l)
 	}
-	if len(opts.Limits) == 0 {
-		errs = append(errs, errors.New("--limit: at least one is needed, e.g. --limit 'key=ip limit=100/1m burst=20'"))
+	if len(opts.Limits) == 0 && opts.Scenario == "" {
+		errs = append(errs, errors.New("--limit: at least one is needed (or --scenario), e.g. --limit 'key=ip limit=100/1m burst=20'"))
 	}
 	fields, err := replay.ParseFields(opts.Fields)
 	if err != nil {
