@@ -14,6 +14,9 @@ import (
 // errHeader is a CSV header line: not a request, not a bad line.
 var errHeader = errors.New("header")
 
+// errUnsniffed is a line before the format is known that shows no format.
+var errUnsniffed = errors.New("not JSON, combined or a CSV header (--log-format auto reads the format from the first line that shows one)")
+
 // Formats are the log formats Read understands.
 var Formats = []string{"auto", "combined", "json", "csv"}
 
@@ -42,7 +45,9 @@ type parser interface {
 
 func newParser(format string, fields Fields, loc *time.Location, first []byte) (parser, error) {
 	if format == "auto" {
-		format = sniff(first)
+		if format = sniff(first); format == "" {
+			return nil, errUnsniffed
+		}
 	}
 	switch format {
 	case "combined":
@@ -55,17 +60,19 @@ func newParser(format string, fields Fields, loc *time.Location, first []byte) (
 	return nil, fmt.Errorf("unknown format %q (want auto, combined, json, csv)", format)
 }
 
-// sniff guesses a log's format from its first line: "{" starts JSON lines, a
-// "[" after the first field and a quote mark make combined, anything else CSV.
-func sniff(first []byte) string {
-	first = bytes.TrimSpace(first)
+// sniff guesses a log's format from a line: "{" starts JSON lines, " [" and
+// "] \"" make combined, a comma a CSV header; "" when none of these.
+func sniff(line []byte) string {
+	line = bytes.TrimSpace(line)
 	switch {
-	case len(first) > 0 && first[0] == '{':
+	case len(line) > 0 && line[0] == '{':
 		return "json"
-	case bytes.Contains(first, []byte(" [")) && bytes.Contains(first, []byte("] \"")):
+	case bytes.Contains(line, []byte(" [")) && bytes.Contains(line, []byte("] \"")):
 		return "combined"
+	case bytes.IndexByte(line, ',') >= 0:
+		return "csv"
 	}
-	return "csv"
+	return ""
 }
 
 // decompressed returns r's bytes, gunzipped when they start with gzip's magic bytes.

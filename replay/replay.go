@@ -187,13 +187,6 @@ func read(ctx context.Context, inputs []Input, opts Options, res *Result, send f
 			if len(line) == 0 {
 				return
 			}
-			if p == nil {
-				var perr error
-				if p, perr = newParser(opts.Format, opts.Fields, opts.Location, line); perr != nil {
-					strictErr = perr
-					return
-				}
-			}
 			bad := func(problem string) {
 				res.Bad++
 				b := BadLine{File: in.Name, Line: n, Problem: problem}
@@ -202,6 +195,16 @@ func read(ctx context.Context, inputs []Input, opts Options, res *Result, send f
 				}
 				if opts.Strict {
 					strictErr = errors.New(b.String())
+				}
+			}
+			if p == nil {
+				var perr error
+				if p, perr = newParser(opts.Format, opts.Fields, opts.Location, line); perr == errUnsniffed {
+					bad(perr.Error())
+					return
+				} else if perr != nil {
+					strictErr = fmt.Errorf("%s: %w", in.Name, perr)
+					return
 				}
 			}
 			if err := p.parse(line, &rec); err != nil {
@@ -240,11 +243,11 @@ func read(ctx context.Context, inputs []Input, opts Options, res *Result, send f
 			res.Requests++
 			release(false)
 		})
-		if err == nil {
-			err = strictErr
-		}
 		if err != nil {
 			return fmt.Errorf("%s: %w", in.Name, err)
+		}
+		if strictErr != nil {
+			return strictErr // it names the file and line
 		}
 	}
 	release(true)

@@ -93,9 +93,15 @@ func TestBadLinesCounted(t *testing.T) {
 	if res.Bad != 2 || len(res.Shown) != 2 || res.Shown[0].Line != 1 || res.Shown[1].Line != 3 {
 		t.Errorf("bad %d shown %v, want lines 1 and 3", res.Bad, res.Shown)
 	}
+	auto := opts
+	auto.Format = "auto"
+	res, err = Replay(context.Background(), []Input{{Name: "a.log", R: strings.NewReader(log)}}, auto)
+	if err != nil || res.Requests != 1 || res.Bad != 2 {
+		t.Errorf("auto: %v, %d requests, %d bad; want the garbage first line bad, not a CSV header", err, res.Requests, res.Bad)
+	}
 	opts.Strict = true
 	_, err = Replay(context.Background(), []Input{{Name: "a.log", R: strings.NewReader(log)}}, opts)
-	if err == nil || !strings.Contains(err.Error(), "a.log:1:") {
+	if err == nil || !strings.HasPrefix(err.Error(), "a.log:1: ") {
 		t.Errorf("strict: err %v, want a.log:1:", err)
 	}
 }

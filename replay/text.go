@@ -13,8 +13,11 @@ import (
 // WriteText writes the replay as tables: one per limit, a row per lane.
 func WriteText(w io.Writer, r *Result) error {
 	var b strings.Builder
-	fmt.Fprintf(&b, "replayed %d requests (%d lines; %d bad, %d more than %s late) from %s to %s\n",
-		r.Requests, r.Lines, r.Bad, r.TooLate, r.Late, r.Origin.Format("2006-01-02 15:04"), r.Last.Format("2006-01-02 15:04:05"))
+	fmt.Fprintf(&b, "replayed %d requests (%d lines; %d bad, %d more than %s late)", r.Requests, r.Lines, r.Bad, r.TooLate, r.Late)
+	if r.Requests > 0 {
+		fmt.Fprintf(&b, " from %s to %s UTC", r.Origin.Format("2006-01-02 15:04"), r.Last.Format("2006-01-02 15:04:05"))
+	}
+	b.WriteString("\n")
 	for _, bad := range r.Shown {
 		fmt.Fprintf(&b, "  bad line %s\n", bad)
 	}
