@@ -28,8 +28,10 @@ type Options struct {
 	LegitBelow, LegitShare float64
 	// Top is how many keys to list per lane and limit (default 10).
 	Top int
-	// Progress, when not nil, is called from the reading goroutine every 2^18 lines.
-	Progress func(lines, bytes int64)
+	// Progress, when not nil, is called from the reading goroutine every
+	// ProgressEvery lines (default 2^18) with the lines and bytes read so far.
+	Progress      func(lines, bytes int64)
+	ProgressEvery int64
 	// Verdicts keeps every request's verdict (tests: memory grows with lines).
 	Verdicts bool
 	// Sweep, when set, replays each of its values as one more limit in the same
@@ -61,6 +63,9 @@ func (o *Options) defaults() {
 	}
 	if o.Top == 0 {
 		o.Top = 10
+	}
+	if o.ProgressEvery <= 0 {
+		o.ProgressEvery = 1 << 18
 	}
 }
 
@@ -181,7 +186,7 @@ func read(ctx context.Context, inputs []Input, opts Options, res *Result, send f
 			}
 			res.Lines++
 			bytesRead += int64(len(line)) + 1
-			if opts.Progress != nil && res.Lines&(1<<18-1) == 0 {
+			if opts.Progress != nil && res.Lines%opts.ProgressEvery == 0 {
 				opts.Progress(res.Lines, bytesRead)
 			}
 			if len(line) == 0 {

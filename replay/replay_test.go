@@ -270,3 +270,18 @@ func TestReplayStopsWhenCancelled(t *testing.T) {
 		t.Errorf("err %v, want context.Canceled", err)
 	}
 }
+
+func TestProgress(t *testing.T) {
+	var log bytes.Buffer
+	writeCombined(&log, 1000, 1)
+	size := int64(log.Len())
+	var calls [][2]int64
+	_, err := Replay(context.Background(), []Input{{Name: "log", R: &log}}, Options{Limits: []Limit{mustLimit(t, "key=ip limit=1/1s")},
+		ProgressEvery: 100, Progress: func(lines, bytes int64) { calls = append(calls, [2]int64{lines, bytes}) }})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if len(calls) != 10 || calls[9][0] != 1000 || calls[9][1] != size {
+		t.Errorf("progress calls %v, want every 100 lines, the last at 1000 lines and %d bytes", calls, size)
+	}
+}
