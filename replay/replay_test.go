@@ -4,6 +4,7 @@ import (
 	"bytes"
 	"context"
 	"errors"
+	"strconv"
 	"strings"
 	"testing"
 	"time"
@@ -283,5 +284,27 @@ func TestProgress(t *testing.T) {
 	}
 	if len(calls) != 10 || calls[9][0] != 1000 || calls[9][1] != size {
 		t.Errorf("progress calls %v, want every 100 lines, the last at 1000 lines and %d bytes", calls, size)
+	}
+}
+
+// TestIdleKeysEvicted: a lane holds state only for live keys; once every key
+// is back to fresh, an eviction leaves only the key just decided.
+func TestIdleKeysEvicted(t *testing.T) {
+	for _, lane := range LaneNames {
+		d, err := newDecider(lane, mustLimit(t, "key=ip limit=10/1s burst=5").Policy)
+		if err != nil {
+			t.Fatal(err)
+		}
+		for i := range 1000 {
+			d.decide(strconv.Itoa(i), time.Duration(i)*time.Millisecond)
+		}
+		if d.live() != 1000 {
+			t.Errorf("%s: %d live keys, want 1000", lane, d.live())
+		}
+		d.decide("late", time.Hour)
+		d.evict(time.Hour)
+		if d.live() != 1 {
+			t.Errorf("%s: %d live keys an hour later, want 1", lane, d.live())
+		}
 	}
 }

@@ -136,6 +136,11 @@ func replayOptionsOf(opts *replayOptions) (replay.Options, error) {
 	if opts.Top <= 0 {
 		errs = append(errs, fmt.Errorf("--top: must be positive, got %d", opts.Top))
 	}
+	for _, lane := range opts.Lanes {
+		if !slices.Contains(replay.LaneNames, lane) {
+			errs = append(errs, fmt.Errorf("--lane: %q is not a lane a log can replay (want %s)", lane, strings.Join(replay.LaneNames, ", ")))
+		}
+	}
 	if opts.Vary != "" {
 		v, err := run.ParseVary(opts.Vary)
 		if err == nil {

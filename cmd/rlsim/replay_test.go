@@ -18,9 +18,9 @@ func TestReplayBadInput(t *testing.T) {
 		want []string
 	}{
 		{"no limit", []string{"replay", sampleLog}, []string{"--limit: at least one is needed"}},
-		{"all at once", []string{"replay", sampleLog, "--limit", "key=ipp limit=1", "--format", "xml", "--late", "-1s", "--tz", "Mars/Base"},
+		{"all at once", []string{"replay", sampleLog, "--limit", "key=ipp limit=1", "--format", "xml", "--late", "-1s", "--tz", "Mars/Base", "--lane", "aimd"},
 			[]string{`--limit "key=ipp limit=1": key: unknown key part "ipp"`, `limit: "1": want N/WINDOW`, `--format: unknown "xml"`,
-				"--late: must not be negative", `--tz: unknown zone "Mars/Base"`}},
+				"--late: must not be negative", `--tz: unknown zone "Mars/Base"`, `--lane: "aimd" is not a lane a log can replay`}},
 		{"missing file", []string{"replay", "no-such.log", "--limit", "key=ip limit=1/1s"}, []string{"no-such.log:"}},
 	}
 	for _, tt := range tests {
