@@ -12,26 +12,45 @@ import (
 // clients that react, which a log does not have.
 var LaneNames = []string{"fixed_window", "sliding_log", "sliding_window_counter", "token_bucket", "leaky_bucket", "gcra"}
 
-// decider decides one limit's requests by key, holding state only for live keys.
+// decider decides one limit's requests by key id, holding state only for live keys.
 type decider interface {
-	decide(key string, now time.Duration) algorithms.Verdict
+	decide(key int32, now time.Duration) algorithms.Verdict
 	evict(now time.Duration)
 	live() int
 }
 
-type keyed[S any] struct{ k *algorithms.Keyed[S] }
-
-func (k keyed[S]) decide(key string, now time.Duration) algorithms.Verdict {
-	return k.k.Decide(key, now, 1).Verdict
+// keyed is algorithms.Keyed on key ids, which hash faster than the key strings:
+// a key's state is created on its first request and removed once the
+// algorithm's Idle says it decides exactly as a never-seen key would.
+type keyed[S any] struct {
+	alg    algorithms.Algorithm[S]
+	states map[int32]*S
 }
-func (k keyed[S]) evict(now time.Duration) { k.k.Evict(now) }
-func (k keyed[S]) live() int               { return k.k.Len() }
+
+func (k keyed[S]) decide(key int32, now time.Duration) algorithms.Verdict {
+	s, ok := k.states[key]
+	if !ok {
+		s = new(S)
+		k.states[key] = s
+	}
+	return k.alg.Decide(s, now, 1).Verdict
+}
+
+func (k keyed[S]) evict(now time.Duration) {
+	for key, s := range k.states {
+		if k.alg.Idle(s, now) {
+			delete(k.states, key)
+		}
+	}
+}
+
+func (k keyed[S]) live() int { return len(k.states) }
 
 func wrap[S any](alg algorithms.Algorithm[S], err error) (decider, error) {
 	if err != nil {
 		return nil, err
 	}
-	return keyed[S]{algorithms.NewKeyed(alg)}, nil
+	return keyed[S]{alg: alg, states: map[int32]*S{}}, nil
 }
 
 // newDecider builds lane's limiter for p.

@@ -5,7 +5,7 @@ package replay
 type event struct {
 	at   int64
 	seq  int64
-	keys []string
+	keys []int32
 }
 
 // reorder puts events back in time order: an event at most late ns behind the

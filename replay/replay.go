@@ -4,6 +4,7 @@ import (
 	"context"
 	"errors"
 	"fmt"
+	"math"
 	"slices"
 	"sync"
 	"time"
@@ -74,7 +75,7 @@ const batchSize = 8192
 // batch is a run of events in time order, shared read-only by every worker.
 type batch struct {
 	at   []time.Duration // since the replay's origin
-	keys []string        // len(at) × limits, limit-major per event
+	keys []int32         // key ids (Result.names), len(at) × limits, limit-major per event
 }
 
 // Replay reads every input once, in order, and replays its requests through
@@ -142,9 +143,9 @@ func Replay(ctx context.Context, inputs []Input, opts Options) (*Result, error) 
 func read(ctx context.Context, inputs []Input, opts Options, res *Result, send func(*batch)) error {
 	nl := len(opts.Limits)
 	q := reorder{late: int64(opts.Late)}
-	intern := map[string]string{}
+	intern := map[string]int32{}
 	var keyBuf []byte
-	var slab []string
+	var slab []int32
 	var rec Record
 	var seq, bytesRead int64
 	origin, haveOrigin := int64(0), false
@@ -219,7 +220,7 @@ func read(ctx context.Context, inputs []Input, opts Options, res *Result, send f
 				return
 			}
 			if len(slab) < nl {
-				slab = make([]string, 1024*nl)
+				slab = make([]int32, 1024*nl)
 			}
 			keys := slab[:nl:nl]
 			for i, l := range opts.Limits {
@@ -229,12 +230,17 @@ func read(ctx context.Context, inputs []Input, opts Options, res *Result, send f
 					bad(fmt.Sprintf("no %s for key %s", l.Key, l.Name))
 					return
 				}
-				k, seen := intern[string(keyBuf)]
+				id, seen := intern[string(keyBuf)]
 				if !seen {
-					k = string(keyBuf)
-					intern[k] = k
+					if len(res.names) == math.MaxInt32 {
+						bad("more than 2^31 distinct keys")
+						return
+					}
+					id = int32(len(res.names))
+					res.names = append(res.names, string(keyBuf))
+					intern[res.names[id]] = id
 				}
-				keys[i] = k
+				keys[i] = id
 			}
 			slab = slab[nl:]
 			seq++
@@ -257,6 +263,6 @@ func read(ctx context.Context, inputs []Input, opts Options, res *Result, send f
 	}
 	release(true)
 	flush()
-	res.Keys = len(intern)
+	res.Keys = len(res.names)
 	return nil
 }

@@ -4,7 +4,6 @@ import (
 	"bytes"
 	"context"
 	"errors"
-	"strconv"
 	"strings"
 	"testing"
 	"time"
@@ -296,12 +295,12 @@ func TestIdleKeysEvicted(t *testing.T) {
 			t.Fatal(err)
 		}
 		for i := range 1000 {
-			d.decide(strconv.Itoa(i), time.Duration(i)*time.Millisecond)
+			d.decide(int32(i), time.Duration(i)*time.Millisecond)
 		}
 		if d.live() != 1000 {
 			t.Errorf("%s: %d live keys, want 1000", lane, d.live())
 		}
-		d.decide("late", time.Hour)
+		d.decide(1000, time.Hour)
 		d.evict(time.Hour)
 		if d.live() != 1 {
 			t.Errorf("%s: %d live keys an hour later, want 1", lane, d.live())

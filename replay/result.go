@@ -26,6 +26,7 @@ type Result struct {
 	Smallest map[string]int64 `json:"smallest,omitempty"`
 
 	first   int64
+	names   []string // key strings by id
 	lanes   []*laneWork
 	traffic *trafficWork
 }
@@ -76,7 +77,7 @@ func newResult(opts Options) *Result {
 	for _, lane := range opts.Lanes {
 		lw := &laneWork{lane: lane, keep: opts.Verdicts}
 		for _, l := range opts.Limits {
-			lw.limits = append(lw.limits, &laneLimit{refused: map[string]int64{}, every: max(l.Policy.Window, time.Second)})
+			lw.limits = append(lw.limits, &laneLimit{refused: map[int32]int64{}, every: max(l.Policy.Window, time.Second)})
 		}
 		r.lanes = append(r.lanes, lw)
 	}
@@ -91,7 +92,7 @@ type laneWork struct {
 }
 
 type laneLimit struct {
-	refused   map[string]int64
+	refused   map[int32]int64
 	total     int64
 	delayed   int64
 	byHour    []int64
@@ -141,8 +142,8 @@ func (w *laneWork) consume(in <-chan *batch, ds []decider) {
 // trafficWork measures each key's rate per limit, independent of any lane.
 type trafficWork struct {
 	windows []time.Duration
-	below   []int64 // the legitimate-looking rate per window, per limit
-	keys    []map[string]*keyRate
+	below   []int64     // the legitimate-looking rate per window, per limit
+	keys    [][]keyRate // per limit, by key id; a zero keyRate is a key not seen under it
 }
 
 // keyRate is a key's requests in aligned windows of the limit: the current
@@ -158,7 +159,7 @@ func newTrafficWork(limits []Limit, legitBelow float64) *trafficWork {
 	for _, l := range limits {
 		t.windows = append(t.windows, l.Policy.Window)
 		t.below = append(t.below, legitRate(l, legitBelow))
-		t.keys = append(t.keys, map[string]*keyRate{})
+		t.keys = append(t.keys, nil)
 	}
 	return t
 }
@@ -169,11 +170,13 @@ func (t *trafficWork) consume(in <-chan *batch) {
 		for i, now := range b.at {
 			for j, w := range t.windows {
 				key := b.keys[i*nl+j]
-				k := t.keys[j][key]
+				for int(key) >= len(t.keys[j]) {
+					t.keys[j] = append(t.keys[j], keyRate{})
+				}
+				k := &t.keys[j][key]
 				win := int64(now / w)
-				if k == nil {
-					k = &keyRate{win: win}
-					t.keys[j][key] = k
+				if k.count == 0 && k.active == 0 {
+					k.win = win
 				}
 				if win != k.win {
 					k.close(t.below[j])
@@ -183,9 +186,9 @@ func (t *trafficWork) consume(in <-chan *batch) {
 			}
 		}
 	}
-	for j, m := range t.keys {
-		for _, k := range m {
-			k.close(t.below[j])
+	for j, ks := range t.keys {
+		for i := range ks {
+			ks[i].close(t.below[j])
 		}
 	}
 }
@@ -213,11 +216,14 @@ func legitRate(l Limit, share float64) int64 { return int64(share * float64(l.Po
 
 func (r *Result) finish(opts Options) {
 	for j, l := range opts.Limits {
-		lr := LimitResult{Limit: l.String(), Keys: len(r.traffic.keys[j]), LegitShare: opts.LegitShare,
+		lr := LimitResult{Limit: l.String(), LegitShare: opts.LegitShare,
 			LegitBelow: legitRate(l, opts.LegitBelow)}
 		for _, k := range r.traffic.keys[j] {
-			lr.peaks = append(lr.peaks, k.peak)
+			if k.active > 0 {
+				lr.peaks = append(lr.peaks, k.peak)
+			}
 		}
+		lr.Keys = len(lr.peaks)
 		slices.Sort(lr.peaks)
 		lr.PeakP50, lr.PeakP90, lr.PeakP99 = quantile(lr.peaks, 0.5), quantile(lr.peaks, 0.9), quantile(lr.peaks, 0.99)
 		lr.PeakMax = quantile(lr.peaks, 1)
@@ -228,7 +234,7 @@ func (r *Result) finish(opts Options) {
 			var all []KeyCount
 			for key, n := range ll.refused {
 				kr := r.traffic.keys[j][key]
-				kc := KeyCount{Key: key, Refused: n, Peak: kr.peak, Legit: kr.legit(opts.LegitShare)}
+				kc := KeyCount{Key: r.names[key], Refused: n, Peak: kr.peak, Legit: kr.legit(opts.LegitShare)}
 				if kc.Legit {
 					lane.LegitCaught++
 				}
