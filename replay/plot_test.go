@@ -51,3 +51,42 @@ func TestPlotsAndHTML(t *testing.T) {
 		t.Errorf("report.html refers to the network")
 	}
 }
+
+// TestSmallest: per lane, the smallest value whose row refuses no key at or
+// below the p99 of peaks; 0 when no value does.
+func TestSmallest(t *testing.T) {
+	pts := []SweepPoint{
+		{Value: 10, Lane: "a", BelowP99Refused: 3}, {Value: 20, Lane: "a"}, {Value: 30, Lane: "a"},
+		{Value: 10, Lane: "b", BelowP99Refused: 1}, {Value: 20, Lane: "b", BelowP99Refused: 1},
+	}
+	got := Smallest(pts)
+	if got["a"] != 20 || got["b"] != 0 || len(got) != 2 {
+		t.Errorf("Smallest = %v, want a:20 b:0", got)
+	}
+}
+
+// TestSweepAgainstSeparateReplays: each swept value replays, in the one pass,
+// to what a replay with that limit alone finds.
+func TestSweepAgainstSeparateReplays(t *testing.T) {
+	var log bytes.Buffer
+	writeCombined(&log, 3000, 5)
+	limits := []Limit{mustLimit(t, "key=ip limit=100/1m burst=20")}
+	s, _ := NewSweep("limits[0].burst", []string{"5", "50"}, limits)
+	res, err := Replay(context.Background(), []Input{{Name: "g", R: bytes.NewReader(log.Bytes())}}, Options{Limits: limits, Sweep: s})
+	if err != nil {
+		t.Fatal(err)
+	}
+	for i, v := range []string{"5", "50"} {
+		alone, err := Replay(context.Background(), []Input{{Name: "g", R: bytes.NewReader(log.Bytes())}},
+			Options{Limits: []Limit{mustLimit(t, "key=ip limit=100/1m burst="+v)}})
+		if err != nil {
+			t.Fatal(err)
+		}
+		for j, lane := range alone.Limits[0].Lanes {
+			p := res.Sweep[i*len(LaneNames)+j]
+			if p.Lane != lane.Lane || p.Refused != lane.Refused || p.KeysRefused != lane.KeysRefused || p.BelowP99Refused != lane.BelowP99Refused {
+				t.Errorf("burst %s %s: swept %+v, alone %d refused, %d keys", v, lane.Lane, p, lane.Refused, lane.KeysRefused)
+			}
+		}
+	}
+}
