@@ -38,6 +38,8 @@ func TestREADMEShowsTheRealOutput(t *testing.T) {
 		{"Its real output (the token bucket", []string{"sweep", "nat-per-user", "--vary", "limits[0].limit=2..4/1", "--seeds", "10",
 			"--lanes", "sliding_log,token_bucket", "--find", "max limits[0].limit",
 			"--where", "class users success >= 99%", "--where", "class abuser admitted_rate <= 3/s"}},
+		{"Its real output (replayed)", []string{"replay", "../../replay/testdata/sample.log",
+			"--limit", "key=ip limit=100/1m burst=20", "--limit", "key=endpoint limit=600/1m"}},
 	} {
 		code, out, errOut := execute(t, tc.args...)
 		if code != 0 {

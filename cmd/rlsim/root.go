@@ -93,6 +93,7 @@ any other failure, including an output that cannot be written; 130, 143 or 129 w
 		NewCmdServe(out, nil),
 		NewCmdConform(out, nil),
 		NewCmdSweep(out, progress, nil),
+		NewCmdReplay(out, progress, nil),
 	)
 	return root
 }

@@ -1,0 +1,73 @@
+package main
+
+import (
+	"encoding/json"
+	"os"
+	"path/filepath"
+	"strings"
+	"testing"
+)
+
+const sampleLog = "../../replay/testdata/sample.log"
+
+// TestReplayBadInput: every flag problem at once, exit 2, no stack trace.
+func TestReplayBadInput(t *testing.T) {
+	tests := []struct {
+		name string
+		args []string
+		want []string
+	}{
+		{"no limit", []string{"replay", sampleLog}, []string{"--limit: at least one is needed"}},
+		{"all at once", []string{"replay", sampleLog, "--limit", "key=ipp limit=1", "--format", "xml", "--late", "-1s", "--tz", "Mars/Base", "--lane", "aimd"},
+			[]string{`--limit "key=ipp limit=1": key: unknown key part "ipp"`, `limit: "1": want N/WINDOW`, `--format: unknown "xml"`,
+				"--late: must not be negative", `--tz: unknown zone "Mars/Base"`, `--lane: "aimd" is not a lane a log can replay`}},
+		{"missing file", []string{"replay", "no-such.log", "--limit", "key=ip limit=1/1s"}, []string{"no-such.log:"}},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			code, _, errOut := execute(t, tt.args...)
+			if code != exitBadInput || strings.Contains(errOut, "goroutine") {
+				t.Fatalf("exit %d, stderr %q; want 2 and no trace", code, errOut)
+			}
+			for _, w := range tt.want {
+				if !strings.Contains(errOut, w) {
+					t.Errorf("stderr %q lacks %q", errOut, w)
+				}
+			}
+		})
+	}
+}
+
+// TestReplayOutputs: JSON names the top key; --out writes the three files and
+// the same JSON.
+func TestReplayOutputs(t *testing.T) {
+	dir := filepath.Join(t.TempDir(), "rep")
+	code, out, errOut := execute(t, "replay", sampleLog, "--limit", "key=ip limit=100/1m burst=20", "--format", "json", "--out", dir)
+	if code != 0 {
+		t.Fatalf("exit %d: %s", code, errOut)
+	}
+	var res struct {
+		Requests int64
+		Limits   []struct {
+			Lanes []struct {
+				Lane string
+				Top  []struct{ Key string }
+			}
+		}
+	}
+	if err := json.Unmarshal([]byte(out), &res); err != nil {
+		t.Fatal(err)
+	}
+	if res.Requests != 3000 || res.Limits[0].Lanes[0].Top[0].Key != "203.0.113.66" {
+		t.Errorf("requests %d, top %+v; want 3000 and 203.0.113.66", res.Requests, res.Limits[0].Lanes[0].Top)
+	}
+	for _, name := range []string{"replay.txt", "replay.json", "replay.csv"} {
+		data, err := os.ReadFile(filepath.Join(dir, name))
+		if err != nil || len(data) == 0 {
+			t.Errorf("%s: %v", name, err)
+		}
+		if name == "replay.json" && string(data) != out {
+			t.Errorf("replay.json differs from what --format json printed")
+		}
+	}
+}

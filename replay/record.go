@@ -1,0 +1,144 @@
+package replay
+
+import (
+	"fmt"
+	"strconv"
+	"strings"
+	"time"
+)
+
+// Record is one parsed log line. Its byte slices point into the line and are
+// valid only until the next line is read.
+type Record struct {
+	// At is the request's time, in ns since the Unix epoch (UTC).
+	At     int64
+	IP     []byte
+	User   []byte
+	Method []byte
+	Path   []byte
+	names  []string // JSON or CSV field names, beside values
+	values [][]byte
+}
+
+func (r *Record) reset() {
+	r.At, r.IP, r.User, r.Method, r.Path = 0, nil, nil, nil, nil
+	r.names, r.values = r.names[:0], r.values[:0]
+}
+
+func (r *Record) field(name string) ([]byte, bool) {
+	for i, n := range r.names {
+		if n == name {
+			return r.values[i], true
+		}
+	}
+	return nil, false
+}
+
+// Fields names the JSON or CSV fields that hold a request's parts.
+type Fields struct {
+	Time   string // RFC 3339, "2006-01-02 15:04:05[.fraction]" in Location, or Unix seconds
+	IP     string
+	Method string
+	Path   string // path with optional query; a full URL's path is used
+	User   string
+}
+
+// DefaultFields are the field names JSON lines and CSV are read with unless told.
+var DefaultFields = Fields{Time: "time", IP: "ip", Method: "method", Path: "path", User: "user"}
+
+// ParseFields reads "time=ts,ip=remote_addr": the fields renamed from DefaultFields.
+func ParseFields(s string) (Fields, error) {
+	f := DefaultFields
+	if s == "" {
+		return f, nil
+	}
+	for _, kv := range strings.Split(s, ",") {
+		k, v, ok := strings.Cut(kv, "=")
+		if !ok || v == "" {
+			return f, fmt.Errorf("%q: want PART=FIELD", kv)
+		}
+		switch k {
+		case "time":
+			f.Time = v
+		case "ip":
+			f.IP = v
+		case "method":
+			f.Method = v
+		case "path":
+			f.Path = v
+		case "user":
+			f.User = v
+		default:
+			return f, fmt.Errorf("%q: unknown part %q (want time, ip, method, path, user)", kv, k)
+		}
+	}
+	return f, nil
+}
+
+// fill sets the record's named parts from its fields.
+func (r *Record) fill(f Fields, loc *time.Location) error {
+	ts, ok := r.field(f.Time)
+	if !ok {
+		return fmt.Errorf("no %q field", f.Time)
+	}
+	at, err := parseTime(ts, loc)
+	if err != nil {
+		return fmt.Errorf("%s: %w", f.Time, err)
+	}
+	r.At = at
+	r.IP, _ = r.field(f.IP)
+	r.Method, _ = r.field(f.Method)
+	r.User, _ = r.field(f.User)
+	r.Path, _ = r.field(f.Path)
+	if i := strings.Index(string(r.Path), "://"); i >= 0 {
+		rest := r.Path[i+3:]
+		j := 0
+		for j < len(rest) && rest[j] != '/' {
+			j++
+		}
+		r.Path = rest[j:]
+	}
+	return nil
+}
+
+// parseTime reads RFC 3339 (any offset), a zoneless "2006-01-02 15:04:05" or
+// "2006-01-02T15:04:05" (with optional fraction) in loc, or Unix seconds with an
+// optional fraction of up to 9 digits, exactly.
+func parseTime(b []byte, loc *time.Location) (int64, error) {
+	s := string(b)
+	if s == "" {
+		return 0, fmt.Errorf("empty time")
+	}
+	if s[0] >= '0' && s[0] <= '9' && !strings.ContainsAny(s, "-:T ") {
+		return parseUnix(s)
+	}
+	if t, err := time.Parse(time.RFC3339Nano, s); err == nil {
+		return t.UnixNano(), nil
+	}
+	for _, layout := range []string{"2006-01-02T15:04:05.999999999", "2006-01-02 15:04:05.999999999"} {
+		if t, err := time.ParseInLocation(layout, s, loc); err == nil {
+			return t.UnixNano(), nil
+		}
+	}
+	return 0, fmt.Errorf("time %q: want RFC 3339, 2006-01-02 15:04:05 or Unix seconds", s)
+}
+
+func parseUnix(s string) (int64, error) {
+	whole, frac, _ := strings.Cut(s, ".")
+	sec, err := strconv.ParseInt(whole, 10, 64)
+	if err != nil || len(frac) > 9 || sec > 9_000_000_000 {
+		return 0, fmt.Errorf("time %q: not Unix seconds", s)
+	}
+	ns := int64(0)
+	for i := 0; i < 9; i++ {
+		ns *= 10
+		if i < len(frac) {
+			c := frac[i]
+			if c < '0' || c > '9' {
+				return 0, fmt.Errorf("time %q: not Unix seconds", s)
+			}
+			ns += int64(c - '0')
+		}
+	}
+	return sec*1e9 + ns, nil
+}

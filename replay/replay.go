@@ -1,0 +1,268 @@
+package replay
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"math"
+	"slices"
+	"sync"
+	"time"
+)
+
+// Options say what to replay and how to read it.
+type Options struct {
+	Limits []Limit
+	Lanes  []string // default LaneNames
+	Format string   // auto, combined, json, csv
+	Fields Fields   // for json and csv
+	// Location is the zone of times written without an offset (default UTC).
+	Location *time.Location
+	// Late is the reorder bound: a line up to Late behind the latest line read
+	// is replayed in its place; a later one is counted as too late. Default 5s.
+	Late time.Duration
+	// Strict makes the first unparsable line an error.
+	Strict bool
+	// LegitBelow is the rate, as a share of each limit (requests per window),
+	// at or below which a key looks legitimate; LegitShare the share of its
+	// active windows it must stay there. Defaults 0.5 and 0.9.
+	LegitBelow, LegitShare float64
+	// Top is how many keys to list per lane and limit (default 10).
+	Top int
+	// Progress, when not nil, is called from the reading goroutine every
+	// ProgressEvery lines (default 2^18) with the lines and bytes read so far.
+	Progress      func(lines, bytes int64)
+	ProgressEvery int64
+	// Verdicts keeps every request's verdict (tests: memory grows with lines).
+	Verdicts bool
+	// Sweep, when set, replays each of its values as one more limit in the same
+	// pass; Result.Sweep holds them and Result.Limits only the limits given.
+	Sweep *Sweep
+}
+
+func (o *Options) defaults() {
+	if len(o.Lanes) == 0 {
+		o.Lanes = LaneNames
+	}
+	if o.Format == "" {
+		o.Format = "auto"
+	}
+	if o.Fields == (Fields{}) {
+		o.Fields = DefaultFields
+	}
+	if o.Location == nil {
+		o.Location = time.UTC
+	}
+	if o.Late == 0 {
+		o.Late = 5 * time.Second
+	}
+	if o.LegitBelow == 0 {
+		o.LegitBelow = 0.5
+	}
+	if o.LegitShare == 0 {
+		o.LegitShare = 0.9
+	}
+	if o.Top == 0 {
+		o.Top = 10
+	}
+	if o.ProgressEvery <= 0 {
+		o.ProgressEvery = 1 << 18
+	}
+}
+
+const batchSize = 8192
+
+// batch is a run of events in time order, shared read-only by every worker.
+type batch struct {
+	at   []time.Duration // since the replay's origin
+	keys []int32         // key ids (Result.names), len(at) × limits, limit-major per event
+}
+
+// Replay reads every input once, in order, and replays its requests through
+// every lane and limit in shadow. It returns an error for bad options, an input
+// that cannot be read, ctx's error when cancelled, or (Strict) the first bad line.
+func Replay(ctx context.Context, inputs []Input, opts Options) (*Result, error) {
+	opts.defaults()
+	if len(opts.Limits) == 0 {
+		return nil, errors.New("no limit to replay (--limit)")
+	}
+	given := len(opts.Limits)
+	if opts.Sweep != nil {
+		opts.Limits = opts.Sweep.Expand(slices.Clone(opts.Limits))
+	}
+	var deciders [][]decider // [lane][limit]
+	for _, lane := range opts.Lanes {
+		var row []decider
+		for _, l := range opts.Limits {
+			d, err := newDecider(lane, l.Policy)
+			if err != nil {
+				return nil, fmt.Errorf("limit %s: %w", l.Name, err)
+			}
+			row = append(row, d)
+		}
+		deciders = append(deciders, row)
+	}
+	res := newResult(opts)
+	workers := make([]chan *batch, len(opts.Lanes)+1)
+	var wg sync.WaitGroup
+	for i := range workers {
+		workers[i] = make(chan *batch, 4)
+		wg.Add(1)
+		go func() {
+			defer wg.Done()
+			if i == len(opts.Lanes) {
+				res.traffic.consume(workers[i])
+				return
+			}
+			res.lanes[i].consume(workers[i], deciders[i])
+		}()
+	}
+	send := func(b *batch) {
+		for _, w := range workers {
+			w <- b
+		}
+	}
+	err := read(ctx, inputs, opts, res, send)
+	for _, w := range workers {
+		close(w)
+	}
+	wg.Wait()
+	if err != nil {
+		return nil, err
+	}
+	res.finish(opts)
+	if opts.Sweep != nil {
+		res.Sweep = opts.Sweep.Points(res)
+		res.Smallest = Smallest(res.Sweep)
+		res.Limits = res.Limits[:given]
+	}
+	return res, nil
+}
+
+// read parses, keys and reorders every input's lines, sending batches.
+func read(ctx context.Context, inputs []Input, opts Options, res *Result, send func(*batch)) error {
+	nl := len(opts.Limits)
+	q := reorder{late: int64(opts.Late)}
+	intern := map[string]int32{}
+	var keyBuf []byte
+	var slab []int32
+	var rec Record
+	var seq, bytesRead int64
+	origin, haveOrigin := int64(0), false
+	cur := &batch{}
+	flush := func() {
+		if len(cur.at) > 0 {
+			send(cur)
+			cur = &batch{}
+		}
+	}
+	release := func(all bool) {
+		for {
+			e, ok := q.pop(all)
+			if !ok {
+				return
+			}
+			if !haveOrigin {
+				origin, haveOrigin = e.at-e.at%int64(time.Hour), true
+				res.Origin = time.Unix(0, origin).UTC()
+			}
+			cur.at = append(cur.at, time.Duration(e.at-origin))
+			cur.keys = append(cur.keys, e.keys...)
+			res.Last = time.Unix(0, e.at).UTC()
+			if len(cur.at) == batchSize {
+				flush()
+			}
+		}
+	}
+	var strictErr error
+	for _, in := range inputs {
+		r, err := decompressed(in.R)
+		if err != nil {
+			return fmt.Errorf("%s: %w", in.Name, err)
+		}
+		var p parser
+		err = lines(ctx, r, func(n int64, line []byte) {
+			if strictErr != nil {
+				return
+			}
+			res.Lines++
+			bytesRead += int64(len(line)) + 1
+			if opts.Progress != nil && res.Lines%opts.ProgressEvery == 0 {
+				opts.Progress(res.Lines, bytesRead)
+			}
+			if len(line) == 0 {
+				return
+			}
+			bad := func(problem string) {
+				res.Bad++
+				b := BadLine{File: in.Name, Line: n, Problem: problem}
+				if len(res.Shown) < MaxShown {
+					res.Shown = append(res.Shown, b)
+				}
+				if opts.Strict {
+					strictErr = errors.New(b.String())
+				}
+			}
+			if p == nil {
+				var perr error
+				if p, perr = newParser(opts.Format, opts.Fields, opts.Location, line); perr == errUnsniffed {
+					bad(perr.Error())
+					return
+				} else if perr != nil {
+					strictErr = fmt.Errorf("%s: %w", in.Name, perr)
+					return
+				}
+			}
+			if err := p.parse(line, &rec); err != nil {
+				if err != errHeader {
+					bad(err.Error())
+				}
+				return
+			}
+			if len(slab) < nl {
+				slab = make([]int32, 1024*nl)
+			}
+			keys := slab[:nl:nl]
+			for i, l := range opts.Limits {
+				var ok bool
+				keyBuf, ok = l.Key.appendKey(keyBuf[:0], &rec)
+				if !ok {
+					bad(fmt.Sprintf("no %s for key %s", l.Key, l.Name))
+					return
+				}
+				id, seen := intern[string(keyBuf)]
+				if !seen {
+					if len(res.names) == math.MaxInt32 {
+						bad("more than 2^31 distinct keys")
+						return
+					}
+					id = int32(len(res.names))
+					res.names = append(res.names, string(keyBuf))
+					intern[res.names[id]] = id
+				}
+				keys[i] = id
+			}
+			slab = slab[nl:]
+			seq++
+			if !q.push(event{at: rec.At, seq: seq, keys: keys}) {
+				res.TooLate++
+				return
+			}
+			if res.Requests == 0 || rec.At < res.first {
+				res.first = rec.At
+			}
+			res.Requests++
+			release(false)
+		})
+		if err != nil {
+			return fmt.Errorf("%s: %w", in.Name, err)
+		}
+		if strictErr != nil {
+			return strictErr // it names the file and line
+		}
+	}
+	release(true)
+	flush()
+	res.Keys = len(res.names)
+	return nil
+}

@@ -1,0 +1,72 @@
+package replay
+
+import (
+	"encoding/csv"
+	"encoding/json"
+	"fmt"
+	"io"
+	"strconv"
+	"strings"
+	"text/tabwriter"
+)
+
+// WriteText writes the replay as tables: one per limit, a row per lane.
+func WriteText(w io.Writer, r *Result) error {
+	var b strings.Builder
+	fmt.Fprintf(&b, "replayed %d requests (%d lines; %d bad, %d more than %s late)", r.Requests, r.Lines, r.Bad, r.TooLate, r.Late)
+	if r.Requests > 0 {
+		fmt.Fprintf(&b, " from %s to %s UTC", r.Origin.Format("2006-01-02 15:04"), r.Last.Format("2006-01-02 15:04:05"))
+	}
+	b.WriteString("\n")
+	for _, bad := range r.Shown {
+		fmt.Fprintf(&b, "  bad line %s\n", bad)
+	}
+	for _, l := range r.Limits {
+		fmt.Fprintf(&b, "\nlimit %s: %d keys; per-key peak per window p50 %d, p90 %d, p99 %d, max %d\n",
+			l.Limit, l.Keys, l.PeakP50, l.PeakP90, l.PeakP99, l.PeakMax)
+		fmt.Fprintf(&b, "legit-looking: at most %d requests per window in %.0f%% of the windows a key was active\n",
+			l.LegitBelow, 100*l.LegitShare)
+		tw := tabwriter.NewWriter(&b, 0, 0, 2, ' ', tabwriter.AlignRight)
+		fmt.Fprintln(tw, "lane\twould refuse\tkeys refused\tlegit-looking caught\ttop key (refused, peak)\t")
+		for _, lane := range l.Lanes {
+			top := "-"
+			if len(lane.Top) > 0 {
+				t := lane.Top[0]
+				top = fmt.Sprintf("%s (%d, %d)", t.Key, t.Refused, t.Peak)
+			}
+			fmt.Fprintf(tw, "%s\t%d\t%d\t%d\t%s\t\n", lane.Lane, lane.Refused, lane.KeysRefused, lane.LegitCaught, top)
+		}
+		if err := tw.Flush(); err != nil {
+			return err
+		}
+	}
+	_, err := io.WriteString(w, b.String())
+	return err
+}
+
+// WriteJSON writes the replay as indented JSON.
+func WriteJSON(w io.Writer, r *Result) error {
+	enc := json.NewEncoder(w)
+	enc.SetIndent("", "  ")
+	return enc.Encode(r)
+}
+
+// WriteCSV writes one row per limit and lane.
+func WriteCSV(w io.Writer, r *Result) error {
+	cw := csv.NewWriter(w)
+	_ = cw.Write([]string{"limit", "lane", "refused", "delayed", "keys_refused", "legit_keys_caught", "top_key", "top_key_refused", "top_key_peak_per_window"})
+	for _, l := range r.Limits {
+		for _, lane := range l.Lanes {
+			top := KeyCount{}
+			if len(lane.Top) > 0 {
+				top = lane.Top[0]
+			}
+			_ = cw.Write([]string{l.Limit, lane.Lane, i64(lane.Refused), i64(lane.Delayed), strconv.Itoa(lane.KeysRefused),
+				strconv.Itoa(lane.LegitCaught), top.Key, i64(top.Refused), i64(top.Peak)})
+		}
+	}
+	cw.Flush()
+	return cw.Error()
+}
+
+func i64(n int64) string { return strconv.FormatInt(n, 10) }
