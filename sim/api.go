@@ -10,13 +10,20 @@ import (
 type Options struct {
 	// Trace, when set, receives every attempt and backend outcome as it happens.
 	Trace TraceSink
-	// Progress, when set, is called now and then with the virtual time reached by
-	// the slowest lane and the time the run ends.
-	Progress func(now, end time.Duration)
+	// Progress, when set, is called now and then (by RunToEnd, never at once
+	// from two goroutines) with how far the run has got.
+	Progress func(Progress)
 	// MaxEvents, when positive, is the event budget: the run stops with a
 	// *BudgetError as soon as its lanes together have processed that many
 	// events and still have work left.
 	MaxEvents int64
+}
+
+// Progress is how far a run has got.
+type Progress struct {
+	Now    time.Duration // the virtual time reached, averaged over the lanes
+	End    time.Duration // when the run ends (Simulation.End)
+	Events int64         // the events every lane together has processed
 }
 
 // BudgetError stops a run that reached its event budget (Options.MaxEvents,
