@@ -43,6 +43,15 @@ type TraceSink interface {
 	Record(r *TraceRecord) error
 }
 
+// LaneTraceSink is a TraceSink whose lanes' records are independent of each
+// other's, so lanes may run at once while tracing. RunToEnd calls ForLanes once,
+// before any lane runs, and then each lane i calls Record only on the i-th sink,
+// lanes at the same time; the sinks' records are in virtual-time order per lane.
+type LaneTraceSink interface {
+	TraceSink
+	ForLanes(n int) []TraceSink
+}
+
 // TraceEvent says what a trace record is about.
 type TraceEvent uint8
 

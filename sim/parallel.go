@@ -192,3 +192,23 @@ func (s *Simulation) flushTraces(bufs []*traceBuffer) error {
 	}
 	return first
 }
+
+// splitTrace points each lane at its own sink when the trace sink is a
+// LaneTraceSink, and reports whether it is.
+func (s *Simulation) splitTrace() bool {
+	split, ok := s.opt.Trace.(LaneTraceSink)
+	if !ok {
+		return false
+	}
+	for i, sink := range split.ForLanes(len(s.lanes)) {
+		s.lanes[i].trace = sink
+	}
+	return true
+}
+
+// joinTrace points every lane back at the trace sink.
+func (s *Simulation) joinTrace() {
+	for _, l := range s.lanes {
+		l.trace = s.opt.Trace
+	}
+}

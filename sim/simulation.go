@@ -200,14 +200,17 @@ const progressEvery = 1 << 16
 
 // RunToEnd runs every lane to End, checking ctx and reporting progress every so
 // many events, and returns the result. The lanes run in parallel (see workers)
-// unless a trace sink is set: the trace is written lane after lane, as it
-// comes, so its lanes run one after the other. Either way the result is the same.
+// unless a trace sink is set that is not a LaneTraceSink: such a trace is
+// written lane after lane, as it comes, so its lanes run one after the other.
+// Either way the result is the same.
 func (s *Simulation) RunToEnd(ctx context.Context) (Result, error) {
 	end := s.End()
 	pool := &s.pool
 	pool.reset(s.opt.MaxEvents, s.Events())
 	meter := s.newProgressMeter()
-	err := s.eachLane(s.opt.Trace == nil, func(i int, l *lane) error {
+	parallel := s.opt.Trace == nil || s.splitTrace()
+	defer s.joinTrace()
+	err := s.eachLane(parallel, func(i int, l *lane) error {
 		err := runLane(l, end, pool, progressEvery, func() error {
 			meter.lane(i, l.eng.now, l.events)
 			return ctx.Err()
