@@ -38,16 +38,10 @@ func (e *event) before(o *event) bool {
 
 // engine is a discrete-event queue on a virtual clock: a typed 4-ary min-heap with
 // no allocation per event once it has grown to the number of pending events.
-//
-// pop leaves a hole at the root, which the next schedule fills with its event
-// (one sift down, where filling it from the last leaf and then adding at a leaf
-// would take a sift down and a sift up): most events schedule the next one of
-// their kind. Keys (at, order) are unique, so the pop order is the same either way.
 type engine struct {
 	now  time.Duration
 	seq  uint64
 	heap []event
-	hole bool // heap[0] was popped and is not an event
 }
 
 // schedule adds an event at virtual time at (never before now).
@@ -56,28 +50,15 @@ func (e *engine) schedule(at time.Duration, kind eventKind, a, b int32) {
 		panic("sim.engine.schedule: event in the past")
 	}
 	e.seq++
-	ev := event{at: at, order: e.seq<<8 | uint64(kind), a: a, b: b}
-	if e.hole {
-		e.hole = false
-		e.heap[0] = ev
-		e.down(0)
-		return
-	}
-	e.heap = append(e.heap, ev)
+	e.heap = append(e.heap, event{at: at, order: e.seq<<8 | uint64(kind), a: a, b: b})
 	e.up(len(e.heap) - 1)
 }
 
 // pending is the number of scheduled events.
-func (e *engine) pending() int {
-	if e.hole {
-		return len(e.heap) - 1
-	}
-	return len(e.heap)
-}
+func (e *engine) pending() int { return len(e.heap) }
 
 // next is the time of the earliest event; ok is false when none is pending.
 func (e *engine) next() (at time.Duration, ok bool) {
-	e.fill()
 	if len(e.heap) == 0 {
 		return 0, false
 	}
@@ -86,26 +67,16 @@ func (e *engine) next() (at time.Duration, ok bool) {
 
 // pop removes the earliest event and advances the clock to it.
 func (e *engine) pop() event {
-	e.fill()
-	top := e.heap[0]
-	e.hole = true
-	e.now = top.at
-	return top
-}
-
-// fill closes the hole pop left with the last leaf.
-func (e *engine) fill() {
-	if !e.hole {
-		return
-	}
-	e.hole = false
 	h := e.heap
+	top := h[0]
 	last := len(h) - 1
 	h[0] = h[last]
 	e.heap = h[:last]
 	if last > 0 {
 		e.down(0)
 	}
+	e.now = top.at
+	return top
 }
 
 func (e *engine) up(i int) {
