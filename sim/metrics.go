@@ -28,6 +28,7 @@ type metrics struct {
 	slogStates []algorithms.SlidingLogState
 	decisions  int64
 	disagreed  int64
+	ownCheck   bool // the lane is its own cross-check: slogStates unused (see owncheck.go)
 
 	// verdicts folds every decision (time, class, verdict) into one hash, so two
 	// lanes can be compared attempt by attempt without keeping the attempts.
@@ -201,6 +202,9 @@ func (m *metrics) retryAfterSucceeded() { m.counts.RetryAfter.SucceededAt++ }
 // and counts the decisions on which they disagree.
 func (m *metrics) slidingLogCheck(key int32, now time.Duration, cost int64, admitted bool) {
 	m.decisions++
+	if m.ownCheck {
+		return
+	}
 	if m.slog.Allow(&m.slogStates[key], now, cost) != admitted {
 		m.disagreed++
 	}

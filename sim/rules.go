@@ -131,6 +131,7 @@ func (l *lane) applyRule() {
 	if l.chain == nil {
 		return
 	}
+	l.unshareCheck()
 	l.shadow[ch.Limit], l.limits[ch.Limit].Shadow = ch.Shadow, ch.Shadow
 	if ch.Policy == (algorithms.Policy{}) || ch.Policy == l.policies[ch.Limit] {
 		return

@@ -62,6 +62,7 @@ func newLane(ctx context.Context, index int, cfg *Config, pop *population, trace
 	if err := l.buildLimiters(); err != nil {
 		return nil, err
 	}
+	l.shareCheck()
 	for c := range l.clients {
 		if c%setupCheckEvery == 0 {
 			if err := ctx.Err(); err != nil {
