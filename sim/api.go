@@ -10,8 +10,8 @@ import (
 type Options struct {
 	// Trace, when set, receives every attempt and backend outcome as it happens.
 	Trace TraceSink
-	// Progress, when set, is called now and then (by RunToEnd, never at once
-	// from two goroutines) with how far the run has got.
+	// Progress, when set, is called now and then by RunToEnd with how far the
+	// run has got: from the goroutines running the lanes, one call at a time.
 	Progress func(Progress)
 	// MaxEvents, when positive, is the event budget: the run stops with a
 	// *BudgetError as soon as its lanes together have processed that many
