@@ -68,16 +68,17 @@ func (c *Column) add(e sim.TraceEvent) {
 // counts attempts per column, TimelineColumns of them over [0, End), and the backend's
 // latency per column. Records at or after End fall in the last column.
 //
-// A Timeline is not safe for concurrent use; sim calls Record from one goroutine.
+// A Timeline is not safe for concurrent use, except through the sinks ForLanes
+// returns: one goroutine per lane.
 type Timeline struct {
 	End     time.Duration
 	TickCap int // exact ticks kept per lane
 
 	lanes []laneTimeline // indexed by lane (TraceRecord.LaneIndex); grown as records come
-	last  time.Duration
 }
 
 type laneTimeline struct {
+	last       time.Duration // the latest record's time
 	seen       bool
 	overflow   bool // more than TickCap attempts: ticks dropped
 	ticks      []Tick
@@ -113,7 +114,37 @@ func (t *Timeline) Record(r *sim.TraceRecord) error {
 	for len(t.lanes) <= r.LaneIndex {
 		t.lanes = append(t.lanes, laneTimeline{})
 	}
-	l := &t.lanes[r.LaneIndex]
+	return t.record(&t.lanes[r.LaneIndex], r)
+}
+
+// ForLanes makes room for n lanes and returns a sink for each, which sim may
+// call at the same time as the others (sim.LaneTraceSink).
+func (t *Timeline) ForLanes(n int) []sim.TraceSink {
+	for len(t.lanes) < n {
+		t.lanes = append(t.lanes, laneTimeline{})
+	}
+	sinks := make([]sim.TraceSink, n)
+	for i := range sinks {
+		sinks[i] = laneSink{t, i}
+	}
+	return sinks
+}
+
+// laneSink is the sink of one lane of a Timeline: it records only that lane's
+// records, touching nothing the other lanes' sinks touch.
+type laneSink struct {
+	t    *Timeline
+	lane int
+}
+
+func (s laneSink) Record(r *sim.TraceRecord) error {
+	if r.LaneIndex != s.lane {
+		panic("report.laneSink.Record: a record of another lane")
+	}
+	return s.t.record(&s.t.lanes[s.lane], r)
+}
+
+func (t *Timeline) record(l *laneTimeline, r *sim.TraceRecord) error {
 	if !l.seen {
 		l.seen = true
 		l.cols = make([]Column, TimelineColumns)
@@ -121,7 +152,7 @@ func (t *Timeline) Record(r *sim.TraceRecord) error {
 		l.latencyN = make([]int64, TimelineColumns)
 		l.latencyMax = make([]time.Duration, TimelineColumns)
 	}
-	t.last = max(t.last, r.At)
+	l.last = max(l.last, r.At)
 	i := t.column(r.At)
 	if r.Event == sim.TraceSuccess {
 		l.latencySum[i] += r.Latency
@@ -163,7 +194,13 @@ func (t *Timeline) ColumnWidth() time.Duration {
 }
 
 // Last is the time of the latest record seen.
-func (t *Timeline) Last() time.Duration { return t.last }
+func (t *Timeline) Last() time.Duration {
+	var last time.Duration
+	for i := range t.lanes {
+		last = max(last, t.lanes[i].last)
+	}
+	return last
+}
 
 // Ticks returns the lane's attempts in trace order and true, or nil and false
 // when the lane had more than TickCap of them (or none was recorded).

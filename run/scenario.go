@@ -4,7 +4,6 @@ import (
 	"context"
 	"errors"
 	"fmt"
-	"time"
 
 	"github.com/rlsim/rlsim/contention"
 	"github.com/rlsim/rlsim/scenarios"
@@ -21,8 +20,8 @@ type Options struct {
 	// Collect, when not nil, is asked once per limiter comparison for one more
 	// sink of its attempts (a report's timeline); it may return nil.
 	Collect func(sim.Config) sim.TraceSink
-	// Progress, when not nil, is called as virtual time advances to now of end.
-	Progress func(now, end time.Duration)
+	// Progress, when not nil, is called now and then as the run advances.
+	Progress func(sim.Progress)
 
 	// Simulate runs a limiter comparison; nil means sim.Run. Tests replace it.
 	Simulate func(context.Context, sim.Config, sim.Options) (sim.Result, error)

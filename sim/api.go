@@ -10,13 +10,20 @@ import (
 type Options struct {
 	// Trace, when set, receives every attempt and backend outcome as it happens.
 	Trace TraceSink
-	// Progress, when set, is called now and then with the virtual time reached by
-	// the slowest lane and the time the run ends.
-	Progress func(now, end time.Duration)
+	// Progress, when set, is called now and then by RunToEnd with how far the
+	// run has got: from the goroutines running the lanes, one call at a time.
+	Progress func(Progress)
 	// MaxEvents, when positive, is the event budget: the run stops with a
 	// *BudgetError as soon as its lanes together have processed that many
 	// events and still have work left.
 	MaxEvents int64
+}
+
+// Progress is how far a run has got.
+type Progress struct {
+	Now    time.Duration // the virtual time reached, averaged over the lanes
+	End    time.Duration // when the run ends (Simulation.End)
+	Events int64         // the events every lane together has processed
 }
 
 // BudgetError stops a run that reached its event budget (Options.MaxEvents,
@@ -34,6 +41,15 @@ func (e *BudgetError) Error() string {
 // reused after the call returns.
 type TraceSink interface {
 	Record(r *TraceRecord) error
+}
+
+// LaneTraceSink is a TraceSink whose lanes' records are independent of each
+// other's, so lanes may run at once while tracing. RunToEnd calls ForLanes once,
+// before any lane runs, and then each lane i calls Record only on the i-th sink,
+// lanes at the same time; the sinks' records are in virtual-time order per lane.
+type LaneTraceSink interface {
+	TraceSink
+	ForLanes(n int) []TraceSink
 }
 
 // TraceEvent says what a trace record is about.

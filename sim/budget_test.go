@@ -3,6 +3,7 @@ package sim
 import (
 	"context"
 	"errors"
+	"runtime"
 	"strings"
 	"testing"
 	"time"
@@ -31,23 +32,28 @@ func TestMaxEventsStopsAtTheBudget(t *testing.T) {
 		budget int64
 		stop   bool
 	}{{real, false}, {real + 1, false}, {real - 1, true}, {1, true}}
+	defer runtime.GOMAXPROCS(runtime.GOMAXPROCS(0))
 	for _, tc := range tests {
-		for _, live := range []bool{false, true} {
-			s, err := New(cfg, Options{MaxEvents: tc.budget})
-			if err != nil {
-				t.Fatal(err)
-			}
-			if live {
-				err = s.RunUntil(s.End())
-			} else {
-				_, err = s.RunToEnd(context.Background())
-			}
-			var be *BudgetError
-			if errors.As(err, &be) != tc.stop {
-				t.Errorf("budget %d of %d events (live %v): error %v, want stopped=%v", tc.budget, real, live, err, tc.stop)
-			}
-			if tc.stop && (s.Events() != tc.budget || be.Budget != tc.budget || !strings.Contains(err.Error(), "stopped after the budget of")) {
-				t.Errorf("budget %d: processed %d events, error %q", tc.budget, s.Events(), err)
+		// Lanes one after the other, then at once: either way the budget is exact.
+		for _, procs := range []int{1, 4} {
+			for _, live := range []bool{false, true} {
+				runtime.GOMAXPROCS(procs)
+				s, err := New(cfg, Options{MaxEvents: tc.budget})
+				if err != nil {
+					t.Fatal(err)
+				}
+				if live {
+					err = s.RunUntil(s.End())
+				} else {
+					_, err = s.RunToEnd(context.Background())
+				}
+				var be *BudgetError
+				if errors.As(err, &be) != tc.stop {
+					t.Errorf("budget %d of %d events (GOMAXPROCS %d, live %v): error %v, want stopped=%v", tc.budget, real, procs, live, err, tc.stop)
+				}
+				if tc.stop && (s.Events() != tc.budget || be.Budget != tc.budget || !strings.Contains(err.Error(), "stopped after the budget of")) {
+					t.Errorf("budget %d (GOMAXPROCS %d): processed %d events, error %q", tc.budget, procs, s.Events(), err)
+				}
 			}
 		}
 	}

@@ -18,6 +18,7 @@ type Simulation struct {
 	opt   Options
 	lanes []*lane
 	now   time.Duration
+	pool  eventPool // the budget left, while lanes run
 }
 
 // New validates cfg and prepares its simulation at virtual time zero.
@@ -170,63 +171,81 @@ func (s *Simulation) Done() bool {
 	return true
 }
 
-// RunUntil processes every event at or before t in every lane. It returns the
-// trace sink's first error, if any.
+// RunUntil processes every event at or before t in every lane, the lanes in
+// parallel (see workers); a trace sink receives each lane's records in lane
+// order, as if the lanes had run one after the other. It returns the trace
+// sink's first error, if any.
 func (s *Simulation) RunUntil(t time.Duration) error {
-	for _, l := range s.lanes {
-		for l.runUntil(t, s.quota(1<<30)) > 0 {
+	pool := &s.pool
+	pool.reset(s.opt.MaxEvents, s.Events())
+	if s.workers() == 1 {
+		for _, l := range s.lanes { // no closure: a step allocates nothing
+			if err := runLane(l, t, pool, 1<<30, nil); err != nil {
+				return err
+			}
 		}
-		if l.err != nil {
-			return l.err
-		}
-		if err := s.overBudget(l, t); err != nil {
-			return err
-		}
+	} else if err := s.runUntilParallel(t, pool); err != nil {
+		return err
+	}
+	if err := s.finish(t, pool); err != nil {
+		return err
 	}
 	s.now = max(s.now, min(t, s.End()))
 	return nil
 }
 
 // progressEvery is how many events a lane processes between checks of the
-// context and calls to Progress.
+// context and reports of progress.
 const progressEvery = 1 << 16
 
-// RunToEnd runs every lane to End, one lane after the other, checking ctx and
-// reporting progress every so many events, and returns the result.
+// RunToEnd runs every lane to End, checking ctx and reporting progress every so
+// many events, and returns the result. The lanes run in parallel (see workers)
+// unless a trace sink is set that is not a LaneTraceSink: such a trace is
+// written lane after lane, as it comes, so its lanes run one after the other.
+// Either way the result is the same.
 func (s *Simulation) RunToEnd(ctx context.Context) (Result, error) {
 	end := s.End()
-	for i, l := range s.lanes {
-		for {
-			q := s.quota(progressEvery)
-			if l.runUntil(end, q) < q || q == 0 {
-				break
-			}
-			if err := ctx.Err(); err != nil {
-				return Result{}, err
-			}
-			if l.err != nil {
-				return Result{}, l.err
-			}
-			s.progress(i, l.eng.now)
+	pool := &s.pool
+	pool.reset(s.opt.MaxEvents, s.Events())
+	meter := s.newProgressMeter()
+	parallel := s.opt.Trace == nil || s.splitTrace()
+	defer s.joinTrace()
+	err := s.eachLane(parallel, func(i int, l *lane) error {
+		err := runLane(l, end, pool, progressEvery, func() error {
+			meter.lane(i, l.eng.now, l.events)
+			return ctx.Err()
+		})
+		if err == nil {
+			meter.lane(i, end, l.events)
 		}
-		if l.err != nil {
-			return Result{}, l.err
-		}
-		if err := s.overBudget(l, end); err != nil {
-			return Result{}, err
-		}
-		s.progress(i, end)
+		return err
+	})
+	if err == nil {
+		err = s.finish(end, pool)
+	}
+	if err != nil {
+		return Result{}, err
 	}
 	s.now = end
 	return s.Result(), ctx.Err()
 }
 
-// quota is how many events, up to n, the run may still process under its budget.
-func (s *Simulation) quota(n int) int {
-	if s.opt.MaxEvents <= 0 {
-		return n
+// finish hands what is left of the budget to the lanes that found it spent
+// while others still held some, in lane order, so the run stops exactly at the
+// budget whichever lanes ran at once; then it is the budget's error, if a lane
+// still has events at or before t.
+func (s *Simulation) finish(t time.Duration, pool *eventPool) error {
+	for _, l := range s.lanes {
+		if err := runLane(l, t, pool, 1<<30, nil); err != nil {
+			return err
+		}
 	}
-	return int(min(int64(n), max(s.opt.MaxEvents-s.Events(), 0)))
+	for _, l := range s.lanes {
+		if err := s.overBudget(l, t); err != nil {
+			return err
+		}
+	}
+	return nil
 }
 
 // overBudget is a *BudgetError if lane l has spent the budget with events at or
@@ -237,17 +256,6 @@ func (s *Simulation) overBudget(l *lane, t time.Duration) error {
 		return nil
 	}
 	return &BudgetError{Budget: s.opt.MaxEvents, Where: fmt.Sprintf("in lane %v at t=%v of %v", l.name, l.eng.now, s.End())}
-}
-
-// progress reports the overall virtual time covered: lanes before i are done.
-func (s *Simulation) progress(i int, laneNow time.Duration) {
-	if s.opt.Progress == nil {
-		return
-	}
-	end := s.End()
-	total := end * time.Duration(len(s.lanes))
-	done := end*time.Duration(i) + laneNow
-	s.opt.Progress(done/time.Duration(len(s.lanes)), total/time.Duration(len(s.lanes)))
 }
 
 // Result is what has been measured so far.

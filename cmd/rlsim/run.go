@@ -298,7 +298,7 @@ func runOne(opts *runOptions, s *scenarios.Scenario, trace *run.TraceFile, timel
 		}
 	}
 	if opts.Progress != nil {
-		p := &progressLine{w: opts.Progress, name: scenarios.Escape(s.Name), last: -1}
+		p := newProgressLine(opts.Progress, scenarios.Escape(s.Name), time.Now)
 		ro.Progress = p.update
 		defer p.clear()
 	}
@@ -306,23 +306,52 @@ func runOne(opts *runOptions, s *scenarios.Scenario, trace *run.TraceFile, timel
 	return report.NewRun(o, tl), err
 }
 
-// progressLine redraws one line on a terminal as a run advances.
+// progressLine redraws one line on a terminal as a run advances: how far in
+// virtual time, the events per second of wall time so far and the time left
+// at that pace (ETA).
 type progressLine struct {
-	w    io.Writer
-	name string
-	last int64
+	w     io.Writer
+	name  string
+	last  int64            // the percentage last drawn, -1 before the first
+	clock func() time.Time // the wall clock
+	start time.Time
 }
 
-func (p *progressLine) update(now, end time.Duration) {
-	if end <= 0 {
+func newProgressLine(w io.Writer, name string, clock func() time.Time) *progressLine {
+	return &progressLine{w: w, name: name, last: -1, clock: clock, start: clock()}
+}
+
+func (p *progressLine) update(pr sim.Progress) {
+	if pr.End <= 0 {
 		return
 	}
-	pct := int64(now) * 100 / int64(end)
+	pct := int64(pr.Now) * 100 / int64(pr.End)
 	if pct == p.last {
 		return
 	}
 	p.last = pct
-	fmt.Fprintf(p.w, "\r\x1b[K%s: %3d%%  t=%s of %s", p.name, pct, report.FormatDuration(now), report.FormatDuration(end))
+	fmt.Fprintf(p.w, "\r\x1b[K%s: %3d%%  t=%s of %s", p.name, pct, report.FormatDuration(pr.Now), report.FormatDuration(pr.End))
+	elapsed := p.clock().Sub(p.start)
+	if elapsed <= 0 || pr.Now <= 0 {
+		return
+	}
+	fmt.Fprintf(p.w, "  %s events/s", perSecond(pr.Events, elapsed))
+	left := time.Duration(float64(elapsed) * float64(pr.End-pr.Now) / float64(pr.Now))
+	fmt.Fprintf(p.w, "  ETA %v", left.Round(time.Second))
+}
+
+// perSecond is n per elapsed, in thousands (k) or millions (M) past 10,000.
+func perSecond(n int64, elapsed time.Duration) string {
+	r := float64(n) / elapsed.Seconds()
+	switch {
+	case r >= 1e7:
+		return fmt.Sprintf("%.0f M", r/1e6)
+	case r >= 1e6:
+		return fmt.Sprintf("%.1f M", r/1e6)
+	case r >= 1e4:
+		return fmt.Sprintf("%.0f k", r/1e3)
+	}
+	return fmt.Sprintf("%.0f", r)
 }
 
 func (p *progressLine) clear() {
