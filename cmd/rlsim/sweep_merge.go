@@ -67,7 +67,10 @@ func mergeRun(opts *mergeOptions) error {
 			return err
 		}
 	}
-	return writeSweeps(opts.Out, opts.Format, opts.OutDir, []report.Sweep{report.NewSweep(r, obj)})
+	s := report.NewSweep(r, obj)
+	// The partials know the scenario by name: a built-in's name runs it again.
+	s.Command = sweepCommand(r.Scenario, r, opts.Find, opts.Where)
+	return writeSweeps(opts.Out, opts.Format, opts.OutDir, 0, []report.Sweep{s})
 }
 
 // namesOf are the lanes and classes of a sweep's first run.

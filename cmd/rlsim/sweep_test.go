@@ -4,10 +4,13 @@ import (
 	"bytes"
 	"context"
 	"errors"
+	"html"
 	"os"
 	"path/filepath"
+	"regexp"
 	"strings"
 	"testing"
+	"unicode/utf8"
 )
 
 func TestSweepBadFlagsAreNamed(t *testing.T) {
@@ -54,6 +57,49 @@ func TestSweepBadFlagsAreNamed(t *testing.T) {
 var sweepArgs = []string{"noisy-neighbour", "--vary", "limits[0].limit=20,40,60", "--vary", "limits[0].burst=20,60", "--seeds", "3", "--lanes", "fixed_window,token_bucket"}
 
 var objectiveArgs = []string{"--find", "min limits[0].limit", "--where", "class quiet success >= 40%"}
+
+// TestSweepReproduceRunsTheSameAgain runs the command a sweep's table ends
+// with and wants the same output, byte for byte; the page shows the same line.
+func TestSweepReproduceRunsTheSameAgain(t *testing.T) {
+	dir := t.TempDir()
+	for _, args := range [][]string{
+		append(append(append([]string{"sweep"}, sweepArgs...), objectiveArgs...), "--set", "duration=10s", "--out", filepath.Join(dir, "r")),
+		{"run", "noisy-neighbour", "--seeds", "2", "--seed", "7", "--lanes", "gcra"},
+	} {
+		code, out, errOut := execute(t, args...)
+		if code != 0 {
+			t.Fatalf("%q: exit %d: %s", args, code, errOut)
+		}
+		m := regexp.MustCompile(`(?m)^reproduce: rlsim (.*)$`).FindStringSubmatch(out)
+		if m == nil {
+			t.Fatalf("%q: no reproduce line:\n%s", args, out)
+		}
+		again := shellWords(t, m[1])
+		code, out2, errOut := execute(t, again...)
+		if code != 0 || out2 != out {
+			t.Errorf("%q: exit %d %s; its output differs:\n%s\n---\n%s", again, code, errOut, out2, out)
+		}
+		if args[0] == "sweep" {
+			page, err := os.ReadFile(filepath.Join(dir, "r", "index.html"))
+			if err != nil || !strings.Contains(string(page), "<code>"+html.EscapeString("rlsim "+m[1])+"</code>") {
+				t.Errorf("index.html lacks the command %q (%v)", m[1], err)
+			}
+		}
+	}
+}
+
+// shellWords splits a command line that shellQuote wrote.
+func shellWords(t *testing.T, line string) []string {
+	var words []string
+	for _, m := range regexp.MustCompile(`'((?:[^']|'\\'')*)'|(\S+)`).FindAllStringSubmatch(line, -1) {
+		if m[2] != "" {
+			words = append(words, m[2])
+			continue
+		}
+		words = append(words, strings.ReplaceAll(m[1], `'\''`, "'"))
+	}
+	return words
+}
 
 func TestSweepMergeGivesTheWholeSweepsOutput(t *testing.T) {
 	dir := t.TempDir()
@@ -189,6 +235,7 @@ func TestSweepGolden(t *testing.T) {
 		args []string
 	}{
 		{"sweep_table.golden", append(append([]string{"sweep"}, sweepArgs...), objectiveArgs...)},
+		{"sweep_table_80.golden", append([]string{"sweep", "--width", "80"}, append(sweepArgs[:3:3], append(sweepArgs[5:], objectiveArgs...)...)...)},
 		{"sweep_json.golden", []string{"sweep", "noisy-neighbour", "--vary", "limits[0].limit=20,60", "--seeds", "2", "--lanes", "token_bucket",
 			"--find", "max limits[0].limit", "--where", "class noisy admitted_rate <= 30/s", "--format", "json"}},
 		{"sweep_csv.golden", append([]string{"sweep", "--format", "csv"}, sweepArgs...)},
@@ -200,6 +247,13 @@ func TestSweepGolden(t *testing.T) {
 				t.Fatalf("exit %d: %s", code, errOut)
 			}
 			checkGolden(t, tc.name, []byte(out))
+			if strings.HasSuffix(tc.name, "_80.golden") {
+				for _, line := range strings.Split(out, "\n") {
+					if n := utf8.RuneCountInString(line); n > 80 && !strings.HasPrefix(line, "reproduce: ") {
+						t.Errorf("a line of %d columns at --width 80: %q", n, line)
+					}
+				}
+			}
 		})
 	}
 }
