@@ -30,8 +30,8 @@ func TestSweepBadFlagsAreNamed(t *testing.T) {
 		{"bad shard", append(base, "--shard", "4/4"), []string{"--shard 4/4: want i/n with 0 <= i < n"}},
 		{"shard and out", append(base, "--shard", "0/2", "--out", "x", "--format", "json"),
 			[]string{"--out: a --shard prints a partial result only", "--format: a --shard prints"}},
-		{"several at once", append(base, "--format", "xml", "--jobs", "-1", "--max-events", "0"),
-			[]string{`--format: unknown value "xml"`, "--jobs: must be 0", "--max-events: must be positive"}},
+		{"several at once", append(base, "--format", "xml", "--jobs", "-1", "--max-events", "0", "--width", "-1"),
+			[]string{`--format: unknown value "xml"`, "--jobs: must be 0", "--max-events: must be positive", "--width: must be 0 or more, got -1"}},
 		{"over budget", append(base, "--seeds", "10", "--max-events", "1000"), []string{"the sweep's 2 points × 10 seeds are estimated to need", "--max-events"}},
 		{"bad seeds", append(base, "--seeds", "0"), []string{"--seeds: want 1 to 1000, got 0"}},
 	}
@@ -57,6 +57,32 @@ func TestSweepBadFlagsAreNamed(t *testing.T) {
 var sweepArgs = []string{"noisy-neighbour", "--vary", "limits[0].limit=20,40,60", "--vary", "limits[0].burst=20,60", "--seeds", "3", "--lanes", "fixed_window,token_bucket"}
 
 var objectiveArgs = []string{"--find", "min limits[0].limit", "--where", "class quiet success >= 40%"}
+
+// TestSweepWidth: --width drops columns, --wide (or --width 0) keeps them all
+// whatever the width.
+func TestSweepWidth(t *testing.T) {
+	args := append([]string{"sweep"}, sweepArgs...)
+	_, full, _ := execute(t, args...)
+	for _, tc := range []struct {
+		flags []string
+		full  bool
+	}{
+		{[]string{"--width", "0"}, true},
+		{[]string{"--width", "40", "--wide"}, true},
+		{[]string{"--width", "100"}, false},
+	} {
+		code, out, errOut := execute(t, append(args, tc.flags...)...)
+		if code != 0 {
+			t.Fatalf("%q: exit %d: %s", tc.flags, code, errOut)
+		}
+		if (out == full) != tc.full {
+			t.Errorf("%q: the full layout is %v, want %v:\n%s", tc.flags, out == full, tc.full, out)
+		}
+		if !strings.Contains(out, "retry amp") != !tc.full {
+			t.Errorf("%q: the column retry amp, dropped first, is there: %v", tc.flags, strings.Contains(out, "retry amp"))
+		}
+	}
+}
 
 // TestSweepReproduceRunsTheSameAgain runs the command a sweep's table ends
 // with and wants the same output, byte for byte; the page shows the same line.
