@@ -161,6 +161,11 @@ func TestSweepMergeGivesTheWholeSweepsOutput(t *testing.T) {
 			}
 		}
 	}
+	code, o1, _ := execute(t, append(append(append([]string{"sweep"}, sweepArgs...), objectiveArgs...), "--width", "80")...)
+	code2, o2, _ := execute(t, append(append(append([]string{"sweep", "merge"}, parts...), objectiveArgs...), "--width", "80")...)
+	if code != 0 || code2 != 0 || o1 != o2 {
+		t.Errorf("--width 80: the merged table differs from the whole sweep's (exit %d, %d):\n%s\n---\n%s", code, code2, o2, o1)
+	}
 	code, _, errOut := execute(t, append([]string{"sweep", "merge"}, parts[:3]...)...)
 	if code != exitBadInput || !strings.Contains(errOut, "shards [3/4] are missing") {
 		t.Errorf("merging 3 of 4 shards: exit %d, %q", code, errOut)
@@ -290,5 +295,27 @@ func TestSweepWhereNamesADefaultLane(t *testing.T) {
 		"--find", "min limits[0].limit", "--where", "lane gcra class quiet success >= 1%")
 	if code != 0 || !strings.Contains(out, "  GCRA: limits[0].limit=20") {
 		t.Errorf("exit %d: %s\n%s", code, errOut, out)
+	}
+}
+
+// A merge knows a scenario file by its base name only: its reproduce line
+// names the scenario so, and every other line is the whole sweep's.
+func TestSweepMergeOfAFileNamesItsScenario(t *testing.T) {
+	file := filepath.Join("..", "..", "docs", "examples", "per-api-key.yaml")
+	args := []string{"sweep", file, "--vary", "limits[0].limit=4,6", "--seeds", "1"}
+	part := filepath.Join(t.TempDir(), "part-0.json")
+	code, out, errOut := execute(t, append(args, "--shard", "0/1")...)
+	if code != 0 {
+		t.Fatalf("shard: exit %d: %s", code, errOut)
+	}
+	os.WriteFile(part, []byte(out), 0o644)
+	_, whole, _ := execute(t, args...)
+	_, merged, _ := execute(t, "sweep", "merge", part)
+	wantWhole := "reproduce: rlsim sweep " + file + " --vary"
+	if !strings.Contains(whole, wantWhole) || !strings.Contains(merged, "reproduce: rlsim sweep per-api-key --vary") {
+		t.Errorf("reproduce lines: whole\n%s\nmerged\n%s", whole, merged)
+	}
+	if strings.Replace(whole, wantWhole, "reproduce: rlsim sweep per-api-key --vary", 1) != merged {
+		t.Errorf("the merge differs from the whole sweep elsewhere than its reproduce line:\n%s\n---\n%s", merged, whole)
 	}
 }
