@@ -18,6 +18,9 @@ type Sweep struct {
 	Recommend []run.Recommendation
 	// Checks are the scenario's checks on the means over the seeds (rlsim run --seeds).
 	Checks []run.SpreadCheck
+	// Command is the command line that runs the sweep again; "": not known
+	// (a merge of shards).
+	Command string
 }
 
 // NewSweep is r rendered with the objective o (nil: none).

@@ -23,6 +23,7 @@ type sweepPage struct {
 
 type sweepSection struct {
 	Scenario, Describe  string
+	Command             string // the command that runs the sweep again; "": not known
 	Recommend, Findings []string
 	Images              []sweepImage
 	Head                []string
@@ -72,7 +73,7 @@ func WriteSweepHTML(w io.Writer, sweeps []Sweep, images [][]Image) error {
 }
 
 func (s Sweep) section(images []Image) sweepSection {
-	sec := sweepSection{Scenario: s.Result.Scenario, Describe: s.describe(), Findings: append(s.Findings(), s.spreadCheckLines()...)}
+	sec := sweepSection{Scenario: s.Result.Scenario, Describe: s.describe(), Command: s.Command, Findings: append(s.Findings(), s.spreadCheckLines()...)}
 	if lines := s.recommendationLines(); len(lines) > 0 {
 		sec.Recommend = lines[1:]
 		sec.Describe += "; " + lines[0]

@@ -4,7 +4,6 @@ import (
 	"fmt"
 	"io"
 	"strings"
-	"text/tabwriter"
 
 	"github.com/rlsim/rlsim/run"
 )
@@ -21,33 +20,41 @@ var sweepTableFigures = []struct{ name, head string }{
 	{"retry_amplification", "retry amp"},
 }
 
+// sweepDrop is the order a narrow terminal drops the sweep table's columns
+// (after the columns with nothing to say); the varied values, lane, class,
+// success and admitted stay.
+var sweepDrop = []string{"retry amp", "p99 to success", "shed", "vs limit", "refused"}
+
 // WriteSweepTable writes sweeps as tables, a row per point, lane and class
-// (the lane's totals first, as class "all"), then the recommendations and findings.
-func WriteSweepTable(w io.Writer, sweeps []Sweep) error {
+// (the lane's totals first, as class "all"), then the recommendations and
+// findings, and the command that reproduces each sweep; every column.
+func WriteSweepTable(w io.Writer, sweeps []Sweep) error { return WriteSweepTableFit(w, sweeps, 0) }
+
+// WriteSweepTableFit is WriteSweepTable fitted to width columns (0: the full
+// layout): the columns in sweepDrop go first, and the lines wrap.
+func WriteSweepTableFit(w io.Writer, sweeps []Sweep, width int) error {
 	for i, s := range sweeps {
 		if i > 0 {
 			fmt.Fprintln(w)
 		}
-		if err := s.writeTable(w); err != nil {
+		if err := s.writeTable(w, width); err != nil {
 			return err
 		}
 	}
 	return nil
 }
 
-func (s Sweep) writeTable(w io.Writer) error {
-	fmt.Fprintln(w, s.describe())
+func (s Sweep) writeTable(w io.Writer, width int) error {
+	writeWrapped(w, s.describe(), "", "", width)
 	fmt.Fprintln(w)
-	tw := tabwriter.NewWriter(w, 0, 0, 2, ' ', 0)
-	var head []string
+	t := &Table{left: len(s.Result.Varies) + 2}
 	for _, v := range s.Result.Varies {
-		head = append(head, v.Path)
+		t.Head = append(t.Head, v.Path)
 	}
-	head = append(head, "lane", "class")
+	t.Head = append(t.Head, "lane", "class")
 	for _, f := range sweepTableFigures {
-		head = append(head, f.head)
+		t.Head = append(t.Head, f.head)
 	}
-	fmt.Fprintln(tw, strings.Join(head, "\t"))
 	for _, r := range s.rows() {
 		var cells []string
 		cells = append(cells, s.Result.Points[r.point].Values...)
@@ -64,21 +71,23 @@ func (s Sweep) writeTable(w io.Writer) error {
 			}
 			cells = append(cells, cell)
 		}
-		fmt.Fprintln(tw, strings.Join(cells, "\t"))
+		t.Add(cells...)
 	}
-	if err := tw.Flush(); err != nil {
-		return err
-	}
+	t.Fit(width, sweepDrop).Write(w)
 	lines := s.recommendationLines()
 	lines = append(lines, s.Findings()...)
 	lines = append(lines, s.spreadCheckLines()...)
-	if len(lines) > 0 {
+	if len(lines) > 0 || s.Command != "" {
 		fmt.Fprintln(w)
 	}
 	for _, l := range lines {
-		if _, err := fmt.Fprintln(w, l); err != nil {
-			return err
-		}
+		body := strings.TrimLeft(l, " ")
+		first := l[:len(l)-len(body)]
+		writeWrapped(w, body, first, first+"  ", width)
+	}
+	if s.Command != "" {
+		// One line however narrow the terminal, so that it pastes whole.
+		fmt.Fprintln(w, "reproduce: "+s.Command)
 	}
 	return nil
 }

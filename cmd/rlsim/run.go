@@ -258,7 +258,12 @@ func checkOutputs(opts *runOptions) error {
 
 // reproduce is the command line that runs arg again with the same settings.
 func reproduce(opts *runOptions, arg string, o report.Run) string {
-	parts := []string{"rlsim", "run", shellQuote(arg), "--seed", fmt.Sprint(o.Seed())}
+	return reproduceSeed(opts, arg, o.Seed())
+}
+
+// reproduceSeed is the command line that runs arg again from seed.
+func reproduceSeed(opts *runOptions, arg string, seed uint64) string {
+	parts := []string{"rlsim", "run", shellQuote(arg), "--seed", fmt.Sprint(seed)}
 	// A flag that does not apply to o's kind of run was refused before it ran.
 	if opts.Duration > 0 {
 		parts = append(parts, "--duration", opts.Duration.String())

@@ -6,6 +6,7 @@ import (
 	"errors"
 	"fmt"
 	"io"
+	"strings"
 	"time"
 
 	"github.com/spf13/cobra"
@@ -33,12 +34,15 @@ type sweepOptions struct {
 	OutDir    string
 	Shard     string
 	Jobs      int
+	// Width is the terminal's width for the table, 0 for the full layout.
+	Width int
+	Wide  bool
 }
 
 // NewCmdSweep builds "rlsim sweep" and its "merge". runF, when not nil, replaces
 // the sweep itself (tests).
 func NewCmdSweep(out, progress io.Writer, runF func(*sweepOptions) error) *cobra.Command {
-	opts := &sweepOptions{Out: out, Progress: progress}
+	opts := &sweepOptions{Out: out, Progress: progress, Width: terminalWidth(out)}
 	var seed uint64
 	cmd := &cobra.Command{
 		Use:   "sweep FILE|NAME --vary PATH=VALUES ...",
@@ -46,7 +50,9 @@ func NewCmdSweep(out, progress io.Writer, runF func(*sweepOptions) error) *cobra
 		Long: `Run one scenario at every point of a grid of settings, each point over --seeds
 seeds (the scenario's seed, then seed+1, ...), on every local core, and print
 each lane's outcome per client class at each point: every figure the mean over
-the seeds ± the half-width of its 95% interval (Student's t).
+the seeds ± the half-width of its 95% interval (Student's t). The table fits the
+terminal as rlsim run's does (--wide: every column), and ends with the command
+that reproduces the sweep.
 
 --vary PATH=v1,v2,v3 or PATH=from..to/step (numbers or durations, both ends
 included) varies one scenario field, named as --set names it; several --vary
@@ -100,6 +106,8 @@ partials of every shard into the output the whole sweep prints
 	f.StringVar(&opts.OutDir, "out", "", "write index.html, the PNG plots, sweep.json and sweep.csv to `DIR`")
 	f.StringVar(&opts.Shard, "shard", "", "run share `i/n` of the points and print a partial result for rlsim sweep merge")
 	f.IntVar(&opts.Jobs, "jobs", 0, "runs at once (default: one per core)")
+	f.BoolVar(&opts.Wide, "wide", false, "print every table column and each line whole, however wide the terminal")
+	f.IntVar(&opts.Width, "width", opts.Width, "fit the table to `N` columns (default: the terminal's width; 0: full layout)")
 	f.Int64Var(&opts.MaxEvents, "max-events", defaultMaxEvents, "the event budget of the whole sweep (points × seeds × events per run), checked before it runs")
 	_ = cmd.RegisterFlagCompletionFunc("format", cobra.FixedCompletions([]string{"table", "json", "csv"}, cobra.ShellCompDirectiveNoFileComp))
 	_ = cmd.RegisterFlagCompletionFunc("lanes", completeLanes)
@@ -116,6 +124,12 @@ func (opts *sweepOptions) check(cmd *cobra.Command) error {
 	}
 	if opts.MaxEvents <= 0 {
 		errs = append(errs, badInputf("--max-events: must be positive, got %d", opts.MaxEvents))
+	}
+	if opts.Width < 0 {
+		errs = append(errs, badInputf("--width: must be 0 or more, got %d", opts.Width))
+	}
+	if opts.Wide {
+		opts.Width = 0
 	}
 	if opts.Jobs < 0 {
 		errs = append(errs, badInputf("--jobs: must be 0 (one per core) or more, got %d", opts.Jobs))
@@ -200,7 +214,37 @@ func sweepRun(opts *sweepOptions) error {
 		_, err := opts.Out.Write(buf.Bytes())
 		return err
 	}
-	return writeSweeps(opts.Out, opts.Format, opts.OutDir, []report.Sweep{report.NewSweep(r, obj)})
+	s := report.NewSweep(r, obj)
+	s.Command = sweepCommand(opts.Arg, r, opts.Find, opts.Where)
+	return writeSweeps(opts.Out, opts.Format, opts.OutDir, opts.Width, []report.Sweep{s})
+}
+
+// sweepCommand is the command line that runs the sweep r of arg again from
+// its first seed, finding what find and where found. It is written from r's
+// header, so that a merge of shards prints the line the whole sweep prints;
+// output choices (--format, --out, --jobs, --max-events) are left out.
+func sweepCommand(arg string, r *run.SweepResult, find string, where []string) string {
+	parts := []string{"rlsim", "sweep", shellQuote(arg)}
+	for _, v := range r.Varies {
+		parts = append(parts, "--vary", shellQuote(v.Path+"="+strings.Join(v.Values, ",")))
+	}
+	parts = append(parts, "--seeds", fmt.Sprint(r.Seeds), "--seed", fmt.Sprint(r.Seed))
+	if r.Duration != "" {
+		parts = append(parts, "--duration", r.Duration)
+	}
+	if r.Lanes != "" {
+		parts = append(parts, "--lanes", shellQuote(r.Lanes))
+	}
+	for _, set := range r.Sets {
+		parts = append(parts, "--set", shellQuote(set))
+	}
+	if find != "" {
+		parts = append(parts, "--find", shellQuote(find))
+	}
+	for _, w := range where {
+		parts = append(parts, "--where", shellQuote(w))
+	}
+	return strings.Join(parts, " ")
 }
 
 // parseObjective reads --find and --where against the sweep's varies, lanes
@@ -218,7 +262,8 @@ func parseObjective(find string, where []string, varies []run.Vary, lanes, class
 }
 
 // writeSweeps prints sweeps in format and, with dir, writes their report there.
-func writeSweeps(out io.Writer, format, dir string, sweeps []report.Sweep) error {
+// The table fits width columns (0: the full layout).
+func writeSweeps(out io.Writer, format, dir string, width int, sweeps []report.Sweep) error {
 	var buf bytes.Buffer
 	var err error
 	switch format {
@@ -227,7 +272,7 @@ func writeSweeps(out io.Writer, format, dir string, sweeps []report.Sweep) error
 	case "csv":
 		err = report.WriteSweepCSV(&buf, sweeps)
 	default:
-		err = report.WriteSweepTable(&buf, sweeps)
+		err = report.WriteSweepTableFit(&buf, sweeps, width)
 	}
 	if err != nil {
 		return err

@@ -17,24 +17,36 @@ type mergeOptions struct {
 	Where  []string
 	Format string
 	OutDir string
+	// Width is the terminal's width for the table, 0 for the full layout.
+	Width int
+	Wide  bool
 }
 
 // NewCmdSweepMerge builds "rlsim sweep merge". runF, when not nil, replaces the
 // merge itself (tests).
 func NewCmdSweepMerge(out io.Writer, runF func(*mergeOptions) error) *cobra.Command {
-	opts := &mergeOptions{Out: out}
+	opts := &mergeOptions{Out: out, Width: terminalWidth(out)}
 	cmd := &cobra.Command{
 		Use:   "merge PARTIAL...",
 		Short: "Combine the partial results of every shard of a sweep",
 		Long: `Combine the partial results that rlsim sweep --shard i/n printed, one per
 shard, into exactly the output the whole sweep gives on one machine: the same
 table, JSON or CSV, objective and --out report. Partials of different sweeps,
-a shard given twice and missing shards are refused.`,
+a shard given twice and missing shards are refused. The partials know the
+scenario by name: for a scenario file, the reproduce line names it by its
+base name where the whole sweep gives its path.`,
 		Example: `  rlsim sweep merge part-*.json --find 'min limits[0].limit' --where 'class users success >= 99%'`,
 		Args:    cobra.MinimumNArgs(1),
 		RunE: func(cmd *cobra.Command, args []string) error {
 			opts.Files = args
-			if err := errors.Join(checkFormat(opts.Format), checkObjectiveFlags(opts.Find, opts.Where)); err != nil {
+			var widthErr error
+			if opts.Width < 0 {
+				widthErr = badInputf("--width: must be 0 or more, got %d", opts.Width)
+			}
+			if opts.Wide {
+				opts.Width = 0
+			}
+			if err := errors.Join(checkFormat(opts.Format), checkObjectiveFlags(opts.Find, opts.Where), widthErr); err != nil {
 				return err
 			}
 			if runF != nil {
@@ -48,6 +60,8 @@ a shard given twice and missing shards are refused.`,
 	f.StringArrayVar(&opts.Where, "where", nil, "a `CONDITION` on the means over seeds: '[lane LANE] [class CLASS] METRIC OP VALUE'; repeatable")
 	f.StringVarP(&opts.Format, "format", "f", "table", "output format: table, json or csv")
 	f.StringVar(&opts.OutDir, "out", "", "write index.html, the PNG plots, sweep.json and sweep.csv to `DIR`")
+	f.BoolVar(&opts.Wide, "wide", false, "print every table column and each line whole, however wide the terminal")
+	f.IntVar(&opts.Width, "width", opts.Width, "fit the table to `N` columns (default: the terminal's width; 0: full layout)")
 	return cmd
 }
 
@@ -67,7 +81,10 @@ func mergeRun(opts *mergeOptions) error {
 			return err
 		}
 	}
-	return writeSweeps(opts.Out, opts.Format, opts.OutDir, []report.Sweep{report.NewSweep(r, obj)})
+	s := report.NewSweep(r, obj)
+	// The partials know the scenario by name: a built-in's name runs it again.
+	s.Command = sweepCommand(r.Scenario, r, opts.Find, opts.Where)
+	return writeSweeps(opts.Out, opts.Format, opts.OutDir, opts.Width, []report.Sweep{s})
 }
 
 // namesOf are the lanes and classes of a sweep's first run.

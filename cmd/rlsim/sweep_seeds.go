@@ -27,7 +27,7 @@ func runSeeds(opts *runOptions) error {
 	}
 	var sweeps []report.Sweep
 	failed, all := 0, 0
-	for _, p := range plans {
+	for i, p := range plans {
 		r, err := p.Run(ctxOf(opts.Ctx), run.RunOptions{Progress: progressOf(opts.Progress)})
 		if opts.Progress != nil {
 			fmt.Fprint(opts.Progress, "\r\x1b[K")
@@ -37,11 +37,12 @@ func runSeeds(opts *runOptions) error {
 		}
 		s := report.NewSweep(r, nil)
 		s.Checks = run.SpreadChecks(p.Checks, r.Points[0])
+		s.Command = reproduceSeed(opts, opts.Args[i], r.Seed) + fmt.Sprintf(" --seeds %d", opts.Seeds)
 		failed += run.SpreadFailed(s.Checks)
 		all += len(s.Checks)
 		sweeps = append(sweeps, s)
 	}
-	if err := writeSweeps(opts.Out, opts.Format, opts.OutDir, sweeps); err != nil {
+	if err := writeSweeps(opts.Out, opts.Format, opts.OutDir, opts.Width, sweeps); err != nil {
 		return err
 	}
 	if failed > 0 {

@@ -4,10 +4,13 @@ import (
 	"bytes"
 	"context"
 	"errors"
+	"html"
 	"os"
 	"path/filepath"
+	"regexp"
 	"strings"
 	"testing"
+	"unicode/utf8"
 )
 
 func TestSweepBadFlagsAreNamed(t *testing.T) {
@@ -27,8 +30,8 @@ func TestSweepBadFlagsAreNamed(t *testing.T) {
 		{"bad shard", append(base, "--shard", "4/4"), []string{"--shard 4/4: want i/n with 0 <= i < n"}},
 		{"shard and out", append(base, "--shard", "0/2", "--out", "x", "--format", "json"),
 			[]string{"--out: a --shard prints a partial result only", "--format: a --shard prints"}},
-		{"several at once", append(base, "--format", "xml", "--jobs", "-1", "--max-events", "0"),
-			[]string{`--format: unknown value "xml"`, "--jobs: must be 0", "--max-events: must be positive"}},
+		{"several at once", append(base, "--format", "xml", "--jobs", "-1", "--max-events", "0", "--width", "-1"),
+			[]string{`--format: unknown value "xml"`, "--jobs: must be 0", "--max-events: must be positive", "--width: must be 0 or more, got -1"}},
 		{"over budget", append(base, "--seeds", "10", "--max-events", "1000"), []string{"the sweep's 2 points × 10 seeds are estimated to need", "--max-events"}},
 		{"bad seeds", append(base, "--seeds", "0"), []string{"--seeds: want 1 to 1000, got 0"}},
 	}
@@ -54,6 +57,75 @@ func TestSweepBadFlagsAreNamed(t *testing.T) {
 var sweepArgs = []string{"noisy-neighbour", "--vary", "limits[0].limit=20,40,60", "--vary", "limits[0].burst=20,60", "--seeds", "3", "--lanes", "fixed_window,token_bucket"}
 
 var objectiveArgs = []string{"--find", "min limits[0].limit", "--where", "class quiet success >= 40%"}
+
+// TestSweepWidth: --width drops columns, --wide (or --width 0) keeps them all
+// whatever the width.
+func TestSweepWidth(t *testing.T) {
+	args := append([]string{"sweep"}, sweepArgs...)
+	_, full, _ := execute(t, args...)
+	for _, tc := range []struct {
+		flags []string
+		full  bool
+	}{
+		{[]string{"--width", "0"}, true},
+		{[]string{"--width", "40", "--wide"}, true},
+		{[]string{"--width", "100"}, false},
+	} {
+		code, out, errOut := execute(t, append(args, tc.flags...)...)
+		if code != 0 {
+			t.Fatalf("%q: exit %d: %s", tc.flags, code, errOut)
+		}
+		if (out == full) != tc.full {
+			t.Errorf("%q: the full layout is %v, want %v:\n%s", tc.flags, out == full, tc.full, out)
+		}
+		if !strings.Contains(out, "retry amp") != !tc.full {
+			t.Errorf("%q: the column retry amp, dropped first, is there: %v", tc.flags, strings.Contains(out, "retry amp"))
+		}
+	}
+}
+
+// TestSweepReproduceRunsTheSameAgain runs the command a sweep's table ends
+// with and wants the same output, byte for byte; the page shows the same line.
+func TestSweepReproduceRunsTheSameAgain(t *testing.T) {
+	dir := t.TempDir()
+	for _, args := range [][]string{
+		append(append(append([]string{"sweep"}, sweepArgs...), objectiveArgs...), "--set", "duration=10s", "--out", filepath.Join(dir, "r")),
+		{"run", "noisy-neighbour", "--seeds", "2", "--seed", "7", "--lanes", "gcra"},
+	} {
+		code, out, errOut := execute(t, args...)
+		if code != 0 {
+			t.Fatalf("%q: exit %d: %s", args, code, errOut)
+		}
+		m := regexp.MustCompile(`(?m)^reproduce: rlsim (.*)$`).FindStringSubmatch(out)
+		if m == nil {
+			t.Fatalf("%q: no reproduce line:\n%s", args, out)
+		}
+		again := shellWords(t, m[1])
+		code, out2, errOut := execute(t, again...)
+		if code != 0 || out2 != out {
+			t.Errorf("%q: exit %d %s; its output differs:\n%s\n---\n%s", again, code, errOut, out2, out)
+		}
+		if args[0] == "sweep" {
+			page, err := os.ReadFile(filepath.Join(dir, "r", "index.html"))
+			if err != nil || !strings.Contains(string(page), "<code>"+html.EscapeString("rlsim "+m[1])+"</code>") {
+				t.Errorf("index.html lacks the command %q (%v)", m[1], err)
+			}
+		}
+	}
+}
+
+// shellWords splits a command line that shellQuote wrote.
+func shellWords(t *testing.T, line string) []string {
+	var words []string
+	for _, m := range regexp.MustCompile(`'((?:[^']|'\\'')*)'|(\S+)`).FindAllStringSubmatch(line, -1) {
+		if m[2] != "" {
+			words = append(words, m[2])
+			continue
+		}
+		words = append(words, strings.ReplaceAll(m[1], `'\''`, "'"))
+	}
+	return words
+}
 
 func TestSweepMergeGivesTheWholeSweepsOutput(t *testing.T) {
 	dir := t.TempDir()
@@ -88,6 +160,11 @@ func TestSweepMergeGivesTheWholeSweepsOutput(t *testing.T) {
 				t.Errorf("%s: %s of the merge differs from the whole sweep's (%v, %v)", format, f, err1, err2)
 			}
 		}
+	}
+	code, o1, _ := execute(t, append(append(append([]string{"sweep"}, sweepArgs...), objectiveArgs...), "--width", "80")...)
+	code2, o2, _ := execute(t, append(append(append([]string{"sweep", "merge"}, parts...), objectiveArgs...), "--width", "80")...)
+	if code != 0 || code2 != 0 || o1 != o2 {
+		t.Errorf("--width 80: the merged table differs from the whole sweep's (exit %d, %d):\n%s\n---\n%s", code, code2, o2, o1)
 	}
 	code, _, errOut := execute(t, append([]string{"sweep", "merge"}, parts[:3]...)...)
 	if code != exitBadInput || !strings.Contains(errOut, "shards [3/4] are missing") {
@@ -189,6 +266,7 @@ func TestSweepGolden(t *testing.T) {
 		args []string
 	}{
 		{"sweep_table.golden", append(append([]string{"sweep"}, sweepArgs...), objectiveArgs...)},
+		{"sweep_table_80.golden", append([]string{"sweep", "--width", "80"}, append(sweepArgs[:3:3], append(sweepArgs[5:], objectiveArgs...)...)...)},
 		{"sweep_json.golden", []string{"sweep", "noisy-neighbour", "--vary", "limits[0].limit=20,60", "--seeds", "2", "--lanes", "token_bucket",
 			"--find", "max limits[0].limit", "--where", "class noisy admitted_rate <= 30/s", "--format", "json"}},
 		{"sweep_csv.golden", append([]string{"sweep", "--format", "csv"}, sweepArgs...)},
@@ -200,6 +278,13 @@ func TestSweepGolden(t *testing.T) {
 				t.Fatalf("exit %d: %s", code, errOut)
 			}
 			checkGolden(t, tc.name, []byte(out))
+			if strings.HasSuffix(tc.name, "_80.golden") {
+				for _, line := range strings.Split(out, "\n") {
+					if n := utf8.RuneCountInString(line); n > 80 && !strings.HasPrefix(line, "reproduce: ") {
+						t.Errorf("a line of %d columns at --width 80: %q", n, line)
+					}
+				}
+			}
 		})
 	}
 }
@@ -210,5 +295,27 @@ func TestSweepWhereNamesADefaultLane(t *testing.T) {
 		"--find", "min limits[0].limit", "--where", "lane gcra class quiet success >= 1%")
 	if code != 0 || !strings.Contains(out, "  GCRA: limits[0].limit=20") {
 		t.Errorf("exit %d: %s\n%s", code, errOut, out)
+	}
+}
+
+// A merge knows a scenario file by its base name only: its reproduce line
+// names the scenario so, and every other line is the whole sweep's.
+func TestSweepMergeOfAFileNamesItsScenario(t *testing.T) {
+	file := filepath.Join("..", "..", "docs", "examples", "per-api-key.yaml")
+	args := []string{"sweep", file, "--vary", "limits[0].limit=4,6", "--seeds", "1"}
+	part := filepath.Join(t.TempDir(), "part-0.json")
+	code, out, errOut := execute(t, append(args, "--shard", "0/1")...)
+	if code != 0 {
+		t.Fatalf("shard: exit %d: %s", code, errOut)
+	}
+	os.WriteFile(part, []byte(out), 0o644)
+	_, whole, _ := execute(t, args...)
+	_, merged, _ := execute(t, "sweep", "merge", part)
+	wantWhole := "reproduce: rlsim sweep " + file + " --vary"
+	if !strings.Contains(whole, wantWhole) || !strings.Contains(merged, "reproduce: rlsim sweep per-api-key --vary") {
+		t.Errorf("reproduce lines: whole\n%s\nmerged\n%s", whole, merged)
+	}
+	if strings.Replace(whole, wantWhole, "reproduce: rlsim sweep per-api-key --vary", 1) != merged {
+		t.Errorf("the merge differs from the whole sweep elsewhere than its reproduce line:\n%s\n---\n%s", merged, whole)
 	}
 }
