@@ -196,11 +196,7 @@ func replayRun(opts *replayOptions) error {
 		start := time.Now()
 		ro.Progress = func(lines, bytes int64) {
 			el := time.Since(start).Seconds()
-			eta := ""
-			if total > 0 && bytes < total && el > 0 {
-				eta = fmt.Sprintf(", ETA %ds (if uncompressed)", int64(float64(total-bytes)/(float64(bytes)/el)))
-			}
-			fmt.Fprintf(opts.Progress, "\r%d lines, %.0f lines/s%s   ", lines, float64(lines)/el, eta)
+			fmt.Fprint(opts.Progress, replayProgress(lines, bytes, total, el))
 		}
 		defer fmt.Fprint(opts.Progress, "\r\033[K")
 	}
@@ -258,4 +254,18 @@ func replayRun(opts *replayOptions) error {
 	chosen := map[string]int{"text": 0, "json": 1, "csv": 2}[opts.Format]
 	_, err = opts.Out.Write(outs[chosen].Bytes())
 	return err
+}
+
+// replayProgress is the progress line after lines lines and bytes bytes of the
+// inputs (compressed bytes for gzip) in elapsed seconds: an ETA from the files'
+// total size, none when total is unknown (stdin: total < 0).
+func replayProgress(lines, bytes, total int64, elapsed float64) string {
+	if elapsed <= 0 {
+		return fmt.Sprintf("\r%d lines   ", lines)
+	}
+	eta := ""
+	if total > 0 && bytes > 0 && bytes <= total {
+		eta = fmt.Sprintf(", ETA %ds", int64(float64(total-bytes)/(float64(bytes)/elapsed)))
+	}
+	return fmt.Sprintf("\r%d lines, %.0f lines/s%s   ", lines, float64(lines)/elapsed, eta)
 }
