@@ -40,6 +40,8 @@ type Options struct {
 	// Sweep, when set, replays each of its values as one more limit in the same
 	// pass; Result.Sweep holds them and Result.Limits only the limits given.
 	Sweep *Sweep
+	// Where is what Result.Smallest picks by (default DefaultWhere).
+	Where []Where
 }
 
 func (o *Options) defaults() {
@@ -135,7 +137,7 @@ func Replay(ctx context.Context, inputs []Input, opts Options) (*Result, error) 
 	res.finish(opts)
 	if opts.Sweep != nil {
 		res.Sweep = opts.Sweep.Points(res)
-		res.Smallest = Smallest(res.Sweep)
+		res.Smallest = Smallest(res.Sweep, opts.Where)
 		res.Limits = res.Limits[:given]
 	}
 	return res, nil

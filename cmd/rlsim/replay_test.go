@@ -95,3 +95,49 @@ func TestReplayProgressETA(t *testing.T) {
 		})
 	}
 }
+
+// TestReplayWhere: --find picks by every --where, which the JSON's own rows
+// confirm; bad --where flags are named, all at once, exit 2.
+func TestReplayWhere(t *testing.T) {
+	code, out, errOut := execute(t, "replay", sampleLog, "--limit", "key=ip limit=100/1m burst=20",
+		"--vary", "limits[0].limit=10..100/30", "--find", "min limits[0].limit", "--where", "keys_refused <= 1", "--format", "json")
+	if code != 0 {
+		t.Fatalf("exit %d: %s", code, errOut)
+	}
+	var res struct {
+		Sweep []struct {
+			Value       int64
+			Lane        string
+			KeysRefused int `json:"keys_refused"`
+		}
+		Smallest map[string]int64
+	}
+	if err := json.Unmarshal([]byte(out), &res); err != nil {
+		t.Fatal(err)
+	}
+	want := map[string]int64{}
+	for _, p := range res.Sweep {
+		if _, ok := want[p.Lane]; !ok {
+			want[p.Lane] = 0
+		}
+		if p.KeysRefused <= 1 && (want[p.Lane] == 0 || p.Value < want[p.Lane]) {
+			want[p.Lane] = p.Value
+		}
+	}
+	if len(want) != 6 || len(res.Smallest) != 6 {
+		t.Fatalf("smallest %v from rows %v, want six lanes", res.Smallest, want)
+	}
+	for lane, v := range want {
+		if res.Smallest[lane] != v {
+			t.Errorf("%s: smallest %d, want %d (the rows: %+v)", lane, res.Smallest[lane], v, res.Sweep)
+		}
+	}
+	code, _, errOut = execute(t, "replay", sampleLog, "--limit", "key=ip limit=100/1m",
+		"--where", "keys_refused <= 0", "--where", "lane aimd legit <= 5%")
+	for _, w := range []string{"--where: needs --vary and --find", "--where lane aimd legit <= 5%: aimd is not a lane replayed",
+		`--where lane aimd legit <= 5%: unknown metric "legit"`} {
+		if code != exitBadInput || !strings.Contains(errOut, w) {
+			t.Errorf("exit %d, stderr %q; want 2 and %q", code, errOut, w)
+		}
+	}
+}
