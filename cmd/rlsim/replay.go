@@ -228,7 +228,7 @@ func replayRun(opts *replayOptions) error {
 		return badInput(err)
 	}
 	var outs [3]bytes.Buffer
-	if err := replay.WriteText(&outs[0], res); err != nil {
+	if err := replay.WriteTextFit(&outs[0], res, terminalWidth(opts.Out)); err != nil {
 		return err
 	}
 	if ro.Sweep != nil {
