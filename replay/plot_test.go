@@ -59,7 +59,7 @@ func TestSmallest(t *testing.T) {
 		{Value: 10, Lane: "a", BelowP99Refused: 3}, {Value: 20, Lane: "a"}, {Value: 30, Lane: "a"},
 		{Value: 10, Lane: "b", BelowP99Refused: 1}, {Value: 20, Lane: "b", BelowP99Refused: 1},
 	}
-	got := Smallest(pts)
+	got := Smallest(pts, nil)
 	if got["a"] != 20 || got["b"] != 0 || len(got) != 2 {
 		t.Errorf("Smallest = %v, want a:20 b:0", got)
 	}

@@ -75,6 +75,19 @@ func sniff(line []byte) string {
 	return ""
 }
 
+// counted counts the bytes read through it: for progress, the bytes of the
+// input as given (compressed, for gzip), so that they compare to the file's size.
+type counted struct {
+	r io.Reader
+	n int64
+}
+
+func (c *counted) Read(p []byte) (int, error) {
+	n, err := c.r.Read(p)
+	c.n += int64(n)
+	return n, err
+}
+
 // decompressed returns r's bytes, gunzipped when they start with gzip's magic bytes.
 func decompressed(r io.Reader) (io.Reader, error) {
 	br := bufio.NewReaderSize(r, 1<<20)

@@ -30,7 +30,9 @@ type Options struct {
 	// Top is how many keys to list per lane and limit (default 10).
 	Top int
 	// Progress, when not nil, is called from the reading goroutine every
-	// ProgressEvery lines (default 2^18) with the lines and bytes read so far.
+	// ProgressEvery lines (default 2^18) with the lines read so far and the
+	// bytes of the inputs consumed, as given (compressed bytes for gzip, so they
+	// compare to the files' sizes; ahead of the lines by up to 1 MiB of buffer).
 	Progress      func(lines, bytes int64)
 	ProgressEvery int64
 	// Verdicts keeps every request's verdict (tests: memory grows with lines).
@@ -38,6 +40,8 @@ type Options struct {
 	// Sweep, when set, replays each of its values as one more limit in the same
 	// pass; Result.Sweep holds them and Result.Limits only the limits given.
 	Sweep *Sweep
+	// Where is what Result.Smallest picks by (default DefaultWhere).
+	Where []Where
 }
 
 func (o *Options) defaults() {
@@ -133,7 +137,7 @@ func Replay(ctx context.Context, inputs []Input, opts Options) (*Result, error) 
 	res.finish(opts)
 	if opts.Sweep != nil {
 		res.Sweep = opts.Sweep.Points(res)
-		res.Smallest = Smallest(res.Sweep)
+		res.Smallest = Smallest(res.Sweep, opts.Where)
 		res.Limits = res.Limits[:given]
 	}
 	return res, nil
@@ -147,7 +151,7 @@ func read(ctx context.Context, inputs []Input, opts Options, res *Result, send f
 	var keyBuf []byte
 	var slab []int32
 	var rec Record
-	var seq, bytesRead int64
+	var seq, bytesDone int64 // bytesDone: the inputs before this one
 	origin, haveOrigin := int64(0), false
 	cur := &batch{}
 	flush := func() {
@@ -176,7 +180,8 @@ func read(ctx context.Context, inputs []Input, opts Options, res *Result, send f
 	}
 	var strictErr error
 	for _, in := range inputs {
-		r, err := decompressed(in.R)
+		raw := &counted{r: in.R}
+		r, err := decompressed(raw)
 		if err != nil {
 			return fmt.Errorf("%s: %w", in.Name, err)
 		}
@@ -186,9 +191,8 @@ func read(ctx context.Context, inputs []Input, opts Options, res *Result, send f
 				return
 			}
 			res.Lines++
-			bytesRead += int64(len(line)) + 1
 			if opts.Progress != nil && res.Lines%opts.ProgressEvery == 0 {
-				opts.Progress(res.Lines, bytesRead)
+				opts.Progress(res.Lines, bytesDone+raw.n)
 			}
 			if len(line) == 0 {
 				return
@@ -254,6 +258,7 @@ func read(ctx context.Context, inputs []Input, opts Options, res *Result, send f
 			res.Requests++
 			release(false)
 		})
+		bytesDone += raw.n
 		if err != nil {
 			return fmt.Errorf("%s: %w", in.Name, err)
 		}

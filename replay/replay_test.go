@@ -2,6 +2,7 @@ package replay
 
 import (
 	"bytes"
+	"compress/gzip"
 	"context"
 	"errors"
 	"strings"
@@ -271,18 +272,36 @@ func TestReplayStopsWhenCancelled(t *testing.T) {
 	}
 }
 
+// TestProgress: progress counts the input's bytes as given (compressed for
+// gzip), so that they reach, and never pass, the file's size.
 func TestProgress(t *testing.T) {
-	var log bytes.Buffer
-	writeCombined(&log, 1000, 1)
-	size := int64(log.Len())
-	var calls [][2]int64
-	_, err := Replay(context.Background(), []Input{{Name: "log", R: &log}}, Options{Limits: []Limit{mustLimit(t, "key=ip limit=1/1s")},
-		ProgressEvery: 100, Progress: func(lines, bytes int64) { calls = append(calls, [2]int64{lines, bytes}) }})
-	if err != nil {
-		t.Fatal(err)
-	}
-	if len(calls) != 10 || calls[9][0] != 1000 || calls[9][1] != size {
-		t.Errorf("progress calls %v, want every 100 lines, the last at 1000 lines and %d bytes", calls, size)
+	var plain bytes.Buffer
+	writeCombined(&plain, 20_000, 1)
+	var gz bytes.Buffer
+	zw := gzip.NewWriter(&gz)
+	zw.Write(plain.Bytes())
+	zw.Close()
+	for _, tc := range []struct {
+		name string
+		data []byte
+	}{{"plain", plain.Bytes()}, {"gzip", gz.Bytes()}} {
+		t.Run(tc.name, func(t *testing.T) {
+			size := int64(len(tc.data))
+			var calls [][2]int64
+			_, err := Replay(context.Background(), []Input{{Name: "log", R: bytes.NewReader(tc.data)}}, Options{Limits: []Limit{mustLimit(t, "key=ip limit=1/1s")},
+				ProgressEvery: 1000, Progress: func(lines, bytes int64) { calls = append(calls, [2]int64{lines, bytes}) }})
+			if err != nil {
+				t.Fatal(err)
+			}
+			if len(calls) != 20 || calls[19][0] != 20_000 || calls[19][1] != size {
+				t.Fatalf("progress calls %v, want every 1000 lines, the last at 20000 lines and %d bytes", calls, size)
+			}
+			for i := 1; i < len(calls); i++ {
+				if calls[i][1] < calls[i-1][1] || calls[i][1] > size {
+					t.Errorf("call %d: %d bytes after %d, want growing up to %d", i, calls[i][1], calls[i-1][1], size)
+				}
+			}
+		})
 	}
 }
 

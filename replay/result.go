@@ -21,7 +21,8 @@ type Result struct {
 	Last     time.Time     `json:"last"`
 	Limits   []LimitResult `json:"limits"`
 	// Sweep is every --vary value's lanes; Smallest each lane's smallest value
-	// refusing no key at or below the p99 of per-key peaks (0: none).
+	// meeting Options.Where (by default: refusing no key at or below the p99 of
+	// per-key peaks; 0: none).
 	Sweep    []SweepPoint     `json:"sweep,omitempty"`
 	Smallest map[string]int64 `json:"smallest,omitempty"`
 

@@ -5,6 +5,7 @@ import (
 	"io"
 	"regexp"
 	"strconv"
+	"strings"
 	"text/tabwriter"
 )
 
@@ -70,6 +71,10 @@ type SweepPoint struct {
 	// BelowP99Refused: keys refused whose peak per window is at most the
 	// 99th percentile of every key's peak (the bulk of ordinary keys).
 	BelowP99Refused int `json:"keys_below_p99_refused"`
+	// LegitCaught: legitimate-looking keys refused.
+	LegitCaught int `json:"legit_keys_caught"`
+	// RefusedShare is Refused over the requests replayed.
+	RefusedShare float64 `json:"refused_share"`
 }
 
 // Points lists every value's lanes from r, which replayed s.Expand's limits.
@@ -78,22 +83,35 @@ func (s *Sweep) Points(r *Result) []SweepPoint {
 	for i, v := range s.Values {
 		l := r.Limits[s.first+i]
 		for _, lane := range l.Lanes {
+			share := 0.0
+			if r.Requests > 0 {
+				share = float64(lane.Refused) / float64(r.Requests)
+			}
 			pts = append(pts, SweepPoint{Value: v, Lane: lane.Lane, Refused: lane.Refused,
-				KeysRefused: lane.KeysRefused, BelowP99Refused: lane.BelowP99Refused})
+				KeysRefused: lane.KeysRefused, BelowP99Refused: lane.BelowP99Refused,
+				LegitCaught: lane.LegitCaught, RefusedShare: share})
 		}
 	}
 	return pts
 }
 
-// Smallest is, per lane, the smallest value at which no key below the 99th
-// percentile of per-key peaks would be refused (0: none of the values).
-func Smallest(pts []SweepPoint) map[string]int64 {
+// Smallest is, per lane, the smallest value whose row meets every where
+// (DefaultWhere when there is none: no key below the 99th percentile of
+// per-key peaks refused); 0 when none of the values does.
+func Smallest(pts []SweepPoint, where []Where) map[string]int64 {
+	if len(where) == 0 {
+		where = []Where{DefaultWhere}
+	}
 	out := map[string]int64{}
 	for _, p := range pts {
 		if _, ok := out[p.Lane]; !ok {
 			out[p.Lane] = 0
 		}
-		if p.BelowP99Refused == 0 && (out[p.Lane] == 0 || p.Value < out[p.Lane]) {
+		meets := true
+		for _, w := range where {
+			meets = meets && w.Meets(p)
+		}
+		if meets && (out[p.Lane] == 0 || p.Value < out[p.Lane]) {
 			out[p.Lane] = p.Value
 		}
 	}
@@ -103,7 +121,7 @@ func Smallest(pts []SweepPoint) map[string]int64 {
 // WriteSweepText writes the sweep as a table, a row per value and lane, then
 // each lane's smallest value refusing no key below the 99th percentile of peaks.
 // With find false, the last part is left out.
-func WriteSweepText(w io.Writer, s *Sweep, r *Result, find bool) error {
+func WriteSweepText(w io.Writer, s *Sweep, r *Result, find bool, where []Where) error {
 	pts := r.Sweep
 	tw := tabwriter.NewWriter(w, 0, 0, 2, ' ', tabwriter.AlignRight)
 	fmt.Fprintf(tw, "\n%s\tlane\twould refuse\tkeys refused\tkeys below p99 refused\t\n", s.Path)
@@ -117,7 +135,15 @@ func WriteSweepText(w io.Writer, s *Sweep, r *Result, find bool) error {
 		return nil
 	}
 	smallest := r.Smallest
-	fmt.Fprintf(w, "\nsmallest %s refusing no key at or below the p99 of per-key peaks:\n", s.Path)
+	if len(where) == 0 {
+		fmt.Fprintf(w, "\nsmallest %s refusing no key at or below the p99 of per-key peaks:\n", s.Path)
+	} else {
+		var texts []string
+		for _, wh := range where {
+			texts = append(texts, wh.Text)
+		}
+		fmt.Fprintf(w, "\nsmallest %s where %s:\n", s.Path, strings.Join(texts, " and "))
+	}
 	for _, lane := range r.Limits[0].Lanes {
 		if v := smallest[lane.Lane]; v > 0 {
 			fmt.Fprintf(w, "  %s: %d\n", lane.Lane, v)

@@ -7,11 +7,22 @@ import (
 	"io"
 	"strconv"
 	"strings"
-	"text/tabwriter"
+
+	"github.com/rlsim/rlsim/report"
 )
 
-// WriteText writes the replay as tables: one per limit, a row per lane.
-func WriteText(w io.Writer, r *Result) error {
+// WriteText writes the replay as tables: one per limit, a row per lane, every
+// column (the layout for files, pipes and golden files).
+func WriteText(w io.Writer, r *Result) error { return WriteTextFit(w, r, 0) }
+
+// textDrop is the order in which a narrow terminal drops the table's columns
+// (after those with nothing to say); JSON and CSV keep them all.
+var textDrop = []string{"top key (refused, peak)", "keys refused", "legit-looking caught"}
+
+// WriteTextFit is WriteText for a terminal width columns wide: each table drops
+// columns, as rlsim run's does (report.Table.Fit), until it fits. A width of 0
+// or less prints every column.
+func WriteTextFit(w io.Writer, r *Result, width int) error {
 	var b strings.Builder
 	fmt.Fprintf(&b, "replayed %d requests (%d lines; %d bad, %d more than %s late)", r.Requests, r.Lines, r.Bad, r.TooLate, r.Late)
 	if r.Requests > 0 {
@@ -26,19 +37,16 @@ func WriteText(w io.Writer, r *Result) error {
 			l.Limit, l.Keys, l.PeakP50, l.PeakP90, l.PeakP99, l.PeakMax)
 		fmt.Fprintf(&b, "legit-looking: at most %d requests per window in %.0f%% of the windows a key was active\n",
 			l.LegitBelow, 100*l.LegitShare)
-		tw := tabwriter.NewWriter(&b, 0, 0, 2, ' ', tabwriter.AlignRight)
-		fmt.Fprintln(tw, "lane\twould refuse\tkeys refused\tlegit-looking caught\ttop key (refused, peak)\t")
+		t := &report.Table{Head: []string{"lane", "would refuse", "keys refused", "legit-looking caught", "top key (refused, peak)"}}
 		for _, lane := range l.Lanes {
 			top := "-"
 			if len(lane.Top) > 0 {
-				t := lane.Top[0]
-				top = fmt.Sprintf("%s (%d, %d)", t.Key, t.Refused, t.Peak)
+				k := lane.Top[0]
+				top = fmt.Sprintf("%s (%d, %d)", k.Key, k.Refused, k.Peak)
 			}
-			fmt.Fprintf(tw, "%s\t%d\t%d\t%d\t%s\t\n", lane.Lane, lane.Refused, lane.KeysRefused, lane.LegitCaught, top)
+			t.Add(lane.Lane, i64(lane.Refused), strconv.Itoa(lane.KeysRefused), strconv.Itoa(lane.LegitCaught), top)
 		}
-		if err := tw.Flush(); err != nil {
-			return err
-		}
+		t.Fit(width, textDrop).Write(&b)
 	}
 	_, err := io.WriteString(w, b.String())
 	return err

@@ -38,6 +38,7 @@ type replayOptions struct {
 	OutDir     string
 	Vary       string
 	Find       string
+	Where      []string
 	Scenario   string
 }
 
@@ -83,7 +84,8 @@ user, global, field:NAME (a JSON or CSV field), joined by + (ip+endpoint).`,
 	f.StringVar(&opts.Format, "format", "text", "output `format`: text, json, csv")
 	f.StringVar(&opts.OutDir, "out", "", "also write replay.txt, .json, .csv, report.html and PNG plots into `DIR` (a report folder)")
 	f.StringVar(&opts.Vary, "vary", "", "replay limits[N].limit or limits[N].burst at each of `PATH=V1,V2 or PATH=FROM..TO/STEP`, in the same pass")
-	f.StringVar(&opts.Find, "find", "", "with --vary, `min PATH`: each lane's smallest value refusing no key at or below the p99 of per-key peaks")
+	f.StringVar(&opts.Find, "find", "", "with --vary, `min PATH`: each lane's smallest value meeting every --where (default: refusing no key at or below the p99 of per-key peaks)")
+	f.StringArrayVar(&opts.Where, "where", nil, "with --find, a `CONDITION` '[lane LANE] METRIC OP VALUE' on a swept row, METRIC one of "+replayWhereMetrics()+"; repeatable")
 	return cmd
 }
 
@@ -156,6 +158,20 @@ func replayOptionsOf(opts *replayOptions) (replay.Options, error) {
 			errs = append(errs, fmt.Errorf("--find %s: want 'min PATH', PATH the --vary path", opts.Find))
 		}
 	}
+	if opts.Find == "" && len(opts.Where) > 0 {
+		errs = append(errs, errors.New("--where: needs --vary and --find 'min PATH' to say what to pick"))
+	}
+	lanes := ro.Lanes
+	if len(lanes) == 0 {
+		lanes = replay.LaneNames
+	}
+	for _, s := range opts.Where {
+		w, err := replay.ParseWhere(s, lanes)
+		if err != nil {
+			errs = append(errs, err)
+		}
+		ro.Where = append(ro.Where, w)
+	}
 	switch opts.Format {
 	case "text", "json", "csv":
 	default:
@@ -196,11 +212,7 @@ func replayRun(opts *replayOptions) error {
 		start := time.Now()
 		ro.Progress = func(lines, bytes int64) {
 			el := time.Since(start).Seconds()
-			eta := ""
-			if total > 0 && bytes < total && el > 0 {
-				eta = fmt.Sprintf(", ETA %ds (if uncompressed)", int64(float64(total-bytes)/(float64(bytes)/el)))
-			}
-			fmt.Fprintf(opts.Progress, "\r%d lines, %.0f lines/s%s   ", lines, float64(lines)/el, eta)
+			fmt.Fprint(opts.Progress, replayProgress(lines, bytes, total, el))
 		}
 		defer fmt.Fprint(opts.Progress, "\r\033[K")
 	}
@@ -216,11 +228,11 @@ func replayRun(opts *replayOptions) error {
 		return badInput(err)
 	}
 	var outs [3]bytes.Buffer
-	if err := replay.WriteText(&outs[0], res); err != nil {
+	if err := replay.WriteTextFit(&outs[0], res, terminalWidth(opts.Out)); err != nil {
 		return err
 	}
 	if ro.Sweep != nil {
-		if err := replay.WriteSweepText(&outs[0], ro.Sweep, res, opts.Find != ""); err != nil {
+		if err := replay.WriteSweepText(&outs[0], ro.Sweep, res, opts.Find != "", ro.Where); err != nil {
 			return err
 		}
 	}
@@ -258,4 +270,27 @@ func replayRun(opts *replayOptions) error {
 	chosen := map[string]int{"text": 0, "json": 1, "csv": 2}[opts.Format]
 	_, err = opts.Out.Write(outs[chosen].Bytes())
 	return err
+}
+
+// replayProgress is the progress line after lines lines and bytes bytes of the
+// inputs (compressed bytes for gzip) in elapsed seconds: an ETA from the files'
+// total size, none when total is unknown (stdin: total < 0).
+func replayProgress(lines, bytes, total int64, elapsed float64) string {
+	if elapsed <= 0 {
+		return fmt.Sprintf("\r%d lines   ", lines)
+	}
+	eta := ""
+	if total > 0 && bytes > 0 && bytes <= total {
+		eta = fmt.Sprintf(", ETA %ds", int64(float64(total-bytes)/(float64(bytes)/elapsed)))
+	}
+	return fmt.Sprintf("\r%d lines, %.0f lines/s%s   ", lines, float64(lines)/elapsed, eta)
+}
+
+// replayWhereMetrics lists the metrics a replay's --where names.
+func replayWhereMetrics() string {
+	var names []string
+	for _, m := range replay.WhereMetrics {
+		names = append(names, m.Name)
+	}
+	return strings.Join(names, ", ")
 }

@@ -71,3 +71,73 @@ func TestReplayOutputs(t *testing.T) {
 		}
 	}
 }
+
+// TestReplayProgressETA: the ETA is the remaining bytes at the rate so far
+// (compressed bytes for gzip, which replay.Options.Progress counts), and none is
+// claimed when the size is unknown (stdin).
+func TestReplayProgressETA(t *testing.T) {
+	tests := []struct {
+		name                string
+		lines, bytes, total int64
+		elapsed             float64
+		want                string
+	}{
+		{"a quarter in 10s", 1000, 250, 1000, 10, "\r1000 lines, 100 lines/s, ETA 30s   "},
+		{"half in 2s", 500, 50, 100, 2, "\r500 lines, 250 lines/s, ETA 2s   "},
+		{"stdin", 1000, 250, -1, 10, "\r1000 lines, 100 lines/s   "},
+		{"no time yet", 10, 5, 100, 0, "\r10 lines   "},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			if got := replayProgress(tt.lines, tt.bytes, tt.total, tt.elapsed); got != tt.want {
+				t.Errorf("replayProgress(%d, %d, %d, %v) = %q, want %q", tt.lines, tt.bytes, tt.total, tt.elapsed, got, tt.want)
+			}
+		})
+	}
+}
+
+// TestReplayWhere: --find picks by every --where, which the JSON's own rows
+// confirm; bad --where flags are named, all at once, exit 2.
+func TestReplayWhere(t *testing.T) {
+	code, out, errOut := execute(t, "replay", sampleLog, "--limit", "key=ip limit=100/1m burst=20",
+		"--vary", "limits[0].limit=10..100/30", "--find", "min limits[0].limit", "--where", "keys_refused <= 1", "--format", "json")
+	if code != 0 {
+		t.Fatalf("exit %d: %s", code, errOut)
+	}
+	var res struct {
+		Sweep []struct {
+			Value       int64
+			Lane        string
+			KeysRefused int `json:"keys_refused"`
+		}
+		Smallest map[string]int64
+	}
+	if err := json.Unmarshal([]byte(out), &res); err != nil {
+		t.Fatal(err)
+	}
+	want := map[string]int64{}
+	for _, p := range res.Sweep {
+		if _, ok := want[p.Lane]; !ok {
+			want[p.Lane] = 0
+		}
+		if p.KeysRefused <= 1 && (want[p.Lane] == 0 || p.Value < want[p.Lane]) {
+			want[p.Lane] = p.Value
+		}
+	}
+	if len(want) != 6 || len(res.Smallest) != 6 {
+		t.Fatalf("smallest %v from rows %v, want six lanes", res.Smallest, want)
+	}
+	for lane, v := range want {
+		if res.Smallest[lane] != v {
+			t.Errorf("%s: smallest %d, want %d (the rows: %+v)", lane, res.Smallest[lane], v, res.Sweep)
+		}
+	}
+	code, _, errOut = execute(t, "replay", sampleLog, "--limit", "key=ip limit=100/1m",
+		"--where", "keys_refused <= 0", "--where", "lane aimd legit <= 5%")
+	for _, w := range []string{"--where: needs --vary and --find", "--where lane aimd legit <= 5%: aimd is not a lane replayed",
+		`--where lane aimd legit <= 5%: unknown metric "legit"`} {
+		if code != exitBadInput || !strings.Contains(errOut, w) {
+			t.Errorf("exit %d, stderr %q; want 2 and %q", code, errOut, w)
+		}
+	}
+}
