@@ -65,12 +65,11 @@ func MergePartials(paths []string) (*SweepResult, error) {
 	if len(parts) == 0 {
 		return nil, BadInputf("rlsim sweep merge: no partial result files given")
 	}
-	first, _ := json.Marshal(parts[0].Header)
+	first := headerKey(parts[0].Header)
 	var count int
 	byShard := map[int]string{}
 	for i, r := range parts {
-		h, _ := json.Marshal(r.Header)
-		if !bytes.Equal(h, first) {
+		if !bytes.Equal(headerKey(r.Header), first) {
 			errs = append(errs, fmt.Errorf("%s: a part of another sweep than %s (scenario, flags or seeds differ)", paths[i], paths[0]))
 			continue
 		}
@@ -118,4 +117,12 @@ func MergePartials(paths []string) (*SweepResult, error) {
 		return nil, BadInputf("rlsim sweep merge: the partials hold %d of the sweep's %d points", len(out.Points), out.PointCount)
 	}
 	return out, nil
+}
+
+// headerKey is what two shards of one sweep share: the header without the
+// scenario's argument, which may name one file by different paths.
+func headerKey(h Header) []byte {
+	h.Arg = ""
+	b, _ := json.Marshal(h)
+	return b
 }

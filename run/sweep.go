@@ -79,7 +79,11 @@ type Plan struct {
 
 // Header says what a sweep ran; partial results merge only when theirs agree.
 type Header struct {
-	Scenario     string   `json:"scenario"`
+	Scenario string `json:"scenario"`
+	// Arg is the scenario as the command line named it (a file's path, a
+	// built-in's name); shards may name one file by different paths, so a merge
+	// does not compare it and takes the first shard's.
+	Arg          string   `json:"arg,omitempty"`
 	SourceSHA256 string   `json:"source_sha256"`
 	Sets         []string `json:"sets,omitempty"`
 	Lanes        string   `json:"lanes,omitempty"`
@@ -124,7 +128,7 @@ func (sw Sweep) Plan() (*Plan, error) {
 		return nil, err
 	}
 	p := &Plan{scenarios: map[int]*scenarios.Scenario{}, shard: sw.Shard}
-	p.Header = Header{Scenario: base.Name, SourceSHA256: digest(base.Source), Sets: sw.Overrides.Sets,
+	p.Header = Header{Scenario: base.Name, Arg: sw.Arg, SourceSHA256: digest(base.Source), Sets: sw.Overrides.Sets,
 		Lanes: sw.Overrides.Lanes, Varies: sw.Varies, Seed: base.Config.Seed, Seeds: sw.Seeds, PointCount: len(grid)}
 	if sw.Overrides.Duration > 0 {
 		p.Duration = sw.Overrides.Duration.String()

@@ -32,9 +32,8 @@ func NewCmdSweepMerge(out io.Writer, runF func(*mergeOptions) error) *cobra.Comm
 		Long: `Combine the partial results that rlsim sweep --shard i/n printed, one per
 shard, into exactly the output the whole sweep gives on one machine: the same
 table, JSON or CSV, objective and --out report. Partials of different sweeps,
-a shard given twice and missing shards are refused. The partials know the
-scenario by name: for a scenario file, the reproduce line names it by its
-base name where the whole sweep gives its path.`,
+a shard given twice and missing shards are refused. The reproduce line names
+the scenario as the first partial's command named it.`,
 		Example: `  rlsim sweep merge part-*.json --find 'min limits[0].limit' --where 'class users success >= 99%'`,
 		Args:    cobra.MinimumNArgs(1),
 		RunE: func(cmd *cobra.Command, args []string) error {
@@ -83,7 +82,11 @@ func mergeRun(opts *mergeOptions) error {
 	}
 	s := report.NewSweep(r, obj)
 	// The partials know the scenario by name: a built-in's name runs it again.
-	s.Command = sweepCommand(r.Scenario, r, opts.Find, opts.Where)
+	arg := r.Arg
+	if arg == "" {
+		arg = r.Scenario
+	}
+	s.Command = sweepCommand(arg, r, opts.Find, opts.Where)
 	return writeSweeps(opts.Out, opts.Format, opts.OutDir, opts.Width, []report.Sweep{s})
 }
 
