@@ -12,35 +12,55 @@ import (
 // clients that react, which a log does not have.
 var LaneNames = []string{"fixed_window", "sliding_log", "sliding_window_counter", "token_bucket", "leaky_bucket", "gcra"}
 
-// decider decides one limit's requests by key id, holding state only for live keys.
+// decider decides one limit's requests by key id and measures each live key's
+// rate beside its state, holding both only until the reader retires the key.
 type decider interface {
-	decide(key int32, now time.Duration) algorithms.Verdict
-	evict(now time.Duration)
+	decide(key int32, now time.Duration) (algorithms.Verdict, *keyRate)
+	// retire forgets key and returns its rate record; it panics if the key's
+	// state would not decide as a never-seen key's would at now.
+	retire(key int32, now time.Duration) (keyRate, bool)
+	each(f func(key int32, r *keyRate))
 	live() int
 }
 
 // keyed is algorithms.Keyed on key ids, which hash faster than the key strings:
-// a key's state is created on its first request and removed once the
-// algorithm's Idle says it decides exactly as a never-seen key would.
+// a key's state is created on its first request and removed when the reader
+// retires the key, by which time the algorithm's Idle says it decides exactly as
+// a never-seen key would.
 type keyed[S any] struct {
 	alg    algorithms.Algorithm[S]
-	states map[int32]*S
+	states map[int32]*keyEntry[S]
 }
 
-func (k keyed[S]) decide(key int32, now time.Duration) algorithms.Verdict {
-	s, ok := k.states[key]
+type keyEntry[S any] struct {
+	state S
+	rate  keyRate
+}
+
+func (k keyed[S]) decide(key int32, now time.Duration) (algorithms.Verdict, *keyRate) {
+	e, ok := k.states[key]
 	if !ok {
-		s = new(S)
-		k.states[key] = s
+		e = new(keyEntry[S])
+		k.states[key] = e
 	}
-	return k.alg.Decide(s, now, 1).Verdict
+	return k.alg.Decide(&e.state, now, 1).Verdict, &e.rate
 }
 
-func (k keyed[S]) evict(now time.Duration) {
-	for key, s := range k.states {
-		if k.alg.Idle(s, now) {
-			delete(k.states, key)
-		}
+func (k keyed[S]) retire(key int32, now time.Duration) (keyRate, bool) {
+	e, ok := k.states[key]
+	if !ok {
+		return keyRate{}, false
+	}
+	if !k.alg.Idle(&e.state, now) {
+		panic(fmt.Sprintf("replay: keyed.retire: key %d retired at %v before its state is idle", key, now))
+	}
+	delete(k.states, key)
+	return e.rate, true
+}
+
+func (k keyed[S]) each(f func(key int32, r *keyRate)) {
+	for key, e := range k.states {
+		f(key, &e.rate)
 	}
 }
 
@@ -50,7 +70,19 @@ func wrap[S any](alg algorithms.Algorithm[S], err error) (decider, error) {
 	if err != nil {
 		return nil, err
 	}
-	return keyed[S]{alg: alg, states: map[int32]*S{}}, nil
+	return keyed[S]{alg: alg, states: map[int32]*keyEntry[S]{}}, nil
+}
+
+// retireAfter is how long after a key's last request every lane's state for it
+// is idle under p, and its last rate window closed: two windows (the sliding
+// window counter's previous count), plus the time to drain or refill a burst
+// and one more emission interval (leaky bucket, token bucket, GCRA), rounded up.
+func retireAfter(p algorithms.Policy) time.Duration {
+	interval := (p.Window + time.Duration(p.Limit) - 1) / time.Duration(p.Limit)
+	if p.Burst+2 > (1<<61)/int64(interval) {
+		return 1 << 61 // longer than any log
+	}
+	return 2*p.Window + time.Duration(p.Burst+2)*interval
 }
 
 // newDecider builds lane's limiter for p.

@@ -43,9 +43,15 @@ func Plots(r *Result, s *Sweep) (map[string][]byte, error) {
 	peaks.Title.Text = "per-key peak requests in one window, " + l.Limit
 	peaks.X.Label.Text = "peak requests per window"
 	peaks.Y.Label.Text = "share of keys at or below"
-	cdf := make(plotter.XYs, len(l.peaks))
-	for i, p := range l.peaks {
-		cdf[i] = plotter.XY{X: float64(p), Y: float64(i+1) / float64(len(l.peaks))}
+	// The first and last of each peak's keys draw the same lines as a point per key.
+	var cdf plotter.XYs
+	var below int64
+	for _, p := range l.peaks {
+		cdf = append(cdf, plotter.XY{X: float64(p.peak), Y: float64(below+1) / float64(l.Keys)})
+		below += p.keys
+		if p.keys > 1 {
+			cdf = append(cdf, plotter.XY{X: float64(p.peak), Y: float64(below) / float64(l.Keys)})
+		}
 	}
 	if len(cdf) == 0 {
 		cdf = plotter.XYs{{}}

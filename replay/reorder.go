@@ -41,6 +41,14 @@ func (q *reorder) push(e event) bool {
 
 // pop releases the earliest event if it can no longer be overtaken (or if all
 // is true: the log has ended).
+// advance makes at the latest time seen if it is later, so that pop releases
+// what a push of an event at at would let it.
+func (q *reorder) advance(at int64) {
+	if !q.seen || at > q.maxSeen {
+		q.seen, q.maxSeen = true, at
+	}
+}
+
 func (q *reorder) pop(all bool) (event, bool) {
 	if q.head < len(q.fifo) && (len(q.heap) == 0 || less(q.fifo[q.head], q.heap[0])) {
 		e := q.fifo[q.head]

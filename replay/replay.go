@@ -4,7 +4,6 @@ import (
 	"context"
 	"errors"
 	"fmt"
-	"math"
 	"slices"
 	"sync"
 	"time"
@@ -80,6 +79,19 @@ const batchSize = 8192
 type batch struct {
 	at   []time.Duration // since the replay's origin
 	keys []int32         // key ids (Result.names), len(at) × limits, limit-major per event
+	// retired are keys retired, in order, each before the event at its index:
+	// their ids may then be given to other keys.
+	retired []retiree
+}
+
+// retiree is a key retired: sent nothing for retireAfter, so every lane decides
+// it as a never-seen key and its last rate window has closed.
+type retiree struct {
+	id   int32
+	name string
+	at   time.Duration // since the replay's origin: retireAfter past its last request
+	// before is the index in its batch of the first event after it.
+	before int
 }
 
 // Replay reads every input once, in order, and replays its requests through
@@ -107,6 +119,7 @@ func Replay(ctx context.Context, inputs []Input, opts Options) (*Result, error) 
 		deciders = append(deciders, row)
 	}
 	res := newResult(opts)
+	res.deciders = deciders
 	workers := make([]chan *batch, len(opts.Lanes)+1)
 	var wg sync.WaitGroup
 	for i := range workers {
@@ -147,8 +160,9 @@ func Replay(ctx context.Context, inputs []Input, opts Options) (*Result, error) 
 func read(ctx context.Context, inputs []Input, opts Options, res *Result, send func(*batch)) error {
 	nl := len(opts.Limits)
 	q := reorder{late: int64(opts.Late)}
-	intern := map[string]int32{}
-	var keyBuf []byte
+	keys := newKeyTable(opts.Limits, opts.Late)
+	var keyBuf []byte // every limit's key, one after another, ending at ends
+	var ends []int
 	var slab []int32
 	var rec Record
 	var seq, bytesDone int64 // bytesDone: the inputs before this one
@@ -169,7 +183,15 @@ func read(ctx context.Context, inputs []Input, opts Options, res *Result, send f
 			if !haveOrigin {
 				origin, haveOrigin = e.at-e.at%int64(time.Hour), true
 				res.Origin = time.Unix(0, origin).UTC()
+				keys.nextScan = e.at
 			}
+			if e.at >= keys.nextScan {
+				keys.retire(e.at)
+			}
+			if len(keys.retired) > 0 {
+				cur.retired = append(cur.retired, keys.take(origin, len(cur.at))...)
+			}
+			keys.released(e.keys, e.at)
 			cur.at = append(cur.at, time.Duration(e.at-origin))
 			cur.keys = append(cur.keys, e.keys...)
 			res.Last = time.Unix(0, e.at).UTC()
@@ -223,35 +245,40 @@ func read(ctx context.Context, inputs []Input, opts Options, res *Result, send f
 				}
 				return
 			}
-			if len(slab) < nl {
-				slab = make([]int32, 1024*nl)
-			}
-			keys := slab[:nl:nl]
-			for i, l := range opts.Limits {
+			ends = ends[:0]
+			keyBuf = keyBuf[:0]
+			for _, l := range opts.Limits {
 				var ok bool
-				keyBuf, ok = l.Key.appendKey(keyBuf[:0], &rec)
-				if !ok {
+				if keyBuf, ok = l.Key.appendKey(keyBuf, &rec); !ok {
 					bad(fmt.Sprintf("no %s for key %s", l.Key, l.Name))
 					return
 				}
-				id, seen := intern[string(keyBuf)]
-				if !seen {
-					if len(res.names) == math.MaxInt32 {
-						bad("more than 2^31 distinct keys")
-						return
-					}
-					id = int32(len(res.names))
-					res.names = append(res.names, string(keyBuf))
-					intern[res.names[id]] = id
+				ends = append(ends, len(keyBuf))
+			}
+			// Release what this line lets go first, so that a key is still
+			// waiting in the buffer only if it sent within Late of this line.
+			q.advance(rec.At)
+			release(false)
+			if len(slab) < nl {
+				slab = make([]int32, 1024*nl)
+			}
+			ids := slab[:nl:nl]
+			from := 0
+			for i, end := range ends {
+				id, ok := keys.id(keyBuf[from:end], rec.At)
+				if !ok {
+					bad("more than 2^31 live keys")
+					return
 				}
-				keys[i] = id
+				ids[i], from = id, end
 			}
 			slab = slab[nl:]
 			seq++
-			if !q.push(event{at: rec.At, seq: seq, keys: keys}) {
+			if !q.push(event{at: rec.At, seq: seq, keys: ids}) {
 				res.TooLate++
 				return
 			}
+			keys.pending(ids)
 			if res.Requests == 0 || rec.At < res.first {
 				res.first = rec.At
 			}
@@ -268,6 +295,8 @@ func read(ctx context.Context, inputs []Input, opts Options, res *Result, send f
 	}
 	release(true)
 	flush()
-	res.Keys = len(res.names)
+	res.Keys = keys.episodes
+	res.retired, res.retireAfter = keys.retirements, time.Duration(keys.after)
+	res.names = keys.names
 	return nil
 }

@@ -305,24 +305,41 @@ func TestProgress(t *testing.T) {
 	}
 }
 
-// TestIdleKeysEvicted: a lane holds state only for live keys; once every key
-// is back to fresh, an eviction leaves only the key just decided.
-func TestIdleKeysEvicted(t *testing.T) {
+// TestRetiredKeysForgotten: a lane holds state only for live keys; a key
+// retired retireAfter after its last request is idle in every lane and its
+// state is dropped, and retiring one sooner is a programmer error (panic).
+func TestRetiredKeysForgotten(t *testing.T) {
+	l := mustLimit(t, "key=ip limit=10/1s burst=5")
+	after := retireAfter(l.Policy)
 	for _, lane := range LaneNames {
-		d, err := newDecider(lane, mustLimit(t, "key=ip limit=10/1s burst=5").Policy)
+		d, err := newDecider(lane, l.Policy)
 		if err != nil {
 			t.Fatal(err)
 		}
 		for i := range 1000 {
-			d.decide(int32(i), time.Duration(i)*time.Millisecond)
+			for range 20 { // past the limit: the state is as full as it gets
+				d.decide(int32(i), time.Duration(i)*time.Millisecond)
+			}
 		}
 		if d.live() != 1000 {
 			t.Errorf("%s: %d live keys, want 1000", lane, d.live())
 		}
-		d.decide(1000, time.Hour)
-		d.evict(time.Hour)
-		if d.live() != 1 {
-			t.Errorf("%s: %d live keys an hour later, want 1", lane, d.live())
+		for i := range 1000 {
+			if _, ok := d.retire(int32(i), time.Duration(i)*time.Millisecond+after); !ok {
+				t.Errorf("%s: key %d not live", lane, i)
+			}
 		}
+		if d.live() != 0 {
+			t.Errorf("%s: %d live keys after retiring all, want 0", lane, d.live())
+		}
+		d.decide(1, 0)
+		func() {
+			defer func() {
+				if recover() == nil {
+					t.Errorf("%s: retiring a key with a full state at once did not panic", lane)
+				}
+			}()
+			d.retire(1, 0)
+		}()
 	}
 }

@@ -26,10 +26,14 @@ type Result struct {
 	Sweep    []SweepPoint     `json:"sweep,omitempty"`
 	Smallest map[string]int64 `json:"smallest,omitempty"`
 
-	first   int64
-	names   []string // key strings by id
-	lanes   []*laneWork
-	traffic *trafficWork
+	first    int64
+	names    []string // key strings by id
+	lanes    []*laneWork
+	deciders [][]decider // [lane][limit]
+	// retired is how many key episodes ended retireAfter after their last request.
+	retired     int64
+	retireAfter time.Duration
+	traffic     *trafficWork
 }
 
 // LimitResult is one limit's traffic and each lane's would-be refusals.
@@ -47,7 +51,7 @@ type LimitResult struct {
 	LegitBelow int64        `json:"legit_below_per_window"`
 	LegitShare float64      `json:"legit_share"`
 	Lanes      []LaneResult `json:"lanes"`
-	peaks      []int64      // sorted, one per key
+	peaks      []peakCount  // sorted by peak
 }
 
 // LaneResult is one lane's would-be refusals under one limit.
@@ -77,8 +81,9 @@ func newResult(opts Options) *Result {
 	r := &Result{Late: opts.Late.String(), traffic: newTrafficWork(opts.Limits, opts.LegitBelow)}
 	for _, lane := range opts.Lanes {
 		lw := &laneWork{lane: lane, keep: opts.Verdicts}
-		for _, l := range opts.Limits {
-			lw.limits = append(lw.limits, &laneLimit{refused: map[int32]int64{}, every: max(l.Policy.Window, time.Second)})
+		for j, l := range opts.Limits {
+			lw.limits = append(lw.limits, &laneLimit{refused: map[int32]int64{}, kept: map[string]*keptKey{},
+				window: l.Policy.Window, below: r.traffic.below[j]})
 		}
 		r.lanes = append(r.lanes, lw)
 	}
@@ -93,28 +98,46 @@ type laneWork struct {
 }
 
 type laneLimit struct {
-	refused   map[int32]int64
-	total     int64
-	delayed   int64
-	byHour    []int64
-	byMinute  []int64
-	every     time.Duration // eviction period
-	nextEvict time.Duration
-	verdicts  []uint8
+	refused  map[int32]int64     // live keys' refusals this episode
+	kept     map[string]*keptKey // retired keys this lane refused, by name
+	total    int64
+	delayed  int64
+	byHour   []int64
+	byMinute []int64
+	window   time.Duration
+	below    int64 // the legitimate-looking rate per window
+	verdicts []uint8
+}
+
+// keptKey is a refused key's figures from the start of the episode in which
+// this lane first refused it.
+type keptKey struct {
+	refused int64
+	rate    keyRate
+}
+
+func (k *keptKey) add(refused int64, r keyRate) {
+	k.refused += refused
+	k.rate.peak = max(k.rate.peak, r.peak)
+	k.rate.active += r.active
+	k.rate.below += r.below
 }
 
 func (w *laneWork) consume(in <-chan *batch, ds []decider) {
 	nl := len(ds)
 	for b := range in {
+		ri := 0
 		for i, now := range b.at {
+			for ; ri < len(b.retired) && b.retired[ri].before == i; ri++ {
+				for j, d := range ds {
+					w.limits[j].retire(d, b.retired[ri])
+				}
+			}
 			for j, d := range ds {
 				ll := w.limits[j]
-				if now >= ll.nextEvict {
-					d.evict(now)
-					ll.nextEvict = now + ll.every
-				}
 				key := b.keys[i*nl+j]
-				v := d.decide(key, now)
+				v, rate := d.decide(key, now)
+				rate.add(now, ll.window, ll.below)
 				if w.keep {
 					ll.verdicts = append(ll.verdicts, uint8(v))
 				}
@@ -140,11 +163,38 @@ func (w *laneWork) consume(in <-chan *batch, ds []decider) {
 	}
 }
 
-// trafficWork measures each key's rate per limit, independent of any lane.
+// retire forgets a retired key's state; its figures are kept, by name, if this
+// lane ever refused it.
+func (ll *laneLimit) retire(d decider, r retiree) {
+	rate, ok := d.retire(r.id, r.at)
+	if !ok {
+		return
+	}
+	rate.close(ll.below)
+	ll.keep(r.name, ll.refused[r.id], rate)
+	delete(ll.refused, r.id)
+}
+
+// keep adds a key's episode to its kept figures if it was refused in it or before.
+func (ll *laneLimit) keep(name string, refused int64, rate keyRate) {
+	k, ok := ll.kept[name]
+	if !ok && refused == 0 {
+		return
+	}
+	if !ok {
+		k = &keptKey{}
+		ll.kept[name] = k
+	}
+	k.add(refused, rate)
+}
+
+// trafficWork measures each key's peak per limit, independent of any lane,
+// folding a key's peak into an exact histogram when the key retires.
 type trafficWork struct {
 	windows []time.Duration
-	below   []int64     // the legitimate-looking rate per window, per limit
-	keys    [][]keyRate // per limit, by key id; a zero keyRate is a key not seen under it
+	below   []int64           // the legitimate-looking rate per window, per limit
+	keys    [][]keyRate       // per limit, by live key id; a zero keyRate is a key not seen under it
+	peaks   []map[int64]int64 // per limit: peak → key episodes
 }
 
 // keyRate is a key's requests in aligned windows of the limit: the current
@@ -161,6 +211,7 @@ func newTrafficWork(limits []Limit, legitBelow float64) *trafficWork {
 		t.windows = append(t.windows, l.Policy.Window)
 		t.below = append(t.below, legitRate(l, legitBelow))
 		t.keys = append(t.keys, nil)
+		t.peaks = append(t.peaks, map[int64]int64{})
 	}
 	return t
 }
@@ -168,30 +219,56 @@ func newTrafficWork(limits []Limit, legitBelow float64) *trafficWork {
 func (t *trafficWork) consume(in <-chan *batch) {
 	nl := len(t.windows)
 	for b := range in {
+		ri := 0
 		for i, now := range b.at {
+			for ; ri < len(b.retired) && b.retired[ri].before == i; ri++ {
+				t.retire(b.retired[ri].id)
+			}
 			for j, w := range t.windows {
 				key := b.keys[i*nl+j]
 				for int(key) >= len(t.keys[j]) {
 					t.keys[j] = append(t.keys[j], keyRate{})
 				}
-				k := &t.keys[j][key]
-				win := int64(now / w)
-				if k.count == 0 && k.active == 0 {
-					k.win = win
-				}
-				if win != k.win {
-					k.close(t.below[j])
-					k.win = win
-				}
-				k.count++
+				t.keys[j][key].add(now, w, t.below[j])
 			}
 		}
 	}
 	for j, ks := range t.keys {
 		for i := range ks {
-			ks[i].close(t.below[j])
+			t.fold(j, &ks[i])
 		}
 	}
+}
+
+// retire folds a retired key's episode under every limit.
+func (t *trafficWork) retire(id int32) {
+	for j := range t.keys {
+		if int(id) < len(t.keys[j]) {
+			t.fold(j, &t.keys[j][id])
+		}
+	}
+}
+
+// fold closes a key's episode under limit j into the peak histogram and zeroes it.
+func (t *trafficWork) fold(j int, k *keyRate) {
+	k.close(t.below[j])
+	if k.active > 0 {
+		t.peaks[j][k.peak]++
+	}
+	*k = keyRate{}
+}
+
+// add counts a request at now in windows of w.
+func (k *keyRate) add(now, w time.Duration, below int64) {
+	win := int64(now / w)
+	if k.count == 0 && k.active == 0 {
+		k.win = win
+	}
+	if win != k.win {
+		k.close(below)
+		k.win = win
+	}
+	k.count++
 }
 
 func (k *keyRate) close(below int64) {
@@ -219,23 +296,21 @@ func (r *Result) finish(opts Options) {
 	for j, l := range opts.Limits {
 		lr := LimitResult{Limit: l.String(), LegitShare: opts.LegitShare,
 			LegitBelow: legitRate(l, opts.LegitBelow)}
-		for _, k := range r.traffic.keys[j] {
-			if k.active > 0 {
-				lr.peaks = append(lr.peaks, k.peak)
-			}
+		for p, n := range r.traffic.peaks[j] {
+			lr.peaks = append(lr.peaks, peakCount{peak: p, keys: n})
+			lr.Keys += int(n)
 		}
-		lr.Keys = len(lr.peaks)
-		slices.Sort(lr.peaks)
+		slices.SortFunc(lr.peaks, func(a, b peakCount) int { return cmp.Compare(a.peak, b.peak) })
 		lr.PeakP50, lr.PeakP90, lr.PeakP99 = quantile(lr.peaks, 0.5), quantile(lr.peaks, 0.9), quantile(lr.peaks, 0.99)
 		lr.PeakMax = quantile(lr.peaks, 1)
-		for _, lw := range r.lanes {
+		for i, lw := range r.lanes {
 			ll := lw.limits[j]
-			lane := LaneResult{Lane: lw.lane, Refused: ll.total, Delayed: ll.delayed, KeysRefused: len(ll.refused),
+			r.keepLive(ll, r.deciders[i][j])
+			lane := LaneResult{Lane: lw.lane, Refused: ll.total, Delayed: ll.delayed, KeysRefused: len(ll.kept),
 				ByHour: ll.byHour, ByMinute: ll.byMinute, Verdicts: ll.verdicts}
 			var all []KeyCount
-			for key, n := range ll.refused {
-				kr := r.traffic.keys[j][key]
-				kc := KeyCount{Key: r.names[key], Refused: n, Peak: kr.peak, Legit: kr.legit(opts.LegitShare)}
+			for name, k := range ll.kept {
+				kc := KeyCount{Key: name, Refused: k.refused, Peak: k.rate.peak, Legit: k.rate.legit(opts.LegitShare)}
 				if kc.Legit {
 					lane.LegitCaught++
 				}
@@ -260,11 +335,34 @@ func (r *Result) finish(opts Options) {
 	}
 }
 
-// quantile is the nearest-rank q-quantile of sorted (0 if empty).
-func quantile(sorted []int64, q float64) int64 {
-	if len(sorted) == 0 {
+// keepLive ends the episode of every key still live in a lane at the end of
+// the log, as a retirement would.
+func (r *Result) keepLive(ll *laneLimit, d decider) {
+	d.each(func(key int32, rate *keyRate) {
+		k := *rate
+		k.close(ll.below)
+		ll.keep(r.names[key], ll.refused[key], k)
+	})
+}
+
+// peakCount is how many key episodes peaked at peak requests in one window.
+type peakCount struct{ peak, keys int64 }
+
+// quantile is the nearest-rank q-quantile of the histogram sorted by peak (0 if empty).
+func quantile(sorted []peakCount, q float64) int64 {
+	var n int64
+	for _, p := range sorted {
+		n += p.keys
+	}
+	if n == 0 {
 		return 0
 	}
-	i := int(q*float64(len(sorted))+0.999999999) - 1
-	return sorted[max(0, min(i, len(sorted)-1))]
+	rank := max(1, min(int64(q*float64(n)+0.999999999), n))
+	for _, p := range sorted {
+		if rank <= p.keys {
+			return p.peak
+		}
+		rank -= p.keys
+	}
+	return sorted[len(sorted)-1].peak
 }

@@ -33,8 +33,12 @@ func WriteTextFit(w io.Writer, r *Result, width int) error {
 		fmt.Fprintf(&b, "  bad line %s\n", bad)
 	}
 	for _, l := range r.Limits {
-		fmt.Fprintf(&b, "\nlimit %s: %d keys; per-key peak per window p50 %d, p90 %d, p99 %d, max %d\n",
-			l.Limit, l.Keys, l.PeakP50, l.PeakP90, l.PeakP99, l.PeakMax)
+		fmt.Fprintf(&b, "\nlimit %s: %d keys", l.Limit, l.Keys)
+		if r.retired > 0 {
+			fmt.Fprintf(&b, " (a key back after %v idle counts again)", r.retireAfter)
+		}
+		fmt.Fprintf(&b, "; per-key peak per window p50 %d, p90 %d, p99 %d, max %d\n",
+			l.PeakP50, l.PeakP90, l.PeakP99, l.PeakMax)
 		fmt.Fprintf(&b, "legit-looking: at most %d requests per window in %.0f%% of the windows a key was active\n",
 			l.LegitBelow, 100*l.LegitShare)
 		t := &report.Table{Head: []string{"lane", "would refuse", "keys refused", "legit-looking caught", "top key (refused, peak)"}}

@@ -1,0 +1,104 @@
+package replay
+
+import (
+	"bytes"
+	"context"
+	"fmt"
+	"io"
+	"runtime"
+	"strings"
+	"testing"
+	"time"
+)
+
+// writeDistinct writes n combined lines 10ms apart, each from its own address:
+// many short-lived keys, none refused.
+func writeDistinct(w io.Writer, n int) {
+	start := time.Date(2026, 3, 1, 9, 0, 0, 0, time.UTC)
+	for i := range n {
+		at := start.Add(time.Duration(i) * 10 * time.Millisecond)
+		fmt.Fprintf(w, "10.%d.%d.%d - - [%s] \"GET /x HTTP/1.1\" 200 5 \"-\" \"c\"\n",
+			i>>16&255, i>>8&255, i&255, at.Format("02/Jan/2006:15:04:05 -0700"))
+	}
+}
+
+// TestMemoryFlatWithDistinctKeys: live heap during a replay of short-lived,
+// never-refused keys depends on the keys live at once, not on the lines: four
+// times the lines stay well within 1.5 times the heap (it grew 4x when every
+// key seen was kept).
+func TestMemoryFlatWithDistinctKeys(t *testing.T) {
+	peakHeap := func(lines int) uint64 {
+		var log bytes.Buffer
+		writeDistinct(&log, lines)
+		heap := func() uint64 {
+			var m runtime.MemStats
+			runtime.GC()
+			runtime.ReadMemStats(&m)
+			return m.HeapAlloc
+		}
+		base, peak := heap(), uint64(0) // base: the log itself
+		opts := Options{Limits: []Limit{mustLimit(t, "key=ip limit=100/1m burst=20")}, Format: "combined",
+			ProgressEvery: 10_000, Progress: func(int64, int64) {
+				peak = max(peak, heap()-base)
+			}}
+		res, err := Replay(context.Background(), []Input{{Name: "distinct", R: bytes.NewReader(log.Bytes())}}, opts)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if res.Keys != lines || res.Limits[0].Keys != lines {
+			t.Fatalf("%d lines: %d keys (%d under the limit), want %d", lines, res.Keys, res.Limits[0].Keys, lines)
+		}
+		return peak
+	}
+	small, large := peakHeap(100_000), peakHeap(400_000)
+	t.Logf("peak live heap: %d B for 100 000 lines, %d B for 400 000", small, large)
+	if float64(large) > 1.5*float64(small) {
+		t.Errorf("peak live heap %d B for 400 000 lines, %d B for 100 000: want at most 1.5x", large, small)
+	}
+}
+
+// TestRetiredKeyReturns: a key idle for retireAfter and back is a new episode
+// for the peak distribution (and the text says a returning key counts again),
+// but a refused key keeps its name and figures across episodes: refusals add
+// up and its peak is the largest of them.
+func TestRetiredKeyReturns(t *testing.T) {
+	l := mustLimit(t, "key=ip limit=2/1m burst=2")
+	after := retireAfter(l.Policy)
+	start := time.Date(2026, 3, 1, 9, 0, 0, 0, time.UTC)
+	var log bytes.Buffer
+	line := func(ip string, at time.Duration) {
+		fmt.Fprintf(&log, "%s - - [%s] \"GET /x HTTP/1.1\" 200 5 \"-\" \"c\"\n", ip, start.Add(at).Format("02/Jan/2006:15:04:05 -0700"))
+	}
+	// 192.0.2.1 sends 5 at once (3 refused), idles, then 4 at once (2 refused);
+	// 192.0.2.2 sends one, idles, and sends one again, never refused.
+	for range 5 {
+		line("192.0.2.1", 0)
+	}
+	line("192.0.2.2", 0)
+	back := after + time.Minute
+	for range 4 {
+		line("192.0.2.1", back)
+	}
+	line("192.0.2.2", back)
+	line("192.0.2.3", back+after+time.Minute) // retires the others before the end
+	res, err := Replay(context.Background(), []Input{{Name: "returns", R: &log}}, Options{Limits: []Limit{l}, Lanes: []string{"gcra"}, Format: "combined"})
+	if err != nil {
+		t.Fatal(err)
+	}
+	lr := res.Limits[0]
+	if lr.Keys != 5 || lr.PeakMax != 5 || lr.PeakP50 != 1 {
+		t.Errorf("keys %d, peak p50 %d max %d; want 5 episodes, p50 1, max 5", lr.Keys, lr.PeakP50, lr.PeakMax)
+	}
+	lane := lr.Lanes[0]
+	want := KeyCount{Key: "192.0.2.1", Refused: 5, Peak: 5}
+	if lane.KeysRefused != 1 || len(lane.Top) != 1 || lane.Top[0] != want {
+		t.Errorf("keys refused %d, top %+v; want 1, [%+v]", lane.KeysRefused, lane.Top, want)
+	}
+	var text bytes.Buffer
+	if err := WriteText(&text, res); err != nil {
+		t.Fatal(err)
+	}
+	if note := fmt.Sprintf("5 keys (a key back after %v idle counts again)", after); !strings.Contains(text.String(), note) {
+		t.Errorf("text lacks %q:\n%s", note, text.String())
+	}
+}
