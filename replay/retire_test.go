@@ -5,10 +5,13 @@ import (
 	"context"
 	"fmt"
 	"io"
+	"math/rand/v2"
 	"runtime"
 	"strings"
 	"testing"
 	"time"
+
+	"github.com/rlsim/rlsim/algorithms"
 )
 
 // writeDistinct writes n combined lines 10ms apart, each from its own address:
@@ -100,5 +103,64 @@ func TestRetiredKeyReturns(t *testing.T) {
 	}
 	if note := fmt.Sprintf("5 keys (a key back after %v idle counts again)", after); !strings.Contains(text.String(), note) {
 		t.Errorf("text lacks %q:\n%s", note, text.String())
+	}
+}
+
+// TestRetirementKeepsDecisions: on a log whose keys come and go (retired and
+// back many times), every lane's verdicts and every key's refusals equal those
+// of a lane that keeps every key's state for the whole log.
+func TestRetirementKeepsDecisions(t *testing.T) {
+	l := mustLimit(t, "key=ip limit=3/1s burst=2")
+	rng := rand.New(rand.NewPCG(3, 4))
+	start := time.Date(2026, 3, 1, 9, 0, 0, 0, time.UTC)
+	var log bytes.Buffer
+	var ips []string
+	var ats []time.Duration
+	for i := range 20_000 {
+		at := time.Duration(i/20) * time.Second
+		ip := fmt.Sprintf("192.0.2.%d", rng.IntN(40))
+		if rng.IntN(4) == 0 {
+			ip = "192.0.2.250"
+		}
+		ips, ats = append(ips, ip), append(ats, at)
+		fmt.Fprintf(&log, "%s - - [%s] \"GET /x HTTP/1.1\" 200 5 \"-\" \"c\"\n", ip, start.Add(at).Format("02/Jan/2006:15:04:05 -0700"))
+	}
+	res, err := Replay(context.Background(), []Input{{Name: "churn", R: &log}},
+		Options{Limits: []Limit{l}, Format: "combined", Verdicts: true, Top: 1000})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if res.retired < 1000 {
+		t.Fatalf("%d retirements, want keys retired and back many times", res.retired)
+	}
+	for _, lane := range res.Limits[0].Lanes {
+		d, err := newDecider(lane.Lane, l.Policy)
+		if err != nil {
+			t.Fatal(err)
+		}
+		ids := map[string]int32{}
+		refused := map[string]int64{}
+		for i, ip := range ips {
+			id, ok := ids[ip]
+			if !ok {
+				id = int32(len(ids))
+				ids[ip] = id
+			}
+			v, _ := d.decide(id, ats[i])
+			if uint8(v) != lane.Verdicts[i] {
+				t.Fatalf("%s: request %d (%s at %v): verdict %d, want %d", lane.Lane, i, ip, ats[i], lane.Verdicts[i], v)
+			}
+			if v == algorithms.Refuse {
+				refused[ip]++
+			}
+		}
+		if lane.KeysRefused != len(refused) || len(lane.Top) != len(refused) {
+			t.Errorf("%s: %d keys refused (%d listed), want %d", lane.Lane, lane.KeysRefused, len(lane.Top), len(refused))
+		}
+		for _, k := range lane.Top {
+			if k.Refused != refused[k.Key] {
+				t.Errorf("%s: %s refused %d, want %d", lane.Lane, k.Key, k.Refused, refused[k.Key])
+			}
+		}
 	}
 }
