@@ -7,8 +7,11 @@
 // magic bytes), its lines put back in time order by a bounded reorder buffer
 // (Reorder: a line at most Options.Late behind the latest is placed; a later one
 // is counted as too late), and the resulting events are fed, in batches, to one
-// goroutine per lane (Replay). Limiter state is held per live key and evicted
-// exactly when the algorithm's Idle says the key decides as a new one would.
+// goroutine per lane (Replay). Memory grows with the keys live at once plus the
+// keys ever refused: the reader retires a key that sent nothing for
+// retireAfter, when every lane's Idle says it decides as a new one would; its
+// peak goes into an exact histogram, and only keys a lane refused keep their
+// name and figures (docs/replay.md says what each figure counts).
 //
 // Nothing here prints or exits; cmd/rlsim wires it to the command line.
 package replay

@@ -104,6 +104,39 @@ func TestRetiredKeyReturns(t *testing.T) {
 	if note := fmt.Sprintf("5 keys (a key back after %v idle counts again)", after); !strings.Contains(text.String(), note) {
 		t.Errorf("text lacks %q:\n%s", note, text.String())
 	}
+
+	// Without a retirement, the count is the distinct keys and says nothing more.
+	short := "192.0.2.1 - - [01/Mar/2026:09:00:00 +0000] \"GET /x HTTP/1.1\" 200 5 \"-\" \"c\"\n" +
+		"192.0.2.2 - - [01/Mar/2026:09:00:01 +0000] \"GET /x HTTP/1.1\" 200 5 \"-\" \"c\"\n" +
+		"192.0.2.1 - - [01/Mar/2026:09:00:02 +0000] \"GET /x HTTP/1.1\" 200 5 \"-\" \"c\"\n"
+	res, err = Replay(context.Background(), []Input{{Name: "short", R: strings.NewReader(short)}}, Options{Limits: []Limit{l}, Format: "combined"})
+	if err != nil {
+		t.Fatal(err)
+	}
+	text.Reset()
+	if err := WriteText(&text, res); err != nil {
+		t.Fatal(err)
+	}
+	if res.Limits[0].Keys != 2 || !strings.Contains(text.String(), ": 2 keys; ") {
+		t.Errorf("short log: %d keys, text:\n%s\nwant \": 2 keys; \"", res.Limits[0].Keys, text.String())
+	}
+}
+
+// TestRetireAfter: two windows, plus burst + 2 emission intervals rounded up
+// to the nanosecond (the figure docs/replay.md quotes for 100/1m burst 20).
+func TestRetireAfter(t *testing.T) {
+	for _, c := range []struct {
+		limit string
+		want  time.Duration
+	}{
+		{"key=ip limit=100/1m burst=20", 2*time.Minute + 22*600*time.Millisecond},
+		{"key=ip limit=3/1s burst=2", 2*time.Second + 4*333_333_334},
+		{"key=ip limit=1/1ns burst=1", 2 + 3},
+	} {
+		if got := retireAfter(mustLimit(t, c.limit).Policy); got != c.want {
+			t.Errorf("retireAfter(%s) = %v, want %v", c.limit, got, c.want)
+		}
+	}
 }
 
 // TestRetirementKeepsDecisions: on a log whose keys come and go (retired and
