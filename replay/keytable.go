@@ -6,7 +6,8 @@ import (
 )
 
 // keyTable gives each live key string an id, and retires a key once it has
-// sent nothing for retireAfter (the longest of every limit's): its id is then
+// sent nothing for retireAfter (the longest of every limit's, and at least
+// the reorder bound): its id is then
 // free for another key, and a key that comes back is a new episode under a new
 // id. Memory grows with the keys live at once, not with the keys ever seen.
 // The reading goroutine owns it.
@@ -28,8 +29,10 @@ func newKeyTable(limits []Limit, late time.Duration) *keyTable {
 	t := &keyTable{ids: map[string]int32{}, every: int64(time.Second), after: int64(late)}
 	for _, l := range limits {
 		t.after = max(t.after, int64(retireAfter(l.Policy)))
-		t.every = max(t.every, int64(l.Policy.Window))
 	}
+	// Looking every half retirement time holds keys at most 1.5 times it;
+	// a key that comes back is retired on its return, however seldom we look.
+	t.every = max(t.every, t.after/2)
 	return t
 }
 

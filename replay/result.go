@@ -10,14 +10,14 @@ import (
 
 // Result is what a replay found, per limit and lane.
 type Result struct {
-	Lines    int64         `json:"lines"`     // lines read, blank ones included
-	Requests int64         `json:"requests"`  // lines replayed
-	Bad      int64         `json:"bad_lines"` // lines that did not parse or lacked a key's part
-	TooLate  int64         `json:"too_late"`  // lines more than Late behind the latest (not replayed)
-	Late     string        `json:"late"`      // the reorder bound
-	Shown    []BadLine     `json:"bad_shown"` // the first MaxShown bad lines
-	Keys     int           `json:"distinct_keys"`
-	Origin   time.Time     `json:"origin"` // the hour the first request fell in: hour 0, and windows align to it
+	Lines    int64         `json:"lines"`         // lines read, blank ones included
+	Requests int64         `json:"requests"`      // lines replayed
+	Bad      int64         `json:"bad_lines"`     // lines that did not parse or lacked a key's part
+	TooLate  int64         `json:"too_late"`      // lines more than Late behind the latest (not replayed)
+	Late     string        `json:"late"`          // the reorder bound
+	Shown    []BadLine     `json:"bad_shown"`     // the first MaxShown bad lines
+	Keys     int           `json:"distinct_keys"` // key episodes: a key back after the retirement time counts again
+	Origin   time.Time     `json:"origin"`        // the hour the first request fell in: hour 0, and windows align to it
 	Last     time.Time     `json:"last"`
 	Limits   []LimitResult `json:"limits"`
 	// Sweep is every --vary value's lanes; Smallest each lane's smallest value
@@ -39,9 +39,9 @@ type Result struct {
 // LimitResult is one limit's traffic and each lane's would-be refusals.
 type LimitResult struct {
 	Limit string `json:"limit"`
-	Keys  int    `json:"keys"`
+	Keys  int    `json:"keys"` // key episodes under this limit
 	// Peaks: per-key peak requests in one window of the limit (windows aligned to
-	// Origin), as percentiles over keys.
+	// Origin), as exact nearest-rank percentiles over key episodes.
 	PeakP50 int64 `json:"peak_p50"`
 	PeakP90 int64 `json:"peak_p90"`
 	PeakP99 int64 `json:"peak_p99"`
