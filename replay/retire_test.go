@@ -2,11 +2,13 @@ package replay
 
 import (
 	"bytes"
+	"cmp"
 	"context"
 	"fmt"
 	"io"
 	"math/rand/v2"
 	"runtime"
+	"slices"
 	"strings"
 	"testing"
 	"time"
@@ -140,8 +142,9 @@ func TestRetireAfter(t *testing.T) {
 }
 
 // TestRetirementKeepsDecisions: on a log whose keys come and go (retired and
-// back many times), every lane's verdicts and every key's refusals equal those
-// of a lane that keeps every key's state for the whole log.
+// back many times) and whose lines are up to 3s out of order, every lane's
+// verdicts and every key's refusals equal those of a lane that keeps every
+// key's state for the whole log, fed the lines in time order.
 func TestRetirementKeepsDecisions(t *testing.T) {
 	l := mustLimit(t, "key=ip limit=3/1s burst=2")
 	rng := rand.New(rand.NewPCG(3, 4))
@@ -151,6 +154,9 @@ func TestRetirementKeepsDecisions(t *testing.T) {
 	var ats []time.Duration
 	for i := range 20_000 {
 		at := time.Duration(i/20) * time.Second
+		if rng.IntN(10) == 0 && at >= 3*time.Second {
+			at -= time.Duration(1+rng.IntN(3)) * time.Second
+		}
 		ip := fmt.Sprintf("192.0.2.%d", rng.IntN(40))
 		if rng.IntN(4) == 0 {
 			ip = "192.0.2.250"
@@ -163,9 +169,17 @@ func TestRetirementKeepsDecisions(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
+	if res.Requests != int64(len(ips)) {
+		t.Fatalf("%d requests replayed, want all %d", res.Requests, len(ips))
+	}
 	if res.retired < 1000 {
 		t.Fatalf("%d retirements, want keys retired and back many times", res.retired)
 	}
+	order := make([]int, len(ips))
+	for i := range order {
+		order[i] = i
+	}
+	slices.SortStableFunc(order, func(a, b int) int { return cmp.Compare(ats[a], ats[b]) })
 	for _, lane := range res.Limits[0].Lanes {
 		d, err := newDecider(lane.Lane, l.Policy)
 		if err != nil {
@@ -173,15 +187,16 @@ func TestRetirementKeepsDecisions(t *testing.T) {
 		}
 		ids := map[string]int32{}
 		refused := map[string]int64{}
-		for i, ip := range ips {
+		for i, line := range order {
+			ip := ips[line]
 			id, ok := ids[ip]
 			if !ok {
 				id = int32(len(ids))
 				ids[ip] = id
 			}
-			v, _ := d.decide(id, ats[i])
+			v, _ := d.decide(id, ats[line])
 			if uint8(v) != lane.Verdicts[i] {
-				t.Fatalf("%s: request %d (%s at %v): verdict %d, want %d", lane.Lane, i, ip, ats[i], lane.Verdicts[i], v)
+				t.Fatalf("%s: request %d (line %d, %s at %v): verdict %d, want %d", lane.Lane, i, line+1, ip, ats[line], lane.Verdicts[i], v)
 			}
 			if v == algorithms.Refuse {
 				refused[ip]++
