@@ -55,10 +55,10 @@ func TestMemoryFlatWithDistinctKeys(t *testing.T) {
 		}
 		return peak
 	}
-	small, large := peakHeap(100_000), peakHeap(400_000)
-	t.Logf("peak live heap: %d B for 100 000 lines, %d B for 400 000", small, large)
+	small, large := peakHeap(50_000), peakHeap(200_000)
+	t.Logf("peak live heap: %d B for 50 000 lines, %d B for 200 000", small, large)
 	if float64(large) > 1.5*float64(small) {
-		t.Errorf("peak live heap %d B for 400 000 lines, %d B for 100 000: want at most 1.5x", large, small)
+		t.Errorf("peak live heap %d B for 200 000 lines, %d B for 50 000: want at most 1.5x", large, small)
 	}
 }
 
