@@ -6,11 +6,10 @@ import (
 )
 
 // keyTable gives each live key string an id, and retires a key once it has
-// sent nothing for retireAfter (the longest of every limit's, and at least
-// the reorder bound): its id is then
-// free for another key, and a key that comes back is a new episode under a new
-// id. Memory grows with the keys live at once, not with the keys ever seen.
-// The reading goroutine owns it.
+// sent nothing for retireAfter (the longest of every limit's, and at least the
+// reorder bound): its id is then free for another key, and a key that comes
+// back is a new episode. Memory grows with the keys live at once, not with the
+// keys ever seen. The reading goroutine owns it.
 type keyTable struct {
 	ids         map[string]int32
 	names       []string // by id; "" when free
