@@ -43,6 +43,9 @@ func Plots(r *Result, s *Sweep) (map[string][]byte, error) {
 	peaks.Title.Text = "per-key peak requests in one window, " + l.Limit
 	peaks.X.Label.Text = "peak requests per window"
 	peaks.Y.Label.Text = "share of keys at or below"
+	if r.retired > 0 {
+		peaks.Y.Label.Text = "share of key episodes at or below" // a key back after idling counts again
+	}
 	// The first and last of each peak's keys draw the same lines as a point per key.
 	var cdf plotter.XYs
 	var below int64
