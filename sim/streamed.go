@@ -1,6 +1,9 @@
 package sim
 
-import "context"
+import (
+	"context"
+	"runtime"
+)
 
 // Run builds each lane when it starts and releases it once it has run to the
 // end, keeping only its result, so a run holds the per-key and per-client state
@@ -75,7 +78,18 @@ func (st *streamedLanes) release(s *Simulation, i int) {
 	st.results[i] = l.result()
 	st.events[i] = l.events
 	s.lanes[i] = nil
+	if st.pop.clients() >= collectFrom {
+		// Collect now, so that the next lane reuses this lane's memory. Left to
+		// itself the collector lets the heap grow to twice what was live at its
+		// last collection, which included this lane.
+		runtime.GC()
+	}
 }
+
+// collectFrom is how many clients make a lane large enough to collect after:
+// a collection costs some milliseconds, a lane of a million clients hundreds of
+// megabytes.
+const collectFrom = 1 << 18
 
 // releasedEvents is how many events the released lanes processed.
 func (st *streamedLanes) releasedEvents() int64 {
