@@ -1,7 +1,6 @@
 package sim
 
 import (
-	"context"
 	"fmt"
 	"time"
 )
@@ -97,14 +96,4 @@ type TraceRecord struct {
 	Answered  bool
 	Remaining int64
 	Reset     time.Duration
-}
-
-// Run simulates cfg through every lane to the end and returns what was measured.
-// It stops early with ctx's error when ctx is cancelled.
-func Run(ctx context.Context, cfg Config, opt Options) (Result, error) {
-	s, err := NewContext(ctx, cfg, opt)
-	if err != nil {
-		return Result{}, err
-	}
-	return s.RunToEnd(ctx)
 }

@@ -24,7 +24,7 @@ func TestTheCrossCheckIsTheSlidingLog(t *testing.T) {
 		}
 		const keys = 4
 		states := make([]algorithms.SlidingLogState, keys)
-		log := newPeakTracker(p.Window, p.Limit, keys)
+		log := newUntimedTracker(p.Window, p.Limit, keys)
 		var now time.Duration
 		for i := range 20_000 {
 			now += []time.Duration{0, time.Millisecond, p.Window, time.Duration(rnd.IntN(int(p.Window)))}[rnd.IntN(4)]

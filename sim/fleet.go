@@ -91,8 +91,8 @@ func newFleet(l *lane, kind LaneKind) (*fleet, error) {
 		}
 		pl.stats().Limit, pl.stats().State = lim.Name, lim.State
 		f.limits = append(f.limits, pl)
-		f.fleetPeak = append(f.fleetPeak, newPeakTracker(p.Window, p.Limit, keys))
-		f.repPeak = append(f.repPeak, newPeakTracker(p.Window, p.Limit, keys*f.most))
+		f.fleetPeak = append(f.fleetPeak, newUntimedTracker(p.Window, p.Limit, keys))
+		f.repPeak = append(f.repPeak, newUntimedTracker(p.Window, p.Limit, keys*f.most))
 	}
 	return f, nil
 }

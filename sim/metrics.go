@@ -69,7 +69,7 @@ func newMetrics(cfg *Config, pop *population, bucket time.Duration) (metrics, er
 		peak:      newPeakTracker(first.Policy.Window, first.Policy.Limit, pop.keys[0].len()),
 		series:    make([]Point, 0, 256),
 		bucket:    bucket,
-		slog:      newPeakTracker(first.Policy.Window, first.Policy.Limit, pop.keys[0].len()),
+		slog:      newUntimedTracker(first.Policy.Window, first.Policy.Limit, pop.keys[0].len()),
 		verdicts:  14695981039346656037,
 		toSuccess: make([]histogram, len(pop.groups)),
 	}

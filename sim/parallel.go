@@ -200,8 +200,14 @@ func (s *Simulation) splitTrace() bool {
 	if !ok {
 		return false
 	}
-	for i, sink := range split.ForLanes(len(s.lanes)) {
-		s.lanes[i].trace = sink
+	sinks := split.ForLanes(len(s.lanes))
+	for i, sink := range sinks {
+		if s.lanes[i] != nil {
+			s.lanes[i].trace = sink
+		}
+	}
+	if s.streamed != nil {
+		s.streamed.sinks = sinks
 	}
 	return true
 }
@@ -209,6 +215,11 @@ func (s *Simulation) splitTrace() bool {
 // joinTrace points every lane back at the trace sink.
 func (s *Simulation) joinTrace() {
 	for _, l := range s.lanes {
-		l.trace = s.opt.Trace
+		if l != nil {
+			l.trace = s.opt.Trace
+		}
+	}
+	if s.streamed != nil {
+		s.streamed.sinks = nil
 	}
 }

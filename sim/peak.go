@@ -10,15 +10,23 @@ import (
 // peakTracker finds, exactly, the most cost admitted for one key in any window of
 // length window (over every start time), and how long each key's trailing window
 // held more than limit. Admissions must be added in non-decreasing time. Memory
-// per key is 40 B and the admissions inside its window; adding allocates nothing
-// once the slab has grown to the most admissions held at once.
+// per key is 40 B, 16 B more to time the windows over the limit, and the
+// admissions inside its window; adding allocates nothing once the slab has grown
+// to the most admissions held at once.
 type peakTracker struct {
 	window time.Duration
 	limit  int64
 	keys   []keyWindow
+	spans  []overSpan // per key; nil when the tracker never holds more than limit (allow)
 	slab   admissionSlab
 	best   WindowPeak
 	bestID int32
+}
+
+// overSpan is how long one key's window held more than the limit, up to last.
+type overSpan struct {
+	over time.Duration
+	last time.Duration
 }
 
 type admission struct {
@@ -35,8 +43,6 @@ type keyWindow struct {
 	head, n   int32
 	oldest    admission // the ring's first entry, or the only one without a ring
 	sum       int64
-	over      time.Duration // time spent with sum > limit, up to last
-	last      time.Duration
 }
 
 // admissionSlab holds the rings of every key of a tracker in one slice. A ring
@@ -85,13 +91,20 @@ func (s *admissionSlab) at(k *keyWindow, j int32) *admission {
 }
 
 func newPeakTracker(window time.Duration, limit int64, keys int) peakTracker {
+	return peakTracker{window: window, limit: limit, keys: make([]keyWindow, keys), spans: make([]overSpan, keys), bestID: -1}
+}
+
+// newUntimedTracker is a tracker that keeps no time over the limit (overLimit
+// is not to be called): for allow, which never holds more than limit, and for
+// peaks whose time over the limit nobody reads.
+func newUntimedTracker(window time.Duration, limit int64, keys int) peakTracker {
 	return peakTracker{window: window, limit: limit, keys: make([]keyWindow, keys), bestID: -1}
 }
 
 func (p *peakTracker) add(key int32, at time.Duration, cost int64) {
 	k := &p.keys[key]
-	p.expire(k, at)
-	k.advance(at, p.limit)
+	p.expire(k, key, at)
+	p.advance(k, key, at)
 	p.push(k, admission{at, cost})
 	if k.sum > p.best.Count {
 		oldest := k.oldest.at
@@ -101,13 +114,13 @@ func (p *peakTracker) add(key int32, at time.Duration, cost int64) {
 }
 
 // expire drops k's admissions that have left the window (at+window ≤ now).
-func (p *peakTracker) expire(k *keyWindow, now time.Duration) {
+func (p *peakTracker) expire(k *keyWindow, key int32, now time.Duration) {
 	for k.n > 0 {
 		gone := k.oldest.at + p.window
 		if gone > now {
 			return
 		}
-		k.advance(gone, p.limit)
+		p.advance(k, key, gone)
 		k.sum -= k.oldest.cost
 		k.n--
 		if k.size > 0 {
@@ -123,12 +136,16 @@ func (p *peakTracker) expire(k *keyWindow, now time.Duration) {
 	}
 }
 
-// advance accounts the time up to t at the current sum.
-func (k *keyWindow) advance(t time.Duration, limit int64) {
-	if k.sum > limit {
-		k.over += t - k.last
+// advance accounts the time up to t at k's current sum, if the tracker times it.
+func (p *peakTracker) advance(k *keyWindow, key int32, t time.Duration) {
+	if p.spans == nil {
+		return
 	}
-	k.last = t
+	s := &p.spans[key]
+	if k.sum > p.limit {
+		s.over += t - s.last
+	}
+	s.last = t
 }
 
 func (p *peakTracker) push(k *keyWindow, a admission) {
@@ -164,8 +181,8 @@ func (p *peakTracker) overLimit() time.Duration {
 	var longest time.Duration
 	for i := range p.keys {
 		k := &p.keys[i]
-		over := k.over
-		sum, last := k.sum, k.last
+		over, last := p.spans[i].over, p.spans[i].last
+		sum := k.sum
 		for j := int32(0); j < k.n && sum > p.limit; j++ {
 			a := p.slab.entry(k, j)
 			gone := a.at + p.window
@@ -181,15 +198,16 @@ func (p *peakTracker) overLimit() time.Duration {
 // allow is an exact sliding log's verdict on a request of cost for key at now,
 // as algorithms.SlidingLog.Allow gives it: admitted when the cost admitted in
 // (now−window, now] plus cost is at most the limit, and then recorded. A tracker
-// used this way is the lanes' cross-check, in 40 B per key and the admissions
-// inside its window, where a SlidingLogState holds 48 B and a ring of at least 8.
+// used this way (newUntimedTracker) is the lanes' cross-check, in 40 B per key and
+// the admissions inside its window, where a SlidingLogState holds 48 B and a
+// ring of at least 8.
 func (p *peakTracker) allow(key int32, now time.Duration, cost int64) bool {
 	k := &p.keys[key]
-	p.expire(k, now)
+	p.expire(k, key, now)
 	if cost > p.limit-k.sum {
 		return false
 	}
-	k.advance(now, p.limit)
+	p.advance(k, key, now)
 	p.push(k, admission{now, cost})
 	return true
 }

@@ -16,9 +16,11 @@ import (
 type Simulation struct {
 	cfg   Config // with defaults
 	opt   Options
-	lanes []*lane
+	lanes []*lane // nil where not built yet or released (see streamed.go)
 	now   time.Duration
 	pool  eventPool // the budget left, while lanes run
+
+	streamed *streamedLanes // nil unless lanes are built as they start (Run)
 }
 
 // New validates cfg and prepares its simulation at virtual time zero.
@@ -29,16 +31,11 @@ func New(cfg Config, opt Options) (*Simulation, error) {
 // NewContext is New that stops with ctx's error when ctx is cancelled while the
 // clients and lanes are being built, which takes seconds for millions of clients.
 func NewContext(ctx context.Context, cfg Config, opt Options) (*Simulation, error) {
-	if err := cfg.Validate(); err != nil {
-		return nil, err
-	}
-	cfg = cfg.withDefaults()
-	pop, err := newPopulation(ctx, cfg.Clients, cfg.Limits)
+	s, pop, err := newSimulation(ctx, cfg, opt)
 	if err != nil {
 		return nil, err
 	}
-	s := &Simulation{cfg: cfg, opt: opt}
-	for i := range cfg.Lanes {
+	for i := range s.cfg.Lanes {
 		l, err := newLane(ctx, i, s.cfg.laneConfig(i), pop, opt.Trace)
 		if err != nil {
 			return nil, err
@@ -46,6 +43,19 @@ func NewContext(ctx context.Context, cfg Config, opt Options) (*Simulation, erro
 		s.lanes = append(s.lanes, l)
 	}
 	return s, nil
+}
+
+// newSimulation validates cfg and builds its population, but no lane yet.
+func newSimulation(ctx context.Context, cfg Config, opt Options) (*Simulation, *population, error) {
+	if err := cfg.Validate(); err != nil {
+		return nil, nil, err
+	}
+	cfg = cfg.withDefaults()
+	pop, err := newPopulation(ctx, cfg.Clients, cfg.Limits)
+	if err != nil {
+		return nil, nil, err
+	}
+	return &Simulation{cfg: cfg, opt: opt}, pop, nil
 }
 
 // newLane prepares lane index of cfg, which is the Config as that lane applies it.
@@ -82,6 +92,9 @@ func newLane(ctx context.Context, index int, cfg *Config, pop *population, trace
 		seed := streamFor(cfg.Seed, labelService)
 		l.backend = newBackend(cfg.Backend, seed.next())
 	}
+	// Room for every client's first arrivals: a heap grown by append would
+	// hold its old and new arrays at once while it grows.
+	l.eng.heap = make([]event, 0, pop.clients()+pop.extras)
 	if err := l.start(ctx); err != nil {
 		return nil, err
 	}
@@ -150,9 +163,11 @@ func (s *Simulation) Config() Config { return s.cfg }
 func (s *Simulation) Events() int64 {
 	var n int64
 	for _, l := range s.lanes {
-		n += l.events
+		if l != nil {
+			n += l.events
+		}
 	}
-	return n
+	return n + s.streamed.releasedEvents()
 }
 
 // Now is the virtual time every lane has reached.
@@ -211,12 +226,17 @@ func (s *Simulation) RunToEnd(ctx context.Context) (Result, error) {
 	parallel := s.opt.Trace == nil || s.splitTrace()
 	defer s.joinTrace()
 	err := s.eachLane(parallel, func(i int, l *lane) error {
-		err := runLane(l, end, pool, progressEvery, func() error {
+		l, err := s.streamed.build(ctx, s, i, l)
+		if err != nil {
+			return err
+		}
+		err = runLane(l, end, pool, progressEvery, func() error {
 			meter.lane(i, l.eng.now, l.events)
 			return ctx.Err()
 		})
 		if err == nil {
 			meter.lane(i, end, l.events)
+			s.streamed.release(s, i)
 		}
 		return err
 	})
@@ -236,11 +256,17 @@ func (s *Simulation) RunToEnd(ctx context.Context) (Result, error) {
 // still has events at or before t.
 func (s *Simulation) finish(t time.Duration, pool *eventPool) error {
 	for _, l := range s.lanes {
+		if l == nil {
+			continue // released: it had nothing left to do
+		}
 		if err := runLane(l, t, pool, 1<<30, nil); err != nil {
 			return err
 		}
 	}
 	for _, l := range s.lanes {
+		if l == nil {
+			continue
+		}
 		if err := s.overBudget(l, t); err != nil {
 			return err
 		}
@@ -269,14 +295,23 @@ func (s *Simulation) Result() Result {
 			r.Rules = append(r.Rules, ch)
 		}
 	}
-	for _, l := range s.lanes {
-		lr := l.m.result(l.index, l.pop, l.cfg, l.backend, l.eng.now, l.clients)
-		if l.fleet != nil {
-			lr.Topology = l.fleet.topologyResult(l.cfg)
+	for i, l := range s.lanes {
+		if l == nil {
+			r.Lanes = append(r.Lanes, s.streamed.results[i])
+			continue
 		}
-		r.Lanes = append(r.Lanes, lr)
+		r.Lanes = append(r.Lanes, l.result())
 	}
 	return r
+}
+
+// result is what lane l has measured so far.
+func (l *lane) result() LaneResult {
+	lr := l.m.result(l.index, l.pop, l.cfg, l.backend, l.eng.now, l.clients)
+	if l.fleet != nil {
+		lr.Topology = l.fleet.topologyResult(l.cfg)
+	}
+	return lr
 }
 
 func itoa(i int) string {
