@@ -23,8 +23,8 @@ type population struct {
 	// superposed is true of a group whose clients share one arrival stream
 	// (superposable), held by its first client: group → superposed.
 	superposed []bool
-	keyOf     [][]int32     // limit → client → key id
-	keys      []keyTable    // limit → key id → key
+	keyOf      [][]int32  // limit → client → key id
+	keys       []keyTable // limit → key id → key
 	// skip, for a limit that applies to one endpoint only (Limit.Endpoint), is
 	// true of the clients it does not count: limit → client; nil for the others.
 	skip   [][]bool
