@@ -30,6 +30,7 @@ type lane struct {
 	conc           concurrencyLimiter  // nil unless the lane is a concurrency limiter
 	shedRetryAfter time.Duration       // the Retry-After of conc's 503
 	gate           clientGate          // nil unless the lane is a client gate
+	quick          admitter            // the chain's one limit when its verdict alone will do (quickPath), else nil
 
 	clients []clientState
 	extras  []arrivalState // arrival components after each client's first
@@ -237,6 +238,10 @@ func (l *lane) attempt(r int32) {
 	}
 	if l.fleet != nil {
 		l.fleet.begin(r, atRetryAfter)
+		return
+	}
+	if l.quick != nil && l.trace == nil && l.quick.admit(l.pop.keyOf[0][c], now, req.cost) {
+		l.admitAtOnce(r, atRetryAfter)
 		return
 	}
 	answer, quota, refused := l.decideChain(c, now, req.cost)
