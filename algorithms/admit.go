@@ -14,6 +14,7 @@ type Admitter[S any] interface {
 }
 
 var (
+	_ Admitter[FixedWindowState] = (*FixedWindow)(nil)
 	_ Admitter[TokenBucketState] = (*TokenBucket)(nil)
 	_ Admitter[GCRAState]        = (*GCRA)(nil)
 )
@@ -54,5 +55,24 @@ func (g *GCRA) Admit(s *GCRAState, now time.Duration, cost int64) bool {
 	}
 	untilTAT := g.fromUnits(wait + cost*g.span)
 	s.tat = exactDur{ns: int64(now) + untilTAT.ns, frac: untilTAT.frac}
+	return true
+}
+
+// Admit is Decide's verdict alone (see Admitter): it counts cost in now's
+// window and reports true when the window has room for it.
+func (fw *FixedWindow) Admit(s *FixedWindowState, now time.Duration, cost int64) bool {
+	if cost < 1 {
+		badCost("FixedWindow.Admit", cost)
+	}
+	start, count := now-now%fw.window, s.count
+	if start > s.start {
+		count = 0
+	} else {
+		start = s.start // same window, or time went backwards
+	}
+	if cost > fw.limit-count {
+		return false
+	}
+	s.start, s.count = start, count+cost
 	return true
 }

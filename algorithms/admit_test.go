@@ -9,11 +9,12 @@ import (
 // Decide: the same verdict on every request and the same state after it, also
 // when a request comes back in time (every fifth, a window before the last).
 func checkAdmit(t *testing.T, p Policy, reqs []request) {
+	checkAdmitOf[FixedWindowState](t, "fixed window", must(NewFixedWindow(p)), p, reqs)
 	checkAdmitOf[TokenBucketState](t, "token bucket", must(NewTokenBucket(p)), p, reqs)
 	checkAdmitOf[GCRAState](t, "gcra", must(NewGCRA(p)), p, reqs)
 }
 
-func checkAdmitOf[S TokenBucketState | GCRAState](t *testing.T, name string, alg interface {
+func checkAdmitOf[S FixedWindowState | TokenBucketState | GCRAState](t *testing.T, name string, alg interface {
 	Algorithm[S]
 	Admitter[S]
 }, p Policy, reqs []request) {
@@ -41,17 +42,23 @@ func checkAdmitOf[S TokenBucketState | GCRAState](t *testing.T, name string, alg
 	}
 }
 
-// Admit admits the same requests as Decide in a step table: a full bucket of 2
-// per second, a refusal, a refill, and a request from the past left to Decide.
+// Admit in a step table of 2 per second: a full bucket, a refusal, a refill, and
+// a request from the past left to Decide; the fixed window waits for its next window.
 func TestAdmitSteps(t *testing.T) {
 	p := Policy{Limit: 2, Window: time.Second}
-	tb, g := must(NewTokenBucket(p)), must(NewGCRA(p))
+	tb, g, fw := must(NewTokenBucket(p)), must(NewGCRA(p)), must(NewFixedWindow(p))
 	var ts TokenBucketState
 	var gs GCRAState
+	var fs FixedWindowState
 	for _, step := range []struct {
-		at   time.Duration
-		want bool
-	}{{0, true}, {0, true}, {0, false}, {500 * time.Millisecond, true}, {400 * time.Millisecond, false}, {time.Second, true}} {
+		at     time.Duration
+		want   bool
+		window bool // the fixed window's verdict
+	}{{0, true, true}, {0, true, true}, {0, false, false}, {500 * time.Millisecond, true, false},
+		{400 * time.Millisecond, false, false}, {time.Second, true, true}} {
+		if got := fw.Admit(&fs, step.at, 1); got != step.window {
+			t.Errorf("FixedWindow.Admit(t0+%v, 1) = %v, want %v", step.at, got, step.window)
+		}
 		if got := tb.Admit(&ts, step.at, 1); got != step.want {
 			t.Errorf("TokenBucket.Admit(t0+%v, 1) = %v, want %v", step.at, got, step.want)
 		}
