@@ -59,7 +59,7 @@ func (s *stream) exp(mean time.Duration) time.Duration {
 const zigguratTail = 7.697117470131487
 
 // exp1 is exponential with mean 1, drawn by the ziggurat method (Marsaglia and
-// Tsang 2000) on 53-bit uniforms: one draw, a multiply and a compare 98.9% of
+// Tsang 2000) on 53-bit uniforms: one draw, a multiply and a compare 97.8% of
 // the time, a logarithm only in the rare tail and edge cases. The distribution
 // is exact; the draws differ from −log(1−U).
 func (s *stream) exp1() float64 {

@@ -34,6 +34,14 @@ func TestZigguratTables(t *testing.T) {
 			t.Errorf("layer %d: tables (%#x, %v, %v), recipe (%#x, %v, %v)", i, zigKE[i], zigWE[i], zigFE[i], ke[i], we[i], fe[i])
 		}
 	}
+	// exp1's doc: a draw is accepted by its first compare 97.8% of the time.
+	var accepted float64
+	for _, k := range zigKE {
+		accepted += float64(k) / (1 << 53) / 256
+	}
+	if math.Abs(accepted-0.978) > 0.0005 {
+		t.Errorf("first-compare acceptance %.4f, exp1's doc says 97.8%%", accepted)
+	}
 }
 
 // exp1 is exponential: the share of draws in each bin of [0, 12) and beyond
