@@ -364,6 +364,7 @@ var properties = []struct {
 	{"Refusals", checkRefusals},
 	{"Eviction", checkEviction},
 	{"PeekIsDecideWithoutEffect", checkPeek},
+	{"AdmitIsDecidesVerdict", checkAdmit},
 }
 
 func TestProperties(t *testing.T) {

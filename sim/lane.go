@@ -9,7 +9,8 @@ import (
 
 // lane is one limiting strategy applied to the whole population on its own
 // virtual clock. Lanes share nothing mutable; they see the same arrivals because
-// each client's arrival stream is seeded the same way in every lane.
+// each client's arrival stream (or its superposed group's, see superposable)
+// is seeded the same way in every lane.
 type lane struct {
 	kind  LaneKind
 	index int     // in Config.Lanes
@@ -29,6 +30,7 @@ type lane struct {
 	conc           concurrencyLimiter  // nil unless the lane is a concurrency limiter
 	shedRetryAfter time.Duration       // the Retry-After of conc's 503
 	gate           clientGate          // nil unless the lane is a client gate
+	quick          admitter            // the chain's one limit when its verdict alone will do (quickPath), else nil
 
 	clients []clientState
 	extras  []arrivalState // arrival components after each client's first
@@ -95,8 +97,11 @@ func (l *lane) start(ctx context.Context) error {
 				return err
 			}
 		}
-		grp := &l.pop.groups[l.pop.groupOf[c]]
-		for j := range grp.Arrivals {
+		g := l.pop.groupOf[c]
+		if l.pop.superposed[g] && l.pop.indexOf[c] > 0 {
+			continue // its group's first client holds the group's stream
+		}
+		for j := range l.pop.groups[g].Arrivals {
 			l.scheduleArrival(int32(c), int32(j))
 		}
 	}
@@ -109,8 +114,15 @@ func (l *lane) start(ctx context.Context) error {
 }
 
 func (l *lane) scheduleArrival(c, comp int32) {
-	grp := &l.pop.groups[l.pop.groupOf[c]]
+	g := l.pop.groupOf[c]
+	grp := &l.pop.groups[g]
 	st := &l.clients[c].arrival
+	if l.pop.superposed[g] {
+		if at, ok := nextSuperposed(&grp.Arrivals[0], grp.Count, st, l.cfg.Duration); ok {
+			l.eng.schedule(at, evArrival, c, 0)
+		}
+		return
+	}
 	if comp > 0 {
 		st = &l.extras[l.pop.extraComp[c]+comp-1]
 	}
@@ -145,7 +157,11 @@ func (l *lane) done() bool {
 func (l *lane) handle(ev event) {
 	switch ev.kind() {
 	case evArrival:
-		l.arrive(ev.a)
+		if g := l.pop.groupOf[ev.a]; l.pop.superposed[g] {
+			l.arrive(ev.a + l.clients[ev.a].arrival.pick(l.pop.groups[g].Count))
+		} else {
+			l.arrive(ev.a)
+		}
 		l.scheduleArrival(ev.a, ev.b)
 	case evAttempt:
 		l.attempt(ev.a)
@@ -222,6 +238,10 @@ func (l *lane) attempt(r int32) {
 	}
 	if l.fleet != nil {
 		l.fleet.begin(r, atRetryAfter)
+		return
+	}
+	if l.quick != nil && l.trace == nil && l.quick.admit(l.pop.keyOf[0][c], now, req.cost) {
+		l.admitAtOnce(r, atRetryAfter)
 		return
 	}
 	answer, quota, refused := l.decideChain(c, now, req.cost)

@@ -28,9 +28,32 @@ type stateTable interface {
 	charge(key int32, now time.Duration, cost int64)
 }
 
+// admitter is a decider that may also give Decide's verdict alone
+// (algorithms.Admitter) when admits says so.
+type admitter interface {
+	decider
+	admits() bool
+	// admit admits a request at once and reports true, or changes nothing and
+	// reports false: decide then gives the answer.
+	admit(key int32, now time.Duration, cost int64) bool
+}
+
 type dense[S any] struct {
 	alg    algorithms.Algorithm[S]
+	quick  algorithms.Admitter[S] // alg, if it is one; else nil
 	states []S
+}
+
+// newDense is a table of keys never-seen states of alg.
+func newDense[S any](alg algorithms.Algorithm[S], keys int) *dense[S] {
+	quick, _ := alg.(algorithms.Admitter[S])
+	return &dense[S]{alg: alg, quick: quick, states: make([]S, keys)}
+}
+
+func (d *dense[S]) admits() bool { return d.quick != nil }
+
+func (d *dense[S]) admit(key int32, now time.Duration, cost int64) bool {
+	return d.quick.Admit(&d.states[key], now, cost)
 }
 
 func (d *dense[S]) decide(key int32, now time.Duration, cost int64) algorithms.Decision {
@@ -42,7 +65,7 @@ func (d *dense[S]) peek(key int32, now time.Duration, cost int64) algorithms.Dec
 }
 
 func (d *dense[S]) like(keys int) stateTable {
-	return &dense[S]{alg: d.alg, states: make([]S, keys)}
+	return newDense(d.alg, keys)
 }
 
 func (d *dense[S]) copyFrom(key int32, src stateTable, srcKey int32) {

@@ -20,8 +20,11 @@ type population struct {
 	indexOf   []int32       // client → index within its group
 	extraComp []int32       // client → index of its second arrival component among the extras
 	extras    int           // arrival components beyond each client's first
-	keyOf     [][]int32     // limit → client → key id
-	keys      []keyTable    // limit → key id → key
+	// superposed is true of a group whose clients share one arrival stream
+	// (superposable), held by its first client: group → superposed.
+	superposed []bool
+	keyOf      [][]int32  // limit → client → key id
+	keys       []keyTable // limit → key id → key
 	// skip, for a limit that applies to one endpoint only (Limit.Endpoint), is
 	// true of the clients it does not count: limit → client; nil for the others.
 	skip   [][]bool
@@ -47,6 +50,7 @@ func newPopulation(ctx context.Context, groups []ClientGroup, limits []Limit) (*
 	}
 	for g := range groups {
 		grp := &groups[g]
+		p.superposed = append(p.superposed, superposable(grp))
 		for l := range keyers {
 			keyers[l].startGroup(g)
 		}

@@ -88,7 +88,7 @@ func rateOf[S any, A algorithms.Algorithm[S]](newAlg func(algorithms.Policy) (A,
 		if err != nil {
 			return nil, err
 		}
-		return func(keys int) decider { return &dense[S]{alg: a, states: make([]S, keys)} }, nil
+		return func(keys int) decider { return newDense[S](a, keys) }, nil
 	}
 }
 

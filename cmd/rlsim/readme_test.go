@@ -4,6 +4,8 @@ import (
 	"os"
 	"strings"
 	"testing"
+
+	"github.com/rlsim/rlsim/internal/golden"
 )
 
 // readmeBlock is the fenced block that follows the first line of README.md
@@ -27,7 +29,27 @@ func readmeBlock(t *testing.T, marker string) string {
 	return body[:strings.Index(body, "```")]
 }
 
-// The README shows real output; these keep it from going stale.
+// rewriteREADMEBlock replaces the fenced block after marker with out (-update).
+func rewriteREADMEBlock(t *testing.T, marker, out string) {
+	t.Helper()
+	data, err := os.ReadFile("../../README.md")
+	if err != nil {
+		t.Fatal(err)
+	}
+	s := string(data)
+	i := strings.Index(s, marker)
+	if i < 0 {
+		t.Fatalf("README.md has no %q", marker)
+	}
+	start := i + strings.Index(s[i:], "```\n") + 4
+	end := start + strings.Index(s[start:], "```")
+	if err := os.WriteFile("../../README.md", []byte(s[:start]+out+s[end:]), 0o644); err != nil {
+		t.Fatal(err)
+	}
+}
+
+// The README shows real output; these keep it from going stale (-update
+// rewrites the blocks).
 func TestREADMEShowsTheRealOutput(t *testing.T) {
 	for _, tc := range []struct {
 		marker string
@@ -44,6 +66,10 @@ func TestREADMEShowsTheRealOutput(t *testing.T) {
 		code, out, errOut := execute(t, tc.args...)
 		if code != 0 {
 			t.Fatalf("rlsim %v: exit %d: %s", tc.args, code, errOut)
+		}
+		if golden.Updating() {
+			rewriteREADMEBlock(t, tc.marker, out)
+			continue
 		}
 		if got := readmeBlock(t, tc.marker); got != out {
 			t.Errorf("README.md's block after %q is not what rlsim %v prints now; paste its output:\n%s", tc.marker, tc.args, out)

@@ -1,0 +1,33 @@
+package sim
+
+// quickPath is the lane's one limit when a verdict alone decides an admission
+// (algorithms.Admitter): one limit in the chain, counting every client, not a
+// shadow, no trace to write and no pacing client to read its headers. Then an
+// attempt the limit admits at once needs no Decision; any other goes through
+// decideChain. Nil otherwise.
+func (l *lane) quickPath() admitter {
+	if l.trace != nil || len(l.chain) != 1 || l.shadow[0] || l.pop.scoped {
+		return nil
+	}
+	if !l.cfg.Limits[0].NoHeaders {
+		for _, g := range l.pop.groups {
+			if g.Pace {
+				return nil
+			}
+		}
+	}
+	if q, ok := l.chain[0].(admitter); ok && q.admits() {
+		return q
+	}
+	return nil
+}
+
+// admitAtOnce is act for an attempt of request r the lane's one limit admitted
+// without delay, with nothing to record.
+func (l *lane) admitAtOnce(r int32, atRetryAfter bool) {
+	l.slidingLogCheck(l.reqs.all[r].client, l.reqs.all[r].cost, true)
+	if atRetryAfter {
+		l.m.retryAfterSucceeded()
+	}
+	l.admit(r)
+}
