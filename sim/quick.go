@@ -1,5 +1,11 @@
 package sim
 
+import (
+	"time"
+
+	"github.com/rlsim/rlsim/algorithms"
+)
+
 // quickPath is the lane's one limit when a verdict alone decides an admission
 // (algorithms.Admitter): one limit in the chain, counting every client, not a
 // shadow, no trace to write and no pacing client to read its headers. Then an
@@ -30,4 +36,49 @@ func (l *lane) admitAtOnce(r int32, atRetryAfter bool) {
 		l.m.retryAfterSucceeded()
 	}
 	l.admit(r)
+}
+
+// tokenBuckets is the lane's quick path when its one limit is a token bucket:
+// the concrete table and rule, so an attempt calls the algorithm directly
+// rather than through two interfaces (decider, then algorithms.Algorithm).
+type tokenBuckets = dense[algorithms.TokenBucketState]
+
+// setQuickPath sets quick (quickPath) and bucket, its token-bucket table or nil.
+func (l *lane) setQuickPath() {
+	l.quick = l.quickPath()
+	l.bucket, l.bucketRule = nil, nil
+	if t, ok := l.quick.(*tokenBuckets); ok {
+		l.bucket, l.bucketRule = t, t.alg.(*algorithms.TokenBucket)
+	}
+}
+
+// attemptBucket is attempt's decision for request r of client c at now when
+// the lane's quick path is a token bucket (bucket != nil, no trace).
+func (l *lane) attemptBucket(r, c int32, now time.Duration, atRetryAfter bool) {
+	cost := l.reqs.all[r].cost
+	s := &l.bucket.states[l.pop.keyOf[0][c]]
+	if l.bucketRule.Admit(s, now, cost) {
+		l.admitAtOnce(r, atRetryAfter)
+		return
+	}
+	answer, quota, refused := l.decideOnly(l.bucketRule.Decide(s, now, cost))
+	l.act(r, answer, quota, refused, atRetryAfter)
+}
+
+// decideOnly is decideChain's answer for a chain of one limit that counts every
+// client and is not a shadow (the quick path's chain), given that limit's answer d.
+func (l *lane) decideOnly(d algorithms.Decision) (answer algorithms.Decision, quota int, refused bool) {
+	l.shadowed = -1
+	if d.Verdict == algorithms.Refuse {
+		return d, 0, true
+	}
+	answer, quota = d, 0
+	if l.cfg.Limits[0].NoHeaders {
+		answer, quota = algorithms.Decision{}, -1
+	}
+	answer.Delay = max(0, d.Delay)
+	if answer.Delay > 0 {
+		answer.Verdict = algorithms.Delay
+	}
+	return answer, quota, false
 }

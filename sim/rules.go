@@ -132,7 +132,7 @@ func (l *lane) applyRule() {
 		return
 	}
 	l.shadow[ch.Limit], l.limits[ch.Limit].Shadow = ch.Shadow, ch.Shadow
-	l.quick = l.quickPath()
+	l.setQuickPath()
 	if ch.Policy == (algorithms.Policy{}) || ch.Policy == l.policies[ch.Limit] {
 		return
 	}
@@ -147,7 +147,7 @@ func (l *lane) applyRule() {
 		panic(fmt.Sprintf("sim.lane.applyRule: a checked rule failed: %v", err))
 	}
 	l.chain[ch.Limit], l.policies[ch.Limit], l.limits[ch.Limit].Policy = d, ch.Policy, ch.Policy
-	l.quick = l.quickPath()
+	l.setQuickPath()
 }
 
 // anyShadow reports whether some limit is a shadow limit at some time of the run.

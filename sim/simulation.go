@@ -153,7 +153,7 @@ func (l *lane) buildChain(kind LaneKind) error {
 		l.limits[i].Policy = p
 		l.shadow = append(l.shadow, l.cfg.Limits[i].Shadow)
 	}
-	l.quick = l.quickPath()
+	l.setQuickPath()
 	return nil
 }
 
