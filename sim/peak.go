@@ -114,13 +114,30 @@ func (p *peakTracker) add(key int32, at time.Duration, cost int64) {
 }
 
 // expire drops k's admissions that have left the window (at+window ≤ now).
+// Most calls find none to drop: that test is inlined, the dropping is not.
 func (p *peakTracker) expire(k *keyWindow, key int32, now time.Duration) {
+	if k.n > 0 && k.oldest.at+p.window <= now {
+		p.drop(k, key, now)
+	}
+}
+
+// drop is expire once k's oldest admission has left the window.
+func (p *peakTracker) drop(k *keyWindow, key int32, now time.Duration) {
+	var span *overSpan // nil when the tracker keeps no time over the limit
+	if p.spans != nil {
+		span = &p.spans[key]
+	}
 	for k.n > 0 {
 		gone := k.oldest.at + p.window
 		if gone > now {
 			return
 		}
-		p.advance(k, key, gone)
+		if span != nil {
+			if k.sum > p.limit {
+				span.over += gone - span.last
+			}
+			span.last = gone
+		}
 		k.sum -= k.oldest.cost
 		k.n--
 		if k.size > 0 {
