@@ -21,18 +21,17 @@ type lane struct {
 	end   time.Duration
 
 	chain          []decider
-	limits         []Limit                 // the chain's limits as the lane applies them now
-	policies       []algorithms.Policy     // of each limit of chain, as it applies now
-	shadow         []bool                  // of each limit of chain: a dry run now
-	shadowed       int                     // the first shadow that would refuse the attempt being decided, or -1
-	nextRule       int                     // the next of cfg.Rules to apply
-	ruleAt         time.Duration           // when: cfg.Rules[nextRule].At, or noRule
-	conc           concurrencyLimiter      // nil unless the lane is a concurrency limiter
-	shedRetryAfter time.Duration           // the Retry-After of conc's 503
-	gate           clientGate              // nil unless the lane is a client gate
-	quick          admitter                // the chain's one limit when its verdict alone will do (quickPath), else nil
-	bucket         *tokenBuckets           // quick's table when it is a token bucket, else nil (setQuickPath)
-	bucketRule     *algorithms.TokenBucket // bucket's rule
+	limits         []Limit             // the chain's limits as the lane applies them now
+	policies       []algorithms.Policy // of each limit of chain, as it applies now
+	shadow         []bool              // of each limit of chain: a dry run now
+	shadowed       int                 // the first shadow that would refuse the attempt being decided, or -1
+	nextRule       int                 // the next of cfg.Rules to apply
+	ruleAt         time.Duration       // when: cfg.Rules[nextRule].At, or noRule
+	conc           concurrencyLimiter  // nil unless the lane is a concurrency limiter
+	shedRetryAfter time.Duration       // the Retry-After of conc's 503
+	gate           clientGate          // nil unless the lane is a client gate
+	quick          admitter            // the chain's one limit when its verdict alone will do (quickPath), else nil
+	direct         directPath          // quick's concrete table, if sim knows its type (setQuickPath)
 
 	clients []clientState
 	extras  []arrivalState // arrival components after each client's first
@@ -242,8 +241,8 @@ func (l *lane) attempt(r int32) {
 		l.fleet.begin(r, atRetryAfter)
 		return
 	}
-	if l.bucket != nil && l.trace == nil {
-		l.attemptBucket(r, c, now, atRetryAfter)
+	if l.direct.known() && l.trace == nil {
+		l.attemptDirect(r, c, now, atRetryAfter)
 		return
 	}
 	if l.quick != nil && l.trace == nil && l.quick.admit(l.pop.keyOf[0][c], now, req.cost) {

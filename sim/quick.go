@@ -1,8 +1,6 @@
 package sim
 
 import (
-	"time"
-
 	"github.com/rlsim/rlsim/algorithms"
 )
 
@@ -38,31 +36,10 @@ func (l *lane) admitAtOnce(r int32, atRetryAfter bool) {
 	l.admit(r)
 }
 
-// tokenBuckets is the lane's quick path when its one limit is a token bucket:
-// the concrete table and rule, so an attempt calls the algorithm directly
-// rather than through two interfaces (decider, then algorithms.Algorithm).
-type tokenBuckets = dense[algorithms.TokenBucketState]
-
-// setQuickPath sets quick (quickPath) and bucket, its token-bucket table or nil.
+// setQuickPath sets quick (quickPath) and direct, its concrete table if sim knows its type.
 func (l *lane) setQuickPath() {
 	l.quick = l.quickPath()
-	l.bucket, l.bucketRule = nil, nil
-	if t, ok := l.quick.(*tokenBuckets); ok {
-		l.bucket, l.bucketRule = t, t.alg.(*algorithms.TokenBucket)
-	}
-}
-
-// attemptBucket is attempt's decision for request r of client c at now when
-// the lane's quick path is a token bucket (bucket != nil, no trace).
-func (l *lane) attemptBucket(r, c int32, now time.Duration, atRetryAfter bool) {
-	cost := l.reqs.all[r].cost
-	s := &l.bucket.states[l.pop.keyOf[0][c]]
-	if l.bucketRule.Admit(s, now, cost) {
-		l.admitAtOnce(r, atRetryAfter)
-		return
-	}
-	answer, quota, refused := l.decideOnly(l.bucketRule.Decide(s, now, cost))
-	l.act(r, answer, quota, refused, atRetryAfter)
+	l.direct = directPathOf(l.quick)
 }
 
 // decideOnly is decideChain's answer for a chain of one limit that counts every
