@@ -34,7 +34,8 @@ type lane struct {
 	direct         directPath          // quick's concrete table, if sim knows its type (setQuickPath)
 
 	clients []clientState
-	extras  []arrivalState // arrival components after each client's first
+	extras  []arrivalState   // arrival components after each client's first
+	means   []superposedMean // per group: its mean gap, if superposed
 	reqs    requests
 	backend *backend
 
@@ -119,7 +120,7 @@ func (l *lane) scheduleArrival(c, comp int32) {
 	grp := &l.pop.groups[g]
 	st := &l.clients[c].arrival
 	if l.pop.superposed[g] {
-		if at, ok := nextSuperposed(&grp.Arrivals[0], grp.Count, st, l.cfg.Duration); ok {
+		if at, ok := nextSuperposed(&grp.Arrivals[0], grp.Count, st, l.cfg.Duration, &l.means[g]); ok {
 			l.eng.schedule(at, evArrival, c, 0)
 		}
 		return

@@ -18,20 +18,37 @@ func superposable(g *ClientGroup) bool {
 
 // nextSuperposed is the time of the next arrival of a superposed group of n
 // clients, each sending by a, drawn from st (the group's stream), or ok=false
-// when there is none before stop.
-func nextSuperposed(a *Arrival, n int, st *arrivalState, stop time.Duration) (at time.Duration, ok bool) {
+// when there is none before stop. means caches the gap's mean between calls.
+func nextSuperposed(a *Arrival, n int, st *arrivalState, stop time.Duration, means *superposedMean) (at time.Duration, ok bool) {
 	from := a.Start
 	if st.k > 0 {
 		from = st.last
 	}
-	mean := float64(a.Rate.Per) / (float64(a.Rate.Count) * float64(n))
-	at = later(from, saturate(math.Round(st.rnd.exp1()*mean)))
+	at = later(from, saturate(math.Round(st.rnd.exp1()*means.of(a.Rate, n))))
 	if at >= stop || (a.Stop > 0 && at >= a.Stop) {
 		return 0, false
 	}
 	st.k++
 	st.last = at
 	return at, true
+}
+
+// superposedMean is a superposed group's mean gap in ns, as a float, kept with
+// the rate and count it was computed for: a division per arrival saved, the
+// same float every time. The zero value holds none.
+type superposedMean struct {
+	rate Rate
+	n    int
+	mean float64
+}
+
+// of is the mean gap between arrivals of n clients each sending at rate.
+func (m *superposedMean) of(rate Rate, n int) float64 {
+	if rate != m.rate || n != m.n {
+		m.rate, m.n = rate, n
+		m.mean = float64(rate.Per) / (float64(rate.Count) * float64(n))
+	}
+	return m.mean
 }
 
 // pick is a client of n picked uniformly from the group's stream st.
