@@ -1,0 +1,54 @@
+package sim
+
+import (
+	"reflect"
+	"testing"
+	"time"
+
+	"github.com/rlsim/rlsim/algorithms"
+)
+
+// discardTrace is a trace sink that keeps nothing: asking for a trace turns the
+// quick and direct paths off, so a run with it decides through decideChain.
+type discardTrace struct{}
+
+func (discardTrace) Record(*TraceRecord) error { return nil }
+
+// TestDirectPathDecidesAsTheChain runs the three lanes with a direct path, over
+// traffic that is refused and retries at the Retry-After given, with and
+// without a trace: the results must be equal, verdict hash included.
+func TestDirectPathDecidesAsTheChain(t *testing.T) {
+	for _, kind := range []LaneKind{LaneTokenBucket, LaneGCRA, LaneFixedWindow} {
+		t.Run(kind.String(), func(t *testing.T) {
+			cfg := poisson100(20 * time.Second)
+			cfg.Lanes = []LaneKind{kind}
+			cfg.Limits[0].Policy = algorithms.Policy{Limit: 300, Window: time.Second, Burst: 40}
+			cfg.Clients[0].Retry = Retry{Kind: RetryFixed, Delay: 50 * time.Millisecond, MaxAttempts: 3,
+				HonorRetryAfter: true, RetryAfter: RetryAfterExact}
+			direct := mustRun(t, cfg, Options{}).Lanes[0]
+			chain := mustRun(t, cfg, Options{Trace: discardTrace{}}).Lanes[0]
+			if direct.Refused == 0 || direct.Admitted == 0 {
+				t.Fatalf("admitted %d, refused %d: want both, to test both paths", direct.Admitted, direct.Refused)
+			}
+			if !reflect.DeepEqual(direct, chain) {
+				t.Errorf("untraced (direct path) result differs from traced (chain):\n%+v\n%+v", direct, chain)
+			}
+		})
+	}
+}
+
+// TestDirectPathOf checks that each Admitter lane's table gets a direct path.
+func TestDirectPathOf(t *testing.T) {
+	p := algorithms.Policy{Limit: 10, Window: time.Second}
+	for _, kind := range []LaneKind{LaneTokenBucket, LaneGCRA, LaneFixedWindow, LaneSlidingLog} {
+		d, err := newDecider(kind, p, 1)
+		if err != nil {
+			t.Fatal(err)
+		}
+		q, _ := d.(admitter)
+		want := kind != LaneSlidingLog
+		if got := directPathOf(q); got.known() != want {
+			t.Errorf("directPathOf(%v).known() = %v, want %v", kind, got.known(), want)
+		}
+	}
+}
