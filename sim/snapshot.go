@@ -50,3 +50,25 @@ func (s *Simulation) Snapshot() []LaneSnapshot {
 	}
 	return snaps
 }
+
+// ColumnWidth is the virtual time one column of a live view (the TUI, the
+// playground) shows: a round tenth of the first limit's window (1, 2 or 5
+// times a power of ten, at least 1ms), so a window spans about ten columns.
+func ColumnWidth(cfg Config) time.Duration {
+	w := time.Second
+	if len(cfg.Limits) > 0 && cfg.Limits[0].Policy.Window > 0 {
+		w = cfg.Limits[0].Policy.Window
+	}
+	d := max(w/10, time.Millisecond)
+	p := time.Duration(1)
+	for p*10 <= d {
+		p *= 10
+	}
+	switch {
+	case d >= 5*p:
+		return 5 * p
+	case d >= 2*p:
+		return 2 * p
+	}
+	return p
+}

@@ -248,7 +248,7 @@ func (m *Model) start(until time.Duration) error {
 	if len(m.bursts) > 0 {
 		cfg = m.withBursts(cfg)
 	}
-	tl := newTimeline(sliceWidth(cfg))
+	tl := newTimeline(sim.ColumnWidth(cfg))
 	s, err := sim.NewContext(m.ctx, cfg, sim.Options{Trace: tl, MaxEvents: m.maxEvents})
 	if err != nil {
 		return err
@@ -298,7 +298,7 @@ func (m *Model) fireBurst() tea.Cmd {
 func (m *Model) withBursts(cfg sim.Config) sim.Config {
 	cur := m.sim.Config() // defaults applied: the first group's name and identity
 	id := cur.Clients[0].IdentityOf(0)
-	spread := 3 * sliceWidth(cfg) // a few columns wide, so the reaction is visible
+	spread := 3 * sim.ColumnWidth(cfg) // a few columns wide, so the reaction is visible
 	cfg.Clients = append([]sim.ClientGroup(nil), cfg.Clients...)
 	for _, b := range m.bursts {
 		cfg.Clients = append(cfg.Clients, sim.ClientGroup{
@@ -334,29 +334,4 @@ func plural(n int, one, many string) string {
 		return "1 " + one
 	}
 	return fmt.Sprintf("%d %s", n, many)
-}
-
-// sliceWidth is the virtual time one column shows: a round tenth of the first
-// limit's window, so a window spans about ten columns.
-func sliceWidth(cfg sim.Config) time.Duration {
-	w := time.Second
-	if len(cfg.Limits) > 0 && cfg.Limits[0].Policy.Window > 0 {
-		w = cfg.Limits[0].Policy.Window
-	}
-	return roundDown(max(w/10, time.Millisecond))
-}
-
-// roundDown is the largest 1, 2 or 5 times a power of ten not above d.
-func roundDown(d time.Duration) time.Duration {
-	p := time.Duration(1)
-	for p*10 <= d {
-		p *= 10
-	}
-	switch {
-	case d >= 5*p:
-		return 5 * p
-	case d >= 2*p:
-		return 2 * p
-	}
-	return p
 }

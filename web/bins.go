@@ -155,24 +155,3 @@ func (b *bins) sample(i int, k int64, mark int) (sim.TraceRecord, bool) {
 	rec := ring.cells[k%int64(len(ring.cells))].sample[mark]
 	return rec, rec.At >= 0
 }
-
-// columnWidth is the virtual time one column shows: a round tenth of the first
-// limit's window (1, 2 or 5 times a power of ten), so a window spans about ten.
-func columnWidth(cfg sim.Config) time.Duration {
-	w := time.Second
-	if len(cfg.Limits) > 0 && cfg.Limits[0].Policy.Window > 0 {
-		w = cfg.Limits[0].Policy.Window
-	}
-	d := max(w/10, time.Millisecond)
-	p := time.Duration(1)
-	for p*10 <= d {
-		p *= 10
-	}
-	switch {
-	case d >= 5*p:
-		return 5 * p
-	case d >= 2*p:
-		return 2 * p
-	}
-	return p
-}

@@ -57,7 +57,7 @@ type burstMark struct {
 func newSession(ctx context.Context, sc *scenarios.Scenario, maxEvents int64, command string) (*session, error) {
 	cfg := *sc.Config
 	tl := report.NewTimeline(cfg)
-	width := columnWidth(cfg)
+	width := sim.ColumnWidth(cfg)
 	lanes := cfg.Lanes
 	if len(lanes) == 0 {
 		lanes = sim.DefaultLanes()

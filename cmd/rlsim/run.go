@@ -136,7 +136,7 @@ one must lie outside DIR.`,
 	f.StringVar(&opts.OutDir, "out", "", "write the HTML report, PNG plots and results.json to `DIR`")
 	f.Uint64Var(&seed, "seed", 0, "seed of every random stream, replacing the file's")
 	f.DurationVar(&opts.Duration, "duration", 0, "how long new requests may start, replacing the file's")
-	f.StringVar(&opts.Lanes, "lanes", "", "comma-separated lanes to run, replacing the file's: its lanes by name (variants too) or algorithms (e.g. token_bucket,gcra)")
+	f.StringVar(&opts.Lanes, "lanes", "", lanesHelp("run"))
 	f.StringArrayVar(&opts.Sets, "set", nil, "replace the scenario field at `PATH=VALUE` (the file's names, e.g. limits[0].limit=20); repeatable")
 	f.IntVar(&opts.Seeds, "seeds", 1, "run each scenario with `N` seeds (seed, seed+1, ...) and print each figure as mean ± 95% interval")
 	f.BoolVar(&opts.Wide, "wide", false, "print every table column and each finding on one line, however wide the terminal")

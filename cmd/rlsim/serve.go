@@ -12,7 +12,6 @@ import (
 	"github.com/spf13/cobra"
 
 	"github.com/rlsim/rlsim/run"
-	"github.com/rlsim/rlsim/scenarios"
 	"github.com/rlsim/rlsim/web"
 )
 
@@ -63,15 +62,13 @@ Played to its end without a change, a scenario ends with exactly the figures
 		ValidArgsFunction: completeBuiltinNames,
 		RunE: func(cmd *cobra.Command, args []string) error {
 			opts.Ctx = cmd.Context()
-			opts.Arg = scenarios.DefaultName
-			if len(args) > 0 {
-				opts.Arg = args[0]
+			arg, err := scenarioArg(args, opts.MaxEvents)
+			if err != nil {
+				return err
 			}
+			opts.Arg = arg
 			if cmd.Flags().Changed("seed") {
 				opts.Seed = &seed
-			}
-			if opts.MaxEvents <= 0 {
-				return badInputf("--max-events: must be positive, got %d", opts.MaxEvents)
 			}
 			if runF != nil {
 				return runF(opts)
@@ -82,7 +79,7 @@ Played to its end without a change, a scenario ends with exactly the figures
 	f := cmd.Flags()
 	f.StringVar(&opts.Addr, "addr", defaultAddr, "listen on `HOST:PORT`; a non-loopback host serves other machines too")
 	f.Uint64Var(&seed, "seed", 0, "seed of every random stream, replacing the file's")
-	f.StringVar(&opts.Lanes, "lanes", "", "comma-separated lanes to show, replacing the file's (e.g. token_bucket,gcra)")
+	f.StringVar(&opts.Lanes, "lanes", "", lanesHelp("show"))
 	f.StringArrayVar(&opts.Sets, "set", nil, "replace the scenario field at `PATH=VALUE` (e.g. limits[0].limit=20) in the scenario asked for; repeatable")
 	f.Int64Var(&opts.MaxEvents, "max-events", defaultMaxEvents, "stop a page's run that reaches `N` events, as rlsim run does")
 	_ = cmd.RegisterFlagCompletionFunc("lanes", completeLanes)

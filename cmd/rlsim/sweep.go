@@ -98,7 +98,7 @@ partials of every shard into the output the whole sweep prints
 	f.IntVar(&opts.Seeds, "seeds", 1, "run each point with `N` seeds: the scenario's seed, seed+1, ...")
 	f.Uint64Var(&seed, "seed", 0, "the first seed, replacing the file's")
 	f.DurationVar(&opts.Duration, "duration", 0, "how long new requests may start, replacing the file's")
-	f.StringVar(&opts.Lanes, "lanes", "", "comma-separated lanes to run, replacing the file's (e.g. token_bucket,gcra)")
+	f.StringVar(&opts.Lanes, "lanes", "", lanesHelp("run"))
 	f.StringArrayVar(&opts.Sets, "set", nil, "replace the scenario field at `PATH=VALUE` at every point; repeatable")
 	f.StringVar(&opts.Find, "find", "", "pick for each lane the point with the least (`GOAL` 'min PATH') or most ('max PATH') PATH that meets every --where")
 	f.StringArrayVar(&opts.Where, "where", nil, "a `CONDITION` on the means over seeds: '[lane LANE] [class CLASS] METRIC OP VALUE'; repeatable")

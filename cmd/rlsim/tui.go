@@ -10,7 +10,6 @@ import (
 	"github.com/spf13/cobra"
 
 	"github.com/rlsim/rlsim/run"
-	"github.com/rlsim/rlsim/scenarios"
 	"github.com/rlsim/rlsim/tui"
 )
 
@@ -69,15 +68,13 @@ exactly the figures "rlsim run" prints for it.`,
 		ValidArgsFunction: completeBuiltinNames,
 		RunE: func(cmd *cobra.Command, args []string) error {
 			opts.Ctx = cmd.Context()
-			opts.Arg = scenarios.DefaultName
-			if len(args) > 0 {
-				opts.Arg = args[0]
+			arg, err := scenarioArg(args, opts.MaxEvents)
+			if err != nil {
+				return err
 			}
+			opts.Arg = arg
 			if cmd.Flags().Changed("seed") {
 				opts.Seed = &seed
-			}
-			if opts.MaxEvents <= 0 {
-				return badInputf("--max-events: must be positive, got %d", opts.MaxEvents)
 			}
 			if runF != nil {
 				return runF(opts)
@@ -87,7 +84,7 @@ exactly the figures "rlsim run" prints for it.`,
 	}
 	f := cmd.Flags()
 	f.Uint64Var(&seed, "seed", 0, "seed of every random stream, replacing the file's")
-	f.StringVar(&opts.Lanes, "lanes", "", "comma-separated lanes to show, replacing the file's: its lanes by name (variants too) or algorithms (e.g. token_bucket,gcra)")
+	f.StringVar(&opts.Lanes, "lanes", "", lanesHelp("show"))
 	f.StringArrayVar(&opts.Sets, "set", nil, "replace the scenario field at `PATH=VALUE` (e.g. limits[0].limit=20) in every scenario played; repeatable")
 	f.Int64Var(&opts.MaxEvents, "max-events", defaultMaxEvents, "stop a scenario that reaches `N` events, as rlsim run does")
 	_ = cmd.RegisterFlagCompletionFunc("lanes", completeLanes)
