@@ -79,6 +79,28 @@ func (e *engine) pop() event {
 	return top
 }
 
+// replaceTop replaces the earliest event, once handled, with a new one: pop then
+// schedule in one sift. The new event gets the next insertion sequence, as
+// schedule gives it; the clock must already be at the earliest event.
+func (e *engine) replaceTop(at time.Duration, kind eventKind, a, b int32) {
+	if at < e.now {
+		panic("sim.engine.replaceTop: event in the past")
+	}
+	e.seq++
+	e.heap[0] = event{at: at, order: e.seq<<8 | uint64(kind), a: a, b: b}
+	e.down(0)
+}
+
+// dropTop removes the earliest event, once handled.
+func (e *engine) dropTop() {
+	last := len(e.heap) - 1
+	e.heap[0] = e.heap[last]
+	e.heap = e.heap[:last]
+	if last > 0 {
+		e.down(0)
+	}
+}
+
 func (e *engine) up(i int) {
 	h := e.heap
 	x := h[i]

@@ -47,6 +47,14 @@ func (h *histogram) add(v time.Duration) {
 	h.max = max(h.max, v)
 }
 
+// addN records v n times.
+func (h *histogram) addN(v time.Duration, n int64) {
+	h.counts[bucketOf(v)] += n
+	h.n += n
+	h.sum += v * time.Duration(n)
+	h.max = max(h.max, v)
+}
+
 // quantile is the smallest recorded bucket top with at least q of the samples at or below it.
 func (h *histogram) quantile(q float64) time.Duration {
 	if h.n == 0 {

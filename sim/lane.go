@@ -32,6 +32,7 @@ type lane struct {
 	gate           clientGate          // nil unless the lane is a client gate
 	quick          admitter            // the chain's one limit when its verdict alone will do (quickPath), else nil
 	direct         directPath          // quick's concrete table, if sim knows its type (setQuickPath)
+	kern           kernel              // the arrivals-only loop, when the lane fits it (kernel.go)
 
 	clients []clientState
 	extras  []arrivalState   // arrival components after each client's first
@@ -116,27 +117,36 @@ func (l *lane) start(ctx context.Context) error {
 }
 
 func (l *lane) scheduleArrival(c, comp int32) {
+	if at, ok := l.nextArrival(c, comp); ok {
+		l.eng.schedule(at, evArrival, c, comp)
+	}
+}
+
+// nextArrival draws the time of client c's next arrival of component comp (of
+// its group's stream, if superposed: then comp is 0), or ok=false when none
+// is left before the end of Duration.
+func (l *lane) nextArrival(c, comp int32) (at time.Duration, ok bool) {
 	g := l.pop.groupOf[c]
 	grp := &l.pop.groups[g]
 	st := &l.clients[c].arrival
 	if l.pop.superposed[g] {
-		if at, ok := nextSuperposed(&grp.Arrivals[0], grp.Count, st, l.cfg.Duration, &l.means[g]); ok {
-			l.eng.schedule(at, evArrival, c, 0)
-		}
-		return
+		return nextSuperposed(&grp.Arrivals[0], grp.Count, st, l.cfg.Duration, &l.means[g])
 	}
 	if comp > 0 {
 		st = &l.extras[l.pop.extraComp[c]+comp-1]
 	}
-	if at, ok := nextArrival(&grp.Arrivals[comp], st, l.cfg.Duration); ok {
-		l.eng.schedule(at, evArrival, c, comp)
-	}
+	return nextArrival(&grp.Arrivals[comp], st, l.cfg.Duration)
 }
 
 // runUntil processes every event at or before t (and before the lane's end).
 func (l *lane) runUntil(t time.Duration, budget int) (processed int) {
 	t = min(t, l.end)
 	for processed < budget {
+		if l.kern.fits {
+			if processed += l.runKernel(t, budget-processed); processed == budget {
+				break
+			}
+		}
 		at, ok := l.eng.next()
 		if !ok || at > t {
 			break

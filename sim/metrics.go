@@ -47,12 +47,15 @@ const (
 
 // fold mixes one decision into the verdict hash (FNV-1a over the three words).
 func (m *metrics) fold(now time.Duration, g int32, verdict uint64) {
+	m.verdicts = foldVerdict(m.verdicts, now, g, verdict)
+}
+
+// foldVerdict is hash h with one decision folded in (see metrics.verdicts).
+func foldVerdict(h uint64, now time.Duration, g int32, verdict uint64) uint64 {
 	const prime = 1099511628211
-	h := m.verdicts
-	for _, w := range [3]uint64{uint64(now), uint64(g), verdict} {
-		h = (h ^ w) * prime
-	}
-	m.verdicts = h
+	h = (h ^ uint64(now)) * prime
+	h = (h ^ uint64(g)) * prime
+	return (h ^ verdict) * prime
 }
 
 func newMetrics(cfg *Config, pop *population, bucket time.Duration) (metrics, error) {
@@ -134,6 +137,12 @@ func (m *metrics) refused(now time.Duration, g int32, limit int, d algorithms.De
 	m.refusedBy[limit]++
 	m.point(now).Refused++
 	m.fold(now, g, foldRefuse)
+	m.refusal(limit, d, style, limits)
+}
+
+// refusal notes what the answer d of a refusal by limit carries: a
+// Retry-After, and the first refusal's headers.
+func (m *metrics) refusal(limit int, d algorithms.Decision, style HeaderStyle, limits []Limit) {
 	if d.RetryAfter > 0 && d.RetryAfter != algorithms.Never {
 		m.counts.RetryAfter.Given++
 	}

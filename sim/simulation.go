@@ -93,6 +93,7 @@ func newLane(ctx context.Context, index int, cfg *Config, pop *population, trace
 		seed := streamFor(cfg.Seed, labelService)
 		l.backend = newBackend(cfg.Backend, seed.next())
 	}
+	l.setKernel()
 	// Room for every client's first arrivals: a heap grown by append would
 	// hold its old and new arrays at once while it grows.
 	l.eng.heap = make([]event, 0, pop.clients()+pop.extras)

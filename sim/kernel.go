@@ -1,0 +1,273 @@
+package sim
+
+import (
+	"time"
+
+	"github.com/rlsim/rlsim/algorithms"
+)
+
+// The kernel is the lane loop specialised for the commonest world, where every
+// event is a new request answered at once: no trace, no topology, no
+// concurrency limiter or client gate, no backend, one limit on the quick path
+// (quickPath: no shadow, no pacing client reading its headers) and no client
+// that retries (a refused request gives up at once). It handles the earliest
+// event when that is an arrival or an injected request, exactly as handle
+// would, and leaves any other event, and the events at a rule push, to the
+// general loop (runUntil), then takes over again. What it saves: the request
+// slot, a pop and a push (the next arrival replaces the one handled in one
+// sift), the call chain arrive … succeed, the limiter's interface call (its
+// concrete type is called where sim knows it, see directPath), and the
+// counters, kept in locals (kernelRun) and flushed when a series bucket ends
+// and when it returns, so that a lane looks the same at every stop.
+
+// kernel is what a lane keeps for its kernel between calls.
+type kernel struct {
+	// fits is true when the lane's world fits the kernel for the whole run
+	// (kernelFits); the quick path, which rule pushes change, and the trace,
+	// which a step of RunUntil may set, are checked at every call.
+	fits  bool
+	tally []kernelTally // per group, counted since the last flush
+	dirty []int32       // the groups whose tally is not zero
+}
+
+// kernelTally is what the kernel counted for one class since its last flush:
+// requests started (each with its one attempt), admitted (each succeeding at
+// once) and refused (each given up at once).
+type kernelTally struct{ started, admitted, refused int64 }
+
+// kernelOff, set by tests, keeps every lane built while it is set off the
+// kernel, on the general loop, to compare the two.
+var kernelOff bool
+
+// kernelFits reports whether the lane's world fits the kernel (see kernel),
+// but for the quick path and the trace.
+func (l *lane) kernelFits() bool {
+	if kernelOff || l.fleet != nil || l.conc != nil || l.gate != nil || l.backend != nil {
+		return false
+	}
+	for g := range l.pop.groups {
+		if r := &l.pop.groups[g].Retry; r.Kind != RetryNone && r.MaxAttempts != 1 {
+			return false
+		}
+	}
+	return true
+}
+
+// setKernel readies the kernel if the lane fits it.
+func (l *lane) setKernel() {
+	if !l.kernelFits() {
+		l.kern = kernel{}
+		return
+	}
+	n := len(l.pop.groups)
+	l.kern = kernel{fits: true, tally: make([]kernelTally, n), dirty: make([]int32, 0, n)}
+}
+
+// kernelRun is what one call of runKernel counts in locals until it flushes.
+type kernelRun struct {
+	started, admitted, refused int64
+	disagreed                  int64         // decisions the cross-check would have taken otherwise
+	verdicts                   uint64        // metrics.verdicts, folded on
+	lastDone                   time.Duration // when the latest request admitted or refused was
+	point                      kernelPoint
+}
+
+// kernelPoint is the series bucket the kernel counts in: the one that holds
+// at and ends at end.
+type kernelPoint struct {
+	at, end                    time.Duration
+	started, admitted, refused int64
+}
+
+// runKernel handles up to budget events at or before t, while the earliest
+// event is a new request (an arrival or an injected one) before the next rule
+// push, and returns how many it handled: none when the lane is not on the
+// quick path or has a trace to write.
+func (l *lane) runKernel(t time.Duration, budget int) (processed int) {
+	if l.quick == nil || l.trace != nil {
+		return 0
+	}
+	e := &l.eng
+	stop := min(t, l.ruleAt-1)
+	run := kernelRun{verdicts: l.m.verdicts}
+	for processed < budget && len(e.heap) > 0 {
+		top := e.heap[0]
+		kind := top.kind()
+		if top.at > stop || (kind != evArrival && kind != evInject) {
+			break
+		}
+		e.now = top.at
+		c, g := top.a, l.pop.groupOf[top.a]
+		if kind == evArrival && l.pop.superposed[g] {
+			c += l.clients[c].arrival.pick(l.pop.groups[g].Count)
+		}
+		l.kernelStep(&run, c, g)
+		// The handled event is still the earliest: anything kernelStep
+		// scheduled comes after it.
+		if kind == evInject {
+			e.dropTop()
+		} else if at, ok := l.nextArrival(top.a, top.b); ok {
+			e.replaceTop(at, evArrival, top.a, top.b)
+		} else {
+			e.dropTop()
+		}
+		processed++
+	}
+	if processed > 0 {
+		l.flushKernel(&run)
+	}
+	return processed
+}
+
+// kernelStep is arrive for client c of group g at the lane's now, in the kernel.
+func (l *lane) kernelStep(run *kernelRun, c, g int32) {
+	now := l.eng.now
+	cs := &l.clients[c]
+	cs.requests++
+	l.kernelStart(run, g, now)
+	cost, key := l.pop.groups[g].Cost, l.pop.keyOf[0][c]
+	if !l.direct.admit(l.quick, key, now, cost) {
+		d := l.direct.decide(l.quick, key, now, cost)
+		if d.Verdict == algorithms.Refuse {
+			l.kernelRefuse(run, g, key, cost, d)
+			return
+		}
+		if d.Delay > 0 {
+			l.kernelDelay(run, c, d)
+			return
+		}
+	}
+	if !l.m.slog.allow(key, now, cost) {
+		run.disagreed++
+	}
+	l.m.peak.add(key, now, cost)
+	run.verdicts = foldVerdict(run.verdicts, now, g, foldAdmit)
+	cs.succeeded++
+	l.kern.tally[g].admitted++
+	run.admitted++
+	run.point.admitted++
+	run.lastDone = now
+}
+
+// kernelStart counts a request of group g started at now, and its attempt.
+func (l *lane) kernelStart(run *kernelRun, g int32, now time.Duration) {
+	tl := &l.kern.tally[g]
+	if tl.started == 0 {
+		l.kern.dirty = append(l.kern.dirty, g)
+	}
+	tl.started++
+	run.started++
+	if now >= run.point.end {
+		l.flushPoint(run)
+		i := now / l.m.bucket
+		run.point = kernelPoint{at: now, end: (i + 1) * l.m.bucket}
+	}
+	run.point.started++
+}
+
+// kernelRefuse is refuse, then giveUp, for a request of group g, whose limit
+// answered d, in the kernel.
+func (l *lane) kernelRefuse(run *kernelRun, g, key int32, cost int64, d algorithms.Decision) {
+	now := l.eng.now
+	if l.m.slog.allow(key, now, cost) {
+		run.disagreed++
+	}
+	l.m.refusal(0, d, l.cfg.HeaderStyle, l.limits)
+	run.verdicts = foldVerdict(run.verdicts, now, g, foldRefuse)
+	l.kern.tally[g].refused++
+	run.refused++
+	run.point.refused++
+	run.lastDone = now
+}
+
+// kernelDelay hands a request of client c that its limit delays (answer d) to
+// the general path, which schedules its release.
+func (l *lane) kernelDelay(run *kernelRun, c int32, d algorithms.Decision) {
+	now := l.eng.now
+	r := l.reqs.get()
+	l.reqs.all[r] = request{
+		client: c, attempt: 1, num: l.clients[c].requests, cost: l.pop.groups[l.pop.groupOf[c]].Cost, raDue: -1, started: now,
+	}
+	answer, quota, refused := l.decideOnly(d)
+	l.m.verdicts = run.verdicts
+	l.act(r, answer, quota, refused, false)
+	run.verdicts = l.m.verdicts
+}
+
+// flushPoint adds what the kernel counted in its series bucket to the series.
+func (l *lane) flushPoint(run *kernelRun) {
+	pt := &run.point
+	if pt.started == 0 {
+		return
+	}
+	p := l.m.point(pt.at)
+	p.Attempts += pt.started
+	p.Admitted += pt.admitted
+	p.Succeeded += pt.admitted
+	p.Refused += pt.refused
+	*pt = kernelPoint{}
+}
+
+// flushKernel adds what the kernel counted to the lane's metrics.
+func (l *lane) flushKernel(run *kernelRun) {
+	m := &l.m
+	l.flushPoint(run)
+	m.verdicts = run.verdicts
+	for _, g := range l.kern.dirty {
+		tl, cl := &l.kern.tally[g], &m.classes[g]
+		cl.Unique += tl.started
+		cl.Attempts += tl.started
+		cl.Admitted += tl.admitted
+		cl.Succeeded += tl.admitted
+		cl.Refused += tl.refused
+		cl.GaveUp += tl.refused
+		if tl.admitted > 0 {
+			h := &m.toSuccess[g]
+			if h.counts == nil {
+				*h = newHistogram()
+			}
+			h.addN(0, tl.admitted) // each succeeded at its first attempt
+		}
+		*tl = kernelTally{}
+	}
+	l.kern.dirty = l.kern.dirty[:0]
+	c := &m.counts
+	c.Unique += run.started
+	c.Attempts += run.started
+	c.Admitted += run.admitted
+	c.Succeeded += run.admitted
+	c.Refused += run.refused
+	c.GaveUp += run.refused
+	m.refusedBy[0] += run.refused
+	m.decisions += run.admitted + run.refused
+	m.disagreed += run.disagreed
+	if run.admitted+run.refused > 0 {
+		c.AllDoneAt = max(c.AllDoneAt, run.lastDone)
+	}
+}
+
+// admit is quick.admit, called on the limit's concrete type where sim knows it.
+func (p *directPath) admit(quick admitter, key int32, now time.Duration, cost int64) bool {
+	switch {
+	case p.bucket != nil:
+		return p.bucketRule.Admit(&p.bucket.states[key], now, cost)
+	case p.gcra != nil:
+		return p.gcraRule.Admit(&p.gcra.states[key], now, cost)
+	case p.window != nil:
+		return p.windowRule.Admit(&p.window.states[key], now, cost)
+	}
+	return quick.admit(key, now, cost)
+}
+
+// decide is quick.decide, called on the limit's concrete type where sim knows it.
+func (p *directPath) decide(quick admitter, key int32, now time.Duration, cost int64) algorithms.Decision {
+	switch {
+	case p.bucket != nil:
+		return p.bucketRule.Decide(&p.bucket.states[key], now, cost)
+	case p.gcra != nil:
+		return p.gcraRule.Decide(&p.gcra.states[key], now, cost)
+	case p.window != nil:
+		return p.windowRule.Decide(&p.window.states[key], now, cost)
+	}
+	return quick.decide(key, now, cost)
+}
