@@ -110,10 +110,14 @@ func TestNoAllocationPerEventInSteadyState(t *testing.T) {
 		"racy store":    topologyStream(100*time.Second, Store{Latency: Service{Mean: 10 * time.Microsecond}, Racy: true}, func(l *Limit) { l.State = StateShared }),
 		"synced":        topologyStream(100*time.Second, Store{}, func(l *Limit) { l.State, l.SyncInterval = StateSynced, 10*time.Millisecond }),
 		"per-user keys": perUser(10_000, 100*time.Second),
+		"kernel":        poisson100(100 * time.Second),
 	} {
 		s, err := New(cfg, Options{})
 		if err != nil {
 			t.Fatal(err)
+		}
+		if name == "kernel" && (!s.lanes[0].kern.fits || s.lanes[0].quick == nil) {
+			t.Fatalf("%s: the lane does not fit the kernel", name)
 		}
 		s.RunUntil(10 * time.Second)
 		at := 10 * time.Second
