@@ -108,11 +108,13 @@ func BenchmarkPoisson100HeapLoop(b *testing.B) {
 	h := newHeapLoop(1)
 	b.ReportAllocs()
 	b.ResetTimer()
+	cpu := cpuTime()
 	for range b.N {
 		h.step()
 	}
 	b.ReportMetric(float64(b.N)/b.Elapsed().Seconds(), "events/s")
 	b.ReportMetric(float64(b.Elapsed().Nanoseconds())/float64(b.N), "ns/event")
+	reportCPU(b, cpu, int64(b.N))
 	if h.admitted+h.refused != int64(b.N) {
 		b.Fatalf("%d admitted + %d refused, want %d events", h.admitted, h.refused, b.N)
 	}

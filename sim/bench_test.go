@@ -55,6 +55,7 @@ func benchmarkEvents(b *testing.B, cfg Config) {
 	var events int64
 	b.ReportAllocs()
 	b.ResetTimer()
+	cpu := cpuTime()
 	for range b.N {
 		if at += step; at > s.End() {
 			b.StopTimer()
@@ -67,6 +68,16 @@ func benchmarkEvents(b *testing.B, cfg Config) {
 	}
 	b.ReportMetric(float64(events)/b.Elapsed().Seconds(), "events/s")
 	b.ReportMetric(float64(b.Elapsed().Nanoseconds())/float64(events), "ns/event")
+	reportCPU(b, cpu, events)
+}
+
+// reportCPU reports the CPU time per event since cpu (the process's CPU
+// time when the timer started), timer stops included: on a machine shared
+// with other work it varies less than the wall time per event.
+func reportCPU(b *testing.B, cpu time.Duration, events int64) {
+	if used := cpuTime() - cpu; used > 0 && events > 0 {
+		b.ReportMetric(float64(used.Nanoseconds())/float64(events), "cpu-ns/event")
+	}
 }
 
 func BenchmarkSingleStream(b *testing.B) {

@@ -88,7 +88,9 @@ func (e *engine) replaceTop(at time.Duration, kind eventKind, a, b int32) {
 	}
 	e.seq++
 	e.heap[0] = event{at: at, order: e.seq<<8 | uint64(kind), a: a, b: b}
-	e.down(0)
+	if len(e.heap) > 1 {
+		e.down(0)
+	}
 }
 
 // dropTop removes the earliest event, once handled.
