@@ -126,16 +126,8 @@ func (l *lane) kernelStep(run *kernelRun, c, g int32) {
 	cs.requests++
 	l.kernelStart(run, g, now)
 	cost, key := l.pop.groups[g].Cost, l.pop.keyOf[0][c]
-	if !l.direct.admit(l.quick, key, now, cost) {
-		d := l.direct.decide(l.quick, key, now, cost)
-		if d.Verdict == algorithms.Refuse {
-			l.kernelRefuse(run, g, key, cost, d)
-			return
-		}
-		if d.Delay > 0 {
-			l.kernelDelay(run, c, d)
-			return
-		}
+	if !l.direct.admit(l.quick, key, now, cost) && !l.kernelDecide(run, c, g, key, cost) {
+		return
 	}
 	if !l.m.slog.allow(key, now, cost) {
 		run.disagreed++
@@ -165,14 +157,43 @@ func (l *lane) kernelStart(run *kernelRun, g int32, now time.Duration) {
 	run.point.started++
 }
 
-// kernelRefuse is refuse, then giveUp, for a request of group g, whose limit
-// answered d, in the kernel.
-func (l *lane) kernelRefuse(run *kernelRun, g, key int32, cost int64, d algorithms.Decision) {
+// kernelDecide answers a request of client c of group g that Admit did not
+// admit at once. It carries out a refusal or a delay and reports false, or
+// reports true when Decide admits the request at once. Once the first
+// refusal's headers are kept, a limit that can tell a refusal without a
+// Decision (algorithms.Refuser) is asked that first.
+func (l *lane) kernelDecide(run *kernelRun, c, g, key int32, cost int64) bool {
+	now := l.eng.now
+	if l.m.headersSet {
+		if retryAfter, refused := l.direct.refusal(l.quick, key, now, cost); refused {
+			l.kernelRefuse(run, g, key, cost, retryAfter)
+			return false
+		}
+	}
+	// d is filled in place and read field by field: a Decision copied whole
+	// from where a call left it costs more than the call.
+	var d algorithms.Decision
+	l.direct.decide(&d, l.quick, key, now, cost)
+	switch {
+	case d.Verdict == algorithms.Refuse:
+		l.m.refusalHeaders(0, &d, l.cfg.HeaderStyle, l.limits)
+		l.kernelRefuse(run, g, key, cost, d.RetryAfter)
+	case d.Delay > 0:
+		l.kernelDelay(run, c, &d)
+	default:
+		return true
+	}
+	return false
+}
+
+// kernelRefuse is refuse, then giveUp, for a request of group g that its
+// limit refused with retryAfter, in the kernel.
+func (l *lane) kernelRefuse(run *kernelRun, g, key int32, cost int64, retryAfter time.Duration) {
 	now := l.eng.now
 	if l.m.slog.allow(key, now, cost) {
 		run.disagreed++
 	}
-	l.m.refusal(0, d, l.cfg.HeaderStyle, l.limits)
+	l.m.retryAfterGiven(retryAfter)
 	run.verdicts = foldVerdict(run.verdicts, now, g, foldRefuse)
 	l.kern.tally[g].refused++
 	run.refused++
@@ -182,13 +203,13 @@ func (l *lane) kernelRefuse(run *kernelRun, g, key int32, cost int64, d algorith
 
 // kernelDelay hands a request of client c that its limit delays (answer d) to
 // the general path, which schedules its release.
-func (l *lane) kernelDelay(run *kernelRun, c int32, d algorithms.Decision) {
+func (l *lane) kernelDelay(run *kernelRun, c int32, d *algorithms.Decision) {
 	now := l.eng.now
 	r := l.reqs.get()
 	l.reqs.all[r] = request{
 		client: c, attempt: 1, num: l.clients[c].requests, cost: l.pop.groups[l.pop.groupOf[c]].Cost, raDue: -1, started: now,
 	}
-	answer, quota, refused := l.decideOnly(d)
+	answer, quota, refused := l.decideOnly(*d)
 	l.m.verdicts = run.verdicts
 	l.act(r, answer, quota, refused, false)
 	run.verdicts = l.m.verdicts
@@ -259,15 +280,40 @@ func (p *directPath) admit(quick admitter, key int32, now time.Duration, cost in
 	return quick.admit(key, now, cost)
 }
 
-// decide is quick.decide, called on the limit's concrete type where sim knows it.
-func (p *directPath) decide(quick admitter, key int32, now time.Duration, cost int64) algorithms.Decision {
+// decide sets d to quick.decide's answer, called on the limit's concrete type
+// where sim knows it.
+func (p *directPath) decide(d *algorithms.Decision, quick admitter, key int32, now time.Duration, cost int64) {
 	switch {
 	case p.bucket != nil:
-		return p.bucketRule.Decide(&p.bucket.states[key], now, cost)
+		*d = p.bucketRule.Decide(&p.bucket.states[key], now, cost)
 	case p.gcra != nil:
-		return p.gcraRule.Decide(&p.gcra.states[key], now, cost)
+		*d = p.gcraRule.Decide(&p.gcra.states[key], now, cost)
 	case p.window != nil:
-		return p.windowRule.Decide(&p.window.states[key], now, cost)
+		*d = p.windowRule.Decide(&p.window.states[key], now, cost)
+	default:
+		*d = quick.decide(key, now, cost)
 	}
-	return quick.decide(key, now, cost)
+}
+
+// refuser is a decider that can tell a refusal without a Decision
+// (algorithms.Refuser).
+type refuser interface {
+	refusal(key int32, now time.Duration, cost int64) (retryAfter time.Duration, refused bool)
+}
+
+// refusal is quick's algorithms.Refuser answer, called on the limit's
+// concrete type where sim knows it; refused is false when quick is no Refuser.
+func (p *directPath) refusal(quick admitter, key int32, now time.Duration, cost int64) (retryAfter time.Duration, refused bool) {
+	switch {
+	case p.bucket != nil:
+		return p.bucketRule.Refusal(&p.bucket.states[key], now, cost)
+	case p.gcra != nil:
+		return p.gcraRule.Refusal(&p.gcra.states[key], now, cost)
+	case p.window != nil:
+		return p.windowRule.Refusal(&p.window.states[key], now, cost)
+	}
+	if r, ok := quick.(refuser); ok {
+		return r.refusal(key, now, cost)
+	}
+	return 0, false
 }

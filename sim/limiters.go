@@ -56,6 +56,15 @@ func (d *dense[S]) admit(key int32, now time.Duration, cost int64) bool {
 	return d.quick.Admit(&d.states[key], now, cost)
 }
 
+// refusal is the algorithm's algorithms.Refuser answer, if it is one; else
+// refused is false.
+func (d *dense[S]) refusal(key int32, now time.Duration, cost int64) (retryAfter time.Duration, refused bool) {
+	if r, ok := d.alg.(algorithms.Refuser[S]); ok {
+		return r.Refusal(&d.states[key], now, cost)
+	}
+	return 0, false
+}
+
 func (d *dense[S]) decide(key int32, now time.Duration, cost int64) algorithms.Decision {
 	return d.alg.Decide(&d.states[key], now, cost)
 }

@@ -137,15 +137,25 @@ func (m *metrics) refused(now time.Duration, g int32, limit int, d algorithms.De
 	m.refusedBy[limit]++
 	m.point(now).Refused++
 	m.fold(now, g, foldRefuse)
-	m.refusal(limit, d, style, limits)
+	m.refusal(limit, &d, style, limits)
 }
 
 // refusal notes what the answer d of a refusal by limit carries: a
 // Retry-After, and the first refusal's headers.
-func (m *metrics) refusal(limit int, d algorithms.Decision, style HeaderStyle, limits []Limit) {
-	if d.RetryAfter > 0 && d.RetryAfter != algorithms.Never {
+func (m *metrics) refusal(limit int, d *algorithms.Decision, style HeaderStyle, limits []Limit) {
+	m.retryAfterGiven(d.RetryAfter)
+	m.refusalHeaders(limit, d, style, limits)
+}
+
+// retryAfterGiven counts a refusal's Retry-After, if it gives one.
+func (m *metrics) retryAfterGiven(retryAfter time.Duration) {
+	if retryAfter > 0 && retryAfter != algorithms.Never {
 		m.counts.RetryAfter.Given++
 	}
+}
+
+// refusalHeaders keeps the headers of the first refusal, by limit with answer d.
+func (m *metrics) refusalHeaders(limit int, d *algorithms.Decision, style HeaderStyle, limits []Limit) {
 	if !m.headersSet {
 		m.headers = ResponseHeaders(style, limits, limit, d.Remaining, d.Reset, d.RetryAfter)
 		m.headersSet = true
