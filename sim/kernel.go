@@ -90,6 +90,11 @@ func (l *lane) runKernel(t time.Duration, budget int) (processed int) {
 	e := &l.eng
 	stop := min(t, l.ruleAt-1)
 	run := kernelRun{verdicts: l.m.verdicts}
+	// The arrival source is the lane's own event heap, read here in line (a
+	// call per event costs): the earliest event, while it is a new request, and
+	// after it the next arrival of its client or superposed group. A source
+	// shared by lanes would hand out the same (time, client, group) in the
+	// same order.
 	for processed < budget && len(e.heap) > 0 {
 		top := e.heap[0]
 		kind := top.kind()
@@ -98,15 +103,23 @@ func (l *lane) runKernel(t time.Duration, budget int) (processed int) {
 		}
 		e.now = top.at
 		c, g := top.a, l.pop.groupOf[top.a]
-		if kind == evArrival && l.pop.superposed[g] {
+		superposed := kind == evArrival && l.pop.superposed[g]
+		if superposed {
 			c += l.clients[c].arrival.pick(l.pop.groups[g].Count)
 		}
 		l.kernelStep(&run, c, g)
 		// The handled event is still the earliest: anything kernelStep
 		// scheduled comes after it.
-		if kind == evInject {
-			e.dropTop()
-		} else if at, ok := l.nextArrival(top.a, top.b); ok {
+		var at time.Duration
+		var ok bool
+		switch {
+		case superposed:
+			grp := &l.pop.groups[g]
+			at, ok = nextSuperposed(&grp.Arrivals[0], grp.Count, &l.clients[top.a].arrival, l.cfg.Duration, &l.means[g])
+		case kind == evArrival:
+			at, ok = l.nextArrival(top.a, top.b)
+		}
+		if ok {
 			e.replaceTop(at, evArrival, top.a, top.b)
 		} else {
 			e.dropTop()
@@ -124,7 +137,17 @@ func (l *lane) kernelStep(run *kernelRun, c, g int32) {
 	now := l.eng.now
 	cs := &l.clients[c]
 	cs.requests++
-	l.kernelStart(run, g, now)
+	// The request and its attempt, counted in the class's tally and the series bucket.
+	tl := &l.kern.tally[g]
+	if tl.started == 0 {
+		l.kern.dirty = append(l.kern.dirty, g)
+	}
+	tl.started++
+	run.started++
+	if now >= run.point.end {
+		l.nextPoint(run, now)
+	}
+	run.point.started++
 	cost, key := l.pop.groups[g].Cost, l.pop.keyOf[0][c]
 	if !l.direct.admit(l.quick, key, now, cost) && !l.kernelDecide(run, c, g, key, cost) {
 		return
@@ -141,20 +164,11 @@ func (l *lane) kernelStep(run *kernelRun, c, g int32) {
 	run.lastDone = now
 }
 
-// kernelStart counts a request of group g started at now, and its attempt.
-func (l *lane) kernelStart(run *kernelRun, g int32, now time.Duration) {
-	tl := &l.kern.tally[g]
-	if tl.started == 0 {
-		l.kern.dirty = append(l.kern.dirty, g)
-	}
-	tl.started++
-	run.started++
-	if now >= run.point.end {
-		l.flushPoint(run)
-		i := now / l.m.bucket
-		run.point = kernelPoint{at: now, end: (i + 1) * l.m.bucket}
-	}
-	run.point.started++
+// nextPoint flushes the kernel's series bucket and starts the one holding now.
+func (l *lane) nextPoint(run *kernelRun, now time.Duration) {
+	l.flushPoint(run)
+	i := now / l.m.bucket
+	run.point = kernelPoint{at: now, end: (i + 1) * l.m.bucket}
 }
 
 // kernelDecide answers a request of client c of group g that Admit did not

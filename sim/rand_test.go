@@ -206,3 +206,19 @@ func BenchmarkStream(b *testing.B) {
 		}
 	})
 }
+
+// TestRoundNs holds roundNs equal to saturate(math.Round(ns)) on halves, the
+// edges of float precision, the largest Durations and random values.
+func TestRoundNs(t *testing.T) {
+	values := []float64{0, 0.25, 0.5, 0.49999999999999994, 0.5000000000000001, 1, 1.5, 2.5, 1e6 + 0.5,
+		1 << 52, 1<<52 + 1, 1<<53 - 1, 1 << 53, 1<<62 + 0.5, math.MaxInt64, math.Nextafter(math.MaxInt64, 0), math.Inf(1)}
+	rnd := streamFor(3, 14)
+	for range 100_000 {
+		values = append(values, rnd.exp1()*1e6, rnd.float()*float64(int64(1)<<(rnd.next()%63)))
+	}
+	for _, v := range values {
+		if got, want := roundNs(v), saturate(math.Round(v)); got != want {
+			t.Fatalf("roundNs(%v) = %d, want %d", v, got, want)
+		}
+	}
+}

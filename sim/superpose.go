@@ -1,7 +1,6 @@
 package sim
 
 import (
-	"math"
 	"math/bits"
 	"time"
 )
@@ -24,7 +23,7 @@ func nextSuperposed(a *Arrival, n int, st *arrivalState, stop time.Duration, mea
 	if st.k > 0 {
 		from = st.last
 	}
-	at = later(from, saturate(math.Round(st.rnd.exp1()*means.of(a.Rate, n))))
+	at = later(from, roundNs(st.rnd.exp1()*means.of(a.Rate, n)))
 	if at >= stop || (a.Stop > 0 && at >= a.Stop) {
 		return 0, false
 	}
