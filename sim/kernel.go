@@ -82,40 +82,82 @@ type kernelPoint struct {
 // runKernel handles up to budget events at or before t, while the earliest
 // event is a new request (an arrival or an injected one) before the next rule
 // push, and returns how many it handled: none when the lane is not on the
-// quick path or has a trace to write.
+// quick path or has a trace to write. Each event is what handle, arrive,
+// attempt, admit and succeed (or refuse and giveUp) would do, in line: in Go a
+// call spills every live register, and the calls were much of the cost.
 func (l *lane) runKernel(t time.Duration, budget int) (processed int) {
 	if l.quick == nil || l.trace != nil {
 		return 0
 	}
-	e := &l.eng
+	e, pop, p := &l.eng, l.pop, &l.direct
 	stop := min(t, l.ruleAt-1)
 	run := kernelRun{verdicts: l.m.verdicts}
-	// The arrival source is the lane's own event heap, read here in line (a
-	// call per event costs): the earliest event, while it is a new request, and
-	// after it the next arrival of its client or superposed group. A source
-	// shared by lanes would hand out the same (time, client, group) in the
-	// same order.
+	// The arrival source is the lane's own event heap: the earliest event,
+	// while it is a new request, and after it the next arrival of its client
+	// or superposed group. A source shared by lanes would hand out the same
+	// (time, client, group) in the same order.
 	for processed < budget && len(e.heap) > 0 {
 		top := e.heap[0]
 		kind := top.kind()
 		if top.at > stop || (kind != evArrival && kind != evInject) {
 			break
 		}
-		e.now = top.at
-		c, g := top.a, l.pop.groupOf[top.a]
-		superposed := kind == evArrival && l.pop.superposed[g]
+		now := top.at
+		e.now = now
+		c, g := top.a, pop.groupOf[top.a]
+		grp := &pop.groups[g]
+		superposed := kind == evArrival && pop.superposed[g]
 		if superposed {
-			c += l.clients[c].arrival.pick(l.pop.groups[g].Count)
+			c += l.clients[c].arrival.pick(grp.Count)
 		}
-		l.kernelStep(&run, c, g)
-		// The handled event is still the earliest: anything kernelStep
-		// scheduled comes after it.
+
+		// The request and its attempt, counted in the class's tally and the series bucket.
+		cs := &l.clients[c]
+		cs.requests++
+		tl := &l.kern.tally[g]
+		if tl.started == 0 {
+			l.kern.dirty = append(l.kern.dirty, g)
+		}
+		tl.started++
+		run.started++
+		if now >= run.point.end {
+			l.nextPoint(&run, now)
+		}
+		run.point.started++
+
+		// The decision: Admit on the limit's concrete type where sim knows it.
+		cost, key := grp.Cost, pop.keyOf[0][c]
+		var admitted bool
+		switch {
+		case p.bucket != nil:
+			admitted = p.bucketRule.Admit(&p.bucket.states[key], now, cost)
+		case p.gcra != nil:
+			admitted = p.gcraRule.Admit(&p.gcra.states[key], now, cost)
+		case p.window != nil:
+			admitted = p.windowRule.Admit(&p.window.states[key], now, cost)
+		default:
+			admitted = l.quick.admit(key, now, cost)
+		}
+		if admitted || l.kernelDecide(&run, c, g, key, cost) {
+			if !l.m.slog.allow(key, now, cost) {
+				run.disagreed++
+			}
+			l.m.peak.add(key, now, cost)
+			run.verdicts = foldVerdict(run.verdicts, now, g, foldAdmit)
+			cs.succeeded++
+			tl.admitted++
+			run.admitted++
+			run.point.admitted++
+			run.lastDone = now
+		}
+
+		// The next arrival replaces the handled event, still the earliest:
+		// anything scheduled while it was handled comes after it.
 		var at time.Duration
 		var ok bool
 		switch {
 		case superposed:
-			grp := &l.pop.groups[g]
-			at, ok = nextSuperposed(&grp.Arrivals[0], grp.Count, &l.clients[top.a].arrival, l.cfg.Duration, &l.means[g])
+			at, ok = l.nextSuperposed(top.a, g, grp)
 		case kind == evArrival:
 			at, ok = l.nextArrival(top.a, top.b)
 		}
@@ -132,36 +174,10 @@ func (l *lane) runKernel(t time.Duration, budget int) (processed int) {
 	return processed
 }
 
-// kernelStep is arrive for client c of group g at the lane's now, in the kernel.
-func (l *lane) kernelStep(run *kernelRun, c, g int32) {
-	now := l.eng.now
-	cs := &l.clients[c]
-	cs.requests++
-	// The request and its attempt, counted in the class's tally and the series bucket.
-	tl := &l.kern.tally[g]
-	if tl.started == 0 {
-		l.kern.dirty = append(l.kern.dirty, g)
-	}
-	tl.started++
-	run.started++
-	if now >= run.point.end {
-		l.nextPoint(run, now)
-	}
-	run.point.started++
-	cost, key := l.pop.groups[g].Cost, l.pop.keyOf[0][c]
-	if !l.direct.admit(l.quick, key, now, cost) && !l.kernelDecide(run, c, g, key, cost) {
-		return
-	}
-	if !l.m.slog.allow(key, now, cost) {
-		run.disagreed++
-	}
-	l.m.peak.add(key, now, cost)
-	run.verdicts = foldVerdict(run.verdicts, now, g, foldAdmit)
-	cs.succeeded++
-	l.kern.tally[g].admitted++
-	run.admitted++
-	run.point.admitted++
-	run.lastDone = now
+// nextSuperposed is nextSuperposed for group g (grp), whose stream its first
+// client c holds.
+func (l *lane) nextSuperposed(c, g int32, grp *ClientGroup) (at time.Duration, ok bool) {
+	return nextSuperposed(&grp.Arrivals[0], grp.Count, &l.clients[c].arrival, l.cfg.Duration, &l.means[g])
 }
 
 // nextPoint flushes the kernel's series bucket and starts the one holding now.
@@ -279,19 +295,6 @@ func (l *lane) flushKernel(run *kernelRun) {
 	if run.admitted+run.refused > 0 {
 		c.AllDoneAt = max(c.AllDoneAt, run.lastDone)
 	}
-}
-
-// admit is quick.admit, called on the limit's concrete type where sim knows it.
-func (p *directPath) admit(quick admitter, key int32, now time.Duration, cost int64) bool {
-	switch {
-	case p.bucket != nil:
-		return p.bucketRule.Admit(&p.bucket.states[key], now, cost)
-	case p.gcra != nil:
-		return p.gcraRule.Admit(&p.gcra.states[key], now, cost)
-	case p.window != nil:
-		return p.windowRule.Admit(&p.window.states[key], now, cost)
-	}
-	return quick.admit(key, now, cost)
 }
 
 // decide sets d to quick.decide's answer, called on the limit's concrete type
