@@ -106,9 +106,17 @@ func (l *lane) runKernel(t time.Duration, budget int) (processed int) {
 		e.now = now
 		c, g := top.a, pop.groupOf[top.a]
 		grp := &pop.groups[g]
-		superposed := kind == evArrival && pop.superposed[g]
-		if superposed {
-			c += l.clients[c].arrival.pick(grp.Count)
+		// The next arrival is drawn now, before the decision (which draws
+		// nothing from the arrival streams), so that the processor works
+		// out the draw while it decides; it is scheduled after.
+		var at time.Duration
+		var ok bool
+		switch {
+		case kind == evArrival && pop.superposed[g]:
+			c += l.clients[c].arrival.pick(grp.Count) // drawn before the gap, as handle does
+			at, ok = l.nextSuperposed(top.a, g, grp)
+		case kind == evArrival:
+			at, ok = l.nextArrival(top.a, top.b)
 		}
 
 		// The request and its attempt, counted in the class's tally and the series bucket.
@@ -153,14 +161,6 @@ func (l *lane) runKernel(t time.Duration, budget int) (processed int) {
 
 		// The next arrival replaces the handled event, still the earliest:
 		// anything scheduled while it was handled comes after it.
-		var at time.Duration
-		var ok bool
-		switch {
-		case superposed:
-			at, ok = l.nextSuperposed(top.a, g, grp)
-		case kind == evArrival:
-			at, ok = l.nextArrival(top.a, top.b)
-		}
 		if ok {
 			e.replaceTop(at, evArrival, top.a, top.b)
 		} else {
