@@ -195,7 +195,21 @@ func (l *lane) nextPoint(run *kernelRun, now time.Duration) {
 func (l *lane) kernelDecide(run *kernelRun, c, g, key int32, cost int64) bool {
 	now := l.eng.now
 	if l.m.headersSet {
-		if retryAfter, refused := l.direct.refusal(l.quick, key, now, cost); refused {
+		var retryAfter time.Duration
+		var refused bool
+		switch p := &l.direct; {
+		case p.bucket != nil:
+			retryAfter, refused = p.bucketRule.Refusal(&p.bucket.states[key], now, cost)
+		case p.gcra != nil:
+			retryAfter, refused = p.gcraRule.Refusal(&p.gcra.states[key], now, cost)
+		case p.window != nil:
+			retryAfter, refused = p.windowRule.Refusal(&p.window.states[key], now, cost)
+		default:
+			if r, ok := l.quick.(refuser); ok {
+				retryAfter, refused = r.refusal(key, now, cost)
+			}
+		}
+		if refused {
 			l.kernelRefuse(run, g, key, cost, retryAfter)
 			return false
 		}
@@ -316,21 +330,4 @@ func (p *directPath) decide(d *algorithms.Decision, quick admitter, key int32, n
 // (algorithms.Refuser).
 type refuser interface {
 	refusal(key int32, now time.Duration, cost int64) (retryAfter time.Duration, refused bool)
-}
-
-// refusal is quick's algorithms.Refuser answer, called on the limit's
-// concrete type where sim knows it; refused is false when quick is no Refuser.
-func (p *directPath) refusal(quick admitter, key int32, now time.Duration, cost int64) (retryAfter time.Duration, refused bool) {
-	switch {
-	case p.bucket != nil:
-		return p.bucketRule.Refusal(&p.bucket.states[key], now, cost)
-	case p.gcra != nil:
-		return p.gcraRule.Refusal(&p.gcra.states[key], now, cost)
-	case p.window != nil:
-		return p.windowRule.Refusal(&p.window.states[key], now, cost)
-	}
-	if r, ok := quick.(refuser); ok {
-		return r.refusal(key, now, cost)
-	}
-	return 0, false
 }

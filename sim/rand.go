@@ -87,8 +87,9 @@ func roundNs(ns float64) time.Duration {
 	if ns >= math.MaxInt64 {
 		return math.MaxInt64
 	}
-	t := time.Duration(ns)
-	if ns-float64(t) >= 0.5 {
+	whole := math.Trunc(ns) // one instruction where the processor has it, ahead of the conversion
+	t := time.Duration(whole)
+	if ns-whole >= 0.5 {
 		t++
 	}
 	return t
