@@ -28,6 +28,9 @@ type kernel struct {
 	fits  bool
 	tally []kernelTally // per group, counted since the last flush
 	dirty []int32       // the groups whose tally is not zero
+	// record, when set, receives every request the kernel handles, for
+	// lanes that follow this one (shared.go).
+	record *requestBlock
 }
 
 // kernelTally is what the kernel counted for one class since its last flush:
@@ -70,6 +73,9 @@ type kernelRun struct {
 	verdicts                   uint64        // metrics.verdicts, folded on
 	lastDone                   time.Duration // when the latest request admitted or refused was
 	point                      kernelPoint
+	record                     *requestBlock // where a leader records the requests it handles (shared.go), or nil
+	follow                     *requestBlock // the block a follower handles (shared.go), or nil
+	next                       int           // in follow, the request whose cross-check is next
 }
 
 // kernelPoint is the series bucket the kernel counts in: the one that holds
@@ -89,9 +95,9 @@ func (l *lane) runKernel(t time.Duration, budget int) (processed int) {
 	if l.quick == nil || l.trace != nil {
 		return 0
 	}
-	e, pop, p := &l.eng, l.pop, &l.direct
+	e, pop := &l.eng, l.pop
 	stop := min(t, l.ruleAt-1)
-	run := kernelRun{verdicts: l.m.verdicts}
+	run := kernelRun{verdicts: l.m.verdicts, record: l.kern.record}
 	// The arrival source is the lane's own event heap: the earliest event,
 	// while it is a new request, and after it the next arrival of its client
 	// or superposed group. A source shared by lanes would hand out the same
@@ -119,45 +125,10 @@ func (l *lane) runKernel(t time.Duration, budget int) (processed int) {
 			at, ok = l.nextArrival(top.a, top.b)
 		}
 
-		// The request and its attempt, counted in the class's tally and the series bucket.
-		cs := &l.clients[c]
-		cs.requests++
-		tl := &l.kern.tally[g]
-		if tl.started == 0 {
-			l.kern.dirty = append(l.kern.dirty, g)
+		if run.record != nil {
+			run.record.add(now, c, g)
 		}
-		tl.started++
-		run.started++
-		if now >= run.point.end {
-			l.nextPoint(&run, now)
-		}
-		run.point.started++
-
-		// The decision: Admit on the limit's concrete type where sim knows it.
-		cost, key := grp.Cost, pop.keyOf[0][c]
-		var admitted bool
-		switch {
-		case p.bucket != nil:
-			admitted = p.bucketRule.Admit(&p.bucket.states[key], now, cost)
-		case p.gcra != nil:
-			admitted = p.gcraRule.Admit(&p.gcra.states[key], now, cost)
-		case p.window != nil:
-			admitted = p.windowRule.Admit(&p.window.states[key], now, cost)
-		default:
-			admitted = l.quick.admit(key, now, cost)
-		}
-		if admitted || l.kernelDecide(&run, c, g, key, cost) {
-			if !l.m.slog.allow(key, now, cost) {
-				run.disagreed++
-			}
-			l.m.peak.add(key, now, cost)
-			run.verdicts = foldVerdict(run.verdicts, now, g, foldAdmit)
-			cs.succeeded++
-			tl.admitted++
-			run.admitted++
-			run.point.admitted++
-			run.lastDone = now
-		}
+		l.kernelRequest(&run, c, g, now)
 
 		// The next arrival replaces the handled event, still the earliest:
 		// anything scheduled while it was handled comes after it.
@@ -178,6 +149,67 @@ func (l *lane) runKernel(t time.Duration, budget int) (processed int) {
 // client c holds.
 func (l *lane) nextSuperposed(c, g int32, grp *ClientGroup) (at time.Duration, ok bool) {
 	return nextSuperposed(&grp.Arrivals[0], grp.Count, &l.clients[c].arrival, l.cfg.Duration, &l.means[g])
+}
+
+// kernelRequest is arrive, attempt and the rest for a new request of client c
+// of group g at now, the lane's clock, in the kernel.
+func (l *lane) kernelRequest(run *kernelRun, c, g int32, now time.Duration) {
+	// The request and its attempt, counted in the class's tally and the series bucket.
+	cs := &l.clients[c]
+	cs.requests++
+	tl := &l.kern.tally[g]
+	if tl.started == 0 {
+		l.kern.dirty = append(l.kern.dirty, g)
+	}
+	tl.started++
+	run.started++
+	if now >= run.point.end {
+		l.nextPoint(run, now)
+	}
+	run.point.started++
+
+	// The decision: Admit on the limit's concrete type where sim knows it.
+	cost, key := l.pop.groups[g].Cost, l.pop.keyOf[0][c]
+	var admitted bool
+	switch p := &l.direct; {
+	case p.bucket != nil:
+		admitted = p.bucketRule.Admit(&p.bucket.states[key], now, cost)
+	case p.gcra != nil:
+		admitted = p.gcraRule.Admit(&p.gcra.states[key], now, cost)
+	case p.window != nil:
+		admitted = p.windowRule.Admit(&p.window.states[key], now, cost)
+	default:
+		admitted = l.quick.admit(key, now, cost)
+	}
+	if admitted || l.kernelDecide(run, c, g, key, cost) {
+		if !l.crossCheck(run, key, now, cost) {
+			run.disagreed++
+		}
+		l.m.peak.add(key, now, cost)
+		run.verdicts = foldVerdict(run.verdicts, now, g, foldAdmit)
+		cs.succeeded++
+		tl.admitted++
+		run.admitted++
+		run.point.admitted++
+		run.lastDone = now
+	}
+}
+
+// crossCheck is the sliding-log cross-check's verdict on a request the
+// kernel just decided (metrics.slidingLogCheck): the lane's own, or, for a
+// lane that follows another through the same requests (shared.go), the one
+// that lane recorded.
+func (l *lane) crossCheck(run *kernelRun, key int32, now time.Duration, cost int64) bool {
+	if b := run.follow; b != nil {
+		ok := b.checked[run.next]
+		run.next++
+		return ok
+	}
+	ok := l.m.slog.allow(key, now, cost)
+	if b := run.record; b != nil {
+		b.checked = append(b.checked, ok)
+	}
+	return ok
 }
 
 // nextPoint flushes the kernel's series bucket and starts the one holding now.
@@ -234,7 +266,7 @@ func (l *lane) kernelDecide(run *kernelRun, c, g, key int32, cost int64) bool {
 // limit refused with retryAfter, in the kernel.
 func (l *lane) kernelRefuse(run *kernelRun, g, key int32, cost int64, retryAfter time.Duration) {
 	now := l.eng.now
-	if l.m.slog.allow(key, now, cost) {
+	if l.crossCheck(run, key, now, cost) {
 		run.disagreed++
 	}
 	l.m.retryAfterGiven(retryAfter)

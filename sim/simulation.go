@@ -229,6 +229,11 @@ func (s *Simulation) RunToEnd(ctx context.Context) (Result, error) {
 	parallel := s.opt.Trace == nil || s.splitTrace()
 	defer s.joinTrace()
 	err := s.eachLane(parallel, func(i int, l *lane) error {
+		if lanes, leader, follower := s.streamed.sharing(i); follower {
+			return nil // its leader runs it
+		} else if leader {
+			return s.runShared(ctx, lanes, meter)
+		}
 		l, err := s.streamed.build(ctx, s, i, l)
 		if err != nil {
 			return err

@@ -19,6 +19,24 @@ type streamedLanes struct {
 	sinks   []TraceSink  // each lane's trace sink (a LaneTraceSink's), or nil
 	results []LaneResult // of each released lane
 	events  []int64      // processed by each released lane
+	shared  []int        // the lanes that share requests (sharingLanes), led by the first; nil if none
+}
+
+// sharing says what lane i is in the lanes that share requests: their leader
+// (then lanes are all of them), a follower, or neither.
+func (st *streamedLanes) sharing(i int) (lanes []int, leader, follower bool) {
+	if st == nil || len(st.shared) == 0 {
+		return nil, false, false
+	}
+	if st.shared[0] == i {
+		return st.shared, true, false
+	}
+	for _, j := range st.shared[1:] {
+		if j == i {
+			return nil, false, true
+		}
+	}
+	return nil, false, false
 }
 
 // Run simulates cfg through every lane to the end and returns what was measured.
@@ -33,7 +51,7 @@ func Run(ctx context.Context, cfg Config, opt Options) (Result, error) {
 	}
 	n := len(s.cfg.Lanes)
 	s.lanes = make([]*lane, n)
-	s.streamed = &streamedLanes{pop: pop, results: make([]LaneResult, n), events: make([]int64, n)}
+	s.streamed = &streamedLanes{pop: pop, results: make([]LaneResult, n), events: make([]int64, n), shared: sharingLanes(&s.cfg, opt, pop)}
 	return s.RunToEnd(ctx)
 }
 

@@ -1,0 +1,154 @@
+package sim
+
+import (
+	"context"
+	"time"
+)
+
+// Lanes whose every event is a new request answered at once (the kernel's
+// world) see the same requests in the same order: their arrivals are drawn
+// alike (common random numbers) and nothing they decide changes them. The
+// sliding-log cross-check, an exact sliding log with the first limit fed every
+// request, gives the same verdicts in each of them too. So Run draws them once:
+// one lane, the leader, runs as usual and records each request it handles,
+// with the cross-check's verdict, in a block; the others, its followers,
+// handle the block's requests in turn, block after block, without drawing
+// arrivals or keeping a cross-check of their own. A follower's result is what
+// it would have measured on its own (TestSharedRequests).
+
+// requestBlock is a run of new requests in the order a leader handled them.
+type requestBlock struct {
+	at      []time.Duration
+	client  []int32
+	group   []int32
+	checked []bool // the cross-check's verdict on each
+}
+
+// requestBlockSize is how many requests a block holds: 17 bytes each, so a
+// block stays in the processor's second-level cache while followers read it.
+const requestBlockSize = 1 << 14
+
+func (b *requestBlock) add(at time.Duration, c, g int32) {
+	b.at = append(b.at, at)
+	b.client = append(b.client, c)
+	b.group = append(b.group, g)
+}
+
+func (b *requestBlock) reset() {
+	b.at, b.client, b.group, b.checked = b.at[:0], b.client[:0], b.group[:0], b.checked[:0]
+}
+
+// follow handles the requests of b, as the lane's kernel would handle them
+// from its own arrivals.
+func (l *lane) follow(b *requestBlock) {
+	if len(b.at) == 0 {
+		return
+	}
+	run := kernelRun{verdicts: l.m.verdicts, follow: b}
+	for i, at := range b.at {
+		l.eng.now = at
+		l.kernelRequest(&run, b.client[i], b.group[i], at)
+	}
+	l.flushKernel(&run)
+	l.events += int64(len(b.at))
+}
+
+// sharedOff, set by tests, keeps Run from sharing requests between lanes.
+var sharedOff bool
+
+// maxSharedKeys is the most keys of the first limit for which Run keeps the
+// lanes that share requests alive at once (they run in lockstep); with more,
+// each lane runs on its own and only the lanes running at once hold memory.
+const maxSharedKeys = 1 << 16
+
+// sharingLanes is, for a Run of cfg, the lanes that may share requests: at
+// least two lanes whose one limit is a token bucket, GCRA or fixed window (the
+// Admitters sim calls directly, whose requests are never delayed), in a world
+// that fits the kernel from start to end (no trace, event budget, rule push,
+// topology or backend) and is small enough to hold them all at once. Each
+// lane is checked again once built (canFollow). Nil when none.
+func sharingLanes(cfg *Config, opt Options, pop *population) []int {
+	if sharedOff || opt.Trace != nil || opt.MaxEvents > 0 || len(cfg.Rules) > 0 || cfg.Topology != nil || cfg.Backend != nil ||
+		len(cfg.Limits) != 1 || cfg.Limits[0].Shadow || pop.keys[0].len() > maxSharedKeys || pop.clients() >= collectFrom {
+		return nil
+	}
+	var lanes []int
+	for i, k := range cfg.Lanes {
+		if k == LaneTokenBucket || k == LaneGCRA || k == LaneFixedWindow {
+			lanes = append(lanes, i)
+		}
+	}
+	if len(lanes) < 2 {
+		return nil
+	}
+	return lanes
+}
+
+// canFollow reports whether built lane l handles only new requests, in the
+// kernel, from start to end, deciding on a limit sim calls directly.
+func (l *lane) canFollow() bool {
+	return l.kern.fits && l.quick != nil && l.direct.known() && l.trace == nil
+}
+
+// runShared runs lanes (sharingLanes) to end, the first leading the others,
+// and keeps their results as release does. A lane that turns out not to fit
+// runs on its own.
+func (s *Simulation) runShared(ctx context.Context, lanes []int, meter *progressMeter) error {
+	st, end := s.streamed, s.End()
+	leader, err := st.build(ctx, s, lanes[0], s.lanes[lanes[0]])
+	if err != nil {
+		return err
+	}
+	var followers []*lane
+	var index []int
+	for _, i := range lanes[1:] {
+		// A follower is never put in s.lanes, which other lanes' goroutines read.
+		f, err := newLane(ctx, i, s.cfg.laneConfig(i), st.pop, nil)
+		if err != nil {
+			return err
+		}
+		if !f.canFollow() || !leader.canFollow() {
+			if err := runLane(f, end, &s.pool, progressEvery, func() error {
+				meter.lane(i, f.eng.now, f.events)
+				return ctx.Err()
+			}); err != nil {
+				return err
+			}
+			meter.lane(i, end, f.events)
+			st.results[i], st.events[i] = f.result(), f.events
+			continue
+		}
+		followers, index = append(followers, f), append(index, i)
+	}
+	block := &requestBlock{}
+	if len(followers) > 0 {
+		leader.kern.record = block
+		defer func() { leader.kern.record = nil }()
+	}
+	for {
+		block.reset()
+		n := leader.runUntil(end, requestBlockSize)
+		if len(followers) > 0 && n != len(block.at) {
+			panic("sim.Simulation.runShared: the leader handled an event outside the kernel")
+		}
+		for j, f := range followers {
+			f.follow(block)
+			meter.lane(index[j], f.eng.now, f.events)
+		}
+		meter.lane(lanes[0], leader.eng.now, leader.events)
+		if n < requestBlockSize {
+			break
+		}
+		if err := ctx.Err(); err != nil {
+			return err
+		}
+	}
+	for j, f := range followers {
+		f.eng.heap = f.eng.heap[:0] // its own arrivals, never drawn: the leader's were
+		st.results[index[j]], st.events[index[j]] = f.result(), f.events
+		meter.lane(index[j], end, f.events)
+	}
+	meter.lane(lanes[0], end, leader.events)
+	st.release(s, lanes[0])
+	return nil
+}

@@ -1,0 +1,70 @@
+package sim
+
+import (
+	"context"
+	"fmt"
+	"math/rand/v2"
+	"reflect"
+	"testing"
+	"time"
+
+	"github.com/rlsim/rlsim/algorithms"
+)
+
+// TestSharedRequests runs random worlds in which lanes share requests (a
+// leader and its followers, shared.go) with and without sharing: every lane's
+// result must be the same, and the events counted.
+func TestSharedRequests(t *testing.T) {
+	shared := 0
+	for seed := range uint64(30) {
+		rnd := rand.New(rand.NewPCG(seed, 7))
+		cfg := kernelConfig(rnd, true)
+		cfg.Rules = nil
+		cfg.Duration, cfg.Drain = min(cfg.Duration, time.Second), 0
+		for g := range cfg.Clients {
+			cfg.Clients[g].Pace = seed%7 == 0 // a pacing client reading headers keeps lanes off the kernel
+		}
+		cfg.Lanes = []LaneKind{LaneFixedWindow, LaneTokenBucket, LaneSlidingLog, LaneGCRA, LaneLeakyBucket, LaneTokenBucket}
+		cfg.Variants = make([]Variant, len(cfg.Lanes))
+		cfg.Variants[5].Name = "bucket-b"
+		cfg.Overrides = []LaneOverride{{Name: "bucket-b", Policy: algorithms.Policy{Limit: 1 + rnd.Int64N(20), Window: time.Second}}}
+		if seed%5 == 0 {
+			cfg.Clients[0].Retry = Retry{Kind: RetryFixed, Delay: 10 * time.Millisecond, MaxAttempts: 3} // then no lane shares
+		}
+		pop, err := newPopulation(context.Background(), cfg.withDefaults().Clients, cfg.withDefaults().Limits)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if lanes := sharingLanes(&cfg, Options{}, pop); lanes != nil {
+			s, err := New(cfg, Options{})
+			if err != nil {
+				t.Fatal(err)
+			}
+			follow := 0
+			for _, i := range lanes {
+				if s.lanes[i].canFollow() {
+					follow++
+				}
+			}
+			if follow == len(lanes) {
+				shared++
+			}
+		}
+		var events, withoutEvents int64
+		with := mustRun(t, cfg, Options{Progress: func(p Progress) { events = p.Events }})
+		var without Result
+		sharedOff = true
+		without = mustRun(t, cfg, Options{Progress: func(p Progress) { withoutEvents = p.Events }})
+		sharedOff = false
+		if !reflect.DeepEqual(with, without) {
+			t.Fatalf("seed %d: results differ with lanes sharing requests, then without:\n%s", seed,
+				firstDifference(fmt.Sprintf("%+v", with), fmt.Sprintf("%+v", without)))
+		}
+		if events != withoutEvents {
+			t.Errorf("seed %d: %d events with lanes sharing requests, %d without", seed, events, withoutEvents)
+		}
+	}
+	if shared < 15 {
+		t.Errorf("lanes shared requests in %d worlds of 30: the test compares too little", shared)
+	}
+}
