@@ -2,6 +2,7 @@ package sim
 
 import (
 	"context"
+	"runtime"
 	"time"
 )
 
@@ -53,8 +54,9 @@ func (l *lane) follow(b *requestBlock) {
 	l.events += int64(len(b.at))
 }
 
-// sharedOff, set by tests, keeps Run from sharing requests between lanes.
-var sharedOff bool
+// sharedOff and sharedAlways, set by tests, keep Run from sharing requests
+// between lanes, or let it share them with a core for every lane.
+var sharedOff, sharedAlways bool
 
 // maxSharedKeys is the most keys of the first limit for which Run keeps the
 // lanes that share requests alive at once (they run in lockstep); with more,
@@ -66,10 +68,13 @@ const maxSharedKeys = 1 << 16
 // Admitters sim calls directly, whose requests are never delayed), in a world
 // that fits the kernel from start to end (no trace, event budget, rule push,
 // topology or backend) and is small enough to hold them all at once. Each
-// lane is checked again once built (canFollow). Nil when none.
+// lane is checked again once built (canFollow). Nil when none, and when
+// every lane has a core of its own: lanes that share run on one core, which
+// saves processor time but, with cores to spare, not wall time.
 func sharingLanes(cfg *Config, opt Options, pop *population) []int {
 	if sharedOff || opt.Trace != nil || opt.MaxEvents > 0 || len(cfg.Rules) > 0 || cfg.Topology != nil || cfg.Backend != nil ||
-		len(cfg.Limits) != 1 || cfg.Limits[0].Shadow || pop.keys[0].len() > maxSharedKeys || pop.clients() >= collectFrom {
+		len(cfg.Limits) != 1 || cfg.Limits[0].Shadow || pop.keys[0].len() > maxSharedKeys || pop.clients() >= collectFrom ||
+		(len(cfg.Lanes) <= runtime.GOMAXPROCS(0) && !sharedAlways) {
 		return nil
 	}
 	var lanes []int

@@ -5,6 +5,7 @@ import (
 	"fmt"
 	"math/rand/v2"
 	"reflect"
+	"runtime"
 	"testing"
 	"time"
 
@@ -15,6 +16,8 @@ import (
 // leader and its followers, shared.go) with and without sharing: every lane's
 // result must be the same, and the events counted.
 func TestSharedRequests(t *testing.T) {
+	sharedAlways = true
+	defer func() { sharedAlways = false }()
 	shared := 0
 	for seed := range uint64(30) {
 		rnd := rand.New(rand.NewPCG(seed, 7))
@@ -66,5 +69,42 @@ func TestSharedRequests(t *testing.T) {
 	}
 	if shared < 15 {
 		t.Errorf("lanes shared requests in %d worlds of 30: the test compares too little", shared)
+	}
+}
+
+// TestSharingLanes checks which lanes of a Run share requests.
+func TestSharingLanes(t *testing.T) {
+	many := []LaneKind{LaneFixedWindow, LaneSlidingLog, LaneTokenBucket, LaneLeakyBucket, LaneGCRA, LaneAIMD, LaneClientThrottle, LaneSlidingWindowCounter}
+	cases := map[string]struct {
+		change func(*Config, *Options)
+		want   []int
+	}{
+		"eight lanes":     {func(*Config, *Options) {}, []int{0, 2, 4}},
+		"a trace":         {func(_ *Config, o *Options) { o.Trace = discardTrace{} }, nil},
+		"an event budget": {func(_ *Config, o *Options) { o.MaxEvents = 1e6 }, nil},
+		"a rule push":     {func(c *Config, _ *Options) { c.Rules = []RuleChange{{At: time.Second}} }, nil},
+		"a backend": {func(c *Config, _ *Options) {
+			c.Backend = &Backend{Capacity: 1, Service: Service{Mean: time.Millisecond}}
+		}, nil},
+		"two lanes on two cores": {func(c *Config, _ *Options) { c.Lanes = []LaneKind{LaneFixedWindow, LaneTokenBucket} }, nil},
+		"one lane that could lead": {func(c *Config, _ *Options) {
+			c.Lanes = []LaneKind{LaneTokenBucket, LaneSlidingLog, LaneAIMD, LaneLeakyBucket, LaneClientThrottle}
+		}, nil},
+		"two limits": {func(c *Config, _ *Options) { c.Limits = append(c.Limits, c.Limits[0]) }, nil},
+	}
+	if runtime.GOMAXPROCS(0) < 2 || runtime.GOMAXPROCS(0) >= len(many) {
+		t.Skip("the cases are written for 2 to 7 cores")
+	}
+	for name, tc := range cases {
+		cfg, opt := poisson100(time.Second), Options{}
+		cfg.Lanes = many
+		tc.change(&cfg, &opt)
+		pop, err := newPopulation(context.Background(), cfg.Clients, cfg.Limits)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if got := sharingLanes(&cfg, opt, pop); !reflect.DeepEqual(got, tc.want) {
+			t.Errorf("%s: lanes %v share requests, want %v", name, got, tc.want)
+		}
 	}
 }
