@@ -108,3 +108,28 @@ func TestSharingLanes(t *testing.T) {
 		}
 	}
 }
+
+// BenchmarkSharedRequests runs the 100-client model through three lanes that
+// share requests, and again with sharing off: CPU ns per lane and event.
+func BenchmarkSharedRequests(b *testing.B) {
+	cfg := poisson100(2000 * time.Second) // 2 M arrivals
+	cfg.Lanes = []LaneKind{LaneTokenBucket, LaneGCRA, LaneFixedWindow}
+	for _, off := range []bool{false, true} {
+		b.Run(map[bool]string{false: "shared", true: "each_lane_its_own"}[off], func(b *testing.B) {
+			sharedOff, sharedAlways = off, true
+			defer func() { sharedOff, sharedAlways = false, false }()
+			b.ReportAllocs()
+			cpu, events := cpuTime(), int64(0)
+			for range b.N {
+				r, err := Run(context.Background(), cfg, Options{})
+				if err != nil {
+					b.Fatal(err)
+				}
+				for _, l := range r.Lanes {
+					events += l.Attempts
+				}
+			}
+			reportCPU(b, cpu, events)
+		})
+	}
+}
