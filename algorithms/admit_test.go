@@ -55,6 +55,37 @@ func admitsAll(alg any) bool {
 	return false
 }
 
+// checkQueue checks that the leaky bucket's Queue then Decide on false is
+// Decide: the same verdict and delay on every request and the same state after
+// it, also when a request comes back in time (every fifth, a window before).
+func checkQueue(t *testing.T, p Policy, reqs []request) {
+	lb := must(NewLeakyBucket(p))
+	var quick, full LeakyBucketState
+	for i, r := range reqs {
+		at := r.at
+		if i%5 == 4 {
+			at = max(at-p.Window, 0)
+		}
+		before := quick
+		delay, ok := lb.Queue(&quick, at, r.cost)
+		if !ok && quick != before {
+			t.Fatalf("%+v request %d: Queue(t0+%v, cost %d) = false changed the state from %+v to %+v", p, i, at, r.cost, before, quick)
+		}
+		if !ok {
+			lb.Decide(&quick, at, r.cost)
+		}
+		d := lb.Decide(&full, at, r.cost)
+		if ok != d.Admitted() || (ok && delay != d.Delay) {
+			t.Fatalf("%+v request %d: Queue(t0+%v, cost %d) = %v, %v; Decide = %+v", p, i, at, r.cost, delay, ok, d)
+		}
+		if quick != full {
+			t.Fatalf("%+v request %d at t0+%v cost %d: state %+v after Queue, %+v after Decide", p, i, at, r.cost, quick, full)
+		}
+	}
+}
+
+func FuzzQueue(f *testing.F) { fuzzProperty(f, checkQueue) }
+
 // Admit in a step table of 2 per second: a full bucket, a refusal, a refill, and
 // a request from the past left to Decide; the fixed window waits for its next window.
 func TestAdmitSteps(t *testing.T) {

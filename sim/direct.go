@@ -7,33 +7,48 @@ import (
 )
 
 // directPath is the lane's quick path (quickPath) when its limit is a token
-// bucket, GCRA or fixed window: the concrete table and rule, so that an attempt
-// calls the algorithm directly rather than through two interfaces (decider, then
-// algorithms.Algorithm). At most one table is set; the zero value is none.
+// bucket, GCRA, fixed window, sliding log or sliding window counter: the
+// concrete table and rule, so that an attempt calls the algorithm directly
+// rather than through two interfaces (decider, then algorithms.Algorithm). It
+// is also the leaky bucket's, which is no Admitter but gives its verdict and
+// delay alone (Queue) on the same conditions. At most one table is set; the
+// zero value is none.
 type directPath struct {
-	bucket     *dense[algorithms.TokenBucketState]
-	bucketRule *algorithms.TokenBucket
-	gcra       *dense[algorithms.GCRAState]
-	gcraRule   *algorithms.GCRA
-	window     *dense[algorithms.FixedWindowState]
-	windowRule *algorithms.FixedWindow
+	bucket      *dense[algorithms.TokenBucketState]
+	bucketRule  *algorithms.TokenBucket
+	gcra        *dense[algorithms.GCRAState]
+	gcraRule    *algorithms.GCRA
+	window      *dense[algorithms.FixedWindowState]
+	windowRule  *algorithms.FixedWindow
+	log         *dense[algorithms.SlidingLogState]
+	logRule     *algorithms.SlidingLog
+	counter     *dense[algorithms.SlidingWindowCounterState]
+	counterRule *algorithms.SlidingWindowCounter
+	leaky       *dense[algorithms.LeakyBucketState]
+	leakyRule   *algorithms.LeakyBucket
 }
 
-// directPathOf is quick's directPath: none when quick is nil or of another type.
-func directPathOf(quick admitter) directPath {
-	switch t := quick.(type) {
+// directPathOf is limit's directPath: none when limit is nil or of another type.
+func directPathOf(limit decider) directPath {
+	switch t := limit.(type) {
 	case *dense[algorithms.TokenBucketState]:
 		return directPath{bucket: t, bucketRule: t.alg.(*algorithms.TokenBucket)}
 	case *dense[algorithms.GCRAState]:
 		return directPath{gcra: t, gcraRule: t.alg.(*algorithms.GCRA)}
 	case *dense[algorithms.FixedWindowState]:
 		return directPath{window: t, windowRule: t.alg.(*algorithms.FixedWindow)}
+	case *dense[algorithms.SlidingLogState]:
+		return directPath{log: t, logRule: t.alg.(*algorithms.SlidingLog)}
+	case *dense[algorithms.SlidingWindowCounterState]:
+		return directPath{counter: t, counterRule: t.alg.(*algorithms.SlidingWindowCounter)}
+	case *dense[algorithms.LeakyBucketState]:
+		return directPath{leaky: t, leakyRule: t.alg.(*algorithms.LeakyBucket)}
 	}
 	return directPath{}
 }
 
 func (p *directPath) known() bool {
-	return p.bucket != nil || p.gcra != nil || p.window != nil
+	return p.bucket != nil || p.gcra != nil || p.window != nil || p.log != nil || p.counter != nil || p.leaky != nil
 }
 
 // attemptDirect is attempt's decision for request r of client c at now when
@@ -56,14 +71,53 @@ func (l *lane) attemptDirect(r, c int32, now time.Duration, atRetryAfter bool) {
 			return
 		}
 		d = p.gcraRule.Decide(s, now, cost)
-	default:
+	case p.window != nil:
 		s := &p.window.states[key]
 		if p.windowRule.Admit(s, now, cost) {
 			l.admitAtOnce(r, atRetryAfter)
 			return
 		}
 		d = p.windowRule.Decide(s, now, cost)
+	case p.leaky != nil:
+		s := &p.leaky.states[key]
+		if delay, ok := p.leakyRule.Queue(s, now, cost); ok {
+			l.admitLate(r, delay, atRetryAfter)
+			return
+		}
+		d = p.leakyRule.Decide(s, now, cost)
+	case p.log != nil:
+		s := &p.log.states[key]
+		if p.logRule.Admit(s, now, cost) {
+			l.admitAtOnce(r, atRetryAfter)
+			return
+		}
+		d = p.logRule.Decide(s, now, cost)
+	default:
+		s := &p.counter.states[key]
+		if p.counterRule.Admit(s, now, cost) {
+			l.admitAtOnce(r, atRetryAfter)
+			return
+		}
+		d = p.counterRule.Decide(s, now, cost)
 	}
 	answer, quota, refused := l.decideOnly(d)
 	l.act(r, answer, quota, refused, atRetryAfter)
+}
+
+// admitLate is act for an attempt of request r the lane's one limit admitted
+// after delay (at once if 0), with nothing to record: quickPath's conditions
+// leave no header for a pacing client to read.
+func (l *lane) admitLate(r int32, delay time.Duration, atRetryAfter bool) {
+	if delay == 0 {
+		l.admitAtOnce(r, atRetryAfter)
+		return
+	}
+	req := &l.reqs.all[r]
+	l.slidingLogCheck(req.client, req.cost, true)
+	if atRetryAfter {
+		l.m.retryAfterSucceeded()
+	}
+	now := l.eng.now
+	l.m.delayed(now, delay, l.pop.groupOf[req.client])
+	l.eng.schedule(later(now, delay), evRelease, r, 0)
 }
