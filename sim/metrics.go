@@ -61,16 +61,16 @@ func newMetrics(cfg *Config, pop *population, bucket time.Duration) (metrics, er
 		return metrics{}, err // a limit too large to log
 	}
 	m := metrics{
-		refusedBy: make([]int64, len(cfg.Limits)),
-		shadowBy:  make([]int64, len(cfg.Limits)),
-		classes:   make([]ClassResult, len(pop.groups)),
+		refusedBy: ownLines[int64](len(cfg.Limits)),
+		shadowBy:  ownLines[int64](len(cfg.Limits)),
+		classes:   ownLines[ClassResult](len(pop.groups)),
 		delays:    newHistogram(),
 		latency:   newHistogram(),
 		peak:      newPeakTracker(first.Policy.Window, first.Policy.Limit, pop.keys[0].len()),
 		series:    make([]Point, 0, 256),
 		bucket:    bucket,
 		verdicts:  14695981039346656037,
-		toSuccess: make([]histogram, len(pop.groups)),
+		toSuccess: ownLines[histogram](len(pop.groups)),
 	}
 	for g, grp := range pop.groups {
 		m.classes[g] = ClassResult{Name: grp.Name, Clients: grp.Count, Pace: grp.Pace}

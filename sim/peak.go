@@ -91,14 +91,14 @@ func (s *admissionSlab) at(k *keyWindow, j int32) *admission {
 }
 
 func newPeakTracker(window time.Duration, limit int64, keys int) peakTracker {
-	return peakTracker{window: window, limit: limit, keys: make([]keyWindow, keys), spans: make([]overSpan, keys), bestID: -1}
+	return peakTracker{window: window, limit: limit, keys: ownLines[keyWindow](keys), spans: ownLines[overSpan](keys), bestID: -1}
 }
 
 // newUntimedTracker is a tracker that keeps no time over the limit (overLimit
 // is not to be called): for allow, which never holds more than limit, and for
 // peaks whose time over the limit nobody reads.
 func newUntimedTracker(window time.Duration, limit int64, keys int) peakTracker {
-	return peakTracker{window: window, limit: limit, keys: make([]keyWindow, keys), bestID: -1}
+	return peakTracker{window: window, limit: limit, keys: ownLines[keyWindow](keys), bestID: -1}
 }
 
 func (p *peakTracker) add(key int32, at time.Duration, cost int64) {

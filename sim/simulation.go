@@ -66,9 +66,10 @@ func newLane(ctx context.Context, index int, cfg *Config, pop *population, trace
 	}
 	l := &lane{
 		kind: cfg.Lanes[index], index: index, name: cfg.LaneName(index), cfg: cfg, pop: pop, end: cfg.Duration + cfg.Drain, m: m, trace: trace, ruleAt: cfg.ruleAt(0), shadowed: -1,
-		clients: make([]clientState, pop.clients()),
-		extras:  make([]arrivalState, pop.extras),
-		means:   make([]superposedMean, len(pop.groups)),
+		clients: ownLines[clientState](pop.clients()),
+		extras:  ownLines[arrivalState](pop.extras),
+		means:   ownLines[superposedMean](len(pop.groups)),
+		reqs:    requests{free: ownLines[int32](0)},
 	}
 	if err := l.buildLimiters(); err != nil {
 		return nil, err
