@@ -119,5 +119,5 @@ func (l *lane) admitLate(r int32, delay time.Duration, atRetryAfter bool) {
 	}
 	now := l.eng.now
 	l.m.delayed(now, delay, l.pop.groupOf[req.client])
-	l.eng.schedule(later(now, delay), evRelease, r, 0)
+	l.eng.scheduleInOrder(later(now, delay), evRelease, r, 0)
 }

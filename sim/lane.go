@@ -276,7 +276,7 @@ func (l *lane) act(r int32, answer algorithms.Decision, quota int, refused, atRe
 	if delay > 0 {
 		l.m.delayed(now, delay, g)
 		l.record(TraceDelay, r, &answer, l.quotaName(quota))
-		l.eng.schedule(later(now, delay), evRelease, r, 0)
+		l.eng.scheduleInOrder(later(now, delay), evRelease, r, 0)
 		return
 	}
 	l.record(TraceAdmit, r, &answer, l.quotaName(quota))
