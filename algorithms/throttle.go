@@ -130,10 +130,10 @@ func (th *Throttle) DropProbability(s *ThrottleState, now time.Duration) float64
 // less its buckets that have aged out by now (none while now is in the newest).
 func (th *Throttle) totals(s *ThrottleState, now time.Duration) (requests, accepts int64) {
 	requests, accepts = s.requests, s.accepts
-	b := int64(now / th.width)
-	if s.counts == nil || b <= s.newest {
+	if s.counts == nil || th.inNewest(s, now) {
 		return requests, accepts
 	}
+	b := int64(now / th.width)
 	for gone := max(s.newest-th.buckets+1, 0); gone <= min(b-th.buckets, s.newest); gone++ {
 		c := s.counts[gone%th.buckets]
 		requests -= int64(c.requests)
@@ -145,6 +145,9 @@ func (th *Throttle) totals(s *ThrottleState, now time.Duration) (requests, accep
 // at rolls s forward to now's bucket, clearing the buckets that aged out, and
 // returns that bucket's counts.
 func (th *Throttle) at(s *ThrottleState, now time.Duration) *throttleCount {
+	if s.counts != nil && th.inNewest(s, now) {
+		return &s.counts[s.newest%th.buckets]
+	}
 	b := int64(now / th.width)
 	if s.counts == nil {
 		s.counts = make([]throttleCount, th.buckets)
@@ -160,4 +163,10 @@ func (th *Throttle) at(s *ThrottleState, now time.Duration) *throttleCount {
 		s.newest = b
 	}
 	return &s.counts[s.newest%th.buckets]
+}
+
+// inNewest reports whether now's bucket is s's newest or an older one:
+// now/width ≤ newest, found without a division.
+func (th *Throttle) inNewest(s *ThrottleState, now time.Duration) bool {
+	return now < time.Duration(s.newest+1)*th.width
 }
