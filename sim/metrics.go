@@ -24,7 +24,7 @@ type metrics struct {
 	headers    Headers
 	headersSet bool
 
-	check     crossCheck // the first limit's keys as an exact sliding log
+	slog      peakTracker // the first limit's keys as an exact sliding log (allow)
 	decisions int64
 	disagreed int64
 
@@ -69,6 +69,7 @@ func newMetrics(cfg *Config, pop *population, bucket time.Duration) (metrics, er
 		peak:      newPeakTracker(first.Policy.Window, first.Policy.Limit, pop.keys[0].len()),
 		series:    make([]Point, 0, 256),
 		bucket:    bucket,
+		slog:      newUntimedTracker(first.Policy.Window, first.Policy.Limit, pop.keys[0].len()),
 		verdicts:  14695981039346656037,
 		toSuccess: ownLines[histogram](len(pop.groups)),
 	}
@@ -122,7 +123,6 @@ func (m *metrics) admitted(now time.Duration, g, key int32, cost int64, peak boo
 	m.classes[g].Admitted++
 	m.point(now).Admitted++
 	if peak {
-		m.admittedToPeak(key, now, cost)
 		m.peak.add(key, now, cost)
 	}
 	m.fold(now, g, foldAdmit)
@@ -193,6 +193,15 @@ func (m *metrics) inFlight(now time.Duration, n int) {
 
 func (m *metrics) retriedAtRetryAfter() { m.counts.RetryAfter.RetriedAt++ }
 func (m *metrics) retryAfterSucceeded() { m.counts.RetryAfter.SucceededAt++ }
+
+// slidingLogCheck feeds an exact sliding log the attempt the lane just decided,
+// and counts the decisions on which they disagree.
+func (m *metrics) slidingLogCheck(key int32, now time.Duration, cost int64, admitted bool) {
+	m.decisions++
+	if m.slog.allow(key, now, cost) != admitted {
+		m.disagreed++
+	}
+}
 
 func ceilSeconds(d time.Duration) int64 {
 	return int64((d + time.Second - 1) / time.Second)
