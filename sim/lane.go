@@ -41,6 +41,7 @@ type lane struct {
 
 	m      metrics
 	events int64 // processed so far
+	warmth int64 // what warm read, thrown away
 	trace  TraceSink
 	rec    TraceRecord
 	err    error // the first error the trace sink returned
@@ -190,6 +191,7 @@ func (l *lane) handle(ev event) {
 
 // arrive starts a new request of client c.
 func (l *lane) arrive(c int32) {
+	l.warm(c)
 	cs := &l.clients[c]
 	cs.requests++
 	r := l.reqs.get()
