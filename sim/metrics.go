@@ -238,7 +238,9 @@ func (m *metrics) result(lane int, pop *population, cfg *Config, b *backend, now
 		r.Classes[g].TimeToSuccess = m.toSuccess[g].percentiles()
 	}
 	r.Fairness, r.ClassFairness = fairness(clients, pop.groupOf, r.Classes)
-	r.KeyFairness = keyFairness(clients, pop.keyOf[0], pop.keys[0].len())
+	if r.KeyFairness = r.Fairness; !oneKeyPerClient(pop.keyOf[0], pop.keys[0].len()) {
+		r.KeyFairness = keyFairness(clients, pop.keyOf[0], pop.keys[0].len())
+	}
 	r.Verdicts = m.verdicts
 	if b != nil {
 		r.Backend = b.stats(now, &m.latency)
