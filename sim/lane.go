@@ -33,11 +33,14 @@ type lane struct {
 	quick          admitter            // the chain's one limit when its verdict alone will do (quickPath), else nil
 	direct         directPath          // quick's concrete table, if sim knows its type (setQuickPath)
 
-	clients []clientState
-	extras  []arrivalState   // arrival components after each client's first
-	means   []superposedMean // per group: its mean gap, if superposed
-	reqs    requests
-	backend *backend
+	clients  []clientState
+	arrivals []arrivalState   // each client's first arrival component; nil when every group is oneShot
+	extras   []arrivalState   // arrival components after each client's first
+	retryRnd []stream         // each client's retry draws; nil when no group retries
+	paused   []time.Duration  // a pacing client sends nothing before this instant; nil when no group paces
+	means    []superposedMean // per group: its mean gap, if superposed
+	reqs     requests
+	backend  *backend
 
 	m      metrics
 	events int64 // processed so far
@@ -49,14 +52,12 @@ type lane struct {
 	fleet *fleet // nil without a topology, or for a concurrency limiter
 }
 
-// clientState is what a client of this lane remembers, kept in one 56-byte
-// record because every arrival touches all of it.
+// clientState is what every client of this lane remembers: 16 B. What only
+// some clients need (an arrival stream, retry draws, a pause) lives in the
+// lane's slices beside it, allocated only when some group needs it.
 type clientState struct {
 	requests  int64 // requests started so far
 	succeeded int32 // requests that succeeded
-	retryRnd  stream
-	arrival   arrivalState  // the first component of its arrivals
-	paused    time.Duration // a pacing client sends nothing before this instant
 }
 
 // request is one unique piece of work and its retries.
@@ -101,8 +102,8 @@ func (l *lane) start(ctx context.Context) error {
 			}
 		}
 		g := l.pop.groupOf[c]
-		if l.pop.superposed[g] && l.pop.indexOf[c] > 0 {
-			continue // its group's first client holds the group's stream
+		if (l.pop.superposed[g] || oneShot(&l.pop.groups[g])) && l.pop.indexOf[c] > 0 {
+			continue // its group's first client holds the group's stream, or its run of arrivals
 		}
 		for j := range l.pop.groups[g].Arrivals {
 			l.scheduleArrival(int32(c), int32(j))
@@ -119,7 +120,17 @@ func (l *lane) start(ctx context.Context) error {
 func (l *lane) scheduleArrival(c, comp int32) {
 	g := l.pop.groupOf[c]
 	grp := &l.pop.groups[g]
-	st := &l.clients[c].arrival
+	if oneShot(grp) {
+		// Every client arrives at the same instant, in client order: one
+		// pending event for the group, the next client's pushed as each is
+		// taken, with the sequence numbers they would have had (reserve).
+		if at, ok := nextArrival(&grp.Arrivals[0], &arrivalState{}, l.cfg.Duration); ok {
+			l.eng.schedule(at, evArrival, c, 0)
+			l.eng.reserve(grp.Count)
+		}
+		return
+	}
+	st := &l.arrivals[c]
 	if l.pop.superposed[g] {
 		if at, ok := nextSuperposed(&grp.Arrivals[0], grp.Count, st, l.cfg.Duration, &l.means[g]); ok {
 			l.eng.schedule(at, evArrival, c, 0)
@@ -160,12 +171,17 @@ func (l *lane) done() bool {
 func (l *lane) handle(ev event) {
 	switch ev.kind() {
 	case evArrival:
-		if g := l.pop.groupOf[ev.a]; l.pop.superposed[g] {
-			l.arrive(ev.a + l.clients[ev.a].arrival.pick(l.pop.groups[g].Count))
+		g := l.pop.groupOf[ev.a]
+		if l.pop.superposed[g] {
+			l.arrive(ev.a + l.arrivals[ev.a].pick(l.pop.groups[g].Count))
 		} else {
 			l.arrive(ev.a)
 		}
-		l.scheduleArrival(ev.a, ev.b)
+		if !oneShot(&l.pop.groups[g]) {
+			l.scheduleArrival(ev.a, ev.b)
+		} else if next := ev.a + 1; int(next) < l.pop.clients() && l.pop.groupOf[next] == g {
+			l.eng.scheduleNext(ev, next)
+		}
 	case evAttempt:
 		l.attempt(ev.a)
 	case evRelease:
@@ -208,11 +224,13 @@ func (l *lane) attempt(r int32) {
 	now := l.eng.now
 	req := &l.reqs.all[r]
 	c := req.client
-	if held := l.clients[c].paused; now < held {
-		if held <= l.end {
-			l.eng.schedule(held, evAttempt, r, 0)
+	if l.paused != nil {
+		if held := l.paused[c]; now < held {
+			if held <= l.end {
+				l.eng.schedule(held, evAttempt, r, 0)
+			}
+			return
 		}
-		return
 	}
 	req.attempt++
 	g := l.pop.groupOf[c]
@@ -302,7 +320,7 @@ func (l *lane) pace(c int32, quota int, d algorithms.Decision) {
 	if quota < 0 || l.cfg.Limits[quota].NoHeaders || d.Remaining > 0 || !l.pop.groups[l.pop.groupOf[c]].Pace {
 		return
 	}
-	l.clients[c].paused = max(l.clients[c].paused, later(l.eng.now, HeaderRetryAfter(d.Reset)))
+	l.paused[c] = max(l.paused[c], later(l.eng.now, HeaderRetryAfter(d.Reset)))
 }
 
 // decideChain puts a request of client c through the limit chain at now. On a
@@ -464,7 +482,7 @@ func (l *lane) fail(r int32, retryAfter time.Duration) {
 		l.giveUp(r)
 		return
 	}
-	rnd := &l.clients[c].retryRnd
+	rnd := &l.retryRnd[c]
 	sleep := retrySleep(policy, int(req.attempt), req.prevSleep, rnd)
 	req.prevSleep = sleep
 	if retryAfter > 0 && policy.HonorRetryAfter {
