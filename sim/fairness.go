@@ -2,8 +2,13 @@ package sim
 
 import "slices"
 
-// share is what one client asked for and got, in requests.
+// share is what one party asked for and got, in requests.
 type share struct{ asked, got int64 }
+
+func (s share) ask() int64 { return s.asked }
+
+// ask is what client c asked for: its requests.
+func (c clientState) ask() int64 { return c.requests }
 
 // fairness measures how evenly a lane served its clients, against the max-min
 // fair split of what it let succeed: each client is owed what it asked, up to
@@ -18,13 +23,11 @@ type share struct{ asked, got int64 }
 // class by its clients keeps a one-client class (the abuser) from being owed as
 // much as three hundred users together.
 func fairness(clients []clientState, groupOf []int32, classes []ClassResult) (byClient, byClass float64) {
-	shares := make([]share, len(clients))
 	var total int64
-	for i, c := range clients {
-		shares[i] = share{asked: c.requests, got: int64(c.succeeded)}
+	for _, c := range clients {
 		total += int64(c.succeeded)
 	}
-	fair := maxMinFair(shares, total)
+	fair := maxMinFair(clients, total)
 	for g := range classes {
 		classes[g].FairShare = 0
 	}
@@ -32,9 +35,9 @@ func fairness(clients []clientState, groupOf []int32, classes []ClassResult) (by
 		classes[groupOf[i]].FairShare += f
 	}
 	var cx, gx jainSum
-	for i, s := range shares {
-		if s.asked > 0 && total > 0 {
-			cx.add(float64(s.got) / fair[i])
+	for i, c := range clients {
+		if c.requests > 0 && total > 0 {
+			cx.add(float64(c.succeeded) / fair[i])
 		}
 	}
 	for _, c := range classes {
@@ -105,16 +108,16 @@ func (j *jainSum) index() float64 {
 // maxMinFair splits total among parties by water-filling: the smallest asks are
 // met in full while they are below an even split of what is left. A party that
 // asked nothing is owed nothing.
-func maxMinFair(parties []share, total int64) []float64 {
+func maxMinFair[P interface{ ask() int64 }](parties []P, total int64) []float64 {
 	order := make([]int32, len(parties))
 	for i := range order {
 		order[i] = int32(i)
 	}
 	slices.SortStableFunc(order, func(a, b int32) int {
 		switch {
-		case parties[a].asked < parties[b].asked:
+		case parties[a].ask() < parties[b].ask():
 			return -1
-		case parties[a].asked > parties[b].asked:
+		case parties[a].ask() > parties[b].ask():
 			return 1
 		}
 		return 0
@@ -123,7 +126,7 @@ func maxMinFair(parties []share, total int64) []float64 {
 	left := float64(total)
 	for k, i := range order {
 		even := left / float64(len(order)-k)
-		fair[i] = min(float64(parties[i].asked), even)
+		fair[i] = min(float64(parties[i].ask()), even)
 		left -= fair[i]
 	}
 	return fair

@@ -16,7 +16,7 @@ import (
 // its window holds, so the two share one window; the log gets a window of its
 // own only once they part (the log admits what the lane refused or admitted
 // later, or the reverse), until both are empty again. Memory per key is one
-// 48-byte keyWindow, the admissions inside its window, and 16 B more for a key
+// 64-byte keyWindow, the admissions inside its window, and 16 B more for a key
 // that has held more than limit (a timed tracker) or whose log has parted;
 // adding allocates nothing once the slab has grown to the most admissions held
 // at once.
@@ -50,18 +50,23 @@ type admission struct {
 	cost int64
 }
 
-// keyWindow is one key's admissions in (t−window, t], oldest first, in a ring
-// of the slab whose size is a power of two, so that wrapping is a mask, not a
-// division. The oldest is also kept here, so that a key holding one admission
-// needs no ring, and finding that nothing expired reads no ring.
+// keyWindow is one key's admissions in (t−window, t], oldest first: up to two
+// here (first), more in a ring of the slab whose size is a power of two, so
+// that wrapping is a mask, not a division. With a ring, first[0] is a copy of
+// its oldest entry, so finding that nothing expired reads no ring. It is 64
+// bytes, one cache line: most keys of a lane hold at most two admissions at
+// once, and an event on a key touches this line alone.
 type keyWindow struct {
-	oldest    admission // the ring's first entry, or the only one without a ring
+	first     [2]admission // the admissions without a ring; with one, its oldest
 	sum       int64
 	off, size int32 // the ring: slab entries off … off+size−1; size 0 is none
 	head, n   int32
 	span      int32 // 1 + the key's overSpan, or 0 while it never held more than limit
 	log       int32 // 1 + the key's own cross-check window, or 0 when it shares this one
 }
+
+// inline is how many admissions a keyWindow holds without a ring.
+const inline = int32(len(keyWindow{}.first))
 
 // admissionSlab holds the rings of every key of a tracker in one slice. A ring
 // whose key's window empties goes back to a free list of its size, for the next
@@ -98,7 +103,7 @@ func (s *admissionSlab) release(off, size int32) {
 // entry is k's admission j (0 is the oldest).
 func (s *admissionSlab) entry(k *keyWindow, j int32) admission {
 	if k.size == 0 {
-		return k.oldest
+		return k.first[j]
 	}
 	return *s.at(k, j)
 }
@@ -148,7 +153,7 @@ func (p *peakTracker) add(key int32, at time.Duration, cost int64) {
 		k.span = int32(len(p.spans))
 	}
 	if k.sum > p.best.Count {
-		oldest := k.oldest.at
+		oldest := k.first[0].at
 		p.best = WindowPeak{Count: k.sum, Start: oldest, End: oldest + p.window, Limit: p.limit}
 		p.bestID = key
 	}
@@ -158,21 +163,22 @@ func (p *peakTracker) add(key int32, at time.Duration, cost int64) {
 // timing the key's window over the limit if it is a key's own (not a log's).
 // Most calls find none to drop: that test is inlined, the dropping is not.
 func (p *peakTracker) expire(k *keyWindow, now time.Duration) {
-	if k.n > 0 && k.oldest.at+p.window <= now {
+	if k.n > 0 && k.first[0].at+p.window <= now {
 		p.drop(k, now)
 	}
 }
 
-// drop is expire once k's oldest admission has left the window.
+// drop is expire once k's oldest admission has left the window. A ring left
+// with no more than fit in k goes back to the slab.
 func (p *peakTracker) drop(k *keyWindow, now time.Duration) {
 	var span *overSpan // nil while the key never held more than limit, and for a log
 	if k.span > 0 {
 		span = &p.spans[k.span-1]
 	}
 	for k.n > 0 {
-		gone := k.oldest.at + p.window
+		gone := k.first[0].at + p.window
 		if gone > now {
-			return
+			break
 		}
 		if span != nil {
 			if k.sum > p.limit {
@@ -180,16 +186,21 @@ func (p *peakTracker) drop(k *keyWindow, now time.Duration) {
 			}
 			span.last = gone
 		}
-		k.sum -= k.oldest.cost
+		k.sum -= k.first[0].cost
 		k.n--
 		if k.size > 0 {
 			k.head = (k.head + 1) & (k.size - 1)
 			if k.n > 0 {
-				k.oldest = *p.slab.at(k, 0)
+				k.first[0] = *p.slab.at(k, 0)
 			}
+		} else {
+			k.first[0] = k.first[1]
 		}
 	}
-	if k.size > 0 {
+	if k.size > 0 && k.n <= inline {
+		for j := range k.n {
+			k.first[j] = *p.slab.at(k, j)
+		}
 		p.slab.release(k.off, k.size)
 		k.off, k.size, k.head = 0, 0, 0
 	}
@@ -209,9 +220,10 @@ func (p *peakTracker) advance(k *keyWindow, t time.Duration) {
 }
 
 func (p *peakTracker) push(k *keyWindow, a admission) {
-	if k.n == 0 {
-		k.oldest = a
-	} else {
+	switch {
+	case k.size == 0 && k.n < inline:
+		k.first[k.n] = a
+	default:
 		if k.n == k.size || k.size == 0 {
 			p.grow(k)
 		}
@@ -223,7 +235,7 @@ func (p *peakTracker) push(k *keyWindow, a admission) {
 
 // grow moves k's ring to one twice its size.
 func (p *peakTracker) grow(k *keyWindow) {
-	size := max(2, 2*k.size)
+	size := max(2*inline, 2*k.size)
 	off := p.slab.alloc(size)
 	for j := range k.n {
 		p.slab.entries[off+j] = p.slab.entry(k, j)
