@@ -42,8 +42,9 @@ func TestTheCrossCheckIsTheSlidingLog(t *testing.T) {
 // TestTheCrossCheckSharesTheLanesWindowExactly feeds a checked tracker, whose
 // log shares each key's window until they part, as a lane does: every decision
 // to allow, then the lane's admission to add at once, later (a delay) or never,
-// whatever the log said. Its log must stay the algorithms package's sliding
-// log, and its peak and time over the limit a tracker's that only adds.
+// whatever the log said; or the admission first (a lane that adds before it
+// checks). Its log must stay the algorithms package's sliding log, and its
+// peak and time over the limit a tracker's that only adds.
 func TestTheCrossCheckSharesTheLanesWindowExactly(t *testing.T) {
 	for _, p := range []algorithms.Policy{
 		{Limit: 1, Window: 10 * time.Millisecond},
@@ -78,12 +79,18 @@ func TestTheCrossCheckSharesTheLanesWindowExactly(t *testing.T) {
 			now += []time.Duration{0, time.Millisecond, p.Window, time.Duration(rnd.IntN(int(p.Window)))}[rnd.IntN(4)]
 			addDue(now)
 			key, cost := int32(rnd.IntN(keys)), int64(1+rnd.IntN(int(p.Limit)+1))
+			lane := rnd.IntN(11)
+			if lane == 10 { // the lane admits at once, and adds before the log decides
+				checked.add(key, now, cost)
+				plain.add(key, now, cost)
+			}
 			got, want := checked.allow(key, now, cost), sl.Allow(&states[key], now, cost)
 			if got != want {
 				t.Fatalf("%v per %v, request %d: allow(key %d, t0+%v, cost %d) = %v, the sliding log says %v",
 					p.Limit, p.Window, i, key, now, cost, got, want)
 			}
-			switch lane := rnd.IntN(10); {
+			switch {
+			case lane == 10:
 			case lane < 6 && want, lane < 2: // the lane agrees, or admits what the log refused
 				checked.add(key, now, cost)
 				plain.add(key, now, cost)

@@ -171,17 +171,7 @@ func (l *lane) done() bool {
 func (l *lane) handle(ev event) {
 	switch ev.kind() {
 	case evArrival:
-		g := l.pop.groupOf[ev.a]
-		if l.pop.superposed[g] {
-			l.arrive(ev.a + l.arrivals[ev.a].pick(l.pop.groups[g].Count))
-		} else {
-			l.arrive(ev.a)
-		}
-		if !oneShot(&l.pop.groups[g]) {
-			l.scheduleArrival(ev.a, ev.b)
-		} else if next := ev.a + 1; int(next) < l.pop.clients() && l.pop.groupOf[next] == g {
-			l.eng.scheduleNext(ev, next)
-		}
+		l.arrival(ev)
 	case evAttempt:
 		l.attempt(ev.a)
 	case evRelease:
@@ -202,6 +192,25 @@ func (l *lane) handle(ev event) {
 		l.fleet.resize(int(ev.a))
 	case evSync:
 		l.fleet.sync(int(ev.a))
+	}
+}
+
+// arrival is an arrival event: a new request of its client (of a client its
+// group's stream picks, if superposed), and that client's or group's next arrival.
+func (l *lane) arrival(ev event) {
+	g := l.pop.groupOf[ev.a]
+	switch grp := &l.pop.groups[g]; {
+	case l.pop.superposed[g]:
+		l.arrive(ev.a + l.arrivals[ev.a].pick(grp.Count))
+		l.scheduleArrival(ev.a, ev.b)
+	case oneShot(grp):
+		l.arrive(ev.a)
+		if next := ev.a + 1; int(next) < l.pop.clients() && l.pop.groupOf[next] == g {
+			l.eng.scheduleNext(ev, next)
+		}
+	default:
+		l.arrive(ev.a)
+		l.scheduleArrival(ev.a, ev.b)
 	}
 }
 
