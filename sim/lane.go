@@ -45,6 +45,7 @@ type lane struct {
 	m      metrics
 	events int64 // processed so far
 	warmth int64 // what warm read, thrown away
+	warmed int   // arrivals left of those warmAhead warmed
 	trace  TraceSink
 	rec    TraceRecord
 	err    error // the first error the trace sink returned
@@ -201,7 +202,12 @@ func (l *lane) arrival(ev event) {
 	g := l.pop.groupOf[ev.a]
 	switch grp := &l.pop.groups[g]; {
 	case l.pop.superposed[g]:
-		l.arrive(ev.a + l.arrivals[ev.a].pick(grp.Count))
+		st := &l.arrivals[ev.a]
+		c := ev.a + st.pick(grp.Count)
+		if l.warmed--; l.warmed <= 0 && grp.Count >= warmFrom {
+			l.warmAhead(ev.a, st, grp.Count)
+		}
+		l.arrive(c)
 		l.scheduleArrival(ev.a, ev.b)
 	case oneShot(grp):
 		l.arrive(ev.a)
