@@ -204,8 +204,10 @@ func (l *lane) arrival(ev event) {
 	case l.pop.superposed[g]:
 		st := &l.arrivals[ev.a]
 		c := ev.a + st.pick(grp.Count)
-		if l.warmed--; l.warmed <= 0 && grp.Count >= warmFrom {
-			l.warmAhead(ev.a, st, grp.Count)
+		if grp.Count >= warmFrom {
+			if l.warmed--; l.warmed <= 0 {
+				l.warmAhead(ev.a, st, grp.Count)
+			}
 		}
 		l.arrive(c)
 		l.scheduleArrival(ev.a, ev.b)

@@ -15,11 +15,13 @@ import (
 // limit, fed every decision. Most of the time a key's log holds the admissions
 // its window holds, so the two share one window; the log gets a window of its
 // own only once they part (the log admits what the lane refused or admitted
-// later, or the reverse), until both are empty again. Memory per key is one
-// 64-byte keyWindow, the admissions inside its window, and 16 B more for a key
-// that has held more than limit (a timed tracker) or whose log has parted;
-// adding allocates nothing once the slab has grown to the most admissions held
-// at once.
+// later, or the reverse), until both are empty again. A lane calls allow on
+// each decision before it adds what it admitted: an add of the admission the
+// log has just allowed (same key, time and cost) keeps them sharing. Memory
+// per key is one 64-byte keyWindow and the admissions inside its window, 16 B
+// more for a key that has held more than limit (a timed tracker), 64 B more
+// while its log has parted; adding allocates nothing once the slab has grown
+// to the most admissions held at once.
 type peakTracker struct {
 	window  time.Duration
 	limit   int64
@@ -220,10 +222,9 @@ func (p *peakTracker) advance(k *keyWindow, t time.Duration) {
 }
 
 func (p *peakTracker) push(k *keyWindow, a admission) {
-	switch {
-	case k.size == 0 && k.n < inline:
+	if k.size == 0 && k.n < inline {
 		k.first[k.n] = a
-	default:
+	} else {
 		if k.n == k.size || k.size == 0 {
 			p.grow(k)
 		}
