@@ -34,7 +34,8 @@ type lane struct {
 	direct         directPath          // quick's concrete table, if sim knows its type (setQuickPath)
 
 	clients  []clientState
-	arrivals []arrivalState   // each client's first arrival component; nil when every group is oneShot
+	arrivals []arrivalState   // each client's first arrival component; nil when every group is oneShot or superposed
+	streams  []arrivalState   // per group: the stream its clients share, if superposed
 	extras   []arrivalState   // arrival components after each client's first
 	retryRnd []stream         // each client's retry draws; nil when no group retries
 	paused   []time.Duration  // a pacing client sends nothing before this instant; nil when no group paces
@@ -131,13 +132,13 @@ func (l *lane) scheduleArrival(c, comp int32) {
 		}
 		return
 	}
-	st := &l.arrivals[c]
 	if l.pop.superposed[g] {
-		if at, ok := nextSuperposed(&grp.Arrivals[0], grp.Count, st, l.cfg.Duration, &l.means[g]); ok {
+		if at, ok := nextSuperposed(&grp.Arrivals[0], grp.Count, &l.streams[g], l.cfg.Duration, &l.means[g]); ok {
 			l.eng.schedule(at, evArrival, c, 0)
 		}
 		return
 	}
+	st := &l.arrivals[c]
 	if comp > 0 {
 		st = &l.extras[l.pop.extraComp[c]+comp-1]
 	}
@@ -202,7 +203,7 @@ func (l *lane) arrival(ev event) {
 	g := l.pop.groupOf[ev.a]
 	switch grp := &l.pop.groups[g]; {
 	case l.pop.superposed[g]:
-		st := &l.arrivals[ev.a]
+		st := &l.streams[g]
 		c := ev.a + st.pick(grp.Count)
 		if grp.Count >= warmFrom {
 			if l.warmed--; l.warmed <= 0 {

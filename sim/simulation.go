@@ -83,8 +83,14 @@ func newLane(ctx context.Context, index int, cfg *Config, pop *population, trace
 		if l.retryRnd != nil {
 			l.retryRnd[c] = streamFor(cfg.Seed, labelRetry, uint64(c))
 		}
-		if l.arrivals == nil {
-			continue // every group is oneShot: no arrival draws
+		switch g := pop.groupOf[c]; {
+		case pop.superposed[g]:
+			if pop.indexOf[c] == 0 {
+				l.streams[g].rnd = streamFor(cfg.Seed, labelArrival, uint64(c), 0) // its first client's
+			}
+			continue
+		case oneShot(&pop.groups[g]):
+			continue // a burst draws nothing
 		}
 		for j := range pop.groups[pop.groupOf[c]].Arrivals {
 			rnd := streamFor(cfg.Seed, labelArrival, uint64(c), uint64(j))
@@ -127,13 +133,15 @@ func firstEvents(pop *population) int {
 }
 
 // allocClientSlices allocates, one entry per client, the client state that
-// only some groups need, if any group needs it: arrival streams (every group
-// but a oneShot one), retry draws (a group that retries), pauses (a pacing group).
+// only some groups need, if any group needs it: arrival streams (a group
+// neither oneShot nor superposed), retry draws (a group that retries), pauses
+// (a pacing group); and each group's shared stream, if superposed.
 func (l *lane) allocClientSlices() {
 	n := l.pop.clients()
+	l.streams = make([]arrivalState, len(l.pop.groups))
 	for g := range l.pop.groups {
 		grp := &l.pop.groups[g]
-		if l.arrivals == nil && !oneShot(grp) {
+		if l.arrivals == nil && !oneShot(grp) && !superposable(grp) {
 			l.arrivals = make([]arrivalState, n)
 		}
 		if l.retryRnd == nil && grp.Retry.Kind != RetryNone {
