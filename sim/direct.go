@@ -69,12 +69,13 @@ func (l *lane) attemptDirect(r, c int32, now time.Duration, atRetryAfter bool) {
 }
 
 // warm reads, together, the records an arrival of client c goes on to touch
-// one after another: its client state, its key's limiter state and window.
+// one after another: its group, its client state, its key's limiter state and
+// window.
 // Once 100,000 keys' state has left the cache, their cache misses then overlap
 // instead of following each other. What it reads is thrown away (warmth).
 func (l *lane) warm(c int32) {
 	key := l.pop.keyOf[0][c]
-	w := l.clients[c].requests + int64(l.m.peak.keys[key].n)
+	w := l.clients[c].requests + int64(l.m.peak.keys[key].n) + int64(l.pop.groupOf[c])
 	p := &l.direct
 	switch {
 	case p.bucket != nil:

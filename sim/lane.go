@@ -122,6 +122,12 @@ func (l *lane) start(ctx context.Context) error {
 func (l *lane) scheduleArrival(c, comp int32) {
 	g := l.pop.groupOf[c]
 	grp := &l.pop.groups[g]
+	if l.pop.superposed[g] {
+		if at, ok := nextSuperposed(&grp.Arrivals[0], grp.Count, &l.streams[g], l.cfg.Duration, &l.means[g]); ok {
+			l.eng.schedule(at, evArrival, c, 0)
+		}
+		return
+	}
 	if oneShot(grp) {
 		// Every client arrives at the same instant, in client order: one
 		// pending event for the group, the next client's pushed as each is
@@ -129,12 +135,6 @@ func (l *lane) scheduleArrival(c, comp int32) {
 		if at, ok := nextArrival(&grp.Arrivals[0], &arrivalState{}, l.cfg.Duration); ok {
 			l.eng.schedule(at, evArrival, c, 0)
 			l.eng.reserve(grp.Count)
-		}
-		return
-	}
-	if l.pop.superposed[g] {
-		if at, ok := nextSuperposed(&grp.Arrivals[0], grp.Count, &l.streams[g], l.cfg.Duration, &l.means[g]); ok {
-			l.eng.schedule(at, evArrival, c, 0)
 		}
 		return
 	}
