@@ -93,6 +93,21 @@ func (e *engine) schedule(at time.Duration, kind eventKind, a, b int32) {
 	e.up(len(e.heap) - 1)
 }
 
+// reserve takes the next n−1 sequence numbers after the event scheduled last,
+// for the events that follow it at once (scheduleNext): as if they were
+// scheduled now, without being pending yet.
+func (e *engine) reserve(n int) {
+	e.seq += uint64(n - 1)
+}
+
+// scheduleNext adds, for an event of a reserved run just taken off the queue,
+// the next of the run: at the same time, for a of next, with the sequence
+// number after prev's.
+func (e *engine) scheduleNext(prev event, a int32) {
+	e.heap = append(e.heap, event{at: prev.at, order: prev.order + 1<<8, a: a, b: prev.b})
+	e.up(len(e.heap) - 1)
+}
+
 // pending is the number of scheduled events.
 func (e *engine) pending() int { return len(e.heap) + len(e.line.events) - e.line.head }
 
