@@ -17,6 +17,9 @@ var (
 	_ Admitter[FixedWindowState] = (*FixedWindow)(nil)
 	_ Admitter[TokenBucketState] = (*TokenBucket)(nil)
 	_ Admitter[GCRAState]        = (*GCRA)(nil)
+
+	_ Admitter[SlidingLogState]           = (*SlidingLog)(nil)
+	_ Admitter[SlidingWindowCounterState] = (*SlidingWindowCounter)(nil)
 )
 
 // Admit is Decide's verdict alone (see Admitter): it spends cost tokens and

@@ -82,7 +82,9 @@ func (a *AIMD) Release(now, latency time.Duration) {
 	a.sinceCut++
 	switch {
 	case latency <= a.cfg.Target:
-		a.limit += 1 / a.limit
+		if a.limit < a.cfg.Max { // at Max the increase is clamped away: skip its division
+			a.limit += 1 / a.limit
+		}
 	case a.sinceCut >= int(a.limit):
 		a.limit *= a.cfg.Backoff
 		a.sinceCut = 0

@@ -89,6 +89,26 @@ func (lb *LeakyBucket) Decide(s *LeakyBucketState, now time.Duration, cost int64
 	return lb.queued(d, queue)
 }
 
+// Queue is Decide's verdict and delay alone, for callers that need no answer
+// (no headers, no trace): when Decide would admit the request, now or late, it
+// returns true and Decide's Delay and leaves s as Decide would; otherwise it
+// returns false and changes nothing (property_test.go: QueueIsDecidesDelay).
+func (lb *LeakyBucket) Queue(s *LeakyBucketState, now time.Duration, cost int64) (delay time.Duration, ok bool) {
+	if cost < 1 {
+		badCost("LeakyBucket.Queue", cost)
+	}
+	if cost > lb.burst+1 {
+		return 0, false
+	}
+	t := at(now)
+	wait := lb.sub(maxExact(s.nextFree, t), t)
+	if lb.fromUnits(lb.depth - cost*lb.span).less(wait) {
+		return 0, false
+	}
+	s.nextFree = lb.add(t, lb.add(wait, lb.interval(cost)))
+	return wait.ceil(), true
+}
+
 // Idle reports whether the queue has drained by now.
 func (lb *LeakyBucket) Idle(s *LeakyBucketState, now time.Duration) bool {
 	return !at(now).less(s.nextFree)

@@ -365,6 +365,7 @@ var properties = []struct {
 	{"Eviction", checkEviction},
 	{"PeekIsDecideWithoutEffect", checkPeek},
 	{"AdmitIsDecidesVerdict", checkAdmit},
+	{"QueueIsDecidesDelay", checkQueue},
 }
 
 func TestProperties(t *testing.T) {

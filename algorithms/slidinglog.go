@@ -122,10 +122,17 @@ func (sl *SlidingLog) decision(s *SlidingLogState, now time.Duration, cost int64
 
 // Allow is Decide's verdict alone, with the same effect on s, for callers that
 // need no headers: it skips building the Decision, which costs as much as the
-// decision itself. (rlsim's cross-check runs it beside every lane.)
+// decision itself. It is Admit (see Admitter) under its first name.
 func (sl *SlidingLog) Allow(s *SlidingLogState, now time.Duration, cost int64) bool {
+	return sl.Admit(s, now, cost)
+}
+
+// Admit is Decide's verdict alone (see Admitter): it logs the request and reports
+// true when it fits in the window. A sliding log never delays, so Admit and
+// Decide agree on every request; Admit only skips building the answer.
+func (sl *SlidingLog) Admit(s *SlidingLogState, now time.Duration, cost int64) bool {
 	if cost < 1 {
-		badCost("SlidingLog.Allow", cost)
+		badCost("SlidingLog.Admit", cost)
 	}
 	eff, gone, used := sl.view(s, now)
 	if cost > sl.limit-used {

@@ -77,6 +77,20 @@ func (sw *SlidingWindowCounter) Decide(s *SlidingWindowCounterState, now time.Du
 	return d
 }
 
+// Admit is Decide's verdict alone (see Admitter): it counts cost in now's window
+// and reports true when the estimate has room for it.
+func (sw *SlidingWindowCounter) Admit(s *SlidingWindowCounterState, now time.Duration, cost int64) bool {
+	if cost < 1 {
+		badCost("SlidingWindowCounter.Admit", cost)
+	}
+	c := sw.at(s, now)
+	if !sw.fits(c, cost) {
+		return false
+	}
+	s.start, s.prev, s.cur = c.start, c.prev, c.cur+cost
+	return true
+}
+
 // Idle reports whether both counters are zero from now on.
 func (sw *SlidingWindowCounter) Idle(s *SlidingWindowCounterState, now time.Duration) bool {
 	switch {
@@ -96,6 +110,9 @@ type counters struct {
 
 // at rolls s forward to now without storing it.
 func (sw *SlidingWindowCounter) at(s *SlidingWindowCounterState, now time.Duration) counters {
+	if now >= s.start && now-s.start < sw.window { // still s's window: no division
+		return counters{start: s.start, elapsed: now - s.start, window: sw.window, prev: s.prev, cur: s.cur}
+	}
 	c := counters{start: now - now%sw.window, window: sw.window, prev: s.prev, cur: s.cur}
 	switch {
 	case c.start <= s.start: // same window, or time went backwards

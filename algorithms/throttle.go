@@ -45,11 +45,13 @@ type Throttle struct {
 	buckets int64
 }
 
-// ThrottleState is one client's history: 32 bytes, plus Buckets×8 bytes allocated
+// ThrottleState is one client's history: 48 bytes, plus Buckets×8 bytes allocated
 // on its first request. The zero value is a client with no history, which never drops.
 type ThrottleState struct {
-	newest int64           // index of the newest bucket counted: now / width
-	counts []throttleCount // ring of Buckets counts, indexed by bucket mod Buckets
+	newest   int64           // index of the newest bucket counted: now / width
+	counts   []throttleCount // ring of Buckets counts, indexed by bucket mod Buckets
+	requests int64           // the sums of counts, so that the usual case,
+	accepts  int64           // now still in the newest bucket, reads no ring
 }
 
 type throttleCount struct{ requests, accepts int32 }
@@ -92,18 +94,27 @@ func (th *Throttle) Allow(s *ThrottleState, now time.Duration, u float64) bool {
 	if u >= th.DropProbability(s, now) {
 		return true
 	}
-	c := th.at(s, now)
-	c.requests = saturatingInc(c.requests)
+	th.count(s, now, false)
 	return false
 }
 
 // Answered records the backend's answer, at now, to a request Allow let through:
 // accepted, or refused (429) or shed (503). Either way it counts a request.
 func (th *Throttle) Answered(s *ThrottleState, now time.Duration, accepted bool) {
+	th.count(s, now, accepted)
+}
+
+// count counts a request at now, and an accept if accepted, in now's bucket and
+// in the sums. A bucket's counts stop at 2^31−1.
+func (th *Throttle) count(s *ThrottleState, now time.Duration, accepted bool) {
 	c := th.at(s, now)
-	c.requests = saturatingInc(c.requests)
-	if accepted {
-		c.accepts = saturatingInc(c.accepts)
+	if c.requests < math.MaxInt32 {
+		c.requests++
+		s.requests++
+	}
+	if accepted && c.accepts < math.MaxInt32 {
+		c.accepts++
+		s.accepts++
 	}
 }
 
@@ -115,16 +126,18 @@ func (th *Throttle) DropProbability(s *ThrottleState, now time.Duration) float64
 	return max(p, 0)
 }
 
-// totals sums the buckets in the trailing period at now.
+// totals sums the buckets in the trailing period at now: the sums of the ring,
+// less its buckets that have aged out by now (none while now is in the newest).
 func (th *Throttle) totals(s *ThrottleState, now time.Duration) (requests, accepts int64) {
-	if s.counts == nil {
-		return 0, 0
+	requests, accepts = s.requests, s.accepts
+	if s.counts == nil || th.inNewest(s, now) {
+		return requests, accepts
 	}
-	oldest := max(int64(now/th.width), s.newest) - th.buckets + 1
-	for b := max(oldest, s.newest-th.buckets+1, 0); b <= s.newest; b++ {
-		c := s.counts[b%th.buckets]
-		requests += int64(c.requests)
-		accepts += int64(c.accepts)
+	b := int64(now / th.width)
+	for gone := max(s.newest-th.buckets+1, 0); gone <= min(b-th.buckets, s.newest); gone++ {
+		c := s.counts[gone%th.buckets]
+		requests -= int64(c.requests)
+		accepts -= int64(c.accepts)
 	}
 	return requests, accepts
 }
@@ -132,6 +145,9 @@ func (th *Throttle) totals(s *ThrottleState, now time.Duration) (requests, accep
 // at rolls s forward to now's bucket, clearing the buckets that aged out, and
 // returns that bucket's counts.
 func (th *Throttle) at(s *ThrottleState, now time.Duration) *throttleCount {
+	if s.counts != nil && th.inNewest(s, now) {
+		return &s.counts[s.newest%th.buckets]
+	}
 	b := int64(now / th.width)
 	if s.counts == nil {
 		s.counts = make([]throttleCount, th.buckets)
@@ -139,16 +155,18 @@ func (th *Throttle) at(s *ThrottleState, now time.Duration) *throttleCount {
 	}
 	if b > s.newest {
 		for i := max(s.newest+1, b-th.buckets+1); i <= b; i++ {
-			s.counts[i%th.buckets] = throttleCount{}
+			c := &s.counts[i%th.buckets]
+			s.requests -= int64(c.requests)
+			s.accepts -= int64(c.accepts)
+			*c = throttleCount{}
 		}
 		s.newest = b
 	}
 	return &s.counts[s.newest%th.buckets]
 }
 
-func saturatingInc(n int32) int32 {
-	if n == math.MaxInt32 {
-		return n
-	}
-	return n + 1
+// inNewest reports whether now's bucket is s's newest or an older one:
+// now/width ≤ newest, found without a division.
+func (th *Throttle) inNewest(s *ThrottleState, now time.Duration) bool {
+	return now < time.Duration(s.newest+1)*th.width
 }

@@ -45,7 +45,8 @@ func TestThrottleAllowDropsBelowP(t *testing.T) {
 		want bool
 	}{{0, false}, {0.899, false}, {0.9, true}, {0.95, true}}
 	for _, tt := range tests {
-		s2 := ThrottleState{newest: s.newest, counts: append([]throttleCount(nil), s.counts...)}
+		s2 := s
+		s2.counts = append([]throttleCount(nil), s.counts...)
 		if got := th.Allow(&s2, 0, tt.u); got != tt.want {
 			t.Errorf("p = 0.9: Allow(t0, u=%v) = %v, want %v", tt.u, got, tt.want)
 		}

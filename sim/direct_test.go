@@ -14,11 +14,11 @@ type discardTrace struct{}
 
 func (discardTrace) Record(*TraceRecord) error { return nil }
 
-// TestDirectPathDecidesAsTheChain runs the three lanes with a direct path, over
+// TestDirectPathDecidesAsTheChain runs the six lanes with a direct path, over
 // traffic that is refused and retries at the Retry-After given, with and
 // without a trace: the results must be equal, verdict hash included.
 func TestDirectPathDecidesAsTheChain(t *testing.T) {
-	for _, kind := range []LaneKind{LaneTokenBucket, LaneGCRA, LaneFixedWindow} {
+	for _, kind := range []LaneKind{LaneTokenBucket, LaneGCRA, LaneFixedWindow, LaneSlidingLog, LaneSlidingWindowCounter, LaneLeakyBucket} {
 		t.Run(kind.String(), func(t *testing.T) {
 			cfg := poisson100(20 * time.Second)
 			cfg.Lanes = []LaneKind{kind}
@@ -27,8 +27,8 @@ func TestDirectPathDecidesAsTheChain(t *testing.T) {
 				HonorRetryAfter: true, RetryAfter: RetryAfterExact}
 			direct := mustRun(t, cfg, Options{}).Lanes[0]
 			chain := mustRun(t, cfg, Options{Trace: discardTrace{}}).Lanes[0]
-			if direct.Refused == 0 || direct.Admitted == 0 {
-				t.Fatalf("admitted %d, refused %d: want both, to test both paths", direct.Admitted, direct.Refused)
+			if direct.Refused == 0 || direct.Admitted == 0 || (kind == LaneLeakyBucket && direct.Delayed == 0) {
+				t.Fatalf("admitted %d (%d late), refused %d: want each, to test every path", direct.Admitted, direct.Delayed, direct.Refused)
 			}
 			if !reflect.DeepEqual(direct, chain) {
 				t.Errorf("untraced (direct path) result differs from traced (chain):\n%+v\n%+v", direct, chain)
@@ -37,18 +37,23 @@ func TestDirectPathDecidesAsTheChain(t *testing.T) {
 	}
 }
 
-// TestDirectPathOf checks that each Admitter lane's table gets a direct path.
+// TestDirectPathOf checks that each per-key lane's table gets a direct path:
+// the five Admitters' and the leaky bucket's.
 func TestDirectPathOf(t *testing.T) {
 	p := algorithms.Policy{Limit: 10, Window: time.Second}
-	for _, kind := range []LaneKind{LaneTokenBucket, LaneGCRA, LaneFixedWindow, LaneSlidingLog} {
-		d, err := newDecider(kind, p, 1)
+	for _, info := range Lanes() {
+		if info.Class != RateLimiter {
+			continue
+		}
+		d, err := newDecider(info.Kind, p, 1)
 		if err != nil {
 			t.Fatal(err)
 		}
-		q, _ := d.(admitter)
-		want := kind != LaneSlidingLog
-		if got := directPathOf(q); got.known() != want {
-			t.Errorf("directPathOf(%v).known() = %v, want %v", kind, got.known(), want)
+		if got := directPathOf(d); !got.known() {
+			t.Errorf("directPathOf(%v).known() = false, want true", info.Kind)
 		}
+	}
+	if got := directPathOf(nil); got.known() {
+		t.Errorf("directPathOf(nil).known() = true, want false")
 	}
 }

@@ -37,11 +37,50 @@ func (e *event) before(o *event) bool {
 }
 
 // engine is a discrete-event queue on a virtual clock: a typed 4-ary min-heap with
-// no allocation per event once it has grown to the number of pending events.
+// no allocation per event once it has grown to the number of pending events,
+// beside a first-in first-out line for events scheduled in time order
+// (scheduleInOrder), which need no heap: they pop as if they were in it.
 type engine struct {
 	now  time.Duration
 	seq  uint64
 	heap []event
+	line eventLine
+}
+
+// eventLine is a queue of events in (at, order) order: line[head:] are pending.
+type eventLine struct {
+	events []event
+	head   int
+}
+
+func (q *eventLine) empty() bool { return q.head == len(q.events) }
+
+// scheduleInOrder is schedule for an event no earlier than the last one it
+// scheduled still pending (a leaky bucket's releases of one key are): it joins
+// the line, in O(1), or the heap when it would come before the line's last.
+func (e *engine) scheduleInOrder(at time.Duration, kind eventKind, a, b int32) {
+	q := &e.line
+	if !q.empty() && at < q.events[len(q.events)-1].at {
+		e.schedule(at, kind, a, b)
+		return
+	}
+	if at < e.now {
+		panic("sim.engine.scheduleInOrder: event in the past")
+	}
+	if q.empty() {
+		q.events, q.head = q.events[:0], 0
+	} else if q.head >= 64 && 2*q.head >= len(q.events) {
+		n := copy(q.events, q.events[q.head:])
+		q.events, q.head = q.events[:n], 0
+	}
+	e.seq++
+	q.events = append(q.events, event{at: at, order: e.seq<<8 | uint64(kind), a: a, b: b})
+}
+
+// lineFirst reports whether the line's first event comes before the heap's.
+func (e *engine) lineFirst() bool {
+	q := &e.line
+	return !q.empty() && (len(e.heap) == 0 || q.events[q.head].before(&e.heap[0]))
 }
 
 // schedule adds an event at virtual time at (never before now).
@@ -54,11 +93,29 @@ func (e *engine) schedule(at time.Duration, kind eventKind, a, b int32) {
 	e.up(len(e.heap) - 1)
 }
 
+// reserve takes the next n−1 sequence numbers after the event scheduled last,
+// for the events that follow it at once (scheduleNext): as if they were
+// scheduled now, without being pending yet.
+func (e *engine) reserve(n int) {
+	e.seq += uint64(n - 1)
+}
+
+// scheduleNext adds, for an event of a reserved run just taken off the queue,
+// the next of the run: at the same time, for a of next, with the sequence
+// number after prev's.
+func (e *engine) scheduleNext(prev event, a int32) {
+	e.heap = append(e.heap, event{at: prev.at, order: prev.order + 1<<8, a: a, b: prev.b})
+	e.up(len(e.heap) - 1)
+}
+
 // pending is the number of scheduled events.
-func (e *engine) pending() int { return len(e.heap) }
+func (e *engine) pending() int { return len(e.heap) + len(e.line.events) - e.line.head }
 
 // next is the time of the earliest event; ok is false when none is pending.
 func (e *engine) next() (at time.Duration, ok bool) {
+	if e.lineFirst() {
+		return e.line.events[e.line.head].at, true
+	}
 	if len(e.heap) == 0 {
 		return 0, false
 	}
@@ -67,6 +124,12 @@ func (e *engine) next() (at time.Duration, ok bool) {
 
 // pop removes the earliest event and advances the clock to it.
 func (e *engine) pop() event {
+	if e.lineFirst() {
+		ev := e.line.events[e.line.head]
+		e.line.head++
+		e.now = ev.at
+		return ev
+	}
 	h := e.heap
 	top := h[0]
 	last := len(h) - 1
@@ -88,6 +151,16 @@ func (e *engine) replaceTop(at time.Duration, kind eventKind, a, b int32) {
 	}
 	e.seq++
 	e.heap[0] = event{at: at, order: e.seq<<8 | uint64(kind), a: a, b: b}
+	if len(e.heap) > 1 {
+		e.down(0)
+	}
+}
+
+// replaceTopNext replaces the earliest event prev, once handled, with the
+// next of its reserved run, for a (scheduleNext): pop then scheduleNext in one
+// sift.
+func (e *engine) replaceTopNext(prev event, a int32) {
+	e.heap[0] = event{at: prev.at, order: prev.order + 1<<8, a: a, b: prev.b}
 	if len(e.heap) > 1 {
 		e.down(0)
 	}

@@ -71,7 +71,16 @@ func TestEngineOrderProperty(t *testing.T) {
 
 // TestEngineInterleaved mixes schedules and pops, as a simulation does, against a
 // reference that scans for the least (at, insertion number).
+// TestEngineInterleaved pops events as a reference list would, while events
+// are scheduled in between: in the heap only, and (inOrder) also in the line,
+// in time order mostly, so that some go to the line and some to the heap.
 func TestEngineInterleaved(t *testing.T) {
+	for _, inOrder := range []bool{false, true} {
+		testEngineInterleaved(t, inOrder)
+	}
+}
+
+func testEngineInterleaved(t *testing.T, inOrder bool) {
 	type scheduled struct {
 		at time.Duration
 		a  int32 // the step that scheduled it: increasing, so it orders ties
@@ -79,11 +88,21 @@ func TestEngineInterleaved(t *testing.T) {
 	rnd := streamFor(2, 0xe9)
 	var e engine
 	var ref []scheduled
+	var lineAt time.Duration // the latest time given to scheduleInOrder
 	for step := range 20000 {
 		if len(ref) == 0 || rnd.next()%5 < 3 {
 			at := e.now + rnd.duration(50)
 			kind := eventKind(step % int(evStudy+1))
-			e.schedule(at, kind, int32(step), -int32(step))
+			switch {
+			case inOrder && rnd.next()%2 == 0:
+				if rnd.next()%8 > 0 { // in time order, or a tie
+					at = max(at, lineAt+rnd.duration(3))
+				}
+				lineAt = max(lineAt, at)
+				e.scheduleInOrder(at, kind, int32(step), -int32(step))
+			default:
+				e.schedule(at, kind, int32(step), -int32(step))
+			}
 			ref = append(ref, scheduled{at: at, a: int32(step)})
 			continue
 		}
@@ -97,7 +116,7 @@ func TestEngineInterleaved(t *testing.T) {
 		ref = slices.Delete(ref, least, least+1)
 		got := e.pop()
 		if got.at != want.at || got.a != want.a {
-			t.Fatalf("step %d: pop = (at %v, a %d), want (at %v, a %d)", step, got.at, got.a, want.at, want.a)
+			t.Fatalf("in order %v, step %d: pop = (at %v, a %d), want (at %v, a %d)", inOrder, step, got.at, got.a, want.at, want.a)
 		}
 		if wantKind := eventKind(int(want.a) % int(evStudy+1)); got.kind() != wantKind || got.b != -want.a {
 			t.Fatalf("step %d: pop = (kind %d, b %d), want what was scheduled: (kind %d, b %d)", step, got.kind(), got.b, wantKind, -want.a)
@@ -142,6 +161,18 @@ func TestEngineNoAllocsInSteadyState(t *testing.T) {
 		if allocs != 0 {
 			t.Errorf("%d pending: %v allocations per schedule+pop, want 0", pending, allocs)
 		}
+	}
+	// The line, never empty: it must reuse its array, not grow without end.
+	var e engine
+	for i := range 100 {
+		e.scheduleInOrder(time.Duration(i), evRelease, int32(i), 0)
+	}
+	allocs := testing.AllocsPerRun(10000, func() {
+		ev := e.pop()
+		e.scheduleInOrder(ev.at+100, ev.kind(), ev.a, ev.b)
+	})
+	if allocs != 0 || e.pending() != 100 {
+		t.Errorf("a line of 100: %v allocations per scheduleInOrder+pop, %d pending; want 0, 100", allocs, e.pending())
 	}
 }
 

@@ -2,8 +2,13 @@ package sim
 
 import "slices"
 
-// share is what one client asked for and got, in requests.
+// share is what one party asked for and got, in requests.
 type share struct{ asked, got int64 }
+
+func (s share) ask() int64 { return s.asked }
+
+// ask is what client c asked for: its requests.
+func (c clientState) ask() int64 { return c.requests }
 
 // fairness measures how evenly a lane served its clients, against the max-min
 // fair split of what it let succeed: each client is owed what it asked, up to
@@ -18,31 +23,29 @@ type share struct{ asked, got int64 }
 // class by its clients keeps a one-client class (the abuser) from being owed as
 // much as three hundred users together.
 func fairness(clients []clientState, groupOf []int32, classes []ClassResult) (byClient, byClass float64) {
-	shares := make([]share, len(clients))
 	var total int64
-	for i, c := range clients {
-		shares[i] = share{asked: c.requests, got: int64(c.succeeded)}
+	for _, c := range clients {
 		total += int64(c.succeeded)
 	}
-	fair := maxMinFair(shares, total)
+	fair := maxMinFair(clients, total)
 	for g := range classes {
 		classes[g].FairShare = 0
 	}
 	for i, f := range fair {
 		classes[groupOf[i]].FairShare += f
 	}
-	var cx, gx []float64
-	for i, s := range shares {
-		if s.asked > 0 && total > 0 {
-			cx = append(cx, float64(s.got)/fair[i])
+	var cx, gx jainSum
+	for i, c := range clients {
+		if c.requests > 0 && total > 0 {
+			cx.add(float64(c.succeeded) / fair[i])
 		}
 	}
 	for _, c := range classes {
 		if c.FairShare > 0 {
-			gx = append(gx, float64(c.Succeeded)/c.FairShare)
+			gx.add(float64(c.Succeeded) / c.FairShare)
 		}
 	}
-	return jain(cx), jain(gx)
+	return cx.index(), gx.index()
 }
 
 // keyFairness is Jain's index over the keys of the first limit (keyOf: client →
@@ -58,45 +61,63 @@ func keyFairness(clients []clientState, keyOf []int32, keys int) float64 {
 		total += int64(c.succeeded)
 	}
 	fair := maxMinFair(shares, total)
-	var xs []float64
+	var xs jainSum
 	for k, s := range shares {
 		if s.asked > 0 && total > 0 {
-			xs = append(xs, float64(s.got)/fair[k])
+			xs.add(float64(s.got) / fair[k])
 		}
 	}
-	return jain(xs)
+	return xs.index()
 }
 
-// jain is Jain's index (Σx)²/(n·Σx²): 1 when every x is the same, 1/n when one
-// party has everything; 1 with fewer than two parties.
-func jain(xs []float64) float64 {
-	if len(xs) < 2 {
+// oneKeyPerClient reports whether client i's key is key i, for every client and
+// key: then the keys' fairness is the clients' (fairness's byClient).
+func oneKeyPerClient(keyOf []int32, keys int) bool {
+	if len(keyOf) != keys {
+		return false
+	}
+	for i, k := range keyOf {
+		if k != int32(i) {
+			return false
+		}
+	}
+	return true
+}
+
+// jainSum gathers the parties' x for Jain's index (Σx)²/(n·Σx²): 1 when every
+// x is the same, 1/n when one party has everything; 1 with fewer than two
+// parties. It keeps the sums, not the xs, so a million parties cost nothing.
+type jainSum struct {
+	n          int
+	sum, sumSq float64
+}
+
+func (j *jainSum) add(x float64) {
+	j.n++
+	j.sum += x
+	j.sumSq += x * x
+}
+
+func (j *jainSum) index() float64 {
+	if j.n < 2 || j.sumSq == 0 {
 		return 1
 	}
-	var sum, sumSq float64
-	for _, x := range xs {
-		sum += x
-		sumSq += x * x
-	}
-	if sumSq == 0 {
-		return 1
-	}
-	return sum * sum / (float64(len(xs)) * sumSq)
+	return j.sum * j.sum / (float64(j.n) * j.sumSq)
 }
 
 // maxMinFair splits total among parties by water-filling: the smallest asks are
 // met in full while they are below an even split of what is left. A party that
 // asked nothing is owed nothing.
-func maxMinFair(parties []share, total int64) []float64 {
-	order := make([]int, len(parties))
+func maxMinFair[P interface{ ask() int64 }](parties []P, total int64) []float64 {
+	order := make([]int32, len(parties))
 	for i := range order {
-		order[i] = i
+		order[i] = int32(i)
 	}
-	slices.SortStableFunc(order, func(a, b int) int {
+	slices.SortStableFunc(order, func(a, b int32) int {
 		switch {
-		case parties[a].asked < parties[b].asked:
+		case parties[a].ask() < parties[b].ask():
 			return -1
-		case parties[a].asked > parties[b].asked:
+		case parties[a].ask() > parties[b].ask():
 			return 1
 		}
 		return 0
@@ -105,7 +126,7 @@ func maxMinFair(parties []share, total int64) []float64 {
 	left := float64(total)
 	for k, i := range order {
 		even := left / float64(len(order)-k)
-		fair[i] = min(float64(parties[i].asked), even)
+		fair[i] = min(float64(parties[i].ask()), even)
 		left -= fair[i]
 	}
 	return fair

@@ -74,8 +74,6 @@ type kernelRun struct {
 	lastDone                   time.Duration // when the latest request admitted or refused was
 	point                      kernelPoint
 	record                     *requestBlock // where a leader records the requests it handles (shared.go), or nil
-	follow                     *requestBlock // the block a follower handles (shared.go), or nil
-	next                       int           // in follow, the request whose cross-check is next
 }
 
 // kernelPoint is the series bucket the kernel counts in: the one that holds
@@ -102,7 +100,7 @@ func (l *lane) runKernel(t time.Duration, budget int) (processed int) {
 	// while it is a new request, and after it the next arrival of its client
 	// or superposed group. A source shared by lanes would hand out the same
 	// (time, client, group) in the same order.
-	for processed < budget && len(e.heap) > 0 {
+	for processed < budget && len(e.heap) > 0 && !e.lineFirst() {
 		top := e.heap[0]
 		kind := top.kind()
 		if top.at > stop || (kind != evArrival && kind != evInject) {
@@ -116,15 +114,22 @@ func (l *lane) runKernel(t time.Duration, budget int) (processed int) {
 		// nothing from the arrival streams), so that the processor works
 		// out the draw while it decides; it is scheduled after.
 		var at time.Duration
-		var ok bool
+		var ok, runNext bool
 		switch {
 		case kind == evArrival && pop.superposed[g]:
-			c += l.clients[c].arrival.pick(grp.Count) // drawn before the gap, as handle does
-			at, ok = l.nextSuperposed(top.a, g, grp)
+			c += l.streams[g].pick(grp.Count) // drawn before the gap, as arrival does
+			if grp.Count >= warmFrom {
+				if l.warmed--; l.warmed <= 0 {
+					l.warmAhead(top.a, &l.streams[g], grp.Count)
+				}
+			}
+			at, ok = l.nextSuperposed(g, grp)
+		case kind == evArrival && oneShot(grp):
+			next := top.a + 1 // the next client of the group's run (scheduleNext)
+			runNext = int(next) < pop.clients() && pop.groupOf[next] == g
 		case kind == evArrival:
 			at, ok = l.nextArrival(top.a, top.b)
 		}
-
 		if run.record != nil {
 			run.record.add(now, c, g)
 		}
@@ -132,9 +137,12 @@ func (l *lane) runKernel(t time.Duration, budget int) (processed int) {
 
 		// The next arrival replaces the handled event, still the earliest:
 		// anything scheduled while it was handled comes after it.
-		if ok {
+		switch {
+		case ok:
 			e.replaceTop(at, evArrival, top.a, top.b)
-		} else {
+		case runNext:
+			e.replaceTopNext(top, top.a+1)
+		default:
 			e.dropTop()
 		}
 		processed++
@@ -145,15 +153,15 @@ func (l *lane) runKernel(t time.Duration, budget int) (processed int) {
 	return processed
 }
 
-// nextSuperposed is nextSuperposed for group g (grp), whose stream its first
-// client c holds.
-func (l *lane) nextSuperposed(c, g int32, grp *ClientGroup) (at time.Duration, ok bool) {
-	return nextSuperposed(&grp.Arrivals[0], grp.Count, &l.clients[c].arrival, l.cfg.Duration, &l.means[g])
+// nextSuperposed is nextSuperposed for group g (grp).
+func (l *lane) nextSuperposed(g int32, grp *ClientGroup) (at time.Duration, ok bool) {
+	return nextSuperposed(&grp.Arrivals[0], grp.Count, &l.streams[g], l.cfg.Duration, &l.means[g])
 }
 
 // kernelRequest is arrive, attempt and the rest for a new request of client c
 // of group g at now, the lane's clock, in the kernel.
 func (l *lane) kernelRequest(run *kernelRun, c, g int32, now time.Duration) {
+	l.warm(c)
 	// The request and its attempt, counted in the class's tally and the series bucket.
 	cs := &l.clients[c]
 	cs.requests++
@@ -196,20 +204,11 @@ func (l *lane) kernelRequest(run *kernelRun, c, g int32, now time.Duration) {
 }
 
 // crossCheck is the sliding-log cross-check's verdict on a request the
-// kernel just decided (metrics.slidingLogCheck): the lane's own, or, for a
-// lane that follows another through the same requests (shared.go), the one
-// that lane recorded.
+// kernel just decided (metrics.slidingLogCheck). It shares the most-admitted
+// tracker's windows, so every lane, a follower too (shared.go), asks it
+// before peak.add.
 func (l *lane) crossCheck(run *kernelRun, key int32, now time.Duration, cost int64) bool {
-	if b := run.follow; b != nil {
-		ok := b.checked[run.next]
-		run.next++
-		return ok
-	}
-	ok := l.m.slog.allow(key, now, cost)
-	if b := run.record; b != nil {
-		b.checked = append(b.checked, ok)
-	}
-	return ok
+	return l.m.slog.allow(key, now, cost)
 }
 
 // nextPoint flushes the kernel's series bucket and starts the one holding now.

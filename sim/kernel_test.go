@@ -42,10 +42,14 @@ func kernelConfig(rnd *rand.Rand, fit bool) Config {
 			cfg.Clients[g].Retry.Kind = RetryFixed
 			cfg.Clients[g].Retry.Delay = time.Millisecond
 		}
-		if rnd.IntN(2) == 0 {
+		switch rnd.IntN(4) {
+		case 0, 1:
 			cfg.Clients[g].Count = 2 + rnd.IntN(40)
 			cfg.Clients[g].Arrivals = cfg.Clients[g].Arrivals[:1]
 			cfg.Clients[g].Arrivals[0].Kind = ArrivalPoisson // a superposed group
+		case 2:
+			cfg.Clients[g].Count = 2 + rnd.IntN(40)
+			cfg.Clients[g].Arrivals = []Arrival{{Kind: ArrivalBurst, At: time.Duration(rnd.Int64N(int64(cfg.Duration))), Count: 1}} // one-shot
 		}
 	}
 	var rules []RuleChange
@@ -235,9 +239,19 @@ func firstDifference(a, b string) string {
 // neverAdmits is a leaky bucket that calls itself an Admitter but admits
 // nothing at once, so that every decision goes to Decide, which may delay: an
 // Admitter sim does not know (no direct path) whose requests may be delayed.
-type neverAdmits struct{ *algorithms.LeakyBucket }
+type neverAdmits struct{ lb *algorithms.LeakyBucket }
 
-func (neverAdmits) Admit(*algorithms.LeakyBucketState, time.Duration, int64) bool { return false }
+// neverState is a leaky bucket's state under a type of its own, so that sim
+// knows no direct path for it.
+type neverState struct{ s algorithms.LeakyBucketState }
+
+func (n neverAdmits) Decide(s *neverState, now time.Duration, cost int64) algorithms.Decision {
+	return n.lb.Decide(&s.s, now, cost)
+}
+
+func (n neverAdmits) Idle(s *neverState, now time.Duration) bool { return n.lb.Idle(&s.s, now) }
+
+func (neverAdmits) Admit(*neverState, time.Duration, int64) bool { return false }
 
 // TestKernelHandsDelaysToTheGeneralLoop runs a lane whose one limit is
 // neverAdmits with and without the kernel: the kernel must hand each delayed
@@ -258,7 +272,7 @@ func TestKernelHandsDelaysToTheGeneralLoop(t *testing.T) {
 		if err != nil {
 			t.Fatal(err)
 		}
-		l.chain[0] = newDense[algorithms.LeakyBucketState](neverAdmits{lb}, l.pop.keys[0].len())
+		l.chain[0] = newDense[neverState](neverAdmits{lb}, l.pop.keys[0].len())
 		l.setQuickPath()
 		return s
 	}

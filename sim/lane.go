@@ -34,14 +34,20 @@ type lane struct {
 	direct         directPath          // quick's concrete table, if sim knows its type (setQuickPath)
 	kern           kernel              // the arrivals-only loop, when the lane fits it (kernel.go)
 
-	clients []clientState
-	extras  []arrivalState   // arrival components after each client's first
-	means   []superposedMean // per group: its mean gap, if superposed
-	reqs    requests
-	backend *backend
+	clients  []clientState
+	arrivals []arrivalState   // each client's first arrival component; nil when every group is oneShot or superposed
+	streams  []arrivalState   // per group: the stream its clients share, if superposed
+	extras   []arrivalState   // arrival components after each client's first
+	retryRnd []stream         // each client's retry draws; nil when no group retries
+	paused   []time.Duration  // a pacing client sends nothing before this instant; nil when no group paces
+	means    []superposedMean // per group: its mean gap, if superposed
+	reqs     requests
+	backend  *backend
 
 	m      metrics
 	events int64 // processed so far
+	warmth int64 // what warm read, thrown away
+	warmed int   // arrivals left of those warmAhead warmed
 	trace  TraceSink
 	rec    TraceRecord
 	err    error // the first error the trace sink returned
@@ -49,14 +55,12 @@ type lane struct {
 	fleet *fleet // nil without a topology, or for a concurrency limiter
 }
 
-// clientState is what a client of this lane remembers, kept in one 56-byte
-// record because every arrival touches all of it.
+// clientState is what every client of this lane remembers: 16 B. What only
+// some clients need (an arrival stream, retry draws, a pause) lives in the
+// lane's slices beside it, allocated only when some group needs it.
 type clientState struct {
 	requests  int64 // requests started so far
 	succeeded int32 // requests that succeeded
-	retryRnd  stream
-	arrival   arrivalState  // the first component of its arrivals
-	paused    time.Duration // a pacing client sends nothing before this instant
 }
 
 // request is one unique piece of work and its retries.
@@ -101,8 +105,8 @@ func (l *lane) start(ctx context.Context) error {
 			}
 		}
 		g := l.pop.groupOf[c]
-		if l.pop.superposed[g] && l.pop.indexOf[c] > 0 {
-			continue // its group's first client holds the group's stream
+		if (l.pop.superposed[g] || oneShot(&l.pop.groups[g])) && l.pop.indexOf[c] > 0 {
+			continue // its group's first client holds the group's stream, or its run of arrivals
 		}
 		for j := range l.pop.groups[g].Arrivals {
 			l.scheduleArrival(int32(c), int32(j))
@@ -117,6 +121,17 @@ func (l *lane) start(ctx context.Context) error {
 }
 
 func (l *lane) scheduleArrival(c, comp int32) {
+	g := l.pop.groupOf[c]
+	if grp := &l.pop.groups[g]; !l.pop.superposed[g] && oneShot(grp) {
+		// Every client arrives at the same instant, in client order: one
+		// pending event for the group, the next client's pushed as each is
+		// taken, with the sequence numbers they would have had (reserve).
+		if at, ok := nextArrival(&grp.Arrivals[0], &arrivalState{}, l.cfg.Duration); ok {
+			l.eng.schedule(at, evArrival, c, 0)
+			l.eng.reserve(grp.Count)
+		}
+		return
+	}
 	if at, ok := l.nextArrival(c, comp); ok {
 		l.eng.schedule(at, evArrival, c, comp)
 	}
@@ -124,14 +139,15 @@ func (l *lane) scheduleArrival(c, comp int32) {
 
 // nextArrival draws the time of client c's next arrival of component comp (of
 // its group's stream, if superposed: then comp is 0), or ok=false when none
-// is left before the end of Duration.
+// is left before the end of Duration. Not for a one-shot group (oneShot),
+// whose arrivals scheduleArrival and scheduleNext schedule.
 func (l *lane) nextArrival(c, comp int32) (at time.Duration, ok bool) {
 	g := l.pop.groupOf[c]
 	grp := &l.pop.groups[g]
-	st := &l.clients[c].arrival
 	if l.pop.superposed[g] {
-		return nextSuperposed(&grp.Arrivals[0], grp.Count, st, l.cfg.Duration, &l.means[g])
+		return nextSuperposed(&grp.Arrivals[0], grp.Count, &l.streams[g], l.cfg.Duration, &l.means[g])
 	}
+	st := &l.arrivals[c]
 	if comp > 0 {
 		st = &l.extras[l.pop.extraComp[c]+comp-1]
 	}
@@ -169,12 +185,7 @@ func (l *lane) done() bool {
 func (l *lane) handle(ev event) {
 	switch ev.kind() {
 	case evArrival:
-		if g := l.pop.groupOf[ev.a]; l.pop.superposed[g] {
-			l.arrive(ev.a + l.clients[ev.a].arrival.pick(l.pop.groups[g].Count))
-		} else {
-			l.arrive(ev.a)
-		}
-		l.scheduleArrival(ev.a, ev.b)
+		l.arrival(ev)
 	case evAttempt:
 		l.attempt(ev.a)
 	case evRelease:
@@ -198,8 +209,35 @@ func (l *lane) handle(ev event) {
 	}
 }
 
+// arrival is an arrival event: a new request of its client (of a client its
+// group's stream picks, if superposed), and that client's or group's next arrival.
+func (l *lane) arrival(ev event) {
+	g := l.pop.groupOf[ev.a]
+	switch grp := &l.pop.groups[g]; {
+	case l.pop.superposed[g]:
+		st := &l.streams[g]
+		c := ev.a + st.pick(grp.Count)
+		if grp.Count >= warmFrom {
+			if l.warmed--; l.warmed <= 0 {
+				l.warmAhead(ev.a, st, grp.Count)
+			}
+		}
+		l.arrive(c)
+		l.scheduleArrival(ev.a, ev.b)
+	case oneShot(grp):
+		l.arrive(ev.a)
+		if next := ev.a + 1; int(next) < l.pop.clients() && l.pop.groupOf[next] == g {
+			l.eng.scheduleNext(ev, next)
+		}
+	default:
+		l.arrive(ev.a)
+		l.scheduleArrival(ev.a, ev.b)
+	}
+}
+
 // arrive starts a new request of client c.
 func (l *lane) arrive(c int32) {
+	l.warm(c)
 	cs := &l.clients[c]
 	cs.requests++
 	r := l.reqs.get()
@@ -216,11 +254,13 @@ func (l *lane) attempt(r int32) {
 	now := l.eng.now
 	req := &l.reqs.all[r]
 	c := req.client
-	if held := l.clients[c].paused; now < held {
-		if held <= l.end {
-			l.eng.schedule(held, evAttempt, r, 0)
+	if l.paused != nil {
+		if held := l.paused[c]; now < held {
+			if held <= l.end {
+				l.eng.schedule(held, evAttempt, r, 0)
+			}
+			return
 		}
-		return
 	}
 	req.attempt++
 	g := l.pop.groupOf[c]
@@ -286,7 +326,7 @@ func (l *lane) act(r int32, answer algorithms.Decision, quota int, refused, atRe
 	if delay > 0 {
 		l.m.delayed(now, delay, g)
 		l.record(TraceDelay, r, &answer, l.quotaName(quota))
-		l.eng.schedule(later(now, delay), evRelease, r, 0)
+		l.eng.scheduleInOrder(later(now, delay), evRelease, r, 0)
 		return
 	}
 	l.record(TraceAdmit, r, &answer, l.quotaName(quota))
@@ -310,7 +350,7 @@ func (l *lane) pace(c int32, quota int, d algorithms.Decision) {
 	if quota < 0 || l.cfg.Limits[quota].NoHeaders || d.Remaining > 0 || !l.pop.groups[l.pop.groupOf[c]].Pace {
 		return
 	}
-	l.clients[c].paused = max(l.clients[c].paused, later(l.eng.now, HeaderRetryAfter(d.Reset)))
+	l.paused[c] = max(l.paused[c], later(l.eng.now, HeaderRetryAfter(d.Reset)))
 }
 
 // decideChain puts a request of client c through the limit chain at now. On a
@@ -472,7 +512,7 @@ func (l *lane) fail(r int32, retryAfter time.Duration) {
 		l.giveUp(r)
 		return
 	}
-	rnd := &l.clients[c].retryRnd
+	rnd := &l.retryRnd[c]
 	sleep := retrySleep(policy, int(req.attempt), req.prevSleep, rnd)
 	req.prevSleep = sleep
 	if retryAfter > 0 && policy.HonorRetryAfter {

@@ -69,7 +69,7 @@ func newThrottleGate(c *Config, clients int) (clientGate, error) {
 	if err != nil {
 		return nil, err
 	}
-	g := &throttleGate{t: t, clients: make([]throttledClient, clients)}
+	g := &throttleGate{t: t, clients: ownLines[throttledClient](clients)}
 	for i := range g.clients {
 		g.clients[i].rnd = streamFor(c.Seed, labelDrop, uint64(i))
 	}

@@ -47,7 +47,7 @@ type dense[S any] struct {
 // newDense is a table of keys never-seen states of alg.
 func newDense[S any](alg algorithms.Algorithm[S], keys int) *dense[S] {
 	quick, _ := alg.(algorithms.Admitter[S])
-	return &dense[S]{alg: alg, quick: quick, states: make([]S, keys)}
+	return &dense[S]{alg: alg, quick: quick, states: ownLines[S](keys)}
 }
 
 func (d *dense[S]) admits() bool { return d.quick != nil }

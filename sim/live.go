@@ -123,7 +123,7 @@ func firstOfGroup(pop *population, group int) int {
 // arrivalOf is client c's progress through its arrival component comp in lane l.
 func (l *lane) arrivalOf(c, comp int32) *arrivalState {
 	if comp == 0 {
-		return &l.clients[c].arrival
+		return &l.arrivals[c]
 	}
 	return &l.extras[l.pop.extraComp[c]+comp-1]
 }

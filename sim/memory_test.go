@@ -47,3 +47,25 @@ func TestMemoryIsFlatInTheNumberOfRequests(t *testing.T) {
 	}
 	t.Logf("heap held: %d B for 10 s of traffic, %d B for 20 s", once, twice)
 }
+
+// TestALaneHoldsAtMost100BytesPerKey holds the per-key state of a lane of the
+// four lanes the speed issue names (fixed window, token bucket, GCRA, leaky
+// bucket) to 100 B a key when each client has its own key and arrives once:
+// the limiter's 16 B, the key's 64-byte window record and the client's 16 B,
+// and room for what a lane holds whatever its size. Three lanes more hold 3×
+// that more.
+func TestALaneHoldsAtMost100BytesPerKey(t *testing.T) {
+	const users = 200_000
+	world := func(lanes ...LaneKind) Config {
+		return Config{Duration: 2 * time.Second, Lanes: lanes,
+			Limits:  []Limit{{Key: KeyUser, Policy: algorithms.Policy{Limit: 10, Window: time.Second}}},
+			Clients: []ClientGroup{{Name: "users", Count: users, Arrivals: []Arrival{{Kind: ArrivalBurst, Count: 1, Spread: time.Second}}}}}
+	}
+	one := retainedHeap(t, world(LaneTokenBucket))
+	four := retainedHeap(t, world(LaneTokenBucket, LaneGCRA, LaneFixedWindow, LaneLeakyBucket))
+	perKey := float64(four-one) / (3 * users)
+	if perKey > 100 {
+		t.Errorf("three lanes more hold %d B more: %.1f B per key per lane, want at most 100", four-one, perKey)
+	}
+	t.Logf("%.1f B per key per lane (one lane and the population: %d B)", perKey, one)
+}

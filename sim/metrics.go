@@ -15,7 +15,7 @@ type metrics struct {
 	classes   []ClassResult
 	delays    histogram
 	latency   histogram
-	peak      peakTracker
+	peak      *peakTracker // the first limit's keys: the lane's admissions (add)
 	series    []Point
 	bucket    time.Duration
 	cur       int           // index of the bucket last used
@@ -24,7 +24,7 @@ type metrics struct {
 	headers    Headers
 	headersSet bool
 
-	slog      peakTracker // the first limit's keys as an exact sliding log (allow)
+	slog      *peakTracker // the same tracker, as an exact sliding log (allow)
 	decisions int64
 	disagreed int64
 
@@ -63,18 +63,19 @@ func newMetrics(cfg *Config, pop *population, bucket time.Duration) (metrics, er
 	if _, err := algorithms.NewSlidingLog(first.Policy); err != nil {
 		return metrics{}, err // a limit too large to log
 	}
+	peak := newCheckedTracker(first.Policy.Window, first.Policy.Limit, pop.keys[0].len())
 	m := metrics{
-		refusedBy: make([]int64, len(cfg.Limits)),
-		shadowBy:  make([]int64, len(cfg.Limits)),
-		classes:   make([]ClassResult, len(pop.groups)),
+		refusedBy: ownLines[int64](len(cfg.Limits)),
+		shadowBy:  ownLines[int64](len(cfg.Limits)),
+		classes:   ownLines[ClassResult](len(pop.groups)),
 		delays:    newHistogram(),
 		latency:   newHistogram(),
-		peak:      newPeakTracker(first.Policy.Window, first.Policy.Limit, pop.keys[0].len()),
+		peak:      peak,
 		series:    make([]Point, 0, 256),
 		bucket:    bucket,
-		slog:      newUntimedTracker(first.Policy.Window, first.Policy.Limit, pop.keys[0].len()),
+		slog:      peak,
 		verdicts:  14695981039346656037,
-		toSuccess: make([]histogram, len(pop.groups)),
+		toSuccess: ownLines[histogram](len(pop.groups)),
 	}
 	for g, grp := range pop.groups {
 		m.classes[g] = ClassResult{Name: grp.Name, Clients: grp.Count, Pace: grp.Pace}
@@ -256,7 +257,9 @@ func (m *metrics) result(lane int, pop *population, cfg *Config, b *backend, now
 		r.Classes[g].TimeToSuccess = m.toSuccess[g].percentiles()
 	}
 	r.Fairness, r.ClassFairness = fairness(clients, pop.groupOf, r.Classes)
-	r.KeyFairness = keyFairness(clients, pop.keyOf[0], pop.keys[0].len())
+	if r.KeyFairness = r.Fairness; !oneKeyPerClient(pop.keyOf[0], pop.keys[0].len()) {
+		r.KeyFairness = keyFairness(clients, pop.keyOf[0], pop.keys[0].len())
+	}
 	r.Verdicts = m.verdicts
 	if b != nil {
 		r.Backend = b.stats(now, &m.latency)

@@ -176,5 +176,12 @@ func TestKeyFairness(t *testing.T) {
 		if got := keyFairness(clients, tc.keyOf, tc.keys); math.Abs(got-tc.want) > 1e-12 {
 			t.Errorf("%s: keyFairness = %v, want %v", tc.name, got, tc.want)
 		}
+		// result takes the clients' fairness for the keys' when each has its own.
+		if byClient, _ := fairness(clients, []int32{0, 0, 0}, []ClassResult{{}}); oneKeyPerClient(tc.keyOf, tc.keys) && byClient != tc.want {
+			t.Errorf("%s: one key per client, but the clients' fairness %v is not the keys' %v", tc.name, byClient, tc.want)
+		}
+	}
+	if !oneKeyPerClient([]int32{0, 1, 2}, 3) || oneKeyPerClient([]int32{0, 2, 1}, 3) || oneKeyPerClient([]int32{0, 1, 1}, 2) {
+		t.Error("oneKeyPerClient: wrong on {0,1,2}/3, {0,2,1}/3 or {0,1,1}/2")
 	}
 }

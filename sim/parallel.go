@@ -20,8 +20,9 @@ func (s *Simulation) workers() int {
 }
 
 // eachLane calls f for every lane, up to s.workers() at once when parallel,
-// and returns the first error in lane order, so the error does not depend on
-// scheduling. One after the other, it stops at the first error.
+// taking them up in laneOrder, and returns the first error in lane order, so
+// the error does not depend on scheduling. One after the other, it goes in lane
+// order and stops at the first error.
 func (s *Simulation) eachLane(parallel bool, f func(i int, l *lane) error) error {
 	errs := make([]error, len(s.lanes))
 	if n := s.workers(); n == 1 || !parallel {
@@ -31,11 +32,13 @@ func (s *Simulation) eachLane(parallel bool, f func(i int, l *lane) error) error
 			}
 		}
 	} else {
+		order := s.cfg.laneOrder()
 		var next atomic.Int64
 		var wg sync.WaitGroup
 		for range n {
 			wg.Go(func() {
-				for i := int(next.Add(1) - 1); i < len(s.lanes); i = int(next.Add(1) - 1) {
+				for k := int(next.Add(1) - 1); k < len(order); k = int(next.Add(1) - 1) {
+					i := order[k]
 					errs[i] = f(i, s.lanes[i])
 				}
 			})

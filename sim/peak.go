@@ -9,18 +9,36 @@ import (
 
 // peakTracker finds, exactly, the most cost admitted for one key in any window of
 // length window (over every start time), and how long each key's trailing window
-// held more than limit. Admissions must be added in non-decreasing time. Memory
-// per key is 40 B, 16 B more to time the windows over the limit, and the
-// admissions inside its window; adding allocates nothing once the slab has grown
+// held more than limit. Admissions must be added in non-decreasing time.
+//
+// It is also the lane's cross-check (allow): an exact sliding log of the same
+// limit, fed every decision. Most of the time a key's log holds the admissions
+// its window holds, so the two share one window; the log gets a window of its
+// own only once they part (the log admits what the lane refused or admitted
+// later, or the reverse), until both are empty again. A lane calls allow on
+// each decision before it adds what it admitted: an add of the admission the
+// log has just allowed (same key, time and cost) keeps them sharing. Memory
+// per key is one 64-byte keyWindow and the admissions inside its window, 16 B
+// more for a key that has held more than limit (a timed tracker), 64 B more
+// while its log has parted; adding allocates nothing once the slab has grown
 // to the most admissions held at once.
 type peakTracker struct {
-	window time.Duration
-	limit  int64
-	keys   []keyWindow
-	spans  []overSpan // per key; nil when the tracker never holds more than limit (allow)
-	slab   admissionSlab
-	best   WindowPeak
-	bestID int32
+	window  time.Duration
+	limit   int64
+	timed   bool // it times the windows over the limit (spans)
+	checked bool // it is also a cross-check (allow): an add the log did not admit parts them
+	keys    []keyWindow
+	spans   []overSpan // of the keys that have held more than limit, by keyWindow.span
+	slab    admissionSlab
+	best    WindowPeak
+	bestID  int32
+
+	logs    []keyWindow // the cross-check's own windows, by keyWindow.log
+	freeLog []int32     // indexes of logs no key holds
+	// pending is the admission the log made at the last allow (allowed), which
+	// the lane has not added yet: the log is its key's window and pending.
+	pending    admission
+	pendingKey int32 // 1 + the key, or 0 when none is pending
 }
 
 // overSpan is how long one key's window held more than the limit, up to last.
@@ -34,16 +52,23 @@ type admission struct {
 	cost int64
 }
 
-// keyWindow is one key's admissions in (t−window, t], oldest first, in a ring
-// of the slab whose size is a power of two, so that wrapping is a mask, not a
-// division. The oldest is also kept here, so that a key holding one admission
-// needs no ring, and finding that nothing expired reads no ring.
+// keyWindow is one key's admissions in (t−window, t], oldest first: up to two
+// here (first), more in a ring of the slab whose size is a power of two, so
+// that wrapping is a mask, not a division. With a ring, first[0] is a copy of
+// its oldest entry, so finding that nothing expired reads no ring. It is 64
+// bytes, one cache line: most keys of a lane hold at most two admissions at
+// once, and an event on a key touches this line alone.
 type keyWindow struct {
+	first     [2]admission // the admissions without a ring; with one, its oldest
+	sum       int64
 	off, size int32 // the ring: slab entries off … off+size−1; size 0 is none
 	head, n   int32
-	oldest    admission // the ring's first entry, or the only one without a ring
-	sum       int64
+	span      int32 // 1 + the key's overSpan, or 0 while it never held more than limit
+	log       int32 // 1 + the key's own cross-check window, or 0 when it shares this one
 }
+
+// inline is how many admissions a keyWindow holds without a ring.
+const inline = int32(len(keyWindow{}.first))
 
 // admissionSlab holds the rings of every key of a tracker in one slice. A ring
 // whose key's window empties goes back to a free list of its size, for the next
@@ -80,7 +105,7 @@ func (s *admissionSlab) release(off, size int32) {
 // entry is k's admission j (0 is the oldest).
 func (s *admissionSlab) entry(k *keyWindow, j int32) admission {
 	if k.size == 0 {
-		return k.oldest
+		return k.first[j]
 	}
 	return *s.at(k, j)
 }
@@ -91,46 +116,71 @@ func (s *admissionSlab) at(k *keyWindow, j int32) *admission {
 }
 
 func newPeakTracker(window time.Duration, limit int64, keys int) peakTracker {
-	return peakTracker{window: window, limit: limit, keys: make([]keyWindow, keys), spans: make([]overSpan, keys), bestID: -1}
+	return peakTracker{window: window, limit: limit, timed: true, keys: ownLines[keyWindow](keys), bestID: -1}
+}
+
+// newCheckedTracker is a timed tracker that is also the lane's cross-check:
+// add is fed the lane's admissions, allow every decision.
+func newCheckedTracker(window time.Duration, limit int64, keys int) *peakTracker {
+	p := newPeakTracker(window, limit, keys)
+	p.checked = true
+	return &p
 }
 
 // newUntimedTracker is a tracker that keeps no time over the limit (overLimit
 // is not to be called): for allow, which never holds more than limit, and for
 // peaks whose time over the limit nobody reads.
 func newUntimedTracker(window time.Duration, limit int64, keys int) peakTracker {
-	return peakTracker{window: window, limit: limit, keys: make([]keyWindow, keys), bestID: -1}
+	return peakTracker{window: window, limit: limit, keys: ownLines[keyWindow](keys), bestID: -1}
 }
 
 func (p *peakTracker) add(key int32, at time.Duration, cost int64) {
+	logged := false // the log admitted this very admission: it still shares the window
+	if p.pendingKey != 0 {
+		if logged = p.pendingKey == key+1 && p.pending == (admission{at, cost}); logged {
+			p.pendingKey = 0
+		} else {
+			p.part()
+		}
+	}
 	k := &p.keys[key]
-	p.expire(k, key, at)
-	p.advance(k, key, at)
+	p.expire(k, at)
+	if p.checked && !logged && k.log == 0 {
+		p.ownLog(key) // the log did not admit it: it keeps the window as it was
+	}
+	p.advance(k, at)
 	p.push(k, admission{at, cost})
+	if k.sum > p.limit && k.span == 0 && p.timed {
+		p.spans = append(p.spans, overSpan{last: at})
+		k.span = int32(len(p.spans))
+	}
 	if k.sum > p.best.Count {
-		oldest := k.oldest.at
+		oldest := k.first[0].at
 		p.best = WindowPeak{Count: k.sum, Start: oldest, End: oldest + p.window, Limit: p.limit}
 		p.bestID = key
 	}
 }
 
-// expire drops k's admissions that have left the window (at+window ≤ now).
+// expire drops k's admissions that have left the window (at+window ≤ now),
+// timing the key's window over the limit if it is a key's own (not a log's).
 // Most calls find none to drop: that test is inlined, the dropping is not.
-func (p *peakTracker) expire(k *keyWindow, key int32, now time.Duration) {
-	if k.n > 0 && k.oldest.at+p.window <= now {
-		p.drop(k, key, now)
+func (p *peakTracker) expire(k *keyWindow, now time.Duration) {
+	if k.n > 0 && k.first[0].at+p.window <= now {
+		p.drop(k, now)
 	}
 }
 
-// drop is expire once k's oldest admission has left the window.
-func (p *peakTracker) drop(k *keyWindow, key int32, now time.Duration) {
-	var span *overSpan // nil when the tracker keeps no time over the limit
-	if p.spans != nil {
-		span = &p.spans[key]
+// drop is expire once k's oldest admission has left the window. A ring left
+// with no more than fit in k goes back to the slab.
+func (p *peakTracker) drop(k *keyWindow, now time.Duration) {
+	var span *overSpan // nil while the key never held more than limit, and for a log
+	if k.span > 0 {
+		span = &p.spans[k.span-1]
 	}
 	for k.n > 0 {
-		gone := k.oldest.at + p.window
+		gone := k.first[0].at + p.window
 		if gone > now {
-			return
+			break
 		}
 		if span != nil {
 			if k.sum > p.limit {
@@ -138,27 +188,33 @@ func (p *peakTracker) drop(k *keyWindow, key int32, now time.Duration) {
 			}
 			span.last = gone
 		}
-		k.sum -= k.oldest.cost
+		k.sum -= k.first[0].cost
 		k.n--
 		if k.size > 0 {
 			k.head = (k.head + 1) & (k.size - 1)
 			if k.n > 0 {
-				k.oldest = *p.slab.at(k, 0)
+				k.first[0] = *p.slab.at(k, 0)
 			}
+		} else {
+			k.first[0] = k.first[1]
 		}
 	}
-	if k.size > 0 {
+	if k.size > 0 && k.n <= inline {
+		for j := range k.n {
+			k.first[j] = *p.slab.at(k, j)
+		}
 		p.slab.release(k.off, k.size)
 		k.off, k.size, k.head = 0, 0, 0
 	}
 }
 
-// advance accounts the time up to t at k's current sum, if the tracker times it.
-func (p *peakTracker) advance(k *keyWindow, key int32, t time.Duration) {
-	if p.spans == nil {
+// advance accounts the time up to t at k's current sum, if the key has held
+// more than limit before (until then, nothing is over the limit to account).
+func (p *peakTracker) advance(k *keyWindow, t time.Duration) {
+	if k.span == 0 {
 		return
 	}
-	s := &p.spans[key]
+	s := &p.spans[k.span-1]
 	if k.sum > p.limit {
 		s.over += t - s.last
 	}
@@ -166,8 +222,8 @@ func (p *peakTracker) advance(k *keyWindow, key int32, t time.Duration) {
 }
 
 func (p *peakTracker) push(k *keyWindow, a admission) {
-	if k.n == 0 {
-		k.oldest = a
+	if k.size == 0 && k.n < inline {
+		k.first[k.n] = a
 	} else {
 		if k.n == k.size || k.size == 0 {
 			p.grow(k)
@@ -180,7 +236,7 @@ func (p *peakTracker) push(k *keyWindow, a admission) {
 
 // grow moves k's ring to one twice its size.
 func (p *peakTracker) grow(k *keyWindow) {
-	size := max(2, 2*k.size)
+	size := max(2*inline, 2*k.size)
 	off := p.slab.alloc(size)
 	for j := range k.n {
 		p.slab.entries[off+j] = p.slab.entry(k, j)
@@ -198,7 +254,10 @@ func (p *peakTracker) overLimit() time.Duration {
 	var longest time.Duration
 	for i := range p.keys {
 		k := &p.keys[i]
-		over, last := p.spans[i].over, p.spans[i].last
+		if k.span == 0 {
+			continue // never over the limit
+		}
+		over, last := p.spans[k.span-1].over, p.spans[k.span-1].last
 		sum := k.sum
 		for j := int32(0); j < k.n && sum > p.limit; j++ {
 			a := p.slab.entry(k, j)
@@ -214,17 +273,67 @@ func (p *peakTracker) overLimit() time.Duration {
 
 // allow is an exact sliding log's verdict on a request of cost for key at now,
 // as algorithms.SlidingLog.Allow gives it: admitted when the cost admitted in
-// (now−window, now] plus cost is at most the limit, and then recorded. A tracker
-// used this way (newUntimedTracker) is the lanes' cross-check, in 40 B per key and
-// the admissions inside its window, where a SlidingLogState holds 48 B and a
-// ring of at least 8.
+// (now−window, now] plus cost is at most the limit, and then recorded. The log
+// is the lanes' cross-check; while it holds what the lane added, it is the
+// key's window itself (see peakTracker), where a SlidingLogState holds 48 B
+// and a ring of at least 8.
 func (p *peakTracker) allow(key int32, now time.Duration, cost int64) bool {
+	if p.pendingKey != 0 {
+		p.part()
+	}
 	k := &p.keys[key]
-	p.expire(k, key, now)
+	p.expire(k, now)
+	if k.log > 0 && !p.rejoin(k, now) {
+		log := &p.logs[k.log-1]
+		if cost > p.limit-log.sum {
+			return false
+		}
+		p.push(log, admission{now, cost})
+		return true
+	}
 	if cost > p.limit-k.sum {
 		return false
 	}
-	p.advance(k, key, now)
-	p.push(k, admission{now, cost})
+	p.pending, p.pendingKey = admission{now, cost}, key+1
 	return true
+}
+
+// rejoin expires k's own log at now and, when it and k's window are both
+// empty, gives it up: the key's log is its window again. It reports whether it did.
+func (p *peakTracker) rejoin(k *keyWindow, now time.Duration) bool {
+	log := &p.logs[k.log-1]
+	p.expire(log, now)
+	if log.n > 0 || k.n > 0 {
+		return false
+	}
+	p.freeLog = append(p.freeLog, k.log-1)
+	k.log = 0
+	return true
+}
+
+// part gives the key of the pending admission a log of its own: its window as
+// it is, and the pending admission, which the lane did not add at once.
+func (p *peakTracker) part() {
+	key := p.pendingKey - 1
+	p.pendingKey = 0
+	p.push(p.ownLog(key), p.pending)
+}
+
+// ownLog gives key a log of its own, a copy of its window, and returns it.
+func (p *peakTracker) ownLog(key int32) *keyWindow {
+	var i int32
+	if n := len(p.freeLog); n > 0 {
+		i, p.freeLog = p.freeLog[n-1], p.freeLog[:n-1]
+	} else {
+		p.logs = append(p.logs, keyWindow{})
+		i = int32(len(p.logs) - 1)
+	}
+	k := &p.keys[key]
+	k.log = i + 1
+	log := &p.logs[i]
+	*log = keyWindow{}
+	for j := range k.n {
+		p.push(log, p.slab.entry(k, j))
+	}
+	return log
 }

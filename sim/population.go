@@ -18,7 +18,7 @@ type population struct {
 	groups    []ClientGroup // with defaults applied
 	groupOf   []int32       // client → group
 	indexOf   []int32       // client → index within its group
-	extraComp []int32       // client → index of its second arrival component among the extras
+	extraComp []int32       // client → index of its second arrival component among the extras; nil when no group has one
 	extras    int           // arrival components beyond each client's first
 	// superposed is true of a group whose clients share one arrival stream
 	// (superposable), held by its first client: group → superposed.
@@ -42,7 +42,13 @@ func newPopulation(ctx context.Context, groups []ClientGroup, limits []Limit) (*
 		clients += g.Count
 	}
 	p := &population{groups: groups, keyOf: make([][]int32, len(limits)), keys: make([]keyTable, len(limits)), skip: make([][]bool, len(limits)),
-		groupOf: make([]int32, 0, clients), indexOf: make([]int32, 0, clients), extraComp: make([]int32, 0, clients)}
+		groupOf: make([]int32, 0, clients), indexOf: make([]int32, 0, clients)}
+	for _, g := range groups {
+		if len(g.Arrivals) > 1 {
+			p.extraComp = make([]int32, 0, clients)
+			break
+		}
+	}
 	keyers := make([]keyer, len(limits))
 	for l, lim := range limits {
 		p.keyOf[l] = make([]int32, 0, clients)
@@ -62,7 +68,9 @@ func newPopulation(ctx context.Context, groups []ClientGroup, limits []Limit) (*
 			}
 			p.groupOf = append(p.groupOf, int32(g))
 			p.indexOf = append(p.indexOf, int32(i))
-			p.extraComp = append(p.extraComp, int32(p.extras))
+			if p.extraComp != nil {
+				p.extraComp = append(p.extraComp, int32(p.extras))
+			}
 			p.extras += max(len(grp.Arrivals)-1, 0)
 			for l, lim := range limits {
 				p.keyOf[l] = append(p.keyOf[l], keyers[l].id(grp, i))

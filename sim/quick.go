@@ -10,20 +10,30 @@ import (
 // attempt the limit admits at once needs no Decision; any other goes through
 // decideChain. Nil otherwise.
 func (l *lane) quickPath() admitter {
-	if l.trace != nil || len(l.chain) != 1 || l.shadow[0] || l.pop.scoped {
+	if !l.answerUnread() {
 		return nil
-	}
-	if !l.cfg.Limits[0].NoHeaders {
-		for _, g := range l.pop.groups {
-			if g.Pace {
-				return nil
-			}
-		}
 	}
 	if q, ok := l.chain[0].(admitter); ok && q.admits() {
 		return q
 	}
 	return nil
+}
+
+// answerUnread reports whether nobody reads the answer of the lane's chain
+// beyond its verdict and delay: one limit in the chain, counting every client,
+// not a shadow, no trace to write and no pacing client to read its headers.
+func (l *lane) answerUnread() bool {
+	if l.trace != nil || len(l.chain) != 1 || l.shadow[0] || l.pop.scoped {
+		return false
+	}
+	if !l.cfg.Limits[0].NoHeaders {
+		for _, g := range l.pop.groups {
+			if g.Pace {
+				return false
+			}
+		}
+	}
+	return true
 }
 
 // admitAtOnce is act for an attempt of request r the lane's one limit admitted
@@ -36,10 +46,13 @@ func (l *lane) admitAtOnce(r int32, atRetryAfter bool) {
 	l.admit(r)
 }
 
-// setQuickPath sets quick (quickPath) and direct, its concrete table if sim knows its type.
+// setQuickPath sets quick (quickPath) and direct, the one limit's concrete
+// table when nobody reads more than its verdict and delay and sim knows its type.
 func (l *lane) setQuickPath() {
-	l.quick = l.quickPath()
-	l.direct = directPathOf(l.quick)
+	l.quick, l.direct = l.quickPath(), directPath{}
+	if l.answerUnread() {
+		l.direct = directPathOf(l.chain[0])
+	}
 }
 
 // decideOnly is decideChain's answer for a chain of one limit that counts every

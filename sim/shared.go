@@ -8,24 +8,23 @@ import (
 
 // Lanes whose every event is a new request answered at once (the kernel's
 // world) see the same requests in the same order: their arrivals are drawn
-// alike (common random numbers) and nothing they decide changes them. The
-// sliding-log cross-check, an exact sliding log with the first limit fed every
-// request, gives the same verdicts in each of them too. So Run draws them once:
-// one lane, the leader, runs as usual and records each request it handles,
-// with the cross-check's verdict, in a block; the others, its followers,
-// handle the block's requests in turn, block after block, without drawing
-// arrivals or keeping a cross-check of their own. A follower's result is what
-// it would have measured on its own (TestSharedRequests).
+// alike (common random numbers) and nothing they decide changes them. So Run
+// draws them once: one lane, the leader, runs as usual and records each
+// request it handles in a block; the others, its followers, handle the
+// block's requests in turn, block after block, without drawing arrivals or
+// keeping a heap. (The sliding-log cross-check gives the same verdicts in
+// each too, but it shares the most-admitted tracker's windows, so each lane
+// still asks its own.) A follower's result is what it would have measured on
+// its own (TestSharedRequests).
 
 // requestBlock is a run of new requests in the order a leader handled them.
 type requestBlock struct {
-	at      []time.Duration
-	client  []int32
-	group   []int32
-	checked []bool // the cross-check's verdict on each
+	at     []time.Duration
+	client []int32
+	group  []int32
 }
 
-// requestBlockSize is how many requests a block holds: 17 bytes each, so a
+// requestBlockSize is how many requests a block holds: 16 bytes each, so a
 // block stays in the processor's second-level cache while followers read it.
 const requestBlockSize = 1 << 14
 
@@ -36,7 +35,7 @@ func (b *requestBlock) add(at time.Duration, c, g int32) {
 }
 
 func (b *requestBlock) reset() {
-	b.at, b.client, b.group, b.checked = b.at[:0], b.client[:0], b.group[:0], b.checked[:0]
+	b.at, b.client, b.group = b.at[:0], b.client[:0], b.group[:0]
 }
 
 // follow handles the requests of b, as the lane's kernel would handle them
@@ -45,7 +44,7 @@ func (l *lane) follow(b *requestBlock) {
 	if len(b.at) == 0 {
 		return
 	}
-	run := kernelRun{verdicts: l.m.verdicts, follow: b}
+	run := kernelRun{verdicts: l.m.verdicts}
 	for i, at := range b.at {
 		l.eng.now = at
 		l.kernelRequest(&run, b.client[i], b.group[i], at)

@@ -30,7 +30,7 @@ func TestSharedRequests(t *testing.T) {
 		cfg.Lanes = []LaneKind{LaneFixedWindow, LaneTokenBucket, LaneSlidingLog, LaneGCRA, LaneLeakyBucket, LaneTokenBucket}
 		cfg.Variants = make([]Variant, len(cfg.Lanes))
 		cfg.Variants[5].Name = "bucket-b"
-		cfg.Overrides = []LaneOverride{{Name: "bucket-b", Policy: algorithms.Policy{Limit: 1 + rnd.Int64N(20), Window: time.Second}}}
+		cfg.Overrides = []LaneOverride{{Name: "bucket-b", Policy: algorithms.Policy{Limit: 2 + rnd.Int64N(20), Window: time.Second}}} // room for a request of cost 2
 		if seed%5 == 0 {
 			cfg.Clients[0].Retry = Retry{Kind: RetryFixed, Delay: 10 * time.Millisecond, MaxAttempts: 3} // then no lane shares
 		}

@@ -66,24 +66,37 @@ func newLane(ctx context.Context, index int, cfg *Config, pop *population, trace
 	}
 	l := &lane{
 		kind: cfg.Lanes[index], index: index, name: cfg.LaneName(index), cfg: cfg, pop: pop, end: cfg.Duration + cfg.Drain, m: m, trace: trace, ruleAt: cfg.ruleAt(0), shadowed: -1,
-		clients: make([]clientState, pop.clients()),
-		extras:  make([]arrivalState, pop.extras),
-		means:   make([]superposedMean, len(pop.groups)),
+		clients: ownLines[clientState](pop.clients()),
+		extras:  ownLines[arrivalState](pop.extras),
+		means:   ownLines[superposedMean](len(pop.groups)),
+		reqs:    requests{free: ownLines[int32](0)},
 	}
 	if err := l.buildLimiters(); err != nil {
 		return nil, err
 	}
+	l.allocClientSlices()
 	for c := range l.clients {
 		if c%setupCheckEvery == 0 {
 			if err := ctx.Err(); err != nil {
 				return nil, err
 			}
 		}
-		l.clients[c].retryRnd = streamFor(cfg.Seed, labelRetry, uint64(c))
+		if l.retryRnd != nil {
+			l.retryRnd[c] = streamFor(cfg.Seed, labelRetry, uint64(c))
+		}
+		switch g := pop.groupOf[c]; {
+		case pop.superposed[g]:
+			if pop.indexOf[c] == 0 {
+				l.streams[g].rnd = streamFor(cfg.Seed, labelArrival, uint64(c), 0) // its first client's
+			}
+			continue
+		case oneShot(&pop.groups[g]):
+			continue // a burst draws nothing
+		}
 		for j := range pop.groups[pop.groupOf[c]].Arrivals {
 			rnd := streamFor(cfg.Seed, labelArrival, uint64(c), uint64(j))
 			if j == 0 {
-				l.clients[c].arrival.rnd = rnd
+				l.arrivals[c].rnd = rnd
 			} else {
 				l.extras[pop.extraComp[c]+int32(j)-1].rnd = rnd
 			}
@@ -96,11 +109,50 @@ func newLane(ctx context.Context, index int, cfg *Config, pop *population, trace
 	l.setKernel()
 	// Room for every client's first arrivals: a heap grown by append would
 	// hold its old and new arrays at once while it grows.
-	l.eng.heap = make([]event, 0, pop.clients()+pop.extras)
+	l.eng.heap = make([]event, 0, firstEvents(pop))
 	if err := l.start(ctx); err != nil {
 		return nil, err
 	}
 	return l, nil
+}
+
+// firstEvents is how many arrivals start schedules: one per component of each
+// client, but one per superposed or oneShot group.
+func firstEvents(pop *population) int {
+	if pop.clients() == 0 {
+		return 0 // probeLanes's population: groups without clients
+	}
+	n := 0
+	for g := range pop.groups {
+		grp := &pop.groups[g]
+		if pop.superposed[g] || oneShot(grp) {
+			n++
+		} else {
+			n += grp.Count * len(grp.Arrivals)
+		}
+	}
+	return n
+}
+
+// allocClientSlices allocates, one entry per client, the client state that
+// only some groups need, if any group needs it: arrival streams (a group
+// neither oneShot nor superposed), retry draws (a group that retries), pauses
+// (a pacing group); and each group's shared stream, if superposed.
+func (l *lane) allocClientSlices() {
+	n := l.pop.clients()
+	l.streams = make([]arrivalState, len(l.pop.groups))
+	for g := range l.pop.groups {
+		grp := &l.pop.groups[g]
+		if l.arrivals == nil && !oneShot(grp) && !superposable(grp) {
+			l.arrivals = make([]arrivalState, n)
+		}
+		if l.retryRnd == nil && grp.Retry.Kind != RetryNone {
+			l.retryRnd = make([]stream, n)
+		}
+		if l.paused == nil && grp.Pace {
+			l.paused = make([]time.Duration, n)
+		}
+	}
 }
 
 // policy is the policy lane (an index of Lanes) applies to limit i of the chain.

@@ -55,3 +55,10 @@ func (st *arrivalState) pick(n int) int32 {
 	hi, _ := bits.Mul64(st.rnd.next(), uint64(n))
 	return int32(hi)
 }
+
+// oneShot reports whether each client of a group arrives once: its only
+// arrival component is a burst of one. Its clients need no arrival state: the
+// one arrival is the component's first, and nothing follows it.
+func oneShot(g *ClientGroup) bool {
+	return len(g.Arrivals) == 1 && g.Arrivals[0].Kind == ArrivalBurst && g.Arrivals[0].Count == 1
+}

@@ -1,0 +1,22 @@
+package sim
+
+import "unsafe"
+
+// ownLines is make([]T, n) with a backing array that shares no cache line with
+// another allocation. Lanes run at once on several cores, each writing its own
+// small tallies (a global key's state, a class's counts) on every event; two
+// such arrays of different lanes in one 64-byte line would make each write a
+// miss on the other core (false sharing). Go puts an allocation of more than
+// 480 bytes in a size class that is a multiple of 64 bytes, so at a line
+// boundary, filling whole lines: a small array is given that much capacity.
+// Only speed depends on it, never a result.
+func ownLines[T any](n int) []T {
+	size := int(unsafe.Sizeof(*new(T)))
+	if size == 0 || n*size > minLineAligned {
+		return make([]T, n)
+	}
+	return make([]T, n, (minLineAligned+size)/size)
+}
+
+// minLineAligned is the size above which every Go size class is a multiple of 64.
+const minLineAligned = 480
