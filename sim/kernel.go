@@ -186,6 +186,10 @@ func (l *lane) kernelRequest(run *kernelRun, c, g int32, now time.Duration) {
 		admitted = p.gcraRule.Admit(&p.gcra.states[key], now, cost)
 	case p.window != nil:
 		admitted = p.windowRule.Admit(&p.window.states[key], now, cost)
+	case p.log != nil:
+		admitted = p.logRule.Admit(&p.log.states[key], now, cost)
+	case p.counter != nil:
+		admitted = p.counterRule.Admit(&p.counter.states[key], now, cost)
 	default:
 		admitted = l.quick.admit(key, now, cost)
 	}

@@ -34,7 +34,7 @@ func kernelConfig(rnd *rand.Rand, fit bool) Config {
 	}
 	cfg.Limits = cfg.Limits[:1]
 	cfg.Overrides, cfg.Backend, cfg.Topology = nil, nil, nil
-	cfg.Lanes = []LaneKind{LaneTokenBucket, LaneGCRA, LaneFixedWindow, LaneSlidingLog, LaneSlidingWindowCounter}[:1+rnd.IntN(5)]
+	cfg.Lanes = []LaneKind{LaneTokenBucket, LaneGCRA, LaneFixedWindow, LaneSlidingLog, LaneSlidingWindowCounter, LaneLeakyBucket}[:1+rnd.IntN(6)]
 	cfg.Variants = nil
 	for g := range cfg.Clients {
 		cfg.Clients[g].Retry = Retry{MaxAttempts: []int{0, 0, 1}[rnd.IntN(3)]}
