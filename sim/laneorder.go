@@ -9,12 +9,20 @@ import (
 // once: the lanes expected to take longest first, ties in lane order, so that
 // the last lanes to start are short ones and no core idles while one long
 // lane runs alone at the end (longest processing time first). Results stay in
-// lane order whatever the order the lanes ran in.
-func (c *Config) laneOrder() []int {
+// lane order whatever the order the lanes ran in. Lanes that share requests
+// (shared, led by the first, see sharingLanes) run on one core: their leader
+// weighs what they all do, its followers nothing.
+func (c *Config) laneOrder(shared ...int) []int {
 	order := make([]int, len(c.Lanes))
 	weight := make([]int, len(c.Lanes))
 	for i := range order {
 		order[i], weight[i] = i, c.laneWork(i)
+	}
+	if len(shared) > 0 {
+		for _, i := range shared[1:] {
+			weight[shared[0]] += weight[i]
+			weight[i] = 0
+		}
 	}
 	slices.SortStableFunc(order, func(a, b int) int { return cmp.Compare(weight[b], weight[a]) })
 	return order

@@ -38,3 +38,20 @@ func TestLaneOrderTakesTheLongestFirst(t *testing.T) {
 		})
 	}
 }
+
+// TestLaneOrderWeighsASharingGroupAsAllItsLanes checks that the leader of lanes
+// sharing requests, which runs them all on one core, is taken up first when
+// they outweigh every other lane, and its followers last.
+func TestLaneOrderWeighsASharingGroupAsAllItsLanes(t *testing.T) {
+	cfg := Config{Lanes: DefaultLanes(), Limits: []Limit{{Key: KeyGlobal, Policy: algorithms.Policy{Limit: 10, Window: time.Second}}}}
+	group := []int{0, 1, 2, 3, 5} // fixed window leading sliding log, counter, token bucket, GCRA
+	var got []LaneKind
+	for _, i := range cfg.laneOrder(group...) {
+		got = append(got, cfg.Lanes[i])
+	}
+	want := []LaneKind{LaneFixedWindow, LaneLeakyBucket, LaneClientThrottle, LaneAIMD,
+		LaneSlidingLog, LaneSlidingWindowCounter, LaneTokenBucket, LaneGCRA}
+	if !slices.Equal(got, want) {
+		t.Errorf("laneOrder(%v) = %v, want %v", group, got, want)
+	}
+}

@@ -32,7 +32,11 @@ func (s *Simulation) eachLane(parallel bool, f func(i int, l *lane) error) error
 			}
 		}
 	} else {
-		order := s.cfg.laneOrder()
+		var shared []int
+		if s.streamed != nil {
+			shared = s.streamed.shared
+		}
+		order := s.cfg.laneOrder(shared...)
 		var next atomic.Int64
 		var wg sync.WaitGroup
 		for range n {

@@ -28,6 +28,16 @@ type requestBlock struct {
 // block stays in the processor's second-level cache while followers read it.
 const requestBlockSize = 1 << 14
 
+// newRequestBlock is an empty block with room for requestBlockSize requests,
+// allocated once, so the memory a run holds does not grow with its requests.
+func newRequestBlock() *requestBlock {
+	return &requestBlock{
+		at:     make([]time.Duration, 0, requestBlockSize),
+		client: make([]int32, 0, requestBlockSize),
+		group:  make([]int32, 0, requestBlockSize),
+	}
+}
+
 func (b *requestBlock) add(at time.Duration, c, g int32) {
 	b.at = append(b.at, at)
 	b.client = append(b.client, c)
@@ -63,22 +73,25 @@ var sharedOff, sharedAlways bool
 const maxSharedKeys = 1 << 16
 
 // sharingLanes is, for a Run of cfg, the lanes that may share requests: at
-// least two lanes whose one limit is a token bucket, GCRA or fixed window (the
-// Admitters sim calls directly, whose requests are never delayed), in a world
-// that fits the kernel from start to end (no trace, event budget, rule push,
-// topology or backend) and is small enough to hold them all at once. Each
+// least two lanes whose one limit is a token bucket, GCRA, fixed window, sliding
+// log or sliding window counter (the Admitters sim calls directly, whose
+// requests are never delayed), in a world that fits the kernel from start to
+// end (no trace, rule push, topology or backend) and is small enough to hold
+// them all at once. Under an event budget the group takes each block's events
+// for all its lanes at once, and parts when the budget cannot cover one
+// (runApart). Each
 // lane is checked again once built (canFollow). Nil when none, and when
 // every lane has a core of its own: lanes that share run on one core, which
 // saves processor time but, with cores to spare, not wall time.
 func sharingLanes(cfg *Config, opt Options, pop *population) []int {
-	if sharedOff || opt.Trace != nil || opt.MaxEvents > 0 || len(cfg.Rules) > 0 || cfg.Topology != nil || cfg.Backend != nil ||
+	if sharedOff || opt.Trace != nil || len(cfg.Rules) > 0 || cfg.Topology != nil || cfg.Backend != nil ||
 		len(cfg.Limits) != 1 || cfg.Limits[0].Shadow || pop.keys[0].len() > maxSharedKeys || pop.clients() >= collectFrom ||
 		(len(cfg.Lanes) <= runtime.GOMAXPROCS(0) && !sharedAlways) {
 		return nil
 	}
 	var lanes []int
 	for i, k := range cfg.Lanes {
-		if k == LaneTokenBucket || k == LaneGCRA || k == LaneFixedWindow {
+		if k == LaneTokenBucket || k == LaneGCRA || k == LaneFixedWindow || k == LaneSlidingLog || k == LaneSlidingWindowCounter {
 			lanes = append(lanes, i)
 		}
 	}
@@ -112,29 +125,33 @@ func (s *Simulation) runShared(ctx context.Context, lanes []int, meter *progress
 			return err
 		}
 		if !f.canFollow() || !leader.canFollow() {
-			if err := runLane(f, end, &s.pool, progressEvery, func() error {
-				meter.lane(i, f.eng.now, f.events)
-				return ctx.Err()
-			}); err != nil {
+			if err := s.runAlone(ctx, i, f, meter); err != nil {
 				return err
 			}
-			meter.lane(i, end, f.events)
-			st.results[i], st.events[i] = f.result(), f.events
 			continue
 		}
 		followers, index = append(followers, f), append(index, i)
 	}
-	block := &requestBlock{}
+	block := newRequestBlock()
 	if len(followers) > 0 {
 		leader.kern.record = block
 		defer func() { leader.kern.record = nil }()
 	}
 	for {
+		// Every lane of the group handles the block: its events come out of the
+		// budget for all of them at once, or the group parts (runApart).
+		want := requestBlockSize * (1 + len(followers))
+		if got := s.pool.take(want); got < want {
+			s.pool.give(got)
+			leader.kern.record = nil
+			return s.runApart(ctx, leader, lanes[0], followers, index, meter)
+		}
 		block.reset()
 		n := leader.runUntil(end, requestBlockSize)
 		if len(followers) > 0 && n != len(block.at) {
 			panic("sim.Simulation.runShared: the leader handled an event outside the kernel")
 		}
+		s.pool.give(want - n*(1+len(followers)))
 		for j, f := range followers {
 			f.follow(block)
 			meter.lane(index[j], f.eng.now, f.events)
@@ -154,5 +171,59 @@ func (s *Simulation) runShared(ctx context.Context, lanes []int, meter *progress
 	}
 	meter.lane(lanes[0], end, leader.events)
 	st.release(s, lanes[0])
+	return nil
+}
+
+// runApart runs the lanes of a group that shared requests each on its own to
+// the end, when what is left of the event budget cannot cover the group's next
+// block: the leader goes on from where it is; each follower, which drew no
+// arrivals of its own, starts again from the beginning, its events so far given
+// back to the budget. So the run spends the budget exactly as it would have
+// without sharing. A lane the budget stops is kept (adopted) for finish.
+func (s *Simulation) runApart(ctx context.Context, leader *lane, first int, followers []*lane, index []int, meter *progressMeter) error {
+	st := s.streamed
+	for j, f := range followers {
+		s.pool.give(int(f.events))
+		meter.lane(index[j], 0, 0)
+	}
+	if err := s.runAlone(ctx, first, leader, meter); err != nil {
+		return err
+	}
+	for j := range followers {
+		f, err := newLane(ctx, index[j], s.cfg.laneConfig(index[j]), st.pop, nil)
+		if err != nil {
+			return err
+		}
+		if err := s.runAlone(ctx, index[j], f, meter); err != nil {
+			return err
+		}
+	}
+	return nil
+}
+
+// runAlone runs lane l (lane i of the run, built outside s.lanes unless it
+// is a leader) on its own to the end, taking its events from the budget, and
+// keeps its result; a lane the budget stops is adopted for finish.
+func (s *Simulation) runAlone(ctx context.Context, i int, l *lane, meter *progressMeter) error {
+	st, end := s.streamed, s.End()
+	err := runLane(l, end, &s.pool, progressEvery, func() error {
+		meter.lane(i, l.eng.now, l.events)
+		return ctx.Err()
+	})
+	if err != nil {
+		return err
+	}
+	if !l.done() {
+		if s.lanes[i] != l {
+			st.adopted = append(st.adopted, l)
+		}
+		return nil
+	}
+	meter.lane(i, end, l.events)
+	if s.lanes[i] == l {
+		st.release(s, i)
+	} else {
+		st.results[i], st.events[i] = l.result(), l.events
+	}
 	return nil
 }

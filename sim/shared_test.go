@@ -2,6 +2,7 @@ package sim
 
 import (
 	"context"
+	"errors"
 	"fmt"
 	"math/rand/v2"
 	"reflect"
@@ -72,6 +73,39 @@ func TestSharedRequests(t *testing.T) {
 	}
 }
 
+// TestSharedRequestsUnderABudget runs lanes that share requests under event
+// budgets from ample to far too small: the result, or the budget's error, is
+// that of the lanes run without sharing, and no run processes more than its budget.
+func TestSharedRequestsUnderABudget(t *testing.T) {
+	sharedAlways = true
+	defer func() { sharedAlways = false }()
+	cfg := poisson100(40 * time.Second) // 40,000 arrivals, over two blocks
+	cfg.Lanes = []LaneKind{LaneTokenBucket, LaneGCRA, LaneLeakyBucket, LaneFixedWindow, LaneSlidingLog}
+	var unlimited int64
+	mustRun(t, cfg, Options{Progress: func(p Progress) { unlimited = p.Events }})
+	for _, budget := range []int64{unlimited * 2, unlimited, unlimited - 1, unlimited * 3 / 4, unlimited / 5, 1} {
+		run := func(off bool) (Result, int64, error) {
+			sharedOff = off
+			defer func() { sharedOff = false }()
+			var events int64
+			r, err := Run(context.Background(), cfg, Options{MaxEvents: budget, Progress: func(p Progress) { events = p.Events }})
+			return r, events, err
+		}
+		with, withEvents, withErr := run(false)
+		without, _, withoutErr := run(true)
+		var be *BudgetError
+		if (withErr == nil) != (withoutErr == nil) || withErr != nil && !errors.As(withErr, &be) {
+			t.Fatalf("budget %d of %d events: error %v with sharing, %v without", budget, unlimited, withErr, withoutErr)
+		}
+		if withErr == nil && !reflect.DeepEqual(with, without) {
+			t.Fatalf("budget %d: results differ with lanes sharing requests, then without", budget)
+		}
+		if withErr != nil && (be.Budget != budget || withEvents > budget) {
+			t.Errorf("budget %d: stopped at a budget of %d after %d events", budget, be.Budget, withEvents)
+		}
+	}
+}
+
 // TestSharingLanes checks which lanes of a Run share requests.
 func TestSharingLanes(t *testing.T) {
 	many := []LaneKind{LaneFixedWindow, LaneSlidingLog, LaneTokenBucket, LaneLeakyBucket, LaneGCRA, LaneAIMD, LaneClientThrottle, LaneSlidingWindowCounter}
@@ -79,16 +113,16 @@ func TestSharingLanes(t *testing.T) {
 		change func(*Config, *Options)
 		want   []int
 	}{
-		"eight lanes":     {func(*Config, *Options) {}, []int{0, 2, 4}},
+		"eight lanes":     {func(*Config, *Options) {}, []int{0, 1, 2, 4, 7}},
 		"a trace":         {func(_ *Config, o *Options) { o.Trace = discardTrace{} }, nil},
-		"an event budget": {func(_ *Config, o *Options) { o.MaxEvents = 1e6 }, nil},
+		"an event budget": {func(_ *Config, o *Options) { o.MaxEvents = 1e6 }, []int{0, 1, 2, 4, 7}},
 		"a rule push":     {func(c *Config, _ *Options) { c.Rules = []RuleChange{{At: time.Second}} }, nil},
 		"a backend": {func(c *Config, _ *Options) {
 			c.Backend = &Backend{Capacity: 1, Service: Service{Mean: time.Millisecond}}
 		}, nil},
 		"two lanes on two cores": {func(c *Config, _ *Options) { c.Lanes = []LaneKind{LaneFixedWindow, LaneTokenBucket} }, nil},
 		"one lane that could lead": {func(c *Config, _ *Options) {
-			c.Lanes = []LaneKind{LaneTokenBucket, LaneSlidingLog, LaneAIMD, LaneLeakyBucket, LaneClientThrottle}
+			c.Lanes = []LaneKind{LaneTokenBucket, LaneAIMD, LaneLeakyBucket, LaneClientThrottle}
 		}, nil},
 		"two limits": {func(c *Config, _ *Options) { c.Limits = append(c.Limits, c.Limits[0]) }, nil},
 	}

@@ -300,6 +300,7 @@ func (s *Simulation) RunToEnd(ctx context.Context) (Result, error) {
 		}
 		return err
 	})
+	s.streamed.adopt(s)
 	if err == nil {
 		err = s.finish(end, pool)
 	}

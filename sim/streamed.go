@@ -20,6 +20,7 @@ type streamedLanes struct {
 	results []LaneResult // of each released lane
 	events  []int64      // processed by each released lane
 	shared  []int        // the lanes that share requests (sharingLanes), led by the first; nil if none
+	adopted []*lane      // lanes of that group the event budget stopped, built outside Simulation.lanes (runAlone)
 }
 
 // sharing says what lane i is in the lanes that share requests: their leader
@@ -119,4 +120,16 @@ func (st *streamedLanes) releasedEvents() int64 {
 		n += e
 	}
 	return n
+}
+
+// adopt puts the lanes the event budget stopped while they ran outside
+// s.lanes (runAlone) into s.lanes, for finish; called once no lane runs.
+func (st *streamedLanes) adopt(s *Simulation) {
+	if st == nil {
+		return
+	}
+	for _, l := range st.adopted {
+		s.lanes[l.index] = l
+	}
+	st.adopted = nil
 }
