@@ -127,7 +127,12 @@ func (l *lane) admitLate(r int32, delay time.Duration, atRetryAfter bool) {
 // window.
 // Once 100,000 keys' state has left the cache, their cache misses then overlap
 // instead of following each other. What it reads is thrown away (warmth).
+// A lane whose state stays in the cache (fewer than warmFrom clients and
+// keys: not cold) reads nothing: there the reads cost more than they save.
 func (l *lane) warm(c int32) {
+	if !l.cold {
+		return
+	}
 	key := l.pop.keyOf[0][c]
 	w := l.clients[c].requests + int64(l.m.peak.keys[key].n) + int64(l.pop.groupOf[c])
 	p := &l.direct
@@ -173,6 +178,7 @@ func (l *lane) warmAhead(first int32, st *arrivalState, n int) {
 // warmBatch is how many arrivals warmAhead warms at once.
 const warmBatch = 8
 
-// warmFrom is how many clients a superposed group needs for warmAhead to pay:
-// with fewer, their state (some 100 B each) stays in a 1 MiB cache.
+// warmFrom is how many clients a superposed group needs for warmAhead to pay,
+// and how many clients or keys a lane needs for warm to: with fewer, their
+// state (some 100 B each) stays in a 1 MiB cache.
 const warmFrom = 1 << 14

@@ -47,6 +47,7 @@ type lane struct {
 	m      metrics
 	events int64 // processed so far
 	warmth int64 // what warm read, thrown away
+	cold   bool  // the per-client and per-key state is large enough for warm to pay (warmFrom)
 	warmed int   // arrivals left of those warmAhead warmed
 	trace  TraceSink
 	rec    TraceRecord
