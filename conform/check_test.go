@@ -125,16 +125,29 @@ func TestAWrongScriptIsCaught(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
+	// The driver's clock replays in real time, which a loaded machine can
+	// stretch until a difference looks like the clock's: such a try is taken
+	// again (raceTries), and a wrong script is caught on some try.
 	for _, clock := range []Clock{ClockScheduled, ClockDriver} {
-		checks, err := Check(context.Background(), opts, traffic, CheckOptions{
-			Replay: Replay{Clock: clock, Scale: 50, Prefix: prefix(t, clock)}, Tolerance: 0, Shown: 1,
-			Script: NewAtomic("wrong", wrong),
-		})
-		if err != nil {
-			t.Fatal(err)
+		var problem string
+		for try := range raceTries {
+			checks, err := Check(context.Background(), opts, traffic, CheckOptions{
+				Replay: Replay{Clock: clock, Scale: 50, Prefix: prefix(t, clock, try)}, Tolerance: 0, Shown: 1,
+				Script: NewAtomic("wrong", wrong),
+			})
+			if err != nil {
+				t.Fatal(err)
+			}
+			problem = ""
+			if c := checks[0]; c.Unexplained == 0 || len(c.Diffs) != 1 || c.Diffs[0].Explained {
+				problem = fmt.Sprintf("clock %s: %d unexplained, diffs %+v; want some, the first shown unexplained", clock, c.Unexplained, c.Diffs)
+				t.Logf("try %d of %d: %s", try+1, raceTries, problem)
+				continue
+			}
+			break
 		}
-		if c := checks[0]; c.Unexplained == 0 || len(c.Diffs) != 1 || c.Diffs[0].Explained {
-			t.Errorf("clock %s: %d unexplained, diffs %+v; want some, the first shown unexplained", clock, c.Unexplained, c.Diffs)
+		if problem != "" {
+			t.Error(problem)
 		}
 	}
 }
