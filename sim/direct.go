@@ -55,53 +55,57 @@ func (p *directPath) known() bool {
 // the lane has a direct path and no trace: the quick path's, with no interface call.
 func (l *lane) attemptDirect(r, c int32, now time.Duration, atRetryAfter bool) {
 	cost, key, p := l.reqs.all[r].cost, l.pop.keyOf[0][c], &l.direct
-	var d algorithms.Decision
-	switch {
-	case p.bucket != nil:
-		s := &p.bucket.states[key]
-		if p.bucketRule.Admit(s, now, cost) {
-			l.admitAtOnce(r, atRetryAfter)
-			return
-		}
-		d = p.bucketRule.Decide(s, now, cost)
-	case p.gcra != nil:
-		s := &p.gcra.states[key]
-		if p.gcraRule.Admit(s, now, cost) {
-			l.admitAtOnce(r, atRetryAfter)
-			return
-		}
-		d = p.gcraRule.Decide(s, now, cost)
-	case p.window != nil:
-		s := &p.window.states[key]
-		if p.windowRule.Admit(s, now, cost) {
-			l.admitAtOnce(r, atRetryAfter)
-			return
-		}
-		d = p.windowRule.Decide(s, now, cost)
-	case p.leaky != nil:
-		s := &p.leaky.states[key]
-		if delay, ok := p.leakyRule.Queue(s, now, cost); ok {
-			l.admitLate(r, delay, atRetryAfter)
-			return
-		}
-		d = p.leakyRule.Decide(s, now, cost)
-	case p.log != nil:
-		s := &p.log.states[key]
-		if p.logRule.Admit(s, now, cost) {
-			l.admitAtOnce(r, atRetryAfter)
-			return
-		}
-		d = p.logRule.Decide(s, now, cost)
-	default:
-		s := &p.counter.states[key]
-		if p.counterRule.Admit(s, now, cost) {
-			l.admitAtOnce(r, atRetryAfter)
-			return
-		}
-		d = p.counterRule.Decide(s, now, cost)
+	if delay, ok := p.admit(key, now, cost); ok {
+		l.admitLate(r, delay, atRetryAfter)
+		return
 	}
+	var d algorithms.Decision
+	p.decide(&d, l.quick, key, now, cost)
 	answer, quota, refused := l.decideOnly(d)
 	l.act(r, answer, quota, refused, atRetryAfter)
+}
+
+// admit is the direct path's verdict alone on a request of cost for key at
+// now, the state changed as Decide would change it on an admission: ok, and
+// the delay before the request leaves (0 but in a leaky bucket's queue).
+func (p *directPath) admit(key int32, now time.Duration, cost int64) (delay time.Duration, ok bool) {
+	switch {
+	case p.bucket != nil:
+		return 0, p.bucketRule.Admit(&p.bucket.states[key], now, cost)
+	case p.gcra != nil:
+		return 0, p.gcraRule.Admit(&p.gcra.states[key], now, cost)
+	case p.window != nil:
+		return 0, p.windowRule.Admit(&p.window.states[key], now, cost)
+	case p.leaky != nil:
+		return p.leakyRule.Queue(&p.leaky.states[key], now, cost)
+	case p.log != nil:
+		return 0, p.logRule.Admit(&p.log.states[key], now, cost)
+	default:
+		return 0, p.counterRule.Admit(&p.counter.states[key], now, cost)
+	}
+}
+
+// decide fills d with the direct path's Decision on a request of cost for key
+// at now, or quick's when sim does not know its type (the kernel's Admitters).
+// d is filled in place: a Decision copied whole from where a call left it
+// costs more than the call.
+func (p *directPath) decide(d *algorithms.Decision, quick admitter, key int32, now time.Duration, cost int64) {
+	switch {
+	case p.bucket != nil:
+		*d = p.bucketRule.Decide(&p.bucket.states[key], now, cost)
+	case p.gcra != nil:
+		*d = p.gcraRule.Decide(&p.gcra.states[key], now, cost)
+	case p.window != nil:
+		*d = p.windowRule.Decide(&p.window.states[key], now, cost)
+	case p.leaky != nil:
+		*d = p.leakyRule.Decide(&p.leaky.states[key], now, cost)
+	case p.log != nil:
+		*d = p.logRule.Decide(&p.log.states[key], now, cost)
+	case p.counter != nil:
+		*d = p.counterRule.Decide(&p.counter.states[key], now, cost)
+	default:
+		*d = quick.decide(key, now, cost)
+	}
 }
 
 // admitLate is act for an attempt of request r the lane's one limit admitted

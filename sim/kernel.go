@@ -179,18 +179,9 @@ func (l *lane) kernelRequest(run *kernelRun, c, g int32, now time.Duration) {
 	// The decision: Admit on the limit's concrete type where sim knows it.
 	cost, key := l.pop.groups[g].Cost, l.pop.keyOf[0][c]
 	var admitted bool
-	switch p := &l.direct; {
-	case p.bucket != nil:
-		admitted = p.bucketRule.Admit(&p.bucket.states[key], now, cost)
-	case p.gcra != nil:
-		admitted = p.gcraRule.Admit(&p.gcra.states[key], now, cost)
-	case p.window != nil:
-		admitted = p.windowRule.Admit(&p.window.states[key], now, cost)
-	case p.log != nil:
-		admitted = p.logRule.Admit(&p.log.states[key], now, cost)
-	case p.counter != nil:
-		admitted = p.counterRule.Admit(&p.counter.states[key], now, cost)
-	default:
+	if l.direct.known() {
+		_, admitted = l.direct.admit(key, now, cost) // no delay: a leaky bucket is no Admitter, never in the kernel
+	} else {
 		admitted = l.quick.admit(key, now, cost)
 	}
 	if admitted || l.kernelDecide(run, c, g, key, cost) {
@@ -343,21 +334,6 @@ func (l *lane) flushKernel(run *kernelRun) {
 	m.disagreed += run.disagreed
 	if run.admitted+run.refused > 0 {
 		c.AllDoneAt = max(c.AllDoneAt, run.lastDone)
-	}
-}
-
-// decide sets d to quick.decide's answer, called on the limit's concrete type
-// where sim knows it.
-func (p *directPath) decide(d *algorithms.Decision, quick admitter, key int32, now time.Duration, cost int64) {
-	switch {
-	case p.bucket != nil:
-		*d = p.bucketRule.Decide(&p.bucket.states[key], now, cost)
-	case p.gcra != nil:
-		*d = p.gcraRule.Decide(&p.gcra.states[key], now, cost)
-	case p.window != nil:
-		*d = p.windowRule.Decide(&p.window.states[key], now, cost)
-	default:
-		*d = quick.decide(key, now, cost)
 	}
 }
 
