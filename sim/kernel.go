@@ -313,11 +313,7 @@ func (l *lane) flushKernel(run *kernelRun) {
 		cl.Refused += tl.refused
 		cl.GaveUp += tl.refused
 		if tl.admitted > 0 {
-			h := &m.toSuccess[g]
-			if h.counts == nil {
-				*h = newHistogram()
-			}
-			h.addN(0, tl.admitted) // each succeeded at its first attempt
+			m.timesToSuccess(g).addN(0, tl.admitted) // each succeeded at its first attempt
 		}
 		*tl = kernelTally{}
 	}

@@ -186,11 +186,7 @@ func (m *metrics) shed(now time.Duration, g int32, retryAfter time.Duration) {
 
 // succeeded counts a success; sinceFirst is the time since the request's first attempt.
 func (m *metrics) succeeded(now time.Duration, g int32, latency, sinceFirst time.Duration, measured bool) {
-	h := &m.toSuccess[g]
-	if h.counts == nil {
-		*h = newHistogram()
-	}
-	h.add(sinceFirst)
+	m.timesToSuccess(g).add(sinceFirst)
 	m.counts.Succeeded++
 	m.classes[g].Succeeded++
 	m.point(now).Succeeded++
@@ -221,6 +217,16 @@ func (m *metrics) slidingLogCheck(key int32, now time.Duration, cost int64, admi
 	if m.slog.allow(key, now, cost) != admitted {
 		m.disagreed++
 	}
+}
+
+// timesToSuccess is class g's histogram of the time from a request's first
+// attempt to its success, allocated at its first success.
+func (m *metrics) timesToSuccess(g int32) *histogram {
+	h := &m.toSuccess[g]
+	if h.counts == nil {
+		*h = newHistogram()
+	}
+	return h
 }
 
 func ceilSeconds(d time.Duration) int64 {
