@@ -67,12 +67,7 @@ func (fw *FixedWindow) Admit(s *FixedWindowState, now time.Duration, cost int64)
 	if cost < 1 {
 		badCost("FixedWindow.Admit", cost)
 	}
-	start, count := now-now%fw.window, s.count
-	if start > s.start {
-		count = 0
-	} else {
-		start = s.start // same window, or time went backwards
-	}
+	start, count := fw.current(s, now)
 	if cost > fw.limit-count {
 		return false
 	}

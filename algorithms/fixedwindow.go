@@ -40,17 +40,22 @@ func NewFixedWindow(p Policy) (*FixedWindow, error) {
 	return &FixedWindow{limit: p.Limit, window: p.Window}, nil
 }
 
+// current is the window now falls in, as s counts it: its start and the cost
+// counted in it (0 in a window s has not reached yet). A now before s's window
+// (time going backwards) is counted in s's window.
+func (fw *FixedWindow) current(s *FixedWindowState, now time.Duration) (start time.Duration, count int64) {
+	if start = now - now%fw.window; start > s.start {
+		return start, 0
+	}
+	return s.start, s.count
+}
+
 // Decide admits or refuses a request of cost units (cost ≥ 1) at now.
 func (fw *FixedWindow) Decide(s *FixedWindowState, now time.Duration, cost int64) Decision {
 	if cost < 1 {
 		badCost("FixedWindow.Decide", cost)
 	}
-	start, count := now-now%fw.window, s.count
-	if start > s.start {
-		count = 0
-	} else {
-		start = s.start // same window, or time went backwards
-	}
+	start, count := fw.current(s, now)
 	next := start + fw.window
 	d := Decision{Limit: fw.limit, RetryAfterExact: true}
 	if cost > fw.limit-count {

@@ -57,12 +57,7 @@ func (g *GCRA) Refusal(s *GCRAState, now time.Duration, cost int64) (retryAfter 
 // Refusal is Decide's refusal alone (see Refuser): refused when now's window
 // has no room for cost.
 func (fw *FixedWindow) Refusal(s *FixedWindowState, now time.Duration, cost int64) (retryAfter time.Duration, refused bool) {
-	start, count := now-now%fw.window, s.count
-	if start > s.start {
-		count = 0
-	} else {
-		start = s.start
-	}
+	start, count := fw.current(s, now)
 	if cost <= fw.limit-count {
 		return 0, false
 	}
