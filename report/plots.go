@@ -475,6 +475,9 @@ func PeakFigure(r sim.Result) *Figure {
 	p.Add(barLabels{values: values, limit: limit})
 	legend = append(legend, addReplicaPeaks(p, r)...)
 	p.NominalX(labels...)
+	// A slot of one unit per bar, so the first and last bars' labels (a
+	// count of seven digits and its ratio) stay inside the plot.
+	p.X.Min, p.X.Max = -0.5, float64(len(values))-0.5
 	p.X.Tick.Label.Rotation = 0.35
 	p.X.Tick.Label.XAlign, p.X.Tick.Label.YAlign = draw.XRight, draw.YTop
 	keyNote := ""
