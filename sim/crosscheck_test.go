@@ -45,70 +45,100 @@ func TestTheCrossCheckIsTheSlidingLog(t *testing.T) {
 // whatever the log said; or the admission first (a lane that adds before it
 // checks). Its log must stay the algorithms package's sliding log, and its
 // peak and time over the limit a tracker's that only adds.
+//
+// With a unit, every request costs unit and a parted log is a recentLog.
 func TestTheCrossCheckSharesTheLanesWindowExactly(t *testing.T) {
-	for _, p := range []algorithms.Policy{
-		{Limit: 1, Window: 10 * time.Millisecond},
-		{Limit: 3, Window: 10 * time.Millisecond},
-		{Limit: 20, Window: 7 * time.Millisecond},
-	} {
-		rnd := rand.New(rand.NewPCG(uint64(p.Limit), 17))
-		sl, err := algorithms.NewSlidingLog(p)
-		if err != nil {
-			t.Fatal(err)
-		}
-		const keys = 4
-		states := make([]algorithms.SlidingLogState, keys)
-		checked := newCheckedTracker(p.Window, p.Limit, keys)
-		plain := newPeakTracker(p.Window, p.Limit, keys)
-		type later struct {
-			at   time.Duration
-			key  int32
-			cost int64
-		}
-		var delayed []later // in time order
-		var now time.Duration
-		addDue := func(until time.Duration) {
-			for len(delayed) > 0 && delayed[0].at <= until {
-				d := delayed[0]
-				delayed = delayed[1:]
-				checked.add(d.key, d.at, d.cost)
-				plain.add(d.key, d.at, d.cost)
+	for _, unit := range []int64{0, 1, 2, 3} {
+		for _, p := range []algorithms.Policy{
+			{Limit: 1, Window: 10 * time.Millisecond},
+			{Limit: 3, Window: 10 * time.Millisecond},
+			{Limit: 5, Window: 10 * time.Millisecond}, // 5 of cost 1: a ring of 4 must grow
+			{Limit: 20, Window: 7 * time.Millisecond},
+			{Limit: 200, Window: 7 * time.Millisecond},
+		} {
+			if unit > p.Limit {
+				continue
 			}
+			crossCheckSharing(t, p, unit)
 		}
-		for i := range 20_000 {
-			now += []time.Duration{0, time.Millisecond, p.Window, time.Duration(rnd.IntN(int(p.Window)))}[rnd.IntN(4)]
-			addDue(now)
-			key, cost := int32(rnd.IntN(keys)), int64(1+rnd.IntN(int(p.Limit)+1))
-			lane := rnd.IntN(11)
-			if lane == 10 { // the lane admits at once, and adds before the log decides
-				checked.add(key, now, cost)
-				plain.add(key, now, cost)
-			}
-			got, want := checked.allow(key, now, cost), sl.Allow(&states[key], now, cost)
-			if got != want {
-				t.Fatalf("%v per %v, request %d: allow(key %d, t0+%v, cost %d) = %v, the sliding log says %v",
-					p.Limit, p.Window, i, key, now, cost, got, want)
-			}
-			switch {
-			case lane == 10:
-			case lane < 6 && want, lane < 2: // the lane agrees, or admits what the log refused
-				checked.add(key, now, cost)
-				plain.add(key, now, cost)
-			case lane < 8: // the lane admits it later
-				at := now + time.Duration(rnd.IntN(int(p.Window)))
-				delayed = append(delayed, later{at, key, cost})
-				slices.SortStableFunc(delayed, func(a, b later) int { return cmp.Compare(a.at, b.at) })
-			}
+	}
+}
+
+func crossCheckSharing(t *testing.T, p algorithms.Policy, unit int64) {
+	t.Helper()
+	rnd := rand.New(rand.NewPCG(uint64(p.Limit), 17+uint64(unit)))
+	sl, err := algorithms.NewSlidingLog(p)
+	if err != nil {
+		t.Fatal(err)
+	}
+	const keys = 4
+	states := make([]algorithms.SlidingLogState, keys)
+	checked := newCheckedTracker(p.Window, p.Limit, keys, unit)
+	plain := newPeakTracker(p.Window, p.Limit, keys)
+	type later struct {
+		at   time.Duration
+		key  int32
+		cost int64
+	}
+	var delayed []later // in time order
+	var now time.Duration
+	addDue := func(until time.Duration) {
+		for len(delayed) > 0 && delayed[0].at <= until {
+			d := delayed[0]
+			delayed = delayed[1:]
+			checked.add(d.key, d.at, d.cost)
+			plain.add(d.key, d.at, d.cost)
 		}
-		addDue(now + p.Window)
-		if checked.best != plain.best || checked.bestID != plain.bestID {
-			t.Errorf("%v per %v: most in a window %+v (key %d), want %+v (key %d)", p.Limit, p.Window, checked.best, checked.bestID, plain.best, plain.bestID)
+	}
+	for i := range 20_000 {
+		now += []time.Duration{0, time.Millisecond, p.Window, time.Duration(rnd.IntN(int(p.Window)))}[rnd.IntN(4)]
+		addDue(now)
+		key, cost := int32(rnd.IntN(keys)), int64(1+rnd.IntN(int(p.Limit)+1))
+		if unit > 0 {
+			cost = unit
 		}
-		if got, want := checked.overLimit(), plain.overLimit(); got != want {
-			t.Errorf("%v per %v: time over the limit %v, want %v", p.Limit, p.Window, got, want)
+		lane := rnd.IntN(11)
+		if lane == 10 { // the lane admits at once, and adds before the log decides
+			checked.add(key, now, cost)
+			plain.add(key, now, cost)
 		}
-		if len(checked.logs) == 0 || len(checked.freeLog) == 0 {
-			t.Errorf("%v per %v: %d logs parted, %d rejoined: the test did not part and rejoin them", p.Limit, p.Window, len(checked.logs), len(checked.freeLog))
+		got, want := checked.allow(key, now, cost), sl.Allow(&states[key], now, cost)
+		if got != want {
+			t.Fatalf("%v per %v, request %d: allow(key %d, t0+%v, cost %d) = %v, the sliding log says %v",
+				p.Limit, p.Window, i, key, now, cost, got, want)
 		}
+		switch {
+		case lane == 10:
+		case lane < 6 && want, lane < 2: // the lane agrees, or admits what the log refused
+			checked.add(key, now, cost)
+			plain.add(key, now, cost)
+		case lane < 8: // the lane admits it later
+			at := now + time.Duration(rnd.IntN(int(p.Window)))
+			delayed = append(delayed, later{at, key, cost})
+			slices.SortStableFunc(delayed, func(a, b later) int { return cmp.Compare(a.at, b.at) })
+		}
+	}
+	addDue(now + p.Window)
+	// Once every window is empty, each key's next decision gives its log up
+	// (the lane agrees with it: nothing parts again).
+	for key := range int32(keys) {
+		cost := max(unit, 1)
+		if got, want := checked.allow(key, now+3*p.Window, cost), sl.Allow(&states[key], now+3*p.Window, cost); got != want {
+			t.Fatalf("%v per %v, unit %d, at the end: allow(key %d) = %v, the sliding log says %v", p.Limit, p.Window, unit, key, got, want)
+		}
+		checked.add(key, now+3*p.Window, cost) // the lane agrees
+		plain.add(key, now+3*p.Window, cost)
+	}
+	if checked.best != plain.best || checked.bestID != plain.bestID {
+		t.Errorf("%v per %v: most in a window %+v (key %d), want %+v (key %d)", p.Limit, p.Window, checked.best, checked.bestID, plain.best, plain.bestID)
+	}
+	if got, want := checked.overLimit(), plain.overLimit(); got != want {
+		t.Errorf("%v per %v: time over the limit %v, want %v", p.Limit, p.Window, got, want)
+	}
+	if parted := max(len(checked.logs), len(checked.recent)); parted == 0 || len(checked.freeLog) != parted {
+		t.Errorf("%v per %v, unit %d: %d logs parted, %d given up at the end, want all", p.Limit, p.Window, unit, parted, len(checked.freeLog))
+	}
+	if unit > 0 && len(checked.logs) > 0 || unit == 0 && len(checked.recent) > 0 {
+		t.Errorf("unit %d: %d key logs, %d recent logs", unit, len(checked.logs), len(checked.recent))
 	}
 }

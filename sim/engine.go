@@ -1,6 +1,9 @@
 package sim
 
-import "time"
+import (
+	"math"
+	"time"
+)
 
 // eventKind says what an event does when its time comes.
 type eventKind uint8
@@ -124,19 +127,22 @@ func (e *engine) next() (at time.Duration, ok bool) {
 
 // pop removes the earliest event and advances the clock to it.
 func (e *engine) pop() event {
+	var top event
 	if e.lineFirst() {
-		ev := e.line.events[e.line.head]
+		top = e.line.events[e.line.head]
 		e.line.head++
-		e.now = ev.at
-		return ev
+	} else {
+		h := e.heap
+		top = h[0]
+		last := len(h) - 1
+		h[0] = h[last]
+		e.heap = h[:last]
+		if last > 0 {
+			e.down(0)
+		}
 	}
-	h := e.heap
-	top := h[0]
-	last := len(h) - 1
-	h[0] = h[last]
-	e.heap = h[:last]
-	if last > 0 {
-		e.down(0)
+	if top.at < e.now {
+		panic("sim.engine.pop: an event before the clock: events were handled out of order")
 	}
 	e.now = top.at
 	return top
@@ -164,6 +170,20 @@ func (e *engine) replaceTopNext(prev event, a int32) {
 	if len(e.heap) > 1 {
 		e.down(0)
 	}
+}
+
+// nextAfterTop is the earliest time of a pending event other than the
+// earliest, the largest Duration when there is none: the least of the top's
+// children in the heap and of the line's first.
+func (e *engine) nextAfterTop() time.Duration {
+	next := time.Duration(math.MaxInt64)
+	for i := 1; i <= 4 && i < len(e.heap); i++ {
+		next = min(next, e.heap[i].at)
+	}
+	if !e.line.empty() {
+		next = min(next, e.line.events[e.line.head].at)
+	}
+	return next
 }
 
 // dropTop removes the earliest event, once handled.

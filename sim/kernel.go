@@ -110,20 +110,16 @@ func (l *lane) runKernel(t time.Duration, budget int) (processed int) {
 		e.now = now
 		c, g := top.a, pop.groupOf[top.a]
 		grp := &pop.groups[g]
+		if kind == evArrival && pop.superposed[g] {
+			processed += l.runSuperposed(&run, top, stop, budget-processed)
+			continue
+		}
 		// The next arrival is drawn now, before the decision (which draws
 		// nothing from the arrival streams), so that the processor works
 		// out the draw while it decides; it is scheduled after.
 		var at time.Duration
 		var ok, runNext bool
 		switch {
-		case kind == evArrival && pop.superposed[g]:
-			c += l.streams[g].pick(grp.Count) // drawn before the gap, as arrival does
-			if grp.Count >= warmFrom {
-				if l.warmed--; l.warmed <= 0 {
-					l.warmAhead(top.a, &l.streams[g], grp.Count)
-				}
-			}
-			at, ok = l.nextSuperposed(g, grp)
 		case kind == evArrival && oneShot(grp):
 			next := top.a + 1 // the next client of the group's run (scheduleNext)
 			runNext = int(next) < pop.clients() && pop.groupOf[next] == g
@@ -151,6 +147,48 @@ func (l *lane) runKernel(t time.Duration, budget int) (processed int) {
 		l.flushKernel(&run)
 	}
 	return processed
+}
+
+// runSuperposed handles the arrival top, at the top of the heap, of a
+// superposed group, and the group's next arrivals one after another while
+// each comes before every other pending event, at or before stop, within
+// budget (at least 1), and the requests schedule nothing: without the heap,
+// which holds the latest drawn arrival only when it returns. Each arrival
+// takes its sequence number when it is drawn, as in replaceTop. It returns
+// how many events it handled.
+func (l *lane) runSuperposed(run *kernelRun, top event, stop time.Duration, budget int) (processed int) {
+	e, pop := &l.eng, l.pop
+	g := pop.groupOf[top.a]
+	grp := &pop.groups[g]
+	st := &l.streams[g]
+	draw := newSuperposedDraw(&grp.Arrivals[0], grp.Count, l.cfg.Duration, &l.means[g])
+	bound := e.nextAfterTop()
+	for now := top.at; ; {
+		e.now = now
+		c := top.a + st.pick(grp.Count) // drawn before the gap, as arrival does
+		if grp.Count >= warmFrom {
+			if l.warmed--; l.warmed <= 0 {
+				l.warmAhead(top.a, st, grp.Count)
+			}
+		}
+		at, ok := draw.after(now, st)
+		if run.record != nil {
+			run.record.add(now, c, g)
+		}
+		seq := e.seq
+		l.kernelRequest(run, c, g, now)
+		processed++
+		if !ok {
+			e.dropTop()
+			return processed
+		}
+		if at >= bound || at > stop || processed >= budget || e.seq != seq {
+			e.replaceTop(at, evArrival, top.a, top.b)
+			return processed
+		}
+		e.seq++ // the arrival at at is scheduled now, as replaceTop would
+		now = at
+	}
 }
 
 // nextSuperposed is nextSuperposed for group g (grp).

@@ -63,7 +63,7 @@ func newMetrics(cfg *Config, pop *population, bucket time.Duration) (metrics, er
 	if _, err := algorithms.NewSlidingLog(first.Policy); err != nil {
 		return metrics{}, err // a limit too large to log
 	}
-	peak := newCheckedTracker(first.Policy.Window, first.Policy.Limit, pop.keys[0].len())
+	peak := newCheckedTracker(first.Policy.Window, first.Policy.Limit, pop.keys[0].len(), uniformCost(pop.groups, first.Policy.Limit))
 	m := metrics{
 		refusedBy: ownLines[int64](len(cfg.Limits)),
 		shadowBy:  ownLines[int64](len(cfg.Limits)),

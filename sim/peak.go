@@ -34,7 +34,12 @@ type peakTracker struct {
 	bestID  int32
 
 	logs    []keyWindow // the cross-check's own windows, by keyWindow.log
-	freeLog []int32     // indexes of logs no key holds
+	freeLog []int32     // indexes of logs (or recent) no key holds
+	// unit, when not 0, is the cost of every request: a key's own log is then
+	// a recentLog (in recent, by keyWindow.log), which admits while fewer than
+	// most = limit/unit of its admissions are in the window.
+	unit, most int64
+	recent     []recentLog
 	// pending is the admission the log made at the last allow (allowed), which
 	// the lane has not added yet: the log is its key's window and pending.
 	pending    admission
@@ -120,10 +125,14 @@ func newPeakTracker(window time.Duration, limit int64, keys int) peakTracker {
 }
 
 // newCheckedTracker is a timed tracker that is also the lane's cross-check:
-// add is fed the lane's admissions, allow every decision.
-func newCheckedTracker(window time.Duration, limit int64, keys int) *peakTracker {
+// add is fed the lane's admissions, allow every decision. unit is the cost of
+// every request, or 0 when costs differ (uniformCost).
+func newCheckedTracker(window time.Duration, limit int64, keys int, unit int64) *peakTracker {
 	p := newPeakTracker(window, limit, keys)
 	p.checked = true
+	if unit > 0 {
+		p.unit, p.most = unit, limit/unit
+	}
 	return &p
 }
 
@@ -283,7 +292,11 @@ func (p *peakTracker) allow(key int32, now time.Duration, cost int64) bool {
 	}
 	k := &p.keys[key]
 	p.expire(k, now)
-	if k.log > 0 && !p.rejoin(k, now) {
+	if k.log > 0 && p.unit > 0 {
+		if allowed, kept := p.allowRecent(k, now); kept {
+			return allowed
+		}
+	} else if k.log > 0 && !p.rejoin(k, now) {
 		log := &p.logs[k.log-1]
 		if cost > p.limit-log.sum {
 			return false
@@ -316,17 +329,38 @@ func (p *peakTracker) rejoin(k *keyWindow, now time.Duration) bool {
 func (p *peakTracker) part() {
 	key := p.pendingKey - 1
 	p.pendingKey = 0
-	p.push(p.ownLog(key), p.pending)
+	if p.unit > 0 {
+		p.pushRecent(p.ownRecent(key), p.pending.at)
+		return
+	}
+	p.push(p.ownKeyLog(key), p.pending)
 }
 
-// ownLog gives key a log of its own, a copy of its window, and returns it.
-func (p *peakTracker) ownLog(key int32) *keyWindow {
-	var i int32
-	if n := len(p.freeLog); n > 0 {
-		i, p.freeLog = p.freeLog[n-1], p.freeLog[:n-1]
+// ownLog gives key a log of its own, a copy of its window.
+func (p *peakTracker) ownLog(key int32) {
+	if p.unit > 0 {
+		p.ownRecent(key)
 	} else {
+		p.ownKeyLog(key)
+	}
+}
+
+// newLogIndex is the index of a log no key holds, in logs or recent.
+func (p *peakTracker) newLogIndex() int32 {
+	if n := len(p.freeLog); n > 0 {
+		i := p.freeLog[n-1]
+		p.freeLog = p.freeLog[:n-1]
+		return i
+	}
+	return int32(max(len(p.logs), len(p.recent)))
+}
+
+// ownKeyLog gives key a log of its own, a keyWindow holding a copy of its
+// window, and returns it.
+func (p *peakTracker) ownKeyLog(key int32) *keyWindow {
+	i := p.newLogIndex()
+	for int(i) >= len(p.logs) {
 		p.logs = append(p.logs, keyWindow{})
-		i = int32(len(p.logs) - 1)
 	}
 	k := &p.keys[key]
 	k.log = i + 1

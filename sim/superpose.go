@@ -23,8 +23,29 @@ func nextSuperposed(a *Arrival, n int, st *arrivalState, stop time.Duration, mea
 	if st.k > 0 {
 		from = st.last
 	}
-	at = later(from, roundNs(st.rnd.exp1()*means.of(a.Rate, n)))
-	if at >= stop || (a.Stop > 0 && at >= a.Stop) {
+	d := newSuperposedDraw(a, n, stop, means)
+	return d.after(from, st)
+}
+
+// superposedDraw is what drawing a superposed group's arrivals needs, worked
+// out once for many draws: the mean gap and the time no arrival reaches.
+type superposedDraw struct {
+	mean float64
+	stop time.Duration
+}
+
+func newSuperposedDraw(a *Arrival, n int, stop time.Duration, means *superposedMean) superposedDraw {
+	if a.Stop > 0 {
+		stop = min(stop, a.Stop)
+	}
+	return superposedDraw{mean: means.of(a.Rate, n), stop: stop}
+}
+
+// after is the next arrival after one at from (or the component's start),
+// drawn from st, or ok=false when there is none before the stop.
+func (d *superposedDraw) after(from time.Duration, st *arrivalState) (at time.Duration, ok bool) {
+	at = later(from, roundNs(st.rnd.exp1()*d.mean))
+	if at >= d.stop {
 		return 0, false
 	}
 	st.k++

@@ -1,0 +1,101 @@
+package sim
+
+import (
+	"math/bits"
+	"time"
+)
+
+// recentLog is a key's own cross-check log (peakTracker.allow) when every
+// request costs the same, unit: then a sliding log of limit L admits a request
+// exactly when fewer than most = L/unit of its admissions are in the window,
+// that is when the most-th latest admission it made has left the window (or it
+// has made fewer). So the log keeps its latest admissions in a ring and never
+// drops one: each decision reads one entry and, when it admits, writes one. A
+// ring smaller than most holds every admission still in the window (it grows
+// before it would overwrite one), so fewer than most are in it: it admits.
+type recentLog struct {
+	off, size int32 // the ring: slab entries off … off+size−1, size a power of two
+	made      int64 // admissions it has made; the latest is at (made−1) mod size
+}
+
+// uniformCost is the cost every request of groups has, or 0 when they differ
+// or none could ever be admitted by a limit of limit.
+func uniformCost(groups []ClientGroup, limit int64) int64 {
+	if len(groups) == 0 {
+		return 0
+	}
+	unit := groups[0].Cost
+	for _, g := range groups[1:] {
+		if g.Cost != unit {
+			return 0
+		}
+	}
+	if unit <= 0 || unit > limit {
+		return 0
+	}
+	return unit
+}
+
+// recentAt is the entry of r for its admission number i (from 0).
+func (p *peakTracker) recentAt(r *recentLog, i int64) *admission {
+	return &p.slab.entries[r.off+int32(i&int64(r.size-1))]
+}
+
+// allowRecent is allow for a key (window k) whose log has parted, as a
+// recentLog. kept is false when the log and the window were both empty and
+// the log has been given up (then the key's window is its log again, and
+// allowed means nothing).
+func (p *peakTracker) allowRecent(k *keyWindow, now time.Duration) (allowed, kept bool) {
+	r := &p.recent[k.log-1]
+	if k.n == 0 && (r.made == 0 || p.recentAt(r, r.made-1).at+p.window <= now) {
+		p.slab.release(r.off, r.size)
+		p.freeLog = append(p.freeLog, k.log-1)
+		k.log = 0
+		return false, false
+	}
+	if r.made >= p.most && int64(r.size) >= p.most && p.recentAt(r, r.made-p.most).at+p.window > now {
+		return false, true
+	}
+	p.pushRecent(r, now)
+	return true, true
+}
+
+// pushRecent records an admission at at in r, growing r first when it is
+// full, smaller than most and would overwrite an admission still in the window.
+func (p *peakTracker) pushRecent(r *recentLog, at time.Duration) {
+	if r.made >= int64(r.size) && int64(r.size) < p.most && p.recentAt(r, r.made).at+p.window > at {
+		p.growRecent(r, 2*r.size)
+	}
+	*p.recentAt(r, r.made) = admission{at, p.unit}
+	r.made++
+}
+
+// growRecent moves r's latest admissions to a ring of size entries.
+func (p *peakTracker) growRecent(r *recentLog, size int32) {
+	old := *r
+	r.off, r.size = p.slab.alloc(size), size
+	for i := max(0, old.made-int64(old.size)); i < old.made; i++ {
+		*p.recentAt(r, i) = *p.recentAt(&old, i)
+	}
+	if old.size > 0 {
+		p.slab.release(old.off, old.size)
+	}
+}
+
+// ownRecent gives key a log of its own, a recentLog holding its window as it is.
+func (p *peakTracker) ownRecent(key int32) *recentLog {
+	i := p.newLogIndex()
+	for int(i) >= len(p.recent) {
+		p.recent = append(p.recent, recentLog{})
+	}
+	k := &p.keys[key]
+	k.log = i + 1
+	r := &p.recent[i]
+	*r = recentLog{}
+	p.growRecent(r, max(4, int32(1)<<bits.Len32(uint32(k.n))))
+	for j := range k.n {
+		*p.recentAt(r, int64(j)) = p.slab.entry(k, j)
+	}
+	r.made = int64(k.n)
+	return r
+}
