@@ -98,18 +98,27 @@ func crossCheckSharing(t *testing.T, p algorithms.Policy, unit int64) {
 			cost = unit
 		}
 		lane := rnd.IntN(11)
+		want := sl.Allow(&states[key], now, cost)
+		atOnce := lane < 6 && want || lane < 2 // the lane agrees, or admits what the log refused
+		if atOnce && rnd.IntN(2) == 0 {        // as the kernel asks: allow and add in one call
+			plain.add(key, now, cost)
+			if got := checked.check(key, now, cost, true); got != want {
+				t.Fatalf("%v per %v, request %d: check(key %d, t0+%v, cost %d, adds) = %v, the sliding log says %v",
+					p.Limit, p.Window, i, key, now, cost, got, want)
+			}
+			continue
+		}
 		if lane == 10 { // the lane admits at once, and adds before the log decides
 			checked.add(key, now, cost)
 			plain.add(key, now, cost)
 		}
-		got, want := checked.allow(key, now, cost), sl.Allow(&states[key], now, cost)
-		if got != want {
+		if got := checked.allow(key, now, cost); got != want {
 			t.Fatalf("%v per %v, request %d: allow(key %d, t0+%v, cost %d) = %v, the sliding log says %v",
 				p.Limit, p.Window, i, key, now, cost, got, want)
 		}
 		switch {
 		case lane == 10:
-		case lane < 6 && want, lane < 2: // the lane agrees, or admits what the log refused
+		case atOnce:
 			checked.add(key, now, cost)
 			plain.add(key, now, cost)
 		case lane < 8: // the lane admits it later

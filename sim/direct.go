@@ -131,12 +131,9 @@ func (l *lane) admitLate(r int32, delay time.Duration, atRetryAfter bool) {
 // window.
 // Once 100,000 keys' state has left the cache, their cache misses then overlap
 // instead of following each other. What it reads is thrown away (warmth).
-// A lane whose state stays in the cache (fewer than warmFrom clients and
-// keys: not cold) reads nothing: there the reads cost more than they save.
+// Only a lane whose state leaves the cache (warmFrom clients or keys: cold)
+// is to call it: in the cache the reads cost more than they save.
 func (l *lane) warm(c int32) {
-	if !l.cold {
-		return
-	}
 	key := l.pop.keyOf[0][c]
 	w := l.clients[c].requests + int64(l.m.peak.keys[key].n) + int64(l.pop.groupOf[c])
 	p := &l.direct

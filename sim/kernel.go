@@ -162,7 +162,9 @@ func (l *lane) runSuperposed(run *kernelRun, top event, stop time.Duration, budg
 	grp := &pop.groups[g]
 	st := &l.streams[g]
 	draw := newSuperposedDraw(&grp.Arrivals[0], grp.Count, l.cfg.Duration, &l.means[g])
-	bound := e.nextAfterTop()
+	// An arrival after last waits in the heap: the next event comes first
+	// (ties too: it was scheduled before), or the stop.
+	last := min(e.nextAfterTop()-1, stop)
 	for now := top.at; ; {
 		e.now = now
 		c := top.a + st.pick(grp.Count) // drawn before the gap, as arrival does
@@ -182,7 +184,7 @@ func (l *lane) runSuperposed(run *kernelRun, top event, stop time.Duration, budg
 			e.dropTop()
 			return processed
 		}
-		if at >= bound || at > stop || processed >= budget || e.seq != seq {
+		if at > last || processed >= budget || e.seq != seq {
 			e.replaceTop(at, evArrival, top.a, top.b)
 			return processed
 		}
@@ -199,7 +201,9 @@ func (l *lane) nextSuperposed(g int32, grp *ClientGroup) (at time.Duration, ok b
 // kernelRequest is arrive, attempt and the rest for a new request of client c
 // of group g at now, the lane's clock, in the kernel.
 func (l *lane) kernelRequest(run *kernelRun, c, g int32, now time.Duration) {
-	l.warm(c)
+	if l.cold {
+		l.warm(c)
+	}
 	// The request and its attempt, counted in the class's tally and the series bucket.
 	cs := &l.clients[c]
 	cs.requests++
@@ -223,10 +227,14 @@ func (l *lane) kernelRequest(run *kernelRun, c, g int32, now time.Duration) {
 		admitted = l.quick.admit(key, now, cost)
 	}
 	if admitted || l.kernelDecide(run, c, g, key, cost) {
-		if !l.crossCheck(run, key, now, cost) {
+		// The cross-check (metrics.slidingLogCheck), and the admission added.
+		agreed, done := l.m.peak.checkInLine(key, now, cost, true)
+		if !done {
+			agreed = l.m.peak.check(key, now, cost, true)
+		}
+		if !agreed {
 			run.disagreed++
 		}
-		l.m.peak.add(key, now, cost)
 		run.verdicts = foldVerdict(run.verdicts, now, g, foldAdmit)
 		cs.succeeded++
 		tl.admitted++
@@ -234,14 +242,6 @@ func (l *lane) kernelRequest(run *kernelRun, c, g int32, now time.Duration) {
 		run.point.admitted++
 		run.lastDone = now
 	}
-}
-
-// crossCheck is the sliding-log cross-check's verdict on a request the
-// kernel just decided (metrics.slidingLogCheck). It shares the most-admitted
-// tracker's windows, so every lane, a follower too (shared.go), asks it
-// before peak.add.
-func (l *lane) crossCheck(run *kernelRun, key int32, now time.Duration, cost int64) bool {
-	return l.m.slog.allow(key, now, cost)
 }
 
 // nextPoint flushes the kernel's series bucket and starts the one holding now.
@@ -298,7 +298,7 @@ func (l *lane) kernelDecide(run *kernelRun, c, g, key int32, cost int64) bool {
 // limit refused with retryAfter, in the kernel.
 func (l *lane) kernelRefuse(run *kernelRun, g, key int32, cost int64, retryAfter time.Duration) {
 	now := l.eng.now
-	if l.crossCheck(run, key, now, cost) {
+	if l.m.slog.allow(key, now, cost) { // the cross-check (metrics.slidingLogCheck)
 		run.disagreed++
 	}
 	l.m.retryAfterGiven(retryAfter)

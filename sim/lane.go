@@ -238,7 +238,9 @@ func (l *lane) arrival(ev event) {
 
 // arrive starts a new request of client c.
 func (l *lane) arrive(c int32) {
-	l.warm(c)
+	if l.cold {
+		l.warm(c)
+	}
 	cs := &l.clients[c]
 	cs.requests++
 	r := l.reqs.get()

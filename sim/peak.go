@@ -52,6 +52,15 @@ type overSpan struct {
 	last time.Duration
 }
 
+// pass moves s to t, counting the time since its last move as over the
+// limit when over is true.
+func (s *overSpan) pass(over bool, t time.Duration) {
+	if over {
+		s.over += t - s.last
+	}
+	s.last = t
+}
+
 type admission struct {
 	at   time.Duration
 	cost int64
@@ -157,12 +166,23 @@ func (p *peakTracker) add(key int32, at time.Duration, cost int64) {
 	if p.checked && !logged && k.log == 0 {
 		p.ownLog(key) // the log did not admit it: it keeps the window as it was
 	}
+	p.addExpired(k, key, at, cost)
+}
+
+// addExpired is add once the pending admission is dealt with and k, key's
+// window, has dropped what left it by at.
+func (p *peakTracker) addExpired(k *keyWindow, key int32, at time.Duration, cost int64) {
 	p.advance(k, at)
 	p.push(k, admission{at, cost})
 	if k.sum > p.limit && k.span == 0 && p.timed {
 		p.spans = append(p.spans, overSpan{last: at})
 		k.span = int32(len(p.spans))
 	}
+	p.noteBest(k, key)
+}
+
+// noteBest makes k, key's window, the best if it holds more than any before.
+func (p *peakTracker) noteBest(k *keyWindow, key int32) {
 	if k.sum > p.best.Count {
 		oldest := k.first[0].at
 		p.best = WindowPeak{Count: k.sum, Start: oldest, End: oldest + p.window, Limit: p.limit}
@@ -191,22 +211,8 @@ func (p *peakTracker) drop(k *keyWindow, now time.Duration) {
 		if gone > now {
 			break
 		}
-		if span != nil {
-			if k.sum > p.limit {
-				span.over += gone - span.last
-			}
-			span.last = gone
-		}
-		k.sum -= k.first[0].cost
-		k.n--
-		if k.size > 0 {
-			k.head = (k.head + 1) & (k.size - 1)
-			if k.n > 0 {
-				k.first[0] = *p.slab.at(k, 0)
-			}
-		} else {
-			k.first[0] = k.first[1]
-		}
+		p.uncount(k, span, gone)
+		p.nextOldest(k)
 	}
 	if k.size > 0 && k.n <= inline {
 		for j := range k.n {
@@ -217,26 +223,54 @@ func (p *peakTracker) drop(k *keyWindow, now time.Duration) {
 	}
 }
 
+// uncount takes k's oldest admission, which left the window at gone, out of
+// its sum and count, timing span: the key's time over the limit (nil for a
+// log, and for a key never over it). nextOldest then drops it. Two parts,
+// each inlined.
+func (p *peakTracker) uncount(k *keyWindow, span *overSpan, gone time.Duration) {
+	if span != nil {
+		span.pass(k.sum > p.limit, gone)
+	}
+	k.sum -= k.first[0].cost
+	k.n--
+}
+
+// nextOldest makes k's next admission its oldest (after uncount).
+func (p *peakTracker) nextOldest(k *keyWindow) {
+	next := &k.first[1]
+	if k.size > 0 {
+		k.head = (k.head + 1) & (k.size - 1)
+		next = p.slab.at(k, 0) // the ring's oldest now (when it is empty, a stale entry nothing reads)
+	}
+	k.first[0] = *next
+}
+
 // advance accounts the time up to t at k's current sum, if the key has held
 // more than limit before (until then, nothing is over the limit to account).
 func (p *peakTracker) advance(k *keyWindow, t time.Duration) {
 	if k.span == 0 {
 		return
 	}
-	s := &p.spans[k.span-1]
-	if k.sum > p.limit {
-		s.over += t - s.last
-	}
-	s.last = t
+	p.spans[k.span-1].pass(k.sum > p.limit, t)
 }
 
 func (p *peakTracker) push(k *keyWindow, a admission) {
-	if k.size == 0 && k.n < inline {
+	if !k.hasRoom() {
+		p.grow(k)
+	}
+	p.pushInPlace(k, a)
+}
+
+// hasRoom reports whether k can take one more admission without a larger ring.
+func (k *keyWindow) hasRoom() bool {
+	return k.n < k.size || k.size == 0 && k.n < inline
+}
+
+// pushInPlace adds a to k, which has room.
+func (p *peakTracker) pushInPlace(k *keyWindow, a admission) {
+	if k.size == 0 {
 		k.first[k.n] = a
 	} else {
-		if k.n == k.size || k.size == 0 {
-			p.grow(k)
-		}
 		*p.slab.at(k, k.n) = a
 	}
 	k.n++
@@ -278,96 +312,4 @@ func (p *peakTracker) overLimit() time.Duration {
 		longest = max(longest, over)
 	}
 	return longest
-}
-
-// allow is an exact sliding log's verdict on a request of cost for key at now,
-// as algorithms.SlidingLog.Allow gives it: admitted when the cost admitted in
-// (now−window, now] plus cost is at most the limit, and then recorded. The log
-// is the lanes' cross-check; while it holds what the lane added, it is the
-// key's window itself (see peakTracker), where a SlidingLogState holds 48 B
-// and a ring of at least 8.
-func (p *peakTracker) allow(key int32, now time.Duration, cost int64) bool {
-	if p.pendingKey != 0 {
-		p.part()
-	}
-	k := &p.keys[key]
-	p.expire(k, now)
-	if k.log > 0 && p.unit > 0 {
-		if allowed, kept := p.allowRecent(k, now); kept {
-			return allowed
-		}
-	} else if k.log > 0 && !p.rejoin(k, now) {
-		log := &p.logs[k.log-1]
-		if cost > p.limit-log.sum {
-			return false
-		}
-		p.push(log, admission{now, cost})
-		return true
-	}
-	if cost > p.limit-k.sum {
-		return false
-	}
-	p.pending, p.pendingKey = admission{now, cost}, key+1
-	return true
-}
-
-// rejoin expires k's own log at now and, when it and k's window are both
-// empty, gives it up: the key's log is its window again. It reports whether it did.
-func (p *peakTracker) rejoin(k *keyWindow, now time.Duration) bool {
-	log := &p.logs[k.log-1]
-	p.expire(log, now)
-	if log.n > 0 || k.n > 0 {
-		return false
-	}
-	p.freeLog = append(p.freeLog, k.log-1)
-	k.log = 0
-	return true
-}
-
-// part gives the key of the pending admission a log of its own: its window as
-// it is, and the pending admission, which the lane did not add at once.
-func (p *peakTracker) part() {
-	key := p.pendingKey - 1
-	p.pendingKey = 0
-	if p.unit > 0 {
-		p.pushRecent(p.ownRecent(key), p.pending.at)
-		return
-	}
-	p.push(p.ownKeyLog(key), p.pending)
-}
-
-// ownLog gives key a log of its own, a copy of its window.
-func (p *peakTracker) ownLog(key int32) {
-	if p.unit > 0 {
-		p.ownRecent(key)
-	} else {
-		p.ownKeyLog(key)
-	}
-}
-
-// newLogIndex is the index of a log no key holds, in logs or recent.
-func (p *peakTracker) newLogIndex() int32 {
-	if n := len(p.freeLog); n > 0 {
-		i := p.freeLog[n-1]
-		p.freeLog = p.freeLog[:n-1]
-		return i
-	}
-	return int32(max(len(p.logs), len(p.recent)))
-}
-
-// ownKeyLog gives key a log of its own, a keyWindow holding a copy of its
-// window, and returns it.
-func (p *peakTracker) ownKeyLog(key int32) *keyWindow {
-	i := p.newLogIndex()
-	for int(i) >= len(p.logs) {
-		p.logs = append(p.logs, keyWindow{})
-	}
-	k := &p.keys[key]
-	k.log = i + 1
-	log := &p.logs[i]
-	*log = keyWindow{}
-	for j := range k.n {
-		p.push(log, p.slab.entry(k, j))
-	}
-	return log
 }

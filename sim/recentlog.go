@@ -41,31 +41,43 @@ func (p *peakTracker) recentAt(r *recentLog, i int64) *admission {
 	return &p.slab.entries[r.off+int32(i&int64(r.size-1))]
 }
 
-// allowRecent is allow for a key (window k) whose log has parted, as a
-// recentLog. kept is false when the log and the window were both empty and
-// the log has been given up (then the key's window is its log again, and
-// allowed means nothing).
-func (p *peakTracker) allowRecent(k *keyWindow, now time.Duration) (allowed, kept bool) {
-	r := &p.recent[k.log-1]
-	if k.n == 0 && (r.made == 0 || p.recentAt(r, r.made-1).at+p.window <= now) {
-		p.slab.release(r.off, r.size)
-		p.freeLog = append(p.freeLog, k.log-1)
-		k.log = 0
-		return false, false
-	}
-	if r.made >= p.most && int64(r.size) >= p.most && p.recentAt(r, r.made-p.most).at+p.window > now {
-		return false, true
-	}
-	p.pushRecent(r, now)
-	return true, true
+// recentHolds reports whether r holds an admission still in the window at now.
+func (p *peakTracker) recentHolds(r *recentLog, now time.Duration) bool {
+	return r.made > 0 && p.recentAt(r, r.made-1).at+p.window > now
 }
 
-// pushRecent records an admission at at in r, growing r first when it is
-// full, smaller than most and would overwrite an admission still in the window.
+// recentAllows reports whether r admits a request at now: fewer than most of
+// its admissions are in the window (see recentLog).
+func (p *peakTracker) recentAllows(r *recentLog, now time.Duration) bool {
+	return r.made < p.most || int64(r.size) < p.most || p.recentAt(r, r.made-p.most).at+p.window <= now
+}
+
+// giveUpRecent gives up the log of key window k, when it and k are both
+// empty: the key's window is its log again.
+func (p *peakTracker) giveUpRecent(k *keyWindow) {
+	r := &p.recent[k.log-1]
+	p.slab.release(r.off, r.size)
+	p.freeLog = append(p.freeLog, k.log-1)
+	k.log = 0
+}
+
+// pushRecent records an admission at at in r, growing r first when it has
+// no room (recentRoom).
 func (p *peakTracker) pushRecent(r *recentLog, at time.Duration) {
-	if r.made >= int64(r.size) && int64(r.size) < p.most && p.recentAt(r, r.made).at+p.window > at {
+	if !p.recentRoom(r, at) {
 		p.growRecent(r, 2*r.size)
 	}
+	p.recordRecent(r, at)
+}
+
+// recentRoom reports whether r can record an admission at at as it is: it is
+// not full, or holds most, or the entry it would overwrite has left the window.
+func (p *peakTracker) recentRoom(r *recentLog, at time.Duration) bool {
+	return r.made < int64(r.size) || int64(r.size) >= p.most || p.recentAt(r, r.made).at+p.window <= at
+}
+
+// recordRecent records an admission at at in r, which has room.
+func (p *peakTracker) recordRecent(r *recentLog, at time.Duration) {
 	*p.recentAt(r, r.made) = admission{at, p.unit}
 	r.made++
 }
