@@ -25,52 +25,20 @@ var (
 // Admit is Decide's verdict alone (see Admitter): it spends cost tokens and
 // reports true when they are there at now ≥ the last admission.
 func (tb *TokenBucket) Admit(s *TokenBucketState, now time.Duration, cost int64) bool {
-	if cost < 1 {
-		badCost("TokenBucket.Admit", cost)
-	}
-	if now < s.last || cost > tb.burst {
-		return false
-	}
-	deficit := tb.deficitAt(s, now)
-	if deficit > tb.full-cost*tb.span {
-		return false
-	}
-	s.deficit, s.last = deficit+cost*tb.span, now
-	return true
+	_, admitted, _ := tb.Answer(s, now, cost)
+	return admitted
 }
 
 // Admit is Decide's verdict alone (see Admitter): it moves the TAT and reports
 // true when the request conforms at now.
 func (g *GCRA) Admit(s *GCRAState, now time.Duration, cost int64) bool {
-	if cost < 1 {
-		badCost("GCRA.Admit", cost)
-	}
-	ahead := s.tat.ns - int64(now)
-	if ahead > g.maxAhead || cost > g.burst {
-		return false
-	}
-	var wait int64
-	if ahead >= 0 {
-		wait = ahead*g.units + s.tat.frac
-	}
-	if wait > g.full-cost*g.span {
-		return false
-	}
-	untilTAT := g.fromUnits(wait + cost*g.span)
-	s.tat = exactDur{ns: int64(now) + untilTAT.ns, frac: untilTAT.frac}
-	return true
+	_, admitted, _ := g.Answer(s, now, cost)
+	return admitted
 }
 
 // Admit is Decide's verdict alone (see Admitter): it counts cost in now's
 // window and reports true when the window has room for it.
 func (fw *FixedWindow) Admit(s *FixedWindowState, now time.Duration, cost int64) bool {
-	if cost < 1 {
-		badCost("FixedWindow.Admit", cost)
-	}
-	start, count := fw.current(s, now)
-	if cost > fw.limit-count {
-		return false
-	}
-	s.start, s.count = start, count+cost
-	return true
+	_, admitted, _ := fw.Answer(s, now, cost)
+	return admitted
 }

@@ -22,47 +22,23 @@ var (
 // Refusal is Decide's refusal alone (see Refuser): refused when the bucket
 // lacks cost tokens at now ≥ the last admission.
 func (tb *TokenBucket) Refusal(s *TokenBucketState, now time.Duration, cost int64) (retryAfter time.Duration, refused bool) {
-	if now < s.last {
-		return 0, false
-	}
-	if cost > tb.burst {
-		return Never, true
-	}
-	if excess := tb.deficitAt(s, now) - (tb.full - cost*tb.span); excess > 0 {
-		return tb.ceilUnits(excess), true
-	}
-	return 0, false
+	scratch := *s // Answer would spend what it admits
+	retryAfter, _, refused = tb.Answer(&scratch, now, cost)
+	return retryAfter, refused
 }
 
 // Refusal is Decide's refusal alone (see Refuser): refused when the request
 // would not conform at now, within Burst×T of the TAT.
 func (g *GCRA) Refusal(s *GCRAState, now time.Duration, cost int64) (retryAfter time.Duration, refused bool) {
-	if cost > g.burst {
-		return Never, true
-	}
-	ahead := s.tat.ns - int64(now)
-	if ahead > g.maxAhead {
-		return 0, false // time went backwards: Decide's refuseFar
-	}
-	var wait int64
-	if ahead >= 0 {
-		wait = ahead*g.units + s.tat.frac
-	}
-	if excess := wait - (g.full - cost*g.span); excess > 0 {
-		return g.ceilUnits(excess), true
-	}
-	return 0, false
+	scratch := *s
+	retryAfter, _, refused = g.Answer(&scratch, now, cost)
+	return retryAfter, refused
 }
 
 // Refusal is Decide's refusal alone (see Refuser): refused when now's window
 // has no room for cost.
 func (fw *FixedWindow) Refusal(s *FixedWindowState, now time.Duration, cost int64) (retryAfter time.Duration, refused bool) {
-	start, count := fw.current(s, now)
-	if cost <= fw.limit-count {
-		return 0, false
-	}
-	if cost > fw.limit {
-		return Never, true
-	}
-	return start + fw.window - now, true
+	scratch := *s
+	retryAfter, _, refused = fw.Answer(&scratch, now, cost)
+	return retryAfter, refused
 }

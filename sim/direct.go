@@ -85,6 +85,23 @@ func (p *directPath) admit(key int32, now time.Duration, cost int64) (delay time
 	}
 }
 
+// answer is admit and, for a request it does not admit, the refusal with its
+// Retry-After where the limit tells one without a Decision
+// (algorithms.Answerer); neither admitted nor refused leaves the answer to
+// decide. For callers that keep no headers.
+func (p *directPath) answer(key int32, now time.Duration, cost int64) (retryAfter time.Duration, admitted, refused bool) {
+	switch {
+	case p.bucket != nil:
+		return p.bucketRule.Answer(&p.bucket.states[key], now, cost)
+	case p.gcra != nil:
+		return p.gcraRule.Answer(&p.gcra.states[key], now, cost)
+	case p.window != nil:
+		return p.windowRule.Answer(&p.window.states[key], now, cost)
+	}
+	_, admitted = p.admit(key, now, cost)
+	return 0, admitted, false
+}
+
 // decide fills d with the direct path's Decision on a request of cost for key
 // at now, or quick's when sim does not know its type (the kernel's Admitters).
 // d is filled in place: a Decision copied whole from where a call left it

@@ -25,18 +25,24 @@ type kernel struct {
 	// fits is true when the lane's world fits the kernel for the whole run
 	// (kernelFits); the quick path, which rule pushes change, and the trace,
 	// which a step of RunUntil may set, are checked at every call.
-	fits  bool
-	tally []kernelTally // per group, counted since the last flush
-	dirty []int32       // the groups whose tally is not zero
+	fits    bool
+	classes []kernelClass // per group
+	dirty   []int32       // the groups whose tally is not zero
+	keys    []int32       // client → its key of the first limit (population.keyOf[0])
 	// record, when set, receives every request the kernel handles, for
 	// lanes that follow this one (shared.go).
 	record *requestBlock
 }
 
-// kernelTally is what the kernel counted for one class since its last flush:
-// requests started (each with its one attempt), admitted (each succeeding at
-// once) and refused (each given up at once).
-type kernelTally struct{ started, admitted, refused int64 }
+// kernelClass is what the kernel keeps for one class (client group g): its
+// requests' cost, and what it counted since its last flush: requests started
+// (each with its one attempt), admitted (each succeeding at once) and refused
+// (each given up at once).
+type kernelClass struct {
+	g                          int32
+	cost                       int64
+	started, admitted, refused int64
+}
 
 // kernelOff, set by tests, keeps every lane built while it is set off the
 // kernel, on the general loop, to compare the two.
@@ -63,17 +69,19 @@ func (l *lane) setKernel() {
 		return
 	}
 	n := len(l.pop.groups)
-	l.kern = kernel{fits: true, tally: make([]kernelTally, n), dirty: make([]int32, 0, n)}
+	l.kern = kernel{fits: true, classes: make([]kernelClass, n), dirty: make([]int32, 0, n), keys: l.pop.keyOf[0]}
+	for g, grp := range l.pop.groups {
+		l.kern.classes[g] = kernelClass{g: int32(g), cost: grp.Cost}
+	}
 }
 
 // kernelRun is what one call of runKernel counts in locals until it flushes.
 type kernelRun struct {
-	started, admitted, refused int64
-	disagreed                  int64         // decisions the cross-check would have taken otherwise
-	verdicts                   uint64        // metrics.verdicts, folded on
-	lastDone                   time.Duration // when the latest request admitted or refused was
-	point                      kernelPoint
-	record                     *requestBlock // where a leader records the requests it handles (shared.go), or nil
+	disagreed int64         // decisions the cross-check would have taken otherwise
+	verdicts  uint64        // metrics.verdicts, folded on
+	lastDone  time.Duration // when the latest request admitted or refused was
+	point     kernelPoint
+	record    *requestBlock // where a leader records the requests it handles (shared.go), or nil
 }
 
 // kernelPoint is the series bucket the kernel counts in: the one that holds
@@ -129,7 +137,7 @@ func (l *lane) runKernel(t time.Duration, budget int) (processed int) {
 		if run.record != nil {
 			run.record.add(now, c, g)
 		}
-		l.kernelRequest(&run, c, g, now)
+		l.kernelRequest(&run, c, &l.kern.classes[g], now)
 
 		// The next arrival replaces the handled event, still the earliest:
 		// anything scheduled while it was handled comes after it.
@@ -160,7 +168,7 @@ func (l *lane) runSuperposed(run *kernelRun, top event, stop time.Duration, budg
 	e, pop := &l.eng, l.pop
 	g := pop.groupOf[top.a]
 	grp := &pop.groups[g]
-	st := &l.streams[g]
+	st, cls, record := &l.streams[g], &l.kern.classes[g], run.record
 	draw := newSuperposedDraw(&grp.Arrivals[0], grp.Count, l.cfg.Duration, &l.means[g])
 	// An arrival after last waits in the heap: the next event comes first
 	// (ties too: it was scheduled before), or the stop.
@@ -173,12 +181,12 @@ func (l *lane) runSuperposed(run *kernelRun, top event, stop time.Duration, budg
 				l.warmAhead(top.a, st, grp.Count)
 			}
 		}
-		at, ok := draw.after(now, st)
-		if run.record != nil {
-			run.record.add(now, c, g)
+		at, ok := draw.after(now, st.rnd.exp1(), st)
+		if record != nil {
+			record.add(now, c, g)
 		}
 		seq := e.seq
-		l.kernelRequest(run, c, g, now)
+		l.kernelRequest(run, c, cls, now)
 		processed++
 		if !ok {
 			e.dropTop()
@@ -199,34 +207,42 @@ func (l *lane) nextSuperposed(g int32, grp *ClientGroup) (at time.Duration, ok b
 }
 
 // kernelRequest is arrive, attempt and the rest for a new request of client c
-// of group g at now, the lane's clock, in the kernel.
-func (l *lane) kernelRequest(run *kernelRun, c, g int32, now time.Duration) {
+// of class cls at now, the lane's clock, in the kernel.
+func (l *lane) kernelRequest(run *kernelRun, c int32, cls *kernelClass, now time.Duration) {
 	if l.cold {
 		l.warm(c)
 	}
 	// The request and its attempt, counted in the class's tally and the series bucket.
 	cs := &l.clients[c]
 	cs.requests++
-	tl := &l.kern.tally[g]
-	if tl.started == 0 {
-		l.kern.dirty = append(l.kern.dirty, g)
+	if cls.started == 0 {
+		l.kern.dirty = append(l.kern.dirty, cls.g)
 	}
-	tl.started++
-	run.started++
+	cls.started++
 	if now >= run.point.end {
 		l.nextPoint(run, now)
 	}
 	run.point.started++
 
-	// The decision: Admit on the limit's concrete type where sim knows it.
-	cost, key := l.pop.groups[g].Cost, l.pop.keyOf[0][c]
-	var admitted bool
-	if l.direct.known() {
-		_, admitted = l.direct.admit(key, now, cost) // no delay: a leaky bucket is no Admitter, never in the kernel
-	} else {
+	// The decision: Admit on the limit's concrete type where sim knows it,
+	// and once the first refusal's headers are kept, its refusal too. No
+	// delay: a leaky bucket is no Admitter, never in the kernel.
+	cost, key := cls.cost, l.kern.keys[c]
+	var retryAfter time.Duration
+	var admitted, refused bool
+	switch {
+	case !l.direct.known():
 		admitted = l.quick.admit(key, now, cost)
+	case l.m.headersSet:
+		retryAfter, admitted, refused = l.direct.answer(key, now, cost)
+	default:
+		_, admitted = l.direct.admit(key, now, cost)
 	}
-	if admitted || l.kernelDecide(run, c, g, key, cost) {
+	if refused {
+		l.kernelRefuse(run, cls, key, retryAfter)
+		return
+	}
+	if admitted || l.kernelDecide(run, c, cls, key) {
 		// The cross-check (metrics.slidingLogCheck), and the admission added.
 		agreed, done := l.m.peak.checkInLine(key, now, cost, true)
 		if !done {
@@ -235,10 +251,9 @@ func (l *lane) kernelRequest(run *kernelRun, c, g int32, now time.Duration) {
 		if !agreed {
 			run.disagreed++
 		}
-		run.verdicts = foldVerdict(run.verdicts, now, g, foldAdmit)
+		run.verdicts = foldVerdict(run.verdicts, now, cls.g, foldAdmit)
 		cs.succeeded++
-		tl.admitted++
-		run.admitted++
+		cls.admitted++
 		run.point.admitted++
 		run.lastDone = now
 	}
@@ -251,30 +266,16 @@ func (l *lane) nextPoint(run *kernelRun, now time.Duration) {
 	run.point = kernelPoint{at: now, end: (i + 1) * l.m.bucket}
 }
 
-// kernelDecide answers a request of client c of group g that Admit did not
-// admit at once. It carries out a refusal or a delay and reports false, or
-// reports true when Decide admits the request at once. Once the first
-// refusal's headers are kept, a limit that can tell a refusal without a
-// Decision (algorithms.Refuser) is asked that first.
-func (l *lane) kernelDecide(run *kernelRun, c, g, key int32, cost int64) bool {
-	now := l.eng.now
-	if l.m.headersSet {
-		var retryAfter time.Duration
-		var refused bool
-		switch p := &l.direct; {
-		case p.bucket != nil:
-			retryAfter, refused = p.bucketRule.Refusal(&p.bucket.states[key], now, cost)
-		case p.gcra != nil:
-			retryAfter, refused = p.gcraRule.Refusal(&p.gcra.states[key], now, cost)
-		case p.window != nil:
-			retryAfter, refused = p.windowRule.Refusal(&p.window.states[key], now, cost)
-		default:
-			if r, ok := l.quick.(refuser); ok {
-				retryAfter, refused = r.refusal(key, now, cost)
-			}
-		}
-		if refused {
-			l.kernelRefuse(run, g, key, cost, retryAfter)
+// kernelDecide answers a request of client c of class cls that the kernel
+// did not answer at once. It carries out a refusal or a delay and reports
+// false, or reports true when Decide admits the request at once. Once the
+// first refusal's headers are kept, a limit sim does not know that can tell a
+// refusal without a Decision (algorithms.Refuser) is asked that first.
+func (l *lane) kernelDecide(run *kernelRun, c int32, cls *kernelClass, key int32) bool {
+	now, cost := l.eng.now, cls.cost
+	if r, ok := l.quick.(refuser); ok && l.m.headersSet && !l.direct.known() {
+		if retryAfter, refused := r.refusal(key, now, cost); refused {
+			l.kernelRefuse(run, cls, key, retryAfter)
 			return false
 		}
 	}
@@ -285,7 +286,7 @@ func (l *lane) kernelDecide(run *kernelRun, c, g, key int32, cost int64) bool {
 	switch {
 	case d.Verdict == algorithms.Refuse:
 		l.m.refusalHeaders(0, &d, l.cfg.HeaderStyle, l.limits)
-		l.kernelRefuse(run, g, key, cost, d.RetryAfter)
+		l.kernelRefuse(run, cls, key, d.RetryAfter)
 	case d.Delay > 0:
 		l.kernelDelay(run, c, &d)
 	default:
@@ -294,17 +295,16 @@ func (l *lane) kernelDecide(run *kernelRun, c, g, key int32, cost int64) bool {
 	return false
 }
 
-// kernelRefuse is refuse, then giveUp, for a request of group g that its
+// kernelRefuse is refuse, then giveUp, for a request of class cls that its
 // limit refused with retryAfter, in the kernel.
-func (l *lane) kernelRefuse(run *kernelRun, g, key int32, cost int64, retryAfter time.Duration) {
+func (l *lane) kernelRefuse(run *kernelRun, cls *kernelClass, key int32, retryAfter time.Duration) {
 	now := l.eng.now
-	if l.m.slog.allow(key, now, cost) { // the cross-check (metrics.slidingLogCheck)
+	if l.m.slog.allow(key, now, cls.cost) { // the cross-check (metrics.slidingLogCheck)
 		run.disagreed++
 	}
 	l.m.retryAfterGiven(retryAfter)
-	run.verdicts = foldVerdict(run.verdicts, now, g, foldRefuse)
-	l.kern.tally[g].refused++
-	run.refused++
+	run.verdicts = foldVerdict(run.verdicts, now, cls.g, foldRefuse)
+	cls.refused++
 	run.point.refused++
 	run.lastDone = now
 }
@@ -342,31 +342,35 @@ func (l *lane) flushKernel(run *kernelRun) {
 	m := &l.m
 	l.flushPoint(run)
 	m.verdicts = run.verdicts
+	var total kernelClass
 	for _, g := range l.kern.dirty {
-		tl, cl := &l.kern.tally[g], &m.classes[g]
-		cl.Unique += tl.started
-		cl.Attempts += tl.started
-		cl.Admitted += tl.admitted
-		cl.Succeeded += tl.admitted
-		cl.Refused += tl.refused
-		cl.GaveUp += tl.refused
-		if tl.admitted > 0 {
-			m.timesToSuccess(g).addN(0, tl.admitted) // each succeeded at its first attempt
+		cls, cl := &l.kern.classes[g], &m.classes[g]
+		cl.Unique += cls.started
+		cl.Attempts += cls.started
+		cl.Admitted += cls.admitted
+		cl.Succeeded += cls.admitted
+		cl.Refused += cls.refused
+		cl.GaveUp += cls.refused
+		if cls.admitted > 0 {
+			m.timesToSuccess(g).addN(0, cls.admitted) // each succeeded at its first attempt
 		}
-		*tl = kernelTally{}
+		total.started += cls.started
+		total.admitted += cls.admitted
+		total.refused += cls.refused
+		cls.started, cls.admitted, cls.refused = 0, 0, 0
 	}
 	l.kern.dirty = l.kern.dirty[:0]
 	c := &m.counts
-	c.Unique += run.started
-	c.Attempts += run.started
-	c.Admitted += run.admitted
-	c.Succeeded += run.admitted
-	c.Refused += run.refused
-	c.GaveUp += run.refused
-	m.refusedBy[0] += run.refused
-	m.decisions += run.admitted + run.refused
+	c.Unique += total.started
+	c.Attempts += total.started
+	c.Admitted += total.admitted
+	c.Succeeded += total.admitted
+	c.Refused += total.refused
+	c.GaveUp += total.refused
+	m.refusedBy[0] += total.refused
+	m.decisions += total.admitted + total.refused
 	m.disagreed += run.disagreed
-	if run.admitted+run.refused > 0 {
+	if total.admitted+total.refused > 0 {
 		c.AllDoneAt = max(c.AllDoneAt, run.lastDone)
 	}
 }

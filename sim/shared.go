@@ -57,7 +57,7 @@ func (l *lane) follow(b *requestBlock) {
 	run := kernelRun{verdicts: l.m.verdicts}
 	for i, at := range b.at {
 		l.eng.now = at
-		l.kernelRequest(&run, b.client[i], b.group[i], at)
+		l.kernelRequest(&run, b.client[i], &l.kern.classes[b.group[i]], at)
 	}
 	l.flushKernel(&run)
 	l.events += int64(len(b.at))

@@ -24,7 +24,7 @@ func nextSuperposed(a *Arrival, n int, st *arrivalState, stop time.Duration, mea
 		from = st.last
 	}
 	d := newSuperposedDraw(a, n, stop, means)
-	return d.after(from, st)
+	return d.after(from, st.rnd.exp1(), st)
 }
 
 // superposedDraw is what drawing a superposed group's arrivals needs, worked
@@ -42,9 +42,11 @@ func newSuperposedDraw(a *Arrival, n int, stop time.Duration, means *superposedM
 }
 
 // after is the next arrival after one at from (or the component's start),
-// drawn from st, or ok=false when there is none before the stop.
-func (d *superposedDraw) after(from time.Duration, st *arrivalState) (at time.Duration, ok bool) {
-	at = later(from, roundNs(st.rnd.exp1()*d.mean))
+// gap1 after it in units of the mean gap (an exponential of mean 1 drawn from
+// st's stream), or ok=false when there is none before the stop. It counts the
+// arrival in st.
+func (d *superposedDraw) after(from time.Duration, gap1 float64, st *arrivalState) (at time.Duration, ok bool) {
+	at = later(from, roundNs(gap1*d.mean))
 	if at >= d.stop {
 		return 0, false
 	}
