@@ -299,7 +299,12 @@ func (l *lane) kernelDecide(run *kernelRun, c int32, cls *kernelClass, key int32
 // limit refused with retryAfter, in the kernel.
 func (l *lane) kernelRefuse(run *kernelRun, cls *kernelClass, key int32, retryAfter time.Duration) {
 	now := l.eng.now
-	if l.m.slog.allow(key, now, cls.cost) { // the cross-check (metrics.slidingLogCheck)
+	// The cross-check (metrics.slidingLogCheck).
+	allowed, done := l.m.peak.checkInLine(key, now, cls.cost, false)
+	if !done {
+		allowed = l.m.peak.check(key, now, cls.cost, false)
+	}
+	if allowed {
 		run.disagreed++
 	}
 	l.m.retryAfterGiven(retryAfter)
