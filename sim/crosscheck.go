@@ -185,3 +185,10 @@ func (p *peakTracker) ownKeyLog(key int32) *keyWindow {
 	}
 	return log
 }
+
+// sameCheck reports whether p's cross-check is o's: the same window, limit
+// and cost of every request (so that, fed the same requests, the two logs give
+// the same verdicts).
+func (p *peakTracker) sameCheck(o *peakTracker) bool {
+	return p.window == o.window && p.limit == o.limit && p.unit == o.unit
+}

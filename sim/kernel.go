@@ -82,6 +82,22 @@ type kernelRun struct {
 	lastDone  time.Duration // when the latest request admitted or refused was
 	point     kernelPoint
 	record    *requestBlock // where a leader records the requests it handles (shared.go), or nil
+	// given, for a follower that keeps no log of its own (shared.go), is the
+	// leader's cross-check verdict on each request of the block it follows,
+	// and request the index there of the request it handles.
+	given   []bool
+	request int
+}
+
+// crossChecked counts the cross-check's verdict allowed on a request the
+// lane admitted (admitted) or refused, and records it for followers.
+func (run *kernelRun) crossChecked(allowed, admitted bool) {
+	if allowed != admitted {
+		run.disagreed++
+	}
+	if b := run.record; b != nil {
+		b.allowed = append(b.allowed, allowed)
+	}
 }
 
 // kernelPoint is the series bucket the kernel counts in: the one that holds
@@ -244,13 +260,14 @@ func (l *lane) kernelRequest(run *kernelRun, c int32, cls *kernelClass, now time
 	}
 	if admitted || l.kernelDecide(run, c, cls, key) {
 		// The cross-check (metrics.slidingLogCheck), and the admission added.
-		agreed, done := l.m.peak.checkInLine(key, now, cost, true)
-		if !done {
-			agreed = l.m.peak.check(key, now, cost, true)
+		var allowed, done bool
+		if run.given != nil {
+			allowed = run.given[run.request]
+			l.m.peak.add(key, now, cost)
+		} else if allowed, done = l.m.peak.checkInLine(key, now, cost, true); !done {
+			allowed = l.m.peak.check(key, now, cost, true)
 		}
-		if !agreed {
-			run.disagreed++
-		}
+		run.crossChecked(allowed, true)
 		run.verdicts = foldVerdict(run.verdicts, now, cls.g, foldAdmit)
 		cs.succeeded++
 		cls.admitted++
@@ -300,13 +317,13 @@ func (l *lane) kernelDecide(run *kernelRun, c int32, cls *kernelClass, key int32
 func (l *lane) kernelRefuse(run *kernelRun, cls *kernelClass, key int32, retryAfter time.Duration) {
 	now := l.eng.now
 	// The cross-check (metrics.slidingLogCheck).
-	allowed, done := l.m.peak.checkInLine(key, now, cls.cost, false)
-	if !done {
+	var allowed, done bool
+	if run.given != nil {
+		allowed = run.given[run.request]
+	} else if allowed, done = l.m.peak.checkInLine(key, now, cls.cost, false); !done {
 		allowed = l.m.peak.check(key, now, cls.cost, false)
 	}
-	if allowed {
-		run.disagreed++
-	}
+	run.crossChecked(allowed, false)
 	l.m.retryAfterGiven(retryAfter)
 	run.verdicts = foldVerdict(run.verdicts, now, cls.g, foldRefuse)
 	cls.refused++

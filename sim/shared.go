@@ -12,19 +12,24 @@ import (
 // draws them once: one lane, the leader, runs as usual and records each
 // request it handles in a block; the others, its followers, handle the
 // block's requests in turn, block after block, without drawing arrivals or
-// keeping a heap. (The sliding-log cross-check gives the same verdicts in
-// each too, but it shares the most-admitted tracker's windows, so each lane
-// still asks its own.) A follower's result is what it would have measured on
-// its own (TestSharedRequests).
+// keeping a heap. The sliding-log cross-check, fed the same requests, gives
+// the same verdicts in each lane whose first limit is the same: the leader
+// records its verdicts in the block too, and such a follower reads them and
+// keeps no log (its tracker only finds the most admitted in a window). A
+// follower's result is what it would have measured on its own
+// (TestSharedRequests).
 
 // requestBlock is a run of new requests in the order a leader handled them.
 type requestBlock struct {
 	at     []time.Duration
 	client []int32
 	group  []int32
+	// allowed is the leader's cross-check verdict on each request: whether
+	// an exact sliding log of its first limit admits it.
+	allowed []bool
 }
 
-// requestBlockSize is how many requests a block holds: 16 bytes each, so a
+// requestBlockSize is how many requests a block holds: 17 bytes each, so a
 // block stays in the processor's second-level cache while followers read it.
 const requestBlockSize = 1 << 14
 
@@ -35,6 +40,8 @@ func newRequestBlock() *requestBlock {
 		at:     make([]time.Duration, 0, requestBlockSize),
 		client: make([]int32, 0, requestBlockSize),
 		group:  make([]int32, 0, requestBlockSize),
+
+		allowed: make([]bool, 0, requestBlockSize),
 	}
 }
 
@@ -45,7 +52,7 @@ func (b *requestBlock) add(at time.Duration, c, g int32) {
 }
 
 func (b *requestBlock) reset() {
-	b.at, b.client, b.group = b.at[:0], b.client[:0], b.group[:0]
+	b.at, b.client, b.group, b.allowed = b.at[:0], b.client[:0], b.group[:0], b.allowed[:0]
 }
 
 // follow handles the requests of b, as the lane's kernel would handle them
@@ -55,8 +62,12 @@ func (l *lane) follow(b *requestBlock) {
 		return
 	}
 	run := kernelRun{verdicts: l.m.verdicts}
+	if !l.m.peak.checked {
+		run.given = b.allowed // the leader's cross-check is this lane's (given)
+	}
 	for i, at := range b.at {
 		l.eng.now = at
+		run.request = i
 		l.kernelRequest(&run, b.client[i], &l.kern.classes[b.group[i]], at)
 	}
 	l.flushKernel(&run)
@@ -130,6 +141,9 @@ func (s *Simulation) runShared(ctx context.Context, lanes []int, meter *progress
 			}
 			continue
 		}
+		if f.m.peak.sameCheck(leader.m.peak) {
+			f.m.peak.checked = false // it takes the leader's cross-check (follow)
+		}
 		followers, index = append(followers, f), append(index, i)
 	}
 	block := newRequestBlock()
@@ -148,7 +162,7 @@ func (s *Simulation) runShared(ctx context.Context, lanes []int, meter *progress
 		}
 		block.reset()
 		n := leader.runUntil(end, requestBlockSize)
-		if len(followers) > 0 && n != len(block.at) {
+		if len(followers) > 0 && (n != len(block.at) || n != len(block.allowed)) {
 			panic("sim.Simulation.runShared: the leader handled an event outside the kernel")
 		}
 		s.pool.give(want - n*(1+len(followers)))

@@ -167,3 +167,48 @@ func BenchmarkSharedRequests(b *testing.B) {
 		})
 	}
 }
+
+// TestAFollowerTakesTheLeadersCrossCheck follows a token bucket lane's
+// requests with another token bucket lane (shared.go): the follower keeps no
+// log of its own, and its result is that of the same lane run on its own,
+// which keeps one (the bucket and the sliding log disagree there).
+func TestAFollowerTakesTheLeadersCrossCheck(t *testing.T) {
+	cfg := poisson100(3 * time.Second)
+	cfg.Lanes = []LaneKind{LaneTokenBucket, LaneTokenBucket}
+	cfg.Variants = []Variant{{}, {Name: "bucket-b"}}
+	build := func() *Simulation {
+		s, err := New(cfg, Options{})
+		if err != nil {
+			t.Fatal(err)
+		}
+		return s
+	}
+	ran, alone := build(), build()
+	leader, follower := ran.lanes[0], ran.lanes[1]
+	follower.eng.heap = follower.eng.heap[:0] // it draws no arrivals: the leader's are its
+	if !leader.m.peak.sameCheck(follower.m.peak) {
+		t.Fatal("two token bucket lanes of one limit: not the same cross-check")
+	}
+	follower.m.peak.checked = false
+	block := newRequestBlock()
+	leader.kern.record = block
+	for {
+		block.reset()
+		n := leader.runUntil(ran.End(), requestBlockSize)
+		follower.follow(block)
+		if n < requestBlockSize {
+			break
+		}
+	}
+	alone.lanes[1].runUntil(alone.End(), 1<<30)
+	got, want := follower.result(), alone.lanes[1].result()
+	if !reflect.DeepEqual(got, want) {
+		t.Fatalf("the follower's result differs from the lane's on its own:\n%s", firstDifference(fmt.Sprintf("%+v", got), fmt.Sprintf("%+v", want)))
+	}
+	if want.SlidingLogDisagreement == 0 || len(alone.lanes[1].m.peak.recent) == 0 {
+		t.Fatalf("disagreement %v, %d logs parted on its own: the test shows nothing", want.SlidingLogDisagreement, len(alone.lanes[1].m.peak.recent))
+	}
+	if p := follower.m.peak; len(p.recent)+len(p.logs) > 0 {
+		t.Errorf("the follower parted %d logs: it keeps one of its own", len(p.recent)+len(p.logs))
+	}
+}
