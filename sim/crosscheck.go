@@ -18,8 +18,8 @@ func (p *peakTracker) allow(key int32, now time.Duration, cost int64) bool {
 // checkInLine is check in the common cases, with no call: nothing pending, no
 // ring going back to the slab or growing, no log parting or given up, no key
 // going over the limit for the first time. Otherwise it reports done=false,
-// having at most expired the key's window (which check does first anyway).
-// The kernel asks it first, then check.
+// having changed nothing but, perhaps, expired the key's window (which check
+// does first anyway). The kernel asks it first, then check.
 func (p *peakTracker) checkInLine(key int32, now time.Duration, cost int64, adds bool) (allowed, done bool) {
 	if p.pendingKey != 0 {
 		return false, false
@@ -29,7 +29,7 @@ func (p *peakTracker) checkInLine(key int32, now time.Duration, cost int64, adds
 		if k.size > 0 && (k.n <= inline || p.slab.at(k, k.n-inline-1).at+p.window <= now) {
 			return false, false // the ring would go back to the slab
 		}
-		var span *overSpan
+		var span *overSpan // the key's time over the limit, once it has been over
 		if k.span > 0 {
 			span = &p.spans[k.span-1]
 		}
@@ -38,31 +38,31 @@ func (p *peakTracker) checkInLine(key int32, now time.Duration, cost int64, adds
 			p.nextOldest(k)
 		}
 	}
-	var r *recentLog // the key's own log, if it has parted
+	if adds && (!k.hasRoom() || k.span == 0 && p.timed && k.sum+cost > p.limit) {
+		return false, false // the ring grows, or the key goes over the limit for the first time
+	}
 	switch {
 	case k.log == 0:
-		if allowed = cost <= p.limit-k.sum; !allowed && adds {
+		allowed = cost <= p.limit-k.sum
+		switch {
+		case !allowed && adds:
 			return false, false // the log parts
+		case allowed && !adds:
+			p.pending, p.pendingKey = admission{now, cost}, key+1
 		}
 	case p.unit == 0:
 		return false, false
 	default:
-		r = &p.recent[k.log-1]
+		r := &p.recent[k.log-1]
 		if k.n == 0 && !p.recentHolds(r, now) {
 			return false, false // the log is given up
 		}
-		if allowed = p.recentAllows(r, now); allowed && !p.recentRoom(r, now) {
-			return false, false
+		if allowed = p.recentAllows(r, now); allowed {
+			if !p.recentRoom(r, now) {
+				return false, false
+			}
+			p.recordRecent(r, now)
 		}
-	}
-	if adds && (!k.hasRoom() || k.span == 0 && p.timed && k.sum+cost > p.limit) {
-		return false, false
-	}
-	switch {
-	case r != nil && allowed:
-		p.recordRecent(r, now)
-	case r == nil && allowed && !adds:
-		p.pending, p.pendingKey = admission{now, cost}, key+1
 	}
 	if adds {
 		p.advance(k, now)

@@ -254,26 +254,38 @@ func (l *lane) kernelRequest(run *kernelRun, c int32, cls *kernelClass, now time
 	default:
 		_, admitted = l.direct.admit(key, now, cost)
 	}
-	if refused {
-		l.kernelRefuse(run, cls, key, retryAfter)
-		return
-	}
-	if admitted || l.kernelDecide(run, c, cls, key) {
-		// The cross-check (metrics.slidingLogCheck), and the admission added.
-		var allowed, done bool
-		if run.given != nil {
-			allowed = run.given[run.request]
-			l.m.peak.add(key, now, cost)
-		} else if allowed, done = l.m.peak.checkInLine(key, now, cost, true); !done {
-			allowed = l.m.peak.check(key, now, cost, true)
+	if !admitted && !refused {
+		if retryAfter, admitted, refused = l.kernelDecide(run, c, cls, key); !admitted && !refused {
+			return // delayed: the general path has it
 		}
-		run.crossChecked(allowed, true)
+	}
+
+	// The cross-check (metrics.slidingLogCheck), and an admission added.
+	var allowed, done bool
+	switch {
+	case run.given != nil:
+		allowed = run.given[run.request]
+		if admitted {
+			l.m.peak.add(key, now, cost)
+		}
+	default:
+		if allowed, done = l.m.peak.checkInLine(key, now, cost, admitted); !done {
+			allowed = l.m.peak.check(key, now, cost, admitted)
+		}
+	}
+	run.crossChecked(allowed, admitted)
+	if admitted {
 		run.verdicts = foldVerdict(run.verdicts, now, cls.g, foldAdmit)
 		cs.succeeded++
 		cls.admitted++
 		run.point.admitted++
-		run.lastDone = now
+	} else { // refused, then given up
+		l.m.retryAfterGiven(retryAfter)
+		run.verdicts = foldVerdict(run.verdicts, now, cls.g, foldRefuse)
+		cls.refused++
+		run.point.refused++
 	}
+	run.lastDone = now
 }
 
 // nextPoint flushes the kernel's series bucket and starts the one holding now.
@@ -284,16 +296,15 @@ func (l *lane) nextPoint(run *kernelRun, now time.Duration) {
 }
 
 // kernelDecide answers a request of client c of class cls that the kernel
-// did not answer at once. It carries out a refusal or a delay and reports
-// false, or reports true when Decide admits the request at once. Once the
-// first refusal's headers are kept, a limit sim does not know that can tell a
-// refusal without a Decision (algorithms.Refuser) is asked that first.
-func (l *lane) kernelDecide(run *kernelRun, c int32, cls *kernelClass, key int32) bool {
+// did not answer at once: admitted at once, or refused with retryAfter, or
+// neither when it is delayed (carried out here). Once the first refusal's
+// headers are kept, a limit sim does not know that can tell a refusal without
+// a Decision (algorithms.Refuser) is asked that first.
+func (l *lane) kernelDecide(run *kernelRun, c int32, cls *kernelClass, key int32) (retryAfter time.Duration, admitted, refused bool) {
 	now, cost := l.eng.now, cls.cost
 	if r, ok := l.quick.(refuser); ok && l.m.headersSet && !l.direct.known() {
 		if retryAfter, refused := r.refusal(key, now, cost); refused {
-			l.kernelRefuse(run, cls, key, retryAfter)
-			return false
+			return retryAfter, false, true
 		}
 	}
 	// d is filled in place and read field by field: a Decision copied whole
@@ -303,32 +314,12 @@ func (l *lane) kernelDecide(run *kernelRun, c int32, cls *kernelClass, key int32
 	switch {
 	case d.Verdict == algorithms.Refuse:
 		l.m.refusalHeaders(0, &d, l.cfg.HeaderStyle, l.limits)
-		l.kernelRefuse(run, cls, key, d.RetryAfter)
+		return d.RetryAfter, false, true
 	case d.Delay > 0:
 		l.kernelDelay(run, c, &d)
-	default:
-		return true
+		return 0, false, false
 	}
-	return false
-}
-
-// kernelRefuse is refuse, then giveUp, for a request of class cls that its
-// limit refused with retryAfter, in the kernel.
-func (l *lane) kernelRefuse(run *kernelRun, cls *kernelClass, key int32, retryAfter time.Duration) {
-	now := l.eng.now
-	// The cross-check (metrics.slidingLogCheck).
-	var allowed, done bool
-	if run.given != nil {
-		allowed = run.given[run.request]
-	} else if allowed, done = l.m.peak.checkInLine(key, now, cls.cost, false); !done {
-		allowed = l.m.peak.check(key, now, cls.cost, false)
-	}
-	run.crossChecked(allowed, false)
-	l.m.retryAfterGiven(retryAfter)
-	run.verdicts = foldVerdict(run.verdicts, now, cls.g, foldRefuse)
-	cls.refused++
-	run.point.refused++
-	run.lastDone = now
+	return 0, true, false
 }
 
 // kernelDelay hands a request of client c that its limit delays (answer d) to
