@@ -29,6 +29,9 @@ type kernel struct {
 	classes []kernelClass // per group
 	dirty   []int32       // the groups whose tally is not zero
 	keys    []int32       // client → its key of the first limit (population.keyOf[0])
+	// batched is true when the lane has one key and every request one cost:
+	// its cross-check takes the decisions in runs (checkrun.go).
+	batched bool
 	// record, when set, receives every request the kernel handles, for
 	// lanes that follow this one (shared.go).
 	record *requestBlock
@@ -73,7 +76,12 @@ func (l *lane) setKernel() {
 	for g, grp := range l.pop.groups {
 		l.kern.classes[g] = kernelClass{g: int32(g), cost: grp.Cost}
 	}
+	l.kern.batched = l.pop.keys[0].len() == 1 && l.m.peak.unit > 0 && !batchOff
 }
+
+// batchOff, set by tests, keeps every lane built while it is set from
+// batching its cross-check, to compare.
+var batchOff bool
 
 // kernelRun is what one call of runKernel counts in locals until it flushes.
 type kernelRun struct {
@@ -87,14 +95,15 @@ type kernelRun struct {
 	// and request the index there of the request it handles.
 	given   []bool
 	request int
+	// batch holds, in a batched lane, the decisions the cross-check has not
+	// seen yet (flushChecks).
+	batch checkBatch
 }
 
 // crossChecked counts the cross-check's verdict allowed on a request the
 // lane admitted (admitted) or refused, and records it for followers.
 func (run *kernelRun) crossChecked(allowed, admitted bool) {
-	if allowed != admitted {
-		run.disagreed++
-	}
+	run.disagreed += int64(b2i(allowed != admitted))
 	if b := run.record; b != nil {
 		b.allowed = append(b.allowed, allowed)
 	}
@@ -268,24 +277,44 @@ func (l *lane) kernelRequest(run *kernelRun, c int32, cls *kernelClass, now time
 		if admitted {
 			l.m.peak.add(key, now, cost)
 		}
+		run.crossChecked(allowed, admitted)
+	case l.kern.batched:
+		b := &run.batch
+		b.at[b.n], b.admitted[b.n] = now, admitted
+		if b.n++; b.n == checkBatchSize {
+			l.flushChecks(run)
+		}
 	default:
 		if allowed, done = l.m.peak.checkInLine(key, now, cost, admitted); !done {
 			allowed = l.m.peak.check(key, now, cost, admitted)
 		}
+		run.crossChecked(allowed, admitted)
 	}
-	run.crossChecked(allowed, admitted)
-	if admitted {
-		run.verdicts = foldVerdict(run.verdicts, now, cls.g, foldAdmit)
-		cs.succeeded++
-		cls.admitted++
-		run.point.admitted++
-	} else { // refused, then given up
-		l.m.retryAfterGiven(retryAfter)
-		run.verdicts = foldVerdict(run.verdicts, now, cls.g, foldRefuse)
-		cls.refused++
-		run.point.refused++
-	}
+	// Admitted (and succeeded), or refused (and given up), counted with no
+	// branch on a verdict that may be as often one as the other.
+	a := int64(b2i(admitted))
+	l.m.retryAfterGiven(retryAfter) // none when admitted
+	run.verdicts = foldVerdict(run.verdicts, now, cls.g, uint64(foldRefuse-a)) // foldAdmit when admitted
+	cs.succeeded += int32(a)
+	cls.admitted += a
+	cls.refused += 1 - a
+	run.point.admitted += a
+	run.point.refused += 1 - a
 	run.lastDone = now
+}
+
+// flushChecks hands the decisions of run's batch to the cross-check.
+func (l *lane) flushChecks(run *kernelRun) {
+	b := &run.batch
+	if b.n == 0 {
+		return
+	}
+	var allowed [checkBatchSize]bool
+	l.m.peak.checkRun(0, b, &allowed)
+	for i := range b.n {
+		run.crossChecked(allowed[i], b.admitted[i])
+	}
+	b.n = 0
 }
 
 // nextPoint flushes the kernel's series bucket and starts the one holding now.
@@ -325,6 +354,7 @@ func (l *lane) kernelDecide(run *kernelRun, c int32, cls *kernelClass, key int32
 // kernelDelay hands a request of client c that its limit delays (answer d) to
 // the general path, which schedules its release.
 func (l *lane) kernelDelay(run *kernelRun, c int32, d *algorithms.Decision) {
+	l.flushChecks(run) // the general path asks the cross-check itself
 	now := l.eng.now
 	r := l.reqs.get()
 	l.reqs.all[r] = request{
@@ -353,6 +383,7 @@ func (l *lane) flushPoint(run *kernelRun) {
 // flushKernel adds what the kernel counted to the lane's metrics.
 func (l *lane) flushKernel(run *kernelRun) {
 	m := &l.m
+	l.flushChecks(run)
 	l.flushPoint(run)
 	m.verdicts = run.verdicts
 	var total kernelClass

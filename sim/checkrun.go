@@ -1,0 +1,112 @@
+package sim
+
+import "time"
+
+// The kernel of a lane with one key and requests of one cost (a global limit,
+// say) hands its decisions to the cross-check in runs (checkRun), not one by
+// one: while nothing but the common case can arise in a whole run (the key's
+// log has parted and is a recentLog of full size, both rings have room, the
+// window keeps more than fit in the key's record, the key has been over the
+// limit before or cannot go over it), the run is checked in one loop whose
+// state stays in registers. Otherwise each decision goes through checkInLine
+// or check. Either way the verdicts, windows and times over the limit are
+// those of one call per decision (TestCheckRunIsOneCheckPerDecision).
+
+// checkBatch is a run of decisions on the key of a one-key lane, in time
+// order: when, and whether the lane admitted the request at once.
+type checkBatch struct {
+	at       [checkBatchSize]time.Duration
+	admitted [checkBatchSize]bool
+	n        int
+}
+
+// checkBatchSize is how many decisions a checkBatch holds.
+const checkBatchSize = 64
+
+// checkRun is check (or checkInLine) for the decisions of b, on key, every
+// request of cost unit; allowed[i] is set to the cross-check's verdict on
+// decision i.
+func (p *peakTracker) checkRun(key int32, b *checkBatch, allowed *[checkBatchSize]bool) {
+	for i := 0; i < b.n; {
+		if n := p.checkRunInLine(key, b, i, allowed); n > 0 {
+			i += n
+			continue
+		}
+		a, done := p.checkInLine(key, b.at[i], p.unit, b.admitted[i])
+		if !done {
+			a = p.check(key, b.at[i], p.unit, b.admitted[i])
+		}
+		allowed[i] = a
+		i++
+	}
+}
+
+// checkRunInLine checks decisions from, from+1, … of b (see checkRun) in one
+// loop when nothing but the common case can arise in all of them, and returns
+// how many it checked: all, or none.
+func (p *peakTracker) checkRunInLine(key int32, b *checkBatch, from int, allowed *[checkBatchSize]bool) int {
+	k := &p.keys[key]
+	m, last := int32(b.n-from), b.at[b.n-1]
+	if p.pendingKey != 0 || p.unit == 0 || k.log == 0 || k.size == 0 || k.n+m > k.size || k.n <= inline ||
+		p.slab.at(k, k.n-inline-1).at+p.window <= last || // the ring would go back to the slab
+		k.span == 0 && p.timed && k.sum+int64(m)*p.unit > p.limit {
+		return 0
+	}
+	r := &p.recent[k.log-1]
+	if int64(r.size) < p.most {
+		return 0 // the log may grow
+	}
+	if int64(r.size) == p.most {
+		p.growRecent(r, 2*r.size) // room for the slot the loop writes whatever the verdict
+	}
+	var span *overSpan // nil while the key has never been over the limit (and cannot be in this run)
+	if k.span > 0 {
+		span = &p.spans[k.span-1]
+	}
+	window, ring := p.slab.entries[k.off:k.off+k.size], p.slab.entries[r.off:r.off+r.size]
+	mask, logMask := k.size-1, int64(r.size-1)
+	head, n, sum, made := k.head, k.n, k.sum, r.made
+	for i := from; i < b.n; i++ {
+		t := b.at[i&(checkBatchSize-1)]
+		for ; n > 0 && window[head].at+p.window <= t; n-- { // expire
+			if span != nil {
+				span.pass(sum > p.limit, window[head].at+p.window)
+			}
+			sum -= p.unit
+			head = (head + 1) & mask
+		}
+		// The verdict, and the admission written whatever it is (in the slot
+		// of an admission older than the most-th latest, which nothing reads
+		// again: the ring holds more than most), counted only when admitted:
+		// no branch on a verdict that is as often one as the other.
+		ok := made < p.most || ring[(made-p.most)&logMask].at+p.window <= t
+		ring[made&logMask] = admission{t, p.unit}
+		made += int64(b2i(ok))
+		allowed[i&(checkBatchSize-1)] = ok
+		// The lane's admission, likewise written to the free slot after the
+		// window's latest whether or not the lane admitted the request.
+		if span != nil {
+			span.pass(sum > p.limit, t) // advance (no admission: the time up to t at the same sum)
+		}
+		window[(head+n)&mask] = admission{t, p.unit}
+		add := b2i(b.admitted[i&(checkBatchSize-1)])
+		n += int32(add)
+		sum += int64(add) * p.unit
+		if sum > p.best.Count { // field by field: no write barrier, no call in the loop
+			p.best.Count, p.best.Start, p.best.End = sum, window[head].at, window[head].at+p.window
+			p.bestID = key
+		}
+	}
+	k.head, k.n, k.sum, r.made = head, n, sum, made
+	k.first[0] = window[head]
+	return b.n - from
+}
+
+// b2i is 1 for true, 0 for false, without a branch.
+func b2i(b bool) int {
+	var i int
+	if b {
+		i = 1
+	}
+	return i
+}

@@ -1,0 +1,69 @@
+package sim
+
+import (
+	"math/rand/v2"
+	"testing"
+	"time"
+)
+
+// TestCheckRunIsOneCheckPerDecision feeds two cross-checks of one key the same
+// decisions: one a decision at a time, as the kernel of a lane with several
+// keys does (checkInLine, else check), the other in runs of 1 to 64
+// (checkRun, after checkRunInLine alone), of up to a limit's worth. Every verdict, the most admitted in
+// a window and the time over the limit must be the same, and runs must have
+// been checked in one loop.
+func TestCheckRunIsOneCheckPerDecision(t *testing.T) {
+	for _, unit := range []int64{1, 2} {
+		for _, c := range []struct {
+			limit  int64
+			window time.Duration
+		}{{5, 10 * time.Millisecond}, {20, 7 * time.Millisecond}, {32, 10 * time.Millisecond}, {200, 7 * time.Millisecond}, {1000, time.Second}} {
+			checkRunAgainstOneByOne(t, c.limit, c.window, unit)
+		}
+	}
+}
+
+func checkRunAgainstOneByOne(t *testing.T, limit int64, window time.Duration, unit int64) {
+	t.Helper()
+	rnd := rand.New(rand.NewPCG(uint64(limit), uint64(unit)))
+	one, runs := newCheckedTracker(window, limit, 1, unit), newCheckedTracker(window, limit, 1, unit)
+	var now time.Duration
+	inLine, decisions := 0, 0
+	for range 3000 {
+		var b checkBatch
+		b.n = 1 + rnd.IntN(min(checkBatchSize, int(limit/unit))) // a run within one window's worth
+		var want [checkBatchSize]bool
+		admitRate := []float64{0.2, 0.5, 0.9}[rnd.IntN(3)]
+		for i := range b.n {
+			now += time.Duration(rnd.Int64N(int64(window) / limit * unit / 2)) // 4 limits' worth a window
+			if rnd.Int64N(20*limit) == 0 {
+				now += 2 * window // everything expires
+			}
+			b.at[i], b.admitted[i] = now, rnd.Float64() < admitRate
+			got, done := one.checkInLine(0, now, unit, b.admitted[i])
+			if !done {
+				got = one.check(0, now, unit, b.admitted[i])
+			}
+			want[i] = got
+		}
+		var allowed [checkBatchSize]bool
+		if runs.checkRunInLine(0, &b, 0, &allowed) > 0 {
+			inLine++
+		} else {
+			runs.checkRun(0, &b, &allowed)
+		}
+		if allowed != want {
+			t.Fatalf("%d per %v, unit %d, decisions %d to %d: verdicts %v in a run, %v one at a time", limit, window, unit, decisions, decisions+b.n-1, allowed[:b.n], want[:b.n])
+		}
+		decisions += b.n
+	}
+	if runs.best != one.best || runs.bestID != one.bestID {
+		t.Errorf("%d per %v, unit %d: most in a window %+v in runs, %+v one at a time", limit, window, unit, runs.best, one.best)
+	}
+	if got, want := runs.overLimit(), one.overLimit(); got != want || want == 0 {
+		t.Errorf("%d per %v, unit %d: time over the limit %v in runs, %v one at a time (want it above 0, to test it)", limit, window, unit, got, want)
+	}
+	if inLine < 100 {
+		t.Errorf("%d per %v, unit %d: %d runs of 3000 checked in one loop: the test compares too little", limit, window, unit, inLine)
+	}
+}
