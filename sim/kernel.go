@@ -293,7 +293,7 @@ func (l *lane) kernelRequest(run *kernelRun, c int32, cls *kernelClass, now time
 	// Admitted (and succeeded), or refused (and given up), counted with no
 	// branch on a verdict that may be as often one as the other.
 	a := int64(b2i(admitted))
-	l.m.retryAfterGiven(retryAfter) // none when admitted
+	l.m.retryAfterGiven(retryAfter)                                            // none when admitted
 	run.verdicts = foldVerdict(run.verdicts, now, cls.g, uint64(foldRefuse-a)) // foldAdmit when admitted
 	cs.succeeded += int32(a)
 	cls.admitted += a
