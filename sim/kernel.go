@@ -291,10 +291,11 @@ func (l *lane) kernelRequest(run *kernelRun, c int32, cls *kernelClass, now time
 		run.crossChecked(allowed, admitted)
 	}
 	// Admitted (and succeeded), or refused (and given up), counted with no
-	// branch on a verdict that may be as often one as the other.
+	// branch on a verdict that may be as often one as the other; the verdict
+	// folded is foldAdmit or foldRefuse.
 	a := int64(b2i(admitted))
-	l.m.retryAfterGiven(retryAfter)                                            // none when admitted
-	run.verdicts = foldVerdict(run.verdicts, now, cls.g, uint64(foldRefuse-a)) // foldAdmit when admitted
+	l.m.retryAfterGiven(retryAfter) // none when admitted
+	run.verdicts = foldVerdict(run.verdicts, now, cls.g, uint64(foldRefuse-a))
 	cs.succeeded += int32(a)
 	cls.admitted += a
 	cls.refused += 1 - a
