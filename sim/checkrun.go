@@ -23,11 +23,11 @@ type checkBatch struct {
 // checkBatchSize is how many decisions a checkBatch holds.
 const checkBatchSize = 64
 
-// checkRun is check (or checkInLine) for the decisions of b, on key, every
-// request of cost unit; allowed[i] is set to the cross-check's verdict on
-// decision i.
-func (p *peakTracker) checkRun(key int32, b *checkBatch, allowed *[checkBatchSize]bool) {
-	for i := 0; i < b.n; {
+// checkRun is check (or checkInLine) for the decisions from, from+1, … of b,
+// on key, every request of cost unit; allowed[i] is set to the cross-check's
+// verdict on decision i.
+func (p *peakTracker) checkRun(key int32, b *checkBatch, from int, allowed *[checkBatchSize]bool) {
+	for i := from; i < b.n; {
 		if n := p.checkRunInLine(key, b, i, allowed); n > 0 {
 			i += n
 			continue
@@ -43,14 +43,18 @@ func (p *peakTracker) checkRun(key int32, b *checkBatch, allowed *[checkBatchSiz
 
 // checkRunInLine checks decisions from, from+1, … of b (see checkRun) in one
 // loop when nothing but the common case can arise in all of them, and returns
-// how many it checked: all, or none.
+// how many it checked: all, none, or, while the key's log is its window, those
+// before the first on which the lane and the log disagree (the log parts).
 func (p *peakTracker) checkRunInLine(key int32, b *checkBatch, from int, allowed *[checkBatchSize]bool) int {
 	k := &p.keys[key]
 	m, last := int32(b.n-from), b.at[b.n-1]
-	if p.pendingKey != 0 || p.unit == 0 || k.log == 0 || k.size == 0 || k.n+m > k.size || k.n <= inline ||
+	if p.pendingKey != 0 || p.unit == 0 || k.size == 0 || k.n+m > k.size || k.n <= inline ||
 		p.slab.at(k, k.n-inline-1).at+p.window <= last || // the ring would go back to the slab
 		k.span == 0 && p.timed && k.sum+int64(m)*p.unit > p.limit {
 		return 0
+	}
+	if k.log == 0 {
+		return p.checkSharedRun(key, k, b, from, allowed)
 	}
 	r := &p.recent[k.log-1]
 	if int64(r.size) < p.most {
@@ -100,6 +104,48 @@ func (p *peakTracker) checkRunInLine(key int32, b *checkBatch, from int, allowed
 	k.head, k.n, k.sum, r.made = head, n, sum, made
 	k.first[0] = window[head]
 	return b.n - from
+}
+
+// checkSharedRun is checkRunInLine for key (window k) while its log is its
+// window: it stops before the first decision the lane and the log disagree on.
+func (p *peakTracker) checkSharedRun(key int32, k *keyWindow, b *checkBatch, from int, allowed *[checkBatchSize]bool) int {
+	var span *overSpan
+	if k.span > 0 {
+		span = &p.spans[k.span-1]
+	}
+	window, mask := p.slab.entries[k.off:k.off+k.size], k.size-1
+	head, n, sum := k.head, k.n, k.sum
+	i := from
+	for ; i < b.n; i++ {
+		t, adds := b.at[i&(checkBatchSize-1)], b.admitted[i&(checkBatchSize-1)]
+		for ; n > 0 && window[head].at+p.window <= t; n-- { // expire
+			if span != nil {
+				span.pass(sum > p.limit, window[head].at+p.window)
+			}
+			sum -= p.unit
+			head = (head + 1) & mask
+		}
+		ok := p.unit <= p.limit-sum
+		if ok != adds {
+			break // the log parts: check does it
+		}
+		allowed[i&(checkBatchSize-1)] = ok
+		if adds {
+			if span != nil {
+				span.pass(sum > p.limit, t) // advance
+			}
+			window[(head+n)&mask] = admission{t, p.unit}
+			n++
+			sum += p.unit
+			if sum > p.best.Count {
+				p.best.Count, p.best.Start, p.best.End = sum, window[head].at, window[head].at+p.window
+				p.bestID = key
+			}
+		}
+	}
+	k.head, k.n, k.sum = head, n, sum
+	k.first[0] = window[head]
+	return i - from
 }
 
 // b2i is 1 for true, 0 for false, without a branch.

@@ -4,6 +4,8 @@ import (
 	"math/rand/v2"
 	"testing"
 	"time"
+
+	"github.com/rlsim/rlsim/algorithms"
 )
 
 // TestCheckRunIsOneCheckPerDecision feeds two cross-checks of one key the same
@@ -27,31 +29,47 @@ func checkRunAgainstOneByOne(t *testing.T, limit int64, window time.Duration, un
 	t.Helper()
 	rnd := rand.New(rand.NewPCG(uint64(limit), uint64(unit)))
 	one, runs := newCheckedTracker(window, limit, 1, unit), newCheckedTracker(window, limit, 1, unit)
+	sl, err := algorithms.NewSlidingLog(algorithms.Policy{Limit: limit, Window: window})
+	if err != nil {
+		t.Fatal(err)
+	}
+	var log algorithms.SlidingLogState
 	var now time.Duration
-	inLine, decisions := 0, 0
-	for range 3000 {
+	inLine, sharedInLine, decisions := 0, 0, 0
+	admitRate := 0.5
+	for run := range 3000 {
+		if run%20 == 0 { // a phase of 20 runs: the lane admits at random, or is the sliding log
+			if admitRate = []float64{0.2, 0.5, 0.9, -1}[rnd.IntN(4)]; admitRate < 0 {
+				now += 2 * window // everything expires: the log and the window share again
+			}
+		}
 		var b checkBatch
 		b.n = 1 + rnd.IntN(min(checkBatchSize, int(limit/unit))) // a run within one window's worth
 		var want [checkBatchSize]bool
-		admitRate := []float64{0.2, 0.5, 0.9}[rnd.IntN(3)]
 		for i := range b.n {
 			now += time.Duration(rnd.Int64N(int64(window) / limit * unit / 2)) // 4 limits' worth a window
 			if rnd.Int64N(20*limit) == 0 {
 				now += 2 * window // everything expires
 			}
-			b.at[i], b.admitted[i] = now, rnd.Float64() < admitRate
+			logSays := sl.Allow(&log, now, unit)
+			b.at[i], b.admitted[i] = now, rnd.Float64() < admitRate || admitRate < 0 && logSays
 			got, done := one.checkInLine(0, now, unit, b.admitted[i])
 			if !done {
 				got = one.check(0, now, unit, b.admitted[i])
 			}
-			want[i] = got
+			if want[i] = got; got != logSays {
+				t.Fatalf("%d per %v, unit %d, decision %d: the cross-check says %v, the sliding log %v", limit, window, unit, decisions+i, got, logSays)
+			}
 		}
 		var allowed [checkBatchSize]bool
-		if runs.checkRunInLine(0, &b, 0, &allowed) > 0 {
+		shared := runs.keys[0].log == 0
+		n := runs.checkRunInLine(0, &b, 0, &allowed)
+		if n > 0 && shared {
+			sharedInLine++
+		} else if n > 0 {
 			inLine++
-		} else {
-			runs.checkRun(0, &b, &allowed)
 		}
+		runs.checkRun(0, &b, n, &allowed)
 		if allowed != want {
 			t.Fatalf("%d per %v, unit %d, decisions %d to %d: verdicts %v in a run, %v one at a time", limit, window, unit, decisions, decisions+b.n-1, allowed[:b.n], want[:b.n])
 		}
@@ -63,7 +81,8 @@ func checkRunAgainstOneByOne(t *testing.T, limit int64, window time.Duration, un
 	if got, want := runs.overLimit(), one.overLimit(); got != want || want == 0 {
 		t.Errorf("%d per %v, unit %d: time over the limit %v in runs, %v one at a time (want it above 0, to test it)", limit, window, unit, got, want)
 	}
-	if inLine < 100 {
-		t.Errorf("%d per %v, unit %d: %d runs of 3000 checked in one loop: the test compares too little", limit, window, unit, inLine)
+	if inLine < 100 || sharedInLine < 5 && limit/unit > 2*int64(inline) { // else the window never needs a ring
+		t.Errorf("%d per %v, unit %d: %d runs of 3000 checked in one loop, %d of them with a shared window: the test compares too little",
+			limit, window, unit, inLine+sharedInLine, sharedInLine)
 	}
 }

@@ -311,7 +311,7 @@ func (l *lane) flushChecks(run *kernelRun) {
 		return
 	}
 	var allowed [checkBatchSize]bool
-	l.m.peak.checkRun(0, b, &allowed)
+	l.m.peak.checkRun(0, b, 0, &allowed)
 	for i := range b.n {
 		run.crossChecked(allowed[i], b.admitted[i])
 	}
