@@ -159,6 +159,19 @@ func (p *peakTracker) ownLog(key int32) {
 	}
 }
 
+// takeLog gives key the log at an index no key holds in logs (p.logs or
+// p.recent), empty, and returns the index.
+func takeLog[T any](p *peakTracker, key int32, logs *[]T) int32 {
+	i := p.newLogIndex()
+	for int(i) >= len(*logs) {
+		*logs = append(*logs, *new(T))
+	}
+	var empty T
+	(*logs)[i] = empty
+	p.keys[key].log = i + 1
+	return i
+}
+
 // newLogIndex is the index of a log no key holds, in logs or recent.
 func (p *peakTracker) newLogIndex() int32 {
 	if n := len(p.freeLog); n > 0 {
@@ -172,14 +185,8 @@ func (p *peakTracker) newLogIndex() int32 {
 // ownKeyLog gives key a log of its own, a keyWindow holding a copy of its
 // window, and returns it.
 func (p *peakTracker) ownKeyLog(key int32) *keyWindow {
-	i := p.newLogIndex()
-	for int(i) >= len(p.logs) {
-		p.logs = append(p.logs, keyWindow{})
-	}
-	k := &p.keys[key]
-	k.log = i + 1
-	log := &p.logs[i]
-	*log = keyWindow{}
+	i := takeLog(p, key, &p.logs) // before p.logs is read: it may grow it
+	k, log := &p.keys[key], &p.logs[i]
 	for j := range k.n {
 		p.push(log, p.slab.entry(k, j))
 	}

@@ -47,6 +47,17 @@ type kernelClass struct {
 	started, admitted, refused int64
 }
 
+// addTo adds what cls counted to a result's counts: each request started is
+// unique and one attempt, each admitted succeeded, each refused gave up.
+func (cls *kernelClass) addTo(unique, attempts, admitted, succeeded, refused, gaveUp *int64) {
+	*unique += cls.started
+	*attempts += cls.started
+	*admitted += cls.admitted
+	*succeeded += cls.admitted
+	*refused += cls.refused
+	*gaveUp += cls.refused
+}
+
 // kernelOff, set by tests, keeps every lane built while it is set off the
 // kernel, on the general loop, to compare the two.
 var kernelOff bool
@@ -390,12 +401,7 @@ func (l *lane) flushKernel(run *kernelRun) {
 	var total kernelClass
 	for _, g := range l.kern.dirty {
 		cls, cl := &l.kern.classes[g], &m.classes[g]
-		cl.Unique += cls.started
-		cl.Attempts += cls.started
-		cl.Admitted += cls.admitted
-		cl.Succeeded += cls.admitted
-		cl.Refused += cls.refused
-		cl.GaveUp += cls.refused
+		cls.addTo(&cl.Unique, &cl.Attempts, &cl.Admitted, &cl.Succeeded, &cl.Refused, &cl.GaveUp)
 		if cls.admitted > 0 {
 			m.timesToSuccess(g).addN(0, cls.admitted) // each succeeded at its first attempt
 		}
@@ -406,12 +412,7 @@ func (l *lane) flushKernel(run *kernelRun) {
 	}
 	l.kern.dirty = l.kern.dirty[:0]
 	c := &m.counts
-	c.Unique += total.started
-	c.Attempts += total.started
-	c.Admitted += total.admitted
-	c.Succeeded += total.admitted
-	c.Refused += total.refused
-	c.GaveUp += total.refused
+	total.addTo(&c.Unique, &c.Attempts, &c.Admitted, &c.Succeeded, &c.Refused, &c.GaveUp)
 	m.refusedBy[0] += total.refused
 	m.decisions += total.admitted + total.refused
 	m.disagreed += run.disagreed

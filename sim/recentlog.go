@@ -96,14 +96,8 @@ func (p *peakTracker) growRecent(r *recentLog, size int32) {
 
 // ownRecent gives key a log of its own, a recentLog holding its window as it is.
 func (p *peakTracker) ownRecent(key int32) *recentLog {
-	i := p.newLogIndex()
-	for int(i) >= len(p.recent) {
-		p.recent = append(p.recent, recentLog{})
-	}
-	k := &p.keys[key]
-	k.log = i + 1
-	r := &p.recent[i]
-	*r = recentLog{}
+	i := takeLog(p, key, &p.recent) // before p.recent is read: it may grow it
+	k, r := &p.keys[key], &p.recent[i]
 	p.growRecent(r, max(4, int32(1)<<bits.Len32(uint32(k.n))))
 	for j := range k.n {
 		*p.recentAt(r, int64(j)) = p.slab.entry(k, j)
