@@ -67,7 +67,7 @@ func (p *peakTracker) checkRunInLine(key int32, b *checkBatch, from int, allowed
 	if k.span > 0 {
 		span = &p.spans[k.span-1]
 	}
-	window, ring := p.slab.entries[k.off:k.off+k.size], p.slab.entries[r.off:r.off+r.size]
+	window, ring := p.slab.entries[k.off:k.off+k.size], p.logSlab.entries[r.off:r.off+r.size]
 	mask, logMask := k.size-1, int64(r.size-1)
 	head, n, sum, made := k.head, k.n, k.sum, r.made
 	for i := from; i < b.n; i++ {

@@ -155,3 +155,42 @@ func crossCheckSharing(t *testing.T, p algorithms.Policy, unit int64) {
 		t.Errorf("unit %d: %d key logs, %d recent logs", unit, len(checked.logs), len(checked.recent))
 	}
 }
+
+// TestAGrownLogForgetsWhatItDropped grows a recentLog that has dropped its
+// oldest admissions (they had left the window), once into a ring a gone log
+// left in the slab full of recent times and once where it is: the slots of the
+// dropped admissions, which the larger ring may be asked about, must read as
+// long gone, and the kept ones as they were.
+func TestAGrownLogForgetsWhatItDropped(t *testing.T) {
+	for _, inPlace := range []bool{false, true} {
+		p := newCheckedTracker(10*time.Millisecond, 20, 1, 1)
+		if !inPlace { // a gone log's ring of 8, full of recent times, free
+			off := p.logSlab.alloc(8)
+			for j := range int32(8) {
+				p.logSlab.entries[off+j] = admission{at: time.Hour, cost: 1}
+			}
+			p.logSlab.release(off, 8)
+		}
+		r := &recentLog{}
+		p.growRecent(r, 4)
+		if !inPlace {
+			p.logSlab.alloc(4) // another ring after it: it grows into the free one
+		}
+		for i := range int64(6) { // seqs 0 and 1 overwritten by 4 and 5
+			p.recordRecent(r, time.Duration(i)*time.Millisecond)
+		}
+		p.growRecent(r, 8)
+		if last := int(r.off+r.size) == len(p.logSlab.entries); last != inPlace {
+			t.Fatalf("in place %v: the ring ended at the slab's end: %v", inPlace, last)
+		}
+		for i := range int64(6) {
+			want := time.Duration(i) * time.Millisecond
+			if i < 2 {
+				want = longGone
+			}
+			if got := p.recentAt(r, i).at; got != want {
+				t.Errorf("in place %v: admission %d reads %v, want %v", inPlace, i, got, want)
+			}
+		}
+	}
+}

@@ -28,8 +28,9 @@ type peakTracker struct {
 	timed   bool // it times the windows over the limit (spans)
 	checked bool // it is also a cross-check (allow): an add the log did not admit parts them
 	keys    []keyWindow
-	spans   []overSpan // of the keys that have held more than limit, by keyWindow.span
-	slab    admissionSlab
+	spans   []overSpan    // of the keys that have held more than limit, by keyWindow.span
+	slab    admissionSlab // the keys' windows' rings, and keyWindow logs'
+	logSlab admissionSlab // the rings of recentLogs
 	best    WindowPeak
 	bestID  int32
 
@@ -100,6 +101,13 @@ func (s *admissionSlab) alloc(size int32) int32 {
 		return f[len(f)-1]
 	}
 	off := len(s.entries)
+	s.add(size)
+	return int32(off)
+}
+
+// add adds size entries at the slab's end.
+func (s *admissionSlab) add(size int32) {
+	off := len(s.entries)
 	if off+int(size) > math.MaxInt32 {
 		panic("sim: peakTracker: more than 2^31 admissions in one window")
 	}
@@ -108,7 +116,18 @@ func (s *admissionSlab) alloc(size int32) int32 {
 		s.entries = slices.Grow(s.entries, max(int(size), off))
 	}
 	s.entries = s.entries[:off+int(size)]
-	return int32(off)
+}
+
+// doubleLast makes the ring of size entries at off twice as large where it
+// is, when it is the slab's last, and reports whether it did: a key's ring
+// that keeps growing (the one global key's, say) leaves no outgrown rings
+// behind and is not copied.
+func (s *admissionSlab) doubleLast(off, size int32) bool {
+	if int(off)+int(size) != len(s.entries) {
+		return false
+	}
+	s.add(size)
+	return true
 }
 
 func (s *admissionSlab) release(off, size int32) {
@@ -279,6 +298,13 @@ func (p *peakTracker) pushInPlace(k *keyWindow, a admission) {
 
 // grow moves k's ring to one twice its size.
 func (p *peakTracker) grow(k *keyWindow) {
+	if k.size > 0 && p.slab.doubleLast(k.off, k.size) {
+		// The ring is full: its admissions from its start up to its head come,
+		// in order, after the others, so they move to the new half.
+		copy(p.slab.entries[k.off+k.size:k.off+k.size+k.head], p.slab.entries[k.off:k.off+k.head])
+		k.size *= 2
+		return
+	}
 	size := max(2*inline, 2*k.size)
 	off := p.slab.alloc(size)
 	for j := range k.n {

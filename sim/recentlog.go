@@ -1,6 +1,7 @@
 package sim
 
 import (
+	"math"
 	"math/bits"
 	"time"
 )
@@ -38,7 +39,7 @@ func uniformCost(groups []ClientGroup, limit int64) int64 {
 
 // recentAt is the entry of r for its admission number i (from 0).
 func (p *peakTracker) recentAt(r *recentLog, i int64) *admission {
-	return &p.slab.entries[r.off+int32(i&int64(r.size-1))]
+	return &p.logSlab.entries[r.off+int32(i&int64(r.size-1))]
 }
 
 // recentHolds reports whether r holds an admission still in the window at now.
@@ -56,7 +57,7 @@ func (p *peakTracker) recentAllows(r *recentLog, now time.Duration) bool {
 // empty: the key's window is its log again.
 func (p *peakTracker) giveUpRecent(k *keyWindow) {
 	r := &p.recent[k.log-1]
-	p.slab.release(r.off, r.size)
+	p.logSlab.release(r.off, r.size)
 	p.freeLog = append(p.freeLog, k.log-1)
 	k.log = 0
 }
@@ -82,17 +83,37 @@ func (p *peakTracker) recordRecent(r *recentLog, at time.Duration) {
 	r.made++
 }
 
-// growRecent moves r's latest admissions to a ring of size entries.
+// growRecent moves r's latest admissions to a ring of size entries. The
+// slots of the admissions the old ring no longer held, which a larger ring
+// can be asked about (made−most), read as long gone: by the time the old ring
+// dropped them they had left the window (recentLog), whatever the memory held.
 func (p *peakTracker) growRecent(r *recentLog, size int32) {
 	old := *r
-	r.off, r.size = p.slab.alloc(size), size
-	for i := max(0, old.made-int64(old.size)); i < old.made; i++ {
-		*p.recentAt(r, i) = *p.recentAt(&old, i)
+	if old.size > 0 && size == 2*old.size && p.logSlab.doubleLast(old.off, old.size) {
+		// Admission i is at i mod size: those with the old size's bit set move
+		// to the new half.
+		r.size = size
+		for i := max(0, old.made-int64(old.size)); i < old.made; i++ {
+			if i&int64(old.size) != 0 {
+				*p.recentAt(r, i) = *p.recentAt(&old, i)
+			}
+		}
+	} else {
+		r.off, r.size = p.logSlab.alloc(size), size
+		for i := max(0, old.made-int64(old.size)); i < old.made; i++ {
+			*p.recentAt(r, i) = *p.recentAt(&old, i)
+		}
+		if old.size > 0 {
+			p.logSlab.release(old.off, old.size)
+		}
 	}
-	if old.size > 0 {
-		p.slab.release(old.off, old.size)
+	for i := max(0, r.made-int64(size)); i < r.made-int64(old.size); i++ {
+		*p.recentAt(r, i) = admission{at: longGone}
 	}
 }
+
+// longGone is a time any window has left behind.
+const longGone = time.Duration(math.MinInt64 / 2)
 
 // ownRecent gives key a log of its own, a recentLog holding its window as it is.
 func (p *peakTracker) ownRecent(key int32) *recentLog {
