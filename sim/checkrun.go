@@ -83,8 +83,8 @@ func (p *peakTracker) checkRunInLine(key int32, b *checkBatch, from int, allowed
 		// of an admission older than the most-th latest, which nothing reads
 		// again: the ring holds more than most), counted only when admitted:
 		// no branch on a verdict that is as often one as the other.
-		ok := made < p.most || ring[(made-p.most)&logMask].at+p.window <= t
-		ring[made&logMask] = admission{t, p.unit}
+		ok := made < p.most || ring[(made-p.most)&logMask]+p.window <= t
+		ring[made&logMask] = t
 		made += int64(b2i(ok))
 		allowed[i&(checkBatchSize-1)] = ok
 		// The lane's admission, likewise written to the free slot after the

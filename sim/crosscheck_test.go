@@ -167,7 +167,7 @@ func TestAGrownLogForgetsWhatItDropped(t *testing.T) {
 		if !inPlace { // a gone log's ring of 8, full of recent times, free
 			off := p.logSlab.alloc(8)
 			for j := range int32(8) {
-				p.logSlab.entries[off+j] = admission{at: time.Hour, cost: 1}
+				p.logSlab.entries[off+j] = time.Hour
 			}
 			p.logSlab.release(off, 8)
 		}
@@ -188,7 +188,7 @@ func TestAGrownLogForgetsWhatItDropped(t *testing.T) {
 			if i < 2 {
 				want = longGone
 			}
-			if got := p.recentAt(r, i).at; got != want {
+			if got := *p.recentAt(r, i); got != want {
 				t.Errorf("in place %v: admission %d reads %v, want %v", inPlace, i, got, want)
 			}
 		}

@@ -28,9 +28,9 @@ type peakTracker struct {
 	timed   bool // it times the windows over the limit (spans)
 	checked bool // it is also a cross-check (allow): an add the log did not admit parts them
 	keys    []keyWindow
-	spans   []overSpan    // of the keys that have held more than limit, by keyWindow.span
-	slab    admissionSlab // the keys' windows' rings, and keyWindow logs'
-	logSlab admissionSlab // the rings of recentLogs
+	spans   []overSpan          // of the keys that have held more than limit, by keyWindow.span
+	slab    admissionSlab       // the keys' windows' rings, and keyWindow logs'
+	logSlab slab[time.Duration] // the rings of recentLogs: their admissions' times (each costs the unit)
 	best    WindowPeak
 	bestID  int32
 
@@ -85,16 +85,19 @@ type keyWindow struct {
 // inline is how many admissions a keyWindow holds without a ring.
 const inline = int32(len(keyWindow{}.first))
 
-// admissionSlab holds the rings of every key of a tracker in one slice. A ring
-// whose key's window empties goes back to a free list of its size, for the next
-// key that needs one: a million keys with an admission each cost 16 B each, and
-// no ring is allocated on its own.
-type admissionSlab struct {
-	entries []admission
+// slab holds the rings of every key of a tracker in one slice. A ring whose
+// key's window empties goes back to a free list of its size, for the next key
+// that needs one: a million keys with an admission each cost 16 B each, and no
+// ring is allocated on its own.
+type slab[T any] struct {
+	entries []T
 	free    [32][]int32 // log2 of a ring's size → offsets of free rings of that size
 }
 
-func (s *admissionSlab) alloc(size int32) int32 {
+// admissionSlab is the slab of the keys' windows (and keyWindow logs).
+type admissionSlab struct{ slab[admission] }
+
+func (s *slab[T]) alloc(size int32) int32 {
 	class := bits.TrailingZeros32(uint32(size))
 	if f := s.free[class]; len(f) > 0 {
 		s.free[class] = f[:len(f)-1]
@@ -106,7 +109,7 @@ func (s *admissionSlab) alloc(size int32) int32 {
 }
 
 // add adds size entries at the slab's end.
-func (s *admissionSlab) add(size int32) {
+func (s *slab[T]) add(size int32) {
 	off := len(s.entries)
 	if off+int(size) > math.MaxInt32 {
 		panic("sim: peakTracker: more than 2^31 admissions in one window")
@@ -122,7 +125,7 @@ func (s *admissionSlab) add(size int32) {
 // is, when it is the slab's last, and reports whether it did: a key's ring
 // that keeps growing (the one global key's, say) leaves no outgrown rings
 // behind and is not copied.
-func (s *admissionSlab) doubleLast(off, size int32) bool {
+func (s *slab[T]) doubleLast(off, size int32) bool {
 	if int(off)+int(size) != len(s.entries) {
 		return false
 	}
@@ -130,7 +133,7 @@ func (s *admissionSlab) doubleLast(off, size int32) bool {
 	return true
 }
 
-func (s *admissionSlab) release(off, size int32) {
+func (s *slab[T]) release(off, size int32) {
 	class := bits.TrailingZeros32(uint32(size))
 	s.free[class] = append(s.free[class], off)
 }

@@ -38,19 +38,19 @@ func uniformCost(groups []ClientGroup, limit int64) int64 {
 }
 
 // recentAt is the entry of r for its admission number i (from 0).
-func (p *peakTracker) recentAt(r *recentLog, i int64) *admission {
+func (p *peakTracker) recentAt(r *recentLog, i int64) *time.Duration {
 	return &p.logSlab.entries[r.off+int32(i&int64(r.size-1))]
 }
 
 // recentHolds reports whether r holds an admission still in the window at now.
 func (p *peakTracker) recentHolds(r *recentLog, now time.Duration) bool {
-	return r.made > 0 && p.recentAt(r, r.made-1).at+p.window > now
+	return r.made > 0 && *p.recentAt(r, r.made-1)+p.window > now
 }
 
 // recentAllows reports whether r admits a request at now: fewer than most of
 // its admissions are in the window (see recentLog).
 func (p *peakTracker) recentAllows(r *recentLog, now time.Duration) bool {
-	return r.made < p.most || int64(r.size) < p.most || p.recentAt(r, r.made-p.most).at+p.window <= now
+	return r.made < p.most || int64(r.size) < p.most || *p.recentAt(r, r.made-p.most)+p.window <= now
 }
 
 // giveUpRecent gives up the log of key window k, when it and k are both
@@ -74,12 +74,12 @@ func (p *peakTracker) pushRecent(r *recentLog, at time.Duration) {
 // recentRoom reports whether r can record an admission at at as it is: it is
 // not full, or holds most, or the entry it would overwrite has left the window.
 func (p *peakTracker) recentRoom(r *recentLog, at time.Duration) bool {
-	return r.made < int64(r.size) || int64(r.size) >= p.most || p.recentAt(r, r.made).at+p.window <= at
+	return r.made < int64(r.size) || int64(r.size) >= p.most || *p.recentAt(r, r.made)+p.window <= at
 }
 
 // recordRecent records an admission at at in r, which has room.
 func (p *peakTracker) recordRecent(r *recentLog, at time.Duration) {
-	*p.recentAt(r, r.made) = admission{at, p.unit}
+	*p.recentAt(r, r.made) = at
 	r.made++
 }
 
@@ -108,7 +108,7 @@ func (p *peakTracker) growRecent(r *recentLog, size int32) {
 		}
 	}
 	for i := max(0, r.made-int64(size)); i < r.made-int64(old.size); i++ {
-		*p.recentAt(r, i) = admission{at: longGone}
+		*p.recentAt(r, i) = longGone
 	}
 }
 
@@ -121,7 +121,7 @@ func (p *peakTracker) ownRecent(key int32) *recentLog {
 	k, r := &p.keys[key], &p.recent[i]
 	p.growRecent(r, max(4, int32(1)<<bits.Len32(uint32(k.n))))
 	for j := range k.n {
-		*p.recentAt(r, int64(j)) = p.slab.entry(k, j)
+		*p.recentAt(r, int64(j)) = p.slab.entry(k, j).at
 	}
 	r.made = int64(k.n)
 	return r
