@@ -17,11 +17,13 @@ import (
 // own only once they part (the log admits what the lane refused or admitted
 // later, or the reverse), until both are empty again. A lane calls allow on
 // each decision before it adds what it admitted: an add of the admission the
-// log has just allowed (same key, time and cost) keeps them sharing. Memory
-// per key is one 64-byte keyWindow and the admissions inside its window, 16 B
-// more for a key that has held more than limit (a timed tracker), 64 B more
-// while its log has parted; adding allocates nothing once the slab has grown
-// to the most admissions held at once.
+// log has just allowed (same key, time and cost) keeps them sharing (check
+// does both in one call). Memory per key is one 64-byte keyWindow and the
+// admissions inside its window, 16 B more for a key that has held more than
+// limit (a timed tracker), and while its log has parted, the log: when every
+// request costs the same a recentLog (16 B and 8 B per admission kept), else a
+// keyWindow of its own (64 B and its admissions); adding allocates nothing once
+// the slabs have grown to the most admissions held at once.
 type peakTracker struct {
 	window  time.Duration
 	limit   int64
