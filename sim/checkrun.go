@@ -5,11 +5,11 @@ import "time"
 // The kernel of a lane with one key and requests of one cost (a global limit,
 // say) hands its decisions to the cross-check in runs (checkRun), not one by
 // one: while nothing but the common case can arise in a whole run (the key's
-// log has parted and is a recentLog of full size, both rings have room, the
-// window keeps more than fit in the key's record, the key has been over the
-// limit before or cannot go over it), the run is checked in one loop whose
-// state stays in registers. Otherwise each decision goes through checkInLine
-// or check. Either way the verdicts, windows and times over the limit are
+// log is its window, or has parted and is a recentLog of full size; both rings
+// have room; the window keeps more than fit in the key's record; the key has
+// been over the limit before or cannot go over it), the run is checked in one
+// loop whose state stays in registers, up to a decision on which a shared log
+// would part. Otherwise each decision goes through verdict. Either way the verdicts, windows and times over the limit are
 // those of one call per decision (TestCheckRunIsOneCheckPerDecision).
 
 // checkBatch is a run of decisions on the key of a one-key lane, in time
@@ -23,7 +23,7 @@ type checkBatch struct {
 // checkBatchSize is how many decisions a checkBatch holds.
 const checkBatchSize = 64
 
-// checkRun is check (or checkInLine) for the decisions from, from+1, … of b,
+// checkRun is verdict for the decisions from, from+1, … of b,
 // on key, every request of cost unit; allowed[i] is set to the cross-check's
 // verdict on decision i.
 func (p *peakTracker) checkRun(key int32, b *checkBatch, from int, allowed *[checkBatchSize]bool) {
@@ -32,11 +32,7 @@ func (p *peakTracker) checkRun(key int32, b *checkBatch, from int, allowed *[che
 			i += n
 			continue
 		}
-		a, done := p.checkInLine(key, b.at[i], p.unit, b.admitted[i])
-		if !done {
-			a = p.check(key, b.at[i], p.unit, b.admitted[i])
-		}
-		allowed[i] = a
+		allowed[i] = p.verdict(key, b.at[i], p.unit, b.admitted[i])
 		i++
 	}
 }
@@ -63,22 +59,13 @@ func (p *peakTracker) checkRunInLine(key int32, b *checkBatch, from int, allowed
 	if int64(r.size) == p.most {
 		p.growRecent(r, 2*r.size) // room for the slot the loop writes whatever the verdict
 	}
-	var span *overSpan // nil while the key has never been over the limit (and cannot be in this run)
-	if k.span > 0 {
-		span = &p.spans[k.span-1]
-	}
+	span := p.spanOf(k) // nil while the key has never been over the limit (and cannot be in this run)
 	window, ring := p.slab.entries[k.off:k.off+k.size], p.logSlab.entries[r.off:r.off+r.size]
 	mask, logMask := k.size-1, int64(r.size-1)
 	head, n, sum, made := k.head, k.n, k.sum, r.made
 	for i := from; i < b.n; i++ {
 		t := b.at[i&(checkBatchSize-1)]
-		for ; n > 0 && window[head].at+p.window <= t; n-- { // expire
-			if span != nil {
-				span.pass(sum > p.limit, window[head].at+p.window)
-			}
-			sum -= p.unit
-			head = (head + 1) & mask
-		}
+		head, n, sum = p.expireRun(window, mask, span, head, n, sum, t)
 		// The verdict, and the admission written whatever it is (in the slot
 		// of an admission older than the most-th latest, which nothing reads
 		// again: the ring holds more than most), counted only when admitted:
@@ -96,10 +83,7 @@ func (p *peakTracker) checkRunInLine(key int32, b *checkBatch, from int, allowed
 		add := b2i(b.admitted[i&(checkBatchSize-1)])
 		n += int32(add)
 		sum += int64(add) * p.unit
-		if sum > p.best.Count { // field by field: no write barrier, no call in the loop
-			p.best.Count, p.best.Start, p.best.End = sum, window[head].at, window[head].at+p.window
-			p.bestID = key
-		}
+		p.noteRunBest(key, sum, window[head].at)
 	}
 	k.head, k.n, k.sum, r.made = head, n, sum, made
 	k.first[0] = window[head]
@@ -109,22 +93,13 @@ func (p *peakTracker) checkRunInLine(key int32, b *checkBatch, from int, allowed
 // checkSharedRun is checkRunInLine for key (window k) while its log is its
 // window: it stops before the first decision the lane and the log disagree on.
 func (p *peakTracker) checkSharedRun(key int32, k *keyWindow, b *checkBatch, from int, allowed *[checkBatchSize]bool) int {
-	var span *overSpan
-	if k.span > 0 {
-		span = &p.spans[k.span-1]
-	}
+	span := p.spanOf(k)
 	window, mask := p.slab.entries[k.off:k.off+k.size], k.size-1
 	head, n, sum := k.head, k.n, k.sum
 	i := from
 	for ; i < b.n; i++ {
 		t, adds := b.at[i&(checkBatchSize-1)], b.admitted[i&(checkBatchSize-1)]
-		for ; n > 0 && window[head].at+p.window <= t; n-- { // expire
-			if span != nil {
-				span.pass(sum > p.limit, window[head].at+p.window)
-			}
-			sum -= p.unit
-			head = (head + 1) & mask
-		}
+		head, n, sum = p.expireRun(window, mask, span, head, n, sum, t)
 		ok := p.unit <= p.limit-sum
 		if ok != adds {
 			break // the log parts: check does it
@@ -137,15 +112,35 @@ func (p *peakTracker) checkSharedRun(key int32, k *keyWindow, b *checkBatch, fro
 			window[(head+n)&mask] = admission{t, p.unit}
 			n++
 			sum += p.unit
-			if sum > p.best.Count {
-				p.best.Count, p.best.Start, p.best.End = sum, window[head].at, window[head].at+p.window
-				p.bestID = key
-			}
+			p.noteRunBest(key, sum, window[head].at)
 		}
 	}
 	k.head, k.n, k.sum = head, n, sum
 	k.first[0] = window[head]
 	return i - from
+}
+
+// expireRun drops, from a run's window (its ring window with mask, its head,
+// count n and sum, span timing it), the admissions that left it by t, and
+// returns the new head, count and sum.
+func (p *peakTracker) expireRun(window []admission, mask int32, span *overSpan, head, n int32, sum int64, t time.Duration) (int32, int32, int64) {
+	for ; n > 0 && window[head].at+p.window <= t; n-- {
+		if span != nil {
+			span.pass(sum > p.limit, window[head].at+p.window)
+		}
+		sum -= p.unit
+		head = (head + 1) & mask
+	}
+	return head, n, sum
+}
+
+// noteRunBest is noteBest in a run: key's window holds sum since oldest. Field
+// by field: no write barrier, no call in the loop.
+func (p *peakTracker) noteRunBest(key int32, sum int64, oldest time.Duration) {
+	if sum > p.best.Count {
+		p.best.Count, p.best.Start, p.best.End = sum, oldest, oldest+p.window
+		p.bestID = key
+	}
 }
 
 // b2i is 1 for true, 0 for false, without a branch.

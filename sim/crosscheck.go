@@ -9,17 +9,24 @@ import "time"
 // key's window itself (see peakTracker), where a SlidingLogState holds 48 B
 // and a ring of at least 8.
 func (p *peakTracker) allow(key int32, now time.Duration, cost int64) bool {
-	if allowed, done := p.checkInLine(key, now, cost, false); done {
-		return allowed
-	}
-	return p.check(key, now, cost, false)
+	return p.verdict(key, now, cost, false)
 }
 
-// checkInLine is check in the common cases, with no call: nothing pending, no
-// ring going back to the slab or growing, no log parting or given up, no key
-// going over the limit for the first time. Otherwise it reports done=false,
-// having changed nothing but, perhaps, expired the key's window (which check
-// does first anyway). The kernel asks it first, then check.
+// verdict is checkInLine, or check where that cannot answer: allow, then add
+// when the lane admitted the request at once (adds).
+func (p *peakTracker) verdict(key int32, now time.Duration, cost int64, adds bool) bool {
+	if allowed, done := p.checkInLine(key, now, cost, adds); done {
+		return allowed
+	}
+	return p.check(key, now, cost, adds)
+}
+
+// checkInLine is check in the common cases, with no call but to drop what
+// left the window (dropExpired): nothing pending, no ring going back to the
+// slab or growing, no log parting or given up, no key going over the limit
+// for the first time. Otherwise it reports done=false, having changed nothing
+// but, perhaps, expired the key's window (which check does first anyway).
+// verdict asks it first, then check.
 func (p *peakTracker) checkInLine(key int32, now time.Duration, cost int64, adds bool) (allowed, done bool) {
 	if p.pendingKey != 0 {
 		return false, false
@@ -29,14 +36,7 @@ func (p *peakTracker) checkInLine(key int32, now time.Duration, cost int64, adds
 		if k.size > 0 && (k.n <= inline || p.slab.at(k, k.n-inline-1).at+p.window <= now) {
 			return false, false // the ring would go back to the slab
 		}
-		var span *overSpan // the key's time over the limit, once it has been over
-		if k.span > 0 {
-			span = &p.spans[k.span-1]
-		}
-		for gone := k.first[0].at + p.window; k.n > 0 && gone <= now; gone = k.first[0].at + p.window {
-			p.uncount(k, span, gone)
-			p.nextOldest(k)
-		}
+		p.dropExpired(k, now)
 	}
 	if adds && (!k.hasRoom() || k.span == 0 && p.timed && k.sum+cost > p.limit) {
 		return false, false // the ring grows, or the key goes over the limit for the first time
@@ -72,9 +72,8 @@ func (p *peakTracker) checkInLine(key int32, now time.Duration, cost int64, adds
 	return allowed, true
 }
 
-// check is allow, then add when the lane admitted the request at once (adds):
-// the kernel's one call per decision (after checkInLine), with nothing left
-// pending.
+// check is allow, then add when the lane admitted the request at once (adds),
+// in one call that leaves nothing pending (verdict asks checkInLine first).
 func (p *peakTracker) check(key int32, now time.Duration, cost int64, adds bool) (allowed bool) {
 	if p.pendingKey != 0 {
 		p.part()

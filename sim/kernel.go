@@ -237,11 +237,6 @@ func (l *lane) runSuperposed(run *kernelRun, top event, stop time.Duration, budg
 	}
 }
 
-// nextSuperposed is nextSuperposed for group g (grp).
-func (l *lane) nextSuperposed(g int32, grp *ClientGroup) (at time.Duration, ok bool) {
-	return nextSuperposed(&grp.Arrivals[0], grp.Count, &l.streams[g], l.cfg.Duration, &l.means[g])
-}
-
 // kernelRequest is arrive, attempt and the rest for a new request of client c
 // of class cls at now, the lane's clock, in the kernel.
 func (l *lane) kernelRequest(run *kernelRun, c int32, cls *kernelClass, now time.Duration) {
@@ -281,14 +276,12 @@ func (l *lane) kernelRequest(run *kernelRun, c int32, cls *kernelClass, now time
 	}
 
 	// The cross-check (metrics.slidingLogCheck), and an admission added.
-	var allowed, done bool
 	switch {
 	case run.given != nil:
-		allowed = run.given[run.request]
 		if admitted {
 			l.m.peak.add(key, now, cost)
 		}
-		run.crossChecked(allowed, admitted)
+		run.crossChecked(run.given[run.request], admitted)
 	case l.kern.batched:
 		b := &run.batch
 		b.at[b.n], b.admitted[b.n] = now, admitted
@@ -296,10 +289,7 @@ func (l *lane) kernelRequest(run *kernelRun, c int32, cls *kernelClass, now time
 			l.flushChecks(run)
 		}
 	default:
-		if allowed, done = l.m.peak.checkInLine(key, now, cost, admitted); !done {
-			allowed = l.m.peak.check(key, now, cost, admitted)
-		}
-		run.crossChecked(allowed, admitted)
+		run.crossChecked(l.m.peak.verdict(key, now, cost, admitted), admitted)
 	}
 	// Admitted (and succeeded), or refused (and given up), counted with no
 	// branch on a verdict that may be as often one as the other; the verdict

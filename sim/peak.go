@@ -226,10 +226,20 @@ func (p *peakTracker) expire(k *keyWindow, now time.Duration) {
 // drop is expire once k's oldest admission has left the window. A ring left
 // with no more than fit in k goes back to the slab.
 func (p *peakTracker) drop(k *keyWindow, now time.Duration) {
-	var span *overSpan // nil while the key never held more than limit, and for a log
-	if k.span > 0 {
-		span = &p.spans[k.span-1]
+	p.dropExpired(k, now)
+	if k.size > 0 && k.n <= inline {
+		for j := range k.n {
+			k.first[j] = *p.slab.at(k, j)
+		}
+		p.slab.release(k.off, k.size)
+		k.off, k.size, k.head = 0, 0, 0
 	}
+}
+
+// dropExpired drops k's admissions that have left the window by now, keeping
+// its ring as it is.
+func (p *peakTracker) dropExpired(k *keyWindow, now time.Duration) {
+	span := p.spanOf(k)
 	for k.n > 0 {
 		gone := k.first[0].at + p.window
 		if gone > now {
@@ -238,13 +248,15 @@ func (p *peakTracker) drop(k *keyWindow, now time.Duration) {
 		p.uncount(k, span, gone)
 		p.nextOldest(k)
 	}
-	if k.size > 0 && k.n <= inline {
-		for j := range k.n {
-			k.first[j] = *p.slab.at(k, j)
-		}
-		p.slab.release(k.off, k.size)
-		k.off, k.size, k.head = 0, 0, 0
+}
+
+// spanOf is k's time over the limit, or nil while the key never held more than
+// limit, and for a log.
+func (p *peakTracker) spanOf(k *keyWindow) *overSpan {
+	if k.span == 0 {
+		return nil
 	}
+	return &p.spans[k.span-1]
 }
 
 // uncount takes k's oldest admission, which left the window at gone, out of
