@@ -156,27 +156,26 @@ func (l *lane) warm(c int32) {
 	p := &l.direct
 	switch {
 	case p.bucket != nil:
-		if p.bucket.states[key] == (algorithms.TokenBucketState{}) {
-			w++
-		}
+		w += unused(p.bucket.states, key)
 	case p.gcra != nil:
-		if p.gcra.states[key] == (algorithms.GCRAState{}) {
-			w++
-		}
+		w += unused(p.gcra.states, key)
 	case p.window != nil:
-		if p.window.states[key] == (algorithms.FixedWindowState{}) {
-			w++
-		}
+		w += unused(p.window.states, key)
 	case p.leaky != nil:
-		if p.leaky.states[key] == (algorithms.LeakyBucketState{}) {
-			w++
-		}
+		w += unused(p.leaky.states, key)
 	case p.counter != nil:
-		if p.counter.states[key] == (algorithms.SlidingWindowCounterState{}) {
-			w++
-		}
+		w += unused(p.counter.states, key)
 	}
 	l.warmth += w
+}
+
+// unused is 1 when key's state is the zero value, else 0: a read warm keeps.
+func unused[S comparable](states []S, key int32) int64 {
+	var zero S
+	if states[key] == zero {
+		return 1
+	}
+	return 0
 }
 
 // warmAhead warms (see warm) the clients the next warmBatch arrivals of the

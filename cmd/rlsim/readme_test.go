@@ -12,25 +12,22 @@ import (
 // containing marker.
 func readmeBlock(t *testing.T, marker string) string {
 	t.Helper()
-	data, err := os.ReadFile("../../README.md")
-	if err != nil {
-		t.Fatal(err)
-	}
-	s := string(data)
-	i := strings.Index(s, marker)
-	if i < 0 {
-		t.Fatalf("README.md has no %q", marker)
-	}
-	start := strings.Index(s[i:], "```\n")
-	if start < 0 {
-		t.Fatalf("README.md has no block after %q", marker)
-	}
-	body := s[i+start+4:]
-	return body[:strings.Index(body, "```")]
+	s, start, end := readmeBlockAt(t, marker)
+	return s[start:end]
 }
 
 // rewriteREADMEBlock replaces the fenced block after marker with out (-update).
 func rewriteREADMEBlock(t *testing.T, marker, out string) {
+	t.Helper()
+	s, start, end := readmeBlockAt(t, marker)
+	if err := os.WriteFile("../../README.md", []byte(s[:start]+out+s[end:]), 0o644); err != nil {
+		t.Fatal(err)
+	}
+}
+
+// readmeBlockAt is README.md and where in it the body of the fenced block after
+// the first line containing marker starts and ends.
+func readmeBlockAt(t *testing.T, marker string) (readme string, start, end int) {
 	t.Helper()
 	data, err := os.ReadFile("../../README.md")
 	if err != nil {
@@ -41,11 +38,16 @@ func rewriteREADMEBlock(t *testing.T, marker, out string) {
 	if i < 0 {
 		t.Fatalf("README.md has no %q", marker)
 	}
-	start := i + strings.Index(s[i:], "```\n") + 4
-	end := start + strings.Index(s[start:], "```")
-	if err := os.WriteFile("../../README.md", []byte(s[:start]+out+s[end:]), 0o644); err != nil {
-		t.Fatal(err)
+	fence := strings.Index(s[i:], "```\n")
+	if fence < 0 {
+		t.Fatalf("README.md has no block after %q", marker)
 	}
+	start = i + fence + 4
+	close := strings.Index(s[start:], "```")
+	if close < 0 {
+		t.Fatalf("README.md's block after %q does not end", marker)
+	}
+	return s, start, start + close
 }
 
 // The README shows real output; these keep it from going stale (-update
