@@ -19,3 +19,19 @@ func BadInput(err error) error {
 
 // BadInputf is BadInput of a formatted error.
 func BadInputf(format string, args ...any) error { return BadInput(fmt.Errorf(format, args...)) }
+
+// UnfinishedError marks a run that could not finish through no fault of its input:
+// a server that went away or stopped answering, a dependency that failed. Commands
+// exit with status 3 on it, apart from 1 (a check failed, differences found) and 2.
+type UnfinishedError struct{ Err error }
+
+func (e *UnfinishedError) Error() string { return e.Err.Error() }
+func (e *UnfinishedError) Unwrap() error { return e.Err }
+
+// CouldNotFinish marks err as the reason a run could not finish; nil stays nil.
+func CouldNotFinish(err error) error {
+	if err == nil {
+		return nil
+	}
+	return &UnfinishedError{err}
+}

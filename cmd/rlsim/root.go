@@ -19,6 +19,7 @@ const (
 	exitOK          = 0
 	exitFailure     = 1   // anything but bad input
 	exitBadInput    = 2   // a scenario, flag or argument the user can fix
+	exitUnfinished  = 3   // the run could not finish: a server went away, a dependency failed
 	exitInterrupted = 130 // Ctrl-C, as shells report SIGINT
 )
 
@@ -77,7 +78,9 @@ Start with "rlsim run" (a demo), "rlsim scenarios" (the built-in library) and
 
 Exit status: 0 when done, 2 on bad input (a scenario, flag, argument or output
 path to fix), 1 when a scenario's check failed (rlsim run prints which) and on
-any other failure, including an output that cannot be written; 130, 143 or 129 when Ctrl-C, SIGTERM or SIGHUP stopped it.`,
+any other failure, including an output that cannot be written; 3 when a run
+could not finish because a server it needs went away or stopped answering
+(conform); 130, 143 or 129 when Ctrl-C, SIGTERM or SIGHUP stopped it.`,
 		SilenceUsage:  true,
 		SilenceErrors: true,
 	}
@@ -108,9 +111,12 @@ func exitStatus(err error) int {
 	var errs scenarios.Errors
 	var fe *scenarios.FieldError
 	var be *scenarios.BudgetError
+	var ue *run.UnfinishedError
 	switch {
 	case errors.Is(err, context.Canceled):
 		return exitInterrupted
+	case errors.As(err, &ue):
+		return exitUnfinished
 	case errors.As(err, &ie), errors.As(err, &errs), errors.As(err, &fe), errors.As(err, &be),
 		strings.HasPrefix(err.Error(), "unknown command"), strings.HasPrefix(err.Error(), "accepts "),
 		strings.HasPrefix(err.Error(), "requires "):
