@@ -20,6 +20,10 @@ import (
 // MaxSeeds caps --seeds, checked before any run.
 const MaxSeeds = 1000
 
+// MaxJobs caps --jobs: the runs are CPU-bound, so more at once than any
+// machine has cores only holds more of them in memory.
+const MaxJobs = 1024
+
 // MaxRuns caps the runs (points × seeds) one machine keeps the figures of,
 // checked before any point is loaded: a bigger sweep is split with --shard.
 const MaxRuns = 100_000
@@ -41,14 +45,31 @@ type Sweep struct {
 // is every point.
 type Shard struct{ Index, Count int }
 
-// ParseShard reads --shard i/n, 0 <= i < n.
+// ParseShard reads --shard i/n, 0 <= i < n <= MaxPoints: a shard beyond a
+// sweep's points runs none of them, and no sweep has more than MaxPoints.
 func ParseShard(s string) (Shard, error) {
 	var sh Shard
 	var rest string
 	if n, err := fmt.Sscanf(s, "%d/%d%s", &sh.Index, &sh.Count, &rest); n != 2 || (err != nil && rest != "") || sh.Count < 1 || sh.Index < 0 || sh.Index >= sh.Count || fmt.Sprintf("%d/%d", sh.Index, sh.Count) != s {
 		return Shard{}, fmt.Errorf("--shard %s: want i/n with 0 <= i < n, e.g. 0/4 (a Kubernetes Indexed Job's JOB_COMPLETION_INDEX as i)", s)
 	}
+	if err := sh.check(); err != nil {
+		return Shard{}, err
+	}
 	return sh, nil
+}
+
+// check refuses a shard count past MaxPoints, and an index outside 0 to n-1.
+func (sh Shard) check() error {
+	switch {
+	case sh == Shard{}:
+		return nil
+	case sh.Count > MaxPoints:
+		return fmt.Errorf("--shard %s: %d shards, more than the %d points a sweep may have", sh, sh.Count, MaxPoints)
+	case sh.Count < 1 || sh.Index < 0 || sh.Index >= sh.Count:
+		return fmt.Errorf("--shard %s: want i/n with 0 <= i < n", sh)
+	}
+	return nil
 }
 
 func (sh Shard) owns(point int) bool { return sh.Count <= 1 || point%sh.Count == sh.Index }
@@ -109,6 +130,9 @@ func (sw Sweep) Plan() (*Plan, error) {
 	if err := checkVaries(sw.Varies, sets); err != nil {
 		return nil, BadInput(err)
 	}
+	if err := sw.Shard.check(); err != nil {
+		return nil, BadInput(err)
+	}
 	grid, err := Grid(sw.Varies)
 	if err != nil {
 		return nil, BadInput(err)
@@ -126,6 +150,12 @@ func (sw Sweep) Plan() (*Plan, error) {
 	base, err := sw.load(nil)
 	if err != nil {
 		return nil, err
+	}
+	if last := uint64(sw.Seeds - 1); base.Config.Seed > math.MaxUint64-last {
+		if sw.Overrides.Seed == nil {
+			return nil, BadInputf("%s: seed: %d with --seeds %d: the seeds pass the largest seed, %d", base.File, base.Config.Seed, sw.Seeds, uint64(math.MaxUint64))
+		}
+		return nil, BadInputf("--seed, --seeds: seeds %d to %d + %d pass the largest seed, %d", base.Config.Seed, base.Config.Seed, last, uint64(math.MaxUint64))
 	}
 	p := &Plan{scenarios: map[int]*scenarios.Scenario{}, shard: sw.Shard}
 	p.Header = Header{Scenario: base.Name, Arg: sw.Arg, SourceSHA256: digest(base.Source), Sets: sw.Overrides.Sets,
@@ -275,8 +305,9 @@ type SweepResult struct {
 	Points []PointResult `json:"points"`
 }
 
-// RunOptions say how to run a plan: Jobs runs at once (0: one per core), and
-// Progress, when not nil, is told of each finished run, from the calling goroutine.
+// RunOptions say how to run a plan: Jobs runs at once (0: one per core; never
+// more than the plan's runs or MaxJobs), and Progress, when not nil, is told
+// of each finished run, from the calling goroutine.
 type RunOptions struct {
 	Jobs     int
 	Progress func(done, total int)
@@ -294,10 +325,12 @@ type done struct {
 // depend on Jobs: each run is placed by its point and seed. A cancelled ctx
 // stops it with ctx's error.
 func (p *Plan) Run(ctx context.Context, o RunOptions) (*SweepResult, error) {
+	total := len(p.owned) * p.Seeds
 	jobs := o.Jobs
 	if jobs <= 0 {
 		jobs = runtime.GOMAXPROCS(0)
 	}
+	jobs = max(1, min(jobs, total, MaxJobs))
 	parent := ctx
 	ctx, cancel := context.WithCancel(ctx)
 	defer cancel()
@@ -333,7 +366,7 @@ func (p *Plan) Run(ctx context.Context, o RunOptions) (*SweepResult, error) {
 		out.Points = append(out.Points, PointResult{Index: pt, Values: grid[pt], Runs: make([]SeedRun, p.Seeds)})
 	}
 	var firstErr error
-	finished, total := 0, len(p.owned)*p.Seeds
+	finished := 0
 	for d := range results {
 		if d.err != nil {
 			if firstErr == nil {

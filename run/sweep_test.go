@@ -9,6 +9,7 @@ import (
 	"os"
 	"path/filepath"
 	"reflect"
+	"runtime"
 	"strconv"
 	"strings"
 	"testing"
@@ -179,6 +180,12 @@ func TestPlanRefusesBeforeAnyRun(t *testing.T) {
 		}, []string{"101 points × 1000 seeds make 101000 runs, more than the 100000 one machine keeps; split the sweep with --shard"}},
 		{"over the budget, over seeds", func(sw *Sweep) { sw.Varies, sw.Overrides.MaxEvents = nil, 1000 },
 			[]string{"noisy-neighbour.yaml: 3 seeds are estimated to need", "use fewer seeds or lift the budget with --max-events"}},
+		{"more shards than any sweep has points", func(sw *Sweep) { sw.Shard = Shard{0, 1_000_000_000} },
+			[]string{"--shard 0/1000000000: 1000000000 shards, more than the 10000 points a sweep may have"}},
+		{"a shard past the count", func(sw *Sweep) { sw.Shard = Shard{3, 2} }, []string{"--shard 3/2: want i/n with 0 <= i < n"}},
+		{"a vary without values", func(sw *Sweep) { sw.Varies[0].Values = nil }, []string{"--vary limits[0].limit: no values"}},
+		{"seeds past the largest", func(sw *Sweep) { seed := uint64(math.MaxUint64 - 1); sw.Overrides.Seed = &seed },
+			[]string{"--seed, --seeds: seeds 18446744073709551614 to 18446744073709551614 + 2 pass the largest seed, 18446744073709551615"}},
 		{"a contention study", func(sw *Sweep) { sw.Arg, sw.Varies, sw.Overrides.Lanes = "backoff-contention", nil, "" },
 			[]string{"a contention study has no lanes to sweep"}},
 	}
@@ -218,6 +225,27 @@ func TestBudgetCountsPointsTimesSeeds(t *testing.T) {
 	sw.Overrides.MaxEvents = per*3 - 1
 	if _, err := sw.Plan(); err == nil {
 		t.Errorf("a budget one event short of points × seeds × events was accepted")
+	}
+}
+
+// A sweep runs no more goroutines than it has runs, however many jobs it is
+// given (100000000 jobs once started that many and ran out of memory).
+func TestSweepJobsAreClampedToTheRuns(t *testing.T) {
+	p, err := testSweep().Plan()
+	if err != nil {
+		t.Fatal(err)
+	}
+	before := runtime.NumGoroutine()
+	most := 0
+	if _, err := p.Run(context.Background(), RunOptions{Jobs: 1000, Progress: func(done, total int) {
+		most = max(most, runtime.NumGoroutine())
+	}}); err != nil {
+		t.Fatal(err)
+	}
+	// Six workers, the feeder, the closer and what each run starts of its own
+	// stay far below 50; the unclamped 1000 workers counted 776 here.
+	if most-before > 50 {
+		t.Errorf("1000 jobs over 6 runs ran %d goroutines beside the test's %d, want at most 50", most-before, before)
 	}
 }
 

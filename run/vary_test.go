@@ -30,6 +30,30 @@ func TestParseVary(t *testing.T) {
 		{arg: "x=1ns..1h/1ns", wantErr: "more than a sweep's 10000 points"},
 		{arg: "x=1,,2", wantErr: "an empty value in the list"},
 		{arg: "x=1,2,1", wantErr: "1 is listed twice"},
+		// Not numbers a range can count over: each refused naming the flag,
+		// before any value is listed (NaN once made an empty sweep, exit 0).
+		{arg: "x=NaN..10/1", wantErr: "--vary x=NaN..10/1: NaN..10/1 is not a range: want finite numbers"},
+		{arg: "x=1..nan/1", wantErr: "is not a range: want finite numbers"},
+		{arg: "x=1..10/NaN", wantErr: "is not a range: want finite numbers"},
+		{arg: "x=-Inf..1/1", wantErr: "is not a range: want finite numbers"},
+		{arg: "x=1..1e400/1", wantErr: "is not a range: want finite numbers"},
+		{arg: "x=-1e308..1e308/1", wantErr: "more than a sweep's 10000 points"},
+		{arg: "x=1..10/1e-320", wantErr: "more than a sweep's 10000 points"},
+		// Written with fewer digits than the step tells apart: values that read the same.
+		{arg: "x=1e-300..1e-299/1e-301", wantErr: "at most 30 decimals, got 301"},
+		{arg: "x=1e-99999999999999999999..1/0.5", wantErr: "at most 30 decimals"},
+		{arg: "x=1e16..1.0000000000000004e16/1", wantErr: "the range lists"},
+		{arg: "x=1e-3..3e-3/1e-3", want: []string{"0.001", "0.002", "0.003"}},
+		{arg: "x=1..2/0." + strings.Repeat("0", 40) + "1", wantErr: "more than a sweep's 10000 points"},
+		{arg: "x=0..1/0.5" + strings.Repeat("0", 40), wantErr: "at most 30 decimals"},
+		// Durations whose ends or steps pass int64: refused, not wrapped round
+		// into a list without end (this once ran out of memory).
+		{arg: "duration=2562047h..2562047h47m16s/1h", want: []string{"2562047h0m0s"}},
+		{arg: "duration=-2562047h..2562047h/1ns", wantErr: "more than a sweep's 10000 points"},
+		{arg: "duration=-2562047h47m16.854775808s..2562047h47m16.854775807s/1ns", wantErr: "18446744073709551616 values, more than"},
+		{arg: "duration=-2562047h..2562047h/100h", wantErr: "more than a sweep's 10000 points"},
+		{arg: "duration=-2562047h..2562047h/2562047h", want: []string{"-2562047h0m0s", "0s", "2562047h0m0s"}},
+		{arg: "x=" + strings.Join(countTo(MaxPoints+1), ","), wantErr: "10001 values, more than a sweep's 10000 points"},
 	}
 	for _, tc := range tests {
 		t.Run(tc.arg, func(t *testing.T) {
@@ -77,10 +101,18 @@ func TestParseShard(t *testing.T) {
 		{"0/4", Shard{0, 4}, true}, {"3/4", Shard{3, 4}, true}, {"0/1", Shard{0, 1}, true},
 		{"4/4", Shard{}, false}, {"-1/4", Shard{}, false}, {"1/0", Shard{}, false},
 		{"1", Shard{}, false}, {"1/4x", Shard{}, false}, {"01/4", Shard{}, false}, {"", Shard{}, false},
+		{"9999/10000", Shard{9999, 10000}, true}, {"0/10001", Shard{}, false}, {"0/9223372036854775807", Shard{}, false},
 	} {
 		got, err := ParseShard(tc.in)
 		if (err == nil) != tc.ok || got != tc.want {
 			t.Errorf("ParseShard(%q) = %v, %v; want %v, ok %v", tc.in, got, err, tc.want, tc.ok)
 		}
+	}
+}
+
+// A vary without values is no grid at all: refused, not a sweep of no points.
+func TestGridRefusesAVaryWithoutValues(t *testing.T) {
+	if grid, err := Grid([]Vary{{Path: "a", Values: []string{"1"}}, {Path: "b"}}); err == nil || !strings.Contains(err.Error(), "--vary b: no values") {
+		t.Errorf("Grid of a vary without values = %d points, error %v", len(grid), err)
 	}
 }

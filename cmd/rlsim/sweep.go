@@ -64,12 +64,14 @@ p99_time_to_success, peak_ratio).
 
 The whole sweep (points × seeds × the events each point is estimated to need) is
 checked against --max-events before anything runs. The output does not depend on
---jobs. --out DIR writes index.html (each point, each lane, per class), the plots
-as PNG and sweep.json and sweep.csv, under the same rules as rlsim run --out.
+--jobs (at most 1024; never more at once than the sweep's runs). --out DIR
+writes index.html (each point, each lane, per class), the plots as PNG and
+sweep.json and sweep.csv, under the same rules as rlsim run --out.
 
---shard i/n runs only the points whose index leaves i when divided by n, and
-prints a partial result (JSON) instead; "rlsim sweep merge" combines the
-partials of every shard into the output the whole sweep prints
+--shard i/n runs only the points whose index leaves i when divided by n (n at
+most 10000, the most points a sweep has), and prints a partial result (JSON,
+sealed with checksums) instead; "rlsim sweep merge" verifies the partials of
+every shard and combines them into the output the whole sweep prints
 (docs/distributed.md).`,
 		Example: `  rlsim sweep noisy-neighbour --vary 'limits[0].limit=10..60/10' --seeds 5
   rlsim sweep nat-per-user --vary 'limits[0].limit=2..10/2' --seeds 10 \
@@ -105,7 +107,7 @@ partials of every shard into the output the whole sweep prints
 	f.StringVarP(&opts.Format, "format", "f", "table", "output format: table, json or csv")
 	f.StringVar(&opts.OutDir, "out", "", "write index.html, the PNG plots, sweep.json and sweep.csv to `DIR`")
 	f.StringVar(&opts.Shard, "shard", "", "run share `i/n` of the points and print a partial result for rlsim sweep merge")
-	f.IntVar(&opts.Jobs, "jobs", 0, "runs at once (default: one per core)")
+	f.IntVar(&opts.Jobs, "jobs", 0, "runs at once, at most 1024 (default: one per core)")
 	f.BoolVar(&opts.Wide, "wide", false, "print every table column and each line whole, however wide the terminal")
 	f.IntVar(&opts.Width, "width", opts.Width, "fit the table to `N` columns (default: the terminal's width; 0: full layout)")
 	f.Int64Var(&opts.MaxEvents, "max-events", defaultMaxEvents, "the event budget of the whole sweep (points × seeds × events per run), checked before it runs")
@@ -131,8 +133,8 @@ func (opts *sweepOptions) check(cmd *cobra.Command) error {
 	if opts.Wide {
 		opts.Width = 0
 	}
-	if opts.Jobs < 0 {
-		errs = append(errs, badInputf("--jobs: must be 0 (one per core) or more, got %d", opts.Jobs))
+	if opts.Jobs < 0 || opts.Jobs > run.MaxJobs {
+		errs = append(errs, badInputf("--jobs: must be 0 (one per core) to %d, got %d", run.MaxJobs, opts.Jobs))
 	}
 	errs = append(errs, checkFormat(opts.Format), checkObjectiveFlags(opts.Find, opts.Where))
 	if opts.Shard != "" {

@@ -31,9 +31,13 @@ func NewCmdSweepMerge(out io.Writer, runF func(*mergeOptions) error) *cobra.Comm
 		Short: "Combine the partial results of every shard of a sweep",
 		Long: `Combine the partial results that rlsim sweep --shard i/n printed, one per
 shard, into exactly the output the whole sweep gives on one machine: the same
-table, JSON or CSV, objective and --out report. Partials of different sweeps,
-a shard given twice and missing shards are refused. The reproduce line names
-the scenario as the first partial's command named it.`,
+table, JSON or CSV, objective and --out report. Each partial is verified
+before it is used: its checksum, its sweep's definition (scenario, flags, seeds
+and rlsim version) and that it holds its shard's points, each once, one run per
+seed, every figure. A partial cut short, edited, of another sweep or rlsim, a
+shard given twice and missing shards are refused (exit 2), naming the file and
+what is wrong. The reproduce line names the scenario as the first partial's
+command named it.`,
 		Example: `  rlsim sweep merge part-*.json --find 'min limits[0].limit' --where 'class users success >= 99%'`,
 		Args:    cobra.MinimumNArgs(1),
 		RunE: func(cmd *cobra.Command, args []string) error {

@@ -35,6 +35,17 @@ func TestSweepBadFlagsAreNamed(t *testing.T) {
 			[]string{`--format: unknown value "xml"`, "--jobs: must be 0", "--max-events: must be positive", "--width: must be 0 or more, got -1"}},
 		{"over budget", append(base, "--seeds", "10", "--max-events", "1000"), []string{"the sweep's 2 points × 10 seeds are estimated to need", "--max-events"}},
 		{"bad seeds", append(base, "--seeds", "0"), []string{"--seeds: want 1 to 1000, got 0"}},
+		// Numbers that once ran out of memory or swept nothing, exit 0: refused
+		// before any work, naming the flag.
+		{"absurd jobs", append(base, "--jobs", "100000000"), []string{"--jobs: must be 0 (one per core) to 1024, got 100000000"}},
+		{"jobs past int64", append(base, "--jobs", "1e400"), []string{`invalid argument "1e400" for "--jobs" flag`}},
+		{"shards past any sweep's points", append(base, "--shard", "0/1000000000"), []string{"--shard 0/1000000000: 1000000000 shards, more than the 10000 points a sweep may have"}},
+		{"a range from NaN", []string{"sweep", "noisy-neighbour", "--vary", "limits[0].limit=NaN..10/1"}, []string{"--vary limits[0].limit=NaN..10/1: NaN..10/1 is not a range: want finite numbers"}},
+		{"a range of NaN steps", []string{"sweep", "noisy-neighbour", "--vary", "limits[0].limit=1..10/NaN"}, []string{"is not a range: want finite numbers"}},
+		{"a range of durations past int64", []string{"sweep", "noisy-neighbour", "--vary", "duration=-2562047h..2562047h/1ns"}, []string{"--vary duration=-2562047h..2562047h/1ns: 18446738400000000001 values, more than a sweep's 10000 points"}},
+		{"seeds past the largest", append(base, "--seed", "18446744073709551615", "--seeds", "2"), []string{"--seed, --seeds: seeds 18446744073709551615 to 18446744073709551615 + 1 pass the largest seed"}},
+		{"a where of NaN", append(base, "--find", "min limits[0].limit", "--where", "class quiet success >= NaN%"), []string{`--where class quiet success >= NaN%: "NaN%" is not a rate`}},
+		{"a where of Inf", append(base, "--find", "min limits[0].limit", "--where", "peak_ratio <= Inf"), []string{`--where peak_ratio <= Inf: "Inf" is not a ratio`}},
 	}
 	for _, tc := range tests {
 		t.Run(tc.name, func(t *testing.T) {
@@ -170,6 +181,52 @@ func TestSweepMergeGivesTheWholeSweepsOutput(t *testing.T) {
 	code, _, errOut := execute(t, append([]string{"sweep", "merge"}, parts[:3]...)...)
 	if code != exitBadInput || !strings.Contains(errOut, "shards [3/4] are missing") {
 		t.Errorf("merging 3 of 4 shards: exit %d, %q", code, errOut)
+	}
+}
+
+// TestSweepMergeRefusesDamagedPartials: a partial cut short, with a figure
+// edited, of an older format or two joined is refused with exit 2 naming the
+// file, nothing printed and no report written; never a panic, never a table.
+func TestSweepMergeRefusesDamagedPartials(t *testing.T) {
+	dir := t.TempDir()
+	var parts []string
+	for i := range 2 {
+		code, out, errOut := execute(t, "sweep", "noisy-neighbour", "--vary", "limits[0].limit=20,40", "--lanes", "gcra", "--shard", fmt.Sprintf("%d/2", i))
+		if code != 0 {
+			t.Fatalf("shard %d: exit %d: %s", i, code, errOut)
+		}
+		parts = append(parts, filepath.Join(dir, fmt.Sprintf("part-%d.json", i)))
+		if err := os.WriteFile(parts[i], []byte(out), 0o644); err != nil {
+			t.Fatal(err)
+		}
+	}
+	good, _ := os.ReadFile(parts[0])
+	other, _ := os.ReadFile(parts[1])
+	figure := regexp.MustCompile(`"totals":\[(\d)`)
+	for _, tc := range []struct {
+		name string
+		data []byte
+		want string
+	}{
+		{"cut short", good[:len(good)/3], "not a whole partial result of rlsim sweep --shard (empty or truncated)"},
+		{"a figure edited", figure.ReplaceAll(good, []byte(`"totals":[9$1`)), "the content does not match its checksum"},
+		{"version 1", bytes.Replace(good, []byte(`"rlsim_sweep_partial":2`), []byte(`"rlsim_sweep_partial":1`), 1), "partial result version 1; this rlsim reads version 2: run the shards again"},
+		{"two joined", append(append([]byte(nil), good...), other...), "more after the partial result"},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			bad := filepath.Join(t.TempDir(), "part-0.json")
+			if err := os.WriteFile(bad, tc.data, 0o644); err != nil {
+				t.Fatal(err)
+			}
+			report := filepath.Join(t.TempDir(), "r")
+			code, out, errOut := execute(t, "sweep", "merge", bad, parts[1], "--out", report)
+			if code != exitBadInput || out != "" || !strings.Contains(errOut, bad+": "+tc.want) || strings.Contains(errOut, "goroutine ") {
+				t.Errorf("exit %d, stdout %q, stderr %q; want exit 2, nothing, %q", code, out, errOut, bad+": "+tc.want)
+			}
+			if _, err := os.Stat(report); !os.IsNotExist(err) {
+				t.Errorf("a refused merge wrote %s", report)
+			}
+		})
 	}
 }
 
