@@ -25,6 +25,9 @@ const (
 	RetryAfterDiffered
 	// StoreError: the call failed; no decision to compare.
 	StoreError
+	// Invalid: the script's answer is not one the calling convention allows
+	// (Answer.Invalid): no decision, and unexplained.
+	Invalid
 )
 
 // compare is the outcome of real against the exact decision of a, within tol.
@@ -32,6 +35,8 @@ func compare(a Attempt, real Answer, tol time.Duration) Outcome {
 	switch {
 	case real.Err != nil:
 		return StoreError
+	case real.Invalid != "":
+		return Invalid
 	case a.Admitted == real.Admitted && a.Admitted:
 		return Agreed
 	case a.Admitted == real.Admitted:
@@ -78,10 +83,16 @@ type Tally struct {
 	Differed           int
 	RetryAfterDiffered int
 	StoreErrors        int
+	// Invalid counts the answers the calling convention does not allow
+	// (malformed, out of its bounds, or an error the script raised), and
+	// InvalidReason says what was wrong with the first.
+	Invalid       int
+	InvalidReason string
 	// Unexplained counts the attempts Redis decided otherwise than the exact
 	// algorithm fed the same instants (Answer.Now) in the same order, beyond
 	// the tolerance: differences of logic, not of clock. A conforming script
-	// has none. The algorithm starts afresh where Redis restarted.
+	// has none. The algorithm starts afresh where Redis restarted. Every
+	// invalid answer is unexplained too.
 	Unexplained int
 	// Restarts counts the times Redis came back as a new server (state lost).
 	Restarts int
@@ -113,7 +124,17 @@ func tally(tw twin, attempts []Attempt, answers []Answer, tol time.Duration, sho
 			tw = tw.fresh()
 			t.Restarts++
 		}
-		if ans.Err == nil {
+		switch {
+		case ans.Invalid != "":
+			// No decision: the algorithm is not fed an instant the script
+			// may have made up, and nothing explains it.
+			t.Invalid++
+			t.Unexplained++
+			explained = false
+			if t.InvalidReason == "" {
+				t.InvalidReason = ans.Invalid
+			}
+		case ans.Err == nil:
 			twinAttempt = a
 			twinAttempt.At = ans.Now
 			d := tw.decide(a.Key, ans.Now, a.Cost)
@@ -135,7 +156,7 @@ func tally(tw twin, attempts []Attempt, answers []Answer, tol time.Duration, sho
 		case StoreError:
 			t.StoreErrors++
 		}
-		if (o == Differed || o == RetryAfterDiffered || o == StoreError || !explained) && len(diffs) < shown {
+		if (o == Differed || o == RetryAfterDiffered || o == StoreError || o == Invalid || !explained) && len(diffs) < shown {
 			diffs = append(diffs, Diff{Outcome: o, Attempt: a, Answer: ans, Twin: twinAttempt, Explained: explained})
 		}
 		if a.Admitted {
@@ -147,11 +168,14 @@ func tally(tw twin, attempts []Attempt, answers []Answer, tol time.Duration, sho
 			}
 			continue
 		}
+		trips = append(trips, ans.RoundTrip)
+		if ans.Invalid != "" {
+			continue
+		}
 		if ans.Admitted {
 			t.RealAdmitted++
 		}
 		t.MaxSkew = max(t.MaxSkew, ans.Now-a.At, a.At-ans.Now)
-		trips = append(trips, ans.RoundTrip)
 	}
 	if len(trips) > 0 {
 		slices.Sort(trips)

@@ -8,8 +8,13 @@
 //
 // Each difference is also held to the exact algorithm fed the instants Redis
 // decided at (a twin): a difference the twin shares is the clock's, one it
-// does not is the script's own (Tally.Unexplained). A failed call is a store
-// error, decided by the limit's fail mode; a restarted Redis restarts the twin.
+// does not is the script's own (Tally.Unexplained). An answer the calling
+// convention does not allow (malformed, or a figure out of its bounds) is no
+// decision: it is unexplained too, never explained by the clock. A failed
+// call is a store error, decided by the limit's fail mode; a restarted Redis
+// restarts the twin. Every call has a deadline (CallTimeout), and a Redis
+// that fails every call for GoneAfter has gone away: the run ends with an
+// *run.UnfinishedError within Bound.
 //
 // The race (MeasureRace) sends the same traffic from N replicas, each a
 // pool of connections of its own sending every request at its instant,

@@ -2,6 +2,7 @@ package conform
 
 import (
 	"context"
+	"fmt"
 	"os"
 	"strings"
 	"testing"
@@ -64,6 +65,27 @@ func TestDocsWorkedExample(t *testing.T) {
 		if c := checks[0]; (c.Unexplained == 0) != tc.conforming || c.RealAdmitted != c.ExactAdmitted {
 			t.Errorf("tolerance %v: %d unexplained, admitted %d/%d; want conforming %v and the same admissions",
 				tc.tol, c.Unexplained, c.ExactAdmitted, c.RealAdmitted, tc.conforming)
+		}
+	}
+}
+
+// TestDocsStateTheDeadlines holds docs/conform.md to the deadlines, the bound
+// and the exit status of a run whose Redis went away, and to the time scale's
+// range.
+func TestDocsStateTheDeadlines(t *testing.T) {
+	doc, err := os.ReadFile("../docs/conform.md")
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, want := range []string{
+		"has a deadline of " + CallTimeout.String() + " of real time",
+		"failed for " + GoneAfter.String() + ", from the send of the first",
+		"the run ends at the latest " + Bound.String() + " after that first",
+		"the exit status is 3: the run could\nnot finish",
+		fmt.Sprintf("from 1 to %d)", int64(MaxScale)),
+	} {
+		if !strings.Contains(string(doc), want) {
+			t.Errorf("docs/conform.md does not state %q", want)
 		}
 	}
 }

@@ -81,15 +81,21 @@ type Replay struct {
 	Scale float64
 	// Prefix starts every key written, so that runs share no state.
 	Prefix string
+	// Deadlines bound every call and say when a Redis that fails every
+	// call has gone away; zero fields take CallTimeout and GoneAfter.
+	Deadlines Deadlines
 }
 
 // Answer is what the limiter on Redis decided for one attempt.
 type Answer struct {
 	// Sent is the virtual time at which the driver sent the call (real time
-	// since the start × Scale).
-	Sent time.Duration
-	// Now is the virtual time the script decided at (its third result; Sent
-	// when it returns none).
+	// since the start × Scale), and Received the one its answer came back at.
+	Sent, Received time.Duration
+	// Passed is the instant passed to the script (ARGV[1]): the attempt's on
+	// the scheduled and the server's clocks, Sent on the driver's.
+	Passed time.Duration
+	// Now is the virtual time the script decided at (its third result; when
+	// it returns none, Passed, or Sent on the server's clock).
 	Now        time.Duration
 	Admitted   bool
 	RetryAfter time.Duration // on a refusal; algorithms.Never when no wait would do
@@ -98,6 +104,10 @@ type Answer struct {
 	// Err is set when the store call failed; Admitted and RetryAfter are then
 	// what the limit's fail mode decided.
 	Err error
+	// Invalid, when not empty, says why the script's answer is not one the
+	// calling convention allows (malformed, out of its bounds, or an error the
+	// script raised): it is no decision, whatever Admitted says.
+	Invalid string
 	// Restarted marks the first answer of a Redis that restarted since the
 	// answer before (a new run_id): the limiter's state began afresh.
 	Restarted bool
@@ -105,8 +115,12 @@ type Answer struct {
 
 // session is one connection's replay of attempts from a common start.
 type session struct {
-	rdb  *redis.Client
-	opts *redis.Options // rdb's, to reconnect after a store error
+	// mu guards rdb against close, from another goroutine, while reconnect
+	// replaces it; the session's own goroutine reads rdb without it.
+	mu     sync.Mutex
+	rdb    *redis.Client
+	closed bool
+	opts   *redis.Options // rdb's, to reconnect after a store error
 	// runID is the server's run_id: a new one after a store error means
 	// Redis restarted, and lost the limiter's state (no persistence).
 	runID       string
@@ -116,14 +130,21 @@ type session struct {
 	policy      algorithms.Policy
 	start       time.Time
 	epoch       string // ARGV[6]: the server clock's epoch in µs, or ""
+	// epochSlack is how far the server's clock may run ahead of the
+	// driver's, in virtual time: the TIME call's round trip.
+	epochSlack time.Duration
 	// concurrent sends each attempt at its time without waiting for the
 	// answers before it, as a server handles requests: a replica.
 	concurrent bool
 	// fail decides an attempt whose store call failed.
 	fail *failMode
-	// progress, when set, is told how many attempts have been answered
-	// (sequential sessions only).
-	progress func(done int)
+	// rules are the answers the calling convention allows the script.
+	rules answerRules
+	// failing is the streak of failed calls of a sequential session.
+	failing streak
+	// answered, when set, is told each attempt's index and answer as it
+	// comes (concurrently, in a concurrent session).
+	answered func(i int, ans Answer)
 }
 
 // failMode is a limit's decision when its store fails (sim.FailMode), with
@@ -149,20 +170,27 @@ func (f *failMode) decide(a Attempt, now time.Duration, ans *Answer) {
 }
 
 // run sends attempts in order, each at its scheduled real time (or at once
-// when late), and returns one answer per attempt.
+// when late), and returns one answer per attempt. A sequential session stops
+// with an *run.UnfinishedError when its Redis has gone away (see GoneAfter).
 func (s *session) run(ctx context.Context, attempts []Attempt) ([]Answer, error) {
 	answers := make([]Answer, len(attempts))
 	var wg sync.WaitGroup
 	defer wg.Wait()
 	for i, a := range attempts {
 		due := s.start.Add(time.Duration(float64(a.At) / s.replay.Scale))
-		if err := waitUntil(ctx, due); err != nil {
+		if err := s.wait(ctx, due); err != nil {
 			return nil, err
 		}
 		if !s.concurrent {
 			answers[i] = s.decide(ctx, a)
-			if s.progress != nil {
-				s.progress(i + 1)
+			if s.answered != nil {
+				s.answered(i, answers[i])
+			}
+			if err := ctx.Err(); err != nil {
+				return nil, err // the call failed for it: no store error
+			}
+			if err := s.failing.gone(time.Now(), s.replay.Deadlines.gone()); err != nil {
+				return nil, err
 			}
 			continue
 		}
@@ -170,37 +198,102 @@ func (s *session) run(ctx context.Context, attempts []Attempt) ([]Answer, error)
 		go func() {
 			defer wg.Done()
 			answers[i] = s.decide(ctx, a)
+			if s.answered != nil {
+				s.answered(i, answers[i])
+			}
 		}()
+	}
+	if !s.concurrent {
+		if err := s.settle(ctx); err != nil {
+			return nil, err
+		}
 	}
 	return answers, nil
 }
 
+// wait waits until due. In a streak of failed calls it asks Redis, when the
+// streak would make it gone, whether it answers again: the run ends within
+// the bound however far apart the attempts are.
+func (s *session) wait(ctx context.Context, due time.Time) error {
+	if at, ok := s.failing.giveUpAt(s.replay.Deadlines.gone()); ok && at.Before(due) {
+		if err := s.probeAt(ctx, at); err != nil {
+			return err
+		}
+	}
+	return waitUntil(ctx, due)
+}
+
+// settle, after the last attempt, tells a Redis that went away from one that
+// failed a few calls: a run ending in a streak of failed calls waits for the
+// streak's end and asks Redis then.
+func (s *session) settle(ctx context.Context) error {
+	if at, ok := s.failing.giveUpAt(s.replay.Deadlines.gone()); ok {
+		return s.probeAt(ctx, at)
+	}
+	return nil
+}
+
+// probeAt pings Redis at at: the gone error if it does not answer, else nil
+// and the streak over.
+func (s *session) probeAt(ctx context.Context, at time.Time) error {
+	if err := waitUntil(ctx, at); err != nil {
+		return err
+	}
+	pctx, cancel := callCtx(ctx, s.replay.Deadlines)
+	err := s.rdb.Ping(pctx).Err()
+	cancel()
+	switch {
+	case ctx.Err() != nil:
+		return ctx.Err()
+	case err != nil:
+		s.failing.failed(time.Now(), err)
+		return s.failing.gone(time.Now(), s.replay.Deadlines.gone())
+	}
+	s.failing.reached()
+	return nil
+}
+
+// virtual is the virtual time of the real instant t.
+func (s *session) virtual(t time.Time) time.Duration {
+	return time.Duration(float64(t.Sub(s.start)) * s.replay.Scale)
+}
+
 func (s *session) decide(ctx context.Context, a Attempt) Answer {
+	ctx, cancel := callCtx(ctx, s.replay.Deadlines)
+	defer cancel()
 	sentAt := time.Now()
-	sent := time.Duration(float64(sentAt.Sub(s.start)) * s.replay.Scale)
-	now := a.At
+	sent := s.virtual(sentAt)
+	passed := a.At
 	if s.replay.Clock == ClockDriver {
-		now = sent
+		passed = sent
 	}
 	key := s.replay.Prefix + a.Key
 	restarted := s.checkRestart(ctx)
-	args := []any{int64(now), a.Cost, s.policy.Limit, int64(s.policy.Window), s.policy.EffectiveBurst(), s.epoch}
+	args := []any{int64(passed), a.Cost, s.policy.Limit, int64(s.policy.Window), s.policy.EffectiveBurst(), s.epoch}
 	res, err := s.call(ctx, key, args)
-	ans := Answer{Sent: sent, Now: sent, RoundTrip: time.Since(sentAt), Restarted: restarted && err == nil}
-	if s.replay.Clock != ClockServer {
-		ans.Now = now
+	receivedAt := time.Now()
+	if errors.Is(err, context.DeadlineExceeded) {
+		err = fmt.Errorf("no answer within the call's deadline of %v: %w", s.replay.Deadlines.call(), err)
 	}
+	ans := Answer{Sent: sent, Received: s.virtual(receivedAt), Passed: passed, Now: passed, RoundTrip: receivedAt.Sub(sentAt)}
+	if s.replay.Clock == ClockServer {
+		ans.Now = sent
+	}
+	err = s.rules.read(res, err, &ans)
+	ans.Restarted = restarted && err == nil
 	if err == nil {
-		err = parseResult(res, &ans)
-	}
-	if err != nil {
-		ans.Err = err
-		if s.fail != nil {
-			s.fail.decide(a, ans.Now, &ans)
-		}
 		if !s.concurrent {
-			s.reconnect()
+			s.failing.reached()
 		}
+		return ans
+	}
+	ans.Err = err
+	if s.fail != nil {
+		s.fail.decide(a, ans.Now, &ans)
+	}
+	if !s.concurrent {
+		s.failing.failed(sentAt, err)
+		s.reconnect()
 	}
 	return ans
 }
@@ -209,9 +302,22 @@ func (s *session) decide(ctx context.Context, a Attempt) Answer {
 // holds on to a failed dial for a while, and a restarted Redis should answer
 // the very next call.
 func (s *session) reconnect() {
+	s.mu.Lock()
+	defer s.mu.Unlock()
 	s.rdb.Close()
-	s.rdb = redis.NewClient(s.opts)
+	if !s.closed {
+		s.rdb = redis.NewClient(s.opts)
+	}
 	s.reconnected = true
+}
+
+// close closes the session's connections, from any goroutine: a call in
+// flight fails at once.
+func (s *session) close() {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	s.closed = true
+	s.rdb.Close()
 }
 
 // checkRestart reports, on the first call after a reconnection that reaches
@@ -253,33 +359,6 @@ func (s *session) call(ctx context.Context, key string, args []any) (any, error)
 		return nil, err
 	}
 	return s.lim.write.Run(ctx, s.rdb, []string{key}, append(args, state)...).Result()
-}
-
-// parseResult reads {admitted, retry_after[, now]} into ans.
-func parseResult(res any, ans *Answer) error {
-	list, ok := res.([]any)
-	if !ok || len(list) < 2 {
-		return fmt.Errorf("script returned %v, want {admitted, retry_after[, now]}", res)
-	}
-	var n [3]int64
-	for i := range min(len(list), 3) {
-		v, ok := list[i].(int64)
-		if !ok {
-			return fmt.Errorf("script returned %v: element %d is not an integer", res, i+1)
-		}
-		n[i] = v
-	}
-	ans.Admitted = n[0] == 1
-	if !ans.Admitted {
-		ans.RetryAfter = time.Duration(n[1])
-		if n[1] < 0 {
-			ans.RetryAfter = algorithms.Never
-		}
-	}
-	if len(list) >= 3 {
-		ans.Now = time.Duration(n[2])
-	}
-	return nil
 }
 
 // serverEpoch reads the server's TIME in µs, the epoch of ClockServer.

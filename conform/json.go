@@ -42,6 +42,7 @@ type laneJSON struct {
 	Differed           int        `json:"differed"`
 	RetryAfterDiffered int        `json:"retry_after_differed"`
 	Unexplained        int        `json:"unexplained"`
+	Invalid            int        `json:"invalid_answers"`
 	StoreErrors        int        `json:"store_errors"`
 	OnStoreError       string     `json:"on_store_error"`
 	FailAdmitted       int        `json:"fail_admitted"`
@@ -67,6 +68,7 @@ type diffJSON struct {
 	RedisRetryAfterNS int64  `json:"redis_retry_after_ns"`
 	RedisNowNS        int64  `json:"redis_now_ns"`
 	StoreError        string `json:"store_error,omitempty"`
+	Invalid           string `json:"invalid_answer,omitempty"`
 	TwinAdmitted      bool   `json:"algorithm_admitted"`
 	TwinRetryAfterNS  int64  `json:"algorithm_retry_after_ns"`
 	Explained         bool   `json:"explained_by_clock"`
@@ -104,7 +106,7 @@ func WriteJSON(w io.Writer, r Run) error {
 	for _, c := range r.Checks {
 		l := laneJSON{Lane: c.Lane.String(), Script: c.Script, Limit: c.Policy.Limit, WindowNS: int64(c.Policy.Window),
 			Burst: c.Policy.EffectiveBurst(), Attempts: c.Attempts, Agreed: c.Agreed, DifferedWithin: c.DifferedWithin,
-			Differed: c.Differed, RetryAfterDiffered: c.RetryAfterDiffered, Unexplained: c.Unexplained,
+			Differed: c.Differed, RetryAfterDiffered: c.RetryAfterDiffered, Unexplained: c.Unexplained, Invalid: c.Invalid,
 			StoreErrors: c.StoreErrors, OnStoreError: c.OnStoreError.String(), FailAdmitted: c.FailAdmitted,
 			Restarts: c.Restarts, ExactAdmitted: c.ExactAdmitted, RedisAdmitted: c.RealAdmitted,
 			MaxSkewNS: int64(c.MaxSkew), RoundTripP50NS: int64(c.RoundTrip), RoundTripMaxNS: int64(c.RoundTripMax),
@@ -114,7 +116,8 @@ func WriteJSON(w io.Writer, r Run) error {
 				Request: d.Attempt.Request, Attempt: d.Attempt.Try, ExactAdmitted: d.Attempt.Admitted,
 				ExactRetryAfterNS: retryNS(d.Attempt.RetryAfter), RedisAdmitted: d.Answer.Admitted,
 				RedisRetryAfterNS: retryNS(d.Answer.RetryAfter), RedisNowNS: int64(d.Answer.Now),
-				TwinAdmitted: d.Twin.Admitted, TwinRetryAfterNS: retryNS(d.Twin.RetryAfter), Explained: d.Explained}
+				TwinAdmitted: d.Twin.Admitted, TwinRetryAfterNS: retryNS(d.Twin.RetryAfter), Explained: d.Explained,
+				Invalid: d.Answer.Invalid}
 			if d.Answer.Err != nil {
 				dj.StoreError = d.Answer.Err.Error()
 			}

@@ -41,14 +41,20 @@ func TestMain(m *testing.M) {
 // startRedis starts a redis-server on port, or on a free one when port is 0,
 // and returns its address and how to stop it.
 func startRedis(port int) (addr string, stop func(), err error) {
+	addr, _, stop, err = startRedisProcess(port)
+	return addr, stop, err
+}
+
+// startRedisProcess is startRedis with the server's process, to signal.
+func startRedisProcess(port int) (addr string, proc *os.Process, stop func(), err error) {
 	bin, err := exec.LookPath("redis-server")
 	if err != nil {
-		return "", nil, err
+		return "", nil, nil, err
 	}
 	if port == 0 {
 		l, err := net.Listen("tcp", "127.0.0.1:0")
 		if err != nil {
-			return "", nil, err
+			return "", nil, nil, err
 		}
 		port = l.Addr().(*net.TCPAddr).Port
 		l.Close()
@@ -57,10 +63,10 @@ func startRedis(port int) (addr string, stop func(), err error) {
 		"--daemonize", "no", "--loglevel", "notice")
 	out, err := cmd.StdoutPipe()
 	if err != nil {
-		return "", nil, err
+		return "", nil, nil, err
 	}
 	if err := cmd.Start(); err != nil {
-		return "", nil, err
+		return "", nil, nil, err
 	}
 	stop = func() { cmd.Process.Kill(); cmd.Wait() }
 	// The server says when it is ready; reading its log needs no polling.
@@ -71,11 +77,11 @@ func startRedis(port int) (addr string, stop func(), err error) {
 				for sc.Scan() {
 				}
 			}()
-			return fmt.Sprintf("127.0.0.1:%d", port), stop, nil
+			return fmt.Sprintf("127.0.0.1:%d", port), cmd.Process, stop, nil
 		}
 	}
 	stop()
-	return "", nil, fmt.Errorf("redis-server on port %d exited before it was ready", port)
+	return "", nil, nil, fmt.Errorf("redis-server on port %d exited before it was ready", port)
 }
 
 type quiet struct{}

@@ -5,10 +5,12 @@ import (
 	"fmt"
 	"slices"
 	"sync"
+	"sync/atomic"
 	"time"
 
 	"github.com/redis/go-redis/v9"
 
+	"github.com/rlsim/rlsim/run"
 	"github.com/rlsim/rlsim/sim"
 )
 
@@ -22,6 +24,9 @@ type RaceOptions struct {
 	// instant: a driver starved of CPU bunches its sends, not the instants.
 	Replay    Replay
 	MaxEvents int64 // the simulations' event budget; zero means none
+	// Progress, when set, is told how many answers a fleet has had in run
+	// (from 0), the atomic fleet's first, then the racy one's; concurrently.
+	Progress func(run, answered int)
 }
 
 // Peak is the most cost one key got admitted across the fleet in any window
@@ -94,11 +99,15 @@ func MeasureRace(ctx context.Context, redisOpts *redis.Options, cfg sim.Config, 
 		replay.Prefix = fmt.Sprintf("%srace:%d:%d:atomic:", opts.Replay.Prefix, opts.Replicas, i)
 		var trips, racyTrips []time.Duration
 		var lag time.Duration
-		if run.MeasuredAtomic, trips, run.MaxLag, err = fleetRun(ctx, redisOpts, exact, replay, opts.Replicas, lt); err != nil {
+		var progress func(int)
+		if opts.Progress != nil {
+			progress = func(done int) { opts.Progress(i, done) }
+		}
+		if run.MeasuredAtomic, trips, run.MaxLag, err = fleetRun(ctx, redisOpts, exact, replay, opts.Replicas, lt, progress); err != nil {
 			return Race{}, err
 		}
 		replay.Prefix = fmt.Sprintf("%srace:%d:%d:racy:", opts.Replay.Prefix, opts.Replicas, i)
-		if run.MeasuredRacy, racyTrips, lag, err = fleetRun(ctx, redisOpts, racy, replay, opts.Replicas, lt); err != nil {
+		if run.MeasuredRacy, racyTrips, lag, err = fleetRun(ctx, redisOpts, racy, replay, opts.Replicas, lt, progress); err != nil {
 			return Race{}, err
 		}
 		run.MaxLag = max(run.MaxLag, lag)
@@ -120,19 +129,46 @@ func MeasureRace(ctx context.Context, redisOpts *redis.Options, cfg sim.Config, 
 
 // fleetRun replays lt's attempts from n replicas at once, attempt k on
 // replica k mod n, and returns the fleet's peak, every round trip and how
-// late the latest send was.
-func fleetRun(ctx context.Context, redisOpts *redis.Options, lim *Limiter, replay Replay, n int, lt LaneTraffic) (Peak, []time.Duration, time.Duration, error) {
+// late the latest send was. The first failed call stops every replica: the
+// race ends with an *run.UnfinishedError within CallTimeout. progress, when
+// set, is told the answers so far, concurrently.
+func fleetRun(ctx context.Context, redisOpts *redis.Options, lim *Limiter, replay Replay, n int, lt LaneTraffic, progress func(answered int)) (Peak, []time.Duration, time.Duration, error) {
 	parts := make([][]Attempt, n)
 	for k, a := range lt.Attempts {
 		parts[k%n] = append(parts[k%n], a)
 	}
+	fleetCtx, stop := context.WithCancel(ctx)
+	defer stop()
+	var answered atomic.Int64
+	var mu sync.Mutex
+	var first error // the first answer that stops the fleet
 	sessions := make([]*session, n)
 	for i := range sessions {
-		s, closeFn, err := newSession(ctx, redisOpts, lim, replay, lt.Policy, true)
+		s, closeFn, err := newSession(fleetCtx, redisOpts, lim, replay, lt.Policy, 0, true)
 		if err != nil {
-			return Peak{}, nil, 0, err
+			return Peak{}, nil, 0, fmt.Errorf("replica %d: %w", i, err)
 		}
 		defer closeFn()
+		s.answered = func(k int, ans Answer) {
+			if progress != nil {
+				progress(int(answered.Add(1)))
+			}
+			var err error
+			switch {
+			case ans.Err != nil:
+				err = run.CouldNotFinish(fmt.Errorf("replica %d: the attempt at t=%v: %w; a fleet short of an answer measures nothing: the run could not finish", i, parts[i][k].At, ans.Err))
+			case ans.Invalid != "":
+				err = fmt.Errorf("replica %d: the attempt at t=%v: %s", i, parts[i][k].At, ans.Invalid)
+			default:
+				return
+			}
+			mu.Lock()
+			if first == nil {
+				first = err
+			}
+			mu.Unlock()
+			stop()
+		}
 		sessions[i] = s
 	}
 	start := time.Now().Add(5 * time.Millisecond) // every replica ready before the first send
@@ -144,10 +180,16 @@ func fleetRun(ctx context.Context, redisOpts *redis.Options, lim *Limiter, repla
 		wg.Add(1)
 		go func() {
 			defer wg.Done()
-			answers[i], errs[i] = s.run(ctx, parts[i])
+			answers[i], errs[i] = s.run(fleetCtx, parts[i])
 		}()
 	}
 	wg.Wait()
+	if err := ctx.Err(); err != nil {
+		return Peak{}, nil, 0, err
+	}
+	if first != nil {
+		return Peak{}, nil, 0, first
+	}
 	var admitted []Attempt
 	var trips []time.Duration
 	var lag time.Duration
@@ -156,9 +198,6 @@ func fleetRun(ctx context.Context, redisOpts *redis.Options, lim *Limiter, repla
 			return Peak{}, nil, 0, errs[i]
 		}
 		for k, ans := range answers[i] {
-			if ans.Err != nil {
-				return Peak{}, nil, 0, fmt.Errorf("replica %d: %w", i, ans.Err)
-			}
 			lag = max(lag, ans.Sent-parts[i][k].At)
 			if ans.Admitted {
 				a := parts[i][k]

@@ -15,13 +15,13 @@ import (
 func WriteChecks(w io.Writer, checks []LaneCheck, opts CheckOptions) error {
 	var b strings.Builder
 	fmt.Fprintf(&b, "clock %s, time scale %g; tolerance %v of scenario time: a differing verdict is within it when the side that refused would have admitted within %v, and refusals agree when their retry instants (decision time + Retry-After) are within %v\n"+
-		"unexplained: decided otherwise than the exact algorithm fed the instants Redis decided at, in the same order (a conforming script has none)\n\n",
+		"unexplained: decided otherwise than the exact algorithm fed the instants Redis decided at, in the same order, or answered outside the calling convention (a conforming script has none)\n\n",
 		opts.Replay.Clock, opts.Replay.Scale, opts.Tolerance, opts.Tolerance, opts.Tolerance)
 	tw := tabwriter.NewWriter(&b, 0, 0, 2, ' ', 0)
 	fmt.Fprintln(tw, "lane\tscript\tattempts\tagreed\tdiffered within tolerance\tdiffered\tretry-after differed\tunexplained\tstore errors\tadmitted exact/redis\tmax skew\tround trip p50\tround trip max")
 	for _, c := range checks {
-		fmt.Fprintf(tw, "%s\t%s\t%d\t%d\t%d\t%d\t%d\t%d\t%s\t%d/%d\t%v\t%v\t%v\n", c.Lane, c.Script, c.Attempts, c.Agreed,
-			c.DifferedWithin, c.Differed, c.RetryAfterDiffered, c.Unexplained, storeErrors(c), c.ExactAdmitted, c.RealAdmitted,
+		fmt.Fprintf(tw, "%s\t%s\t%d\t%d\t%d\t%d\t%d\t%s\t%s\t%d/%d\t%v\t%v\t%v\n", c.Lane, c.Script, c.Attempts, c.Agreed,
+			c.DifferedWithin, c.Differed, c.RetryAfterDiffered, unexplained(c), storeErrors(c), c.ExactAdmitted, c.RealAdmitted,
 			c.MaxSkew, c.RoundTrip.Round(time.Microsecond), c.RoundTripMax.Round(time.Microsecond))
 	}
 	tw.Flush()
@@ -34,7 +34,10 @@ func WriteChecks(w io.Writer, checks []LaneCheck, opts CheckOptions) error {
 			fmt.Fprintf(&b, "  t=%v key %s cost %d (client %d, request %d, attempt %d): exact lane %s; redis %s",
 				d.Attempt.At, d.Attempt.Key, d.Attempt.Cost, d.Attempt.Client, d.Attempt.Request, d.Attempt.Try,
 				verdict(d.Attempt.Admitted, d.Attempt.RetryAfter), answer(d.Answer))
-			if d.Answer.Err == nil {
+			switch {
+			case d.Answer.Invalid != "":
+				b.WriteString(": unexplained")
+			case d.Answer.Err == nil:
 				how := "explained by the clock"
 				if !d.Explained {
 					how = "unexplained"
@@ -46,6 +49,15 @@ func WriteChecks(w io.Writer, checks []LaneCheck, opts CheckOptions) error {
 	}
 	_, err := io.WriteString(w, b.String())
 	return err
+}
+
+// unexplained tells the unexplained attempts and how many of them were
+// answers outside the calling convention.
+func unexplained(c LaneCheck) string {
+	if c.Invalid == 0 {
+		return fmt.Sprint(c.Unexplained)
+	}
+	return fmt.Sprintf("%d (%d answers outside the calling convention)", c.Unexplained, c.Invalid)
 }
 
 // storeErrors tells the failed calls and what the fail mode made of them.
@@ -77,6 +89,9 @@ func answer(a Answer) string {
 			v = "refuse (no Retry-After)"
 		}
 		return fmt.Sprintf("store error (%v), so the fail mode's %s", a.Err, v)
+	}
+	if a.Invalid != "" {
+		return fmt.Sprintf("an answer outside the calling convention (%s)", a.Invalid)
 	}
 	return fmt.Sprintf("%s, decided at t=%v", verdict(a.Admitted, a.RetryAfter), a.Now)
 }

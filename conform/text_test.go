@@ -89,3 +89,40 @@ func TestWriteRaceTellsTheSpread(t *testing.T) {
 		}
 	}
 }
+
+// TestAnInvalidAnswerIsToldAsSuch checks the table counts answers outside the
+// calling convention among the unexplained, and the difference says why, in
+// text and JSON, never "explained by the clock".
+func TestAnInvalidAnswerIsToldAsSuch(t *testing.T) {
+	r := sampleRun()
+	c := &r.Checks[0]
+	c.Unexplained, c.Invalid, c.InvalidReason = 2, 1, "admitted is 7, want 1 or 0"
+	c.Diffs = []Diff{{Outcome: Invalid, Attempt: Attempt{At: time.Second, Key: "global", Cost: 1, Admitted: true},
+		Answer: Answer{Now: time.Second, Invalid: "admitted is 7, want 1 or 0"}}}
+	var b bytes.Buffer
+	if err := WriteChecks(&b, r.Checks, r.Options); err != nil {
+		t.Fatal(err)
+	}
+	for _, want := range []string{
+		"  2 (1 answers outside the calling convention)  2 (fail closed",
+		"exact lane admit; redis an answer outside the calling convention (admitted is 7, want 1 or 0): unexplained\n",
+	} {
+		if !strings.Contains(b.String(), want) {
+			t.Errorf("output lacks %q:\n%s", want, b.String())
+		}
+	}
+	if strings.Contains(b.String(), "explained by the clock") {
+		t.Errorf("an invalid answer told as explained by the clock:\n%s", b.String())
+	}
+	b.Reset()
+	if err := WriteJSON(&b, r); err != nil {
+		t.Fatal(err)
+	}
+	var got runJSON
+	if err := json.Unmarshal(b.Bytes(), &got); err != nil {
+		t.Fatal(err)
+	}
+	if l := got.Lanes[0]; l.Invalid != 1 || l.Diffs[0].Invalid != "admitted is 7, want 1 or 0" || l.Diffs[0].Explained {
+		t.Errorf("decoded %+v", l)
+	}
+}

@@ -5,6 +5,7 @@ import (
 	"errors"
 	"fmt"
 	"io"
+	"math"
 	"os"
 	"time"
 
@@ -62,10 +63,22 @@ topology simulation of the same fleet.
 
 Every difference from the exact lane is also checked against the exact
 algorithm fed the instants Redis decided at, in the same order: a difference it
-shares is the clock's; one it does not is "unexplained", the script's own.
+shares is the clock's; one it does not is "unexplained", the script's own. So is
+every answer outside the calling convention (admitted not 1 or 0, a
+Retry-After below -1 or above two windows and the burst's refill, an instant
+decided at before the one passed or after the answer came back, the wrong
+shape, an error the script raised).
 
-Exit status: 0 when no lane has an unexplained difference or a store error, 1
-when one has (or Redis failed), 2 on bad input.`,
+Every call to Redis has a deadline of ` + conform.CallTimeout.String() + `. A failed call is a store error,
+decided by the limit's on_store_error; a Redis whose calls have all failed for
+` + conform.GoneAfter.String() + ` (killed, stopped, unreachable) has gone away, and the run ends at the
+latest ` + conform.Bound.String() + ` after the first of those calls, with exit status 3 and nothing
+written. A race ends at its first failed call.
+
+Exit status: 0 when no lane has an unexplained difference or a store error; 1
+when one has; 2 on bad input (a flag or the scenario, told before Redis is
+called, or a script Redis cannot compile); 3 when the run could not finish
+(Redis could not be reached or went away).`,
 		Args:              cobra.MaximumNArgs(1),
 		ValidArgsFunction: completeScenarioNames,
 		RunE: func(cmd *cobra.Command, args []string) error {
@@ -87,11 +100,11 @@ when one has (or Redis failed), 2 on bad input.`,
 	f.StringVar(&opts.ScriptFile, "script", "", "check your own limiter script `FILE` (with --lane)")
 	f.StringVar(&opts.Lane, "lane", "", "check only this `LANE` (with --script, the lane your script implements)")
 	f.StringVar(&opts.Clock, "clock", "driver", "where the script reads the time: scheduled, driver or server")
-	f.Float64Var(&opts.Scale, "time-scale", 10, "run scenario time `S` times faster than real time")
-	f.DurationVar(&opts.Tolerance, "tolerance", 50*time.Millisecond, "clock skew and round trips allowed, in scenario time")
-	f.IntVar(&opts.Show, "show", 5, "differences shown in full per lane")
-	f.IntSliceVar(&opts.Replicas, "replicas", nil, "also measure the race of `N` replicas; several, as 1,4,8, one race each")
-	f.IntVar(&opts.Runs, "runs", 3, "runs of the race, seed after seed")
+	f.Float64Var(&opts.Scale, "time-scale", 10, fmt.Sprintf("run scenario time `S` times faster than real time, 1 to %d", int64(conform.MaxScale)))
+	f.DurationVar(&opts.Tolerance, "tolerance", 50*time.Millisecond, "clock skew and round trips allowed, in scenario time; below the limit's window")
+	f.IntVar(&opts.Show, "show", 5, fmt.Sprintf("differences shown in full per lane, up to %d", maxShow))
+	f.IntSliceVar(&opts.Replicas, "replicas", nil, fmt.Sprintf("also measure the race of `N` replicas (1 to %d); several, as 1,4,8, one race each", maxReplicas))
+	f.IntVar(&opts.Runs, "runs", 3, fmt.Sprintf("runs of the race, seed after seed, up to %d", maxRuns))
 	f.StringVar(&opts.Format, "format", "text", "output `format`: text or json (docs/conform.md)")
 	f.DurationVar(&opts.MaxWall, "max-wall", 10*time.Minute, "refuse a check that would take longer than `D` of real time")
 	f.Int64Var(&opts.MaxEvents, "max-events", defaultMaxEvents, "refuse scenarios estimated to need more events than `N`")
@@ -133,8 +146,8 @@ func checkConformFlags(opts *conformOptions) error {
 		}
 	}
 	switch {
-	case opts.Scale < 1:
-		errs = append(errs, fmt.Errorf("--time-scale: must be at least 1, got %g", opts.Scale))
+	case math.IsNaN(opts.Scale) || opts.Scale < 1 || opts.Scale > conform.MaxScale:
+		errs = append(errs, fmt.Errorf("--time-scale: must be between 1 and %d, got %g", int64(conform.MaxScale), opts.Scale))
 	case opts.Clock == "server" && opts.Scale != 1:
 		errs = append(errs, fmt.Errorf("--time-scale: the server clock runs in real time: must be 1, got %g", opts.Scale))
 	}
@@ -144,9 +157,17 @@ func checkConformFlags(opts *conformOptions) error {
 	if opts.Tolerance < 0 {
 		errs = append(errs, fmt.Errorf("--tolerance: must not be negative, got %v", opts.Tolerance))
 	}
-	if opts.Show < 0 || opts.Runs < 1 || opts.MaxEvents <= 0 || opts.MaxWall <= 0 {
-		errs = append(errs, fmt.Errorf("--show must not be negative, --runs, --max-events and --max-wall must be positive; got %d, %d, %d, %v",
-			opts.Show, opts.Runs, opts.MaxEvents, opts.MaxWall))
+	if opts.Show < 0 || opts.Show > maxShow {
+		errs = append(errs, fmt.Errorf("--show: must be between 0 and %d, got %d", maxShow, opts.Show))
+	}
+	if opts.Runs < 1 || opts.Runs > maxRuns {
+		errs = append(errs, fmt.Errorf("--runs: must be between 1 and %d, got %d", maxRuns, opts.Runs))
+	}
+	if opts.MaxEvents <= 0 {
+		errs = append(errs, fmt.Errorf("--max-events: must be positive, got %d", opts.MaxEvents))
+	}
+	if opts.MaxWall <= 0 {
+		errs = append(errs, fmt.Errorf("--max-wall: must be positive, got %v", opts.MaxWall))
 	}
 	for _, n := range opts.Replicas {
 		if n < 1 || n > maxReplicas {
@@ -158,6 +179,13 @@ func checkConformFlags(opts *conformOptions) error {
 
 // maxScriptSize is the largest --script file read: far above any limiter script.
 const maxScriptSize = 1 << 20
+
+// maxShow and maxRuns bound --show and --runs: far above what anyone reads or
+// waits for; a race run takes the scenario's length of real time, twice.
+const (
+	maxShow = 1_000_000
+	maxRuns = 1000
+)
 
 func conformRun(cmd *cobra.Command, opts *conformOptions) error {
 	if opts.PrintScript != "" {
@@ -177,6 +205,9 @@ func conformRun(cmd *cobra.Command, opts *conformOptions) error {
 	}
 	if err := conform.Suitable(s.File, s.Config); err != nil {
 		return badInput(err)
+	}
+	if err := conform.CheckTolerance(s.Config.Limits[0].Policy, opts.Tolerance); err != nil {
+		return badInputf("--tolerance: %s: %v", s.File, err)
 	}
 	only, _ := sim.ParseLane(opts.Lane)
 	if opts.Lane == "" {
@@ -219,12 +250,19 @@ func conformRun(cmd *cobra.Command, opts *conformOptions) error {
 	if err := writeConform(opts, result); err != nil {
 		return err
 	}
+	var failed []error
 	for _, c := range checks {
-		if c.Unexplained > 0 || c.StoreErrors > 0 {
-			return fmt.Errorf("conform: %s: %d attempts decided otherwise than the exact algorithm at the same instants, %d store errors", c.Lane, c.Unexplained, c.StoreErrors)
+		if c.Unexplained == 0 && c.StoreErrors == 0 {
+			continue
 		}
+		invalid := ""
+		if c.Invalid > 0 {
+			invalid = fmt.Sprintf(" (%d of them answers outside the calling convention; the first: %s)", c.Invalid, c.InvalidReason)
+		}
+		failed = append(failed, fmt.Errorf("conform: %s: %d attempts decided otherwise than the exact algorithm at the same instants%s, %d store errors",
+			c.Lane, c.Unexplained, invalid, c.StoreErrors))
 	}
-	return nil
+	return errors.Join(failed...)
 }
 
 func writeConform(opts *conformOptions, r conform.Run) error {
@@ -254,8 +292,11 @@ func conformWall(traffic []conform.LaneTraffic, opts *conformOptions) time.Durat
 			last = max(last, lt.Attempts[n-1].At)
 		}
 	}
-	rounds := 1 + 2*opts.Runs*len(opts.Replicas)
-	return time.Duration(float64(last) / opts.Scale * float64(rounds))
+	rounds := 1 + 2*float64(opts.Runs)*float64(len(opts.Replicas))
+	if wall := float64(last) / opts.Scale * rounds; wall < float64(math.MaxInt64) {
+		return time.Duration(wall)
+	}
+	return math.MaxInt64
 }
 
 // quietRedis keeps go-redis's own log (dial failures) off stderr.
