@@ -2,9 +2,11 @@ package run
 
 import (
 	"errors"
+	"strings"
 	"time"
 
 	"github.com/rlsim/rlsim/scenarios"
+	"github.com/rlsim/rlsim/sim"
 )
 
 // Overrides are the settings a command line replaces in every scenario it runs,
@@ -26,6 +28,9 @@ type Overrides struct {
 // the result and checks the budget, reporting every problem at once as an
 // *InputError whose lines name the file and the flag.
 func (ov Overrides) Apply(list []*scenarios.Scenario) error {
+	if err := ov.duration(); err != nil {
+		return err
+	}
 	lanes, err := ov.lanes()
 	if err != nil {
 		return err
@@ -48,6 +53,18 @@ func (ov Overrides) Load(args []string) ([]*scenarios.Scenario, error) {
 		return nil, err
 	}
 	return LoadAll(args, sets...)
+}
+
+// duration refuses, naming the flag, a duration no scenario may state.
+func (ov Overrides) duration() error {
+	switch {
+	case ov.Duration < 0:
+		return BadInputf("--duration: must be positive, got %v", ov.Duration)
+	case ov.Duration > sim.MaxTime:
+		return BadInputf("--duration: %v is more than 100 years (%s), the longest a scenario may state",
+			ov.Duration, strings.TrimSuffix(sim.MaxTime.String(), "0m0s"))
+	}
+	return nil
 }
 
 func (ov Overrides) lanes() ([]string, error) {

@@ -54,6 +54,10 @@ func TestOverridesApply(t *testing.T) {
 		{name: "every problem at once", names: []string{"backoff-contention"}, ov: Overrides{Duration: time.Second, Lanes: "gcra", MaxEvents: 10},
 			wantErr: []string{"--lanes does not apply", "--duration does not apply", "lift the budget with --max-events"}},
 		{name: "an unknown lane", names: []string{"demo"}, ov: Overrides{Lanes: "gcra,bogus"}, wantErr: []string{"--lanes: "}},
+		{name: "a duration past 100 years names the flag", names: []string{"demo", "boundary-burst"}, ov: Overrides{Duration: sim.MaxTime + time.Hour},
+			wantErr: []string{"--duration: 876001h0m0s is more than 100 years (876000h), the longest a scenario may state"}},
+		{name: "a negative duration names the flag", names: []string{"demo"}, ov: Overrides{Duration: -time.Second},
+			wantErr: []string{"--duration: must be positive, got -1s"}},
 		{name: "a variant by name", names: []string{"choose-burst"}, ov: Overrides{Lanes: "burst_100,gcra"},
 			check: func(t *testing.T, list []*scenarios.Scenario) {
 				c := list[0].Config

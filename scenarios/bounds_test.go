@@ -34,6 +34,8 @@ func TestParseRefusesWhatItOnceAccepted(t *testing.T) {
 		{"duration and drain past 100 years", "duration: 525600h\ndrain: 438000h\n" + clients, "f.yaml:2: drain: duration + drain (by default the duration again) must be at most 100 years (876000h), got 963600h0m0s"},
 		{"a required field left empty", "clients:\n  - arrivals:\n      - kind: burst\n        count: 1\nbackend:\n  service:\n    mean:\n", "f.yaml:7: backend.service.mean: is empty, and it is required (mean service time)"},
 		{"huge limit", "limits:\n  - limit: 2000000000\n" + clients, "f.yaml:2: limits[0]: sliding log: limit 2000000000 is above"},
+		{"negative limit_index", "overrides:\n  - lane: gcra\n    limit_index: -1\n    limit: 10\n" + clients, "f.yaml:3: overrides[0].limit_index: must not be negative, got -1"},
+		{"limit_index past int32", "overrides:\n  - lane: gcra\n    limit_index: -9223372036854775808\n    limit: 10\n" + clients, "f.yaml:3: overrides[0].limit_index: must not be negative"},
 	}
 	for _, tc := range tests {
 		t.Run(tc.name, func(t *testing.T) {

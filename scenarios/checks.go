@@ -2,6 +2,7 @@ package scenarios
 
 import (
 	"fmt"
+	"math"
 	"slices"
 	"strconv"
 	"strings"
@@ -118,11 +119,11 @@ func parseThreshold(m Metric, s string) (float64, error) {
 	switch {
 	case m.Fraction():
 		f, pct := strings.CutSuffix(s, "%")
-		v, err := strconv.ParseFloat(strings.TrimSpace(f), 64)
+		v, ok := finite(f)
 		if pct {
 			v /= 100
 		}
-		if err != nil || v < 0 || v > 1 {
+		if !ok || v < 0 || v > 1 {
 			return 0, fmt.Errorf("%q is not a rate: want a share from 0%% to 100%%, like 99%% or 0.99", s)
 		}
 		return v, nil
@@ -134,17 +135,24 @@ func parseThreshold(m Metric, s string) (float64, error) {
 		return float64(d), nil
 	case m == AdmittedRate:
 		f, _ := strings.CutSuffix(s, "/s")
-		v, err := strconv.ParseFloat(strings.TrimSpace(f), 64)
-		if err != nil || v < 0 || v != v {
+		v, ok := finite(f)
+		if !ok || v < 0 {
 			return 0, fmt.Errorf("%q is not an admitted rate: want requests per second, like 2/s", s)
 		}
 		return v, nil
 	}
-	v, err := strconv.ParseFloat(s, 64)
-	if err != nil || v < 0 || v != v {
+	v, ok := finite(s)
+	if !ok || v < 0 {
 		return 0, fmt.Errorf("%q is not a ratio: want a number like 1.2", s)
 	}
 	return v, nil
+}
+
+// finite reads s as a number, refusing what is not one a threshold can
+// compare with: NaN, infinities and numbers past float64's range.
+func finite(s string) (float64, bool) {
+	v, err := strconv.ParseFloat(strings.TrimSpace(s), 64)
+	return v, err == nil && !math.IsNaN(v) && !math.IsInf(v, 0)
 }
 
 // FormatMeasure writes a value measured for c in the metric's unit (99.2%,

@@ -1,6 +1,8 @@
 package scenarios
 
 import (
+	"fmt"
+	"math"
 	"strings"
 	"testing"
 	"time"
@@ -121,5 +123,68 @@ func TestFormatMeasureNeverReadsAsTheThreshold(t *testing.T) {
 		if got := FormatMeasure(Check{Metric: tc.metric, Want: tc.want}, tc.got); got != tc.shown {
 			t.Errorf("FormatMeasure(%s, %v against %v) = %q, want %q", tc.metric, tc.got, tc.want, got, tc.shown)
 		}
+	}
+}
+
+// TestChecksRefuseNonFiniteValues: a threshold that is not a finite number (NaN,
+// infinities, YAML's .nan and .inf, a number past float64) is refused with its
+// line, for every metric; "value: NaN" once passed validate and then failed
+// every check of the run.
+func TestChecksRefuseNonFiniteValues(t *testing.T) {
+	values := []string{"NaN", "nan", "NaN%", "Inf", "+Inf", "-Inf", "infinity", "+Infinity", "Inf/s", "NaN/s",
+		".nan", ".inf", "-.Inf", "1e400", "1e400%", "-1e400", "0x1p2000"}
+	for _, m := range metricNames {
+		for _, v := range values {
+			t.Run(m+" "+v, func(t *testing.T) {
+				_, err := Parse("f.yaml", []byte(fmt.Sprintf("%s  - {metric: %s, op: \"<=\", value: %q}\n", checksBase, m, v)))
+				want := fmt.Sprintf("f.yaml:12: checks[0].value: %q is not a", v)
+				if err == nil || !strings.HasPrefix(err.Error(), want) {
+					t.Errorf("Parse = %v, want %s...", err, want)
+				}
+			})
+		}
+	}
+}
+
+// TestChecksReportEveryBadValue: several bad thresholds are all reported at once.
+func TestChecksReportEveryBadValue(t *testing.T) {
+	_, err := Parse("f.yaml", []byte(checksBase+`  - {metric: success_rate, op: ">=", value: NaN}
+  - {metric: peak_ratio, op: "<=", value: Inf}
+  - {metric: admitted_rate, op: "<=", value: +Inf/s}
+`))
+	want := `f.yaml:12: checks[0].value: "NaN" is not a rate: want a share from 0% to 100%, like 99% or 0.99
+f.yaml:13: checks[1].value: "Inf" is not a ratio: want a number like 1.2
+f.yaml:14: checks[2].value: "+Inf/s" is not an admitted rate: want requests per second, like 2/s`
+	if err == nil || err.Error() != want {
+		t.Errorf("error:\n%v\nwant:\n%s", err, want)
+	}
+}
+
+// FuzzParseThreshold holds parseThreshold to its contract on any text: a value
+// it accepts is finite and not negative, and a share is at most 1.
+func FuzzParseThreshold(f *testing.F) {
+	for _, s := range []string{"99%", "0.99", "2/s", "250ms", "1.2", "NaN", "Inf/s", "-0", "1e308", "NaN%", "0x1p-1074", ".5%"} {
+		f.Add(s)
+	}
+	f.Fuzz(func(t *testing.T, s string) {
+		for _, m := range metricNames {
+			v, err := parseThreshold(Metric(m), s)
+			if err != nil {
+				continue
+			}
+			if math.IsNaN(v) || math.IsInf(v, 0) || v < 0 || Metric(m).Fraction() && v > 1 {
+				t.Errorf("parseThreshold(%s, %q) = %v, accepted", m, s, v)
+			}
+		}
+	})
+}
+
+// TestSetOfANonFiniteThresholdNamesTheFlag: --set checks[0].value=NaN is
+// refused as the file's NaN is, naming the flag and the path.
+func TestSetOfANonFiniteThresholdNamesTheFlag(t *testing.T) {
+	_, err := Parse("f.yaml", []byte(checksBase+`  - {metric: success_rate, op: ">=", value: 99%}`+"\n"), mustSets(t, "checks[0].value=NaN")...)
+	want := `f.yaml (--set checks[0].value=NaN): checks[0].value: "NaN" is not a rate: want a share from 0% to 100%, like 99% or 0.99`
+	if err == nil || err.Error() != want {
+		t.Errorf("error:\n%v\nwant:\n%s", err, want)
 	}
 }

@@ -125,7 +125,9 @@ func (d *decoder) decode(n *yaml.Node, v reflect.Value, path string, tag reflect
 			return
 		}
 		v.SetInt(i)
-		d.check(n, v, path, tag)
+		if !d.check(n, v, path, tag) {
+			v.SetZero() // absent, as a pointer field in error stays: later rules see the default
+		}
 	case reflect.Uint64:
 		if _, ok := d.scalar(n, path, "a whole number"); !ok {
 			return
@@ -146,7 +148,9 @@ func (d *decoder) decode(n *yaml.Node, v reflect.Value, path string, tag reflect
 			return
 		}
 		v.SetFloat(f)
-		d.check(n, v, path, tag)
+		if !d.check(n, v, path, tag) {
+			v.SetZero()
+		}
 	case reflect.Bool:
 		if _, ok := d.scalar(n, path, "true or false"); !ok {
 			return
@@ -220,11 +224,12 @@ func (d *decoder) scalar(n *yaml.Node, path, want string) (string, bool) {
 	return n.Value, true
 }
 
-// check applies the field's check tag to a decoded number or duration.
-func (d *decoder) check(n *yaml.Node, v reflect.Value, path string, tag reflect.StructTag) {
+// check applies the field's check tag to a decoded number or duration,
+// reporting whether it passes.
+func (d *decoder) check(n *yaml.Node, v reflect.Value, path string, tag reflect.StructTag) bool {
 	c := tag.Get("check")
 	if c == "" {
-		return
+		return true
 	}
 	var neg, zero bool
 	show := n.Value
@@ -236,14 +241,17 @@ func (d *decoder) check(n *yaml.Node, v reflect.Value, path string, tag reflect.
 	case float64:
 		neg, zero = x < 0, x == 0
 	default:
-		return
+		return true
 	}
 	switch {
 	case c == "positive" && (neg || zero):
 		d.errs.add(n.Line, path, "must be positive, got "+show)
 	case c == "nonneg" && neg:
 		d.errs.add(n.Line, path, "must not be negative, got "+show)
+	default:
+		return true
 	}
+	return false
 }
 
 func describe(n *yaml.Node) string {

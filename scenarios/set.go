@@ -3,6 +3,7 @@ package scenarios
 import (
 	"fmt"
 	"reflect"
+	"slices"
 	"strconv"
 	"strings"
 
@@ -253,13 +254,75 @@ func zeroLines(n *yaml.Node) {
 }
 
 // blame hands each problem under a path a set wrote to that set's flag on file.
+// A problem elsewhere that a set's value is part of, on a field holding the
+// set's (a limit whose burst it wrote) or one compared with it by name ("cap:
+// 1s is below base 2s"), stays at its line and names the flags too.
 func blame(file string, es Errors, owned map[string]Set) {
+	var sets []Set
+	for _, s := range owned {
+		if !slices.ContainsFunc(sets, func(x Set) bool { return x.flag() == s.flag() }) {
+			sets = append(sets, s)
+		}
+	}
+	slices.SortFunc(sets, func(a, b Set) int { return strings.Compare(a.flag(), b.flag()) })
 	for _, e := range es {
+		var mine Set
 		for p := e.Path; p != ""; p = parent(p) {
 			if s, ok := owned[p]; ok {
-				e.File, e.Line = s.where(file), 0
+				e.File, e.Line, mine = s.where(file), 0, s
 				break
 			}
 		}
+		var with []string
+		for _, s := range sets {
+			if s.flag() != mine.flag() && s.partOf(e) {
+				with = append(with, s.flag())
+			}
+		}
+		if len(with) > 0 {
+			e.Msg += " (with " + strings.Join(with, ", ") + ")"
+		}
+	}
+}
+
+// partOf reports whether s's value takes part in the problem e: e is on a field
+// holding s's, or names s's field and is beside it (or within it) or names
+// what holds it.
+func (s Set) partOf(e *FieldError) bool {
+	switch {
+	case e.Path == "":
+		return false
+	case strings.HasPrefix(s.Path, e.Path+".") || strings.HasPrefix(s.Path, e.Path+"["):
+		return true
+	}
+	name := s.steps[len(s.steps)-1].field
+	if name == "" { // a list entry: it is named by the list
+		for i := len(s.steps) - 1; i >= 0 && name == ""; i-- {
+			name = s.steps[i].field
+		}
+	}
+	dir := parent(s.Path)
+	near := dir == "" || e.Path == dir || strings.HasPrefix(e.Path, dir+".") || strings.HasPrefix(e.Path, dir+"[") ||
+		strings.Contains(e.Msg, dir) // "the burst 1 of limits[0]"
+	return near && containsWord(e.Msg, name)
+}
+
+// containsWord reports whether word appears in s with no letter, digit or _ on
+// either side.
+func containsWord(s, word string) bool {
+	isWord := func(b byte) bool {
+		return b == '_' || b >= 'a' && b <= 'z' || b >= 'A' && b <= 'Z' || b >= '0' && b <= '9'
+	}
+	for i := 0; ; {
+		j := strings.Index(s[i:], word)
+		if j < 0 {
+			return false
+		}
+		j += i
+		end := j + len(word)
+		if (j == 0 || !isWord(s[j-1])) && (end == len(s) || !isWord(s[end])) {
+			return true
+		}
+		i = j + 1
 	}
 }

@@ -99,6 +99,14 @@ func TestSetErrorsNameTheFileAndTheFlag(t *testing.T) {
 		{"a set in error adds nothing to the file", []string{"backend.service.meen=1s", "backend.changes[0].at=1s"}, []string{
 			`f.yaml (--set backend.service.meen=1s): backend.service.meen: unknown field; did you mean "mean"? (fields here: mean, distribution)`,
 			"f.yaml (--set backend.changes[0].at=1s): backend.changes[0]: no such entry: the list has 0"}},
+		{"a problem of the limit holding the value", []string{"limits[0].burst=9223372036854775807"}, []string{
+			"f.yaml:2: limits[0]: token bucket: burst 9223372036854775807 at 1 per 100ms overflows exact int64 arithmetic (9223372036854775808 × 100000000 ns); use a smaller burst or a window with a larger common divisor (with --set limits[0].burst=9223372036854775807)"}},
+		{"a problem of a field the value is compared with", []string{"clients[0].retry={kind: exponential, cap: 1s}", "clients[0].retry.base=2s"}, []string{
+			"f.yaml (--set clients[0].retry={kind: exponential, cap: 1s}): clients[0].retry.cap: 1s is below base 2s (with --set clients[0].retry.base=2s)"}},
+		{"a problem with the value as the measure", []string{"clients[0].arrivals[0].start=2s", "duration=1s"}, []string{
+			"f.yaml (--set clients[0].arrivals[0].start=2s): clients[0].arrivals[0].start: 2s is not before the scenario's duration 1s (with --set duration=1s)"}},
+		{"a problem elsewhere naming the value's field and what holds it", []string{"limits[0].burst=1", "clients[0].cost=2"}, []string{
+			"f.yaml (--set clients[0].cost=2): clients[0].cost: 2 is more than the burst 1 of limits[0] (global): no request could ever be admitted (with --set limits[0].burst=1)"}},
 		{"every problem at once", []string{"limits[0].limit=-1", "duration=0s"},
 			[]string{"f.yaml (--set limits[0].limit=-1): limits[0].limit: must be positive, got -1", "f.yaml (--set duration=0s): duration: must be positive, got 0s"}},
 	}

@@ -5,10 +5,13 @@ import (
 	"errors"
 	"fmt"
 	"io"
+	"math"
 	"os"
+	"strconv"
 	"strings"
 
 	"github.com/spf13/cobra"
+	"github.com/spf13/pflag"
 
 	"github.com/rlsim/rlsim/run"
 	"github.com/rlsim/rlsim/scenarios"
@@ -86,6 +89,9 @@ could not finish because a server it needs went away or stopped answering
 	}
 	root.SetOut(out)
 	root.SetFlagErrorFunc(func(_ *cobra.Command, err error) error { return badInput(err) })
+	// Every command inherits this; a command with a PersistentPreRunE of its own
+	// would hide it (TestNoCommandHidesTheRootHook).
+	root.PersistentPreRunE = func(cmd *cobra.Command, _ []string) error { return finiteFlags(cmd.Flags()) }
 	root.AddCommand(
 		NewCmdRun(out, progress, nil),
 		NewCmdValidate(out, nil),
@@ -99,6 +105,29 @@ could not finish because a server it needs went away or stopped answering
 		NewCmdReplay(out, progress, nil),
 	)
 	return root
+}
+
+// finiteFlags refuses, all at once, every number flag given NaN or an
+// infinity: pflag reads them as numbers, and no flag of rlsim means anything
+// by them. It covers every float flag of every command, present and future;
+// what a finite value means is each command's to check.
+func finiteFlags(flags *pflag.FlagSet) error {
+	var errs []error
+	flags.Visit(func(f *pflag.Flag) {
+		if !strings.HasPrefix(f.Value.Type(), "float") {
+			return
+		}
+		values := []string{f.Value.String()}
+		if sv, ok := f.Value.(pflag.SliceValue); ok {
+			values = sv.GetSlice()
+		}
+		for _, v := range values {
+			if x, err := strconv.ParseFloat(v, 64); err == nil && (math.IsNaN(x) || math.IsInf(x, 0)) {
+				errs = append(errs, fmt.Errorf("--%s: want a finite number, got %s", f.Name, v))
+			}
+		}
+	})
+	return badInput(errors.Join(errs...))
 }
 
 // badInput marks an error the user can fix by changing the input: exit status 2.

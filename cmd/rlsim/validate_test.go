@@ -1,6 +1,8 @@
 package main
 
 import (
+	"os"
+	"path/filepath"
 	"strings"
 	"testing"
 )
@@ -70,5 +72,46 @@ func TestValidateFlags(t *testing.T) {
 	}
 	if want := []string{"limits[0].limit=3", "lanes=[gcra, aimd]"}; strings.Join(got.Sets, "|") != strings.Join(want, "|") {
 		t.Errorf("sets %q, want %q", got.Sets, want)
+	}
+}
+
+// TestValidateRefusesEveryNonFiniteNumberAtOnce: NaN and infinities in a file,
+// wherever a number is read, are each refused with their line and field, all
+// at once, exit 2; run refuses the file with the same words. "value: NaN" in a
+// check once passed validate and then failed every check of the run.
+func TestValidateRefusesEveryNonFiniteNumberAtOnce(t *testing.T) {
+	file := filepath.Join(t.TempDir(), "nan.yaml")
+	src := `limits:
+  - limit: .nan
+lanes: [token_bucket, aimd, client_throttle]
+aimd:
+  initial: .inf
+throttle:
+  k: -.Inf
+clients:
+  - arrivals:
+      - kind: constant
+        rate: 5/s
+checks:
+  - {metric: success_rate, op: ">=", value: NaN}
+  - {metric: peak_ratio, op: "<=", value: Inf}
+  - {metric: admitted_rate, op: "<=", value: 1e400/s}
+`
+	if err := os.WriteFile(file, []byte(src), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	want := file + `:2: limits[0].limit: want a whole number, got ".nan"
+` + file + `:5: aimd.initial: want a number, got ".inf"
+` + file + `:7: throttle.k: want a number, got "-.Inf"
+` + file + `:13: checks[0].value: "NaN" is not a rate: want a share from 0% to 100%, like 99% or 0.99
+` + file + `:14: checks[1].value: "Inf" is not a ratio: want a number like 1.2
+` + file + `:15: checks[2].value: "1e400/s" is not an admitted rate: want requests per second, like 2/s
+`
+	code, out, errOut := execute(t, "validate", file)
+	if code != exitBadInput || out != "" || errOut != want {
+		t.Errorf("validate: exit %d, stdout %q, stderr:\n%s\nwant exit 2 and:\n%s", code, out, errOut, want)
+	}
+	if code, out, errOut := execute(t, "run", file); code != exitBadInput || out != "" || errOut != want {
+		t.Errorf("run: exit %d, stdout %q, stderr:\n%s\nwant exit 2 and:\n%s", code, out, errOut, want)
 	}
 }
