@@ -72,8 +72,22 @@ type groupInfo struct {
 const editorFile = "editor.yaml"
 
 func (s *Server) create(w http.ResponseWriter, r *http.Request) {
+	// The slot first: a creation refused for the cap reads, parses and builds nothing.
+	sl, err := s.reserve()
+	if err != nil {
+		writeJSON(w, http.StatusServiceUnavailable, errorReply{Error: err.Error()})
+		return
+	}
+	defer s.release(sl)
+	// A client that sends its request slowly holds the slot no longer than BodyWithin.
+	rc := http.NewResponseController(w)
+	slow := time.AfterFunc(s.opt.BodyWithin, func() { _ = rc.SetReadDeadline(time.Unix(1, 0)) })
 	// JSON escapes a line break in two bytes: room for the YAML's escaping.
 	body, err := io.ReadAll(http.MaxBytesReader(w, r.Body, 2*s.opt.MaxScenarioBytes+4096))
+	if !slow.Stop() {
+		writeJSON(w, http.StatusRequestTimeout, errorReply{Error: fmt.Sprintf("the request took over %v to send", s.opt.BodyWithin)})
+		return
+	}
 	if err != nil {
 		writeJSON(w, http.StatusRequestEntityTooLarge, errorReply{Error: fmt.Sprintf("the request is over %d bytes, the most a scenario may hold here", s.opt.MaxScenarioBytes)})
 		return
@@ -87,21 +101,25 @@ func (s *Server) create(w http.ResponseWriter, r *http.Request) {
 		writeJSON(w, http.StatusRequestEntityTooLarge, errorReply{Error: fmt.Sprintf("the scenario is over %d bytes, the most one may hold here", s.opt.MaxScenarioBytes)})
 		return
 	}
-	if err := s.reserved(); err != nil {
-		writeJSON(w, http.StatusServiceUnavailable, errorReply{Error: err.Error()})
-		return
-	}
 	sc, err := s.load(req)
 	if err != nil {
 		writeJSON(w, http.StatusBadRequest, scenarioProblems(err))
 		return
+	}
+	if err := checkFootprint(sc, s.opt.MaxSessionBytes); err != nil {
+		writeJSON(w, http.StatusRequestEntityTooLarge, errorReply{Error: err.Error()})
+		return
+	}
+	if s.onBuild != nil {
+		s.onBuild()
 	}
 	sess, err := newSession(r.Context(), sc, s.opt.Overrides.MaxEvents, s.reproduce(sc))
 	if err != nil {
 		writeJSON(w, http.StatusBadRequest, scenarioProblems(fmt.Errorf("%s: %w", sc.File, err)))
 		return
 	}
-	if err := s.register(sess); err != nil {
+	sess.maxBytes = s.opt.MaxSessionBytes
+	if err := s.register(sess, sl); err != nil {
 		writeJSON(w, http.StatusServiceUnavailable, errorReply{Error: err.Error()})
 		return
 	}
@@ -267,7 +285,12 @@ func (s *Server) control(w http.ResponseWriter, r *http.Request) {
 	sess.mu.Lock()
 	reply, err := sess.apply(c)
 	sess.mu.Unlock()
-	if err != nil {
+	var over errOverBudget
+	switch {
+	case errors.As(err, &over):
+		writeJSON(w, http.StatusConflict, errorReply{Error: err.Error()})
+		return
+	case err != nil:
 		writeJSON(w, http.StatusBadRequest, errorReply{Error: err.Error()})
 		return
 	}

@@ -416,3 +416,26 @@ func TestBrowserDrawTimeAtScale(t *testing.T) {
 		t.Errorf("a frame of %d lanes and %.0f bytes: want 8 lanes, and the stream must send aggregates", lanes, size)
 	}
 }
+
+// A burst the session cannot hold is refused: the page shows the server's
+// message as an error, nothing is drawn, and the session plays on.
+func TestBrowserShowsARefusedBurst(t *testing.T) {
+	t.Parallel() // in tabs of their own; the draw-time test runs alone
+	p := openPage(t, Options{First: builtin(t, "demo"), MaxSessionBytes: 40 << 20})
+	p.ctl(t, steps(20))
+	p.waitFor(t, `document.getElementById("now").textContent === "2s"`)
+	p.run(t, chromedp.SetValue("#burst-count", "100000"), chromedp.SetValue("#burst-spread", "1000"), chromedp.Click("#fire"))
+	p.waitFor(t, `document.getElementById("status").classList.contains("error")`)
+	if got := eval[string](t, p, `document.getElementById("status").textContent`); !strings.Contains(got, "no burst: this session would hold about") ||
+		!strings.Contains(got, "more than the 40 MB a session may hold here") {
+		t.Errorf("status %q, want the refusal's message", got)
+	}
+	if out := os.Getenv("RLSIM_REFUSED_SCREENSHOT"); out != "" {
+		p.screenshot(t, out)
+	}
+	if n := eval[int](t, p, `rlsim.state.frame.bursts.length`); n != 0 {
+		t.Errorf("%d bursts drawn after the refusal, want none", n)
+	}
+	p.ctl(t, steps(5))
+	p.waitFor(t, `document.getElementById("now").textContent === "2.5s"`)
+}

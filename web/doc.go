@@ -12,6 +12,10 @@
 // It is safe by default: it answers only requests whose Host names the address
 // it serves (so a DNS-rebinding page cannot reach it) and whose Origin, when
 // sent, is its own; sessions, each session's events and a scenario's size are
-// capped; a session ends when its page's stream closes. Assets are embedded:
-// the page fetches nothing from the network.
+// capped, and so is its memory: a session takes its slot before anything is
+// built, its scenario's footprint is estimated before it is built, and every
+// control that adds to it is checked first, so that the server holds at most
+// Options.WorstCase whatever its pages do (budget.go). A session ends when its
+// page's stream closes. Assets are embedded: the page fetches nothing from the
+// network.
 package web

@@ -40,8 +40,16 @@ type Options struct {
 	// MaxClients is the most clients a page's scenario may have (each lane
 	// keeps a state per client); 0 means DefaultMaxClients.
 	MaxClients int
+	// MaxSessionBytes is the most memory a session may hold, estimated from its
+	// scenario before it is built and checked before each control that adds
+	// to it; 0 means DefaultMaxSessionBytes. The sessions together hold at
+	// most WorstCase.
+	MaxSessionBytes int64
 	// Frame is the wall time between two frames of a playing session; 0 means 1/30 s.
 	Frame time.Duration
+	// BodyWithin is how long a creation may take to send its request: it holds
+	// a session's slot meanwhile. 0 means 10 s.
+	BodyWithin time.Duration
 }
 
 // Defaults of Options.
@@ -62,13 +70,31 @@ type Server struct {
 	mux      *http.ServeMux
 	mu       sync.Mutex
 	sessions map[string]*session
+	building int // slots reserved by sessions being built (reserve)
 	closing  chan struct{}
 	closed   sync.Once
 	onEnd    func() // tests: called when a session ends
+	onBuild  func() // tests: called as a session's simulation starts being built
 }
 
 // New returns a Server for opt.
 func New(opt Options) *Server {
+	opt = opt.withDefaults()
+	s := &Server{opt: opt, sessions: map[string]*session{}, closing: make(chan struct{})}
+	m := http.NewServeMux()
+	m.HandleFunc("GET /{$}", s.page)
+	m.Handle("GET /assets/", http.FileServerFS(assets))
+	m.HandleFunc("POST /api/sessions", s.create)
+	m.HandleFunc("GET /api/sessions/{id}/events", s.events)
+	m.HandleFunc("POST /api/sessions/{id}/control", s.control)
+	m.HandleFunc("GET /api/sessions/{id}/scenario.yaml", s.scenarioYAML)
+	m.HandleFunc("GET /api/sessions/{id}/report.html", s.reportHTML)
+	s.mux = m
+	return s
+}
+
+// withDefaults is opt with every zero limit at its default.
+func (opt Options) withDefaults() Options {
 	if opt.MaxSessions <= 0 {
 		opt.MaxSessions = DefaultMaxSessions
 	}
@@ -84,17 +110,13 @@ func New(opt Options) *Server {
 	if opt.Overrides.MaxEvents <= 0 {
 		opt.Overrides.MaxEvents = DefaultMaxEvents
 	}
-	s := &Server{opt: opt, sessions: map[string]*session{}, closing: make(chan struct{})}
-	m := http.NewServeMux()
-	m.HandleFunc("GET /{$}", s.page)
-	m.Handle("GET /assets/", http.FileServerFS(assets))
-	m.HandleFunc("POST /api/sessions", s.create)
-	m.HandleFunc("GET /api/sessions/{id}/events", s.events)
-	m.HandleFunc("POST /api/sessions/{id}/control", s.control)
-	m.HandleFunc("GET /api/sessions/{id}/scenario.yaml", s.scenarioYAML)
-	m.HandleFunc("GET /api/sessions/{id}/report.html", s.reportHTML)
-	s.mux = m
-	return s
+	if opt.MaxSessionBytes <= 0 {
+		opt.MaxSessionBytes = DefaultMaxSessionBytes
+	}
+	if opt.BodyWithin <= 0 {
+		opt.BodyWithin = 10 * time.Second
+	}
+	return opt
 }
 
 // ServeHTTP answers r when its Host and Origin are this server's.
@@ -109,9 +131,16 @@ func (s *Server) ServeHTTP(w http.ResponseWriter, r *http.Request) {
 	s.mux.ServeHTTP(w, r)
 }
 
-// Close ends every session and refuses new ones; streams return at once.
+// Close ends every session and refuses new ones; streams return at once, and
+// no session is held after it.
 func (s *Server) Close() {
 	s.closed.Do(func() { close(s.closing) })
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	for id, sess := range s.sessions {
+		sess.unseen.Stop()
+		delete(s.sessions, id)
+	}
 }
 
 // Sessions is how many sessions are open.
@@ -148,23 +177,56 @@ var playable = sync.OnceValue(func() []scenarios.Builtin {
 	return list
 })
 
-// register adds sess under a new id unless the cap is reached.
-func (s *Server) register(sess *session) error {
+// slot is one of the MaxSessions places, reserved for a session being built.
+type slot struct{ taken bool }
+
+// reserve takes a slot for a session about to be built, or refuses when every
+// slot is open or being built: concurrent creations never build more sessions
+// than the cap. The slot goes to the session (register) or back (release).
+func (s *Server) reserve() (*slot, error) {
 	s.mu.Lock()
 	defer s.mu.Unlock()
+	select {
+	case <-s.closing:
+		return nil, errors.New("the server is stopping")
+	default:
+	}
+	if len(s.sessions)+s.building >= s.opt.MaxSessions {
+		return nil, errTooMany(s.opt.MaxSessions)
+	}
+	s.building++
+	return &slot{}, nil
+}
+
+// release gives back a slot that no session took; it does nothing after register.
+func (s *Server) release(sl *slot) {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	if !sl.taken {
+		sl.taken = true
+		s.building--
+	}
+}
+
+// register adds sess, built in sl, under a new id.
+func (s *Server) register(sess *session, sl *slot) error {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	if sl.taken {
+		panic("web.Server.register: a slot used twice")
+	}
+	sl.taken = true
+	s.building--
 	select {
 	case <-s.closing:
 		return errors.New("the server is stopping")
 	default:
 	}
-	if len(s.sessions) >= s.opt.MaxSessions {
-		return errTooMany(s.opt.MaxSessions)
-	}
 	var b [12]byte
 	_, _ = rand.Read(b[:])
 	sess.id = hex.EncodeToString(b[:])
 	s.sessions[sess.id] = sess
-	time.AfterFunc(attachWithin, func() {
+	sess.unseen = time.AfterFunc(attachWithin, func() {
 		if !sess.attached.Load() {
 			s.remove(sess)
 		}
@@ -176,20 +238,11 @@ func errTooMany(n int) error {
 	return errors.New("too many pages are playing (" + strconv.Itoa(n) + " at most): close one and reload")
 }
 
-// reserved checks, before a scenario is built, that a session could be opened.
-func (s *Server) reserved() error {
-	s.mu.Lock()
-	defer s.mu.Unlock()
-	if len(s.sessions) >= s.opt.MaxSessions {
-		return errTooMany(s.opt.MaxSessions)
-	}
-	return nil
-}
-
 func (s *Server) remove(sess *session) {
 	s.mu.Lock()
 	defer s.mu.Unlock()
 	if s.sessions[sess.id] == sess {
+		sess.unseen.Stop()
 		delete(s.sessions, sess.id)
 		if s.onEnd != nil {
 			s.onEnd()

@@ -27,6 +27,7 @@ const normalSpeed = 3 // 1×
 type session struct {
 	id       string
 	attached atomic.Bool
+	unseen   *time.Timer   // ends it if no stream attaches in time (set by register)
 	poke     chan struct{} // a control changed something: send a frame now
 
 	mu       sync.Mutex
@@ -43,6 +44,8 @@ type session struct {
 	bursts   []burstMark
 	rates    []ruleMark // rate changes made from the page
 	touched  bool       // a control changed the run: it is no longer rlsim run's
+	held     holdings   // what it holds, checked before each control
+	maxBytes int64      // the most it may hold (Options.MaxSessionBytes)
 }
 
 // burstMark is a burst fired from the page, drawn on the timeline.
@@ -67,7 +70,8 @@ func newSession(ctx context.Context, sc *scenarios.Scenario, maxEvents int64, co
 	if err != nil {
 		return nil, err
 	}
-	return &session{sc: sc, command: command, sim: s, bins: b, timeline: tl, width: width, speed: normalSpeed, poke: make(chan struct{}, 1)}, nil
+	return &session{sc: sc, command: command, sim: s, bins: b, timeline: tl, width: width, speed: normalSpeed, poke: make(chan struct{}, 1),
+		held: holdings{base: footprint(sc.Config)}, maxBytes: DefaultMaxSessionBytes}, nil
 }
 
 // tee hands every record to each sink.
@@ -155,8 +159,20 @@ func (e errBadCommand) Error() string { return e.msg }
 
 func bad(format string, args ...any) error { return errBadCommand{fmt.Sprintf(format, args...)} }
 
-// apply runs one command. The caller holds mu.
+// hold checks that injecting n requests and drawing marks more leaves the
+// session within its bound, and counts them when it does.
+func (s *session) hold(what string, n, marks int) error {
+	cfg := s.sim.Config()
+	return s.held.admit(&cfg, what, n, marks, s.maxBytes)
+}
+
+// apply runs one command. The caller holds mu. Every command is checked
+// against what the session may hold before it is applied: a burst, a rule push
+// and a rate change add to it (hold), the others hold nothing more.
 func (s *session) apply(c command) (controlReply, error) {
+	if err := s.hold("refused", 0, 0); err != nil {
+		return controlReply{}, err
+	}
 	switch c.Op {
 	case "play":
 		if s.finished {
@@ -225,7 +241,12 @@ func (s *session) fireBurst(n int, spread time.Duration) (controlReply, error) {
 		return controlReply{}, bad("no burst: new requests stop at t=%v, the end of the scenario's traffic", s.sim.Config().Duration)
 	}
 	spread = min(max(spread, 0), s.sim.Config().Duration-now)
+	prev := s.held
+	if err := s.hold("no burst", n, 1); err != nil {
+		return controlReply{}, err
+	}
 	if err := s.sim.Inject(burstClient, n, spread); err != nil {
+		s.held = prev
 		return controlReply{}, bad("no burst: %v", err)
 	}
 	s.touched = true
@@ -242,7 +263,17 @@ func (s *session) changeRule(c command) (controlReply, error) {
 		return controlReply{}, bad("no change: %v", strings.ReplaceAll(err.Error(), "\n", "; "))
 	}
 	ch := sim.RuleChange{At: s.sim.Now(), Limit: 0, Policy: p, Shadow: s.sim.Rule(0).Shadow}
+	prev := s.held
+	if err := s.hold("no change", 0, 1); err != nil {
+		return controlReply{}, err
+	}
+	cfg := s.sim.Config()
+	if err := s.held.admitWindow(&cfg, p.Window, s.maxBytes); err != nil {
+		s.held = prev
+		return controlReply{}, err
+	}
 	if err := s.sim.ChangeRule(ch); err != nil {
+		s.held = prev
 		return controlReply{}, bad("no change: %v", err)
 	}
 	s.touched = true
@@ -251,7 +282,18 @@ func (s *session) changeRule(c command) (controlReply, error) {
 }
 
 func (s *session) changeRate(group, perSecond int) (controlReply, error) {
+	prev := s.held
+	if err := s.hold("no change", 0, 1); err != nil {
+		return controlReply{}, err
+	}
+	if cfg := s.sim.Config(); group >= 0 && group < len(cfg.Clients) && perSecond > 0 {
+		if err := s.held.admitRate(&cfg, group, liveAt(&cfg, group, perSecond, s.sim.Now()), s.maxBytes); err != nil {
+			s.held = prev
+			return controlReply{}, err
+		}
+	}
 	if err := s.sim.ChangeRate(group, sim.Rate{Count: int64(perSecond), Per: time.Second}); err != nil {
+		s.held = prev
 		return controlReply{}, bad("no change: %v", err)
 	}
 	s.touched = true

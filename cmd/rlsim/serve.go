@@ -51,7 +51,9 @@ no argument, play the "demo" scenario; the page lists every built-in.
 The page is served from the binary: it fetches nothing from the network. It
 listens on loopback (127.0.0.1) unless --addr says otherwise, answers only
 requests that name the address it serves, never another site's, and plays at
-most 8 pages at once, each within the --max-events budget.
+most ` + fmt.Sprintf("%d pages at once, each within the --max-events budget and %d MB\nof memory (%d MB in all, whatever the pages do)",
+			web.DefaultMaxSessions, web.DefaultMaxSessionBytes>>20, web.Options{}.WorstCase()>>20) + `: a burst, rule or
+rate that would take a page over it is refused there with a message.
 
 Played to its end without a change, a scenario ends with exactly the figures
 "rlsim run" prints for it. Ctrl-C stops the server.`,

@@ -3,10 +3,13 @@ package main
 import (
 	"bytes"
 	"context"
+	"fmt"
 	"io"
 	"net/http"
 	"strings"
 	"testing"
+
+	"github.com/rlsim/rlsim/web"
 )
 
 func TestServeFlags(t *testing.T) {
@@ -93,5 +96,15 @@ func TestServeBadInput(t *testing.T) {
 				t.Errorf("exit %d, stderr %q; want 2 and %q", code, errOut, tc.want)
 			}
 		})
+	}
+}
+
+// rlsim serve --help states the memory the server's pages may hold, as web has it.
+func TestServeHelpStatesTheMemoryBound(t *testing.T) {
+	long := strings.Join(strings.Fields(NewCmdServe(io.Discard, nil).Long), " ")
+	want := fmt.Sprintf("plays at most %d pages at once, each within the --max-events budget and %d MB of memory (%d MB in all, whatever the pages do)",
+		web.DefaultMaxSessions, web.DefaultMaxSessionBytes>>20, web.Options{}.WorstCase()>>20)
+	if !strings.Contains(long, want) {
+		t.Errorf("rlsim serve --help does not say %q:\n%s", want, long)
 	}
 }
