@@ -77,8 +77,12 @@ func (c *combined) stamp(b []byte) (int64, error) {
 	if err != nil {
 		return 0, fmt.Errorf("%w: time %q", errCombined, b)
 	}
+	at, err := unixNano(t, b)
+	if err != nil {
+		return 0, err
+	}
 	copy(c.lastStamp[:], b)
-	c.lastAt, c.have = t.UnixNano(), true
+	c.lastAt, c.have = at, true
 	return c.lastAt, nil
 }
 

@@ -80,6 +80,9 @@ func (t *keyTable) released(ids []int32, at int64) {
 // that sent nothing in the retireAfter before now, and schedules the next look.
 func (t *keyTable) retire(now int64) {
 	t.nextScan = now + t.every
+	if now > math.MaxInt64-t.every { // saturated: a --late longer than the log
+		t.nextScan = math.MaxInt64
+	}
 	for id := range t.names {
 		if t.queued[id] == 0 && now-t.seen[id] >= t.after {
 			t.retired = append(t.retired, t.free1(int32(id)))

@@ -7,6 +7,7 @@ import (
 	"time"
 
 	"github.com/rlsim/rlsim/algorithms"
+	"github.com/rlsim/rlsim/sim"
 )
 
 // Limit is one limit replayed: a policy applied per key.
@@ -80,7 +81,30 @@ func parseRate(s string) (int64, time.Duration, error) {
 	if err != nil || window <= 0 {
 		return 0, 0, fmt.Errorf("%q: the window must be a positive duration such as 1s, 1m", s)
 	}
+	if window > sim.MaxTime {
+		return 0, 0, fmt.Errorf("%q: the window must be at most %s (%v), as a scenario's", s, years(sim.MaxTime), sim.MaxTime)
+	}
 	return limit, window, nil
+}
+
+// Check reports, all at once, why lanes (all of LaneNames when empty) cannot
+// replay l: a limit or burst so large that a lane's exact arithmetic would
+// overflow, or more than the sliding log can hold. Replay reports the same
+// when it starts; Check lets a caller name the flag before reading a line.
+func (l Limit) Check(lanes []string) error {
+	if len(lanes) == 0 {
+		lanes = LaneNames
+	}
+	var errs []any
+	for _, lane := range lanes {
+		if _, err := newDecider(lane, l.Policy); err != nil {
+			errs = append(errs, err)
+		}
+	}
+	if len(errs) == 0 {
+		return nil
+	}
+	return fmt.Errorf(strings.Repeat("; %w", len(errs))[2:], errs...) // one line, after the flag
 }
 
 // String is the limit as ParseLimit reads it.

@@ -31,6 +31,12 @@ func Plots(r *Result, s *Sweep) (map[string][]byte, error) {
 		for i, n := range lane.ByMinute {
 			pts[i] = plotter.XY{X: float64(i), Y: float64(n)}
 		}
+		for i, p := range lane.ByMinuteSparse { // zero between minutes apart
+			if i > 0 && lane.ByMinuteSparse[i-1][0] < p[0]-1 {
+				pts = append(pts, plotter.XY{X: float64(lane.ByMinuteSparse[i-1][0] + 1)}, plotter.XY{X: float64(p[0] - 1)})
+			}
+			pts = append(pts, plotter.XY{X: float64(p[0]), Y: float64(p[1])})
+		}
 		if len(pts) == 0 {
 			pts = plotter.XYs{{}}
 		}

@@ -1,6 +1,7 @@
 package replay
 
 import (
+	"errors"
 	"fmt"
 	"strconv"
 	"strings"
@@ -113,21 +114,43 @@ func parseTime(b []byte, loc *time.Location) (int64, error) {
 		return parseUnix(s)
 	}
 	if t, err := time.Parse(time.RFC3339Nano, s); err == nil {
-		return t.UnixNano(), nil
+		return unixNano(t, s)
 	}
 	for _, layout := range []string{"2006-01-02T15:04:05.999999999", "2006-01-02 15:04:05.999999999"} {
 		if t, err := time.ParseInLocation(layout, s, loc); err == nil {
-			return t.UnixNano(), nil
+			return unixNano(t, s)
 		}
 	}
 	return 0, fmt.Errorf("time %q: want RFC 3339, 2006-01-02 15:04:05 or Unix seconds", s)
 }
 
+// The times a replay reads: whole years that int64 nanoseconds since 1970
+// hold (1677-09-21 to 2262-04-11), so that a log's first hour, which windows
+// align to, is one too.
+var (
+	errYears = errors.New("outside the years 1678 to 2261 that a replay reads (int64 nanoseconds since 1970)")
+	// lastUnix is 2262-01-01 in Unix seconds: the first second past them.
+	lastUnix = time.Date(2262, 1, 1, 0, 0, 0, 0, time.UTC).Unix()
+)
+
+// unixNano is t in ns since the Unix epoch, checked: time.Time.UnixNano wraps
+// around outside int64's range (the year 1000 reads as 2169), so a time outside
+// the years replay reads is an error naming its year and s, as written.
+func unixNano[S string | []byte](t time.Time, s S) (int64, error) {
+	if y := t.UTC().Year(); y < 1678 || y > 2261 {
+		return 0, fmt.Errorf("time %q: year %d UTC is %w", s, y, errYears)
+	}
+	return t.UnixNano(), nil
+}
+
 func parseUnix(s string) (int64, error) {
 	whole, frac, _ := strings.Cut(s, ".")
 	sec, err := strconv.ParseInt(whole, 10, 64)
-	if err != nil || len(frac) > 9 || sec > 9_000_000_000 {
+	if err != nil || len(frac) > 9 {
 		return 0, fmt.Errorf("time %q: not Unix seconds", s)
+	}
+	if sec >= lastUnix {
+		return 0, fmt.Errorf("time %q: a year after 2261 is %w", s, errYears)
 	}
 	ns := int64(0)
 	for i := 0; i < 9; i++ {

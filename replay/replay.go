@@ -1,6 +1,7 @@
 package replay
 
 import (
+	"cmp"
 	"context"
 	"errors"
 	"fmt"
@@ -18,7 +19,10 @@ type Options struct {
 	// Location is the zone of times written without an offset (default UTC).
 	Location *time.Location
 	// Late is the reorder bound: a line up to Late behind the latest line read
-	// is replayed in its place; a later one is counted as too late. Default 5s.
+	// is replayed in its place (while the buffer holds fewer than MaxReorder
+	// lines and MaxReorderBytes); a later one is counted as too late. Default 5s; NoLate (any
+	// negative Late) places none behind; any positive Duration, up to the
+	// largest, means what it says.
 	Late time.Duration
 	// Strict makes the first unparsable line an error.
 	Strict bool
@@ -41,6 +45,9 @@ type Options struct {
 	Sweep *Sweep
 	// Where is what Result.Smallest picks by (default DefaultWhere).
 	Where []Where
+
+	reorderMax int // the reorder buffer's bound in lines (tests; default reorderLines)
+	batchMax   int // the events per batch (tests; default batchLen)
 }
 
 func (o *Options) defaults() {
@@ -59,6 +66,7 @@ func (o *Options) defaults() {
 	if o.Late == 0 {
 		o.Late = 5 * time.Second
 	}
+	o.Late = max(o.Late, 0) // NoLate
 	if o.LegitBelow == 0 {
 		o.LegitBelow = 0.5
 	}
@@ -73,7 +81,16 @@ func (o *Options) defaults() {
 	}
 }
 
+// NoLate is an Options.Late that places no line behind the latest (the zero
+// Late is the default, 5s).
+const NoLate time.Duration = -1
+
 const batchSize = 8192
+
+// batchLen is how many events a batch holds with limits limits: batchSize,
+// fewer past 256 limits (a --vary of thousands of values), so that a batch's
+// key ids stay within 8 MiB.
+func batchLen(limits int) int { return max(1, min(batchSize, (2<<20)/limits)) }
 
 // batch is a run of events in time order, shared read-only by every worker.
 type batch struct {
@@ -159,7 +176,9 @@ func Replay(ctx context.Context, inputs []Input, opts Options) (*Result, error) 
 // read parses, keys and reorders every input's lines, sending batches.
 func read(ctx context.Context, inputs []Input, opts Options, res *Result, send func(*batch)) error {
 	nl := len(opts.Limits)
-	q := reorder{late: int64(opts.Late)}
+	perBatch := cmp.Or(opts.batchMax, batchLen(nl))
+	q := reorder{late: int64(opts.Late), max: cmp.Or(opts.reorderMax, reorderLines(nl))}
+	defer func() { res.reorderHigh = q.high }()
 	keys := newKeyTable(opts.Limits, opts.Late)
 	var keyBuf []byte // every limit's key, one after another, ending at ends
 	var ends []int
@@ -181,7 +200,7 @@ func read(ctx context.Context, inputs []Input, opts Options, res *Result, send f
 				return
 			}
 			if !haveOrigin {
-				origin, haveOrigin = e.at-e.at%int64(time.Hour), true
+				origin, haveOrigin = floorHour(e.at), true
 				res.Origin = time.Unix(0, origin).UTC()
 				keys.nextScan = e.at
 			}
@@ -195,7 +214,7 @@ func read(ctx context.Context, inputs []Input, opts Options, res *Result, send f
 			cur.at = append(cur.at, time.Duration(e.at-origin))
 			cur.keys = append(cur.keys, e.keys...)
 			res.Last = time.Unix(0, e.at).UTC()
-			if len(cur.at) == batchSize {
+			if len(cur.at) == perBatch {
 				flush()
 			}
 		}
@@ -255,6 +274,18 @@ func read(ctx context.Context, inputs []Input, opts Options, res *Result, send f
 				}
 				ends = append(ends, len(keyBuf))
 			}
+			switch q.place(rec.At) {
+			case tooLate:
+				res.TooLate++
+				return
+			case behindFull:
+				res.BehindFull++
+				return
+			}
+			if problem := q.beyond(rec.At, res.first, res.Requests > 0); problem != "" {
+				bad(problem)
+				return
+			}
 			// Release what this line lets go first, so that a key is still
 			// waiting in the buffer only if it sent within Late of this line.
 			q.advance(rec.At)
@@ -274,10 +305,7 @@ func read(ctx context.Context, inputs []Input, opts Options, res *Result, send f
 			}
 			slab = slab[nl:]
 			seq++
-			if !q.push(event{at: rec.At, seq: seq, keys: ids}) {
-				res.TooLate++
-				return
-			}
+			q.push(event{at: rec.At, seq: seq, keys: ids}) // placed: checked above
 			keys.pending(ids)
 			if res.Requests == 0 || rec.At < res.first {
 				res.first = rec.At

@@ -10,16 +10,19 @@ import (
 
 // Result is what a replay found, per limit and lane.
 type Result struct {
-	Lines    int64         `json:"lines"`         // lines read, blank ones included
-	Requests int64         `json:"requests"`      // lines replayed
-	Bad      int64         `json:"bad_lines"`     // lines that did not parse or lacked a key's part
-	TooLate  int64         `json:"too_late"`      // lines more than Late behind the latest (not replayed)
-	Late     string        `json:"late"`          // the reorder bound
-	Shown    []BadLine     `json:"bad_shown"`     // the first MaxShown bad lines
-	Keys     int           `json:"distinct_keys"` // key episodes: a key back after the retirement time counts again
-	Origin   time.Time     `json:"origin"`        // the hour the first request fell in: hour 0, and windows align to it
-	Last     time.Time     `json:"last"`
-	Limits   []LimitResult `json:"limits"`
+	Lines    int64 `json:"lines"`     // lines read, blank ones included
+	Requests int64 `json:"requests"`  // lines replayed
+	Bad      int64 `json:"bad_lines"` // lines that did not parse or lacked a key's part
+	TooLate  int64 `json:"too_late"`  // lines more than Late behind the latest (not replayed)
+	// BehindFull counts lines behind one the full reorder buffer let go early
+	// (more than MaxReorder lines within Late): not replayed.
+	BehindFull int64         `json:"behind_full_buffer,omitempty"`
+	Late       string        `json:"late"`          // the reorder bound
+	Shown      []BadLine     `json:"bad_shown"`     // the first MaxShown bad lines
+	Keys       int           `json:"distinct_keys"` // key episodes: a key back after the retirement time counts again
+	Origin     time.Time     `json:"origin"`        // the hour the first request fell in: hour 0, and windows align to it
+	Last       time.Time     `json:"last"`
+	Limits     []LimitResult `json:"limits"`
 	// Sweep is every --vary value's lanes; Smallest each lane's smallest value
 	// meeting Options.Where (by default: refusing no key at or below the p99 of
 	// per-key peaks; 0: none).
@@ -34,6 +37,7 @@ type Result struct {
 	retired     int64
 	retireAfter time.Duration
 	traffic     *trafficWork
+	reorderHigh int // the most lines the reorder buffer held at once
 }
 
 // LimitResult is one limit's traffic and each lane's would-be refusals.
@@ -66,7 +70,13 @@ type LaneResult struct {
 	Top             []KeyCount `json:"top"`
 	ByHour          []int64    `json:"refused_by_hour"`   // hour 0 starts at Origin
 	ByMinute        []int64    `json:"refused_by_minute"` // minute 0 starts at Origin
-	Verdicts        []uint8    `json:"-"`
+	// When the last refusal is MaxSeries minutes (728 days) or more after
+	// Origin (a log jumping by years), both series are given instead as
+	// [index, count] pairs of the hours and minutes with a refusal, the dense
+	// forms left empty.
+	ByHourSparse   [][2]int64 `json:"refused_by_hour_sparse,omitempty"`
+	ByMinuteSparse [][2]int64 `json:"refused_by_minute_sparse,omitempty"`
+	Verdicts       []uint8    `json:"-"`
 }
 
 // KeyCount is a key's would-be refusals and its peak requests in one window.
@@ -102,8 +112,8 @@ type laneLimit struct {
 	kept     map[string]*keptKey // retired keys this lane refused, by name
 	total    int64
 	delayed  int64
-	byHour   []int64
-	byMinute []int64
+	byHour   series
+	byMinute series
 	window   time.Duration
 	below    int64 // the legitimate-looking rate per window
 	verdicts []uint8
@@ -145,16 +155,8 @@ func (w *laneWork) consume(in <-chan *batch, ds []decider) {
 				case algorithms.Refuse:
 					ll.total++
 					ll.refused[key]++
-					h := int(now / time.Hour)
-					for len(ll.byHour) <= h {
-						ll.byHour = append(ll.byHour, 0)
-					}
-					ll.byHour[h]++
-					m := int(now / time.Minute)
-					for len(ll.byMinute) <= m {
-						ll.byMinute = append(ll.byMinute, 0)
-					}
-					ll.byMinute[m]++
+					ll.byHour.add(int64(now / time.Hour))
+					ll.byMinute.add(int64(now / time.Minute))
 				case algorithms.Delay:
 					ll.delayed++
 				}
@@ -307,7 +309,10 @@ func (r *Result) finish(opts Options) {
 			ll := lw.limits[j]
 			r.keepLive(ll, r.deciders[i][j])
 			lane := LaneResult{Lane: lw.lane, Refused: ll.total, Delayed: ll.delayed, KeysRefused: len(ll.kept),
-				ByHour: ll.byHour, ByMinute: ll.byMinute, Verdicts: ll.verdicts}
+				Verdicts: ll.verdicts}
+			sparse := len(ll.byMinute) > 0 && ll.byMinute[len(ll.byMinute)-1][0] >= MaxSeries
+			lane.ByHour, lane.ByHourSparse = ll.byHour.out(sparse)
+			lane.ByMinute, lane.ByMinuteSparse = ll.byMinute.out(sparse)
 			var all []KeyCount
 			for name, k := range ll.kept {
 				kc := KeyCount{Key: name, Refused: k.refused, Peak: k.rate.peak, Legit: k.rate.legit(opts.LegitShare)}
@@ -323,9 +328,6 @@ func (r *Result) finish(opts Options) {
 				return cmp.Or(cmp.Compare(b.Refused, a.Refused), cmp.Compare(a.Key, b.Key))
 			})
 			lane.Top = all[:min(len(all), opts.Top)]
-			if lane.ByHour == nil {
-				lane.ByHour, lane.ByMinute = []int64{}, []int64{}
-			}
 			if lane.Top == nil {
 				lane.Top = []KeyCount{}
 			}
@@ -343,6 +345,39 @@ func (r *Result) keepLive(ll *laneLimit, d decider) {
 		k.close(ll.below)
 		ll.keep(r.names[key], ll.refused[key], k)
 	})
+}
+
+// MaxSeries is how many minutes of refusals are given densely, by minute and
+// by hour: 2^20 minutes, 728 days.
+const MaxSeries = 1 << 20
+
+// series counts refusals per hour or minute since the origin as (index, count)
+// pairs of the indices with a refusal, added in time order: its memory grows
+// with those, not with the time the log covers (a log jumping by decades).
+type series [][2]int64
+
+func (s *series) add(i int64) {
+	if n := len(*s); n > 0 && (*s)[n-1][0] == i {
+		(*s)[n-1][1]++
+		return
+	}
+	*s = append(*s, [2]int64{i, 1})
+}
+
+// out is the series as counts from index 0 to the last with a refusal, or,
+// if sparse, empty with the pairs.
+func (s series) out(sparse bool) ([]int64, [][2]int64) {
+	if sparse {
+		return []int64{}, s
+	}
+	dense := []int64{}
+	if len(s) > 0 {
+		dense = make([]int64, s[len(s)-1][0]+1)
+	}
+	for _, p := range s {
+		dense[p[0]] = p[1]
+	}
+	return dense, nil
 }
 
 // peakCount is how many key episodes peaked at peak requests in one window.

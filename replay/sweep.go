@@ -1,9 +1,11 @@
 package replay
 
 import (
+	"errors"
 	"fmt"
 	"io"
 	"regexp"
+	"slices"
 	"strconv"
 	"strings"
 	"text/tabwriter"
@@ -25,7 +27,7 @@ var sweepPath = regexp.MustCompile(`^limits\[(\d+)\]\.(limit|burst)$`)
 func NewSweep(path string, values []string, limits []Limit) (*Sweep, error) {
 	m := sweepPath.FindStringSubmatch(path)
 	if m == nil {
-		return nil, fmt.Errorf("--vary %s: a replay varies limits[N].limit or limits[N].burst", path)
+		return nil, fmt.Errorf("--vary %s: a replay varies limits[N].limit or limits[N].burst", written(path))
 	}
 	n, _ := strconv.Atoi(m[1])
 	if n >= len(limits) {
@@ -40,6 +42,18 @@ func NewSweep(path string, values []string, limits []Limit) (*Sweep, error) {
 		s.Values = append(s.Values, x)
 	}
 	return s, nil
+}
+
+// Check reports, all at once, every value whose limit lanes cannot replay
+// (Limit.Check), naming --vary and the value.
+func (s *Sweep) Check(limits []Limit, lanes []string) error {
+	var errs []error
+	for i, l := range s.Expand(slices.Clone(limits))[len(limits):] {
+		if err := l.Check(lanes); err != nil {
+			errs = append(errs, fmt.Errorf("--vary %s: %d: %w", s.Path, s.Values[i], err))
+		}
+	}
+	return errors.Join(errs...)
 }
 
 // Expand appends one limit per value to limits.

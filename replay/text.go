@@ -24,7 +24,11 @@ var textDrop = []string{"top key (refused, peak)", "keys refused", "legit-lookin
 // or less prints every column.
 func WriteTextFit(w io.Writer, r *Result, width int) error {
 	var b strings.Builder
-	fmt.Fprintf(&b, "replayed %d requests (%d lines; %d bad, %d more than %s late)", r.Requests, r.Lines, r.Bad, r.TooLate, r.Late)
+	fmt.Fprintf(&b, "replayed %d requests (%d lines; %d bad, %d more than %s late", r.Requests, r.Lines, r.Bad, r.TooLate, r.Late)
+	if r.BehindFull > 0 {
+		fmt.Fprintf(&b, ", %d behind a full reorder buffer", r.BehindFull)
+	}
+	b.WriteString(")")
 	if r.Requests > 0 {
 		fmt.Fprintf(&b, " from %s to %s UTC", r.Origin.Format("2006-01-02 15:04"), r.Last.Format("2006-01-02 15:04:05"))
 	}

@@ -3,10 +3,12 @@ package replay
 import (
 	"errors"
 	"fmt"
+	"math"
 	"regexp"
 	"slices"
 	"strconv"
 	"strings"
+	"unicode"
 )
 
 // Where is one --where on a replay's sweep: a lane's figure at one swept value,
@@ -39,7 +41,7 @@ var replayWhere = regexp.MustCompile(`^(?:lane\s+(\S+)\s+)?([a-z0-9_]+)\s*(<=|>=
 // or 'lane gcra refused_share <= 1%') against the lanes replayed, reporting
 // every problem at once, each naming the flag.
 func ParseWhere(s string, lanes []string) (Where, error) {
-	flag := "--where " + s
+	flag := "--where " + written(s)
 	m := replayWhere.FindStringSubmatch(strings.TrimSpace(s))
 	if m == nil {
 		return Where{}, fmt.Errorf("%s: want '[lane LANE] METRIC OP VALUE', e.g. 'keys_refused <= 0'", flag)
@@ -59,10 +61,12 @@ func ParseWhere(s string, lanes []string) (Where, error) {
 	text, percent := strings.CutSuffix(m[4], "%")
 	want, err := strconv.ParseFloat(text, 64)
 	switch {
-	case err != nil || want < 0:
-		errs = append(errs, fmt.Errorf("%s: %q is not a number at least 0", flag, m[4]))
+	case err != nil || !(want >= 0) || math.IsInf(want, 0): // NaN fails >= 0
+		errs = append(errs, fmt.Errorf("%s: %q is not a number at least 0 (NaN and infinities are not)", flag, m[4]))
 	case percent && w.Metric != "refused_share":
 		errs = append(errs, fmt.Errorf("%s: %s is a count, not a share: no %%", flag, w.Metric))
+	case w.Metric == "refused_share" && (percent && want > 100 || !percent && want > 1):
+		errs = append(errs, fmt.Errorf("%s: %q is more than 100%%, and a share is at most that", flag, m[4]))
 	case percent:
 		want /= 100
 	}
@@ -99,4 +103,13 @@ func (w Where) Meets(p SweepPoint) bool {
 		return got >= w.Want
 	}
 	return got > w.Want
+}
+
+// written is a flag's value as an error shows it: quoted when it holds a
+// line break or another control character, so that the error stays one line.
+func written(s string) string {
+	if strings.ContainsFunc(s, unicode.IsControl) {
+		return strconv.Quote(s)
+	}
+	return s
 }

