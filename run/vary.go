@@ -7,6 +7,7 @@ import (
 	"strconv"
 	"strings"
 	"time"
+	"unicode"
 )
 
 // MaxPoints caps a sweep's grid, checked before any point is loaded.
@@ -30,6 +31,10 @@ func (v Vary) Flag() string { return "--vary " + v.Path + "=" + strings.Join(v.V
 // maxDecimals decimals, and values that read the same as written (the
 // decimals are those of from and step: 1e-3..3e-3/1e-3 is 0.001, 0.002, 0.003).
 func ParseVary(arg string) (Vary, error) {
+	if strings.ContainsFunc(arg, unicode.IsControl) {
+		// No path or value holds one; quoted, the error stays on one line.
+		return Vary{}, fmt.Errorf("--vary %s: a control character in the value", strconv.Quote(shorten(arg)))
+	}
 	path, spec, ok := strings.Cut(arg, "=")
 	if !ok || path == "" || spec == "" {
 		return Vary{}, fmt.Errorf("--vary %s: want path=v1,v2,... or path=from..to/step, e.g. limits[0].limit=10..50/10", arg)

@@ -116,3 +116,10 @@ func TestGridRefusesAVaryWithoutValues(t *testing.T) {
 		t.Errorf("Grid of a vary without values = %d points, error %v", len(grid), err)
 	}
 }
+
+func TestParseVaryQuotesAControlCharacter(t *testing.T) {
+	_, err := ParseVary("limits[0].limit=10,\n20")
+	if err == nil || strings.Contains(err.Error(), "\n") || !strings.Contains(err.Error(), `"limits[0].limit=10,\n20"`) {
+		t.Errorf("ParseVary with a line break = %v, want one line quoting it", err)
+	}
+}
