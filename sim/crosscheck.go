@@ -15,6 +15,9 @@ func (p *peakTracker) allow(key int32, now time.Duration, cost int64) bool {
 // verdict is checkInLine, or check where that cannot answer: allow, then add
 // when the lane admitted the request at once (adds).
 func (p *peakTracker) verdict(key int32, now time.Duration, cost int64, adds bool) bool {
+	if inlineCheckOff {
+		return p.check(key, now, cost, adds)
+	}
 	if allowed, done := p.checkInLine(key, now, cost, adds); done {
 		return allowed
 	}

@@ -58,10 +58,6 @@ func (cls *kernelClass) addTo(unique, attempts, admitted, succeeded, refused, ga
 	*gaveUp += cls.refused
 }
 
-// kernelOff, set by tests, keeps every lane built while it is set off the
-// kernel, on the general loop, to compare the two.
-var kernelOff bool
-
 // kernelFits reports whether the lane's world fits the kernel (see kernel),
 // but for the quick path and the trace.
 func (l *lane) kernelFits() bool {
@@ -89,10 +85,6 @@ func (l *lane) setKernel() {
 	}
 	l.kern.batched = l.pop.keys[0].len() == 1 && l.m.peak.unit > 0 && !batchOff
 }
-
-// batchOff, set by tests, keeps every lane built while it is set from
-// batching its cross-check, to compare.
-var batchOff bool
 
 // kernelRun is what one call of runKernel counts in locals until it flushes.
 type kernelRun struct {
@@ -212,7 +204,7 @@ func (l *lane) runSuperposed(run *kernelRun, top event, stop time.Duration, budg
 	for now := top.at; ; {
 		e.now = now
 		c := top.a + st.pick(grp.Count) // drawn before the gap, as arrival does
-		if grp.Count >= warmFrom {
+		if grp.Count >= warmFrom || warmAlways {
 			if l.warmed--; l.warmed <= 0 {
 				l.warmAhead(top.a, st, grp.Count)
 			}

@@ -218,7 +218,7 @@ func (l *lane) arrival(ev event) {
 	case l.pop.superposed[g]:
 		st := &l.streams[g]
 		c := ev.a + st.pick(grp.Count)
-		if grp.Count >= warmFrom {
+		if grp.Count >= warmFrom || warmAlways {
 			if l.warmed--; l.warmed <= 0 {
 				l.warmAhead(ev.a, st, grp.Count)
 			}

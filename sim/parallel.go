@@ -16,6 +16,9 @@ import (
 
 // workers is how many lanes run at once: one per available core.
 func (s *Simulation) workers() int {
+	if parallelOff {
+		return 1
+	}
 	return max(1, min(runtime.GOMAXPROCS(0), len(s.lanes)))
 }
 

@@ -163,7 +163,7 @@ func newPeakTracker(window time.Duration, limit int64, keys int) peakTracker {
 func newCheckedTracker(window time.Duration, limit int64, keys int, unit int64) *peakTracker {
 	p := newPeakTracker(window, limit, keys)
 	p.checked = true
-	if unit > 0 {
+	if unit > 0 && !recentOff {
 		p.unit, p.most = unit, limit/unit
 	}
 	return &p

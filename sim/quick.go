@@ -50,7 +50,11 @@ func (l *lane) admitAtOnce(r int32, atRetryAfter bool) {
 // table when nobody reads more than its verdict and delay and sim knows its type.
 func (l *lane) setQuickPath() {
 	l.quick, l.direct = l.quickPath(), directPath{}
-	if l.answerUnread() {
+	if quickOff {
+		l.quick = nil
+		return
+	}
+	if l.answerUnread() && !directOff {
 		l.direct = directPathOf(l.chain[0])
 	}
 }

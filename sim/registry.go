@@ -36,6 +36,11 @@ type LaneInfo struct {
 	// the lane's own settings ("aimd"); "" when it has none.
 	Settings string
 
+	// fast is what fast paths the lane's per-key limiter takes: declared by
+	// every RateLimiter row (fastNone for none), read by the paths that
+	// depend on it, and held to what the limiter does by TestLaneFastPaths.
+	fast laneFast
+
 	// Exactly one builder is set, the one of Class.
 	rate        func(p algorithms.Policy) (newState func(keys int) decider, err error)
 	concurrency func(c *Config) (concurrencyLimiter, error)
@@ -59,16 +64,17 @@ func laneRows() []LaneInfo {
 	return []LaneInfo{
 		LaneDefault: {Name: "default", Title: "default", Short: "default"},
 		LaneFixedWindow: {Kind: LaneFixedWindow, Name: "fixed_window", Title: "fixed window", Short: "fixed window",
-			Default: true, rate: rateOf(algorithms.NewFixedWindow)},
+			Default: true, rate: rateOf(algorithms.NewFixedWindow), fast: fastDirect | fastAdmits | fastAnswers},
 		LaneSlidingLog: {Kind: LaneSlidingLog, Name: "sliding_log", Title: "sliding log", Short: "sliding log",
-			Default: true, rate: rateOf(algorithms.NewSlidingLog)},
+			Default: true, rate: rateOf(algorithms.NewSlidingLog), fast: fastDirect | fastAdmits},
 		LaneSlidingWindowCounter: {Kind: LaneSlidingWindowCounter, Name: "sliding_window_counter", Title: "sliding window counter",
-			Short: "sliding ctr", Default: true, rate: rateOf(algorithms.NewSlidingWindowCounter)},
+			Short: "sliding ctr", Default: true, rate: rateOf(algorithms.NewSlidingWindowCounter), fast: fastDirect | fastAdmits},
 		LaneTokenBucket: {Kind: LaneTokenBucket, Name: "token_bucket", Title: "token bucket", Short: "token bucket",
-			Default: true, rate: rateOf(algorithms.NewTokenBucket)},
+			Default: true, rate: rateOf(algorithms.NewTokenBucket), fast: fastDirect | fastAdmits | fastAnswers},
 		LaneLeakyBucket: {Kind: LaneLeakyBucket, Name: "leaky_bucket", Title: "leaky bucket", Short: "leaky bucket",
-			Default: true, rate: rateOf(algorithms.NewLeakyBucket)},
-		LaneGCRA: {Kind: LaneGCRA, Name: "gcra", Title: "GCRA", Short: "GCRA", Default: true, rate: rateOf(algorithms.NewGCRA)},
+			Default: true, rate: rateOf(algorithms.NewLeakyBucket), fast: fastDirect},
+		LaneGCRA: {Kind: LaneGCRA, Name: "gcra", Title: "GCRA", Short: "GCRA", Default: true, rate: rateOf(algorithms.NewGCRA),
+			fast: fastDirect | fastAdmits | fastAnswers},
 		LaneAIMD: {Kind: LaneAIMD, Name: "aimd", Title: "AIMD concurrency", Short: "AIMD", Class: ConcurrencyLimiter,
 			Default: true, Settings: "aimd", concurrency: newAIMD, defaults: aimdDefaults, check: checkAIMD,
 			shedRetryAfter: func(c *Config) time.Duration { return c.AIMD.RetryAfter }},

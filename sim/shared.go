@@ -74,21 +74,17 @@ func (l *lane) follow(b *requestBlock) {
 	l.events += int64(len(b.at))
 }
 
-// sharedOff and sharedAlways, set by tests, keep Run from sharing requests
-// between lanes, or let it share them with a core for every lane.
-var sharedOff, sharedAlways bool
-
 // maxSharedKeys is the most keys of the first limit for which Run keeps the
 // lanes that share requests alive at once (they run in lockstep); with more,
 // each lane runs on its own and only the lanes running at once hold memory.
 const maxSharedKeys = 1 << 16
 
 // sharingLanes is, for a Run of cfg, the lanes that may share requests: at
-// least two lanes whose one limit is a token bucket, GCRA, fixed window, sliding
-// log or sliding window counter (the Admitters sim calls directly, whose
-// requests are never delayed), in a world that fits the kernel from start to
-// end (no trace, rule push, topology or backend) and is small enough to hold
-// them all at once. Under an event budget the group takes each block's events
+// least two lanes whose one limit sim calls directly and whose verdict alone
+// decides an admission, never delayed (their registry rows say so:
+// laneFast.shares), in a world that fits the kernel from start to end (no
+// trace, rule push, topology or backend) and is small enough to hold them all
+// at once. Under an event budget the group takes each block's events
 // for all its lanes at once, and parts when the budget cannot cover one
 // (runApart). Each
 // lane is checked again once built (canFollow). Nil when none, and when
@@ -102,7 +98,7 @@ func sharingLanes(cfg *Config, opt Options, pop *population) []int {
 	}
 	var lanes []int
 	for i, k := range cfg.Lanes {
-		if k == LaneTokenBucket || k == LaneGCRA || k == LaneFixedWindow || k == LaneSlidingLog || k == LaneSlidingWindowCounter {
+		if k.Info().fast.shares() {
 			lanes = append(lanes, i)
 		}
 	}
@@ -141,7 +137,7 @@ func (s *Simulation) runShared(ctx context.Context, lanes []int, meter *progress
 			}
 			continue
 		}
-		if f.m.peak.sameCheck(leader.m.peak) {
+		if f.m.peak.sameCheck(leader.m.peak) && !givenOff {
 			f.m.peak.checked = false // it takes the leader's cross-check (follow)
 		}
 		followers, index = append(followers, f), append(index, i)

@@ -106,7 +106,7 @@ func newLane(ctx context.Context, index int, cfg *Config, pop *population, trace
 		seed := streamFor(cfg.Seed, labelService)
 		l.backend = newBackend(cfg.Backend, seed.next())
 	}
-	l.cold = pop.clients() >= warmFrom || pop.keys[0].len() >= warmFrom
+	l.cold = pop.clients() >= warmFrom || pop.keys[0].len() >= warmFrom || warmAlways
 	l.setKernel()
 	// Room for every client's first arrivals: a heap grown by append would
 	// hold its old and new arrays at once while it grows.

@@ -83,5 +83,5 @@ func (st *arrivalState) pick(n int) int32 {
 // arrival component is a burst of one. Its clients need no arrival state: the
 // one arrival is the component's first, and nothing follows it.
 func oneShot(g *ClientGroup) bool {
-	return len(g.Arrivals) == 1 && g.Arrivals[0].Kind == ArrivalBurst && g.Arrivals[0].Count == 1
+	return !oneShotOff && len(g.Arrivals) == 1 && g.Arrivals[0].Kind == ArrivalBurst && g.Arrivals[0].Count == 1
 }

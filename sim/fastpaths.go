@@ -1,0 +1,94 @@
+package sim
+
+// The fast paths of a run, and the ways it batches or shares work, each give
+// the results of the general path they stand in for, figure for figure. Each
+// has a switch here that turns it off (or, for sharedAlways, on where it would
+// not pay), for tests to hold it to the general path: fastPathSwitches is the
+// one list of them, which the differential harness (fastpath_diff_test.go)
+// turns off one at a time and all at once. Every switch is false outside
+// tests; tests set them between runs, never while one runs. A new fast path
+// gets its switch here.
+var (
+	// kernelOff keeps every lane built while it is set off the kernel, on
+	// the general loop (kernel.go).
+	kernelOff bool
+	// batchOff keeps a one-key kernel lane from handing its cross-check the
+	// decisions in runs (checkrun.go): one verdict per decision.
+	batchOff bool
+	// sharedOff keeps Run from sharing requests between lanes (shared.go);
+	// sharedAlways lets it share them even with a core for every lane.
+	sharedOff, sharedAlways bool
+	// givenOff keeps a follower's own cross-check, where it would take the
+	// leader's verdicts (shared.go, follow).
+	givenOff bool
+	// quickOff keeps every lane off the quick and direct paths (quick.go,
+	// direct.go): every attempt goes through decideChain and Decide.
+	quickOff bool
+	// directOff keeps the quick path but not the direct one: the one limit is
+	// asked through the decider and admitter interfaces (direct.go).
+	directOff bool
+	// inlineCheckOff sends every cross-check verdict through check, never
+	// checkInLine (crosscheck.go).
+	inlineCheckOff bool
+	// recentOff gives a key whose cross-check log parts a keyWindow log even
+	// when every request costs the same, never a recentLog (recentlog.go);
+	// it keeps the kernel from batching too, which needs the unit.
+	recentOff bool
+	// oneShotOff schedules and draws each client of a burst of one on its
+	// own, never the group's run of arrivals (superpose.go, oneShot).
+	oneShotOff bool
+	// parallelOff runs the lanes one after another (parallel.go).
+	parallelOff bool
+	// warmAlways warms the state an arrival goes on to touch (direct.go,
+	// warm and warmAhead) however small the world: what it reads must change
+	// nothing.
+	warmAlways bool
+)
+
+// fastPathSwitch is one switch of a fast path: its name, for test names and
+// messages, and the flag.
+type fastPathSwitch struct {
+	name string
+	flag *bool
+}
+
+// fastPathSwitches is every switch above, the one list tests read.
+var fastPathSwitches = []fastPathSwitch{
+	{"kernel_off", &kernelOff},
+	{"batch_off", &batchOff},
+	{"shared_off", &sharedOff},
+	{"shared_always", &sharedAlways},
+	{"given_off", &givenOff},
+	{"quick_off", &quickOff},
+	{"direct_off", &directOff},
+	{"inline_check_off", &inlineCheckOff},
+	{"recent_off", &recentOff},
+	{"one_shot_off", &oneShotOff},
+	{"parallel_off", &parallelOff},
+	{"warm_always", &warmAlways},
+}
+
+// laneFast is what fast paths a rate-limiter lane's algorithm takes, as its
+// registry row declares them: the registry is the one place that says which
+// algorithm takes which, and TestLaneFastPaths holds each declaration to what
+// the algorithm's table does.
+type laneFast uint8
+
+const (
+	// fastNone declares that the algorithm takes no fast path: every
+	// request is decided by Decide through the decider interface.
+	fastNone laneFast = 1 << iota
+	// fastDirect: sim calls the algorithm's table directly (directPath).
+	fastDirect
+	// fastAdmits: its verdict alone decides an admission at once
+	// (algorithms.Admitter), so it may take the quick path and the kernel.
+	fastAdmits
+	// fastAnswers: it tells a refusal and its Retry-After without a Decision
+	// (algorithms.Answerer), which the kernel asks once headers are kept.
+	fastAnswers
+)
+
+// shares reports whether lanes of the algorithm may share requests (shared.go):
+// sim calls it directly and its verdict alone decides, so a request is never
+// delayed.
+func (f laneFast) shares() bool { return f&(fastDirect|fastAdmits) == fastDirect|fastAdmits }
