@@ -132,9 +132,6 @@ func FuzzEveryNumber(f *testing.F) {
 			c.MaxEvents = budget
 			_, err = contention.Run(context.Background(), c)
 		}
-		if err != nil && strings.HasPrefix(p, "limits[].fallback.") {
-			t.Skipf("TODO(sim): checkBuild (sim/bounds.go) never builds a fallback policy, so Validate misses: %v", err)
-		}
 		if err != nil && !errors.As(err, &be) {
 			t.Fatalf("--set %s=%q: parsed, then the run failed: %v", path, value, err)
 		}

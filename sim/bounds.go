@@ -148,6 +148,13 @@ func checkBuild(ck *checker, c Config) {
 			if _, err := newDecider(kind, p, 0); err != nil {
 				report(path, err)
 			}
+			// A fallback is built only when the store fails: build it here too,
+			// so that what validate accepts, run can start.
+			if l := c.Limits[i]; c.Topology != nil && l.State == StateShared && l.OnStoreError == FailLocal {
+				if _, err := newDecider(kind, l.Fallback, 0); err != nil {
+					report(fmt.Sprintf("limits[%d].fallback", i), err)
+				}
+			}
 		}
 	}
 	if c.Bucket > 0 && (c.Duration+c.Drain)/c.Bucket >= MaxBuckets {

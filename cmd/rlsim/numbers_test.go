@@ -58,10 +58,7 @@ var numbersDir = filepath.Join("..", "..", "scenarios", "testdata", "numbers")
 // knownGaps are fields whose hostile values still break the promise, each
 // with the fix it waits for outside this package; a case listed here is
 // skipped, naming it, so that the rest hold. Remove an entry with its fix.
-var knownGaps = map[string]string{
-	"limits[].fallback.limit=9223372036854775807": "TODO(sim): checkBuild (sim/bounds.go) never builds a limit's fallback policy, so validate accepts one whose token bucket overflows and run fails (exit 1) building it",
-	"limits[].fallback.burst=9223372036854775807": "TODO(sim): as limits[].fallback.limit=9223372036854775807",
-}
+var knownGaps = map[string]string{}
 
 // numericField is one field of the format that holds a number, written as its
 // path with [] for any list index, e.g. clients[].arrivals[].rate.
