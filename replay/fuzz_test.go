@@ -4,6 +4,7 @@ import (
 	"bytes"
 	"context"
 	"encoding/binary"
+	"errors"
 	"fmt"
 	"math"
 	"reflect"
@@ -160,12 +161,19 @@ func FuzzReplayTimes(f *testing.F) {
 			res, err := Replay(context.Background(), []Input{{Name: "fuzz", R: bytes.NewReader(log.Bytes())}}, Options{
 				Limits: []Limit{mustLimit(t, "key=ip limit=2/1s burst=2"), mustLimit(t, "key=global limit=5/1h")},
 				Format: "json", Late: time.Duration(late), reorderMax: max, Verdicts: true})
+			var none *NoneParsedError
+			if errors.As(err, &none) && none.Bad == lines && lines > 0 {
+				return nil // every line bad: an error, not a table of zeros
+			}
 			if err != nil {
 				t.Fatal(err)
 			}
 			return res
 		}
 		res := run(8)
+		if res == nil {
+			return
+		}
 		if res.BehindFull == 0 { // the bound let no line go unreplayed: nothing else differs either
 			if got, want := shown(res), shown(run(1<<30)); !reflect.DeepEqual(got, want) {
 				t.Errorf("with a bound of 8 and none behind it:\n%+v\nwithout:\n%+v", got, want)

@@ -93,13 +93,16 @@ func (k KeySpec) appendKey(dst []byte, rec *Record) ([]byte, bool) {
 }
 
 // appendPrefix appends an IPv4 address's /24 or an IPv6 address's /64 prefix.
+// An IPv4-mapped IPv6 address (::ffff:a.b.c.d, as a dual-stack server logs an
+// IPv4 client) is its IPv4 address, keyed by the same /24; its zone is dropped.
 func appendPrefix(dst, ip []byte) ([]byte, bool) {
 	addr, err := netip.ParseAddr(string(ip))
 	if err != nil {
 		return dst, false
 	}
+	addr = addr.Unmap().WithZone("")
 	bits := 24
-	if addr.Is6() && !addr.Is4In6() {
+	if addr.Is6() {
 		bits = 64
 	}
 	pfx, err := addr.Prefix(bits)

@@ -64,13 +64,18 @@ func (t *keyTable) id(key []byte, at int64) (int32, bool) {
 // pending notes an event's keys entering the reorder buffer.
 func (t *keyTable) pending(ids []int32) {
 	for _, id := range ids {
-		t.queued[id]++
+		if id != outOfScope {
+			t.queued[id]++
+		}
 	}
 }
 
 // released notes an event's keys leaving the reorder buffer at at.
 func (t *keyTable) released(ids []int32, at int64) {
 	for _, id := range ids {
+		if id == outOfScope {
+			continue
+		}
 		t.queued[id]--
 		t.seen[id] = max(t.seen[id], at)
 	}

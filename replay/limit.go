@@ -15,10 +15,16 @@ type Limit struct {
 	Name   string
 	Key    KeySpec
 	Policy algorithms.Policy
+	// Endpoint, when set, makes the limit count only the lines to that
+	// endpoint (see inScope), as a scenario limit's endpoint does; the others
+	// pass it uncounted. Empty counts every line.
+	Endpoint string
 }
 
-// ParseLimit reads "key=ip limit=100/1m burst=20 name=per_ip": key and limit
-// are required; burst defaults to the limit; name defaults to the key.
+// ParseLimit reads "key=ip limit=100/1m burst=20 name=per_ip endpoint=/login":
+// key and limit are required; burst defaults to the limit; name defaults to
+// the key; endpoint (a path such as /login: the limit counts only the lines
+// to it) defaults to every request.
 func ParseLimit(s string) (Limit, error) {
 	var l Limit
 	var errs []string
@@ -43,8 +49,13 @@ func ParseLimit(s string) (Limit, error) {
 			}
 		case "name":
 			l.Name = v
+		case "endpoint":
+			l.Endpoint = v
+			if v == "" {
+				err = fmt.Errorf("empty (want a path such as /login)")
+			}
 		default:
-			err = fmt.Errorf("unknown (want key, limit, burst, name)")
+			err = fmt.Errorf("unknown (want key, limit, burst, name, endpoint)")
 		}
 		if err != nil {
 			errs = append(errs, fmt.Sprintf("%s: %v", k, err))
@@ -109,7 +120,11 @@ func (l Limit) Check(lanes []string) error {
 
 // String is the limit as ParseLimit reads it.
 func (l Limit) String() string {
-	return fmt.Sprintf("name=%s key=%s limit=%d/%s burst=%d", l.Name, l.Key, l.Policy.Limit, window(l.Policy.Window), l.Policy.EffectiveBurst())
+	s := fmt.Sprintf("name=%s key=%s limit=%d/%s burst=%d", l.Name, l.Key, l.Policy.Limit, window(l.Policy.Window), l.Policy.EffectiveBurst())
+	if l.Endpoint != "" {
+		s += " endpoint=" + l.Endpoint
+	}
+	return s
 }
 
 // window writes d as ParseLimit reads it, without zero units: 1m, 1h30m, 500ms.

@@ -3,11 +3,14 @@ package replay
 import (
 	"bufio"
 	"bytes"
+	"cmp"
 	"compress/gzip"
 	"context"
 	"errors"
 	"fmt"
 	"io"
+	"regexp"
+	"strings"
 	"time"
 )
 
@@ -22,6 +25,50 @@ var Formats = []string{"auto", "combined", "json", "csv"}
 
 // MaxShown is how many unparsable lines a replay keeps to show.
 const MaxShown = 5
+
+// BadShareWarn is the share of bad lines (of the lines read that are not blank
+// or a header) above which a replay warns, in its output and on stderr.
+const BadShareWarn = 0.10
+
+// NoneParsedError is a replay in which no line parsed, though some were read.
+type NoneParsedError struct {
+	Format string    // the format given or detected ("" none)
+	Bad    int64     // the bad lines
+	Shown  []BadLine // the first of them
+}
+
+func (e *NoneParsedError) Error() string {
+	var b strings.Builder
+	fmt.Fprintf(&b, "no line of the log parsed (%d bad lines); format detected: %s; formats read: combined (nginx/Apache), json (one object a line), csv (with a header line); --log-format and --fields say which", e.Bad, cmp.Or(e.Format, "none"))
+	for _, s := range e.Shown {
+		fmt.Fprintf(&b, "\n  %s", s)
+	}
+	return b.String()
+}
+
+// formatOf names p's format.
+func formatOf(p parser) string {
+	switch p.(type) {
+	case *combined:
+		return "combined"
+	case *jsonLines:
+		return "json"
+	case *csvLines:
+		return "csv"
+	}
+	return ""
+}
+
+// envoyDefault is how Envoy's default access-log format starts a line.
+var envoyDefault = regexp.MustCompile(`^\[\d{4}-\d\d-\d\dT\d\d:\d\d:\d\d(\.\d+)?Z\] "`)
+
+// unsniffed names the format of a line sniff does not read, when it is a known one.
+func unsniffed(line []byte) string {
+	if envoyDefault.Match(line) {
+		return "Envoy's default access-log format (not read: write JSON with json_format, or CSV)"
+	}
+	return "none"
+}
 
 // BadLine is a line that did not parse (or lacked a part of a key).
 type BadLine struct {
@@ -102,22 +149,70 @@ func decompressed(r io.Reader) (io.Reader, error) {
 	return br, nil
 }
 
-// lines calls fn for every line of in (without its line ending), numbered from 1,
-// checking ctx every few thousand lines. A line longer than 1 MiB is an error.
-func lines(ctx context.Context, in io.Reader, fn func(n int64, line []byte)) error {
-	sc := bufio.NewScanner(in)
-	sc.Buffer(make([]byte, 0, 1<<16), 1<<20)
+// MaxLine is the longest line read, in bytes without its line ending: a
+// longer one is a bad line (the lines after it are still read).
+const MaxLine = 1 << 20
+
+// errLong is the problem of a line longer than MaxLine.
+var errLong = fmt.Errorf("longer than %d bytes (1 MiB)", MaxLine)
+
+// bom is UTF-8's byte-order mark, which some tools write before a CSV header.
+var bom = []byte("\xef\xbb\xbf")
+
+// lines calls fn for every line of in (without its line ending, nor a UTF-8
+// byte-order mark before the first), numbered from 1, checking ctx every few
+// thousand lines. A line longer than MaxLine is passed as long, without its
+// bytes, and reading goes on after it.
+func lines(ctx context.Context, in io.Reader, fn func(n int64, line []byte, long bool)) error {
+	return linesMax(ctx, in, MaxLine, 1<<16, fn)
+}
+
+// linesMax is lines with lines longer than maxLine long, read through a
+// buffer of bufSize bytes (tests: small ones).
+func linesMax(ctx context.Context, in io.Reader, maxLine, bufSize int, fn func(n int64, line []byte, long bool)) error {
+	br := bufio.NewReaderSize(in, bufSize)
+	var buf []byte
 	var n int64
-	for sc.Scan() {
+	for {
+		buf = buf[:0]
+		long := false
+		data, err := br.ReadSlice('\n') // most lines: no copy
+		for err == bufio.ErrBufferFull {
+			if len(buf) == 0 && !long {
+				buf = append(buf, data...)
+			}
+			var chunk []byte
+			chunk, err = br.ReadSlice('\n')
+			if !long {
+				if len(buf)+len(chunk) > maxLine+5 { // room for a BOM and \r\n
+					long, buf = true, buf[:0]
+				} else {
+					buf = append(buf, chunk...)
+				}
+			}
+			data = buf
+		}
+		if err != nil && err != io.EOF {
+			return err
+		}
+		if err == io.EOF && len(data) == 0 && !long {
+			return nil
+		}
 		n++
 		if n&4095 == 0 && ctx.Err() != nil {
 			return ctx.Err()
 		}
-		line := sc.Bytes()
-		if len(line) > 0 && line[len(line)-1] == '\r' {
-			line = line[:len(line)-1]
+		line := bytes.TrimSuffix(data, []byte("\n"))
+		line = bytes.TrimSuffix(line, []byte("\r"))
+		if n == 1 {
+			line = bytes.TrimPrefix(line, bom)
 		}
-		fn(n, line)
+		if len(line) > maxLine {
+			long, line = true, nil
+		}
+		fn(n, line, long)
+		if err == io.EOF {
+			return nil
+		}
 	}
-	return sc.Err()
 }

@@ -85,6 +85,10 @@ func (o *Options) defaults() {
 // Late is the default, 5s).
 const NoLate time.Duration = -1
 
+// outOfScope is the key id of a line under a limit whose endpoint it is not
+// to: the limit does not count it, and it is admitted.
+const outOfScope int32 = -1
+
 const batchSize = 8192
 
 // batchLen is how many events a batch holds with limits limits: batchSize,
@@ -113,7 +117,8 @@ type retiree struct {
 
 // Replay reads every input once, in order, and replays its requests through
 // every lane and limit in shadow. It returns an error for bad options, an input
-// that cannot be read, ctx's error when cancelled, or (Strict) the first bad line.
+// that cannot be read, ctx's error when cancelled, (Strict) the first bad line,
+// or a *NoneParsedError when lines were read and none of them parsed.
 func Replay(ctx context.Context, inputs []Input, opts Options) (*Result, error) {
 	opts.defaults()
 	if len(opts.Limits) == 0 {
@@ -164,6 +169,13 @@ func Replay(ctx context.Context, inputs []Input, opts Options) (*Result, error) 
 	if err != nil {
 		return nil, err
 	}
+	if res.Requests == 0 && res.Bad > 0 {
+		return nil, &NoneParsedError{Format: res.Format, Bad: res.Bad, Shown: res.Shown}
+	}
+	if read := res.Requests + res.Bad + res.TooLate + res.BehindFull; float64(res.Bad) > BadShareWarn*float64(read) {
+		res.Warnings = append(res.Warnings, fmt.Sprintf("%d of %d lines (%.1f%%) did not parse, more than %.0f%%: check --log-format and --fields",
+			res.Bad, read, 100*float64(res.Bad)/float64(read), 100*BadShareWarn))
+	}
 	res.finish(opts)
 	if opts.Sweep != nil {
 		res.Sweep = opts.Sweep.Points(res)
@@ -182,6 +194,7 @@ func read(ctx context.Context, inputs []Input, opts Options, res *Result, send f
 	keys := newKeyTable(opts.Limits, opts.Late)
 	var keyBuf []byte // every limit's key, one after another, ending at ends
 	var ends []int
+	var pathBuf []byte
 	var slab []int32
 	var rec Record
 	var seq, bytesDone int64 // bytesDone: the inputs before this one
@@ -227,16 +240,13 @@ func read(ctx context.Context, inputs []Input, opts Options, res *Result, send f
 			return fmt.Errorf("%s: %w", in.Name, err)
 		}
 		var p parser
-		err = lines(ctx, r, func(n int64, line []byte) {
+		err = lines(ctx, r, func(n int64, line []byte, long bool) {
 			if strictErr != nil {
 				return
 			}
 			res.Lines++
 			if opts.Progress != nil && res.Lines%opts.ProgressEvery == 0 {
 				opts.Progress(res.Lines, bytesDone+raw.n)
-			}
-			if len(line) == 0 {
-				return
 			}
 			bad := func(problem string) {
 				res.Bad++
@@ -248,14 +258,27 @@ func read(ctx context.Context, inputs []Input, opts Options, res *Result, send f
 					strictErr = errors.New(b.String())
 				}
 			}
+			if long {
+				bad(errLong.Error())
+				return
+			}
+			if len(line) == 0 {
+				return
+			}
 			if p == nil {
 				var perr error
 				if p, perr = newParser(opts.Format, opts.Fields, opts.Location, line); perr == errUnsniffed {
 					bad(perr.Error())
+					if res.Format == "" {
+						res.Format = unsniffed(line)
+					}
 					return
 				} else if perr != nil {
 					strictErr = fmt.Errorf("%s: %w", in.Name, perr)
 					return
+				}
+				if res.Requests == 0 { // the format of the first line to parse
+					res.Format = formatOf(p)
 				}
 			}
 			if err := p.parse(line, &rec); err != nil {
@@ -268,6 +291,10 @@ func read(ctx context.Context, inputs []Input, opts Options, res *Result, send f
 			keyBuf = keyBuf[:0]
 			for _, l := range opts.Limits {
 				var ok bool
+				if ok, pathBuf = inScope(l.Endpoint, &rec, pathBuf); !ok {
+					ends = append(ends, -1) // not counted by this limit
+					continue
+				}
 				if keyBuf, ok = l.Key.appendKey(keyBuf, &rec); !ok {
 					bad(fmt.Sprintf("no %s for key %s", l.Key, l.Name))
 					return
@@ -296,6 +323,10 @@ func read(ctx context.Context, inputs []Input, opts Options, res *Result, send f
 			ids := slab[:nl:nl]
 			from := 0
 			for i, end := range ends {
+				if end < 0 {
+					ids[i] = outOfScope
+					continue
+				}
 				id, ok := keys.id(keyBuf[from:end], rec.At)
 				if !ok {
 					bad("more than 2^31 live keys")

@@ -16,13 +16,18 @@ type Result struct {
 	TooLate  int64 `json:"too_late"`  // lines more than Late behind the latest (not replayed)
 	// BehindFull counts lines behind one the full reorder buffer let go early
 	// (more than MaxReorder lines within Late): not replayed.
-	BehindFull int64         `json:"behind_full_buffer,omitempty"`
-	Late       string        `json:"late"`          // the reorder bound
-	Shown      []BadLine     `json:"bad_shown"`     // the first MaxShown bad lines
-	Keys       int           `json:"distinct_keys"` // key episodes: a key back after the retirement time counts again
-	Origin     time.Time     `json:"origin"`        // the hour the first request fell in: hour 0, and windows align to it
-	Last       time.Time     `json:"last"`
-	Limits     []LimitResult `json:"limits"`
+	BehindFull int64     `json:"behind_full_buffer,omitempty"`
+	Late       string    `json:"late"`      // the reorder bound
+	Shown      []BadLine `json:"bad_shown"` // the first MaxShown bad lines
+	// Format is the log format read: the first input's, as given or sniffed.
+	Format string `json:"format"`
+	// Warnings say what a reader should check before trusting the tables:
+	// more than BadShareWarn of the lines did not parse.
+	Warnings []string      `json:"warnings,omitempty"`
+	Keys     int           `json:"distinct_keys"` // key episodes: a key back after the retirement time counts again
+	Origin   time.Time     `json:"origin"`        // the hour the first request fell in: hour 0, and windows align to it
+	Last     time.Time     `json:"last"`
+	Limits   []LimitResult `json:"limits"`
 	// Sweep is every --vary value's lanes; Smallest each lane's smallest value
 	// meeting Options.Where (by default: refusing no key at or below the p99 of
 	// per-key peaks; 0: none).
@@ -146,6 +151,12 @@ func (w *laneWork) consume(in <-chan *batch, ds []decider) {
 			for j, d := range ds {
 				ll := w.limits[j]
 				key := b.keys[i*nl+j]
+				if key == outOfScope {
+					if w.keep {
+						ll.verdicts = append(ll.verdicts, uint8(algorithms.Admit))
+					}
+					continue
+				}
 				v, rate := d.decide(key, now)
 				rate.add(now, ll.window, ll.below)
 				if w.keep {
@@ -228,6 +239,9 @@ func (t *trafficWork) consume(in <-chan *batch) {
 			}
 			for j, w := range t.windows {
 				key := b.keys[i*nl+j]
+				if key == outOfScope {
+					continue
+				}
 				for int(key) >= len(t.keys[j]) {
 					t.keys[j] = append(t.keys[j], keyRate{})
 				}

@@ -36,6 +36,9 @@ func WriteTextFit(w io.Writer, r *Result, width int) error {
 	for _, bad := range r.Shown {
 		fmt.Fprintf(&b, "  bad line %s\n", bad)
 	}
+	for _, w := range r.Warnings {
+		fmt.Fprintf(&b, "warning: %s\n", w)
+	}
 	for _, l := range r.Limits {
 		fmt.Fprintf(&b, "\nlimit %s: %d keys", l.Limit, l.Keys)
 		if r.retired > 0 {

@@ -24,6 +24,7 @@ import (
 type replayOptions struct {
 	Out      io.Writer
 	Progress io.Writer
+	Err      io.Writer // warnings (stderr)
 	Ctx      context.Context
 
 	Args       []string
@@ -57,7 +58,8 @@ For each limit and lane: requests that would have been refused, keys ever
 refused, the top key with its peak requests per window, and the legitimate-looking
 keys caught (at most --legit-below of the limit per window in 90% of the windows
 they were active). Lines up to --late behind the latest are put back in order;
-later ones, and lines that do not parse, are counted, never fatal unless --strict.
+later ones, and lines that do not parse, are counted, never fatal unless --strict;
+but a log in which no line parses is exit 2, and more than 10% bad lines a warning.
 
 Keys: ip, ip/24 (IPv6: /64), method, path, endpoint (method and normalised path),
 user, global, field:NAME (a JSON or CSV field), joined by + (ip+endpoint).`,
@@ -65,7 +67,7 @@ user, global, field:NAME (a JSON or CSV field), joined by + (ip+endpoint).`,
   rlsim replay api.jsonl --fields time=ts,ip=remote_addr --limit 'key=field:api_key limit=10/1s'`,
 		Args: cobra.MinimumNArgs(1),
 		RunE: func(cmd *cobra.Command, args []string) error {
-			opts.Args, opts.Ctx = args, cmd.Context()
+			opts.Args, opts.Ctx, opts.Err = args, cmd.Context(), cmd.ErrOrStderr()
 			if runF != nil {
 				return runF(opts)
 			}
@@ -74,7 +76,7 @@ user, global, field:NAME (a JSON or CSV field), joined by + (ip+endpoint).`,
 	}
 	f := cmd.Flags()
 	f.StringVar(&opts.Scenario, "scenario", "", "take the limits and lanes from a scenario `FILE|NAME` (before any --limit; api_key and tenant keys read those fields)")
-	f.StringArrayVar(&opts.Limits, "limit", nil, "a limit to replay, `'key=ip limit=100/1m burst=20 name=N'`; repeatable")
+	f.StringArrayVar(&opts.Limits, "limit", nil, "a limit to replay, `'key=ip limit=100/1m burst=20 name=N endpoint=/login'`; repeatable")
 	f.StringArrayVar(&opts.Lanes, "lane", nil, "replay only this `lane` (default all six per-key lanes); repeatable")
 	f.StringVar(&opts.LogFormat, "log-format", "auto", "the logs' `format`: auto, combined, json, csv")
 	f.StringVar(&opts.Fields, "fields", "", "JSON/CSV field names, `time=ts,ip=remote_addr,method=m,path=p,user=u`")
@@ -253,6 +255,11 @@ func replayRun(opts *replayOptions) error {
 			return err
 		}
 		return badInput(err)
+	}
+	if opts.Err != nil {
+		for _, w := range res.Warnings {
+			fmt.Fprintf(opts.Err, "rlsim replay: warning: %s\n", w)
+		}
 	}
 	var outs [3]bytes.Buffer
 	if err := replay.WriteTextFit(&outs[0], res, terminalWidth(opts.Out)); err != nil {

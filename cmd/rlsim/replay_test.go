@@ -279,3 +279,88 @@ func FuzzReplayFlags(f *testing.F) {
 		}
 	})
 }
+
+// TestReplayScenarioEndpoint: a scenario's login-only limit counts only the
+// sample's /login lines (716 of 3000), as --limit endpoint=/login does; before,
+// it counted all 3000 ("would refuse 2003").
+func TestReplayScenarioEndpoint(t *testing.T) {
+	scen := filepath.Join(t.TempDir(), "login.yaml")
+	yaml := "duration: 10s\nlimits:\n  - {name: login, key: ip, limit: 5, window: 1m, endpoint: login}\nclients:\n  - {name: c, identity: {endpoint: login}, arrivals: [{kind: constant, rate: 1/s}]}\n"
+	if err := os.WriteFile(scen, []byte(yaml), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	refused := func(args ...string) map[string]int64 {
+		t.Helper()
+		code, out, errOut := execute(t, append([]string{"replay", sampleLog, "--format", "json"}, args...)...)
+		if code != 0 {
+			t.Fatalf("%v: exit %d: %s", args, code, errOut)
+		}
+		var res replay.Result
+		if err := json.Unmarshal([]byte(out), &res); err != nil {
+			t.Fatal(err)
+		}
+		m := map[string]int64{}
+		for _, l := range res.Limits[0].Lanes {
+			m[l.Lane] = l.Refused
+		}
+		return m
+	}
+	fromScenario := refused("--scenario", scen)
+	fromLimit := refused("--limit", "name=login key=ip limit=5/1m endpoint=/login")
+	if len(fromScenario) != len(replay.LaneNames) {
+		t.Fatalf("lanes %v", fromScenario)
+	}
+	for lane, n := range fromScenario {
+		if n > 716-5 || n == 0 || n != fromLimit[lane] {
+			t.Errorf("%s: --scenario would refuse %d, --limit endpoint=/login %d; want the same, some, and fewer than the 716 /login lines", lane, n, fromLimit[lane])
+		}
+	}
+}
+
+// TestReplayScenarioFieldRefused: a scenario limit field replay cannot honour
+// is exit 2 naming it, not ignored.
+func TestReplayScenarioFieldRefused(t *testing.T) {
+	scen := filepath.Join(t.TempDir(), "push.yaml")
+	yaml := "duration: 10s\nlimits:\n  - {key: ip, limit: 5, window: 1m, changes: [{at: 5s, limit: 1}]}\nclients:\n  - {name: c, arrivals: [{kind: constant, rate: 1/s}]}\n"
+	if err := os.WriteFile(scen, []byte(yaml), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	code, _, errOut := execute(t, "replay", sampleLog, "--scenario", scen)
+	if code != exitBadInput || !strings.Contains(errOut, "limits[0].changes") {
+		t.Errorf("exit %d, stderr %q; want 2 naming limits[0].changes", code, errOut)
+	}
+}
+
+// TestReplayNothingParsed: a log none of whose lines parses (Envoy's default
+// format) is exit 2 naming the format detected, the formats read and the
+// first bad lines; a log with more than 10% bad lines warns on stderr.
+func TestReplayNothingParsed(t *testing.T) {
+	dir := t.TempDir()
+	envoy := filepath.Join(dir, "envoy.log")
+	lines := `[2026-03-01T09:00:00.000Z] "GET /login HTTP/1.1" 200 - 0 5000 3 2 "-" "curl/8.5" "5f3c" "api.example" "10.0.0.7:8080"` + "\n"
+	if err := os.WriteFile(envoy, []byte(strings.Repeat(lines, 3)), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	code, out, errOut := execute(t, "replay", envoy, "--limit", "key=ip limit=1/1s")
+	for _, w := range []string{"Envoy's default access-log format", "formats read: combined", "csv", envoy + ":1:", envoy + ":3:"} {
+		if !strings.Contains(errOut, w) {
+			t.Errorf("stderr %q lacks %q", errOut, w)
+		}
+	}
+	if code != exitBadInput || out != "" {
+		t.Errorf("exit %d, stdout %q; want 2 and nothing", code, out)
+	}
+	mixed := filepath.Join(dir, "mixed.log")
+	data, err := os.ReadFile(sampleLog)
+	if err != nil {
+		t.Fatal(err)
+	}
+	good := strings.SplitAfter(string(data), "\n")[:80]
+	if err := os.WriteFile(mixed, []byte(strings.Join(good, "")+strings.Repeat(lines, 20)), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	code, out, errOut = execute(t, "replay", mixed, "--limit", "key=ip limit=1/1s")
+	if code != 0 || !strings.Contains(errOut, "warning: 20 of 100 lines (20.0%) did not parse") || !strings.Contains(out, "warning: 20 of 100") {
+		t.Errorf("exit %d, stderr %q, stdout %q; want 0 and the warning in both", code, errOut, out)
+	}
+}
