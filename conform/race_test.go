@@ -64,7 +64,8 @@ func TestAtomicScriptsHoldTheLimitUnderConcurrency(t *testing.T) {
 // mean over runs of the racy fleet peak's ratio to the limit, simulated, is
 // within a factor of raceBand of the measured mean. On a loopback Redis on a
 // 2-core machine, offered 2 to 5 times the limit at time scales 5 and 10, with
-// 1 to 8 replicas, simulated/measured stayed between 0.74 and 0.99; the atomic
+// 1 to 8 replicas, simulated/measured was 0.85 to 1.24, and 0.66 to 1.01 on a
+// machine loaded by other builds; the atomic
 // peak (2×: burst + rate×window) and the offered load (5×) are further apart
 // than the band.
 const raceBand = 1.6

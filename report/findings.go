@@ -47,7 +47,7 @@ func Findings(r sim.Result) []string {
 func overLimit(r sim.Result) []string {
 	var over []sim.LaneResult
 	for _, l := range r.Lanes {
-		if l.Peak.Limit > 0 && l.Peak.Count > l.Peak.Limit && !l.NotLimiting() {
+		if judge(l).Over {
 			over = append(over, l)
 		}
 	}
@@ -74,7 +74,7 @@ func overLimit(r sim.Result) []string {
 			key = fmt.Sprintf(" (key %s)", scenarios.Escape(p.Key))
 		}
 		note := ""
-		if len(names) == 1 && over0.Lane.Info().Class == sim.ConcurrencyLimiter {
+		if len(names) == 1 && judge(over0).Concurrency {
 			note = "; it limits requests in flight, not a rate"
 		}
 		if over0.LimitedNothing() {

@@ -199,28 +199,24 @@ func laneVerdict(r sim.Result, l sim.LaneResult) verdict {
 	window := FormatDuration(peakWindow(r))
 	var parts []string
 	r0 := sim.RatioText(p.Count, p.Limit, false)
+	j := judge(l)
+	v.Badge, v.Tone = j.badge(r0)
 	switch {
-	case p.Limit == 0:
-		v.Badge, v.Tone = "no limit", "note"
-	case l.NotLimiting():
-		v.Badge, v.Tone = "limited nothing", "note"
+	case j.NoLimit:
+	case j.NotLimiting:
 		parts = append(parts, fmt.Sprintf("Limited nothing in this scenario: it admitted every attempt at once, up to %d in one %s window.",
 			p.Count, window))
-	case l.Lane.Info().Class == sim.ConcurrencyLimiter:
-		v.Badge, v.Tone = "limits concurrency", "note"
+	case j.Concurrency:
 		parts = append(parts, fmt.Sprintf("Limits requests in flight, not a rate: up to %d admitted in one %s window, %s× the limit of %d.",
 			p.Count, window, r0, p.Limit))
-	case p.Count > p.Limit:
-		v.Badge, v.Tone = r0+"× the limit", "bad"
+	case j.Over:
 		parts = append(parts, fmt.Sprintf("Let %d through in the %s window from t=%s%s: %s× the limit of %d.",
 			p.Count, window, FormatDuration(p.Start), keyPhrase(p.Key), r0, p.Limit))
 	default:
-		v.Badge, v.Tone = "held the limit", "good"
 		parts = append(parts, fmt.Sprintf("Never more than %d in one %s window (limit %d).", p.Count, window, p.Limit))
-		if s, ok := starved(l); ok {
-			v.Badge, v.Tone = "held the limit; starved "+scenarios.Escape(s.Name), "bad"
-			parts = append(parts, "C"+strings.TrimPrefix(starvedSentence(l, s), "c")+".")
-		}
+	}
+	if j.Starved {
+		parts = append(parts, "C"+strings.TrimPrefix(starvedSentence(l, j.Class), "c")+".")
 	}
 	out := fmt.Sprintf("Admitted %s of %s attempts", count(l.Admitted), count(l.Attempts))
 	var not []string

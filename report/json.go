@@ -110,6 +110,8 @@ type jsonLane struct {
 	// Topology: what the replicas and the store did (present with a topology,
 	// in the lanes it applies to).
 	Topology *jsonTopology `json:"topology,omitempty"`
+	// Adaptive: the adaptive lanes' state over time (AIMD, Vegas, client throttling).
+	Adaptive *jsonAdaptive `json:"adaptive,omitempty"`
 }
 
 type jsonTopology struct {
@@ -128,6 +130,8 @@ type jsonLimitTopology struct {
 	State          string          `json:"state"`
 	Fleet          jsonPeak        `json:"fleet_peak"`
 	Replica        jsonPeak        `json:"replica_peak"`
+	Arrived        jsonPeak        `json:"backend_peak"`
+	Exact          jsonPeak        `json:"exact_peak"`
 	BusiestReplica int             `json:"busiest_replica"`
 	StoreCalls     int64           `json:"store_calls"`
 	Overshoot      int64           `json:"overshoot"`
@@ -159,6 +163,7 @@ func topologyJSON(t *sim.TopologyResult) *jsonTopology {
 		StoreLatency: percentiles(t.StoreLatency), Limits: []jsonLimitTopology{}}
 	for _, l := range t.Limits {
 		jl := jsonLimitTopology{Limit: l.Limit, State: l.State.String(), Fleet: peak(l.Fleet), Replica: peak(l.Replica),
+			Arrived: peak(l.Arrived), Exact: peak(l.Exact),
 			BusiestReplica: l.BusiestReplica, StoreCalls: l.StoreCalls, Overshoot: l.Overshoot, Unavailable: jsonUnavailable(l.Unavailable),
 			Outage: []jsonOutage{}}
 		for _, c := range l.Classes {
@@ -351,6 +356,7 @@ func (c comparison) fillJSON(run *jsonRun) {
 			jl.Series = append(jl.Series, jsonSeriesPoint{secs(p.Start), p.Attempts, p.Admitted, p.Refused,
 				p.Shed, p.Delayed, p.Dropped, p.Succeeded, p.InFlight})
 		}
+		jl.Adaptive = adaptiveJSON(l)
 		run.Lanes = append(run.Lanes, jl)
 	}
 }

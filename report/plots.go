@@ -45,6 +45,9 @@ func (run comparison) figures() []*Figure {
 	if len(classNames(r)) > 1 {
 		figs = append(figs, ClassFigure(r))
 	}
+	if hasAdaptive(r) {
+		figs = append(figs, AdaptiveFigure(r))
+	}
 	return figs
 }
 
@@ -76,23 +79,26 @@ func firstLimit(r sim.Result) (limit int64, window time.Duration, key sim.KeyKin
 }
 
 // end is where the time axes of a run stop: the last bucket of any lane's series.
-func end(r sim.Result) float64 {
+func end(r sim.Result) float64 { return endAt(r).Seconds() }
+
+// endAt is end in virtual time.
+func endAt(r sim.Result) time.Duration {
 	e := r.Duration
 	for _, l := range r.Lanes {
 		if n := len(l.Series); n > 0 {
 			e = max(e, l.Series[n-1].Start+r.Bucket)
 		}
 	}
-	return e.Seconds()
+	return e
 }
 
-// buckets is how many series buckets the time axes span.
+// buckets is how many series buckets the time axes span, counted in integer
+// time: through float seconds the last bucket can be lost or doubled.
 func buckets(r sim.Result) int {
 	if r.Bucket <= 0 {
 		return 0
 	}
-	e := time.Duration(end(r) * float64(time.Second))
-	return int((e + r.Bucket - 1) / r.Bucket)
+	return int((endAt(r) + r.Bucket - 1) / r.Bucket)
 }
 
 // --- (a) the lanes timeline ---
@@ -406,15 +412,19 @@ func rateFigure(r sim.Result, topo *sim.Topology, name, title, what string, fiel
 // --- (c) the most admitted in any window ---
 
 // peakBars are the lanes' peaks, the most admitted in any window, per lane,
-// and how each bar is judged: over the limit, within it, or not limiting (a
-// lane whose limit is not a rate and that admitted everything).
+// and how each bar is judged, by the rules of the findings and the badges:
+// over the limit, within it, not limiting (a lane whose limit is not a rate
+// and that admitted everything), or a concurrency limit, which is never held
+// against the rate.
 func peakBars(r sim.Result) (values plotter.Values, judged []barJudgement) {
 	for _, l := range r.Lanes {
 		values = append(values, float64(l.Peak.Count))
-		switch {
-		case l.NotLimiting():
+		switch j := judge(l); {
+		case j.NotLimiting:
 			judged = append(judged, barNotLimiting)
-		case l.Peak.Limit > 0 && l.Peak.Count > l.Peak.Limit:
+		case j.Concurrency:
+			judged = append(judged, barConcurrency)
+		case j.Over:
 			judged = append(judged, barOver)
 		default:
 			judged = append(judged, barWithin)
@@ -429,9 +439,10 @@ const (
 	barWithin barJudgement = iota
 	barOver
 	barNotLimiting
+	barConcurrency
 )
 
-var barColours = map[barJudgement]color.Color{barWithin: colWithin, barOver: colRefused, barNotLimiting: colDropped}
+var barColours = map[barJudgement]color.Color{barWithin: colWithin, barOver: colRefused, barNotLimiting: colDropped, barConcurrency: colDropped}
 
 // PeakFigure draws each lane's most admitted in any window as a bar, against the
 // limit and twice the limit (the fixed window's worst case). The lines are
@@ -451,7 +462,7 @@ func PeakFigure(r sim.Result) *Figure {
 	p.Add(hline{y: float64(limit), style: lineStyle(colLimit, 1.4, true)},
 		hline{y: 2 * float64(limit), style: lineStyle(colDropped, 1.2, true)})
 	legend := []legendEntry{}
-	for _, group := range []barJudgement{barWithin, barOver, barNotLimiting} {
+	for _, group := range []barJudgement{barWithin, barOver, barNotLimiting, barConcurrency} {
 		vs := make(plotter.Values, len(values))
 		any := false
 		for i := range values {
@@ -469,7 +480,7 @@ func PeakFigure(r sim.Result) *Figure {
 		bars.LineStyle.Width = 0
 		bars.Color = barColours[group]
 		p.Add(bars)
-		legend = append(legend, legendEntry{label: [...]string{"within the limit", "over the limit", "limited nothing (not a rate limit)"}[group],
+		legend = append(legend, legendEntry{label: [...]string{"within the limit", "over the limit", "limited nothing (not a rate limit)", "limits concurrency (not judged against the rate)"}[group],
 			colour: barColours[group]})
 	}
 	p.Add(barLabels{values: values, limit: limit})
@@ -535,11 +546,6 @@ func WorkFigure(r sim.Result) *Figure {
 	for _, l := range r.Lanes {
 		unique = max(unique, float64(l.Unique))
 	}
-	var xmax, ymax float64
-	for _, pt := range pts {
-		xmax, ymax = max(xmax, pt.X), max(ymax, pt.Y)
-	}
-	p.X.Min, p.X.Max, p.Y.Min, p.Y.Max = 0, xmax*1.15+0.1, 0, max(ymax, unique)*1.15+1
 	if unique > 0 {
 		p.Add(hline{y: unique, style: lineStyle(colDropped, 1.2, true)})
 	}
@@ -555,12 +561,34 @@ func WorkFigure(r sim.Result) *Figure {
 		names = append(names, l.Title())
 	}
 	p.Add(pointLabels{pts: pts, names: names})
+	// After the plotters: Add widens the axes to each one's data range.
+	p.X.Min, p.X.Max, p.Y.Min, p.Y.Max = workRange(pts, unique)
 	return &Figure{Name: "work", Title: "Total work against completion time",
 		Caption: "Each dot is a lane: how many attempts its clients made and when the last request was done. Lower and further left is better; " +
 			"the dashed line is the work with no retry at all.",
 		legend: []legendEntry{{label: "lane", colour: colRefused},
 			{label: fmt.Sprintf("unique requests (%d)", int64(unique)), colour: colDropped, line: true, dashed: true}},
 		Width: 11 * vg.Inch, Height: 5 * vg.Inch, body: single(p)}
+}
+
+// workRange is the work plot's axes: around the points and the unique line,
+// not from zero, so lanes that finished within a few milliseconds of each
+// other (the demo's all end near 9.9s) spread over the plot instead of
+// crowding one edge of an axis drawn from 0. Room is left on the right for the
+// labels.
+func workRange(pts plotter.XYs, unique float64) (xmin, xmax, ymin, ymax float64) {
+	xmin, xmax = math.Inf(1), math.Inf(-1)
+	ymin, ymax = unique, unique
+	for _, pt := range pts {
+		xmin, xmax = min(xmin, pt.X), max(xmax, pt.X)
+		ymin, ymax = min(ymin, pt.Y), max(ymax, pt.Y)
+	}
+	if len(pts) == 0 {
+		return 0, 1, 0, max(unique, 1) * 1.15
+	}
+	xpad := max((xmax-xmin)*0.15, xmax*0.02, 0.05)
+	ypad := max((ymax-ymin)*0.15, ymax*0.02, 1)
+	return max(0, xmin-xpad), xmax + 2*xpad, max(0, ymin-ypad), ymax + ypad
 }
 
 // pointLabels names scatter points. Points that coincide share one label

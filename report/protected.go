@@ -21,10 +21,11 @@ func classGaps(r sim.Result) []string {
 	starvedIn := map[string][]string{}
 	var order []string
 	for _, l := range r.Lanes {
-		s, ok := starved(l)
-		if !ok {
+		j := judge(l)
+		if !j.Starved {
 			continue
 		}
+		s := j.Class
 		if starvedIn[s.Name] == nil {
 			order = append(order, s.Name)
 		}

@@ -3,6 +3,7 @@ package report
 import (
 	"fmt"
 	"math"
+	"strings"
 
 	"github.com/rlsim/rlsim/run"
 	"github.com/rlsim/rlsim/scenarios"
@@ -15,8 +16,8 @@ func (s Sweep) spreadCheckLines() []string {
 	if len(s.Checks) == 0 {
 		return nil
 	}
-	lines := []string{fmt.Sprintf("checks, on the means over %d seeds: %d of %d passed",
-		s.Result.Seeds, len(s.Checks)-run.SpreadFailed(s.Checks), len(s.Checks))}
+	lines := []string{fmt.Sprintf("checks, on %s: %d of %d passed",
+		strings.Replace(meanOver(s.Result.Seeds), "the mean", "the means", 1), len(s.Checks)-run.SpreadFailed(s.Checks), len(s.Checks))}
 	for _, c := range s.Checks {
 		verdict := "FAIL"
 		if c.Pass {

@@ -63,7 +63,7 @@ func (s Sweep) compare(f, ci int, subject, verb string) string {
 	}
 	h, l := spreads[hi], spreads[lo]
 	if h.Mean == l.Mean {
-		return fmt.Sprintf("%s: every lane at %s over %d seeds", subject, formatFigure(name, h.Mean), seeds)
+		return fmt.Sprintf("%s: every lane at %s over %s", subject, formatFigure(name, h.Mean), seedCount(seeds))
 	}
 	if seeds < 2 {
 		return fmt.Sprintf("%s: %s %s %s, %s at %s; one seed measures no spread to weigh the difference against",
@@ -75,4 +75,12 @@ func (s Sweep) compare(f, ci int, subject, verb string) string {
 	}
 	return fmt.Sprintf("%s: every lane from %s (%s) to %s (%s) lies within the spread over %d seeds; no lane is claimed different",
 		subject, lanes[lo].Title, formatSpread(name, l, seeds), lanes[hi].Title, formatSpread(name, h, seeds), seeds)
+}
+
+// seedCount is "1 seed" or "n seeds".
+func seedCount(n int) string {
+	if n == 1 {
+		return "1 seed"
+	}
+	return fmt.Sprintf("%d seeds", n)
 }

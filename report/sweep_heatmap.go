@@ -6,7 +6,6 @@ import (
 	"math"
 
 	"gonum.org/v1/plot"
-	"gonum.org/v1/plot/palette/moreland"
 	"gonum.org/v1/plot/vg"
 	"gonum.org/v1/plot/vg/draw"
 
@@ -35,20 +34,12 @@ func (s Sweep) heatmapFigure(p sweepPanel) *Figure {
 	if hi <= lo {
 		lo, hi = lo-1, lo+1
 	}
-	cmap := moreland.SmoothBlueRed()
-	cmap.SetMin(lo)
-	cmap.SetMax(hi)
+	ramp := figureRamp(name, lo, hi)
 	var plots []*plot.Plot
 	for li, l := range lanes {
 		pl := newPlot(l.Title, vx.Path, vy.Path)
 		pl.X.Tick.Marker, pl.Y.Tick.Marker = labelTicks(vx.Values), labelTicks(vy.Values)
-		cl := cells{nx: len(vx.Values), ny: len(vy.Values), values: values[li], colour: func(v float64) color.Color {
-			c, err := cmap.At(v)
-			if err != nil {
-				return colDropped
-			}
-			return c
-		}, text: func(v float64) string { return formatFigure(name, v/k) }}
+		cl := cells{nx: len(vx.Values), ny: len(vy.Values), values: values[li], colour: ramp.At, text: func(v float64) string { return formatFigure(name, v/k) }}
 		for _, pt := range s.Result.Points {
 			cl.meets = append(cl.meets, s.Objective != nil && s.Objective.Meets(pt, li))
 		}
@@ -63,13 +54,14 @@ func (s Sweep) heatmapFigure(p sweepPanel) *Figure {
 	}
 	cols := min(4, len(plots))
 	rows := (len(plots) + cols - 1) / cols
-	caption := fmt.Sprintf("%s: the mean over %d seeds at each point, one panel per lane; blue is low, red is high, on one scale from %s to %s for every lane.",
-		p.title(), s.Result.Seeds, formatFigure(name, lo/k), formatFigure(name, hi/k))
+	caption := fmt.Sprintf("%s: %s at each point, one panel per lane; %s, on one scale from %s to %s for every lane (the legend).",
+		p.title(), meanOver(s.Result.Seeds), ramp.reads(), formatFigure(name, lo/k), formatFigure(name, hi/k))
 	if s.Objective != nil {
 		caption += " An outlined cell meets every --where for its lane; the ringed one is recommended."
 	}
 	return &Figure{Name: "sweep-heatmap", Title: s.Result.Scenario + ": " + p.title(), Caption: caption,
-		Width: 11 * vg.Inch, Height: vg.Length(0.8+2.6*float64(rows)) * vg.Inch, body: grid(plots, cols)}
+		legend: ramp.legend(func(v float64) string { return formatFigure(name, v/k) }),
+		Width:  11 * vg.Inch, Height: vg.Length(0.8+2.6*float64(rows)) * vg.Inch, body: grid(plots, cols)}
 }
 
 // labelTicks put each value's label at its index.
@@ -128,4 +120,106 @@ func (c cells) Plot(cv draw.Canvas, p *plot.Plot) {
 
 func (c cells) DataRange() (xmin, xmax, ymin, ymax float64) {
 	return -0.5, float64(c.nx) - 0.5, -0.5, float64(c.ny) - 0.5
+}
+
+// meanOver says what a cell holds: "the mean over 5 seeds", or "the figure
+// from 1 seed" (never "1 seeds").
+func meanOver(seeds int) string {
+	if seeds == 1 {
+		return "the figure from 1 seed"
+	}
+	return fmt.Sprintf("the mean over %d seeds", seeds)
+}
+
+// goodWhen says which end of a figure is good: +1 for the more the better
+// (success), -1 for the less (refusals, the peak over the limit), 0 for a
+// figure that is neither (attempts offered).
+func goodWhen(name string) int {
+	switch name {
+	case "success_rate", "succeeded", "admitted", "admitted_rate", "fairness":
+		return +1
+	case "attempts", "unique", "delayed":
+		return 0
+	}
+	return -1
+}
+
+// heatRamp colours a figure from lo to hi so that its good end reads as good:
+// bluish green where the figure is good, vermillion where it is bad, light in
+// between (the Okabe–Ito hues the other plots use, lightened so a cell's
+// number stays legible); a figure that is neither good nor bad runs from light
+// to blue.
+type heatRamp struct {
+	lo, hi float64
+	stops  [3]color.RGBA // at lo, midway, at hi
+	good   int
+}
+
+var (
+	heatGood    = color.RGBA{R: 86, G: 186, B: 152, A: 255}
+	heatBad     = color.RGBA{R: 232, G: 140, B: 88, A: 255}
+	heatMiddle  = color.RGBA{R: 246, G: 244, B: 236, A: 255}
+	heatNeutral = color.RGBA{R: 110, G: 160, B: 210, A: 255}
+)
+
+func figureRamp(name string, lo, hi float64) heatRamp {
+	r := heatRamp{lo: lo, hi: hi, good: goodWhen(name)}
+	switch r.good {
+	case +1:
+		r.stops = [3]color.RGBA{heatBad, heatMiddle, heatGood}
+	case -1:
+		r.stops = [3]color.RGBA{heatGood, heatMiddle, heatBad}
+	default:
+		r.stops = [3]color.RGBA{heatMiddle, mix(heatMiddle, heatNeutral, 0.5), heatNeutral}
+	}
+	return r
+}
+
+// At is v's colour; NaN is grey.
+func (r heatRamp) At(v float64) color.Color {
+	if math.IsNaN(v) {
+		return colDropped
+	}
+	f := 0.5
+	if r.hi > r.lo {
+		f = min(max((v-r.lo)/(r.hi-r.lo), 0), 1)
+	}
+	if f < 0.5 {
+		return mix(r.stops[0], r.stops[1], 2*f)
+	}
+	return mix(r.stops[1], r.stops[2], 2*f-1)
+}
+
+// reads says in words which colour is which.
+func (r heatRamp) reads() string {
+	switch r.good {
+	case +1:
+		return "green is good (high), orange bad (low)"
+	case -1:
+		return "green is good (low), orange bad (high)"
+	}
+	return "light is low, blue high"
+}
+
+// legend is the scale: five swatches from lo to hi, each with its value, the
+// ends named best and worst for a figure that has a good end.
+func (r heatRamp) legend(text func(float64) string) []legendEntry {
+	var out []legendEntry
+	for i := range 5 {
+		v := r.lo + (r.hi-r.lo)*float64(i)/4
+		label := text(v)
+		switch {
+		case i == 0 && r.good == -1, i == 4 && r.good == +1:
+			label += " (best)"
+		case i == 0 && r.good == +1, i == 4 && r.good == -1:
+			label += " (worst)"
+		}
+		out = append(out, legendEntry{label: label, colour: r.At(v)})
+	}
+	return out
+}
+
+func mix(a, b color.RGBA, f float64) color.RGBA {
+	m := func(x, y uint8) uint8 { return uint8(math.Round(float64(x) + (float64(y)-float64(x))*f)) }
+	return color.RGBA{R: m(a.R, b.R), G: m(a.G, b.G), B: m(a.B, b.B), A: 255}
 }

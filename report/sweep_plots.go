@@ -208,7 +208,7 @@ func (s Sweep) lineFigure() *Figure {
 	}
 	cols := min(2, max(len(plots), 1))
 	rows := (len(plots) + cols - 1) / cols
-	caption := fmt.Sprintf("Each line is a lane: the mean over %d seeds at each value of %s, with its 95%% interval.", s.Result.Seeds, v.Path)
+	caption := fmt.Sprintf("Each line is a lane: %s at each value of %s, with its 95%% interval.", meanOver(s.Result.Seeds), v.Path)
 	if s.Objective != nil {
 		caption += " A ring marks each lane's recommended point; a dashed line is a --where's threshold."
 	}

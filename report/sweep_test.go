@@ -188,3 +188,16 @@ func TestDocsNameEverySweepFigure(t *testing.T) {
 		}
 	}
 }
+
+// TestOneSeedIsNotSeeds: a one-seed sweep says "1 seed" where it names the
+// seeds, never "1 seeds" nor a mean over them.
+func TestOneSeedIsNotSeeds(t *testing.T) {
+	s := spreadSweep([]float64{0.9}, []float64{0.9})
+	text := strings.Join(s.Findings(), "\n")
+	if want := "every lane at 90.0% over 1 seed"; !strings.Contains(text, want) || strings.Contains(text, "1 seeds") {
+		t.Errorf("findings of a one-seed sweep:\n%s\nwant %q and never \"1 seeds\"", text, want)
+	}
+	if got := meanOver(1); got != "the figure from 1 seed" {
+		t.Errorf("meanOver(1) = %q, want the figure from 1 seed", got)
+	}
+}

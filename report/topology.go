@@ -64,6 +64,8 @@ var topologyColumns = []laneColumn{
 	{csv: "replica_peak_ratio", topology: true, lane: csvFirstLimit(func(lt sim.LimitTopology) string { return csvFloat(finite(lt.Replica.Ratio)) })},
 	{csv: "busiest_replica", topology: true, lane: csvFirstLimit(func(lt sim.LimitTopology) string { return csvInt(int64(lt.BusiestReplica)) })},
 	{csv: "overshoot", topology: true, lane: csvFirstLimit(func(lt sim.LimitTopology) string { return csvInt(lt.Overshoot) })},
+	{csv: "backend_peak_count", topology: true, lane: csvFirstLimit(func(lt sim.LimitTopology) string { return csvInt(lt.Arrived.Count) })},
+	{csv: "exact_peak_count", topology: true, lane: csvFirstLimit(func(lt sim.LimitTopology) string { return csvInt(lt.Exact.Count) })},
 	topoColumn("store calls/s", "store_calls_per_s", usesStore, 15, func(t *sim.TopologyResult) string { return trimFloat(t.StoreCallsPerSecond, 1) },
 		func(t *sim.TopologyResult) float64 { return t.StoreCallsPerSecond }),
 	{csv: "store_calls", topology: true, lane: csvTopology(func(t *sim.TopologyResult) string { return csvInt(t.StoreCalls) })},

@@ -28,10 +28,14 @@ func topologyFindings(r sim.Result, topo *sim.Topology) []string {
 	var out []string
 	out = append(out, autoscalerFindings(r, topo)...)
 	for i, lim := range r.Limits {
+		if s := dividedFinding(r, topo, i); s != "" {
+			out = append(out, s)
+		}
 		switch lim.State {
 		case sim.StateLocal:
 			out = append(out, byLanes(r, func(l sim.LaneResult) string { return localFinding(r, topo, i, l) })...)
 		case sim.StateShared:
+			out = append(out, byLanes(r, func(l sim.LaneResult) string { return arrivedFinding(r, i, l) })...)
 			out = append(out, byLanes(r, func(l sim.LaneResult) string { return racyFinding(r, topo, i, l) })...)
 			out = append(out, byLanes(r, func(l sim.LaneResult) string { return outageFinding(r, topo, i, l) })...)
 		case sim.StateSynced:
@@ -105,12 +109,26 @@ func localFinding(r sim.Result, topo *sim.Topology, i int, l sim.LaneResult) str
 // through on a failure, the fleet over-admitted a shared limit.
 func racyFinding(r sim.Result, topo *sim.Topology, i int, l sim.LaneResult) string {
 	lt, ok := limitOf(l, i)
-	if u := lt.Unavailable; !ok || !topo.Store.Racy || lt.Fleet.Count <= lt.Fleet.Limit || u.Open+u.Local > 0 {
+	if u := lt.Unavailable; !ok || !topo.Store.Racy || lt.Overshoot == 0 || u.Open+u.Local > 0 {
 		return "" // a store that failed open or to a fallback may have let the excess through instead
 	}
-	return fmt.Sprintf("with read-then-write checks of the store (p99 %s added per decision), %s was over-admitted across the fleet: %d in the %s window from t=%s%s, %s× its limit of %d (%d over)",
+	return fmt.Sprintf("with read-then-write checks of the store (p99 %s added per decision), %s was over-admitted across the fleet: %d in the %s window from t=%s%s, %s× its limit of %d, %d more than one exact limiter admitted in any window on the same attempts (%d)",
 		FormatDuration(l.Topology.StoreLatency.P99), scenarios.Escape(lt.Limit), lt.Fleet.Count, windowOf(r, i),
-		FormatDuration(lt.Fleet.Start), keyPhrase(lt.Fleet.Key), sim.RatioText(lt.Fleet.Count, lt.Fleet.Limit, false), lt.Fleet.Limit, lt.Overshoot)
+		FormatDuration(lt.Fleet.Start), keyPhrase(lt.Fleet.Key), sim.RatioText(lt.Fleet.Count, lt.Fleet.Limit, false), lt.Fleet.Limit, lt.Overshoot, lt.Exact.Count)
+}
+
+// arrivedFinding: the backend saw more admissions in a window than the limit
+// decided in any, and more than the limit: answers of the store, decided in
+// order, came back after round trips of different lengths and bunched up.
+func arrivedFinding(r sim.Result, i int, l sim.LaneResult) string {
+	lt, ok := limitOf(l, i)
+	if !ok || lt.Arrived.Count <= lt.Fleet.Count || lt.Arrived.Count <= lt.Arrived.Limit {
+		return ""
+	}
+	st := l.Topology.StoreLatency
+	return fmt.Sprintf("the backend saw %d admitted by %s in the %s window from t=%s%s, %s× the limit of %d, though the limit decided at most %d in any window: store round trips of different lengths (p50 %s, p99 %s) reordered the answers in flight and bunched the admissions into the backend",
+		lt.Arrived.Count, scenarios.Escape(lt.Limit), windowOf(r, i), FormatDuration(lt.Arrived.Start), keyPhrase(lt.Arrived.Key),
+		sim.RatioText(lt.Arrived.Count, lt.Arrived.Limit, false), lt.Arrived.Limit, lt.Fleet.Count, FormatDuration(st.P50), FormatDuration(st.P99))
 }
 
 // outageFinding: what a shared limit decided while its store was unavailable,
@@ -147,8 +165,9 @@ func outageFinding(r sim.Result, topo *sim.Topology, i int, l sim.LaneResult) st
 	return fmt.Sprintf("while the store was unavailable (%s), %s %s: %s", strings.Join(when, "; "), scenarios.Escape(lt.Limit), how, strings.Join(classes, "; "))
 }
 
-// syncedFinding: how far counting locally and syncing let the fleet go over
-// the limit, for how many store calls.
+// syncedFinding: how far counting locally and syncing let the fleet go past
+// what one exact limiter admits on the same attempts (not past the limit: a
+// token bucket's own burst is no overshoot), for how many store calls.
 func syncedFinding(r sim.Result, i int, l sim.LaneResult) string {
 	lt, ok := limitOf(l, i)
 	if !ok {
@@ -156,12 +175,12 @@ func syncedFinding(r sim.Result, i int, l sim.LaneResult) string {
 	}
 	every, calls := FormatDuration(r.Limits[i].SyncInterval), lt.StoreCalls
 	if lt.Overshoot == 0 {
-		return fmt.Sprintf("%s, synced every %s for %d store calls, held its limit of %d: at most %d in a %s window",
-			scenarios.Escape(lt.Limit), every, calls, lt.Fleet.Limit, lt.Fleet.Count, windowOf(r, i))
+		return fmt.Sprintf("%s, synced every %s for %d store calls, held exactly: at most %d in a %s window, no more than one exact limiter admitted in any window on the same attempts (%d)",
+			scenarios.Escape(lt.Limit), every, calls, lt.Fleet.Count, windowOf(r, i), lt.Exact.Count)
 	}
-	return fmt.Sprintf("%s, synced every %s for %d store calls, went %d over its limit of %d: %d in the %s window from t=%s%s, %s×",
-		scenarios.Escape(lt.Limit), every, calls, lt.Overshoot, lt.Fleet.Limit, lt.Fleet.Count, windowOf(r, i),
-		FormatDuration(lt.Fleet.Start), keyPhrase(lt.Fleet.Key), sim.RatioText(lt.Fleet.Count, lt.Fleet.Limit, false))
+	return fmt.Sprintf("%s, synced every %s for %d store calls, overshot by %d: %d in the %s window from t=%s%s, where one exact limiter admitted at most %d in any window on the same attempts (limit %d)",
+		scenarios.Escape(lt.Limit), every, calls, lt.Overshoot, lt.Fleet.Count, windowOf(r, i),
+		FormatDuration(lt.Fleet.Start), keyPhrase(lt.Fleet.Key), lt.Exact.Count, lt.Fleet.Limit)
 }
 
 // autoscalerFindings: each step of the fleet, and what it did to the local
@@ -205,4 +224,27 @@ func replicasDuring(topo *sim.Topology, from, to time.Duration) int {
 		}
 	}
 	return n
+}
+
+// dividedFinding: a limit (or fallback) divided over more replicas than it has
+// units per window leaves some replicas nothing: the fleet's real limit.
+func dividedFinding(r sim.Result, topo *sim.Topology, i int) string {
+	l := r.Limits[i]
+	if l.LocalLimit != sim.LocalDivided {
+		return ""
+	}
+	p, what := l.Policy, "limit"
+	if l.State == sim.StateShared {
+		p, what = l.Fallback, "fallback limit"
+	}
+	n := 0
+	for _, s := range topo.Replicas {
+		n = max(n, s.Count)
+	}
+	if p.Limit >= int64(n) {
+		return ""
+	}
+	w := FormatDuration(p.Window)
+	return fmt.Sprintf("the %s %s of %d per %s divided over %d replicas leaves %d of them a share of nothing: the fleet admits at most %d per %s, and a key that routing keeps on one replica gets 1 per %s or none",
+		what, scenarios.Escape(l.Name), p.Limit, w, n, int64(n)-p.Limit, p.Limit, w, w)
 }

@@ -81,6 +81,9 @@ func routingWords(t *sim.Topology) string {
 func stateWords(l sim.Limit) string {
 	switch l.State {
 	case sim.StateShared:
+		if l.OnStoreError == sim.FailLocal && l.LocalLimit == sim.LocalDivided {
+			return fmt.Sprintf("shared, falls back to %d per %s divided over the replicas", l.Fallback.Limit, FormatDuration(l.Fallback.Window))
+		}
 		if l.OnStoreError == sim.FailLocal {
 			return fmt.Sprintf("shared, falls back to %d per %s on each replica", l.Fallback.Limit, FormatDuration(l.Fallback.Window))
 		}
@@ -105,7 +108,11 @@ func peakCell(p sim.WindowPeak) string {
 func fleetTable(r sim.Result) *Table {
 	down := anyUnavailable(r)
 	store := usesStore(r)
+	arrived := anyArrivedApart(r)
 	t := &Table{Head: []string{"lane", "limit", "fleet max", "replica", "replica max"}}
+	if arrived {
+		t.Head = append(t.Head, "backend max")
+	}
 	if store {
 		t.Head = append(t.Head, "calls")
 	}
@@ -123,6 +130,9 @@ func fleetTable(r sim.Result) *Table {
 				name = fleetLaneName(l)
 			}
 			row := []string{name, scenarios.Escape(lt.Limit), peakCell(lt.Fleet), fmt.Sprint(lt.BusiestReplica), peakCell(lt.Replica)}
+			if arrived {
+				row = append(row, peakCell(lt.Arrived))
+			}
 			if store {
 				row = append(row, count(lt.StoreCalls))
 			}
@@ -134,6 +144,23 @@ func fleetTable(r sim.Result) *Table {
 		}
 	}
 	return t
+}
+
+// anyArrivedApart reports whether some limit's admissions, counted as they
+// reached the backend, peaked apart from the limit's own count (store round
+// trips of different lengths): the fleet table then shows both.
+func anyArrivedApart(r sim.Result) bool {
+	for _, l := range r.Lanes {
+		if l.Topology == nil {
+			continue
+		}
+		for _, lt := range l.Topology.Limits {
+			if lt.Arrived.Count != lt.Fleet.Count {
+				return true
+			}
+		}
+	}
+	return false
 }
 
 func anyUnavailable(r sim.Result) bool {
@@ -186,7 +213,7 @@ func outageTable(r sim.Result) *Table {
 }
 
 // fleetDrop is the order in which a narrow terminal drops the fleet table's columns.
-var fleetDrop = []string{"replica", "calls", "closed", "fell back"}
+var fleetDrop = []string{"replica", "calls", "closed", "fell back", "backend max"}
 
 // writeTopology prints the topology's tables, fitted to width.
 func writeTopology(w io.Writer, r sim.Result, topo *sim.Topology, width int) {
@@ -218,6 +245,9 @@ func fleetVerdict(l sim.LaneResult) []string {
 	lt := t.Limits[0]
 	out := []string{fmt.Sprintf("Across up to %d replicas: at most %d in one window on one replica, %d across the fleet (%s).",
 		t.Replicas, lt.Replica.Count, lt.Fleet.Count, scenarios.Escape(lt.Limit))}
+	if lt.Arrived.Count != lt.Fleet.Count {
+		out = append(out, fmt.Sprintf("The backend saw %d in one window, as the store's answers came back.", lt.Arrived.Count))
+	}
 	if t.StoreLatency.P99 > 0 {
 		out = append(out, fmt.Sprintf("The store added p50 %s, p99 %s to a decision.", FormatDuration(t.StoreLatency.P50), FormatDuration(t.StoreLatency.P99)))
 	}

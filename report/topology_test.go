@@ -321,8 +321,9 @@ func TestRacyFinding(t *testing.T) {
 	if len(fs) == 0 {
 		t.Fatalf("no finding on the racy store in %q", o.Findings())
 	}
-	re := regexp.MustCompile(`search was over-admitted across the fleet: (\d+) in the 1s window .*, [\d.]+× its limit of 50 \((\d+) over\)`)
+	re := regexp.MustCompile(`search was over-admitted across the fleet: (\d+) in the 1s window .*, [\d.]+× its limit of 50, (\d+) more than one exact limiter admitted in any window on the same attempts \((\d+)\)`)
 	times := admitsOf(log, "")
+	p := o.Result.Limits[0].Policy
 	for _, f := range fs {
 		m := re.FindStringSubmatch(f)
 		if m == nil {
@@ -330,8 +331,10 @@ func TestRacyFinding(t *testing.T) {
 		}
 		for _, l := range lanesNamed(*o.Result, f) {
 			got := mostInWindow(times[l.Lane], time.Second)
-			if got != atoi(t, m[1]) || got-50 != atoi(t, m[2]) {
-				t.Errorf("%s: the trace has at most %d in a window; the finding %q", l.Lane.Title(), got, f)
+			// Constant round trips of 20ms: the store decided each attempt 30ms before its answer was back.
+			exact := mostInWindow(exactAdmits(t, log, l.Lane, p, -30*time.Millisecond), time.Second)
+			if got != atoi(t, m[1]) || exact != atoi(t, m[3]) || got-exact != atoi(t, m[2]) {
+				t.Errorf("%s: the trace has at most %d in a window, an exact limiter %d; the finding %q", l.Lane.Title(), got, exact, f)
 			}
 		}
 	}
@@ -345,7 +348,7 @@ func TestRacyFinding(t *testing.T) {
 // Synced counting: the overshoot said is the trace's, and the store calls are
 // one per replica per sync.
 func TestSyncedFinding(t *testing.T) {
-	re := regexp.MustCompile(`api, synced every (\S+) for (\d+) store calls, (?:went (\d+) over its limit of 100: (\d+) in|held its limit of 100: at most (\d+) in)`)
+	re := regexp.MustCompile(`api, synced every (\S+) for (\d+) store calls, (?:overshot by (\d+): (\d+) in .* one exact limiter admitted at most (\d+) in any window on the same attempts \(limit 100\)|held exactly: at most (\d+) in .*on the same attempts \((\d+)\))`)
 	for _, every := range []string{"100ms", "1s"} {
 		interval, _ := time.ParseDuration(every)
 		o, log := runYAML(t, fmt.Sprintf(syncedFleet, every))
@@ -361,11 +364,13 @@ func TestSyncedFinding(t *testing.T) {
 			}
 			for _, l := range lanesNamed(*o.Result, strings.SplitN(f, ", api", 2)[0]) {
 				got := mostInWindow(times[l.Lane], time.Second)
+				// A synced limit decides at the attempt: the trace's instant.
+				exact := mostInWindow(exactAdmits(t, log, l.Lane, o.Result.Limits[0].Policy, 0), time.Second)
 				switch {
-				case m[3] != "" && (got != atoi(t, m[4]) || got-100 != atoi(t, m[3])):
-					t.Errorf("%s: the trace has %d in a window; the finding %q", l.Lane.Title(), got, f)
-				case m[5] != "" && (got != atoi(t, m[5]) || got > 100):
-					t.Errorf("%s: the trace has %d in a window; the finding %q", l.Lane.Title(), got, f)
+				case m[3] != "" && (got != atoi(t, m[4]) || exact != atoi(t, m[5]) || got-exact != atoi(t, m[3]) || got <= exact):
+					t.Errorf("%s: the trace has %d in a window, an exact limiter %d; the finding %q", l.Lane.Title(), got, exact, f)
+				case m[6] != "" && (got != atoi(t, m[6]) || exact != atoi(t, m[7]) || got > exact):
+					t.Errorf("%s: the trace has %d in a window, an exact limiter %d; the finding %q", l.Lane.Title(), got, exact, f)
 				}
 				// Each of the 4 replicas calls the store at every sync, from
 				// one interval on to the end of the drain (as long as the traffic).

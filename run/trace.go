@@ -26,7 +26,8 @@ type TraceFile struct {
 // traceColumns are the CSV header and the JSON lines' keys. Times are integer
 // nanoseconds of virtual time, so that every figure can be recomputed exactly.
 var traceColumns = []string{"scenario", "at_ns", "lane", "event", "client", "class", "key",
-	"request", "attempt", "cost", "delay_ns", "retry_after_ns", "limit", "remaining", "reset_ns", "latency_ns", "shadow"}
+	"request", "attempt", "cost", "delay_ns", "retry_after_ns", "limit", "remaining", "reset_ns", "latency_ns", "shadow",
+	"replica", "concurrency_limit", "in_flight", "drop_probability"}
 
 // TraceIsJSONL reports whether the trace's name asks for JSON lines rather than CSV.
 func TraceIsJSONL(path string) (bool, error) {
@@ -121,6 +122,21 @@ func (s *traceSink) Record(r *sim.TraceRecord) error {
 		}
 		b = strconv.AppendInt(b, v, 10)
 	}
+	null := func(key string) { // an empty CSV field
+		if t.jsonl {
+			b = append(b, '"')
+			b = append(b, key...)
+			b = append(b, `":null`...)
+		}
+	}
+	float := func(key string, v float64) {
+		if t.jsonl {
+			b = append(b, '"')
+			b = append(b, key...)
+			b = append(b, `":`...)
+		}
+		b = strconv.AppendFloat(b, v, 'g', -1, 64)
+	}
 	if t.jsonl {
 		b = append(b, '{')
 	}
@@ -167,6 +183,30 @@ func (s *traceSink) Record(r *sim.TraceRecord) error {
 			num(col, int64(r.Latency))
 		case "shadow":
 			str(col, r.Shadow)
+		case "replica":
+			if r.Replica >= 0 {
+				num(col, int64(r.Replica))
+			} else {
+				null(col)
+			}
+		case "concurrency_limit":
+			if r.Concurrency {
+				float(col, r.ConcurrencyLimit)
+			} else {
+				null(col)
+			}
+		case "in_flight":
+			if r.Concurrency {
+				num(col, int64(r.InFlight))
+			} else {
+				null(col)
+			}
+		case "drop_probability":
+			if r.Throttled {
+				float(col, r.DropProbability)
+			} else {
+				null(col)
+			}
 		}
 	}
 	if t.jsonl {

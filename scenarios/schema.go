@@ -49,16 +49,17 @@ type limitSpec struct {
 	Changes  []ruleSpec `yaml:"changes,omitempty" doc:"rule pushes for this limit, in time order: from at on, a new limit, window, burst or enforcement; a new limit, window or burst starts every key afresh, a change of enforcement alone keeps the state"`
 
 	State        string        `yaml:"state,omitempty" enum:"state" doc:"with a topology: where the limit's state lives: local (each replica counts alone), shared (one state in the store, a store call per decision) or synced (counted locally, synced with the store every sync_interval) (default local)"`
-	LocalLimit   string        `yaml:"local_limit,omitempty" enum:"local_limit" doc:"state local: each replica enforces the full limit, or the limit (and burst) divided by the current replica count, rounded down, at least 1 (default full)"`
+	LocalLimit   string        `yaml:"local_limit,omitempty" enum:"local_limit" doc:"state local: each replica enforces the full limit, or divided: its share of the limit (and burst) over the current replica count, shares differing by at most 1 and summing to the limit, so the fleet never admits more; with fewer per window than replicas some replicas have none and refuse (validate warns); divided anew at each autoscaler step (default full)"`
 	SyncInterval *Duration     `yaml:"sync_interval,omitempty" check:"positive" doc:"state synced: how often each replica pushes its admissions to the store and pulls the global state (required for synced, at least 1ms)"`
 	OnStoreError string        `yaml:"on_store_error,omitempty" enum:"fail_mode" doc:"state shared: what the limit decides when the store fails (outage or timeout): open (admit), closed (refuse) or local (decide on the fallback policy, per replica) (default open)"`
-	Fallback     *fallbackSpec `yaml:"fallback,omitempty" doc:"on_store_error local: the policy each replica enforces alone while the store fails"`
+	Fallback     *fallbackSpec `yaml:"fallback,omitempty" doc:"on_store_error local: the policy each replica enforces alone while the store fails, whole or divided over the current replica count"`
 }
 
 type fallbackSpec struct {
-	Limit  int64     `yaml:"limit" required:"true" check:"positive" doc:"cost units admitted per window, per replica"`
-	Window *Duration `yaml:"window,omitempty" check:"positive" doc:"the window (default the limit's)"`
-	Burst  int64     `yaml:"burst,omitempty" check:"nonneg" doc:"largest burst, in cost units (default the fallback's limit)"`
+	Limit   int64     `yaml:"limit" required:"true" check:"positive" doc:"cost units admitted per window, per replica (the fleet's with divided)"`
+	Window  *Duration `yaml:"window,omitempty" check:"positive" doc:"the window (default the limit's)"`
+	Burst   int64     `yaml:"burst,omitempty" check:"nonneg" doc:"largest burst, in cost units (default the fallback's limit)"`
+	Divided bool      `yaml:"divided,omitempty" doc:"true: limit and burst are the fleet's, each replica enforcing its share over the current replica count (as local_limit divided), divided anew at each autoscaler step; false: each replica enforces them whole (default false)"`
 }
 
 type topologySpec struct {

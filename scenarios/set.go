@@ -166,6 +166,13 @@ func (s Set) walk(n *yaml.Node, owned map[string]Set, undo *[]func()) string {
 			}
 			child = &n.Content[st.index]
 		}
+		if last && st.field != "" && s.Value == "" {
+			// Empty means absent: the key goes, as if the file never wrote it
+			// (a null section would read as an empty one, which is an error).
+			removeKey(n, st.field, undo)
+			owned[path] = s
+			return ""
+		}
 		if last {
 			*child = v
 			for p := path; p != ""; p = parent(p) {
@@ -219,6 +226,21 @@ func mappingValue(n *yaml.Node, key string, undo *[]func()) **yaml.Node {
 	n.Content = append(n.Content, &yaml.Node{Kind: yaml.ScalarNode, Tag: "!!str", Value: key},
 		&yaml.Node{Kind: yaml.ScalarNode, Tag: "!!null"})
 	return &n.Content[len(n.Content)-1]
+}
+
+// removeKey takes key and its value out of the mapping n, appending the reversal to undo.
+func removeKey(n *yaml.Node, key string, undo *[]func()) {
+	for n.Kind == yaml.AliasNode && n.Alias != nil {
+		n = n.Alias
+	}
+	for i := 0; i+1 < len(n.Content); i += 2 {
+		if n.Content[i].Value == key {
+			was := n.Content
+			n.Content = append(append([]*yaml.Node(nil), was[:i]...), was[i+2:]...)
+			*undo = append(*undo, func() { n.Content = was })
+			return
+		}
+	}
 }
 
 // valueNode reads value: a [flow, list], a {flow: mapping} or a quoted string

@@ -172,6 +172,9 @@ func FuzzSetPath(f *testing.F) {
 	for _, p := range []string{"limits[0].limit", "clients[1].retry.kind", "a[1][2]", "a..b", "[0]", "x[", "lanes"} {
 		f.Add(p, "20")
 	}
+	for _, p := range []string{"topology", "clients", "clients[0].name", "limits[0]", "seed"} {
+		f.Add(p, "") // empty: the field goes
+	}
 	f.Fuzz(func(t *testing.T, path, value string) {
 		s, err := ParseSet(path + "=" + value)
 		if err != nil {
@@ -219,5 +222,54 @@ func TestSetOnAFileThatIsNoMapping(t *testing.T) {
 	want := "f.yaml (--set seed=3): the file is \"hello\", not a mapping of fields"
 	if err == nil || !strings.Contains(err.Error(), want) || !strings.Contains(err.Error(), "f.yaml:1: want a mapping of fields") {
 		t.Errorf("error:\n%v\nwant it to hold %q and the file's own problem", err, want)
+	}
+}
+
+// An empty value means absent, as docs/scenarios.md says: --set topology=
+// removes the section (an empty topology: in the file is an error), and an
+// empty field the file left out stays out.
+func TestSetEmptyRemovesTheField(t *testing.T) {
+	const withTopology = setBase + `topology:
+  replicas: 4
+  routing: round_robin
+`
+	tests := []struct {
+		name  string
+		base  string
+		sets  []string
+		check func(s *Scenario) string
+	}{
+		{"a section", withTopology, []string{"topology="}, func(s *Scenario) string {
+			if s.Config.Topology != nil {
+				return "topology still set"
+			}
+			return ""
+		}},
+		{"a field of a section", withTopology, []string{"topology.routing="}, func(s *Scenario) string {
+			if s.Config.Topology == nil || s.Config.Topology.Replicas[0].Count != 4 {
+				return "topology lost its replicas"
+			}
+			if got := s.Config.Topology.Routing; got != 0 {
+				return "routing " + got.String()
+			}
+			return ""
+		}},
+		{"a section the file leaves out", setBase, []string{"topology="}, func(s *Scenario) string {
+			if s.Config.Topology != nil {
+				return "topology set"
+			}
+			return ""
+		}},
+	}
+	for _, tc := range tests {
+		t.Run(tc.name, func(t *testing.T) {
+			s, err := Parse("f.yaml", []byte(tc.base), mustSets(t, tc.sets...)...)
+			if err != nil {
+				t.Fatal(err)
+			}
+			if msg := tc.check(s); msg != "" {
+				t.Error(msg)
+			}
+		})
 	}
 }

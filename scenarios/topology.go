@@ -2,7 +2,10 @@ package scenarios
 
 import (
 	"fmt"
+	"reflect"
 	"strings"
+
+	"gopkg.in/yaml.v3"
 
 	"github.com/rlsim/rlsim/algorithms"
 	"github.com/rlsim/rlsim/sim"
@@ -96,6 +99,9 @@ func (b *builder) placement(ls *limitSpec, path string, l *sim.Limit, topology b
 	}
 	if fb := ls.Fallback; fb != nil {
 		l.Fallback = algorithms.Policy{Limit: fb.Limit, Window: durOr(fb.Window, l.Policy.Window), Burst: fb.Burst}
+		if fb.Divided {
+			l.LocalLimit = sim.LocalDivided // the fallback is the limit each replica counts alone
+		}
 		if l.OnStoreError != sim.FailLocal {
 			b.addf(path+".fallback", "is only used with on_store_error local")
 		}
@@ -165,7 +171,68 @@ func placementToFile(l sim.Limit, ls *limitSpec, topology bool) {
 	case sim.StateShared:
 		ls.OnStoreError = l.OnStoreError.String()
 		if l.OnStoreError == sim.FailLocal {
-			ls.Fallback = &fallbackSpec{Limit: l.Fallback.Limit, Window: dur(l.Fallback.Window), Burst: l.Fallback.Burst}
+			ls.Fallback = &fallbackSpec{Limit: l.Fallback.Limit, Window: dur(l.Fallback.Window), Burst: l.Fallback.Burst,
+				Divided: l.LocalLimit == sim.LocalDivided}
 		}
 	}
+}
+
+// Warnings are what is legal in s but likely not meant, as file:line: path:
+// problems whose Msg begins "warning: "; none for a scenario without any. Today
+// they are the divided limits and fallbacks with fewer cost units per window
+// than replicas: some replicas then have a share of nothing and refuse.
+func Warnings(s *Scenario) Errors {
+	c := s.Config
+	if c == nil || c.Topology == nil {
+		return nil
+	}
+	b := &builder{errs: &errorList{file: s.File}, lines: sourceLines(s.Source), bad: map[string]bool{}}
+	for i, l := range c.Limits {
+		if l.LocalLimit != sim.LocalDivided {
+			continue
+		}
+		path, p := fmt.Sprintf("limits[%d].local_limit", i), l.Policy
+		if l.State == sim.StateShared {
+			path, p = fmt.Sprintf("limits[%d].fallback.divided", i), l.Fallback
+		}
+		if msg := dividedWarning(p, c.Topology.Replicas); msg != "" {
+			b.errs.add(b.line(path), path, "warning: "+msg)
+		}
+	}
+	if err := b.errs.err(); err != nil {
+		return err.(Errors)
+	}
+	return nil
+}
+
+// dividedWarning tells what policy p divided over the most replicas of steps
+// leaves a replica when some share is nothing, or "".
+func dividedWarning(p algorithms.Policy, steps []sim.ReplicaStep) string {
+	n := 0
+	for _, s := range steps {
+		n = max(n, s.Count)
+	}
+	var out []string
+	per := formatDuration(p.Window)
+	if p.Limit < int64(n) {
+		out = append(out, fmt.Sprintf("%d per %s divided over %d replicas leaves %d of them a share of nothing (they refuse every request) and %d a share of 1: the fleet admits at most %d per %s, a key routed to one replica 1 or none",
+			p.Limit, per, n, int64(n)-p.Limit, p.Limit, p.Limit, per))
+	}
+	if p.Burst > 0 && p.Burst < int64(n) {
+		out = append(out, fmt.Sprintf("a burst of %d divided over %d replicas leaves %d of them no burst: in the token bucket, GCRA and leaky bucket lanes they refuse every request",
+			p.Burst, n, int64(n)-p.Burst))
+	}
+	return strings.Join(out, "; ")
+}
+
+// sourceLines is the line of every field written in a scenario file's source.
+func sourceLines(src []byte) map[string]int {
+	var root yaml.Node
+	if yaml.Unmarshal(src, &root) != nil || len(root.Content) == 0 {
+		return nil
+	}
+	var f fileSpec
+	d := &decoder{errs: &errorList{}, lines: map[string]int{}}
+	d.decode(root.Content[0], reflect.ValueOf(&f).Elem(), "", "")
+	return d.lines
 }

@@ -87,6 +87,18 @@ type TraceRecord struct {
 	// order; "" when none would have.
 	Shadow  string
 	Latency time.Duration // TraceSuccess: time in the backend
+	// Concurrency is true in a concurrency-limiter lane (AIMD, Vegas), whose
+	// ConcurrencyLimit and InFlight are then the limit on requests in flight and
+	// the requests in flight just after the record's event.
+	Concurrency      bool
+	ConcurrencyLimit float64
+	InFlight         int
+	// Throttled is true on a send decision (TraceDrop, TraceAdmit, TraceDelay,
+	// TraceRefuse) in the client-throttling lane, whose DropProbability is then
+	// the drop probability the client's throttle had at its latest send decision
+	// (this attempt's, unless the client sent another while it waited on a store).
+	Throttled       bool
+	DropProbability float64
 	// Replica is, with a topology, the replica (from 0) that decided the
 	// attempt; -1 without one, or in a lane it does not apply to.
 	Replica int

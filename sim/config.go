@@ -82,8 +82,9 @@ type Limit struct {
 	// Where the limit's state lives when Config.Topology is set (ignored
 	// otherwise). State: local (the zero value), shared or synced.
 	State StateKind
-	// LocalLimit is the per-replica policy of a local limit: the whole limit (the
-	// zero value) or the limit divided by the current replica count.
+	// LocalLimit is the per-replica policy of a limit each replica counts alone:
+	// a local limit's, or with OnStoreError FailLocal the fallback's: whole (the
+	// zero value) or divided by the current replica count.
 	LocalLimit LocalLimit
 	// SyncInterval is how often a synced limit syncs with the store (required
 	// for StateSynced).

@@ -2,7 +2,8 @@ package sim
 
 // topologyEvents is about how many events a topology adds to one lane whose
 // attempts make attempts (see EstimateEvents), counting the rebuild of a
-// divided local limit's tables at each autoscaler step as one event per state.
+// divided local limit's or fallback's tables at each autoscaler step as one
+// event per state.
 func (c Config) topologyEvents(attempts float64) float64 {
 	t := c.Topology
 	if t == nil {
@@ -16,7 +17,7 @@ func (c Config) topologyEvents(attempts float64) float64 {
 	}
 	for _, l := range c.Limits {
 		shared = shared || l.State == StateShared
-		if l.State == StateLocal && l.LocalLimit == LocalDivided {
+		if l.LocalLimit == LocalDivided { // a local limit's, or a fallback's
 			// every step rebuilds every replica's table: about an event's work per state
 			e += float64(len(t.Replicas)-1) * float64(c.keys(l.Key)) * float64(most)
 		}

@@ -35,6 +35,8 @@ type fleet struct {
 	replicaOf []int32       // per request slot: the replica deciding its attempt
 	fleetPeak []peakTracker // per limit: across the fleet
 	repPeak   []peakTracker // per limit: key × replica
+	arrived   []peakTracker // per limit: across the fleet, as admissions reached the backend
+	exact     []exactLimit  // per limit: one exact limiter deciding the same attempts
 	latency   histogram
 	result    TopologyResult
 }
@@ -93,6 +95,12 @@ func newFleet(l *lane, kind LaneKind) (*fleet, error) {
 		f.limits = append(f.limits, pl)
 		f.fleetPeak = append(f.fleetPeak, newUntimedTracker(p.Window, p.Limit, keys))
 		f.repPeak = append(f.repPeak, newUntimedTracker(p.Window, p.Limit, keys*f.most))
+		f.arrived = append(f.arrived, newUntimedTracker(p.Window, p.Limit, keys))
+		ex, err := newExactLimit(kind, p, keys)
+		if err != nil {
+			return nil, FieldErrors{{Field: "limits[" + itoa(i) + "]", Problem: err.Error()}}
+		}
+		f.exact = append(f.exact, ex)
 	}
 	return f, nil
 }

@@ -2,17 +2,24 @@ package sim
 
 import "time"
 
-// admitted counts an admission of request r in every limit's fleet and replica peaks.
+// admitted counts an admission of request r reaching the backend at now: in
+// every limit's Arrived peak, and in its fleet and replica peaks unless they
+// counted it when the store decided it (countDecided).
 func (f *fleet) admitted(r int32, now time.Duration, cost int64) {
 	c := f.lane.reqs.all[r].client
 	rep := f.replicaOf[r]
+	counted := f.calls[r].counted
+	f.lane.m.later.catchUp(now)
 	for i := range f.limits {
 		if f.lane.pop.skips(i, c) {
 			continue
 		}
 		k := f.lane.pop.keyOf[i][c]
-		f.fleetPeak[i].add(k, now, cost)
-		f.repPeak[i].add(rep*int32(f.lane.pop.keys[i].len())+k, now, cost)
+		f.arrived[i].add(k, now, cost)
+		if !counted {
+			f.fleetPeak[i].add(k, now, cost)
+			f.repPeak[i].add(rep*int32(f.lane.pop.keys[i].len())+k, now, cost)
+		}
 	}
 }
 
@@ -24,6 +31,7 @@ func (f *fleet) topologyResult(cfg *Config) *TopologyResult {
 		r.StoreCallsPerSecond = float64(r.StoreCalls) / cfg.Duration.Seconds()
 	}
 	r.StoreLatency = f.latency.percentiles()
+	f.lane.m.later.catchUp(f.lane.eng.now)
 	for i, pl := range f.limits {
 		lt := *pl.stats()
 		keys := &f.lane.pop.keys[i]
@@ -33,7 +41,9 @@ func (f *fleet) topologyResult(cfg *Config) *TopologyResult {
 		if f.repPeak[i].bestID >= 0 {
 			lt.BusiestReplica = int(f.repPeak[i].bestID) / keys.len()
 		}
-		lt.Overshoot = max(0, lt.Fleet.Count-limit)
+		lt.Arrived = peakOf(&f.arrived[i], limit, func(id int32) string { return keys.name(id) })
+		lt.Exact = peakOf(&f.exact[i].peak, limit, func(id int32) string { return keys.name(id) })
+		lt.Overshoot = max(0, lt.Fleet.Count-lt.Exact.Count)
 		lt.Classes = append([]OutageClass(nil), lt.Classes...)
 		r.Limits = append(r.Limits, lt)
 	}

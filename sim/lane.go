@@ -53,7 +53,8 @@ type lane struct {
 	rec    TraceRecord
 	err    error // the first error the trace sink returned
 
-	fleet *fleet // nil without a topology, or for a concurrency limiter
+	fleet *fleet           // nil without a topology, or for a concurrency limiter
+	adapt *adaptiveSampler // the adaptive lanes' state over time; nil for the others
 }
 
 // clientState is what every client of this lane remembers: 16 B. What only
@@ -275,7 +276,11 @@ func (l *lane) attempt(r int32) {
 		l.fleet.unrouted(r) // until begin routes it: a client's own drop reaches no replica
 	}
 	if l.gate != nil {
-		if !l.gate.allow(c, now) {
+		allowed := l.gate.allow(c, now)
+		if p, ok := l.gate.(dropProber); ok {
+			l.adapt.drop(now, p.lastDrop(c))
+		}
+		if !allowed {
 			l.m.dropped(now, g)
 			l.record(TraceDrop, r, nil, "")
 			l.fail(r, 0)
@@ -437,6 +442,7 @@ func (l *lane) enter(r int32) bool {
 	if l.conc != nil {
 		req := &l.reqs.all[r]
 		ok := l.conc.Acquire(l.eng.now)
+		l.adapt.conc(l.eng.now, l.conc)
 		l.slidingLogCheck(req.client, req.cost, ok)
 		if !ok {
 			l.shed(r, l.shedRetryAfter)
@@ -485,6 +491,7 @@ func (l *lane) succeed(r int32) {
 	latency := now - req.entered
 	if l.conc != nil {
 		l.conc.Release(now, latency)
+		l.adapt.conc(now, l.conc)
 	}
 	l.throttleAnswer(req.client, true)
 	l.clients[req.client].succeeded++
@@ -598,4 +605,5 @@ func (l *lane) fillRecord(ev TraceEvent, r int32) {
 	if l.fleet != nil {
 		l.rec.Replica = int(l.fleet.replicaOf[r])
 	}
+	l.adaptiveRecord(ev, c)
 }

@@ -62,6 +62,7 @@ type throttleGate struct {
 type throttledClient struct {
 	state algorithms.ThrottleState
 	rnd   stream
+	drop  float64 // the drop probability at the client's latest send decision
 }
 
 func newThrottleGate(c *Config, clients int) (clientGate, error) {
@@ -78,8 +79,11 @@ func newThrottleGate(c *Config, clients int) (clientGate, error) {
 
 func (g *throttleGate) allow(c int32, now time.Duration) bool {
 	tc := &g.clients[c]
+	tc.drop = g.t.DropProbability(&tc.state, now)
 	return g.t.Allow(&tc.state, now, tc.rnd.float())
 }
+
+func (g *throttleGate) lastDrop(c int32) float64 { return g.clients[c].drop }
 
 func (g *throttleGate) answered(c int32, now time.Duration, accepted bool) {
 	g.t.Answered(&g.clients[c].state, now, accepted)

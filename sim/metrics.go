@@ -28,6 +28,15 @@ type metrics struct {
 	decisions int64
 	disagreed int64
 
+	// later holds admissions counted at an instant still ahead, for every
+	// tracker of the lane (see moments.go). counted are the admissions a store
+	// decided, already counted at its decision instant (decidedAt), by the
+	// instant they reach the backend; acting is true while the lane acts on
+	// such an answer, whose cross-check was made at the store too.
+	later   laterAdds
+	counted map[arrival]int32
+	acting  bool
+
 	// verdicts folds every decision (time, class, verdict) into one hash, so two
 	// lanes can be compared attempt by attempt without keeping the attempts.
 	verdicts uint64
@@ -126,10 +135,49 @@ func (m *metrics) admitted(now time.Duration, g, key int32, cost int64, peak boo
 	m.counts.Admitted++
 	m.classes[g].Admitted++
 	m.point(now).Admitted++
-	if peak {
+	if peak && !m.countedAt(now, key, cost) {
+		m.later.catchUp(now)
 		m.peak.add(key, now, cost)
 	}
 	m.fold(now, g, foldAdmit)
+}
+
+// countedAt reports whether the admission of cost for key reaching the backend
+// at now was counted when the store decided it, and forgets it.
+func (m *metrics) countedAt(now time.Duration, key int32, cost int64) bool {
+	if len(m.counted) == 0 {
+		return false
+	}
+	a := arrival{now, key, cost}
+	n := m.counted[a]
+	switch {
+	case n == 0:
+		return false
+	case n == 1:
+		delete(m.counted, a)
+	default:
+		m.counted[a] = n - 1
+	}
+	return true
+}
+
+// decidedAt counts the limit's view of an attempt for key decided at now by
+// the store, whose answer is back at the replica at back: the cross-check, and
+// when admitted (delay late) the peak, at now+delay.
+func (m *metrics) decidedAt(key int32, now time.Duration, cost int64, admitted bool, delay, back time.Duration) {
+	m.later.catchUp(now)
+	m.decisions++
+	if m.slog.allow(key, now, cost) != admitted {
+		m.disagreed++
+	}
+	if !admitted {
+		return
+	}
+	m.later.add(m.peak, key, now, later(now, delay), cost)
+	if m.counted == nil {
+		m.counted = map[arrival]int32{}
+	}
+	m.counted[arrival{later(back, delay), key, cost}]++
 }
 
 func (m *metrics) refused(now time.Duration, g int32, limit int, d algorithms.Decision, style HeaderStyle, limits []Limit) {
@@ -213,6 +261,10 @@ func (m *metrics) retryAfterSucceeded() { m.counts.RetryAfter.SucceededAt++ }
 // slidingLogCheck feeds an exact sliding log the attempt the lane just decided,
 // and counts the decisions on which they disagree.
 func (m *metrics) slidingLogCheck(key int32, now time.Duration, cost int64, admitted bool) {
+	if m.acting {
+		return // checked when the store decided (decidedAt)
+	}
+	m.later.catchUp(now)
 	m.decisions++
 	if m.slog.allow(key, now, cost) != admitted {
 		m.disagreed++
@@ -248,6 +300,7 @@ func (m *metrics) result(lane int, pop *population, cfg *Config, b *backend, now
 		}
 	}
 	r.Delay = m.delays.percentiles()
+	m.later.catchUp(now)
 	r.Peak = m.peak.best
 	if m.peak.bestID >= 0 {
 		r.Peak.Key = pop.keys[0].name(m.peak.bestID)

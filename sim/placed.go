@@ -8,69 +8,225 @@ import (
 
 // localLimit is a limit whose state each replica keeps alone.
 type localLimit struct {
-	f       *fleet
-	kind    LaneKind
-	policy  algorithms.Policy // the limit's; a replica's is perReplica
-	divided bool
-	keys    int
-	reps    []stateTable // per replica, up to the most replicas
-	st      LimitTopology
+	reps replicaTables
+	st   LimitTopology
 }
 
 func newLocalLimit(f *fleet, kind LaneKind, lim Limit, p algorithms.Policy, keys int) (*localLimit, error) {
-	ll := &localLimit{f: f, kind: kind, divided: lim.LocalLimit == LocalDivided, keys: keys}
-	return ll, ll.build(p)
-}
-
-// build gives every replica a fresh table for policy p at the current fleet size.
-func (ll *localLimit) build(p algorithms.Policy) error {
-	ll.policy = p
-	ll.reps = ll.reps[:0]
-	for range ll.f.most {
-		t, err := newTable(ll.kind, ll.perReplica(), ll.keys)
-		if err != nil {
-			return err
-		}
-		ll.reps = append(ll.reps, t)
-	}
-	return nil
-}
-
-// perReplica is a replica's policy: the limit's, or it divided by the replica count.
-func (ll *localLimit) perReplica() algorithms.Policy {
-	p := ll.policy
-	if !ll.divided {
-		return p
-	}
-	n := int64(ll.f.count)
-	p.Limit = max(1, p.Limit/n)
-	if p.Burst > 0 {
-		p.Burst = max(1, p.Burst/n)
-	}
-	return p
+	ll := &localLimit{reps: replicaTables{f: f, kind: kind, divided: lim.LocalLimit == LocalDivided, keys: keys}}
+	return ll, ll.reps.build(p)
 }
 
 func (ll *localLimit) decide(key int32, now time.Duration, cost int64) algorithms.Decision {
-	return ll.reps[ll.f.ctx.replica].decide(key, now, cost)
+	return ll.reps.decide(key, now, cost)
 }
 
 func (ll *localLimit) peek(key int32, now time.Duration, cost int64) algorithms.Decision {
-	return ll.reps[ll.f.ctx.replica].peek(key, now, cost)
+	return ll.reps.peek(key, now, cost)
 }
 
-func (ll *localLimit) setPolicy(p algorithms.Policy) { mustBuild(ll.build(p)) }
+func (ll *localLimit) setPolicy(p algorithms.Policy) { mustBuild(ll.reps.build(p)) }
+func (ll *localLimit) resize(old, n int)             { ll.reps.resize(old, n) }
+func (ll *localLimit) stats() *LimitTopology         { return &ll.st }
 
-func (ll *localLimit) resize(old, n int) {
-	if ll.divided {
-		mustBuild(ll.build(ll.policy))
+// replicaTables is a policy counted on each replica alone (a local limit, or
+// the fallback of a shared one): every replica enforces the whole policy, or
+// its share of it (DividedShare of the limit and of the burst), so the shares
+// sum to the policy and the fleet never admits more than it.
+//
+// When the fleet is resized a divided policy is divided anew, every replica
+// starting afresh on its new share; but for one window after the step each
+// replica must also still fit its old share, on its old state (a replica that
+// joins had none, and refuses): so admissions before the step still count
+// after it, and the fleet admits no more in any window than one division
+// allows. A whole policy keeps the state of the replicas that stay.
+type replicaTables struct {
+	f       *fleet
+	kind    LaneKind
+	keys    int
+	divided bool
+	policy  algorithms.Policy
+	reps    []stateTable // per replica, up to the most replicas
+	held    []heldShares // earlier divisions still binding, oldest first
+}
+
+// maxHeld is the most earlier divisions a limit holds: with steps closer
+// than a window apart, the older divisions bind longer instead of more piling up.
+const maxHeld = 4
+
+// heldShares is a division of the policy that binds its replicas until until.
+type heldShares struct {
+	reps  []stateTable
+	until time.Duration
+}
+
+// build gives every replica a fresh table for policy p at the current fleet size.
+func (rt *replicaTables) build(p algorithms.Policy) error {
+	rt.policy, rt.held = p, nil
+	var err error
+	rt.reps, err = rt.tables(rt.f.count)
+	return err
+}
+
+// tables is a fresh table per replica (up to the most) for n replicas.
+func (rt *replicaTables) tables(n int) ([]stateTable, error) {
+	reps := make([]stateTable, 0, rt.f.most)
+	for j := range rt.f.most {
+		p, ok := rt.share(n, j)
+		if !ok {
+			reps = append(reps, refuseAll{})
+			continue
+		}
+		t, err := newTable(rt.kind, p, rt.keys)
+		if err != nil {
+			return nil, err
+		}
+		reps = append(reps, t)
+	}
+	return reps, nil
+}
+
+// share is replica j's policy in a fleet of n; ok is false for a share of
+// nothing (a replica past n, or one whose share of the limit, or of a burst
+// its limiter has, is 0).
+func (rt *replicaTables) share(n, j int) (p algorithms.Policy, ok bool) {
+	p = rt.policy
+	if !rt.divided {
+		return p, true
+	}
+	p.Limit = DividedShare(p.Limit, n, j)
+	if p.Burst > 0 && hasBurst(rt.kind) {
+		p.Burst = DividedShare(p.Burst, n, j)
+		if p.Burst == 0 {
+			return p, false
+		}
+	}
+	return p, p.Limit > 0
+}
+
+func (rt *replicaTables) resize(old, n int) {
+	if !rt.divided {
+		for j := min(old, n); j < max(old, n); j++ {
+			rt.reps[j] = rt.reps[j].like(rt.keys)
+		}
 		return
 	}
-	for j := min(old, n); j < max(old, n); j++ {
-		ll.reps[j] = ll.reps[j].like(ll.keys)
+	now := rt.f.lane.eng.now
+	rt.expire(now)
+	rt.held = append(rt.held, heldShares{reps: rt.reps, until: now + rt.policy.Window})
+	if h := len(rt.held); h > maxHeld {
+		// The division before binds instead, until then: it has been charged with
+		// every admission since it began, so it guards the same windows.
+		rt.held[h-2].until = rt.held[h-1].until
+		rt.held = rt.held[:h-1]
 	}
+	reps, err := rt.tables(n)
+	mustBuild(err)
+	rt.reps = reps
 }
 
-func (ll *localLimit) stats() *LimitTopology { return &ll.st }
+// expire drops the held divisions that no longer bind at now.
+func (rt *replicaTables) expire(now time.Duration) {
+	i := 0
+	for i < len(rt.held) && rt.held[i].until <= now {
+		i++
+	}
+	rt.held = rt.held[i:]
+}
+
+func (rt *replicaTables) decide(key int32, now time.Duration, cost int64) algorithms.Decision {
+	r := rt.f.ctx.replica
+	if len(rt.held) == 0 {
+		return rt.reps[r].decide(key, now, cost)
+	}
+	d, ok := rt.heldPeek(key, now, cost)
+	if !ok {
+		return d
+	}
+	cur := rt.reps[r].decide(key, now, cost)
+	if !cur.Admitted() {
+		return cur
+	}
+	for _, h := range rt.held {
+		h.reps[r].decide(key, now, cost) // it fits: heldPeek said so
+	}
+	cur.Delay = max(cur.Delay, d.Delay)
+	if cur.Delay > 0 {
+		cur.Verdict = algorithms.Delay
+	}
+	return cur
+}
+
+func (rt *replicaTables) peek(key int32, now time.Duration, cost int64) algorithms.Decision {
+	r := rt.f.ctx.replica
+	if len(rt.held) == 0 {
+		return rt.reps[r].peek(key, now, cost)
+	}
+	d, ok := rt.heldPeek(key, now, cost)
+	if !ok {
+		return d
+	}
+	cur := rt.reps[r].peek(key, now, cost)
+	if cur.Admitted() {
+		cur.Delay = max(cur.Delay, d.Delay)
+		if cur.Delay > 0 {
+			cur.Verdict = algorithms.Delay
+		}
+	}
+	return cur
+}
+
+// heldPeek is whether every held division admits the attempt on its
+// replica; if not, d is the refusal, its Retry-After no later than the
+// division stops binding. If so, d.Delay is the longest delay among them.
+func (rt *replicaTables) heldPeek(key int32, now time.Duration, cost int64) (d algorithms.Decision, ok bool) {
+	rt.expire(now)
+	r := rt.f.ctx.replica
+	var most time.Duration
+	for _, h := range rt.held {
+		d = h.reps[r].peek(key, now, cost)
+		if !d.Admitted() {
+			if d.RetryAfter > h.until-now {
+				d.RetryAfter, d.RetryAfterExact = h.until-now, false
+			}
+			return d, false
+		}
+		most = max(most, d.Delay)
+	}
+	return algorithms.Decision{Delay: most}, true
+}
+
+// hasBurst is whether lane kind's limiter has a burst apart from its limit
+// (the windowed counters have none to divide).
+func hasBurst(kind LaneKind) bool {
+	return kind == LaneTokenBucket || kind == LaneLeakyBucket || kind == LaneGCRA
+}
+
+// DividedShare is replica i's share of limit divided over n replicas:
+// ⌊(limit+i)/n⌋ for i < n, 0 past n. The shares differ by at most one, the
+// larger on the higher replicas, and sum to limit exactly; with fewer than n
+// the first n−limit replicas have none.
+func DividedShare(limit int64, n, i int) int64 {
+	if i < 0 || i >= n {
+		return 0
+	}
+	return (limit + int64(i)) / int64(n)
+}
+
+// refuseAll is the table of a replica whose share is nothing: it refuses
+// every attempt, and no wait admits one.
+type refuseAll struct{}
+
+func (refuseAll) decide(int32, time.Duration, int64) algorithms.Decision {
+	return algorithms.Decision{Verdict: algorithms.Refuse, RetryAfter: algorithms.Never, RetryAfterExact: true}
+}
+func (z refuseAll) peek(k int32, now time.Duration, c int64) algorithms.Decision {
+	return z.decide(k, now, c)
+}
+func (z refuseAll) like(int) stateTable              { return z }
+func (refuseAll) copyFrom(int32, stateTable, int32)  {}
+func (refuseAll) grow(int)                           {}
+func (refuseAll) charge(int32, time.Duration, int64) {}
 
 // mustBuild panics on a table that cannot be built from a policy already checked.
 func mustBuild(err error) {
@@ -86,29 +242,25 @@ type sharedLimit struct {
 	kind     LaneKind
 	keys     int
 	store    stateTable
-	copies   stateTable   // per request slot: the state a racy check read
-	readAt   []uint32     // per request slot: the rule epoch its copy was read in
-	epoch    uint32       // rule pushes so far: a copy read before one is not written back
-	fallback []stateTable // per replica, for FailLocal
-	fbPolicy algorithms.Policy
+	copies   stateTable     // per request slot: the state a racy check read
+	readAt   []uint32       // per request slot: the rule epoch its copy was read in
+	epoch    uint32         // rule pushes so far: a copy read before one is not written back
+	fallback *replicaTables // for FailLocal: the fallback policy, whole or divided
 	mode     FailMode
 	st       LimitTopology
 }
 
 func newSharedLimit(f *fleet, kind LaneKind, lim Limit, p algorithms.Policy, keys, classes int) (*sharedLimit, error) {
-	sl := &sharedLimit{f: f, index: len(f.limits), kind: kind, keys: keys, mode: lim.OnStoreError, fbPolicy: lim.Fallback}
+	sl := &sharedLimit{f: f, index: len(f.limits), kind: kind, keys: keys, mode: lim.OnStoreError}
 	var err error
 	if sl.store, err = newTable(kind, p, keys); err != nil {
 		return nil, err
 	}
 	sl.copies = sl.store.like(0)
 	if sl.mode == FailLocal {
-		for range f.most {
-			t, err := newTable(kind, lim.Fallback, keys)
-			if err != nil {
-				return nil, err
-			}
-			sl.fallback = append(sl.fallback, t)
+		sl.fallback = &replicaTables{f: f, kind: kind, divided: lim.LocalLimit == LocalDivided, keys: keys}
+		if err := sl.fallback.build(lim.Fallback); err != nil {
+			return nil, err
 		}
 	}
 	sl.st.Classes = make([]OutageClass, classes)
@@ -157,7 +309,7 @@ func (sl *sharedLimit) failed(key int32, now time.Duration, cost int64, peek boo
 	case FailClosed:
 		d.Verdict, count = algorithms.Refuse, &sl.st.Unavailable.Closed
 	case FailLocal:
-		t := sl.fallback[sl.f.ctx.replica]
+		t := sl.fallback
 		count = &sl.st.Unavailable.Local
 		if peek {
 			d = t.peek(key, now, cost)
@@ -197,8 +349,8 @@ func (sl *sharedLimit) setPolicy(p algorithms.Policy) {
 func (sl *sharedLimit) copiesLen() int { return len(sl.readAt) }
 
 func (sl *sharedLimit) resize(old, n int) {
-	for j := min(old, n); j < max(old, n) && sl.fallback != nil; j++ {
-		sl.fallback[j] = sl.fallback[j].like(sl.keys)
+	if sl.fallback != nil {
+		sl.fallback.resize(old, n)
 	}
 }
 
@@ -234,6 +386,7 @@ func (sy *syncedLimit) build(p algorithms.Policy) error {
 		return err
 	}
 	sy.global, sy.views, sy.pulled, sy.epoch = g, nil, nil, 1
+	sy.pushes, sy.keyOf = sy.pushes[:0], sy.keyOf[:0] // admissions under the old policy are not charged to the new state
 	for range sy.f.most {
 		sy.views = append(sy.views, g.like(sy.keys))
 		sy.pulled = append(sy.pulled, make([]uint32, sy.keys))

@@ -89,6 +89,8 @@ type LaneResult struct {
 	SlidingLogDisagreement float64
 
 	Series []Point // time series, Result.Bucket wide each
+	// Adaptive is the adaptive lanes' (AIMD, Vegas, client throttling) state over time; nil for the others.
+	Adaptive *AdaptiveState
 
 	// Topology is what the replicas and the store did; nil without a topology
 	// and for a lane it does not apply to (a concurrency limiter).

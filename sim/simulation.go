@@ -182,11 +182,15 @@ func (l *lane) buildLimiters() error {
 	case info.concurrency != nil:
 		l.conc, err = info.concurrency(l.cfg)
 		l.shedRetryAfter = info.shedRetryAfter(l.cfg)
+		if err == nil {
+			l.adapt = newAdaptiveSampler(l.cfg.Bucket, l.conc)
+		}
 		return err
 	case info.gate != nil:
 		if l.gate, err = info.gate(l.cfg, len(l.clients)); err != nil {
 			return err
 		}
+		l.adapt = newAdaptiveSampler(l.cfg.Bucket, nil)
 		return l.buildChain(l.cfg.Throttle.Server)
 	}
 	return l.buildChain(l.kind)
@@ -373,6 +377,7 @@ func (l *lane) result() LaneResult {
 	if l.fleet != nil {
 		lr.Topology = l.fleet.topologyResult(l.cfg)
 	}
+	lr.Adaptive = l.adapt.state(len(lr.Series))
 	return lr
 }
 

@@ -14,6 +14,7 @@ type storeCall struct {
 	refused     bool
 	atRA        bool // the attempt came at the instant a Retry-After pointed to
 	failed      bool // the call failed (timeout): decide on each limit's fail mode at the reply
+	counted     bool // the limit's view of the decision was counted when the store decided it
 	writes      uint64
 	write, back time.Duration
 }
@@ -47,6 +48,7 @@ func (f *fleet) begin(r int32, atRA bool) {
 	l := f.lane
 	now := l.eng.now
 	f.slot(r)
+	f.calls[r] = storeCall{}
 	f.replicaOf[r] = f.pick(l.reqs.all[r].client)
 	f.setCtx(r)
 	if !f.callsStore(l.reqs.all[r].client) {
@@ -136,6 +138,7 @@ func (f *fleet) decideNow(r int32, atRA bool) {
 	req := &l.reqs.all[r]
 	answer, quota, refused := l.decideChain(req.client, l.eng.now, req.cost)
 	f.ctx.storeErr = false
+	f.exactDecide(r, answer, quota, refused)
 	l.act(r, answer, quota, refused, atRA)
 }
 
@@ -151,6 +154,8 @@ func (f *fleet) storeDecide(r int32) {
 	answer, quota, refused := l.decideChain(req.client, l.eng.now, req.cost)
 	call.answer, call.quota, call.refused, call.shadowed = answer, int32(quota), refused, int32(l.shadowed)
 	f.ctx.racy = false
+	f.exactDecide(r, answer, quota, refused)
+	f.countDecided(r, answer, refused)
 	if f.topo.Store.Racy {
 		f.schedule(call.write, evStoreWrite, r)
 		return
@@ -180,5 +185,7 @@ func (f *fleet) storeReply(r int32) {
 		return
 	}
 	f.lane.shadowed = int(call.shadowed)
+	f.lane.m.acting = true // counted when the store decided (countDecided)
 	f.lane.act(r, call.answer, int(call.quota), call.refused, call.atRA)
+	f.lane.m.acting = false
 }

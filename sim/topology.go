@@ -89,16 +89,23 @@ const (
 	StateSynced
 )
 
-// LocalLimit is the per-replica policy of a local limit.
+// LocalLimit is the per-replica policy of a limit each replica counts alone:
+// a local limit, or the fallback of a shared limit failing locally (FailLocal).
 type LocalLimit uint8
 
 const (
-	// LocalFull gives every replica the whole limit.
+	// LocalFull gives every replica the whole policy.
 	LocalFull LocalLimit = iota
-	// LocalDivided gives every replica the limit (and burst) divided by the
-	// current replica count, rounded down, at least 1. When the count changes
-	// every replica's state starts afresh, as a limiter rebuilt from a new
-	// config does.
+	// LocalDivided gives replica i of n the share DividedShare(limit, n, i) of
+	// the limit, and as much of the burst: shares that differ by at most one and
+	// sum to the policy, so the fleet never admits more than it. With fewer
+	// cost units per window than replicas, some replicas have a share of
+	// nothing and refuse every attempt (a key routed to one replica is then
+	// limited to 0 or 1 per window). When the count changes the policy is
+	// divided anew and every replica starts afresh on its new share, but for
+	// one window it must also still fit its old share on its old state (a
+	// replica that joins refuses for a window): no window across the step
+	// admits more than the policy.
 	LocalDivided
 )
 
@@ -111,7 +118,9 @@ const (
 	// FailClosed refuses (429, no Retry-After).
 	FailClosed
 	// FailLocal decides on the replica's own fallback limit (Limit.Fallback),
-	// counted per replica from the first store error on.
+	// counted per replica from the first store error on: the whole fallback
+	// policy on every replica, or with Limit.LocalLimit LocalDivided its share
+	// over the current replica count, divided anew at each autoscaler step.
 	FailLocal
 )
 
@@ -148,16 +157,29 @@ type LimitTopology struct {
 	Limit string
 	State StateKind
 	// Fleet is the most admitted in any window of the limit's length for one key
-	// of the limit, counted across the whole fleet, against the configured limit.
+	// of the limit, counted across the whole fleet, against the configured limit,
+	// each admission at the instant the limit decided it (the store's decision
+	// instant for a store call; plus the delay of a late admission).
 	Fleet WindowPeak
 	// Replica is the same counted per replica: the busiest replica's busiest
 	// window; BusiestReplica is its index.
 	Replica        WindowPeak
 	BusiestReplica int
+	// Arrived is Fleet counted at the instants the admissions reached the
+	// backend: after the store's answer came back to the replica (and the
+	// delay). Round trips of different lengths reorder answers in flight, so
+	// the backend may see more in a window than the limit decided.
+	Arrived WindowPeak
+	// Exact is what one exact limiter of the same algorithm and policy (one
+	// state, no replicas, no store) admitted deciding the same attempts at the
+	// same instants: its most admitted in any window for one key.
+	Exact WindowPeak
 	// StoreCalls counts this limit's calls (see TopologyResult.StoreCalls).
 	StoreCalls int64
-	// Overshoot is Fleet.Count − Fleet.Limit when positive: how far the fleet
-	// went over the limit (for a synced limit, the price of its StoreCalls).
+	// Overshoot is Fleet.Count − Exact.Count when positive: how many more the
+	// fleet admitted in its busiest window than one exact limiter admitted in
+	// its busiest, on the same attempts (for a synced limit, the price of its
+	// StoreCalls). A limit placed exactly (one replica, or an atomic store) has none.
 	Overshoot int64
 	// Unavailable counts the limit's decisions while its store was unavailable,
 	// by how they were taken (a synced limit decides locally and counts none).

@@ -155,6 +155,9 @@ func checkPlacement(ck *checker, path string, l Limit) {
 		}
 		ck.atMostTime(path+".sync_interval", l.SyncInterval)
 	}
+	if l.LocalLimit == LocalDivided && l.State != StateLocal && (l.State != StateShared || l.OnStoreError != FailLocal) {
+		ck.add(path+".local_limit", "divided is for a local limit or the fallback of a shared one failing local, not state %v with on_store_error %v", l.State, l.OnStoreError)
+	}
 	if l.OnStoreError == FailLocal {
 		if l.Fallback.Limit == 0 && l.Fallback.Window == 0 {
 			ck.add(path+".fallback", "on_store_error local needs a fallback policy (limit and window)")

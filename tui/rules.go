@@ -92,7 +92,7 @@ func (m *Model) changeRule(k knob, up bool) {
 	m.status = fmt.Sprintf("%s %s %d from t=%s, was %d; every key starts afresh", k, scenarios.Escape(was.Name),
 		to, formatTime(now), from)
 	if k == knobLimit && m.limit == 0 {
-		m.status += "; max/win stays against the limit at the start"
+		m.status += "; max/win is judged against the limit in force in its window"
 	}
 }
 

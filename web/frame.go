@@ -34,10 +34,17 @@ type laneFrame struct {
 	Dropped   int64 `json:"dropped"`
 	Succeeded int64 `json:"succeeded"`
 	Peak      peak  `json:"peak"`
-	Over      bool  `json:"over"` // some window held more than the first limit
+	// Over is true when the busiest window held more than the first limit in
+	// force during it (the highest, if a rule push fell inside it), as rlsim
+	// run's findings judge it; never for a concurrency lane, which does not
+	// enforce the rate.
+	Over bool `json:"over"`
 	// NotLimiting is true for a concurrency limiter that has limited nothing:
 	// its busiest window measures the traffic, not the limiter.
-	NotLimiting bool     `json:"notLimiting"`
+	NotLimiting bool `json:"notLimiting"`
+	// Concurrency is true for a lane that bounds requests in flight: its
+	// busiest window is shown beside the rate but not held against it.
+	Concurrency bool     `json:"concurrency"`
 	Columns     []column `json:"columns"`
 }
 
@@ -61,15 +68,18 @@ func (s *session) frame() frame {
 	f := frame{Now: int64(s.sim.Now()), Playing: s.playing, Finished: s.finished, Speed: s.speed, Status: s.status,
 		Events: s.sim.Events(), Bursts: append([]burstMark{}, s.bursts...), Rules: []ruleMark{},
 		Rates: append([]ruleMark{}, s.rates...)}
+	cfg := s.sim.Config()
 	for i, snap := range s.sim.Snapshot() {
+		limit := limitDuring(cfg, snap.Peak.Start, snap.Peak.End, snap.Peak.Limit)
+		concurrency := snap.Lane.Info().Class == sim.ConcurrencyLimiter
 		f.Lanes = append(f.Lanes, laneFrame{
 			Attempts: snap.Attempts, Admitted: snap.Admitted, Refused: snap.Refused, Delayed: snap.Delayed,
 			Shed: snap.Shed, Dropped: snap.Dropped, Succeeded: snap.Succeeded,
-			Peak: peak{Count: snap.Peak.Count, Limit: snap.Peak.Limit, Start: int64(snap.Peak.Start), End: int64(snap.Peak.End), Key: snap.Peak.Key},
-			Over: snap.OverLimit, NotLimiting: snap.NotLimiting(), Columns: s.bins.flush(i),
+			Peak: peak{Count: snap.Peak.Count, Limit: limit, Start: int64(snap.Peak.Start), End: int64(snap.Peak.End), Key: snap.Peak.Key},
+			Over: snap.Peak.Count > limit && !snap.NotLimiting() && !concurrency, NotLimiting: snap.NotLimiting(),
+			Concurrency: concurrency, Columns: s.bins.flush(i),
 		})
 	}
-	cfg := s.sim.Config()
 	for _, ch := range cfg.Rules {
 		if ch.At > s.sim.Now() {
 			break
@@ -160,4 +170,33 @@ func limitsAt(cfg sim.Config, at time.Duration) []sim.Limit {
 		limits[ch.Limit].Shadow = ch.Shadow
 	}
 	return limits
+}
+
+// instant writes a virtual time as the page, the TUI and rlsim run's rule
+// lines do: to the millisecond (t=4.433s, not t=4.433333289s).
+func instant(d time.Duration) string {
+	if d == 0 {
+		return "0s"
+	}
+	return d.Round(time.Millisecond).String()
+}
+
+// limitDuring is the first limit's count in force in the window [from, to):
+// the highest, if a rule push fell inside it, so a window is never held
+// against a limit lower than one that applied during it. start is the limit as
+// the scenario wrote it.
+func limitDuring(cfg sim.Config, from, to time.Duration, start int64) int64 {
+	limit := start
+	for _, ch := range cfg.Rules {
+		if ch.Limit != 0 || ch.Policy == (algorithms.Policy{}) {
+			continue
+		}
+		switch {
+		case ch.At <= from:
+			limit = ch.Policy.Limit
+		case ch.At < to:
+			limit = max(limit, ch.Policy.Limit)
+		}
+	}
+	return limit
 }

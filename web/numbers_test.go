@@ -11,6 +11,7 @@ import (
 
 	"github.com/rlsim/rlsim/run"
 	"github.com/rlsim/rlsim/scenarios"
+	"github.com/rlsim/rlsim/sim"
 )
 
 // playToEnd plays a session as the page's play button does, at the fastest
@@ -62,8 +63,9 @@ func TestSameNumbersAsRun(t *testing.T) {
 				g := got.Lanes[i]
 				wf := laneFrame{Attempts: w.Attempts, Admitted: w.Admitted, Refused: w.Refused, Delayed: w.Delayed,
 					Shed: w.Shed, Dropped: w.Dropped, Succeeded: w.Succeeded,
-					Peak: peak{Count: w.Peak.Count, Limit: w.Peak.Limit, Start: int64(w.Peak.Start), End: int64(w.Peak.End), Key: w.Peak.Key},
-					Over: w.Peak.Count > w.Peak.Limit && !w.NotLimiting(), NotLimiting: w.NotLimiting()}
+					Peak:        peak{Count: w.Peak.Count, Limit: w.Peak.Limit, Start: int64(w.Peak.Start), End: int64(w.Peak.End), Key: w.Peak.Key},
+					Over:        w.Peak.Count > w.Peak.Limit && !w.NotLimiting() && w.Lane.Info().Class != sim.ConcurrencyLimiter,
+					NotLimiting: w.NotLimiting(), Concurrency: w.Lane.Info().Class == sim.ConcurrencyLimiter}
 				g.Columns = nil
 				if !reflect.DeepEqual(g, wf) {
 					t.Errorf("%v: the page ends with\n%+v\nrlsim run prints\n%+v", w.Lane, g, wf)

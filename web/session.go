@@ -238,7 +238,7 @@ func (s *session) fireBurst(n int, spread time.Duration) (controlReply, error) {
 		return controlReply{}, bad("no burst: the run has finished; restart plays it again")
 	}
 	if now >= s.sim.Config().Duration {
-		return controlReply{}, bad("no burst: new requests stop at t=%v, the end of the scenario's traffic", s.sim.Config().Duration)
+		return controlReply{}, bad("no burst: new requests stop at t=%s, the end of the scenario's traffic", instant(s.sim.Config().Duration))
 	}
 	spread = min(max(spread, 0), s.sim.Config().Duration-now)
 	prev := s.held
@@ -252,7 +252,7 @@ func (s *session) fireBurst(n int, spread time.Duration) (controlReply, error) {
 	s.touched = true
 	s.bursts = append(s.bursts, burstMark{At: int64(now), Count: n, Spread: int64(spread)})
 	cl := s.sim.Config().Clients[0]
-	s.status = fmt.Sprintf("burst of %d over %v fired at t=%v as %s", n, spread, now, cl.IdentityOf(0).User)
+	s.status = fmt.Sprintf("burst of %d over %v fired at t=%s as %s", n, spread, instant(now), cl.IdentityOf(0).User)
 	return controlReply{Status: s.status}, nil
 }
 
@@ -277,7 +277,7 @@ func (s *session) changeRule(c command) (controlReply, error) {
 		return controlReply{}, bad("no change: %v", err)
 	}
 	s.touched = true
-	s.status = fmt.Sprintf("at t=%v, %s: %s", ch.At, s.sim.Config().Limits[0].Name, policyText(p))
+	s.status = fmt.Sprintf("at t=%s, %s: %s", instant(ch.At), s.sim.Config().Limits[0].Name, policyText(p))
 	return controlReply{Status: s.status}, nil
 }
 
@@ -297,7 +297,7 @@ func (s *session) changeRate(group, perSecond int) (controlReply, error) {
 		return controlReply{}, bad("no change: %v", err)
 	}
 	s.touched = true
-	s.status = fmt.Sprintf("at t=%v, each client of %s sends %d/s", s.sim.Now(), s.sim.Config().Clients[group].Name, perSecond)
+	s.status = fmt.Sprintf("at t=%s, each client of %s sends %d/s", instant(s.sim.Now()), s.sim.Config().Clients[group].Name, perSecond)
 	s.rates = append(s.rates, ruleMark{At: int64(s.sim.Now()), Text: fmt.Sprintf("%s: %d/s each", s.sim.Config().Clients[group].Name, perSecond)})
 	return controlReply{Status: s.status}, nil
 }
@@ -320,8 +320,8 @@ func (s *session) reportHTML() ([]byte, error) {
 	res := s.sim.Result()
 	out := run.Outcome{Scenario: s.sc, Result: &res, Checks: run.Checks(s.sc.Checks, &res)}
 	if s.touched || !s.finished {
-		command = fmt.Sprintf("# played live in rlsim serve to t=%v, with %d burst(s) fired and the rule pushes listed;\n# without them%s:\n%s",
-			s.sim.Now(), len(s.bursts), s.saved(), command)
+		command = fmt.Sprintf("# played live in rlsim serve to t=%s, with %d burst(s) fired and the rule pushes listed;\n# without them%s:\n%s",
+			instant(s.sim.Now()), len(s.bursts), s.saved(), command)
 	}
 	page, err := report.NewPage(report.NewRun(out, s.timeline), command)
 	if err != nil {

@@ -70,6 +70,9 @@ func validateRun(opts *validateOptions) error {
 			errs = append(errs, err)
 			continue
 		}
+		for _, w := range scenarios.Warnings(s) {
+			fmt.Fprintln(opts.Out, w.Error())
+		}
 		fmt.Fprintf(opts.Out, "%s: ok%s\n", s.File, withSets(s.Sets))
 	}
 	return badInput(errors.Join(errs...))

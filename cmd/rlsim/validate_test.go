@@ -115,3 +115,28 @@ checks:
 		t.Errorf("run: exit %d, stdout %q, stderr:\n%s\nwant exit 2 and:\n%s", code, out, errOut, want)
 	}
 }
+
+// TestValidateWarnsOfADividedLimitBelowTheReplicas: a limit divided over more
+// replicas than it has units per window passes, with a warning naming its line.
+func TestValidateWarnsOfADividedLimitBelowTheReplicas(t *testing.T) {
+	file := filepath.Join(t.TempDir(), "login.yaml")
+	src := `limits:
+  - key: ip
+    limit: 5
+    window: 15m
+    state: local
+    local_limit: divided
+topology:
+  replicas: 8
+clients:
+  - arrivals: [{kind: constant, rate: 1/s}]
+`
+	if err := os.WriteFile(file, []byte(src), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	code, out, errOut := execute(t, "validate", file)
+	want := file + ":6: limits[0].local_limit: warning: 5 per 15m divided over 8 replicas leaves 3 of them a share of nothing"
+	if code != exitOK || !strings.HasPrefix(out, want) || !strings.HasSuffix(out, file+": ok\n") {
+		t.Errorf("validate = %d, %q, %q; want 0 and a warning %q before ok", code, out, errOut, want)
+	}
+}

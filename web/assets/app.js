@@ -390,13 +390,14 @@ function drawLane(row, lane, i, from, nowCol, width, peak) {
   put("dropped", lane.dropped);
   put("peak", lane.peak.count);
   const pushed = state.frame.rules.length > 0;
-  const key = `${lane.peak.limit}/${lane.over}/${lane.notLimiting}/${lane.peak.start}/${pushed}`;
+  const key = `${lane.peak.limit}/${lane.over}/${lane.notLimiting}/${lane.concurrency}/${lane.peak.start}/${pushed}`;
   if (r.last.box !== key) {
     r.last.box = key;
     r.limit.textContent = fmtInt(lane.peak.limit);
+    // The server judges it as rlsim run's findings do: against the limit in
+    // force during the window, and never a concurrency lane against the rate.
     r.box.classList.toggle("over", lane.over);
-    // As rlsim run judges it: against the first limit as written at the start.
-    r.boxNote.textContent = lane.notLimiting ? "not limiting" : pushed ? "most in any window, vs the limit at the start" : "most in any window";
+    r.boxNote.textContent = lane.notLimiting ? "not limiting" : lane.concurrency ? "most in any window; limits concurrency, not the rate" : pushed ? "most in any window, vs the limit then" : "most in any window";
     row.dataset.over = lane.over;
     r.box.title = lane.peak.count > 0 ? `the most admitted for one key (${lane.peak.key}) in one window, [${fmtTime(lane.peak.start)}, ${fmtTime(lane.peak.end)}); the limit is ${lane.peak.limit}` : "nothing admitted yet";
   }
