@@ -91,11 +91,18 @@ func NewThrottle(cfg ThrottleConfig) (*Throttle, error) {
 // dropped request is answered at once (locally) and counted; a sent one is
 // counted by Answered when its answer comes back.
 func (th *Throttle) Allow(s *ThrottleState, now time.Duration, u float64) bool {
-	if u >= th.DropProbability(s, now) {
-		return true
+	allowed, _ := th.Decide(s, now, u)
+	return allowed
+}
+
+// Decide is Allow, with the drop probability it decided on.
+func (th *Throttle) Decide(s *ThrottleState, now time.Duration, u float64) (allowed bool, drop float64) {
+	drop = th.DropProbability(s, now)
+	if u >= drop {
+		return true, drop
 	}
 	th.count(s, now, false)
-	return false
+	return false, drop
 }
 
 // Answered records the backend's answer, at now, to a request Allow let through:

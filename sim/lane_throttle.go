@@ -79,8 +79,9 @@ func newThrottleGate(c *Config, clients int) (clientGate, error) {
 
 func (g *throttleGate) allow(c int32, now time.Duration) bool {
 	tc := &g.clients[c]
-	tc.drop = g.t.DropProbability(&tc.state, now)
-	return g.t.Allow(&tc.state, now, tc.rnd.float())
+	allowed, drop := g.t.Decide(&tc.state, now, tc.rnd.float())
+	tc.drop = drop
+	return allowed
 }
 
 func (g *throttleGate) lastDrop(c int32) float64 { return g.clients[c].drop }

@@ -58,8 +58,15 @@ func (q *laterAdds) add(p *peakTracker, key int32, now, at time.Duration, cost i
 	heap.Push(&q.h, laterAdd{at: at, seq: q.seq, key: key, cost: cost, to: p})
 }
 
-// catchUp adds every held admission whose instant is at or before now, in time order.
+// catchUp adds every held admission whose instant is at or before now, in time
+// order. It is called on every decision: the common case, nothing due, inlines.
 func (q *laterAdds) catchUp(now time.Duration) {
+	if len(q.h) > 0 && q.h[0].at <= now {
+		q.drain(now)
+	}
+}
+
+func (q *laterAdds) drain(now time.Duration) {
 	for len(q.h) > 0 && q.h[0].at <= now {
 		a := heap.Pop(&q.h).(laterAdd)
 		a.to.add(a.key, a.at, a.cost)

@@ -150,11 +150,7 @@ func (rt *replicaTables) decide(key int32, now time.Duration, cost int64) algori
 	for _, h := range rt.held {
 		h.reps[r].decide(key, now, cost) // it fits: heldPeek said so
 	}
-	cur.Delay = max(cur.Delay, d.Delay)
-	if cur.Delay > 0 {
-		cur.Verdict = algorithms.Delay
-	}
-	return cur
+	return slower(cur, d)
 }
 
 func (rt *replicaTables) peek(key int32, now time.Duration, cost int64) algorithms.Decision {
@@ -167,11 +163,18 @@ func (rt *replicaTables) peek(key int32, now time.Duration, cost int64) algorith
 		return d
 	}
 	cur := rt.reps[r].peek(key, now, cost)
-	if cur.Admitted() {
-		cur.Delay = max(cur.Delay, d.Delay)
-		if cur.Delay > 0 {
-			cur.Verdict = algorithms.Delay
-		}
+	if !cur.Admitted() {
+		return cur
+	}
+	return slower(cur, d)
+}
+
+// slower is cur, an admission, delayed at least as long as held's: an
+// admission must wait for its turn in every division that binds.
+func slower(cur, held algorithms.Decision) algorithms.Decision {
+	cur.Delay = max(cur.Delay, held.Delay)
+	if cur.Delay > 0 {
+		cur.Verdict = algorithms.Delay
 	}
 	return cur
 }
@@ -197,10 +200,8 @@ func (rt *replicaTables) heldPeek(key int32, now time.Duration, cost int64) (d a
 }
 
 // hasBurst is whether lane kind's limiter has a burst apart from its limit
-// (the windowed counters have none to divide).
-func hasBurst(kind LaneKind) bool {
-	return kind == LaneTokenBucket || kind == LaneLeakyBucket || kind == LaneGCRA
-}
+// (the windowed counters have none to divide): its registry row says.
+func hasBurst(kind LaneKind) bool { return kind.Info().burst }
 
 // DividedShare is replica i's share of limit divided over n replicas:
 // ⌊(limit+i)/n⌋ for i < n, 0 past n. The shares differ by at most one, the

@@ -40,6 +40,9 @@ type LaneInfo struct {
 	// every RateLimiter row (fastNone for none), read by the paths that
 	// depend on it, and held to what the limiter does by TestLaneFastPaths.
 	fast laneFast
+	// burst is whether the per-key limiter has a burst apart from its limit,
+	// which a divided limit divides too (the window counters have none).
+	burst bool
 
 	// Exactly one builder is set, the one of Class.
 	rate        func(p algorithms.Policy) (newState func(keys int) decider, err error)
@@ -70,11 +73,11 @@ func laneRows() []LaneInfo {
 		LaneSlidingWindowCounter: {Kind: LaneSlidingWindowCounter, Name: "sliding_window_counter", Title: "sliding window counter",
 			Short: "sliding ctr", Default: true, rate: rateOf(algorithms.NewSlidingWindowCounter), fast: fastDirect | fastAdmits},
 		LaneTokenBucket: {Kind: LaneTokenBucket, Name: "token_bucket", Title: "token bucket", Short: "token bucket",
-			Default: true, rate: rateOf(algorithms.NewTokenBucket), fast: fastDirect | fastAdmits | fastAnswers},
+			Default: true, rate: rateOf(algorithms.NewTokenBucket), fast: fastDirect | fastAdmits | fastAnswers, burst: true},
 		LaneLeakyBucket: {Kind: LaneLeakyBucket, Name: "leaky_bucket", Title: "leaky bucket", Short: "leaky bucket",
-			Default: true, rate: rateOf(algorithms.NewLeakyBucket), fast: fastDirect},
+			Default: true, rate: rateOf(algorithms.NewLeakyBucket), fast: fastDirect, burst: true},
 		LaneGCRA: {Kind: LaneGCRA, Name: "gcra", Title: "GCRA", Short: "GCRA", Default: true, rate: rateOf(algorithms.NewGCRA),
-			fast: fastDirect | fastAdmits | fastAnswers},
+			fast: fastDirect | fastAdmits | fastAnswers, burst: true},
 		LaneAIMD: {Kind: LaneAIMD, Name: "aimd", Title: "AIMD concurrency", Short: "AIMD", Class: ConcurrencyLimiter,
 			Default: true, Settings: "aimd", concurrency: newAIMD, defaults: aimdDefaults, check: checkAIMD,
 			shedRetryAfter: func(c *Config) time.Duration { return c.AIMD.RetryAfter }},

@@ -187,3 +187,23 @@ func (r *Result) ShadowDuring(i int, from, to time.Duration) bool {
 	}
 	return shadow
 }
+
+// FirstLimitDuring is the first limit's count in force in the window [from,
+// to): the highest, if a rule push fell inside it, so a window is never held
+// against a limit lower than one that applied during it. start is the limit as
+// the scenario wrote it. The live views judge a lane's busiest window by it.
+func (c Config) FirstLimitDuring(from, to time.Duration, start int64) int64 {
+	limit := start
+	for _, ch := range c.Rules {
+		if ch.Limit != 0 || ch.Policy == (algorithms.Policy{}) {
+			continue
+		}
+		switch {
+		case ch.At <= from:
+			limit = ch.Policy.Limit
+		case ch.At < to:
+			limit = max(limit, ch.Policy.Limit)
+		}
+	}
+	return limit
+}

@@ -1,11 +1,6 @@
 package tui
 
-import (
-	"time"
-
-	"github.com/rlsim/rlsim/algorithms"
-	"github.com/rlsim/rlsim/sim"
-)
+import "github.com/rlsim/rlsim/sim"
 
 // judged reads each lane's busiest window as rlsim run's findings and the
 // playground do: against the first limit in force during it (the highest, if a
@@ -15,29 +10,11 @@ import (
 func judged(cfg sim.Config, snaps []sim.LaneSnapshot) []sim.LaneSnapshot {
 	for i := range snaps {
 		s := &snaps[i]
-		s.Peak.Limit = limitDuring(cfg, s.Peak.Start, s.Peak.End, s.Peak.Limit)
+		s.Peak.Limit = cfg.FirstLimitDuring(s.Peak.Start, s.Peak.End, s.Peak.Limit)
 		if s.Peak.Limit > 0 {
 			s.Peak.Ratio = float64(s.Peak.Count) / float64(s.Peak.Limit)
 		}
 		s.OverLimit = s.Peak.Count > s.Peak.Limit && !s.NotLimiting() && s.Lane.Info().Class != sim.ConcurrencyLimiter
 	}
 	return snaps
-}
-
-// limitDuring is the first limit's count in force in the window [from, to);
-// start is the limit as the scenario wrote it.
-func limitDuring(cfg sim.Config, from, to time.Duration, start int64) int64 {
-	limit := start
-	for _, ch := range cfg.Rules {
-		if ch.Limit != 0 || ch.Policy == (algorithms.Policy{}) {
-			continue
-		}
-		switch {
-		case ch.At <= from:
-			limit = ch.Policy.Limit
-		case ch.At < to:
-			limit = max(limit, ch.Policy.Limit)
-		}
-	}
-	return limit
 }

@@ -70,7 +70,7 @@ func (s *session) frame() frame {
 		Rates: append([]ruleMark{}, s.rates...)}
 	cfg := s.sim.Config()
 	for i, snap := range s.sim.Snapshot() {
-		limit := limitDuring(cfg, snap.Peak.Start, snap.Peak.End, snap.Peak.Limit)
+		limit := cfg.FirstLimitDuring(snap.Peak.Start, snap.Peak.End, snap.Peak.Limit)
 		concurrency := snap.Lane.Info().Class == sim.ConcurrencyLimiter
 		f.Lanes = append(f.Lanes, laneFrame{
 			Attempts: snap.Attempts, Admitted: snap.Admitted, Refused: snap.Refused, Delayed: snap.Delayed,
@@ -179,24 +179,4 @@ func instant(d time.Duration) string {
 		return "0s"
 	}
 	return d.Round(time.Millisecond).String()
-}
-
-// limitDuring is the first limit's count in force in the window [from, to):
-// the highest, if a rule push fell inside it, so a window is never held
-// against a limit lower than one that applied during it. start is the limit as
-// the scenario wrote it.
-func limitDuring(cfg sim.Config, from, to time.Duration, start int64) int64 {
-	limit := start
-	for _, ch := range cfg.Rules {
-		if ch.Limit != 0 || ch.Policy == (algorithms.Policy{}) {
-			continue
-		}
-		switch {
-		case ch.At <= from:
-			limit = ch.Policy.Limit
-		case ch.At < to:
-			limit = max(limit, ch.Policy.Limit)
-		}
-	}
-	return limit
 }
