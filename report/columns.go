@@ -81,7 +81,7 @@ var laneColumns = append([]laneColumn{
 		sort: number(func(l *sim.LaneResult) float64 { return l.Peak.Ratio }),
 		lane: func(l *sim.LaneResult) string { return csvFloat(l.Peak.Ratio) }},
 	{csv: "over_limit", lane: func(l *sim.LaneResult) string {
-		return strconv.FormatBool(l.Peak.Limit > 0 && l.Peak.Count > l.Peak.Limit)
+		return strconv.FormatBool(l.Over())
 	}},
 	{head: "time over limit", html: always,
 		text: func(l *sim.LaneResult) string { return FormatDuration(l.TimeOverLimit) },

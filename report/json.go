@@ -330,7 +330,7 @@ func (c comparison) fillJSON(run *jsonRun) {
 			Delayed: l.Delayed, Dropped: l.Dropped, Succeeded: l.Succeeded, GaveUp: l.GaveUp, Pending: l.Pending,
 			RefusedBy: []jsonLimitCount{}, Delay: percentiles(l.Delay),
 			Peak:           jsonPeak{l.Peak.Count, secs(l.Peak.Start), secs(l.Peak.End), l.Peak.Key, l.Peak.Limit, finite(l.Peak.Ratio)},
-			OverLimit:      l.Peak.Limit > 0 && l.Peak.Count > l.Peak.Limit,
+			OverLimit:      l.Over(),
 			TimeOverLimitS: secs(l.TimeOverLimit), RetryAmplification: finite(l.RetryAmplification),
 			AllDoneS: secs(l.AllDoneAt), Fairness: finite(l.Fairness), ClassFairness: finite(l.ClassFairness), KeyFairness: finite(l.KeyFairness),
 			LimitedNothing: l.LimitedNothing(), Verdicts: fmt.Sprintf("%016x", l.Verdicts), Classes: []jsonClass{},

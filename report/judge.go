@@ -17,7 +17,7 @@ type judgement struct {
 	// Concurrency marks a lane that bounds requests in flight: its busiest
 	// window is reported against the rate but never held against it.
 	Concurrency bool
-	Over        bool            // the busiest window held more than the limit
+	Over        bool            // the busiest window held more than the limit (sim.LaneResult.Over)
 	Starved     bool            // some class got under half its fair share
 	Class       sim.ClassResult // the worst-served class, when Starved
 }
@@ -30,7 +30,7 @@ func judge(l sim.LaneResult) judgement {
 		NotLimiting: l.NotLimiting(),
 		Concurrency: l.Lane.Info().Class == sim.ConcurrencyLimiter,
 	}
-	j.Over = p.Limit > 0 && p.Count > p.Limit && !j.NotLimiting
+	j.Over = l.Over()
 	j.Class, j.Starved = starved(l)
 	return j
 }

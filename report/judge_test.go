@@ -104,7 +104,7 @@ func TestPeakBarsAgreeWithBadges(t *testing.T) {
 			if red := judged[i] == barOver; red != strings.Contains(v.Badge, "× the limit") {
 				t.Errorf("%s, %s: bar red %v, badge %q", name, l.Title(), red, v.Badge)
 			}
-			if j := judge(l); j.Concurrency && j.Over {
+			if j := judge(l); j.Concurrency && !j.NotLimiting && l.Peak.Count > l.Peak.Limit {
 				concurrencyOver++
 			}
 		}

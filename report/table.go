@@ -154,8 +154,9 @@ func percent(n, of int64) string {
 	return strconv.FormatFloat(100*float64(n)/float64(of), 'f', 0, 64) + "%"
 }
 
-// ratio shows the peak against the limit, flagged when over it; a lane that
-// limited nothing is not judged against the limit.
+// ratio shows the peak against the limit, flagged when over it
+// (sim.LaneResult.Over); a lane that limited nothing is not judged against the
+// limit, nor a concurrency lane against the rate.
 func ratio(l sim.LaneResult) string {
 	p := l.Peak
 	if p.Limit == 0 {
@@ -165,8 +166,11 @@ func ratio(l sim.LaneResult) string {
 		return "not limiting"
 	}
 	s := sim.RatioText(p.Count, p.Limit, true) + "×"
-	if p.Count > p.Limit {
+	switch {
+	case l.Over():
 		s += " OVER"
+	case l.Lane.Info().Class == sim.ConcurrencyLimiter:
+		s += " (concurrency)" // its limit is not the rate
 	}
 	return s
 }

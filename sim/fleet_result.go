@@ -35,27 +35,16 @@ func (f *fleet) topologyResult(cfg *Config) *TopologyResult {
 	for i, pl := range f.limits {
 		lt := *pl.stats()
 		keys := &f.lane.pop.keys[i]
-		limit := cfg.Limits[i].Policy.Limit
-		lt.Fleet = peakOf(&f.fleetPeak[i], limit, func(id int32) string { return keys.name(id) })
-		lt.Replica = peakOf(&f.repPeak[i], limit, func(id int32) string { return keys.name(id % int32(keys.len())) })
+		lt.Fleet = f.fleetPeak[i].worst(func(id int32) string { return keys.name(id) })
+		lt.Replica = f.repPeak[i].worst(func(id int32) string { return keys.name(id % int32(keys.len())) })
 		if f.repPeak[i].bestID >= 0 {
 			lt.BusiestReplica = int(f.repPeak[i].bestID) / keys.len()
 		}
-		lt.Arrived = peakOf(&f.arrived[i], limit, func(id int32) string { return keys.name(id) })
-		lt.Exact = peakOf(&f.exact[i].peak, limit, func(id int32) string { return keys.name(id) })
+		lt.Arrived = f.arrived[i].worst(func(id int32) string { return keys.name(id) })
+		lt.Exact = f.exact[i].peak.worst(func(id int32) string { return keys.name(id) })
 		lt.Overshoot = max(0, lt.Fleet.Count-lt.Exact.Count)
 		lt.Classes = append([]OutageClass(nil), lt.Classes...)
 		r.Limits = append(r.Limits, lt)
 	}
 	return &r
-}
-
-func peakOf(p *peakTracker, limit int64, key func(int32) string) WindowPeak {
-	w := p.best
-	if p.bestID >= 0 {
-		w.Key = key(p.bestID)
-	}
-	w.Limit = limit
-	w.Ratio = float64(w.Count) / float64(limit)
-	return w
 }

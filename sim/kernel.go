@@ -83,7 +83,13 @@ func (l *lane) setKernel() {
 	for g, grp := range l.pop.groups {
 		l.kern.classes[g] = kernelClass{g: int32(g), cost: grp.Cost}
 	}
-	l.kern.batched = l.pop.keys[0].len() == 1 && l.m.peak.unit > 0 && !batchOff
+	l.kern.batched = l.batchable()
+}
+
+// batchable reports whether the kernel may hand the lane's cross-check its
+// decisions in runs (checkrun.go): one key, every request of the unit.
+func (l *lane) batchable() bool {
+	return l.pop.keys[0].len() == 1 && l.m.peak.unit > 0 && !batchOff
 }
 
 // kernelRun is what one call of runKernel counts in locals until it flushes.

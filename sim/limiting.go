@@ -23,3 +23,15 @@ func (l *LaneResult) NotLimiting() bool {
 func (s *LaneSnapshot) NotLimiting() bool {
 	return limitedNothing(s.Attempts, s.Admitted, s.Refused, s.Shed, s.Delayed, s.Dropped) && s.Lane.Info().Class == ConcurrencyLimiter
 }
+
+// Over reports whether the lane's busiest window held more than the limit in
+// force during it, judged against the lane: never a concurrency lane, whose
+// limit is not the rate, nor a lane that was not limiting.
+func (l *LaneResult) Over() bool {
+	return overRate(l.Peak, l.Lane) && !l.NotLimiting()
+}
+
+// overRate reports whether peak held more than its limit and lane enforces a rate.
+func overRate(peak WindowPeak, lane LaneKind) bool {
+	return peak.Limit > 0 && peak.Count > peak.Limit && lane.Info().Class != ConcurrencyLimiter
+}

@@ -67,12 +67,14 @@ func foldVerdict(h uint64, now time.Duration, g int32, verdict uint64) uint64 {
 	return (h ^ verdict) * prime
 }
 
-func newMetrics(cfg *Config, pop *population, bucket time.Duration) (metrics, error) {
-	first := cfg.Limits[0]
-	if _, err := algorithms.NewSlidingLog(first.Policy); err != nil {
+// newMetrics is a lane's metrics; first is the lane's own policy of the chain's
+// first limit (its override, else the chain's), which its peak and
+// cross-check measure.
+func newMetrics(cfg *Config, first algorithms.Policy, pop *population, bucket time.Duration) (metrics, error) {
+	if _, err := algorithms.NewSlidingLog(first); err != nil {
 		return metrics{}, err // a limit too large to log
 	}
-	peak := newCheckedTracker(first.Policy.Window, first.Policy.Limit, pop.keys[0].len(), uniformCost(pop.groups, first.Policy.Limit))
+	peak := newCheckedTracker(first.Window, first.Limit, pop.keys[0].len(), uniformCost(pop.groups))
 	m := metrics{
 		refusedBy: ownLines[int64](len(cfg.Limits)),
 		shadowBy:  ownLines[int64](len(cfg.Limits)),
@@ -301,12 +303,7 @@ func (m *metrics) result(lane int, pop *population, cfg *Config, b *backend, now
 	}
 	r.Delay = m.delays.percentiles()
 	m.later.catchUp(now)
-	r.Peak = m.peak.best
-	if m.peak.bestID >= 0 {
-		r.Peak.Key = pop.keys[0].name(m.peak.bestID)
-	}
-	r.Peak.Limit = cfg.Limits[0].Policy.Limit
-	r.Peak.Ratio = float64(r.Peak.Count) / float64(r.Peak.Limit)
+	r.Peak = m.peak.worst(pop.keys[0].name)
 	r.TimeOverLimit = m.peak.overLimit()
 	if r.Unique > 0 {
 		r.RetryAmplification = float64(r.Attempts) / float64(r.Unique)

@@ -129,7 +129,7 @@ func (f *fleet) exactDecide(r int32, answer algorithms.Decision, quota int, refu
 		if p := l.policies[i]; p != ex.policy {
 			fresh, err := newExactLimit(ex.kind, p, ex.keys)
 			mustBuild(err)
-			fresh.peak = ex.peak
+			fresh.peak = ex.peak // restarted at the push (restartWindows)
 			*ex = fresh
 		}
 		d := ex.table.decide(k, now, req.cost)

@@ -35,6 +35,10 @@ type peakTracker struct {
 	logSlab slab[time.Duration] // the rings of recentLogs: their admissions' times (each costs the unit)
 	best    WindowPeak
 	bestID  int32
+	// earlier is the worst window before the last rule push that started the
+	// keys afresh (restart), with its limit; earlierID its key, or -1.
+	earlier   WindowPeak
+	earlierID int32
 
 	logs    []keyWindow // the cross-check's own windows, by keyWindow.log
 	freeLog []int32     // indexes of logs (or recent) no key holds
@@ -42,6 +46,7 @@ type peakTracker struct {
 	// a recentLog (in recent, by keyWindow.log), which admits while fewer than
 	// most = limit/unit of its admissions are in the window.
 	unit, most int64
+	cost       int64 // the cost of every request, or 0: unit, while the limit is at least this
 	recent     []recentLog
 	// pending is the admission the log made at the last allow (allowed), which
 	// the lane has not added yet: the log is its key's window and pending.
@@ -154,26 +159,34 @@ func (s *admissionSlab) at(k *keyWindow, j int32) *admission {
 }
 
 func newPeakTracker(window time.Duration, limit int64, keys int) peakTracker {
-	return peakTracker{window: window, limit: limit, timed: true, keys: ownLines[keyWindow](keys), bestID: -1}
+	return peakTracker{window: window, limit: limit, timed: true, keys: ownLines[keyWindow](keys), bestID: -1, earlierID: -1}
 }
 
 // newCheckedTracker is a timed tracker that is also the lane's cross-check:
-// add is fed the lane's admissions, allow every decision. unit is the cost of
-// every request, or 0 when costs differ (uniformCost).
-func newCheckedTracker(window time.Duration, limit int64, keys int, unit int64) *peakTracker {
+// add is fed the lane's admissions, allow every decision. cost is the cost of
+// every request, or 0 when costs differ (uniformCost); while the limit is at
+// least cost, it is the tracker's unit.
+func newCheckedTracker(window time.Duration, limit int64, keys int, cost int64) *peakTracker {
 	p := newPeakTracker(window, limit, keys)
-	p.checked = true
-	if unit > 0 && !recentOff {
-		p.unit, p.most = unit, limit/unit
-	}
+	p.checked, p.cost = true, max(cost, 0)
+	p.setUnit()
 	return &p
+}
+
+// setUnit makes cost the unit when every request costs it and the limit
+// admits one (unit and most: see peakTracker), else none.
+func (p *peakTracker) setUnit() {
+	p.unit, p.most = 0, 0
+	if p.cost > 0 && p.cost <= p.limit && !recentOff {
+		p.unit, p.most = p.cost, p.limit/p.cost
+	}
 }
 
 // newUntimedTracker is a tracker that keeps no time over the limit (overLimit
 // is not to be called): for allow, which never holds more than limit, and for
 // peaks whose time over the limit nobody reads.
 func newUntimedTracker(window time.Duration, limit int64, keys int) peakTracker {
-	return peakTracker{window: window, limit: limit, keys: ownLines[keyWindow](keys), bestID: -1}
+	return peakTracker{window: window, limit: limit, keys: ownLines[keyWindow](keys), bestID: -1, earlierID: -1}
 }
 
 func (p *peakTracker) add(key int32, at time.Duration, cost int64) {

@@ -19,9 +19,8 @@ type recentLog struct {
 	made      int64 // admissions it has made; the latest is at (made−1) mod size
 }
 
-// uniformCost is the cost every request of groups has, or 0 when they differ
-// or none could ever be admitted by a limit of limit.
-func uniformCost(groups []ClientGroup, limit int64) int64 {
+// uniformCost is the cost every request of groups has, or 0 when they differ.
+func uniformCost(groups []ClientGroup) int64 {
 	if len(groups) == 0 {
 		return 0
 	}
@@ -31,10 +30,7 @@ func uniformCost(groups []ClientGroup, limit int64) int64 {
 			return 0
 		}
 	}
-	if unit <= 0 || unit > limit {
-		return 0
-	}
-	return unit
+	return max(unit, 0)
 }
 
 // recentAt is the entry of r for its admission number i (from 0).

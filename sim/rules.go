@@ -136,6 +136,7 @@ func (l *lane) applyRule() {
 	if ch.Policy == (algorithms.Policy{}) || ch.Policy == l.policies[ch.Limit] {
 		return
 	}
+	l.restartWindows(ch)
 	if l.fleet != nil {
 		l.fleet.limits[ch.Limit].setPolicy(ch.Policy)
 		l.policies[ch.Limit], l.limits[ch.Limit].Policy = ch.Policy, ch.Policy
@@ -148,6 +149,25 @@ func (l *lane) applyRule() {
 	}
 	l.chain[ch.Limit], l.policies[ch.Limit], l.limits[ch.Limit].Policy = d, ch.Policy, ch.Policy
 	l.setQuickPath()
+}
+
+// restartWindows starts afresh, at push ch, every window that measures its
+// limit against the limit (peakTracker.restart): the lane's peak and
+// cross-check for the first limit, and in a topology the fleet's, the
+// replicas', the backend's and the exact twin's. The push starts the limit's
+// keys afresh; its windows follow.
+func (l *lane) restartWindows(ch RuleChange) {
+	p := ch.Policy
+	if ch.Limit == 0 {
+		l.m.peak.restart(ch.At, p.Window, p.Limit)
+		l.kern.batched = l.kern.fits && l.batchable()
+	}
+	if f := l.fleet; f != nil {
+		i := ch.Limit
+		for _, t := range []*peakTracker{&f.fleetPeak[i], &f.repPeak[i], &f.arrived[i], &f.exact[i].peak} {
+			t.restart(ch.At, p.Window, p.Limit)
+		}
+	}
 }
 
 // anyShadow reports whether some limit is a shadow limit at some time of the run.
@@ -186,24 +206,4 @@ func (r *Result) ShadowDuring(i int, from, to time.Duration) bool {
 		shadow = rc.Shadow
 	}
 	return shadow
-}
-
-// FirstLimitDuring is the first limit's count in force in the window [from,
-// to): the highest, if a rule push fell inside it, so a window is never held
-// against a limit lower than one that applied during it. start is the limit as
-// the scenario wrote it. The live views judge a lane's busiest window by it.
-func (c Config) FirstLimitDuring(from, to time.Duration, start int64) int64 {
-	limit := start
-	for _, ch := range c.Rules {
-		if ch.Limit != 0 || ch.Policy == (algorithms.Policy{}) {
-			continue
-		}
-		switch {
-		case ch.At <= from:
-			limit = ch.Policy.Limit
-		case ch.At < to:
-			limit = max(limit, ch.Policy.Limit)
-		}
-	}
-	return limit
 }

@@ -60,7 +60,7 @@ func newSimulation(ctx context.Context, cfg Config, opt Options) (*Simulation, *
 
 // newLane prepares lane index of cfg, which is the Config as that lane applies it.
 func newLane(ctx context.Context, index int, cfg *Config, pop *population, trace TraceSink) (*lane, error) {
-	m, err := newMetrics(cfg, pop, cfg.Bucket)
+	m, err := newMetrics(cfg, cfg.policy(index, 0), pop, cfg.Bucket)
 	if err != nil {
 		return nil, err
 	}

@@ -32,14 +32,9 @@ func (s *Simulation) Snapshot() []LaneSnapshot {
 			Lane: l.kind, Name: l.name, Now: l.eng.now,
 			Attempts: c.Attempts, Admitted: c.Admitted, Refused: c.Refused, Delayed: c.Delayed,
 			Shed: c.Shed, Dropped: c.Dropped, Succeeded: c.Succeeded,
-			Peak: l.m.peak.best,
+			Peak: l.m.peak.worst(l.pop.keys[0].name),
 		}
-		snap.Peak.Limit = s.cfg.Limits[0].Policy.Limit
-		snap.Peak.Ratio = float64(snap.Peak.Count) / float64(snap.Peak.Limit)
-		if l.m.peak.bestID >= 0 {
-			snap.Peak.Key = l.pop.keys[0].name(l.m.peak.bestID)
-		}
-		snap.OverLimit = snap.Peak.Count > snap.Peak.Limit && !snap.NotLimiting()
+		snap.OverLimit = overRate(snap.Peak, snap.Lane) && !snap.NotLimiting()
 		if l.backend != nil {
 			snap.InFlight = l.backend.inFlight()
 		}

@@ -210,11 +210,11 @@ func (m *Model) advance(d time.Duration) {
 		if errors.As(err, &be) {
 			m.finished = true
 			m.status = fmt.Sprintf("%v; lift the budget with --max-events", err)
-			m.snaps = judged(m.sim.Config(), m.sim.Snapshot())
+			m.snaps = m.sim.Snapshot()
 			return
 		}
 	}
-	m.snaps = judged(m.sim.Config(), m.sim.Snapshot())
+	m.snaps = m.sim.Snapshot()
 	if m.sim.Done() || m.sim.Now() >= m.sim.End() {
 		m.finished = true
 		m.status = "finished: these are the figures rlsim run " + m.list[m.current].Name + " prints"
@@ -262,7 +262,7 @@ func (m *Model) start(until time.Duration) error {
 			return err
 		}
 	}
-	m.sim, m.timeline, m.snaps = s, tl, judged(s.Config(), s.Snapshot())
+	m.sim, m.timeline, m.snaps = s, tl, s.Snapshot()
 	m.finished = false
 	m.keys.Choose.SetEnabled(len(s.Config().Limits) > 1)
 	return nil

@@ -70,13 +70,12 @@ func (s *session) frame() frame {
 		Rates: append([]ruleMark{}, s.rates...)}
 	cfg := s.sim.Config()
 	for i, snap := range s.sim.Snapshot() {
-		limit := cfg.FirstLimitDuring(snap.Peak.Start, snap.Peak.End, snap.Peak.Limit)
 		concurrency := snap.Lane.Info().Class == sim.ConcurrencyLimiter
 		f.Lanes = append(f.Lanes, laneFrame{
 			Attempts: snap.Attempts, Admitted: snap.Admitted, Refused: snap.Refused, Delayed: snap.Delayed,
 			Shed: snap.Shed, Dropped: snap.Dropped, Succeeded: snap.Succeeded,
-			Peak: peak{Count: snap.Peak.Count, Limit: limit, Start: int64(snap.Peak.Start), End: int64(snap.Peak.End), Key: snap.Peak.Key},
-			Over: snap.Peak.Count > limit && !snap.NotLimiting() && !concurrency, NotLimiting: snap.NotLimiting(),
+			Peak: peak{Count: snap.Peak.Count, Limit: snap.Peak.Limit, Start: int64(snap.Peak.Start), End: int64(snap.Peak.End), Key: snap.Peak.Key},
+			Over: snap.OverLimit, NotLimiting: snap.NotLimiting(),
 			Concurrency: concurrency, Columns: s.bins.flush(i),
 		})
 	}
