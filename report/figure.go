@@ -91,14 +91,15 @@ func (f *Figure) Draw(c draw.Canvas) {
 	f.body(body)
 }
 
-// drawLegend lays the entries out left to right from (x, top) and returns the
-// bottom of the row.
+// drawLegend lays the entries out left to right from (x, top), in as many
+// rows as the canvas's width needs, and returns the bottom of the last row.
 func drawLegend(c draw.Canvas, entries []legendEntry, x, top vg.Length) vg.Length {
 	sty := textStyle(11)
 	sty.YAlign = draw.YCenter
 	h := sty.Height("Mg")
-	y := top - h/2
-	for _, e := range entries {
+	at, bottom := layoutLegend(entries, sty, x, c.Max.X, top)
+	for i, e := range entries {
+		x, y := at[i].X, at[i].Y
 		switch {
 		case e.line:
 			ls := draw.LineStyle{Color: e.colour, Width: vg.Points(2)}
@@ -109,16 +110,38 @@ func drawLegend(c draw.Canvas, entries []legendEntry, x, top vg.Length) vg.Lengt
 				ls.Dashes = e.dashes
 			}
 			c.StrokeLine2(ls, x, y, x+vg.Points(18), y)
-			x += vg.Points(22)
 		default:
 			s := h * 0.7
 			c.FillPolygon(e.colour, []vg.Point{{X: x, Y: y - s/2}, {X: x + s, Y: y - s/2}, {X: x + s, Y: y + s/2}, {X: x, Y: y + s/2}})
-			x += s + vg.Points(4)
 		}
-		c.FillText(sty, vg.Point{X: x, Y: y}, e.label)
-		x += sty.Width(e.label) + vg.Points(14)
+		c.FillText(sty, vg.Point{X: x + markWidth(e, h), Y: y}, e.label)
 	}
-	return top - h
+	return bottom
+}
+
+// layoutLegend places each entry (the left of its mark, the middle of its
+// row) from (x, top) rightwards, starting a new row where the next would pass
+// maxX; bottom is the last row's.
+func layoutLegend(entries []legendEntry, sty text.Style, x, maxX, top vg.Length) (at []vg.Point, bottom vg.Length) {
+	h := sty.Height("Mg")
+	left, y := x, top-h/2
+	for _, e := range entries {
+		w := markWidth(e, h) + sty.Width(e.label)
+		if x > left && x+w > maxX {
+			x, y = left, y-h*1.25
+		}
+		at = append(at, vg.Point{X: x, Y: y})
+		x += w + vg.Points(14)
+	}
+	return at, y - h/2
+}
+
+// markWidth is the room an entry's mark takes before its label.
+func markWidth(e legendEntry, h vg.Length) vg.Length {
+	if e.line {
+		return vg.Points(22)
+	}
+	return h*0.7 + vg.Points(4)
 }
 
 func textStyle(size vg.Length) text.Style {

@@ -4,6 +4,7 @@ import (
 	"fmt"
 	"image/color"
 	"math"
+	"slices"
 	"strconv"
 	"time"
 
@@ -158,11 +159,22 @@ func (s Sweep) lineFigure() *Figure {
 	v := s.Result.Varies[0]
 	lanes := s.Result.Points[0].Runs[0].Lanes
 	var plots []*plot.Plot
+	panels := s.linePanels()
+	lines := make([][][]spreadPoint, len(panels)) // by panel, then lane
+	for pi, p := range panels {
+		for li := range lanes {
+			lines[pi] = append(lines[pi], s.linePoints(p, li))
+		}
+	}
 	var legend []legendEntry
 	for li, l := range lanes {
-		legend = append(legend, legendEntry{label: l.Title, colour: sweepColours[li%len(sweepColours)], line: true})
+		label := l.Title
+		if same := sameLine(lines, li); same >= 0 {
+			label += " (same as " + lanes[same].Title + ", drawn under it)"
+		}
+		legend = append(legend, legendEntry{label: label, colour: sweepColours[li%len(sweepColours)], line: true})
 	}
-	for _, p := range s.linePanels() {
+	for pi, p := range panels {
 		name := run.Figures[p.figure].Name
 		k := scale(name)
 		label := name
@@ -170,23 +182,10 @@ func (s Sweep) lineFigure() *Figure {
 			label += " (%)"
 		}
 		pl := newPlot(p.title, v.Path, label)
-		for li := range lanes {
-			var pts []spreadPoint
-			for pi, pt := range s.Result.Points {
-				if !p.holds(pt) {
-					continue
-				}
-				sp := s.spread(s.rowOf(pi, li, p.sweepPanel), p.figure)
-				if sp.N == 0 || math.IsNaN(sp.Mean) {
-					continue
-				}
-				lo, hi := sp.Lo()*k, sp.Hi()*k
-				if k == 100 { // a share's interval ends within 0% and 100%
-					lo, hi = math.Max(lo, 0), math.Min(hi, 100)
-				}
-				pts = append(pts, spreadPoint{x: axisValue(v, pt.Values[0]), y: sp.Mean * k, lo: lo, hi: hi})
-			}
-			pl.Add(spreadLine{pts: pts, colour: sweepColours[li%len(sweepColours)]})
+		// Later lanes first, so a lane whose line another's coincides with
+		// shows on top: the legend says which lie under it.
+		for li := len(lanes) - 1; li >= 0; li-- {
+			pl.Add(spreadLine{pts: lines[pi][li], colour: sweepColours[li%len(sweepColours)]})
 		}
 		if p.where != nil {
 			want := p.where.Want * k
@@ -214,6 +213,44 @@ func (s Sweep) lineFigure() *Figure {
 	}
 	return &Figure{Name: "sweep-lines", Title: s.Result.Scenario + ": " + v.Path, Caption: caption, legend: legend,
 		Width: 11 * vg.Inch, Height: vg.Length(1.2+3*float64(rows)) * vg.Inch, body: grid(plots, cols)}
+}
+
+// linePoints is lane li's line in panel p: its mean and interval at each
+// point of the sweep that has the figure, scaled as the panel shows it.
+func (s Sweep) linePoints(p linePanel, li int) []spreadPoint {
+	v := s.Result.Varies[0]
+	k := scale(run.Figures[p.figure].Name)
+	var pts []spreadPoint
+	for pi, pt := range s.Result.Points {
+		if !p.holds(pt) {
+			continue
+		}
+		sp := s.spread(s.rowOf(pi, li, p.sweepPanel), p.figure)
+		if sp.N == 0 || math.IsNaN(sp.Mean) {
+			continue
+		}
+		lo, hi := sp.Lo()*k, sp.Hi()*k
+		if k == 100 { // a share's interval ends within 0% and 100%
+			lo, hi = math.Max(lo, 0), math.Min(hi, 100)
+		}
+		pts = append(pts, spreadPoint{x: axisValue(v, pt.Values[0]), y: sp.Mean * k, lo: lo, hi: hi})
+	}
+	return pts
+}
+
+// sameLine is the first lane before li whose line is li's in every panel
+// (lines by panel, then lane), so that only one of them would show; or -1.
+func sameLine(lines [][][]spreadPoint, li int) int {
+	for other := range li {
+		same := true
+		for _, panel := range lines {
+			same = same && slices.Equal(panel[other], panel[li])
+		}
+		if same {
+			return other
+		}
+	}
+	return -1
 }
 
 // threshold is a --where's line: it widens the y range to show itself, and

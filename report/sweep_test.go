@@ -11,6 +11,7 @@ import (
 	"testing"
 
 	"github.com/rlsim/rlsim/run"
+	"gonum.org/v1/plot/vg"
 )
 
 // spreadSweep is a one-point sweep of two lanes whose users' success rates
@@ -199,5 +200,64 @@ func TestOneSeedIsNotSeeds(t *testing.T) {
 	}
 	if got := meanOver(1); got != "the figure from 1 seed" {
 		t.Errorf("meanOver(1) = %q, want the figure from 1 seed", got)
+	}
+}
+
+// Lanes whose lines coincide in every panel would hide one another: the legend
+// names the one drawn under, and only when every point of every panel agrees.
+func TestSweepLinesSayWhichCoincide(t *testing.T) {
+	vary := run.Vary{Path: "limits[0].limit", Values: []string{"10", "20"}}
+	for _, tc := range []struct {
+		a, b []float64
+		same bool
+	}{{[]float64{0.9, 0.95}, []float64{0.9, 0.95}, true}, {[]float64{0.9, 0.95}, []float64{0.9, 0.96}, false}} {
+		pt := spreadSweep(tc.a, tc.b).Result.Points[0]
+		r := &run.SweepResult{Header: run.Header{Scenario: "s", Seeds: 2, Varies: []run.Vary{vary}}, Points: []run.PointResult{pt, pt}}
+		r.Points[0].Values, r.Points[1].Values = []string{"10"}, []string{"20"}
+		fig := NewSweep(r, nil).lineFigure()
+		if got := fig.legend[0].label; got != "token bucket" {
+			t.Errorf("first lane's legend %q", got)
+		}
+		if got, want := fig.legend[1].label, "fixed window (same as token bucket, drawn under it)"; (got == want) != tc.same || !strings.HasPrefix(got, "fixed window") {
+			t.Errorf("success %v and %v: second lane's legend %q (coincide: %v)", tc.a, tc.b, got, tc.same)
+		}
+	}
+}
+
+// A legend wider than its figure wraps into rows: every entry that fits alone
+// ends within the width, in order, and a row only starts when the next would
+// not fit.
+func TestLegendWraps(t *testing.T) {
+	sty := textStyle(11)
+	var entries []legendEntry
+	for _, l := range []string{"fixed window", "sliding log", "sliding window counter", "token bucket", "leaky bucket",
+		"GCRA (same as token bucket, drawn under it)", "AIMD concurrency", "client throttling (same as token bucket, drawn under it)"} {
+		entries = append(entries, legendEntry{label: l, line: true})
+	}
+	const maxX = vg.Length(600)
+	at, bottom := layoutLegend(entries, sty, 10, maxX, 500)
+	h := sty.Height("Mg")
+	rows := 1
+	for i, e := range entries {
+		end := at[i].X + markWidth(e, h) + sty.Width(e.label)
+		if end > maxX {
+			t.Errorf("%q ends at %.0f, past %v", e.label, end, maxX)
+		}
+		if i == 0 {
+			continue
+		}
+		switch {
+		case at[i].Y < at[i-1].Y:
+			rows++
+			prev := at[i-1].X + markWidth(entries[i-1], h) + sty.Width(entries[i-1].label)
+			if prev+vg.Points(14)+end-at[i].X <= maxX {
+				t.Errorf("%q starts a row though it fits after %q", e.label, entries[i-1].label)
+			}
+		case at[i].Y != at[i-1].Y || at[i].X <= at[i-1].X:
+			t.Errorf("%q is not right of %q in its row", e.label, entries[i-1].label)
+		}
+	}
+	if rows < 2 || bottom >= at[len(at)-1].Y {
+		t.Errorf("%d rows, bottom %.0f: the entries are wider than %v, so they wrap", rows, bottom, maxX)
 	}
 }
