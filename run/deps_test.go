@@ -17,7 +17,8 @@ func TestDependenciesPointOneWay(t *testing.T) {
 	const module = "github.com/rlsim/rlsim/"
 	below := map[string][]string{
 		"algorithms": {},
-		"sim":        {"algorithms"},
+		"sim/engine": {},
+		"sim":        {"algorithms", "sim/engine"},
 		"contention": {"algorithms", "sim"},
 		"scenarios":  {"algorithms", "sim", "contention"},
 		"run":        {"algorithms", "sim", "contention", "scenarios"},

@@ -3,13 +3,15 @@ package sim
 import (
 	"math/bits"
 	"time"
+
+	"github.com/rlsim/rlsim/sim/engine"
 )
 
 // arrivalState is one client's progress through one component of its arrivals.
 type arrivalState struct {
 	k    int64         // arrivals produced so far
 	last time.Duration // time of the latest (Poisson)
-	rnd  stream        // Poisson gaps
+	rnd  engine.Stream // Poisson gaps
 }
 
 // gap is the exact interval between a constant rate's arrivals when it is a whole
@@ -42,7 +44,7 @@ func nextArrival(a *Arrival, st *arrivalState, stop time.Duration) (at time.Dura
 		if k > 0 {
 			from = st.last
 		}
-		at = later(from, st.rnd.exp(a.Rate.Per/time.Duration(a.Rate.Count)))
+		at = later(from, st.rnd.Exp(a.Rate.Per/time.Duration(a.Rate.Count)))
 	case ArrivalOnOff:
 		perCycle := countIn(a.On, a.Rate)
 		cycle, j := k/perCycle, k%perCycle

@@ -6,10 +6,11 @@ import (
 	"time"
 
 	"github.com/rlsim/rlsim/algorithms"
+	"github.com/rlsim/rlsim/sim/engine"
 )
 
 func arrivalTimes(a Arrival, stop time.Duration) []time.Duration {
-	st := arrivalState{rnd: streamFor(1)}
+	st := arrivalState{rnd: engine.NewStream(1)}
 	var out []time.Duration
 	for {
 		at, ok := nextArrival(&a, &st, stop)

@@ -1,6 +1,10 @@
 package sim
 
-import "time"
+import (
+	"time"
+
+	"github.com/rlsim/rlsim/sim/engine"
+)
 
 // backend is the service behind a lane's limiter: servers working in parallel on
 // a bounded FIFO queue. It keeps the integrals needed for utilisation.
@@ -38,7 +42,7 @@ func (b *backend) account(now time.Duration) {
 
 // arrive takes request r: start it, queue it, or shed it.
 func (b *backend) arrive(l *lane, r int32) {
-	b.account(l.eng.now)
+	b.account(l.eng.Now())
 	switch {
 	case b.capacity > 0 && b.busy < b.capacity:
 		b.serve(l, r)
@@ -51,7 +55,7 @@ func (b *backend) arrive(l *lane, r int32) {
 		return
 	}
 	b.maxInFlight = max(b.maxInFlight, b.inFlight())
-	l.m.inFlight(l.eng.now, b.inFlight())
+	l.m.inFlight(l.eng.Now(), b.inFlight())
 }
 
 // serve starts work on r. Its service time is drawn from a stream of its own
@@ -61,19 +65,19 @@ func (b *backend) serve(l *lane, r int32) {
 	req := &l.reqs.all[r]
 	d := b.service.Mean
 	if b.service.Kind == ServiceExponential {
-		rnd := streamFor(b.seed, uint64(req.client), uint64(req.num), uint64(req.attempt))
-		d = rnd.exp(b.service.Mean)
+		rnd := engine.NewStream(b.seed, uint64(req.client), uint64(req.num), uint64(req.attempt))
+		d = rnd.Exp(b.service.Mean)
 	}
-	l.eng.schedule(later(l.eng.now, d), evComplete, r, 0)
+	l.eng.Schedule(later(l.eng.Now(), d), evComplete, r, 0)
 }
 
 // complete finishes r and starts the next waiting request.
 func (b *backend) complete(l *lane, r int32) {
-	b.account(l.eng.now)
+	b.account(l.eng.Now())
 	b.busy--
 	l.succeed(r)
 	b.startWaiting(l)
-	l.m.inFlight(l.eng.now, b.inFlight())
+	l.m.inFlight(l.eng.Now(), b.inFlight())
 }
 
 func (b *backend) startWaiting(l *lane) {
@@ -88,7 +92,7 @@ func (b *backend) startWaiting(l *lane) {
 // change applies the i-th scheduled change. Going to zero capacity is an outage:
 // the waiting requests are answered 503 at once; requests in service finish.
 func (b *backend) change(l *lane, i int) {
-	b.account(l.eng.now)
+	b.account(l.eng.Now())
 	ch := b.cfg.Changes[i]
 	b.capacity = ch.Capacity
 	if ch.Service.Mean > 0 {

@@ -1,6 +1,10 @@
 package sim
 
-import "time"
+import (
+	"time"
+
+	"github.com/rlsim/rlsim/sim/engine"
+)
 
 // backoff is the sleep before retry number n of an exponential policy, given the
 // previous sleep (for decorrelated jitter; zero before the first retry). This is
@@ -16,7 +20,7 @@ import "time"
 //	no_backoff:   0
 //
 // That blog's simulator sleeps base×2ⁿ instead (see ScheduleBrooker).
-func backoff(r Retry, n int, previous time.Duration, rnd *stream) time.Duration {
+func backoff(r Retry, n int, previous time.Duration, rnd *engine.Stream) time.Duration {
 	if r.Jitter == JitterNoBackoff {
 		return 0
 	}
@@ -24,14 +28,14 @@ func backoff(r Retry, n int, previous time.Duration, rnd *stream) time.Duration 
 		if previous < r.Base {
 			previous = r.Base
 		}
-		return min(r.Cap, rnd.between(r.Base, later(previous, 2*min(previous, r.Cap))))
+		return min(r.Cap, rnd.Between(r.Base, later(previous, 2*min(previous, r.Cap))))
 	}
 	sleep := exponential(r.Base, r.Cap, n)
 	switch r.Jitter {
 	case JitterFull:
-		return rnd.duration(sleep)
+		return rnd.Duration(sleep)
 	case JitterEqual:
-		return sleep/2 + rnd.duration(sleep-sleep/2)
+		return sleep/2 + rnd.Duration(sleep-sleep/2)
 	}
 	return sleep
 }

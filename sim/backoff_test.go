@@ -5,6 +5,8 @@ import (
 	"math/bits"
 	"testing"
 	"time"
+
+	"github.com/rlsim/rlsim/sim/engine"
 )
 
 // capped is min(cap, base×2^(n−1)) computed with a 128-bit product, so it cannot
@@ -41,11 +43,11 @@ func TestBackoffNone(t *testing.T) {
 	}
 	r := exponentialRetry(base, cap, JitterNone)
 	for _, s := range steps {
-		rnd := streamFor(1)
+		rnd := engine.NewStream(1)
 		if got := backoff(r, s.n, 0, &rnd); got != s.want {
 			t.Errorf("backoff(none, n=%d) = %v, want %v", s.n, got, s.want)
 		}
-		if rnd != streamFor(1) {
+		if rnd != engine.NewStream(1) {
 			t.Errorf("backoff(none, n=%d) drew from the stream; want no draw, so other draws keep their order", s.n)
 		}
 	}
@@ -65,7 +67,7 @@ func TestBackoffNone(t *testing.T) {
 		t.Run(tt.name, func(t *testing.T) {
 			r := exponentialRetry(tt.base, tt.cap, JitterNone)
 			for _, n := range []int{1, 2, 3, 5, 8, 13, 20, 31, 62, 63, 64, 65, 1 << 20} {
-				if got, want := backoff(r, n, 0, new(stream)), capped(tt.base, tt.cap, n); got != want {
+				if got, want := backoff(r, n, 0, new(engine.Stream)), capped(tt.base, tt.cap, n); got != want {
 					t.Errorf("backoff(none, base %v, cap %v, n=%d) = %v, want %v", tt.base, tt.cap, n, got, want)
 				}
 			}
@@ -75,7 +77,7 @@ func TestBackoffNone(t *testing.T) {
 
 // drawStats draws backoff n times and returns the least, greatest and mean sleep.
 func drawStats(r Retry, n int, previous time.Duration, seed uint64, draws int) (lo, hi time.Duration, mean float64) {
-	rnd := streamFor(seed)
+	rnd := engine.NewStream(seed)
 	lo, hi = math.MaxInt64, math.MinInt64
 	var sum float64
 	for range draws {
@@ -155,14 +157,14 @@ func TestBackoffDecorrelated(t *testing.T) {
 	}
 	t.Run("n is ignored", func(t *testing.T) {
 		for _, n := range []int{1, 5, 100} {
-			a, b := streamFor(8), streamFor(8)
+			a, b := engine.NewStream(8), engine.NewStream(8)
 			if x, y := backoff(r, 1, 40*time.Millisecond, &a), backoff(r, n, 40*time.Millisecond, &b); x != y {
 				t.Errorf("backoff(decorrelated, n=1) = %v, n=%d = %v from the same stream; want the same", x, n, y)
 			}
 		}
 	})
 	t.Run("a chain stays within [base, cap]", func(t *testing.T) {
-		rnd := streamFor(9)
+		rnd := engine.NewStream(9)
 		var sleep time.Duration
 		reachedCap := false
 		for n := 1; n <= 1000; n++ {
@@ -188,21 +190,21 @@ func TestBackoffFixedStream(t *testing.T) {
 		sleep := capped(base, cap, n)
 		tests := []struct {
 			j    JitterKind
-			want func(s *stream) time.Duration
+			want func(s *engine.Stream) time.Duration
 		}{
-			{JitterNone, func(*stream) time.Duration { return sleep }},
-			{JitterFull, func(s *stream) time.Duration { return s.duration(sleep) }},
-			{JitterEqual, func(s *stream) time.Duration { return sleep/2 + s.duration(sleep-sleep/2) }},
-			{JitterDecorrelated, func(s *stream) time.Duration { return min(cap, s.between(base, 3*previous)) }},
+			{JitterNone, func(*engine.Stream) time.Duration { return sleep }},
+			{JitterFull, func(s *engine.Stream) time.Duration { return s.Duration(sleep) }},
+			{JitterEqual, func(s *engine.Stream) time.Duration { return sleep/2 + s.Duration(sleep-sleep/2) }},
+			{JitterDecorrelated, func(s *engine.Stream) time.Duration { return min(cap, s.Between(base, 3*previous)) }},
 		}
 		for _, tt := range tests {
 			for seed := range uint64(20) {
-				got, want := streamFor(seed, 1), streamFor(seed, 1)
+				got, want := engine.NewStream(seed, 1), engine.NewStream(seed, 1)
 				if g, w := backoff(exponentialRetry(base, cap, tt.j), n, previous, &got), tt.want(&want); g != w {
 					t.Errorf("%v, n=%d, seed %d: backoff = %v, want %v", tt.j, n, seed, g, w)
 				}
 				if got != want {
-					t.Errorf("%v, n=%d, seed %d: backoff left the stream at %x, want %x (one draw per random term)", tt.j, n, seed, got.state, want.state)
+					t.Errorf("%v, n=%d, seed %d: backoff left the stream at %x, want %x (one draw per random term)", tt.j, n, seed, got, want)
 				}
 			}
 		}
@@ -213,7 +215,7 @@ func BenchmarkBackoff(b *testing.B) {
 	for _, j := range []JitterKind{JitterNone, JitterFull, JitterEqual, JitterDecorrelated} {
 		b.Run(j.String(), func(b *testing.B) {
 			r := exponentialRetry(5*time.Millisecond, 2*time.Second, j)
-			rnd := streamFor(1)
+			rnd := engine.NewStream(1)
 			var sleep time.Duration
 			b.ReportAllocs()
 			n := 0

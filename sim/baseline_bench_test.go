@@ -5,6 +5,7 @@ import (
 	"time"
 
 	"github.com/rlsim/rlsim/algorithms"
+	"github.com/rlsim/rlsim/sim/engine"
 )
 
 // The 100-client model of issue 14: 100 Poisson clients, each sending 10 a
@@ -37,7 +38,7 @@ func BenchmarkPoisson100(b *testing.B) {
 type heapLoop struct {
 	at       []time.Duration // pending arrival per heap slot
 	who      []int32         // its client
-	rnd      []stream        // per client
+	rnd      []engine.Stream // per client
 	credit   time.Duration   // the bucket's tokens as time: one token per interval
 	last     time.Duration
 	admitted int64
@@ -49,8 +50,8 @@ const baselineInterval = time.Second / baselineLimit
 func newHeapLoop(seed uint64) *heapLoop {
 	h := &heapLoop{credit: baselineLimit * baselineInterval}
 	for c := range baselineClients {
-		h.rnd = append(h.rnd, streamFor(seed, labelArrival, uint64(c), 0))
-		h.push(h.rnd[c].exp(baselineMean), int32(c))
+		h.rnd = append(h.rnd, engine.NewStream(seed, labelArrival, uint64(c), 0))
+		h.push(h.rnd[c].Exp(baselineMean), int32(c))
 	}
 	return h
 }
@@ -87,7 +88,7 @@ func (h *heapLoop) step() {
 	} else {
 		h.refused++
 	}
-	h.at[0] = now + h.rnd[c].exp(baselineMean)
+	h.at[0] = now + h.rnd[c].Exp(baselineMean)
 	for i, n := 0, len(h.at); ; {
 		l := 2*i + 1
 		if l >= n {

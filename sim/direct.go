@@ -138,9 +138,9 @@ func (l *lane) admitLate(r int32, delay time.Duration, atRetryAfter bool) {
 	if atRetryAfter {
 		l.m.retryAfterSucceeded()
 	}
-	now := l.eng.now
+	now := l.eng.Now()
 	l.m.delayed(now, delay, l.pop.groupOf[req.client])
-	l.eng.scheduleInOrder(later(now, delay), evRelease, r, 0)
+	l.eng.ScheduleInOrder(later(now, delay), evRelease, r, 0)
 }
 
 // warm reads, together, the records an arrival of client c goes on to touch
@@ -186,7 +186,7 @@ func unused[S comparable](states []S, key int32) int64 {
 func (l *lane) warmAhead(first int32, st *arrivalState, n int) {
 	ahead := *st
 	for range warmBatch {
-		ahead.rnd.exp1()
+		ahead.rnd.Exp1()
 		l.warm(first + ahead.pick(n))
 	}
 	l.warmed = warmBatch

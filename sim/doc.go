@@ -46,7 +46,10 @@
 // run in the order they were scheduled, so a run is reproducible. All
 // randomness comes from streams seeded by Config.Seed and a label, one per
 // client and purpose, so the lanes see the same arrivals and differ only where
-// their decisions differ: the same Config gives byte-identical results.
+// their decisions differ: the same Config gives byte-identical results. The
+// event queue, its clock and the random streams are the layer below, package
+// sim/engine, a leaf that imports nothing of rlsim: what an event means (its
+// kind), and everything a lane does, is sim's.
 //
 // # Running
 //

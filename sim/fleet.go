@@ -4,6 +4,7 @@ import (
 	"hash/fnv"
 
 	"github.com/rlsim/rlsim/algorithms"
+	"github.com/rlsim/rlsim/sim/engine"
 )
 
 // fleet is a lane's topology as it runs: the replicas, the load balancer and
@@ -17,8 +18,8 @@ type fleet struct {
 	count  int // replicas now
 	most   int // replicas at most, over the run
 	rr     uint64
-	route  stream // random routing
-	rtt    stream // store round trips
+	route  engine.Stream // random routing
+	rtt    engine.Stream // store round trips
 	hashOf []uint64
 	downAt int // the first outage not yet over
 
@@ -61,7 +62,7 @@ const (
 func newFleet(l *lane, kind LaneKind) (*fleet, error) {
 	t := l.cfg.Topology
 	f := &fleet{topo: t, lane: l, count: t.Replicas[0].Count,
-		route: streamFor(l.cfg.Seed, labelRouting), rtt: streamFor(l.cfg.Seed, labelStore), latency: newHistogram()}
+		route: engine.NewStream(l.cfg.Seed, labelRouting), rtt: engine.NewStream(l.cfg.Seed, labelStore), latency: newHistogram()}
 	for _, s := range t.Replicas {
 		f.most = max(f.most, s.Count)
 	}
@@ -117,11 +118,11 @@ func newTable(kind LaneKind, p algorithms.Policy, keys int) (stateTable, error) 
 // start schedules the fleet's own events: autoscaler steps and syncs.
 func (f *fleet) start() {
 	for i, s := range f.topo.Replicas[1:] {
-		f.lane.eng.schedule(s.At, evReplicas, int32(i+1), 0)
+		f.lane.eng.Schedule(s.At, evReplicas, int32(i+1), 0)
 	}
 	for i, lim := range f.lane.cfg.Limits {
 		if lim.State == StateSynced {
-			f.lane.eng.schedule(lim.SyncInterval, evSync, int32(i), 0)
+			f.lane.eng.Schedule(lim.SyncInterval, evSync, int32(i), 0)
 		}
 	}
 }
@@ -131,7 +132,7 @@ func (f *fleet) pick(c int32) int32 {
 	n := uint64(f.count)
 	switch f.topo.Routing {
 	case RoutingRandom:
-		return int32(f.route.next() % n)
+		return int32(f.route.Uint64() % n)
 	case RoutingHash:
 		return int32(f.hashOf[c] % n)
 	}
@@ -173,10 +174,10 @@ func (f *fleet) resize(i int) {
 func (f *fleet) sync(i int) {
 	l := f.lane
 	lim := l.cfg.Limits[i]
-	if next := later(l.eng.now, lim.SyncInterval); next <= l.end {
-		l.eng.schedule(next, evSync, int32(i), 0)
+	if next := later(l.eng.Now(), lim.SyncInterval); next <= l.end {
+		l.eng.Schedule(next, evSync, int32(i), 0)
 	}
-	if f.down(l.eng.now) {
+	if f.down(l.eng.Now()) {
 		return
 	}
 	calls := int64(f.count)

@@ -31,7 +31,7 @@ func (f *fleet) topologyResult(cfg *Config) *TopologyResult {
 		r.StoreCallsPerSecond = float64(r.StoreCalls) / cfg.Duration.Seconds()
 	}
 	r.StoreLatency = f.latency.percentiles()
-	f.lane.m.later.catchUp(f.lane.eng.now)
+	f.lane.m.later.catchUp(f.lane.eng.Now())
 	for i, pl := range f.limits {
 		lt := *pl.stats()
 		keys := &f.lane.pop.keys[i]

@@ -142,15 +142,15 @@ func (l *lane) runKernel(t time.Duration, budget int) (processed int) {
 	// while it is a new request, and after it the next arrival of its client
 	// or superposed group. A source shared by lanes would hand out the same
 	// (time, client, group) in the same order.
-	for processed < budget && len(e.heap) > 0 && !e.lineFirst() {
-		top := e.heap[0]
-		kind := top.kind()
-		if top.at > stop || (kind != evArrival && kind != evInject) {
+	for processed < budget {
+		top, found := e.Top()
+		kind := top.Kind()
+		if !found || top.At > stop || (kind != evArrival && kind != evInject) {
 			break
 		}
-		now := top.at
-		e.now = now
-		c, g := top.a, pop.groupOf[top.a]
+		now := top.At
+		e.AdvanceTo(now)
+		c, g := top.A, pop.groupOf[top.A]
 		grp := &pop.groups[g]
 		if kind == evArrival && pop.superposed[g] {
 			processed += l.runSuperposed(&run, top, stop, budget-processed)
@@ -163,10 +163,10 @@ func (l *lane) runKernel(t time.Duration, budget int) (processed int) {
 		var ok, runNext bool
 		switch {
 		case kind == evArrival && oneShot(grp):
-			next := top.a + 1 // the next client of the group's run (scheduleNext)
+			next := top.A + 1 // the next client of the group's run (ScheduleNext)
 			runNext = int(next) < pop.clients() && pop.groupOf[next] == g
 		case kind == evArrival:
-			at, ok = l.nextArrival(top.a, top.b)
+			at, ok = l.nextArrival(top.A, top.B)
 		}
 		if run.record != nil {
 			run.record.add(now, c, g)
@@ -177,11 +177,11 @@ func (l *lane) runKernel(t time.Duration, budget int) (processed int) {
 		// anything scheduled while it was handled comes after it.
 		switch {
 		case ok:
-			e.replaceTop(at, evArrival, top.a, top.b)
+			e.ReplaceTop(at, evArrival, top.A, top.B)
 		case runNext:
-			e.replaceTopNext(top, top.a+1)
+			e.ReplaceTopNext(top, top.A+1)
 		default:
-			e.dropTop()
+			e.DropTop()
 		}
 		processed++
 	}
@@ -196,41 +196,41 @@ func (l *lane) runKernel(t time.Duration, budget int) (processed int) {
 // each comes before every other pending event, at or before stop, within
 // budget (at least 1), and the requests schedule nothing: without the heap,
 // which holds the latest drawn arrival only when it returns. Each arrival
-// takes its sequence number when it is drawn, as in replaceTop. It returns
+// takes its sequence number when it is drawn, as in ReplaceTop. It returns
 // how many events it handled.
 func (l *lane) runSuperposed(run *kernelRun, top event, stop time.Duration, budget int) (processed int) {
 	e, pop := &l.eng, l.pop
-	g := pop.groupOf[top.a]
+	g := pop.groupOf[top.A]
 	grp := &pop.groups[g]
 	st, cls, record := &l.streams[g], &l.kern.classes[g], run.record
 	draw := newSuperposedDraw(&grp.Arrivals[0], grp.Count, l.cfg.Duration, &l.means[g])
 	// An arrival after last waits in the heap: the next event comes first
 	// (ties too: it was scheduled before), or the stop.
-	last := min(e.nextAfterTop()-1, stop)
-	for now := top.at; ; {
-		e.now = now
-		c := top.a + st.pick(grp.Count) // drawn before the gap, as arrival does
+	last := min(e.NextAfterTop()-1, stop)
+	for now := top.At; ; {
+		e.AdvanceTo(now)
+		c := top.A + st.pick(grp.Count) // drawn before the gap, as arrival does
 		if grp.Count >= warmFrom || warmAlways {
 			if l.warmed--; l.warmed <= 0 {
-				l.warmAhead(top.a, st, grp.Count)
+				l.warmAhead(top.A, st, grp.Count)
 			}
 		}
-		at, ok := draw.after(now, st.rnd.exp1(), st)
+		at, ok := draw.after(now, st.rnd.Exp1(), st)
 		if record != nil {
 			record.add(now, c, g)
 		}
-		seq := e.seq
+		seq := e.Seq()
 		l.kernelRequest(run, c, cls, now)
 		processed++
 		if !ok {
-			e.dropTop()
+			e.DropTop()
 			return processed
 		}
-		if at > last || processed >= budget || e.seq != seq {
-			e.replaceTop(at, evArrival, top.a, top.b)
+		if at > last || processed >= budget || e.Seq() != seq {
+			e.ReplaceTop(at, evArrival, top.A, top.B)
 			return processed
 		}
-		e.seq++ // the arrival at at is scheduled now, as replaceTop would
+		e.TakeSeq() // the arrival at at is scheduled now, as ReplaceTop would
 		now = at
 	}
 }
@@ -330,7 +330,7 @@ func (l *lane) nextPoint(run *kernelRun, now time.Duration) {
 // headers are kept, a limit sim does not know that can tell a refusal without
 // a Decision (algorithms.Refuser) is asked that first.
 func (l *lane) kernelDecide(run *kernelRun, c int32, cls *kernelClass, key int32) (retryAfter time.Duration, admitted, refused bool) {
-	now, cost := l.eng.now, cls.cost
+	now, cost := l.eng.Now(), cls.cost
 	if r, ok := l.quick.(refuser); ok && l.m.headersSet && !l.direct.known() {
 		if retryAfter, refused := r.refusal(key, now, cost); refused {
 			return retryAfter, false, true
@@ -355,7 +355,7 @@ func (l *lane) kernelDecide(run *kernelRun, c int32, cls *kernelClass, key int32
 // the general path, which schedules its release.
 func (l *lane) kernelDelay(run *kernelRun, c int32, d *algorithms.Decision) {
 	l.flushChecks(run) // the general path asks the cross-check itself
-	now := l.eng.now
+	now := l.eng.Now()
 	r := l.reqs.get()
 	l.reqs.all[r] = request{
 		client: c, attempt: 1, num: l.clients[c].requests, cost: l.pop.groups[l.pop.groupOf[c]].Cost, raDue: -1, started: now,

@@ -5,6 +5,7 @@ import (
 	"time"
 
 	"github.com/rlsim/rlsim/algorithms"
+	"github.com/rlsim/rlsim/sim/engine"
 )
 
 // lane is one limiting strategy applied to the whole population on its own
@@ -17,7 +18,7 @@ type lane struct {
 	name  string  // Config.LaneName(index)
 	cfg   *Config // as this lane applies it (Config.laneConfig)
 	pop   *population
-	eng   engine
+	eng   eventQueue
 	end   time.Duration
 
 	chain          []decider
@@ -38,7 +39,7 @@ type lane struct {
 	arrivals []arrivalState   // each client's first arrival component; nil when every group is oneShot or superposed
 	streams  []arrivalState   // per group: the stream its clients share, if superposed
 	extras   []arrivalState   // arrival components after each client's first
-	retryRnd []stream         // each client's retry draws; nil when no group retries
+	retryRnd []engine.Stream  // each client's retry draws; nil when no group retries
 	paused   []time.Duration  // a pacing client sends nothing before this instant; nil when no group paces
 	means    []superposedMean // per group: its mean gap, if superposed
 	reqs     requests
@@ -116,7 +117,7 @@ func (l *lane) start(ctx context.Context) error {
 	}
 	if l.backend != nil {
 		for i, ch := range l.cfg.Backend.Changes {
-			l.eng.schedule(ch.At, evChange, int32(i), 0)
+			l.eng.Schedule(ch.At, evChange, int32(i), 0)
 		}
 	}
 	return nil
@@ -129,20 +130,20 @@ func (l *lane) scheduleArrival(c, comp int32) {
 		// pending event for the group, the next client's pushed as each is
 		// taken, with the sequence numbers they would have had (reserve).
 		if at, ok := nextArrival(&grp.Arrivals[0], &arrivalState{}, l.cfg.Duration); ok {
-			l.eng.schedule(at, evArrival, c, 0)
-			l.eng.reserve(grp.Count)
+			l.eng.Schedule(at, evArrival, c, 0)
+			l.eng.Reserve(grp.Count)
 		}
 		return
 	}
 	if at, ok := l.nextArrival(c, comp); ok {
-		l.eng.schedule(at, evArrival, c, comp)
+		l.eng.Schedule(at, evArrival, c, comp)
 	}
 }
 
 // nextArrival draws the time of client c's next arrival of component comp (of
 // its group's stream, if superposed: then comp is 0), or ok=false when none
 // is left before the end of Duration. Not for a one-shot group (oneShot),
-// whose arrivals scheduleArrival and scheduleNext schedule.
+// whose arrivals scheduleArrival and ScheduleNext schedule.
 func (l *lane) nextArrival(c, comp int32) (at time.Duration, ok bool) {
 	g := l.pop.groupOf[c]
 	grp := &l.pop.groups[g]
@@ -165,14 +166,14 @@ func (l *lane) runUntil(t time.Duration, budget int) (processed int) {
 				break
 			}
 		}
-		at, ok := l.eng.next()
+		at, ok := l.eng.Next()
 		if !ok || at > t {
 			break
 		}
 		for at >= l.ruleAt {
 			l.applyRule()
 		}
-		l.handle(l.eng.pop())
+		l.handle(l.eng.Pop())
 		processed++
 	}
 	l.events += int64(processed)
@@ -180,60 +181,60 @@ func (l *lane) runUntil(t time.Duration, budget int) (processed int) {
 }
 
 func (l *lane) done() bool {
-	at, ok := l.eng.next()
+	at, ok := l.eng.Next()
 	return !ok || at > l.end
 }
 
 func (l *lane) handle(ev event) {
-	switch ev.kind() {
+	switch ev.Kind() {
 	case evArrival:
 		l.arrival(ev)
 	case evAttempt:
-		l.attempt(ev.a)
+		l.attempt(ev.A)
 	case evRelease:
-		l.released(ev.a)
+		l.released(ev.A)
 	case evComplete:
-		l.backend.complete(l, ev.a)
+		l.backend.complete(l, ev.A)
 	case evChange:
-		l.backend.change(l, int(ev.a))
+		l.backend.change(l, int(ev.A))
 	case evInject:
-		l.arrive(ev.a)
+		l.arrive(ev.A)
 	case evStoreDecide:
-		l.fleet.storeDecide(ev.a)
+		l.fleet.storeDecide(ev.A)
 	case evStoreWrite:
-		l.fleet.storeWrite(ev.a)
+		l.fleet.storeWrite(ev.A)
 	case evStoreReply:
-		l.fleet.storeReply(ev.a)
+		l.fleet.storeReply(ev.A)
 	case evReplicas:
-		l.fleet.resize(int(ev.a))
+		l.fleet.resize(int(ev.A))
 	case evSync:
-		l.fleet.sync(int(ev.a))
+		l.fleet.sync(int(ev.A))
 	}
 }
 
 // arrival is an arrival event: a new request of its client (of a client its
 // group's stream picks, if superposed), and that client's or group's next arrival.
 func (l *lane) arrival(ev event) {
-	g := l.pop.groupOf[ev.a]
+	g := l.pop.groupOf[ev.A]
 	switch grp := &l.pop.groups[g]; {
 	case l.pop.superposed[g]:
 		st := &l.streams[g]
-		c := ev.a + st.pick(grp.Count)
+		c := ev.A + st.pick(grp.Count)
 		if grp.Count >= warmFrom || warmAlways {
 			if l.warmed--; l.warmed <= 0 {
-				l.warmAhead(ev.a, st, grp.Count)
+				l.warmAhead(ev.A, st, grp.Count)
 			}
 		}
 		l.arrive(c)
-		l.scheduleArrival(ev.a, ev.b)
+		l.scheduleArrival(ev.A, ev.B)
 	case oneShot(grp):
-		l.arrive(ev.a)
-		if next := ev.a + 1; int(next) < l.pop.clients() && l.pop.groupOf[next] == g {
-			l.eng.scheduleNext(ev, next)
+		l.arrive(ev.A)
+		if next := ev.A + 1; int(next) < l.pop.clients() && l.pop.groupOf[next] == g {
+			l.eng.ScheduleNext(ev, next)
 		}
 	default:
-		l.arrive(ev.a)
-		l.scheduleArrival(ev.a, ev.b)
+		l.arrive(ev.A)
+		l.scheduleArrival(ev.A, ev.B)
 	}
 }
 
@@ -246,7 +247,7 @@ func (l *lane) arrive(c int32) {
 	cs.requests++
 	r := l.reqs.get()
 	l.reqs.all[r] = request{
-		client: c, num: cs.requests, cost: l.pop.groups[l.pop.groupOf[c]].Cost, raDue: -1, started: l.eng.now,
+		client: c, num: cs.requests, cost: l.pop.groups[l.pop.groupOf[c]].Cost, raDue: -1, started: l.eng.Now(),
 	}
 	l.m.unique(l.pop.groupOf[c])
 	l.attempt(r)
@@ -255,13 +256,13 @@ func (l *lane) arrive(c int32) {
 // attempt is one try of request r at the lane's current time. A pacing client
 // whose quota ran out holds the try until the quota's reset.
 func (l *lane) attempt(r int32) {
-	now := l.eng.now
+	now := l.eng.Now()
 	req := &l.reqs.all[r]
 	c := req.client
 	if l.paused != nil {
 		if held := l.paused[c]; now < held {
 			if held <= l.end {
-				l.eng.schedule(held, evAttempt, r, 0)
+				l.eng.Schedule(held, evAttempt, r, 0)
 			}
 			return
 		}
@@ -316,7 +317,7 @@ func (l *lane) attempt(r int32) {
 // admitted now or late. atRetryAfter says the attempt came at the instant a
 // Retry-After pointed to.
 func (l *lane) act(r int32, answer algorithms.Decision, quota int, refused, atRetryAfter bool) {
-	now := l.eng.now
+	now := l.eng.Now()
 	req := &l.reqs.all[r]
 	c := req.client
 	g := l.pop.groupOf[c]
@@ -334,7 +335,7 @@ func (l *lane) act(r int32, answer algorithms.Decision, quota int, refused, atRe
 	if delay > 0 {
 		l.m.delayed(now, delay, g)
 		l.record(TraceDelay, r, &answer, l.quotaName(quota))
-		l.eng.scheduleInOrder(later(now, delay), evRelease, r, 0)
+		l.eng.ScheduleInOrder(later(now, delay), evRelease, r, 0)
 		return
 	}
 	l.record(TraceAdmit, r, &answer, l.quotaName(quota))
@@ -358,7 +359,7 @@ func (l *lane) pace(c int32, quota int, d algorithms.Decision) {
 	if quota < 0 || l.cfg.Limits[quota].NoHeaders || d.Remaining > 0 || !l.pop.groups[l.pop.groupOf[c]].Pace {
 		return
 	}
-	l.paused[c] = max(l.paused[c], later(l.eng.now, HeaderRetryAfter(d.Reset)))
+	l.paused[c] = max(l.paused[c], later(l.eng.Now(), HeaderRetryAfter(d.Reset)))
 }
 
 // decideChain puts a request of client c through the limit chain at now. On a
@@ -418,7 +419,7 @@ func (l *lane) decideChain(c int32, now time.Duration, cost int64) (answer algor
 // first limit) the attempt of client c just decided, if that limit counts it.
 func (l *lane) slidingLogCheck(c int32, cost int64, admitted bool) {
 	if !l.pop.skips(0, c) {
-		l.m.slidingLogCheck(l.pop.keyOf[0][c], l.eng.now, cost, admitted)
+		l.m.slidingLogCheck(l.pop.keyOf[0][c], l.eng.Now(), cost, admitted)
 	}
 }
 
@@ -429,9 +430,9 @@ func (l *lane) released(r int32) { l.admit(r) }
 func (l *lane) admit(r int32) {
 	req := &l.reqs.all[r]
 	c := req.client
-	l.m.admitted(l.eng.now, l.pop.groupOf[c], l.pop.keyOf[0][c], req.cost, !l.pop.skips(0, c))
+	l.m.admitted(l.eng.Now(), l.pop.groupOf[c], l.pop.keyOf[0][c], req.cost, !l.pop.skips(0, c))
 	if l.fleet != nil {
-		l.fleet.admitted(r, l.eng.now, req.cost)
+		l.fleet.admitted(r, l.eng.Now(), req.cost)
 	}
 	l.enter(r)
 }
@@ -441,17 +442,17 @@ func (l *lane) admit(r int32) {
 func (l *lane) enter(r int32) bool {
 	if l.conc != nil {
 		req := &l.reqs.all[r]
-		ok := l.conc.Acquire(l.eng.now)
-		l.adapt.conc(l.eng.now, l.conc)
+		ok := l.conc.Acquire(l.eng.Now())
+		l.adapt.conc(l.eng.Now(), l.conc)
 		l.slidingLogCheck(req.client, req.cost, ok)
 		if !ok {
 			l.shed(r, l.shedRetryAfter)
 			return false
 		}
-		l.m.admitted(l.eng.now, l.pop.groupOf[req.client], l.pop.keyOf[0][req.client], req.cost, !l.pop.skips(0, req.client))
+		l.m.admitted(l.eng.Now(), l.pop.groupOf[req.client], l.pop.keyOf[0][req.client], req.cost, !l.pop.skips(0, req.client))
 		l.record(TraceAdmit, r, nil, "")
 	}
-	l.reqs.all[r].entered = l.eng.now
+	l.reqs.all[r].entered = l.eng.Now()
 	if l.backend == nil {
 		l.succeed(r)
 		return true
@@ -463,7 +464,7 @@ func (l *lane) enter(r int32) bool {
 func (l *lane) refuse(r int32, limit int, d algorithms.Decision) {
 	req := &l.reqs.all[r]
 	name := l.cfg.Limits[limit].Name
-	l.m.refused(l.eng.now, l.pop.groupOf[req.client], limit, d, l.cfg.HeaderStyle, l.limits)
+	l.m.refused(l.eng.Now(), l.pop.groupOf[req.client], limit, d, l.cfg.HeaderStyle, l.limits)
 	l.throttleAnswer(req.client, false)
 	l.pace(req.client, limit, d)
 	l.record(TraceRefuse, r, &d, name)
@@ -474,7 +475,7 @@ func (l *lane) refuse(r int32, limit int, d algorithms.Decision) {
 // answer carries retryAfter as its Retry-After, if positive.
 func (l *lane) shed(r int32, retryAfter time.Duration) {
 	req := &l.reqs.all[r]
-	l.m.shed(l.eng.now, l.pop.groupOf[req.client], retryAfter)
+	l.m.shed(l.eng.Now(), l.pop.groupOf[req.client], retryAfter)
 	l.throttleAnswer(req.client, false)
 	if l.trace != nil && l.err == nil {
 		l.fillRecord(TraceShed, r)
@@ -486,7 +487,7 @@ func (l *lane) shed(r int32, retryAfter time.Duration) {
 
 // succeed answers 200 to request r.
 func (l *lane) succeed(r int32) {
-	now := l.eng.now
+	now := l.eng.Now()
 	req := &l.reqs.all[r]
 	latency := now - req.entered
 	if l.conc != nil {
@@ -504,7 +505,7 @@ func (l *lane) succeed(r int32) {
 // came back: a request is counted when it is answered, not when it is sent.
 func (l *lane) throttleAnswer(c int32, accepted bool) {
 	if l.gate != nil {
-		l.gate.answered(c, l.eng.now, accepted)
+		l.gate.answered(c, l.eng.Now(), accepted)
 	}
 }
 
@@ -513,7 +514,7 @@ func (l *lane) throttleAnswer(c int32, accepted bool) {
 // reads it as its policy says (the header's whole seconds by default) and, when it
 // retries at exactly that instant, the retry is counted as one at Retry-After.
 func (l *lane) fail(r int32, retryAfter time.Duration) {
-	now := l.eng.now
+	now := l.eng.Now()
 	req := &l.reqs.all[r]
 	c := req.client
 	g := l.pop.groupOf[c]
@@ -535,7 +536,7 @@ func (l *lane) fail(r int32, retryAfter time.Duration) {
 			told = HeaderRetryAfter(retryAfter)
 		}
 		if sleep <= told {
-			sleep = later(told, rnd.duration(policy.RetryAfterJitter))
+			sleep = later(told, rnd.Duration(policy.RetryAfterJitter))
 			if sleep == told {
 				req.raDue = later(now, sleep)
 			}
@@ -545,16 +546,16 @@ func (l *lane) fail(r int32, retryAfter time.Duration) {
 	if at > l.end {
 		return // still pending when the simulation ends
 	}
-	l.eng.schedule(at, evAttempt, r, 0)
+	l.eng.Schedule(at, evAttempt, r, 0)
 }
 
 func (l *lane) giveUp(r int32) {
-	l.m.gaveUp(l.eng.now, l.pop.groupOf[l.reqs.all[r].client])
+	l.m.gaveUp(l.eng.Now(), l.pop.groupOf[l.reqs.all[r].client])
 	l.reqs.put(r)
 }
 
 // retrySleep is the wait before retry n (the attempt that failed was number n).
-func retrySleep(p *Retry, n int, previous time.Duration, rnd *stream) time.Duration {
+func retrySleep(p *Retry, n int, previous time.Duration, rnd *engine.Stream) time.Duration {
 	switch p.Kind {
 	case RetryFixed:
 		return p.Delay
@@ -597,7 +598,7 @@ func (l *lane) fillRecord(ev TraceEvent, r int32) {
 	req := &l.reqs.all[r]
 	c := req.client
 	l.rec = TraceRecord{
-		At: l.eng.now, Lane: l.kind, LaneName: l.name, LaneIndex: l.index, Event: ev, Client: int(c),
+		At: l.eng.Now(), Lane: l.kind, LaneName: l.name, LaneIndex: l.index, Event: ev, Client: int(c),
 		Class:   l.pop.groups[l.pop.groupOf[c]].Name,
 		Key:     l.pop.keys[0].name(l.pop.keyOf[0][c]),
 		Request: req.num, Attempt: int(req.attempt), Cost: req.cost, Replica: -1,

@@ -7,6 +7,7 @@ import (
 	"time"
 
 	"github.com/rlsim/rlsim/algorithms"
+	"github.com/rlsim/rlsim/sim/engine"
 )
 
 // ThrottleSettings configure the client-throttling lane: every client runs the
@@ -61,7 +62,7 @@ type throttleGate struct {
 // throttledClient is a client's adaptive throttle and its random draws.
 type throttledClient struct {
 	state algorithms.ThrottleState
-	rnd   stream
+	rnd   engine.Stream
 	drop  float64 // the drop probability at the client's latest send decision
 }
 
@@ -72,14 +73,14 @@ func newThrottleGate(c *Config, clients int) (clientGate, error) {
 	}
 	g := &throttleGate{t: t, clients: ownLines[throttledClient](clients)}
 	for i := range g.clients {
-		g.clients[i].rnd = streamFor(c.Seed, labelDrop, uint64(i))
+		g.clients[i].rnd = engine.NewStream(c.Seed, labelDrop, uint64(i))
 	}
 	return g, nil
 }
 
 func (g *throttleGate) allow(c int32, now time.Duration) bool {
 	tc := &g.clients[c]
-	allowed, drop := g.t.Decide(&tc.state, now, tc.rnd.float())
+	allowed, drop := g.t.Decide(&tc.state, now, tc.rnd.Float64())
 	tc.drop = drop
 	return allowed
 }

@@ -7,6 +7,7 @@ import (
 	"time"
 
 	"github.com/rlsim/rlsim/algorithms"
+	"github.com/rlsim/rlsim/sim/engine"
 )
 
 // VegasSettings configure the Vegas concurrency lane (algorithms.Vegas), which
@@ -62,6 +63,6 @@ func newVegas(c *Config) (concurrencyLimiter, error) {
 }
 
 func probeSeed(seed uint64) uint64 {
-	s := streamFor(seed, labelProbe)
-	return s.next()
+	s := engine.NewStream(seed, labelProbe)
+	return s.Uint64()
 }

@@ -31,7 +31,7 @@ func (s *Simulation) Inject(client, n int, spread time.Duration) error {
 	}
 	for _, l := range s.lanes {
 		for k := range int64(n) {
-			l.eng.schedule(s.now+scale(spread, k, int64(n)), evInject, int32(client), 0)
+			l.eng.Schedule(s.now+scale(spread, k, int64(n)), evInject, int32(client), 0)
 		}
 	}
 	return nil

@@ -7,6 +7,7 @@ import (
 	"time"
 
 	"github.com/rlsim/rlsim/algorithms"
+	"github.com/rlsim/rlsim/sim/engine"
 )
 
 // bruteOverLimit measures, on a 1ns grid over [0, end), how long the trailing
@@ -28,16 +29,16 @@ func bruteOverLimit(adm []admission, window time.Duration, limit int64, end time
 }
 
 func TestPeakTrackerMatchesBruteForce(t *testing.T) {
-	rnd := streamFor(11)
+	rnd := engine.NewStream(11)
 	for trial := range 300 {
-		window := time.Duration(1 + rnd.next()%40)
-		limit := int64(1 + rnd.next()%6)
+		window := time.Duration(1 + rnd.Uint64()%40)
+		limit := int64(1 + rnd.Uint64()%6)
 		p := newPeakTracker(window, limit, 1)
 		var adm []admission
 		at := time.Duration(0)
-		for range 1 + rnd.next()%40 {
-			at += time.Duration(rnd.next() % 8)
-			a := admission{at, int64(1 + rnd.next()%3)}
+		for range 1 + rnd.Uint64()%40 {
+			at += time.Duration(rnd.Uint64() % 8)
+			a := admission{at, int64(1 + rnd.Uint64()%3)}
 			adm = append(adm, a)
 			p.add(0, a.at, a.cost)
 		}
@@ -61,11 +62,11 @@ func TestPeakTrackerMatchesBruteForce(t *testing.T) {
 }
 
 func TestHistogramPercentilesWithinOnePercent(t *testing.T) {
-	rnd := streamFor(5)
+	rnd := engine.NewStream(5)
 	h := newHistogram()
 	var all []time.Duration
 	for range 200_000 {
-		v := rnd.exp(50 * time.Millisecond)
+		v := rnd.Exp(50 * time.Millisecond)
 		h.add(v)
 		all = append(all, v)
 	}

@@ -106,7 +106,7 @@ func newExactLimit(kind LaneKind, p algorithms.Policy, keys int) (exactLimit, er
 // other limit refused, at the instant the chain's answer would release it.
 func (f *fleet) exactDecide(r int32, answer algorithms.Decision, quota int, refused bool) {
 	l := f.lane
-	now := l.eng.now
+	now := l.eng.Now()
 	req := &l.reqs.all[r]
 	c := req.client
 	allOrNothing := len(l.chain) > 1 && l.cfg.Chain == ChainAllOrNothing
@@ -150,7 +150,7 @@ func (f *fleet) exactDecide(r int32, answer algorithms.Decision, quota int, refu
 // late). The answer acted on when it is back does not count them again.
 func (f *fleet) countDecided(r int32, answer algorithms.Decision, refused bool) {
 	l := f.lane
-	now := l.eng.now
+	now := l.eng.Now()
 	req := &l.reqs.all[r]
 	c := req.client
 	call := &f.calls[r]

@@ -111,7 +111,7 @@ func (rt *replicaTables) resize(old, n int) {
 		}
 		return
 	}
-	now := rt.f.lane.eng.now
+	now := rt.f.lane.eng.Now()
 	rt.expire(now)
 	rt.held = append(rt.held, heldShares{reps: rt.reps, until: now + rt.policy.Window})
 	if h := len(rt.held); h > maxHeld {

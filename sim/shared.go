@@ -66,7 +66,7 @@ func (l *lane) follow(b *requestBlock) {
 		run.given = b.allowed // the leader's cross-check is this lane's (given)
 	}
 	for i, at := range b.at {
-		l.eng.now = at
+		l.eng.AdvanceTo(at)
 		run.request = i
 		l.kernelRequest(&run, b.client[i], &l.kern.classes[b.group[i]], at)
 	}
@@ -164,9 +164,9 @@ func (s *Simulation) runShared(ctx context.Context, lanes []int, meter *progress
 		s.pool.give(want - n*(1+len(followers)))
 		for j, f := range followers {
 			f.follow(block)
-			meter.lane(index[j], f.eng.now, f.events)
+			meter.lane(index[j], f.eng.Now(), f.events)
 		}
-		meter.lane(lanes[0], leader.eng.now, leader.events)
+		meter.lane(lanes[0], leader.eng.Now(), leader.events)
 		if n < requestBlockSize {
 			break
 		}
@@ -175,7 +175,7 @@ func (s *Simulation) runShared(ctx context.Context, lanes []int, meter *progress
 		}
 	}
 	for j, f := range followers {
-		f.eng.heap = f.eng.heap[:0] // its own arrivals, never drawn: the leader's were
+		f.eng.Clear() // its own arrivals, never drawn: the leader's were
 		st.results[index[j]], st.events[index[j]] = f.result(), f.events
 		meter.lane(index[j], end, f.events)
 	}
@@ -217,7 +217,7 @@ func (s *Simulation) runApart(ctx context.Context, leader *lane, first int, foll
 func (s *Simulation) runAlone(ctx context.Context, i int, l *lane, meter *progressMeter) error {
 	st, end := s.streamed, s.End()
 	err := runLane(l, end, &s.pool, progressEvery, func() error {
-		meter.lane(i, l.eng.now, l.events)
+		meter.lane(i, l.eng.Now(), l.events)
 		return ctx.Err()
 	})
 	if err != nil {

@@ -185,7 +185,7 @@ func TestAFollowerTakesTheLeadersCrossCheck(t *testing.T) {
 	}
 	ran, alone := build(), build()
 	leader, follower := ran.lanes[0], ran.lanes[1]
-	follower.eng.heap = follower.eng.heap[:0] // it draws no arrivals: the leader's are its
+	follower.eng.Clear() // it draws no arrivals: the leader's are its
 	if !leader.m.peak.sameCheck(follower.m.peak) {
 		t.Fatal("two token bucket lanes of one limit: not the same cross-check")
 	}

@@ -7,6 +7,7 @@ import (
 	"time"
 
 	"github.com/rlsim/rlsim/algorithms"
+	"github.com/rlsim/rlsim/sim/engine"
 )
 
 // Simulation is a world being simulated through every lane, advanced in steps of
@@ -82,19 +83,19 @@ func newLane(ctx context.Context, index int, cfg *Config, pop *population, trace
 			}
 		}
 		if l.retryRnd != nil {
-			l.retryRnd[c] = streamFor(cfg.Seed, labelRetry, uint64(c))
+			l.retryRnd[c] = engine.NewStream(cfg.Seed, labelRetry, uint64(c))
 		}
 		switch g := pop.groupOf[c]; {
 		case pop.superposed[g]:
 			if pop.indexOf[c] == 0 {
-				l.streams[g].rnd = streamFor(cfg.Seed, labelArrival, uint64(c), 0) // its first client's
+				l.streams[g].rnd = engine.NewStream(cfg.Seed, labelArrival, uint64(c), 0) // its first client's
 			}
 			continue
 		case oneShot(&pop.groups[g]):
 			continue // a burst draws nothing
 		}
 		for j := range pop.groups[pop.groupOf[c]].Arrivals {
-			rnd := streamFor(cfg.Seed, labelArrival, uint64(c), uint64(j))
+			rnd := engine.NewStream(cfg.Seed, labelArrival, uint64(c), uint64(j))
 			if j == 0 {
 				l.arrivals[c].rnd = rnd
 			} else {
@@ -103,14 +104,14 @@ func newLane(ctx context.Context, index int, cfg *Config, pop *population, trace
 		}
 	}
 	if cfg.Backend != nil {
-		seed := streamFor(cfg.Seed, labelService)
-		l.backend = newBackend(cfg.Backend, seed.next())
+		seed := engine.NewStream(cfg.Seed, labelService)
+		l.backend = newBackend(cfg.Backend, seed.Uint64())
 	}
 	l.cold = pop.clients() >= warmFrom || pop.keys[0].len() >= warmFrom || warmAlways
 	l.setKernel()
 	// Room for every client's first arrivals: a heap grown by append would
 	// hold its old and new arrays at once while it grows.
-	l.eng.heap = make([]event, 0, firstEvents(pop))
+	l.eng.Grow(firstEvents(pop))
 	if err := l.start(ctx); err != nil {
 		return nil, err
 	}
@@ -148,7 +149,7 @@ func (l *lane) allocClientSlices() {
 			l.arrivals = make([]arrivalState, n)
 		}
 		if l.retryRnd == nil && grp.Retry.Kind != RetryNone {
-			l.retryRnd = make([]stream, n)
+			l.retryRnd = make([]engine.Stream, n)
 		}
 		if l.paused == nil && grp.Pace {
 			l.paused = make([]time.Duration, n)
@@ -296,7 +297,7 @@ func (s *Simulation) RunToEnd(ctx context.Context) (Result, error) {
 			return err
 		}
 		err = runLane(l, end, pool, progressEvery, func() error {
-			meter.lane(i, l.eng.now, l.events)
+			meter.lane(i, l.eng.Now(), l.events)
 			return ctx.Err()
 		})
 		if err == nil {
@@ -343,11 +344,11 @@ func (s *Simulation) finish(t time.Duration, pool *eventPool) error {
 // overBudget is a *BudgetError if lane l has spent the budget with events at or
 // before t still to process, else nil.
 func (s *Simulation) overBudget(l *lane, t time.Duration) error {
-	at, ok := l.eng.next()
+	at, ok := l.eng.Next()
 	if s.opt.MaxEvents <= 0 || !ok || at > min(t, l.end) {
 		return nil
 	}
-	return &BudgetError{Budget: s.opt.MaxEvents, Where: fmt.Sprintf("in lane %v at t=%v of %v", l.name, l.eng.now, s.End())}
+	return &BudgetError{Budget: s.opt.MaxEvents, Where: fmt.Sprintf("in lane %v at t=%v of %v", l.name, l.eng.Now(), s.End())}
 }
 
 // Result is what has been measured so far.
@@ -373,7 +374,7 @@ func (s *Simulation) Result() Result {
 
 // result is what lane l has measured so far.
 func (l *lane) result() LaneResult {
-	lr := l.m.result(l.index, l.pop, l.cfg, l.backend, l.eng.now, l.clients)
+	lr := l.m.result(l.index, l.pop, l.cfg, l.backend, l.eng.Now(), l.clients)
 	if l.fleet != nil {
 		lr.Topology = l.fleet.topologyResult(l.cfg)
 	}

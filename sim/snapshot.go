@@ -29,7 +29,7 @@ func (s *Simulation) Snapshot() []LaneSnapshot {
 	for i, l := range s.lanes {
 		c := &l.m.counts
 		snap := LaneSnapshot{
-			Lane: l.kind, Name: l.name, Now: l.eng.now,
+			Lane: l.kind, Name: l.name, Now: l.eng.Now(),
 			Attempts: c.Attempts, Admitted: c.Admitted, Refused: c.Refused, Delayed: c.Delayed,
 			Shed: c.Shed, Dropped: c.Dropped, Succeeded: c.Succeeded,
 			Peak: l.m.peak.worst(l.pop.keys[0].name),

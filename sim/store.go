@@ -35,7 +35,7 @@ func (f *fleet) roundTrip() time.Duration {
 		return 0
 	}
 	if s.Kind == ServiceExponential {
-		return f.rtt.exp(s.Mean)
+		return f.rtt.Exp(s.Mean)
 	}
 	return s.Mean
 }
@@ -46,7 +46,7 @@ func (f *fleet) roundTrip() time.Duration {
 // when it is back.
 func (f *fleet) begin(r int32, atRA bool) {
 	l := f.lane
-	now := l.eng.now
+	now := l.eng.Now()
 	f.slot(r)
 	f.calls[r] = storeCall{}
 	f.replicaOf[r] = f.pick(l.reqs.all[r].client)
@@ -128,7 +128,7 @@ func (f *fleet) called(c int32, calls int64) {
 // the attempt then waits on the store for ever (begin counts it).
 func (f *fleet) schedule(at time.Duration, kind eventKind, r int32) {
 	if at <= f.lane.end {
-		f.lane.eng.schedule(at, kind, r, 0)
+		f.lane.eng.Schedule(at, kind, r, 0)
 	}
 }
 
@@ -136,7 +136,7 @@ func (f *fleet) schedule(at time.Duration, kind eventKind, r int32) {
 func (f *fleet) decideNow(r int32, atRA bool) {
 	l := f.lane
 	req := &l.reqs.all[r]
-	answer, quota, refused := l.decideChain(req.client, l.eng.now, req.cost)
+	answer, quota, refused := l.decideChain(req.client, l.eng.Now(), req.cost)
 	f.ctx.storeErr = false
 	f.exactDecide(r, answer, quota, refused)
 	l.act(r, answer, quota, refused, atRA)
@@ -151,7 +151,7 @@ func (f *fleet) storeDecide(r int32) {
 	req := &l.reqs.all[r]
 	call := &f.calls[r]
 	call.writes = 0
-	answer, quota, refused := l.decideChain(req.client, l.eng.now, req.cost)
+	answer, quota, refused := l.decideChain(req.client, l.eng.Now(), req.cost)
 	call.answer, call.quota, call.refused, call.shadowed = answer, int32(quota), refused, int32(l.shadowed)
 	f.ctx.racy = false
 	f.exactDecide(r, answer, quota, refused)

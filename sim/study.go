@@ -1,6 +1,10 @@
 package sim
 
-import "time"
+import (
+	"time"
+
+	"github.com/rlsim/rlsim/sim/engine"
+)
 
 // What a study built on sim's engine outside this package (package contention)
 // shares with the lanes: the seeded streams, the backoff convention, saturating
@@ -10,13 +14,15 @@ import "time"
 // draw from: derive one per client and purpose with NewStream so that the kinds
 // a study compares draw the same numbers (common random numbers). The zero value
 // is a valid stream. Not safe for concurrent use.
-type Stream struct{ s stream }
+type Stream struct{ s engine.Stream }
 
 // NewStream derives an independent stream from a seed and labels.
-func NewStream(seed uint64, labels ...uint64) Stream { return Stream{streamFor(seed, labels...)} }
+func NewStream(seed uint64, labels ...uint64) Stream {
+	return Stream{engine.NewStream(seed, labels...)}
+}
 
 // AbsNormal draws |Normal(mean, sd)|, rounded to the nanosecond.
-func (s *Stream) AbsNormal(mean, sd time.Duration) time.Duration { return s.s.absNormal(mean, sd) }
+func (s *Stream) AbsNormal(mean, sd time.Duration) time.Duration { return s.s.AbsNormal(mean, sd) }
 
 // Backoff is the sleep before retry number n of r, an exponential policy, given
 // the previous sleep (zero before the first retry), drawing its jitter from s:
@@ -32,22 +38,22 @@ func Later(now, d time.Duration) time.Duration { return later(now, d) }
 // (say, a client and a step) and come out in time order, ties in the order they
 // were scheduled, so runs are reproducible. The zero value is an empty queue at
 // time 0. Not safe for concurrent use.
-type Queue struct{ e engine }
+type Queue struct{ e eventQueue }
 
 // Reset empties the queue and sets its clock back to 0, keeping its memory.
-func (q *Queue) Reset() { q.e = engine{heap: q.e.heap[:0]} }
+func (q *Queue) Reset() { q.e.Reset() }
 
 // Now is the virtual time of the latest event popped.
-func (q *Queue) Now() time.Duration { return q.e.now }
+func (q *Queue) Now() time.Duration { return q.e.Now() }
 
 // Schedule adds an event at virtual time at, which must not be before Now.
-func (q *Queue) Schedule(at time.Duration, a, b int32) { q.e.schedule(at, evStudy, a, b) }
+func (q *Queue) Schedule(at time.Duration, a, b int32) { q.e.Schedule(at, evStudy, a, b) }
 
 // Pending is the number of scheduled events.
-func (q *Queue) Pending() int { return q.e.pending() }
+func (q *Queue) Pending() int { return q.e.Pending() }
 
 // Pop removes the earliest event, advances the clock to it and returns its two values.
 func (q *Queue) Pop() (a, b int32) {
-	ev := q.e.pop()
-	return ev.a, ev.b
+	ev := q.e.Pop()
+	return ev.A, ev.B
 }

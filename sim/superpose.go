@@ -3,6 +3,8 @@ package sim
 import (
 	"math/bits"
 	"time"
+
+	"github.com/rlsim/rlsim/sim/engine"
 )
 
 // superposable reports whether a group's clients can share one arrival stream:
@@ -24,7 +26,7 @@ func nextSuperposed(a *Arrival, n int, st *arrivalState, stop time.Duration, mea
 		from = st.last
 	}
 	d := newSuperposedDraw(a, n, stop, means)
-	return d.after(from, st.rnd.exp1(), st)
+	return d.after(from, st.rnd.Exp1(), st)
 }
 
 // superposedDraw is what drawing a superposed group's arrivals needs, worked
@@ -46,7 +48,7 @@ func newSuperposedDraw(a *Arrival, n int, stop time.Duration, means *superposedM
 // st's stream), or ok=false when there is none before the stop. It counts the
 // arrival in st.
 func (d *superposedDraw) after(from time.Duration, gap1 float64, st *arrivalState) (at time.Duration, ok bool) {
-	at = later(from, roundNs(gap1*d.mean))
+	at = later(from, engine.RoundNs(gap1*d.mean))
 	if at >= d.stop {
 		return 0, false
 	}
@@ -75,7 +77,7 @@ func (m *superposedMean) of(rate Rate, n int) float64 {
 
 // pick is a client of n picked uniformly from the group's stream st.
 func (st *arrivalState) pick(n int) int32 {
-	hi, _ := bits.Mul64(st.rnd.next(), uint64(n))
+	hi, _ := bits.Mul64(st.rnd.Uint64(), uint64(n))
 	return int32(hi)
 }
 

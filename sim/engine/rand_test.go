@@ -1,4 +1,4 @@
-package sim
+package engine
 
 import (
 	"math"
@@ -6,10 +6,10 @@ import (
 	"time"
 )
 
-func draws(s stream, n int) []uint64 {
+func draws(s Stream, n int) []uint64 {
 	out := make([]uint64, n)
 	for i := range out {
-		out[i] = s.next()
+		out[i] = s.Uint64()
 	}
 	return out
 }
@@ -27,12 +27,12 @@ func TestStreamForLabels(t *testing.T) {
 	}
 	seen := map[[4]uint64]int{}
 	for i, k := range keys {
-		a, b := draws(streamFor(k.seed, k.labels...), 4), draws(streamFor(k.seed, k.labels...), 4)
+		a, b := draws(NewStream(k.seed, k.labels...), 4), draws(NewStream(k.seed, k.labels...), 4)
 		if [4]uint64(a) != [4]uint64(b) {
-			t.Errorf("streamFor(%d, %v) twice gave %x and %x, want the same stream", k.seed, k.labels, a, b)
+			t.Errorf("NewStream(%d, %v) twice gave %x and %x, want the same stream", k.seed, k.labels, a, b)
 		}
 		if j, dup := seen[[4]uint64(a)]; dup {
-			t.Errorf("streamFor(%d, %v) and streamFor(%d, %v) gave the same stream", k.seed, k.labels, keys[j].seed, keys[j].labels)
+			t.Errorf("NewStream(%d, %v) and NewStream(%d, %v) gave the same stream", k.seed, k.labels, keys[j].seed, keys[j].labels)
 		}
 		seen[[4]uint64(a)] = i
 	}
@@ -44,7 +44,7 @@ func TestStreamForNeighbours(t *testing.T) {
 	const n = 1000
 	values := map[uint64]bool{}
 	for client := range uint64(50) {
-		for _, v := range draws(streamFor(9, 0, client), n) {
+		for _, v := range draws(NewStream(9, 0, client), n) {
 			if values[v] {
 				t.Fatalf("client %d repeats a value drawn by a neighbour: %x", client, v)
 			}
@@ -55,11 +55,11 @@ func TestStreamForNeighbours(t *testing.T) {
 
 func TestStreamFloat(t *testing.T) {
 	const n = 1_000_000
-	s := streamFor(1, 1)
+	s := NewStream(1, 1)
 	var sum float64
 	var bins [10]int
 	for range n {
-		f := s.float()
+		f := s.Float64()
 		if f < 0 || f >= 1 {
 			t.Fatalf("float() = %v, want [0, 1)", f)
 		}
@@ -80,10 +80,10 @@ func TestStreamFloat(t *testing.T) {
 func TestStreamExp(t *testing.T) {
 	const n = 1_000_000
 	for _, mean := range []time.Duration{time.Millisecond, 3 * time.Second} {
-		s := streamFor(2, uint64(mean))
+		s := NewStream(2, uint64(mean))
 		var sum float64
 		for range n {
-			d := s.exp(mean)
+			d := s.Exp(mean)
 			if d < 0 {
 				t.Fatalf("exp(%v) = %v, want ≥ 0", mean, d)
 			}
@@ -114,10 +114,10 @@ func TestStreamAbsNormal(t *testing.T) {
 		{5 * time.Millisecond, 0},
 	}
 	for _, tt := range tests {
-		s := streamFor(3, uint64(tt.mean), uint64(tt.sd))
+		s := NewStream(3, uint64(tt.mean), uint64(tt.sd))
 		var sum, sq float64
 		for range n {
-			d := s.absNormal(tt.mean, tt.sd)
+			d := s.AbsNormal(tt.mean, tt.sd)
 			if d < 0 {
 				t.Fatalf("absNormal(%v, %v) = %v, want ≥ 0", tt.mean, tt.sd, d)
 			}
@@ -138,11 +138,11 @@ func TestStreamAbsNormal(t *testing.T) {
 }
 
 func TestStreamDuration(t *testing.T) {
-	s := streamFor(4)
+	s := NewStream(4)
 	const d = 3
 	var counts [d + 1]int
 	for range 40000 {
-		x := s.duration(d)
+		x := s.Duration(d)
 		if x < 0 || x > d {
 			t.Fatalf("duration(%d) = %d, want [0, %d]", d, x, d)
 		}
@@ -154,13 +154,13 @@ func TestStreamDuration(t *testing.T) {
 		}
 	}
 	for _, d := range []time.Duration{0, -1, math.MinInt64} {
-		if x := s.duration(d); x != 0 {
+		if x := s.Duration(d); x != 0 {
 			t.Errorf("duration(%v) = %v, want 0", d, x)
 		}
 	}
 	for _, d := range []time.Duration{1, time.Second, math.MaxInt64} {
 		for range 1000 {
-			if x := s.duration(d); x < 0 || x > d {
+			if x := s.Duration(d); x < 0 || x > d {
 				t.Fatalf("duration(%v) = %v, want [0, %v]", d, x, d)
 			}
 		}
@@ -168,14 +168,14 @@ func TestStreamDuration(t *testing.T) {
 }
 
 func TestStreamBetween(t *testing.T) {
-	s := streamFor(5)
+	s := NewStream(5)
 	tests := []struct{ lo, hi time.Duration }{
 		{5, 7}, {-2, 1}, {time.Millisecond, time.Second}, {0, 0}, {9, 9},
 	}
 	for _, tt := range tests {
 		hitLo, hitHi := false, false
 		for range 10000 {
-			x := s.between(tt.lo, tt.hi)
+			x := s.Between(tt.lo, tt.hi)
 			if x < tt.lo || x > tt.hi {
 				t.Fatalf("between(%v, %v) = %v, out of range", tt.lo, tt.hi, x)
 			}
@@ -186,23 +186,23 @@ func TestStreamBetween(t *testing.T) {
 			t.Errorf("between(%v, %v) in 10000 draws: drew lo %v, drew hi %v; want both ends", tt.lo, tt.hi, hitLo, hitHi)
 		}
 	}
-	if x := s.between(10, 3); x != 10 {
+	if x := s.Between(10, 3); x != 10 {
 		t.Errorf("between(10, 3) = %v, want lo (10)", x)
 	}
 }
 
 func BenchmarkStream(b *testing.B) {
-	s := streamFor(6)
+	s := NewStream(6)
 	b.Run("float", func(b *testing.B) {
 		b.ReportAllocs()
 		for b.Loop() {
-			s.float()
+			s.Float64()
 		}
 	})
 	b.Run("absNormal", func(b *testing.B) {
 		b.ReportAllocs()
 		for b.Loop() {
-			s.absNormal(10*time.Millisecond, 2*time.Millisecond)
+			s.AbsNormal(10*time.Millisecond, 2*time.Millisecond)
 		}
 	})
 }
@@ -212,13 +212,13 @@ func BenchmarkStream(b *testing.B) {
 func TestRoundNs(t *testing.T) {
 	values := []float64{0, 0.25, 0.5, 0.49999999999999994, 0.5000000000000001, 1, 1.5, 2.5, 1e6 + 0.5,
 		1 << 52, 1<<52 + 1, 1<<53 - 1, 1 << 53, 1<<62 + 0.5, math.MaxInt64, math.Nextafter(math.MaxInt64, 0), math.Inf(1)}
-	rnd := streamFor(3, 14)
+	rnd := NewStream(3, 14)
 	for range 100_000 {
-		values = append(values, rnd.exp1()*1e6, rnd.float()*float64(int64(1)<<(rnd.next()%63)))
+		values = append(values, rnd.Exp1()*1e6, rnd.Float64()*float64(int64(1)<<(rnd.Uint64()%63)))
 	}
 	for _, v := range values {
-		if got, want := roundNs(v), saturate(math.Round(v)); got != want {
-			t.Fatalf("roundNs(%v) = %d, want %d", v, got, want)
+		if got, want := RoundNs(v), saturate(math.Round(v)); got != want {
+			t.Fatalf("RoundNs(%v) = %d, want %d", v, got, want)
 		}
 	}
 }

@@ -1,7 +1,7 @@
-// The tables of stream.exp, printed once from zigguratLayers (rand_test.go),
+// The tables of Stream.Exp1, printed once from zigguratLayers (ziggurat_test.go),
 // which checks them; literals so that every machine draws the same numbers.
 
-package sim
+package engine
 
 // zigKE, zigWE and zigFE are the 256 layers of the exponential ziggurat
 // (Marsaglia and Tsang 2000) for a 53-bit uniform: the layer's acceptance

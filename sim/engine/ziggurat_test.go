@@ -1,4 +1,4 @@
-package sim
+package engine
 
 import (
 	"math"
@@ -50,9 +50,9 @@ func TestStreamExp1Distribution(t *testing.T) {
 	const n = 2_000_000
 	edges := []float64{0, 0.05, 0.1, 0.25, 0.5, 1, 1.5, 2, 3, 4, 5, 6, 7, 7.697117470131487, 8, 9, 10, 12, math.Inf(1)}
 	counts := make([]int, len(edges)-1)
-	s := streamFor(7, 1)
+	s := NewStream(7, 1)
 	for range n {
-		x := s.exp1()
+		x := s.Exp1()
 		if x < 0 || math.IsNaN(x) {
 			t.Fatalf("exp1() = %v, want ≥ 0", x)
 		}
@@ -75,22 +75,22 @@ func TestStreamExp1Distribution(t *testing.T) {
 // BenchmarkStreamExp compares the ziggurat with the inversion −log(1−U) it replaced.
 func BenchmarkStreamExp(b *testing.B) {
 	b.Run("ziggurat", func(b *testing.B) {
-		s := streamFor(1)
+		s := NewStream(1)
 		b.ReportAllocs()
 		var sum float64
 		for range b.N {
-			sum += s.exp1()
+			sum += s.Exp1()
 		}
 		if sum < 0 {
 			b.Fatal(sum)
 		}
 	})
 	b.Run("inversion", func(b *testing.B) {
-		s := streamFor(1)
+		s := NewStream(1)
 		b.ReportAllocs()
 		var sum float64
 		for range b.N {
-			sum += -math.Log1p(-s.float())
+			sum += -math.Log1p(-s.Float64())
 		}
 		if sum < 0 {
 			b.Fatal(sum)
