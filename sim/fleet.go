@@ -18,9 +18,8 @@ type fleet struct {
 	most   int // replicas at most, over the run
 	rr     uint64
 	route  stream // random routing
-	rtt    stream // store round trips
 	hashOf []uint64
-	downAt int // the first outage not yet over
+	store  store
 
 	ctx struct {
 		replica  int32
@@ -61,7 +60,8 @@ const (
 func newFleet(l *lane, kind LaneKind) (*fleet, error) {
 	t := l.cfg.Topology
 	f := &fleet{topo: t, lane: l, count: t.Replicas[0].Count,
-		route: streamFor(l.cfg.Seed, labelRouting), rtt: streamFor(l.cfg.Seed, labelStore), latency: newHistogram()}
+		route: streamFor(l.cfg.Seed, labelRouting), latency: newHistogram()}
+	f.store = newStore(f)
 	for _, s := range t.Replicas {
 		f.most = max(f.most, s.Count)
 	}
@@ -176,7 +176,7 @@ func (f *fleet) sync(i int) {
 	if next := later(l.eng.now, lim.SyncInterval); next <= l.end {
 		l.eng.schedule(next, evSync, int32(i), 0)
 	}
-	if f.down(l.eng.now) {
+	if !f.store.sync(l.eng.now, f.count) {
 		return
 	}
 	calls := int64(f.count)
