@@ -19,9 +19,8 @@ type fleet struct {
 	most   int // replicas at most, over the run
 	rr     uint64
 	route  engine.Stream // random routing
-	rtt    engine.Stream // store round trips
 	hashOf []uint64
-	downAt int // the first outage not yet over
+	store  store
 
 	ctx struct {
 		replica  int32
@@ -62,7 +61,8 @@ const (
 func newFleet(l *lane, kind LaneKind) (*fleet, error) {
 	t := l.cfg.Topology
 	f := &fleet{topo: t, lane: l, count: t.Replicas[0].Count,
-		route: engine.NewStream(l.cfg.Seed, labelRouting), rtt: engine.NewStream(l.cfg.Seed, labelStore), latency: newHistogram()}
+		route: engine.NewStream(l.cfg.Seed, labelRouting), latency: newHistogram()}
+	f.store = newStore(f)
 	for _, s := range t.Replicas {
 		f.most = max(f.most, s.Count)
 	}
@@ -177,7 +177,7 @@ func (f *fleet) sync(i int) {
 	if next := later(l.eng.Now(), lim.SyncInterval); next <= l.end {
 		l.eng.Schedule(next, evSync, int32(i), 0)
 	}
-	if f.down(l.eng.Now()) {
+	if !f.store.sync(l.eng.Now(), f.count) {
 		return
 	}
 	calls := int64(f.count)

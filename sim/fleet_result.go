@@ -26,6 +26,7 @@ func (f *fleet) admitted(r int32, now time.Duration, cost int64) {
 // topologyResult is the fleet's figures at the end.
 func (f *fleet) topologyResult(cfg *Config) *TopologyResult {
 	r := f.result
+	f.store.account(&r)
 	r.Replicas, r.Routing = f.most, f.topo.Routing
 	if cfg.Duration > 0 {
 		r.StoreCallsPerSecond = float64(r.StoreCalls) / cfg.Duration.Seconds()

@@ -1,6 +1,7 @@
 package sim
 
 import (
+	"github.com/rlsim/rlsim/sim/engine"
 	"time"
 
 	"github.com/rlsim/rlsim/algorithms"
@@ -13,37 +14,62 @@ type storeCall struct {
 	shadowed    int32
 	refused     bool
 	atRA        bool // the attempt came at the instant a Retry-After pointed to
-	failed      bool // the call failed (timeout): decide on each limit's fail mode at the reply
+	failed      bool // the call failed, known only at the reply (a timeout): decide on each limit's fail mode then
 	counted     bool // the limit's view of the decision was counted when the store decided it
 	writes      uint64
 	write, back time.Duration
 }
 
-// down reports whether the store is in an outage at t; t never goes back.
-func (f *fleet) down(t time.Duration) bool {
-	o := f.topo.Store.Outages
-	for f.downAt < len(o) && o[f.downAt].To <= t {
-		f.downAt++
-	}
-	return f.downAt < len(o) && o[f.downAt].From <= t
+// store is the store shared and synced limits keep their state in, as the
+// fleet sees it: for each call, when it reaches the store and when its answer
+// is back, or that it failed and when that is known; and what it holds. The
+// limits' states live with the limits (sharedLimit, syncedLimit): a store is
+// the service between them and the replicas — its latency, its availability,
+// its capacity. Calls and syncs come in time order (at never goes back).
+type store interface {
+	// call is replica's call, sent at at, for client c's decision: a check of
+	// trips round trips (1 an atomic script, 2 a read then a write).
+	call(at time.Duration, replica, c int32, trips int64) storeAnswer
+	// sync is a synced limit's sync by n replicas at at (n calls): whether it
+	// reached the store. A sync takes no time.
+	sync(at time.Duration, n int) bool
+	// account adds what the store holds and did, beyond the calls the fleet
+	// counts, to the lane's result at the end.
+	account(r *TopologyResult)
 }
 
-// roundTrip draws one store round trip.
-func (f *fleet) roundTrip() time.Duration {
-	s := f.topo.Store.Latency
-	if s.Mean <= 0 {
-		return 0
-	}
-	if s.Kind == ServiceExponential {
-		return f.rtt.Exp(s.Mean)
-	}
-	return s.Mean
+// storeAnswer is the store's answer to one call, in times after it was sent.
+type storeAnswer struct {
+	// reach is when the check reaches the store and is decided there; write
+	// when the write of a two-trip check does.
+	reach, write time.Duration
+	// roundTrip is when the answer, or the failure, is known at the replica:
+	// the latency the store adds to the decision (a failure known at once has 0,
+	// and is decided at the attempt).
+	roundTrip time.Duration
+	// trips counts the round trips made, failed ones included.
+	trips   int64
+	failure storeFailure
+}
+
+// storeFailure is how a store call failed: each limit then decides by its fail mode.
+type storeFailure uint8
+
+const (
+	storeAnswered storeFailure = iota // no failure
+	storeRefused                      // refused (connection refused: an outage)
+	storeTimedOut                     // no answer within the timeout
+)
+
+// newStore is the store of fleet f's topology.
+func newStore(f *fleet) store {
+	return newLatencyStore(&f.topo.Store, engine.NewStream(f.lane.cfg.Seed, labelStore))
 }
 
 // begin routes the attempt of request r to a replica and has it decided: at
-// once when no limit calls the store (or the store answers in no time, or is
-// down), else when the call reaches the store, the lane acting on the answer
-// when it is back.
+// once when no limit calls the store (or the store answers in no time, or
+// fails at once), else when the call reaches the store, the lane acting on
+// the answer (or the failure) when it is back.
 func (f *fleet) begin(r int32, atRA bool) {
 	l := f.lane
 	now := l.eng.Now()
@@ -55,30 +81,22 @@ func (f *fleet) begin(r int32, atRA bool) {
 		f.decideNow(r, atRA)
 		return
 	}
-	st := &f.topo.Store
-	calls := int64(1)
-	if st.Racy {
-		calls = 2
-	}
 	c := l.reqs.all[r].client
-	if f.down(now) {
-		f.called(c, 1)
-		f.result.StoreErrors++
-		f.latency.add(0)
-		f.ctx.storeErr = true
-		f.decideNow(r, atRA)
-		return
+	trips := int64(1)
+	if f.topo.Store.Racy {
+		trips = 2
 	}
-	read, write := f.roundTrip(), time.Duration(0)
-	if st.Racy {
-		write = f.roundTrip()
-	}
-	f.called(c, calls)
-	total := later(read, write)
-	if st.Timeout > 0 && total > st.Timeout {
+	a := f.store.call(now, f.replicaOf[r], c, trips)
+	f.called(c, a.trips)
+	f.latency.add(a.roundTrip)
+	if a.failure != storeAnswered {
 		f.result.StoreErrors++
-		f.latency.add(st.Timeout)
-		f.calls[r] = storeCall{atRA: atRA, failed: true, back: later(now, st.Timeout)}
+		if a.roundTrip == 0 {
+			f.ctx.storeErr = true
+			f.decideNow(r, atRA)
+			return
+		}
+		f.calls[r] = storeCall{atRA: atRA, failed: true, back: later(now, a.roundTrip)}
 		if f.calls[r].back > l.end {
 			f.result.Waiting++
 			return
@@ -86,17 +104,16 @@ func (f *fleet) begin(r int32, atRA bool) {
 		f.schedule(f.calls[r].back, evStoreReply, r)
 		return
 	}
-	f.latency.add(total)
-	if total == 0 {
+	if a.roundTrip == 0 {
 		f.decideNow(r, atRA)
 		return
 	}
-	if later(now, total) > l.end {
+	if later(now, a.roundTrip) > l.end {
 		f.result.Waiting++ // answered after the run: nothing of it is decided
 		return
 	}
-	f.calls[r] = storeCall{atRA: atRA, write: later(now, later(read, write/2)), back: later(now, total)}
-	f.schedule(later(now, read/2), evStoreDecide, r)
+	f.calls[r] = storeCall{atRA: atRA, write: later(now, a.write), back: later(now, a.roundTrip)}
+	f.schedule(later(now, a.reach), evStoreDecide, r)
 }
 
 // callsStore reports whether a decision for client c calls the store: some
