@@ -64,7 +64,7 @@ func (f *fleet) begin(r int32, atRA bool) {
 	if f.down(now) {
 		f.called(c, 1)
 		f.result.StoreErrors++
-		f.latency.add(0)
+		f.latency.Add(0)
 		f.ctx.storeErr = true
 		f.decideNow(r, atRA)
 		return
@@ -77,7 +77,7 @@ func (f *fleet) begin(r int32, atRA bool) {
 	total := later(read, write)
 	if st.Timeout > 0 && total > st.Timeout {
 		f.result.StoreErrors++
-		f.latency.add(st.Timeout)
+		f.latency.Add(st.Timeout)
 		f.calls[r] = storeCall{atRA: atRA, failed: true, back: later(now, st.Timeout)}
 		if f.calls[r].back > l.end {
 			f.result.Waiting++
@@ -86,7 +86,7 @@ func (f *fleet) begin(r int32, atRA bool) {
 		f.schedule(f.calls[r].back, evStoreReply, r)
 		return
 	}
-	f.latency.add(total)
+	f.latency.Add(total)
 	if total == 0 {
 		f.decideNow(r, atRA)
 		return
