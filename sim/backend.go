@@ -4,6 +4,7 @@ import (
 	"time"
 
 	"github.com/rlsim/rlsim/sim/engine"
+	"github.com/rlsim/rlsim/sim/window"
 )
 
 // backend is the service behind a lane's limiter: servers working in parallel on
@@ -109,10 +110,10 @@ func (b *backend) change(l *lane, i int) {
 	b.startWaiting(l)
 }
 
-func (b *backend) stats(now time.Duration, latency *histogram) BackendStats {
+func (b *backend) stats(now time.Duration, latency *window.Histogram) BackendStats {
 	b.account(now)
 	s := BackendStats{
-		Served: latency.n, Latency: latency.percentiles(),
+		Served: latency.Count(), Latency: Percentiles(latency.Percentiles()),
 		MaxInFlight: b.maxInFlight, MaxQueue: b.maxQueue,
 	}
 	if b.availTime > 0 {

@@ -152,7 +152,7 @@ func (l *lane) admitLate(r int32, delay time.Duration, atRetryAfter bool) {
 // is to call it: in the cache the reads cost more than they save.
 func (l *lane) warm(c int32) {
 	key := l.pop.keyOf[0][c]
-	w := l.clients[c].requests + int64(l.m.peak.keys[key].n) + int64(l.pop.groupOf[c])
+	w := l.clients[c].requests + int64(l.m.peak.Held(key)) + int64(l.pop.groupOf[c])
 	p := &l.direct
 	switch {
 	case p.bucket != nil:

@@ -677,7 +677,7 @@ func fastPathsOf(cfg Config) fastPathUse {
 				u.batched += b2i(l.kern.batched)
 			}
 			u.direct += b2i(l.direct.known())
-			if l.m.peak.unit > 0 {
+			if l.m.peak.Unit() > 0 {
 				u.recent++
 			}
 		}

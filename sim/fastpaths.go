@@ -13,7 +13,7 @@ var (
 	// the general loop (kernel.go).
 	kernelOff bool
 	// batchOff keeps a one-key kernel lane from handing its cross-check the
-	// decisions in runs (checkrun.go): one verdict per decision.
+	// decisions in runs (window.Tracker.CheckRun): one verdict per decision.
 	batchOff bool
 	// sharedOff keeps Run from sharing requests between lanes (shared.go);
 	// sharedAlways lets it share them even with a core for every lane.
@@ -27,11 +27,13 @@ var (
 	// directOff keeps the quick path but not the direct one: the one limit is
 	// asked through the decider and admitter interfaces (direct.go).
 	directOff bool
-	// inlineCheckOff sends every cross-check verdict through check, never
-	// checkInLine (crosscheck.go).
+	// inlineCheckOff sends every cross-check verdict through the general
+	// check, never its inlined common case (window, check.go;
+	// window.FastPaths.InlineCheckOff, read when the tracker is made).
 	inlineCheckOff bool
 	// recentOff gives a key whose cross-check log parts a keyWindow log even
-	// when every request costs the same, never a recentLog (recentlog.go);
+	// when every request costs the same, never a recentLog (window, recent.go;
+	// window.FastPaths.RecentOff, read when the tracker is made);
 	// it keeps the kernel from batching too, which needs the unit.
 	recentOff bool
 	// oneShotOff schedules and draws each client of a burst of one on its

@@ -5,6 +5,7 @@ import (
 
 	"github.com/rlsim/rlsim/algorithms"
 	"github.com/rlsim/rlsim/sim/engine"
+	"github.com/rlsim/rlsim/sim/window"
 )
 
 // fleet is a lane's topology as it runs: the replicas, the load balancer and
@@ -30,14 +31,14 @@ type fleet struct {
 		racy     bool // deciding on copies read from the store (racy check)
 	}
 	limits    []placed
-	shared    bool          // some limit calls the store on every decision
-	calls     []storeCall   // per request slot: its store call in progress
-	replicaOf []int32       // per request slot: the replica deciding its attempt
-	fleetPeak []peakTracker // per limit: across the fleet
-	repPeak   []peakTracker // per limit: key × replica
-	arrived   []peakTracker // per limit: across the fleet, as admissions reached the backend
-	exact     []exactLimit  // per limit: one exact limiter deciding the same attempts
-	latency   histogram
+	shared    bool             // some limit calls the store on every decision
+	calls     []storeCall      // per request slot: its store call in progress
+	replicaOf []int32          // per request slot: the replica deciding its attempt
+	fleetPeak []window.Tracker // per limit: across the fleet
+	repPeak   []window.Tracker // per limit: key × replica
+	arrived   []window.Tracker // per limit: across the fleet, as admissions reached the backend
+	exact     []exactLimit     // per limit: one exact limiter deciding the same attempts
+	latency   window.Histogram
 	result    TopologyResult
 }
 
@@ -61,7 +62,7 @@ const (
 func newFleet(l *lane, kind LaneKind) (*fleet, error) {
 	t := l.cfg.Topology
 	f := &fleet{topo: t, lane: l, count: t.Replicas[0].Count,
-		route: engine.NewStream(l.cfg.Seed, labelRouting), latency: newHistogram()}
+		route: engine.NewStream(l.cfg.Seed, labelRouting), latency: window.NewHistogram()}
 	f.store = newStore(f)
 	for _, s := range t.Replicas {
 		f.most = max(f.most, s.Count)
@@ -94,9 +95,9 @@ func newFleet(l *lane, kind LaneKind) (*fleet, error) {
 		}
 		pl.stats().Limit, pl.stats().State = lim.Name, lim.State
 		f.limits = append(f.limits, pl)
-		f.fleetPeak = append(f.fleetPeak, newUntimedTracker(p.Window, p.Limit, keys))
-		f.repPeak = append(f.repPeak, newUntimedTracker(p.Window, p.Limit, keys*f.most))
-		f.arrived = append(f.arrived, newUntimedTracker(p.Window, p.Limit, keys))
+		f.fleetPeak = append(f.fleetPeak, window.NewUntimed(p.Window, p.Limit, keys))
+		f.repPeak = append(f.repPeak, window.NewUntimed(p.Window, p.Limit, keys*f.most))
+		f.arrived = append(f.arrived, window.NewUntimed(p.Window, p.Limit, keys))
 		ex, err := newExactLimit(kind, p, keys)
 		if err != nil {
 			return nil, FieldErrors{{Field: "limits[" + itoa(i) + "]", Problem: err.Error()}}

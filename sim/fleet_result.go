@@ -15,10 +15,10 @@ func (f *fleet) admitted(r int32, now time.Duration, cost int64) {
 			continue
 		}
 		k := f.lane.pop.keyOf[i][c]
-		f.arrived[i].add(k, now, cost)
+		f.arrived[i].Add(k, now, cost)
 		if !counted {
-			f.fleetPeak[i].add(k, now, cost)
-			f.repPeak[i].add(rep*int32(f.lane.pop.keys[i].len())+k, now, cost)
+			f.fleetPeak[i].Add(k, now, cost)
+			f.repPeak[i].Add(rep*int32(f.lane.pop.keys[i].len())+k, now, cost)
 		}
 	}
 }
@@ -31,18 +31,18 @@ func (f *fleet) topologyResult(cfg *Config) *TopologyResult {
 	if cfg.Duration > 0 {
 		r.StoreCallsPerSecond = float64(r.StoreCalls) / cfg.Duration.Seconds()
 	}
-	r.StoreLatency = f.latency.percentiles()
+	r.StoreLatency = Percentiles(f.latency.Percentiles())
 	f.lane.m.later.catchUp(f.lane.eng.Now())
 	for i, pl := range f.limits {
 		lt := *pl.stats()
 		keys := &f.lane.pop.keys[i]
-		lt.Fleet = f.fleetPeak[i].worst(func(id int32) string { return keys.name(id) })
-		lt.Replica = f.repPeak[i].worst(func(id int32) string { return keys.name(id % int32(keys.len())) })
-		if f.repPeak[i].bestID >= 0 {
-			lt.BusiestReplica = int(f.repPeak[i].bestID) / keys.len()
+		lt.Fleet = WindowPeak(f.fleetPeak[i].Worst(func(id int32) string { return keys.name(id) }))
+		lt.Replica = WindowPeak(f.repPeak[i].Worst(func(id int32) string { return keys.name(id % int32(keys.len())) }))
+		if f.repPeak[i].BestKey() >= 0 {
+			lt.BusiestReplica = int(f.repPeak[i].BestKey()) / keys.len()
 		}
-		lt.Arrived = f.arrived[i].worst(func(id int32) string { return keys.name(id) })
-		lt.Exact = f.exact[i].peak.worst(func(id int32) string { return keys.name(id) })
+		lt.Arrived = WindowPeak(f.arrived[i].Worst(func(id int32) string { return keys.name(id) }))
+		lt.Exact = WindowPeak(f.exact[i].peak.Worst(func(id int32) string { return keys.name(id) }))
 		lt.Overshoot = max(0, lt.Fleet.Count-lt.Exact.Count)
 		lt.Classes = append([]OutageClass(nil), lt.Classes...)
 		r.Limits = append(r.Limits, lt)

@@ -4,6 +4,7 @@ import (
 	"time"
 
 	"github.com/rlsim/rlsim/algorithms"
+	"github.com/rlsim/rlsim/sim/window"
 )
 
 // The kernel is the lane loop specialised for the commonest world, where every
@@ -30,7 +31,7 @@ type kernel struct {
 	dirty   []int32       // the groups whose tally is not zero
 	keys    []int32       // client → its key of the first limit (population.keyOf[0])
 	// batched is true when the lane has one key and every request one cost:
-	// its cross-check takes the decisions in runs (checkrun.go).
+	// its cross-check takes the decisions in runs (window.Tracker.CheckRun).
 	batched bool
 	// record, when set, receives every request the kernel handles, for
 	// lanes that follow this one (shared.go).
@@ -87,9 +88,9 @@ func (l *lane) setKernel() {
 }
 
 // batchable reports whether the kernel may hand the lane's cross-check its
-// decisions in runs (checkrun.go): one key, every request of the unit.
+// decisions in runs (window.Tracker.CheckRun): one key, every request of the unit.
 func (l *lane) batchable() bool {
-	return l.pop.keys[0].len() == 1 && l.m.peak.unit > 0 && !batchOff
+	return l.pop.keys[0].len() == 1 && l.m.peak.Unit() > 0 && !batchOff
 }
 
 // kernelRun is what one call of runKernel counts in locals until it flushes.
@@ -106,7 +107,16 @@ type kernelRun struct {
 	request int
 	// batch holds, in a batched lane, the decisions the cross-check has not
 	// seen yet (flushChecks).
-	batch checkBatch
+	batch window.Batch
+}
+
+// b2i is 1 for true, 0 for false, without a branch.
+func b2i(b bool) int {
+	var i int
+	if b {
+		i = 1
+	}
+	return i
 }
 
 // crossChecked counts the cross-check's verdict allowed on a request the
@@ -277,17 +287,17 @@ func (l *lane) kernelRequest(run *kernelRun, c int32, cls *kernelClass, now time
 	switch {
 	case run.given != nil:
 		if admitted {
-			l.m.peak.add(key, now, cost)
+			l.m.peak.Add(key, now, cost)
 		}
 		run.crossChecked(run.given[run.request], admitted)
 	case l.kern.batched:
 		b := &run.batch
-		b.at[b.n], b.admitted[b.n] = now, admitted
-		if b.n++; b.n == checkBatchSize {
+		b.At[b.N], b.Admitted[b.N] = now, admitted
+		if b.N++; b.N == window.BatchSize {
 			l.flushChecks(run)
 		}
 	default:
-		run.crossChecked(l.m.peak.verdict(key, now, cost, admitted), admitted)
+		run.crossChecked(l.m.peak.Verdict(key, now, cost, admitted), admitted)
 	}
 	// Admitted (and succeeded), or refused (and given up), counted with no
 	// branch on a verdict that may be as often one as the other; the verdict
@@ -306,15 +316,15 @@ func (l *lane) kernelRequest(run *kernelRun, c int32, cls *kernelClass, now time
 // flushChecks hands the decisions of run's batch to the cross-check.
 func (l *lane) flushChecks(run *kernelRun) {
 	b := &run.batch
-	if b.n == 0 {
+	if b.N == 0 {
 		return
 	}
-	var allowed [checkBatchSize]bool
-	l.m.peak.checkRun(0, b, 0, &allowed)
-	for i := range b.n {
-		run.crossChecked(allowed[i], b.admitted[i])
+	var allowed [window.BatchSize]bool
+	l.m.peak.CheckRun(0, b, 0, &allowed)
+	for i := range b.N {
+		run.crossChecked(allowed[i], b.Admitted[i])
 	}
-	b.n = 0
+	b.N = 0
 }
 
 // nextPoint flushes the kernel's series bucket and starts the one holding now.
@@ -391,7 +401,7 @@ func (l *lane) flushKernel(run *kernelRun) {
 		cls, cl := &l.kern.classes[g], &m.classes[g]
 		cls.addTo(&cl.Unique, &cl.Attempts, &cl.Admitted, &cl.Succeeded, &cl.Refused, &cl.GaveUp)
 		if cls.admitted > 0 {
-			m.timesToSuccess(g).addN(0, cls.admitted) // each succeeded at its first attempt
+			m.timesToSuccess(g).AddN(0, cls.admitted) // each succeeded at its first attempt
 		}
 		total.started += cls.started
 		total.admitted += cls.admitted

@@ -4,6 +4,7 @@ import (
 	"time"
 
 	"github.com/rlsim/rlsim/algorithms"
+	"github.com/rlsim/rlsim/sim/window"
 )
 
 // metrics is what a lane measures as it runs. Its memory grows with clients, keys
@@ -13,9 +14,9 @@ type metrics struct {
 	refusedBy []int64
 	shadowBy  []int64
 	classes   []ClassResult
-	delays    histogram
-	latency   histogram
-	peak      *peakTracker // the first limit's keys: the lane's admissions (add)
+	delays    window.Histogram
+	latency   window.Histogram
+	peak      *window.Tracker // the first limit's keys: the lane's admissions (Add)
 	series    []Point
 	bucket    time.Duration
 	cur       int           // index of the bucket last used
@@ -24,7 +25,7 @@ type metrics struct {
 	headers    Headers
 	headersSet bool
 
-	slog      *peakTracker // the same tracker, as an exact sliding log (allow)
+	slog      *window.Tracker // the same tracker, as an exact sliding log (Allow)
 	decisions int64
 	disagreed int64
 
@@ -42,7 +43,7 @@ type metrics struct {
 	verdicts uint64
 	// toSuccess holds, per class, the time from a request's first attempt to its
 	// success; a class's histogram is allocated at its first success.
-	toSuccess []histogram
+	toSuccess []window.Histogram
 }
 
 // Verdict codes folded into metrics.verdicts.
@@ -74,24 +75,39 @@ func newMetrics(cfg *Config, first algorithms.Policy, pop *population, bucket ti
 	if _, err := algorithms.NewSlidingLog(first); err != nil {
 		return metrics{}, err // a limit too large to log
 	}
-	peak := newCheckedTracker(first.Window, first.Limit, pop.keys[0].len(), uniformCost(pop.groups))
+	peak := window.NewChecked(first.Window, first.Limit, pop.keys[0].len(), uniformCost(pop.groups),
+		window.FastPaths{InlineCheckOff: inlineCheckOff, RecentOff: recentOff})
 	m := metrics{
 		refusedBy: ownLines[int64](len(cfg.Limits)),
 		shadowBy:  ownLines[int64](len(cfg.Limits)),
 		classes:   ownLines[ClassResult](len(pop.groups)),
-		delays:    newHistogram(),
-		latency:   newHistogram(),
+		delays:    window.NewHistogram(),
+		latency:   window.NewHistogram(),
 		peak:      peak,
 		series:    make([]Point, 0, 256),
 		bucket:    bucket,
 		slog:      peak,
 		verdicts:  14695981039346656037,
-		toSuccess: ownLines[histogram](len(pop.groups)),
+		toSuccess: ownLines[window.Histogram](len(pop.groups)),
 	}
 	for g, grp := range pop.groups {
 		m.classes[g] = ClassResult{Name: grp.Name, Clients: grp.Count, Pace: grp.Pace}
 	}
 	return m, nil
+}
+
+// uniformCost is the cost every request of groups has, or 0 when they differ.
+func uniformCost(groups []ClientGroup) int64 {
+	if len(groups) == 0 {
+		return 0
+	}
+	unit := groups[0].Cost
+	for _, g := range groups[1:] {
+		if g.Cost != unit {
+			return 0
+		}
+	}
+	return max(unit, 0)
 }
 
 // point is the series bucket holding t, growing the series as time passes.
@@ -127,7 +143,7 @@ func (m *metrics) dropped(now time.Duration, g int32) {
 
 func (m *metrics) delayed(now, delay time.Duration, g int32) {
 	m.counts.Delayed++
-	m.delays.add(delay)
+	m.delays.Add(delay)
 	m.point(now).Delayed++
 	m.fold(now, g, foldDelay)
 }
@@ -139,7 +155,7 @@ func (m *metrics) admitted(now time.Duration, g, key int32, cost int64, peak boo
 	m.point(now).Admitted++
 	if peak && !m.countedAt(now, key, cost) {
 		m.later.catchUp(now)
-		m.peak.add(key, now, cost)
+		m.peak.Add(key, now, cost)
 	}
 	m.fold(now, g, foldAdmit)
 }
@@ -169,7 +185,7 @@ func (m *metrics) countedAt(now time.Duration, key int32, cost int64) bool {
 func (m *metrics) decidedAt(key int32, now time.Duration, cost int64, admitted bool, delay, back time.Duration) {
 	m.later.catchUp(now)
 	m.decisions++
-	if m.slog.allow(key, now, cost) != admitted {
+	if m.slog.Allow(key, now, cost) != admitted {
 		m.disagreed++
 	}
 	if !admitted {
@@ -236,13 +252,13 @@ func (m *metrics) shed(now time.Duration, g int32, retryAfter time.Duration) {
 
 // succeeded counts a success; sinceFirst is the time since the request's first attempt.
 func (m *metrics) succeeded(now time.Duration, g int32, latency, sinceFirst time.Duration, measured bool) {
-	m.timesToSuccess(g).add(sinceFirst)
+	m.timesToSuccess(g).Add(sinceFirst)
 	m.counts.Succeeded++
 	m.classes[g].Succeeded++
 	m.point(now).Succeeded++
 	m.counts.AllDoneAt = max(m.counts.AllDoneAt, now)
 	if measured {
-		m.latency.add(latency)
+		m.latency.Add(latency)
 	}
 }
 
@@ -268,17 +284,17 @@ func (m *metrics) slidingLogCheck(key int32, now time.Duration, cost int64, admi
 	}
 	m.later.catchUp(now)
 	m.decisions++
-	if m.slog.allow(key, now, cost) != admitted {
+	if m.slog.Allow(key, now, cost) != admitted {
 		m.disagreed++
 	}
 }
 
 // timesToSuccess is class g's histogram of the time from a request's first
 // attempt to its success, allocated at its first success.
-func (m *metrics) timesToSuccess(g int32) *histogram {
+func (m *metrics) timesToSuccess(g int32) *window.Histogram {
 	h := &m.toSuccess[g]
-	if h.counts == nil {
-		*h = newHistogram()
+	if h.IsZero() {
+		*h = window.NewHistogram()
 	}
 	return h
 }
@@ -301,16 +317,16 @@ func (m *metrics) result(lane int, pop *population, cfg *Config, b *backend, now
 			r.ShadowRefusedBy = append(r.ShadowRefusedBy, LimitCount{Limit: cfg.Limits[i].Name, Count: n})
 		}
 	}
-	r.Delay = m.delays.percentiles()
+	r.Delay = Percentiles(m.delays.Percentiles())
 	m.later.catchUp(now)
-	r.Peak = m.peak.worst(pop.keys[0].name)
-	r.TimeOverLimit = m.peak.overLimit()
+	r.Peak = WindowPeak(m.peak.Worst(pop.keys[0].name))
+	r.TimeOverLimit = m.peak.OverLimit()
 	if r.Unique > 0 {
 		r.RetryAmplification = float64(r.Attempts) / float64(r.Unique)
 	}
 	r.Classes = append([]ClassResult(nil), m.classes...)
 	for g := range r.Classes {
-		r.Classes[g].TimeToSuccess = m.toSuccess[g].percentiles()
+		r.Classes[g].TimeToSuccess = Percentiles(m.toSuccess[g].Percentiles())
 	}
 	r.Fairness, r.ClassFairness = fairness(clients, pop.groupOf, r.Classes)
 	if r.KeyFairness = r.Fairness; !oneKeyPerClient(pop.keyOf[0], pop.keys[0].len()) {

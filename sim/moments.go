@@ -5,6 +5,7 @@ import (
 	"time"
 
 	"github.com/rlsim/rlsim/algorithms"
+	"github.com/rlsim/rlsim/sim/window"
 )
 
 // The moment an admission is counted. A limit's own figures (the lane's Peak,
@@ -21,7 +22,7 @@ type laterAdd struct {
 	seq  uint64
 	key  int32
 	cost int64
-	to   *peakTracker
+	to   *window.Tracker
 }
 
 // laterAdds holds the admissions counted at an instant still ahead (a late
@@ -48,10 +49,10 @@ func (h *laterHeap) Pop() any {
 }
 
 // add adds an admission to p at at, now or (when at is after now) once catchUp reaches at.
-func (q *laterAdds) add(p *peakTracker, key int32, now, at time.Duration, cost int64) {
+func (q *laterAdds) add(p *window.Tracker, key int32, now, at time.Duration, cost int64) {
 	if at <= now {
 		q.catchUp(now)
-		p.add(key, at, cost)
+		p.Add(key, at, cost)
 		return
 	}
 	q.seq++
@@ -69,7 +70,7 @@ func (q *laterAdds) catchUp(now time.Duration) {
 func (q *laterAdds) drain(now time.Duration) {
 	for len(q.h) > 0 && q.h[0].at <= now {
 		a := heap.Pop(&q.h).(laterAdd)
-		a.to.add(a.key, a.at, a.cost)
+		a.to.Add(a.key, a.at, a.cost)
 	}
 }
 
@@ -90,12 +91,12 @@ type exactLimit struct {
 	keys   int
 	policy algorithms.Policy
 	table  stateTable
-	peak   peakTracker
+	peak   window.Tracker
 }
 
 func newExactLimit(kind LaneKind, p algorithms.Policy, keys int) (exactLimit, error) {
 	t, err := newTable(kind, p, keys)
-	return exactLimit{kind: kind, keys: keys, policy: p, table: t, peak: newUntimedTracker(p.Window, p.Limit, keys)}, err
+	return exactLimit{kind: kind, keys: keys, policy: p, table: t, peak: window.NewUntimed(p.Window, p.Limit, keys)}, err
 }
 
 // exactDecide has every limit's exact twin decide the attempt of request r that

@@ -8,6 +8,7 @@ import (
 	"time"
 
 	"github.com/rlsim/rlsim/algorithms"
+	"github.com/rlsim/rlsim/sim/window"
 )
 
 // pushedWorld is one scraper over a per-user limit of from per second that a
@@ -140,7 +141,7 @@ func worstByRule(recs []TraceRecord, lane int, cfg Config) (worst WindowPeak, ov
 				for hi := lo; hi < len(as) && as[hi].at < end && as[hi].at-as[lo].at < p.Window; hi++ {
 					sum += as[hi].cost
 				}
-				if c := (WindowPeak{Count: sum, Limit: p.Limit}); worst.Count == 0 || furtherOver(c, worst) {
+				if c := (WindowPeak{Count: sum, Limit: p.Limit}); worst.Count == 0 || window.Peak(c).FurtherOver(window.Peak(worst)) {
 					worst = c
 				}
 			}

@@ -376,6 +376,12 @@ type syncedLimit struct {
 	st     LimitTopology
 }
 
+// admission is cost admitted at at.
+type admission struct {
+	at   time.Duration
+	cost int64
+}
+
 func newSyncedLimit(f *fleet, kind LaneKind, lim Limit, p algorithms.Policy, keys int) (*syncedLimit, error) {
 	sy := &syncedLimit{f: f, kind: kind, keys: keys}
 	return sy, sy.build(p)

@@ -7,6 +7,7 @@ import (
 	"time"
 
 	"github.com/rlsim/rlsim/algorithms"
+	"github.com/rlsim/rlsim/sim/window"
 )
 
 // noRule is a lane's ruleAt when no rule push is left to apply.
@@ -152,20 +153,20 @@ func (l *lane) applyRule() {
 }
 
 // restartWindows starts afresh, at push ch, every window that measures its
-// limit against the limit (peakTracker.restart): the lane's peak and
+// limit against the limit (window.Tracker.Restart): the lane's peak and
 // cross-check for the first limit, and in a topology the fleet's, the
 // replicas', the backend's and the exact twin's. The push starts the limit's
 // keys afresh; its windows follow.
 func (l *lane) restartWindows(ch RuleChange) {
 	p := ch.Policy
 	if ch.Limit == 0 {
-		l.m.peak.restart(ch.At, p.Window, p.Limit)
+		l.m.peak.Restart(ch.At, p.Window, p.Limit)
 		l.kern.batched = l.kern.fits && l.batchable()
 	}
 	if f := l.fleet; f != nil {
 		i := ch.Limit
-		for _, t := range []*peakTracker{&f.fleetPeak[i], &f.repPeak[i], &f.arrived[i], &f.exact[i].peak} {
-			t.restart(ch.At, p.Window, p.Limit)
+		for _, t := range []*window.Tracker{&f.fleetPeak[i], &f.repPeak[i], &f.arrived[i], &f.exact[i].peak} {
+			t.Restart(ch.At, p.Window, p.Limit)
 		}
 	}
 }

@@ -7,27 +7,6 @@ import (
 	"github.com/rlsim/rlsim/algorithms"
 )
 
-// quantile is the smallest bucket top with at least q of the samples at or
-// below it (values under subBuckets ns are exact). The ranks here are those
-// where ⌈q·n⌉ and the code's rounded q·n agree (they differ when q·n has a
-// fraction under one half, e.g. q 0.34 of 3).
-func TestQuantileNearestRank(t *testing.T) {
-	h := newHistogram()
-	for _, v := range []time.Duration{10, 20, 30} {
-		h.add(v)
-	}
-	// At least half of three samples is two of them: 20 is the first value
-	// with two at or below it; 10 has only one (a third).
-	for _, tc := range []struct {
-		q    float64
-		want time.Duration
-	}{{0.5, 20}, {0.6, 20}, {0.9, 30}, {0.1, 10}} {
-		if got := h.quantile(tc.q); got != tc.want {
-			t.Errorf("quantile(%v) of 10, 20, 30 = %v, want %v", tc.q, got, tc.want)
-		}
-	}
-}
-
 // RetryAmplification is attempts per unique request (result.go, docs/output.md).
 func TestRetryAmplificationIsAttemptsPerRequest(t *testing.T) {
 	never := Limit{Key: KeyGlobal, Policy: algorithms.Policy{Limit: 1, Window: time.Hour}}

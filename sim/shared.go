@@ -62,7 +62,7 @@ func (l *lane) follow(b *requestBlock) {
 		return
 	}
 	run := kernelRun{verdicts: l.m.verdicts}
-	if !l.m.peak.checked {
+	if !l.m.peak.Checked() {
 		run.given = b.allowed // the leader's cross-check is this lane's (given)
 	}
 	for i, at := range b.at {
@@ -137,8 +137,8 @@ func (s *Simulation) runShared(ctx context.Context, lanes []int, meter *progress
 			}
 			continue
 		}
-		if f.m.peak.sameCheck(leader.m.peak) && !givenOff {
-			f.m.peak.checked = false // it takes the leader's cross-check (follow)
+		if f.m.peak.SameCheck(leader.m.peak) && !givenOff {
+			f.m.peak.StopChecking() // it takes the leader's cross-check (follow)
 		}
 		followers, index = append(followers, f), append(index, i)
 	}

@@ -186,10 +186,10 @@ func TestAFollowerTakesTheLeadersCrossCheck(t *testing.T) {
 	ran, alone := build(), build()
 	leader, follower := ran.lanes[0], ran.lanes[1]
 	follower.eng.Clear() // it draws no arrivals: the leader's are its
-	if !leader.m.peak.sameCheck(follower.m.peak) {
+	if !leader.m.peak.SameCheck(follower.m.peak) {
 		t.Fatal("two token bucket lanes of one limit: not the same cross-check")
 	}
-	follower.m.peak.checked = false
+	follower.m.peak.StopChecking()
 	block := newRequestBlock()
 	leader.kern.record = block
 	for {
@@ -205,10 +205,10 @@ func TestAFollowerTakesTheLeadersCrossCheck(t *testing.T) {
 	if !reflect.DeepEqual(got, want) {
 		t.Fatalf("the follower's result differs from the lane's on its own:\n%s", firstDifference(fmt.Sprintf("%+v", got), fmt.Sprintf("%+v", want)))
 	}
-	if want.SlidingLogDisagreement == 0 || len(alone.lanes[1].m.peak.recent) == 0 {
-		t.Fatalf("disagreement %v, %d logs parted on its own: the test shows nothing", want.SlidingLogDisagreement, len(alone.lanes[1].m.peak.recent))
+	if recent, _ := alone.lanes[1].m.peak.PartedLogs(); want.SlidingLogDisagreement == 0 || recent == 0 {
+		t.Fatalf("disagreement %v, %d logs parted on its own: the test shows nothing", want.SlidingLogDisagreement, recent)
 	}
-	if p := follower.m.peak; len(p.recent)+len(p.logs) > 0 {
-		t.Errorf("the follower parted %d logs: it keeps one of its own", len(p.recent)+len(p.logs))
+	if recent, logs := follower.m.peak.PartedLogs(); recent+logs > 0 {
+		t.Errorf("the follower parted %d logs: it keeps one of its own", recent+logs)
 	}
 }

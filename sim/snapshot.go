@@ -32,7 +32,7 @@ func (s *Simulation) Snapshot() []LaneSnapshot {
 			Lane: l.kind, Name: l.name, Now: l.eng.Now(),
 			Attempts: c.Attempts, Admitted: c.Admitted, Refused: c.Refused, Delayed: c.Delayed,
 			Shed: c.Shed, Dropped: c.Dropped, Succeeded: c.Succeeded,
-			Peak: l.m.peak.worst(l.pop.keys[0].name),
+			Peak: WindowPeak(l.m.peak.Worst(l.pop.keys[0].name)),
 		}
 		snap.OverLimit = overRate(snap.Peak, snap.Lane) && !snap.NotLimiting()
 		if l.backend != nil {

@@ -88,7 +88,7 @@ func (f *fleet) begin(r int32, atRA bool) {
 	}
 	a := f.store.call(now, f.replicaOf[r], c, trips)
 	f.called(c, a.trips)
-	f.latency.add(a.roundTrip)
+	f.latency.Add(a.roundTrip)
 	if a.failure != storeAnswered {
 		f.result.StoreErrors++
 		if a.roundTrip == 0 {

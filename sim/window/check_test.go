@@ -1,4 +1,4 @@
-package sim
+package window
 
 import (
 	"cmp"
@@ -26,12 +26,12 @@ func TestTheCrossCheckIsTheSlidingLog(t *testing.T) {
 		}
 		const keys = 4
 		states := make([]algorithms.SlidingLogState, keys)
-		log := newUntimedTracker(p.Window, p.Limit, keys)
+		log := NewUntimed(p.Window, p.Limit, keys)
 		var now time.Duration
 		for i := range 20_000 {
 			now += []time.Duration{0, time.Millisecond, p.Window, time.Duration(rnd.IntN(int(p.Window)))}[rnd.IntN(4)]
 			key, cost := int32(rnd.IntN(keys)), int64(1+rnd.IntN(int(p.Limit)+1))
-			if got, want := log.allow(key, now, cost), sl.Allow(&states[key], now, cost); got != want {
+			if got, want := log.Allow(key, now, cost), sl.Allow(&states[key], now, cost); got != want {
 				t.Fatalf("%v per %v, request %d: allow(key %d, t0+%v, cost %d) = %v, the sliding log says %v",
 					p.Limit, p.Window, i, key, now, cost, got, want)
 			}
@@ -73,8 +73,8 @@ func crossCheckSharing(t *testing.T, p algorithms.Policy, unit int64) {
 	}
 	const keys = 4
 	states := make([]algorithms.SlidingLogState, keys)
-	checked := newCheckedTracker(p.Window, p.Limit, keys, unit)
-	plain := newPeakTracker(p.Window, p.Limit, keys)
+	checked := NewChecked(p.Window, p.Limit, keys, unit, FastPaths{})
+	plain := NewTracker(p.Window, p.Limit, keys)
 	type later struct {
 		at   time.Duration
 		key  int32
@@ -86,8 +86,8 @@ func crossCheckSharing(t *testing.T, p algorithms.Policy, unit int64) {
 		for len(delayed) > 0 && delayed[0].at <= until {
 			d := delayed[0]
 			delayed = delayed[1:]
-			checked.add(d.key, d.at, d.cost)
-			plain.add(d.key, d.at, d.cost)
+			checked.Add(d.key, d.at, d.cost)
+			plain.Add(d.key, d.at, d.cost)
 		}
 	}
 	for i := range 20_000 {
@@ -101,7 +101,7 @@ func crossCheckSharing(t *testing.T, p algorithms.Policy, unit int64) {
 		want := sl.Allow(&states[key], now, cost)
 		atOnce := lane < 6 && want || lane < 2 // the lane agrees, or admits what the log refused
 		if atOnce && rnd.IntN(2) == 0 {        // as the kernel asks: allow and add in one call
-			plain.add(key, now, cost)
+			plain.Add(key, now, cost)
 			got, done := checked.checkInLine(key, now, cost, true)
 			if !done {
 				got = checked.check(key, now, cost, true)
@@ -113,18 +113,18 @@ func crossCheckSharing(t *testing.T, p algorithms.Policy, unit int64) {
 			continue
 		}
 		if lane == 10 { // the lane admits at once, and adds before the log decides
-			checked.add(key, now, cost)
-			plain.add(key, now, cost)
+			checked.Add(key, now, cost)
+			plain.Add(key, now, cost)
 		}
-		if got := checked.allow(key, now, cost); got != want {
+		if got := checked.Allow(key, now, cost); got != want {
 			t.Fatalf("%v per %v, request %d: allow(key %d, t0+%v, cost %d) = %v, the sliding log says %v",
 				p.Limit, p.Window, i, key, now, cost, got, want)
 		}
 		switch {
 		case lane == 10:
 		case atOnce:
-			checked.add(key, now, cost)
-			plain.add(key, now, cost)
+			checked.Add(key, now, cost)
+			plain.Add(key, now, cost)
 		case lane < 8: // the lane admits it later
 			at := now + time.Duration(rnd.IntN(int(p.Window)))
 			delayed = append(delayed, later{at, key, cost})
@@ -136,16 +136,16 @@ func crossCheckSharing(t *testing.T, p algorithms.Policy, unit int64) {
 	// (the lane agrees with it: nothing parts again).
 	for key := range int32(keys) {
 		cost := max(unit, 1)
-		if got, want := checked.allow(key, now+3*p.Window, cost), sl.Allow(&states[key], now+3*p.Window, cost); got != want {
+		if got, want := checked.Allow(key, now+3*p.Window, cost), sl.Allow(&states[key], now+3*p.Window, cost); got != want {
 			t.Fatalf("%v per %v, unit %d, at the end: allow(key %d) = %v, the sliding log says %v", p.Limit, p.Window, unit, key, got, want)
 		}
-		checked.add(key, now+3*p.Window, cost) // the lane agrees
-		plain.add(key, now+3*p.Window, cost)
+		checked.Add(key, now+3*p.Window, cost) // the lane agrees
+		plain.Add(key, now+3*p.Window, cost)
 	}
 	if checked.best != plain.best || checked.bestID != plain.bestID {
 		t.Errorf("%v per %v: most in a window %+v (key %d), want %+v (key %d)", p.Limit, p.Window, checked.best, checked.bestID, plain.best, plain.bestID)
 	}
-	if got, want := checked.overLimit(), plain.overLimit(); got != want {
+	if got, want := checked.OverLimit(), plain.OverLimit(); got != want {
 		t.Errorf("%v per %v: time over the limit %v, want %v", p.Limit, p.Window, got, want)
 	}
 	if parted := max(len(checked.logs), len(checked.recent)); parted == 0 || len(checked.freeLog) != parted {
@@ -163,7 +163,7 @@ func crossCheckSharing(t *testing.T, p algorithms.Policy, unit int64) {
 // long gone, and the kept ones as they were.
 func TestAGrownLogForgetsWhatItDropped(t *testing.T) {
 	for _, inPlace := range []bool{false, true} {
-		p := newCheckedTracker(10*time.Millisecond, 20, 1, 1)
+		p := NewChecked(10*time.Millisecond, 20, 1, 1, FastPaths{})
 		if !inPlace { // a gone log's ring of 8, full of recent times, free
 			off := p.logSlab.alloc(8)
 			for j := range int32(8) {

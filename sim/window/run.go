@@ -1,49 +1,50 @@
-package sim
+package window
 
 import "time"
 
 // The kernel of a lane with one key and requests of one cost (a global limit,
-// say) hands its decisions to the cross-check in runs (checkRun), not one by
+// say) hands its decisions to the cross-check in runs (CheckRun), not one by
 // one: while nothing but the common case can arise in a whole run (the key's
 // log is its window, or has parted and is a recentLog of full size; both rings
 // have room; the window keeps more than fit in the key's record; the key has
 // been over the limit before or cannot go over it), the run is checked in one
 // loop whose state stays in registers, up to a decision on which a shared log
-// would part. Otherwise each decision goes through verdict. Either way the verdicts, windows and times over the limit are
-// those of one call per decision (TestCheckRunIsOneCheckPerDecision).
+// would part. Otherwise each decision goes through Verdict. Either way the
+// verdicts, windows and times over the limit are those of one call per decision (TestCheckRunIsOneCheckPerDecision).
 
-// checkBatch is a run of decisions on the key of a one-key lane, in time
-// order: when, and whether the lane admitted the request at once.
-type checkBatch struct {
-	at       [checkBatchSize]time.Duration
-	admitted [checkBatchSize]bool
-	n        int
+// Batch is a run of decisions on the key of a one-key lane, in time order:
+// the first N of At, when, and of Admitted, whether the lane admitted the
+// request at once.
+type Batch struct {
+	At       [BatchSize]time.Duration
+	Admitted [BatchSize]bool
+	N        int
 }
 
-// checkBatchSize is how many decisions a checkBatch holds.
-const checkBatchSize = 64
+// BatchSize is how many decisions a Batch holds.
+const BatchSize = 64
 
-// checkRun is verdict for the decisions from, from+1, … of b,
-// on key, every request of cost unit; allowed[i] is set to the cross-check's
-// verdict on decision i.
-func (p *peakTracker) checkRun(key int32, b *checkBatch, from int, allowed *[checkBatchSize]bool) {
-	for i := from; i < b.n; {
+// CheckRun is Verdict for the decisions from, from+1, … of b, on key, every
+// request of cost Unit (not 0); allowed[i] is set to the cross-check's verdict
+// on decision i.
+func (p *Tracker) CheckRun(key int32, b *Batch, from int, allowed *[BatchSize]bool) {
+	for i := from; i < b.N; {
 		if n := p.checkRunInLine(key, b, i, allowed); n > 0 {
 			i += n
 			continue
 		}
-		allowed[i] = p.verdict(key, b.at[i], p.unit, b.admitted[i])
+		allowed[i] = p.Verdict(key, b.At[i], p.unit, b.Admitted[i])
 		i++
 	}
 }
 
-// checkRunInLine checks decisions from, from+1, … of b (see checkRun) in one
+// checkRunInLine checks decisions from, from+1, … of b (see CheckRun) in one
 // loop when nothing but the common case can arise in all of them, and returns
 // how many it checked: all, none, or, while the key's log is its window, those
 // before the first on which the lane and the log disagree (the log parts).
-func (p *peakTracker) checkRunInLine(key int32, b *checkBatch, from int, allowed *[checkBatchSize]bool) int {
+func (p *Tracker) checkRunInLine(key int32, b *Batch, from int, allowed *[BatchSize]bool) int {
 	k := &p.keys[key]
-	m, last := int32(b.n-from), b.at[b.n-1]
+	m, last := int32(b.N-from), b.At[b.N-1]
 	if p.pendingKey != 0 || p.unit == 0 || k.size == 0 || k.n+m > k.size || k.n <= inline ||
 		p.slab.at(k, k.n-inline-1).at+p.window <= last || // the ring would go back to the slab
 		k.span == 0 && p.timed && k.sum+int64(m)*p.unit > p.limit {
@@ -63,8 +64,8 @@ func (p *peakTracker) checkRunInLine(key int32, b *checkBatch, from int, allowed
 	window, ring := p.slab.entries[k.off:k.off+k.size], p.logSlab.entries[r.off:r.off+r.size]
 	mask, logMask := k.size-1, int64(r.size-1)
 	head, n, sum, made := k.head, k.n, k.sum, r.made
-	for i := from; i < b.n; i++ {
-		t := b.at[i&(checkBatchSize-1)]
+	for i := from; i < b.N; i++ {
+		t := b.At[i&(BatchSize-1)]
 		head, n, sum = p.expireRun(window, mask, span, head, n, sum, t)
 		// The verdict, and the admission written whatever it is (in the slot
 		// of an admission older than the most-th latest, which nothing reads
@@ -73,38 +74,38 @@ func (p *peakTracker) checkRunInLine(key int32, b *checkBatch, from int, allowed
 		ok := made < p.most || ring[(made-p.most)&logMask]+p.window <= t
 		ring[made&logMask] = t
 		made += int64(b2i(ok))
-		allowed[i&(checkBatchSize-1)] = ok
+		allowed[i&(BatchSize-1)] = ok
 		// The lane's admission, likewise written to the free slot after the
 		// window's latest whether or not the lane admitted the request.
 		if span != nil {
 			span.pass(sum > p.limit, t) // advance (no admission: the time up to t at the same sum)
 		}
 		window[(head+n)&mask] = admission{t, p.unit}
-		add := b2i(b.admitted[i&(checkBatchSize-1)])
+		add := b2i(b.Admitted[i&(BatchSize-1)])
 		n += int32(add)
 		sum += int64(add) * p.unit
 		p.noteRunBest(key, sum, window[head].at)
 	}
 	k.head, k.n, k.sum, r.made = head, n, sum, made
 	k.first[0] = window[head]
-	return b.n - from
+	return b.N - from
 }
 
 // checkSharedRun is checkRunInLine for key (window k) while its log is its
 // window: it stops before the first decision the lane and the log disagree on.
-func (p *peakTracker) checkSharedRun(key int32, k *keyWindow, b *checkBatch, from int, allowed *[checkBatchSize]bool) int {
+func (p *Tracker) checkSharedRun(key int32, k *keyWindow, b *Batch, from int, allowed *[BatchSize]bool) int {
 	span := p.spanOf(k)
 	window, mask := p.slab.entries[k.off:k.off+k.size], k.size-1
 	head, n, sum := k.head, k.n, k.sum
 	i := from
-	for ; i < b.n; i++ {
-		t, adds := b.at[i&(checkBatchSize-1)], b.admitted[i&(checkBatchSize-1)]
+	for ; i < b.N; i++ {
+		t, adds := b.At[i&(BatchSize-1)], b.Admitted[i&(BatchSize-1)]
 		head, n, sum = p.expireRun(window, mask, span, head, n, sum, t)
 		ok := p.unit <= p.limit-sum
 		if ok != adds {
 			break // the log parts: check does it
 		}
-		allowed[i&(checkBatchSize-1)] = ok
+		allowed[i&(BatchSize-1)] = ok
 		if adds {
 			if span != nil {
 				span.pass(sum > p.limit, t) // advance
@@ -123,7 +124,7 @@ func (p *peakTracker) checkSharedRun(key int32, k *keyWindow, b *checkBatch, fro
 // expireRun drops, from a run's window (its ring window with mask, its head,
 // count n and sum, span timing it), the admissions that left it by t, and
 // returns the new head, count and sum.
-func (p *peakTracker) expireRun(window []admission, mask int32, span *overSpan, head, n int32, sum int64, t time.Duration) (int32, int32, int64) {
+func (p *Tracker) expireRun(window []admission, mask int32, span *overSpan, head, n int32, sum int64, t time.Duration) (int32, int32, int64) {
 	for ; n > 0 && window[head].at+p.window <= t; n-- {
 		if span != nil {
 			span.pass(sum > p.limit, window[head].at+p.window)
@@ -136,7 +137,7 @@ func (p *peakTracker) expireRun(window []admission, mask int32, span *overSpan, 
 
 // noteRunBest is noteBest in a run: key's window holds sum since oldest. Field
 // by field: no write barrier, no call in the loop.
-func (p *peakTracker) noteRunBest(key int32, sum int64, oldest time.Duration) {
+func (p *Tracker) noteRunBest(key int32, sum int64, oldest time.Duration) {
 	if sum > p.best.Count {
 		p.best.Count, p.best.Start, p.best.End = sum, oldest, oldest+p.window
 		p.bestID = key

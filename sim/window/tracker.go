@@ -1,4 +1,4 @@
-package sim
+package window
 
 import (
 	"math"
@@ -7,37 +7,38 @@ import (
 	"time"
 )
 
-// peakTracker finds, exactly, the most cost admitted for one key in any window of
+// Tracker finds, exactly, the most cost admitted for one key in any window of
 // length window (over every start time), and how long each key's trailing window
 // held more than limit. Admissions must be added in non-decreasing time.
 //
-// It is also the lane's cross-check (allow): an exact sliding log of the same
+// It is also the lane's cross-check (Allow): an exact sliding log of the same
 // limit, fed every decision. Most of the time a key's log holds the admissions
 // its window holds, so the two share one window; the log gets a window of its
 // own only once they part (the log admits what the lane refused or admitted
-// later, or the reverse), until both are empty again. A lane calls allow on
-// each decision before it adds what it admitted: an add of the admission the
-// log has just allowed (same key, time and cost) keeps them sharing (check
+// later, or the reverse), until both are empty again. A lane calls Allow on
+// each decision before it adds what it admitted: an Add of the admission the
+// log has just allowed (same key, time and cost) keeps them sharing (Verdict
 // does both in one call). Memory per key is one 64-byte keyWindow and the
 // admissions inside its window, 16 B more for a key that has held more than
 // limit (a timed tracker), and while its log has parted, the log: when every
 // request costs the same a recentLog (16 B and 8 B per admission kept), else a
 // keyWindow of its own (64 B and its admissions); adding allocates nothing once
 // the slabs have grown to the most admissions held at once.
-type peakTracker struct {
+type Tracker struct {
 	window  time.Duration
 	limit   int64
-	timed   bool // it times the windows over the limit (spans)
-	checked bool // it is also a cross-check (allow): an add the log did not admit parts them
+	timed   bool      // it times the windows over the limit (spans)
+	checked bool      // it is also a cross-check (Allow): an add the log did not admit parts them
+	off     FastPaths // the fast paths it does not take (tests)
 	keys    []keyWindow
 	spans   []overSpan          // of the keys that have held more than limit, by keyWindow.span
 	slab    admissionSlab       // the keys' windows' rings, and keyWindow logs'
 	logSlab slab[time.Duration] // the rings of recentLogs: their admissions' times (each costs the unit)
-	best    WindowPeak
+	best    Peak
 	bestID  int32
 	// earlier is the worst window before the last rule push that started the
-	// keys afresh (restart), with its limit; earlierID its key, or -1.
-	earlier   WindowPeak
+	// keys afresh (Restart), with its limit; earlierID its key, or -1.
+	earlier   Peak
 	earlierID int32
 
 	logs    []keyWindow // the cross-check's own windows, by keyWindow.log
@@ -48,7 +49,7 @@ type peakTracker struct {
 	unit, most int64
 	cost       int64 // the cost of every request, or 0: unit, while the limit is at least this
 	recent     []recentLog
-	// pending is the admission the log made at the last allow (allowed), which
+	// pending is the admission the log made at the last Allow (allowed), which
 	// the lane has not added yet: the log is its key's window and pending.
 	pending    admission
 	pendingKey int32 // 1 + the key, or 0 when none is pending
@@ -69,6 +70,7 @@ func (s *overSpan) pass(over bool, t time.Duration) {
 	s.last = t
 }
 
+// admission is cost admitted at at.
 type admission struct {
 	at   time.Duration
 	cost int64
@@ -119,7 +121,7 @@ func (s *slab[T]) alloc(size int32) int32 {
 func (s *slab[T]) add(size int32) {
 	off := len(s.entries)
 	if off+int(size) > math.MaxInt32 {
-		panic("sim: peakTracker: more than 2^31 admissions in one window")
+		panic("window: Tracker: more than 2^31 admissions in one window")
 	}
 	if cap(s.entries)-off < int(size) {
 		// Doubling, where append would grow a large slice by a quarter: less copying.
@@ -158,38 +160,46 @@ func (s *admissionSlab) at(k *keyWindow, j int32) *admission {
 	return &s.entries[k.off+(k.head+j)&(k.size-1)]
 }
 
-func newPeakTracker(window time.Duration, limit int64, keys int) peakTracker {
-	return peakTracker{window: window, limit: limit, timed: true, keys: ownLines[keyWindow](keys), bestID: -1, earlierID: -1}
+// NewTracker is a timed tracker of keys keys (ids 0 … keys−1), each counted
+// in a window of length window against limit: it finds the most admitted in
+// any window (Worst) and the time each key held more than limit (OverLimit).
+func NewTracker(window time.Duration, limit int64, keys int) Tracker {
+	return Tracker{window: window, limit: limit, timed: true, keys: ownLines[keyWindow](keys), bestID: -1, earlierID: -1}
 }
 
-// newCheckedTracker is a timed tracker that is also the lane's cross-check:
-// add is fed the lane's admissions, allow every decision. cost is the cost of
-// every request, or 0 when costs differ (uniformCost); while the limit is at
-// least cost, it is the tracker's unit.
-func newCheckedTracker(window time.Duration, limit int64, keys int, cost int64) *peakTracker {
-	p := newPeakTracker(window, limit, keys)
-	p.checked, p.cost = true, max(cost, 0)
+// NewChecked is a timed tracker that is also the lane's cross-check:
+// Add is fed the lane's admissions, Allow (or Verdict) every decision. cost is
+// the cost of every request, or 0 when costs differ; while the limit is at
+// least cost, it is the tracker's unit (Unit). off turns fast paths off, for
+// tests; its zero value takes them all.
+func NewChecked(window time.Duration, limit int64, keys int, cost int64, off FastPaths) *Tracker {
+	p := NewTracker(window, limit, keys)
+	p.checked, p.cost, p.off = true, max(cost, 0), off
 	p.setUnit()
 	return &p
 }
 
 // setUnit makes cost the unit when every request costs it and the limit
-// admits one (unit and most: see peakTracker), else none.
-func (p *peakTracker) setUnit() {
+// admits one (unit and most: see Tracker), else none.
+func (p *Tracker) setUnit() {
 	p.unit, p.most = 0, 0
-	if p.cost > 0 && p.cost <= p.limit && !recentOff {
+	if p.cost > 0 && p.cost <= p.limit && !p.off.RecentOff {
 		p.unit, p.most = p.cost, p.limit/p.cost
 	}
 }
 
-// newUntimedTracker is a tracker that keeps no time over the limit (overLimit
-// is not to be called): for allow, which never holds more than limit, and for
+// NewUntimed is a tracker that keeps no time over the limit (OverLimit
+// is not to be called): for Allow, which never holds more than limit, and for
 // peaks whose time over the limit nobody reads.
-func newUntimedTracker(window time.Duration, limit int64, keys int) peakTracker {
-	return peakTracker{window: window, limit: limit, keys: ownLines[keyWindow](keys), bestID: -1, earlierID: -1}
+func NewUntimed(window time.Duration, limit int64, keys int) Tracker {
+	return Tracker{window: window, limit: limit, keys: ownLines[keyWindow](keys), bestID: -1, earlierID: -1}
 }
 
-func (p *peakTracker) add(key int32, at time.Duration, cost int64) {
+// Add counts an admission of cost for key at at, no earlier than the
+// tracker's latest. On a checked tracker, an admission the log did not just
+// allow (the last Allow, same key, time and cost) parts the key's log from its
+// window.
+func (p *Tracker) Add(key int32, at time.Duration, cost int64) {
 	logged := false // the log admitted this very admission: it still shares the window
 	if p.pendingKey != 0 {
 		if logged = p.pendingKey == key+1 && p.pending == (admission{at, cost}); logged {
@@ -206,9 +216,9 @@ func (p *peakTracker) add(key int32, at time.Duration, cost int64) {
 	p.addExpired(k, key, at, cost)
 }
 
-// addExpired is add once the pending admission is dealt with and k, key's
+// addExpired is Add once the pending admission is dealt with and k, key's
 // window, has dropped what left it by at.
-func (p *peakTracker) addExpired(k *keyWindow, key int32, at time.Duration, cost int64) {
+func (p *Tracker) addExpired(k *keyWindow, key int32, at time.Duration, cost int64) {
 	p.advance(k, at)
 	p.push(k, admission{at, cost})
 	if k.sum > p.limit && k.span == 0 && p.timed {
@@ -219,10 +229,10 @@ func (p *peakTracker) addExpired(k *keyWindow, key int32, at time.Duration, cost
 }
 
 // noteBest makes k, key's window, the best if it holds more than any before.
-func (p *peakTracker) noteBest(k *keyWindow, key int32) {
+func (p *Tracker) noteBest(k *keyWindow, key int32) {
 	if k.sum > p.best.Count {
 		oldest := k.first[0].at
-		p.best = WindowPeak{Count: k.sum, Start: oldest, End: oldest + p.window, Limit: p.limit}
+		p.best = Peak{Count: k.sum, Start: oldest, End: oldest + p.window, Limit: p.limit}
 		p.bestID = key
 	}
 }
@@ -230,7 +240,7 @@ func (p *peakTracker) noteBest(k *keyWindow, key int32) {
 // expire drops k's admissions that have left the window (at+window ≤ now),
 // timing the key's window over the limit if it is a key's own (not a log's).
 // Most calls find none to drop: that test is inlined, the dropping is not.
-func (p *peakTracker) expire(k *keyWindow, now time.Duration) {
+func (p *Tracker) expire(k *keyWindow, now time.Duration) {
 	if k.n > 0 && k.first[0].at+p.window <= now {
 		p.drop(k, now)
 	}
@@ -238,7 +248,7 @@ func (p *peakTracker) expire(k *keyWindow, now time.Duration) {
 
 // drop is expire once k's oldest admission has left the window. A ring left
 // with no more than fit in k goes back to the slab.
-func (p *peakTracker) drop(k *keyWindow, now time.Duration) {
+func (p *Tracker) drop(k *keyWindow, now time.Duration) {
 	p.dropExpired(k, now)
 	if k.size > 0 && k.n <= inline {
 		for j := range k.n {
@@ -251,7 +261,7 @@ func (p *peakTracker) drop(k *keyWindow, now time.Duration) {
 
 // dropExpired drops k's admissions that have left the window by now, keeping
 // its ring as it is.
-func (p *peakTracker) dropExpired(k *keyWindow, now time.Duration) {
+func (p *Tracker) dropExpired(k *keyWindow, now time.Duration) {
 	span := p.spanOf(k)
 	for k.n > 0 {
 		gone := k.first[0].at + p.window
@@ -265,7 +275,7 @@ func (p *peakTracker) dropExpired(k *keyWindow, now time.Duration) {
 
 // spanOf is k's time over the limit, or nil while the key never held more than
 // limit, and for a log.
-func (p *peakTracker) spanOf(k *keyWindow) *overSpan {
+func (p *Tracker) spanOf(k *keyWindow) *overSpan {
 	if k.span == 0 {
 		return nil
 	}
@@ -276,7 +286,7 @@ func (p *peakTracker) spanOf(k *keyWindow) *overSpan {
 // its sum and count, timing span: the key's time over the limit (nil for a
 // log, and for a key never over it). nextOldest then drops it. Two parts,
 // each inlined.
-func (p *peakTracker) uncount(k *keyWindow, span *overSpan, gone time.Duration) {
+func (p *Tracker) uncount(k *keyWindow, span *overSpan, gone time.Duration) {
 	if span != nil {
 		span.pass(k.sum > p.limit, gone)
 	}
@@ -285,7 +295,7 @@ func (p *peakTracker) uncount(k *keyWindow, span *overSpan, gone time.Duration) 
 }
 
 // nextOldest makes k's next admission its oldest (after uncount).
-func (p *peakTracker) nextOldest(k *keyWindow) {
+func (p *Tracker) nextOldest(k *keyWindow) {
 	next := &k.first[1]
 	if k.size > 0 {
 		k.head = (k.head + 1) & (k.size - 1)
@@ -296,14 +306,14 @@ func (p *peakTracker) nextOldest(k *keyWindow) {
 
 // advance accounts the time up to t at k's current sum, if the key has held
 // more than limit before (until then, nothing is over the limit to account).
-func (p *peakTracker) advance(k *keyWindow, t time.Duration) {
+func (p *Tracker) advance(k *keyWindow, t time.Duration) {
 	if k.span == 0 {
 		return
 	}
 	p.spans[k.span-1].pass(k.sum > p.limit, t)
 }
 
-func (p *peakTracker) push(k *keyWindow, a admission) {
+func (p *Tracker) push(k *keyWindow, a admission) {
 	if !k.hasRoom() {
 		p.grow(k)
 	}
@@ -316,7 +326,7 @@ func (k *keyWindow) hasRoom() bool {
 }
 
 // pushInPlace adds a to k, which has room.
-func (p *peakTracker) pushInPlace(k *keyWindow, a admission) {
+func (p *Tracker) pushInPlace(k *keyWindow, a admission) {
 	if k.size == 0 {
 		k.first[k.n] = a
 	} else {
@@ -327,7 +337,7 @@ func (p *peakTracker) pushInPlace(k *keyWindow, a admission) {
 }
 
 // grow moves k's ring to one twice its size.
-func (p *peakTracker) grow(k *keyWindow) {
+func (p *Tracker) grow(k *keyWindow) {
 	if k.size > 0 && p.slab.doubleLast(k.off, k.size) {
 		// The ring is full: its admissions from its start up to its head come,
 		// in order, after the others, so they move to the new half.
@@ -346,10 +356,10 @@ func (p *peakTracker) grow(k *keyWindow) {
 	k.off, k.size, k.head = off, size, 0
 }
 
-// overLimit is the longest total time one key's window held more than the limit,
+// OverLimit is the longest total time one key's window held more than the limit,
 // counting the admissions still in the window until they expire. It does not
 // change the tracker.
-func (p *peakTracker) overLimit() time.Duration {
+func (p *Tracker) OverLimit() time.Duration {
 	var longest time.Duration
 	for i := range p.keys {
 		k := &p.keys[i]
@@ -369,3 +379,30 @@ func (p *peakTracker) overLimit() time.Duration {
 	}
 	return longest
 }
+
+// Unit is the cost of every request when the log counts in units (a parted
+// log is then a recentLog, and CheckRun checks runs in one loop), or 0.
+func (p *Tracker) Unit() int64 { return p.unit }
+
+// Checked reports whether the tracker is also a cross-check: an Add the log
+// did not allow parts the key's log from its window.
+func (p *Tracker) Checked() bool { return p.checked }
+
+// StopChecking makes a checked tracker count admissions only, for a lane that
+// takes another's cross-check verdicts (whose log is this one's: SameCheck):
+// no Add parts a log from then on. Allow is not to be called after it.
+func (p *Tracker) StopChecking() { p.checked = false }
+
+// Held is how many admissions key's window holds (as of its latest expiry).
+// Reading it touches the key's window, one cache line: sim reads it to warm
+// that line ahead of an event on the key.
+func (p *Tracker) Held(key int32) int32 { return p.keys[key].n }
+
+// BestKey is the key whose window held the most since the last Restart (the
+// one Worst names when no earlier window was further over), or -1 for none.
+func (p *Tracker) BestKey() int32 { return p.bestID }
+
+// PartedLogs is how many logs of each kind the tracker has given keys whose
+// log parted from their window, given up or not: recentLogs and keyWindow
+// logs.
+func (p *Tracker) PartedLogs() (recent, keyWindows int) { return len(p.recent), len(p.logs) }

@@ -1,21 +1,21 @@
-package sim
+package window
 
 import "time"
 
-// allow is an exact sliding log's verdict on a request of cost for key at now,
+// Allow is an exact sliding log's verdict on a request of cost for key at now,
 // as algorithms.SlidingLog.Allow gives it: admitted when the cost admitted in
 // (now−window, now] plus cost is at most the limit, and then recorded. The log
 // is the lanes' cross-check; while it holds what the lane added, it is the
-// key's window itself (see peakTracker), where a SlidingLogState holds 48 B
+// key's window itself (see Tracker), where a SlidingLogState holds 48 B
 // and a ring of at least 8.
-func (p *peakTracker) allow(key int32, now time.Duration, cost int64) bool {
-	return p.verdict(key, now, cost, false)
+func (p *Tracker) Allow(key int32, now time.Duration, cost int64) bool {
+	return p.Verdict(key, now, cost, false)
 }
 
-// verdict is checkInLine, or check where that cannot answer: allow, then add
-// when the lane admitted the request at once (adds).
-func (p *peakTracker) verdict(key int32, now time.Duration, cost int64, adds bool) bool {
-	if inlineCheckOff {
+// Verdict is Allow, then Add when the lane admitted the request at once
+// (adds), in one call: checkInLine, or check where that cannot answer.
+func (p *Tracker) Verdict(key int32, now time.Duration, cost int64, adds bool) bool {
+	if p.off.InlineCheckOff {
 		return p.check(key, now, cost, adds)
 	}
 	if allowed, done := p.checkInLine(key, now, cost, adds); done {
@@ -29,8 +29,8 @@ func (p *peakTracker) verdict(key int32, now time.Duration, cost int64, adds boo
 // slab or growing, no log parting or given up, no key going over the limit
 // for the first time. Otherwise it reports done=false, having changed nothing
 // but, perhaps, expired the key's window (which check does first anyway).
-// verdict asks it first, then check.
-func (p *peakTracker) checkInLine(key int32, now time.Duration, cost int64, adds bool) (allowed, done bool) {
+// Verdict asks it first, then check.
+func (p *Tracker) checkInLine(key int32, now time.Duration, cost int64, adds bool) (allowed, done bool) {
 	if p.pendingKey != 0 {
 		return false, false
 	}
@@ -75,9 +75,9 @@ func (p *peakTracker) checkInLine(key int32, now time.Duration, cost int64, adds
 	return allowed, true
 }
 
-// check is allow, then add when the lane admitted the request at once (adds),
-// in one call that leaves nothing pending (verdict asks checkInLine first).
-func (p *peakTracker) check(key int32, now time.Duration, cost int64, adds bool) (allowed bool) {
+// check is Allow, then Add when the lane admitted the request at once (adds),
+// in one call that leaves nothing pending (Verdict asks checkInLine first).
+func (p *Tracker) check(key int32, now time.Duration, cost int64, adds bool) (allowed bool) {
 	if p.pendingKey != 0 {
 		p.part()
 	}
@@ -111,11 +111,11 @@ func (p *peakTracker) check(key int32, now time.Duration, cost int64, adds bool)
 	return allowed
 }
 
-// allowKeyLog is allow for a key (window k, already expired at now) whose log
+// allowKeyLog is Allow for a key (window k, already expired at now) whose log
 // has parted, as a keyWindow of its own. kept is false when the log and the
 // window were both empty and the log has been given up: then the key's window
 // is its log again, and allowed means nothing.
-func (p *peakTracker) allowKeyLog(k *keyWindow, now time.Duration, cost int64) (allowed, kept bool) {
+func (p *Tracker) allowKeyLog(k *keyWindow, now time.Duration, cost int64) (allowed, kept bool) {
 	if p.rejoin(k, now) {
 		return false, false
 	}
@@ -129,7 +129,7 @@ func (p *peakTracker) allowKeyLog(k *keyWindow, now time.Duration, cost int64) (
 
 // rejoin expires k's own log at now and, when it and k's window are both
 // empty, gives it up: the key's log is its window again. It reports whether it did.
-func (p *peakTracker) rejoin(k *keyWindow, now time.Duration) bool {
+func (p *Tracker) rejoin(k *keyWindow, now time.Duration) bool {
 	log := &p.logs[k.log-1]
 	p.expire(log, now)
 	if log.n > 0 || k.n > 0 {
@@ -142,7 +142,7 @@ func (p *peakTracker) rejoin(k *keyWindow, now time.Duration) bool {
 
 // part gives the key of the pending admission a log of its own: its window as
 // it is, and the pending admission, which the lane did not add at once.
-func (p *peakTracker) part() {
+func (p *Tracker) part() {
 	key := p.pendingKey - 1
 	p.pendingKey = 0
 	if p.unit > 0 {
@@ -153,7 +153,7 @@ func (p *peakTracker) part() {
 }
 
 // ownLog gives key a log of its own, a copy of its window.
-func (p *peakTracker) ownLog(key int32) {
+func (p *Tracker) ownLog(key int32) {
 	if p.unit > 0 {
 		p.ownRecent(key)
 	} else {
@@ -163,7 +163,7 @@ func (p *peakTracker) ownLog(key int32) {
 
 // takeLog gives key the log at an index no key holds in logs (p.logs or
 // p.recent), empty, and returns the index.
-func takeLog[T any](p *peakTracker, key int32, logs *[]T) int32 {
+func takeLog[T any](p *Tracker, key int32, logs *[]T) int32 {
 	i := p.newLogIndex()
 	for int(i) >= len(*logs) {
 		*logs = append(*logs, *new(T))
@@ -175,7 +175,7 @@ func takeLog[T any](p *peakTracker, key int32, logs *[]T) int32 {
 }
 
 // newLogIndex is the index of a log no key holds, in logs or recent.
-func (p *peakTracker) newLogIndex() int32 {
+func (p *Tracker) newLogIndex() int32 {
 	if n := len(p.freeLog); n > 0 {
 		i := p.freeLog[n-1]
 		p.freeLog = p.freeLog[:n-1]
@@ -186,7 +186,7 @@ func (p *peakTracker) newLogIndex() int32 {
 
 // ownKeyLog gives key a log of its own, a keyWindow holding a copy of its
 // window, and returns it.
-func (p *peakTracker) ownKeyLog(key int32) *keyWindow {
+func (p *Tracker) ownKeyLog(key int32) *keyWindow {
 	i := takeLog(p, key, &p.logs) // before p.logs is read: it may grow it
 	k, log := &p.keys[key], &p.logs[i]
 	for j := range k.n {
@@ -195,9 +195,9 @@ func (p *peakTracker) ownKeyLog(key int32) *keyWindow {
 	return log
 }
 
-// sameCheck reports whether p's cross-check is o's: the same window, limit
+// SameCheck reports whether p's cross-check is o's: the same window, limit
 // and cost of every request (so that, fed the same requests, the two logs give
 // the same verdicts).
-func (p *peakTracker) sameCheck(o *peakTracker) bool {
+func (p *Tracker) SameCheck(o *Tracker) bool {
 	return p.window == o.window && p.limit == o.limit && p.unit == o.unit
 }

@@ -1,9 +1,6 @@
-package sim
+package window
 
-import (
-	"math/bits"
-	"time"
-)
+import "time"
 
 // A rule push that gives a limit a new policy starts every key of it afresh
 // (RuleChange), so the limit's windows start afresh too: no window is judged
@@ -11,17 +8,17 @@ import (
 // after it, against the new one. Otherwise a limit raised from 10 to 16 reads
 // 2.6× OVER in the window across the push, where before it a sliding log held
 // 10 and after it a fresh one held 16. A tracker's worst window is then the
-// one furthest over its own limit (worst).
+// one furthest over its own limit (Worst).
 
-// restart starts every key's window (and the cross-check's log) afresh at at,
+// Restart starts every key's window (and the cross-check's log) afresh at at,
 // where a rule push gives the limit window and limit. The time each key held
 // more than the old limit up to at is kept; the worst window so far is kept
-// beside the new ones (worst). Nothing may be pending (allow without its add):
+// beside the new ones (Worst). Nothing may be pending (Allow without its Add):
 // a push applies between decisions.
-func (p *peakTracker) restart(at, window time.Duration, limit int64) {
+func (p *Tracker) Restart(at, window time.Duration, limit int64) {
 	p.closeSpans(at)
 	p.earlier, p.earlierID = p.worstSoFar()
-	p.best, p.bestID = WindowPeak{}, -1
+	p.best, p.bestID = Peak{}, -1
 	for i := range p.keys {
 		p.keys[i] = keyWindow{span: p.keys[i].span}
 	}
@@ -36,7 +33,7 @@ func (p *peakTracker) restart(at, window time.Duration, limit int64) {
 // closeSpans times, for every key that has held more than the limit, how long
 // its window stays over it up to at (as overLimit does up to the end), and
 // moves its span to at.
-func (p *peakTracker) closeSpans(at time.Duration) {
+func (p *Tracker) closeSpans(at time.Duration) {
 	for i := range p.keys {
 		k := &p.keys[i]
 		if k.span == 0 {
@@ -61,10 +58,10 @@ func (s *slab[T]) reset() {
 	}
 }
 
-// worst is the window furthest over its limit: the most admitted in one
+// Worst is the window furthest over its limit: the most admitted in one
 // window, each window held against the limit in force while it lasted, with
 // key naming the key it was. Its Limit and Ratio are that limit's.
-func (p *peakTracker) worst(key func(int32) string) WindowPeak {
+func (p *Tracker) Worst(key func(int32) string) Peak {
 	w, id := p.worstSoFar()
 	if id >= 0 {
 		w.Key = key(id)
@@ -78,22 +75,14 @@ func (p *peakTracker) worst(key func(int32) string) WindowPeak {
 // worstSoFar is worst's window and its key's id (-1 for none): the worse of
 // the windows before the last restart and since; of two as far over their
 // limits, the one with more admitted, then the earlier.
-func (p *peakTracker) worstSoFar() (WindowPeak, int32) {
+func (p *Tracker) worstSoFar() (Peak, int32) {
 	now, then := p.best, p.earlier
 	now.Limit = p.limit
 	switch {
 	case then.Count == 0:
 		return now, p.bestID
-	case now.Count == 0, furtherOver(then, now), !furtherOver(now, then) && then.Count >= now.Count:
+	case now.Count == 0, then.FurtherOver(now), !now.FurtherOver(then) && then.Count >= now.Count:
 		return then, p.earlierID
 	}
 	return now, p.bestID
-}
-
-// furtherOver reports whether a holds more against its limit than b against
-// its own: a.Count/a.Limit > b.Count/b.Limit, exactly (in 128 bits).
-func furtherOver(a, b WindowPeak) bool {
-	ahi, alo := bits.Mul64(uint64(a.Count), uint64(b.Limit))
-	bhi, blo := bits.Mul64(uint64(b.Count), uint64(a.Limit))
-	return ahi > bhi || ahi == bhi && alo > blo
 }

@@ -1,4 +1,4 @@
-package sim
+package window
 
 import (
 	"math"
@@ -6,7 +6,7 @@ import (
 	"time"
 )
 
-// recentLog is a key's own cross-check log (peakTracker.allow) when every
+// recentLog is a key's own cross-check log (Tracker.Allow) when every
 // request costs the same, unit: then a sliding log of limit L admits a request
 // exactly when fewer than most = L/unit of its admissions are in the window,
 // that is when the most-th latest admission it made has left the window (or it
@@ -19,39 +19,25 @@ type recentLog struct {
 	made      int64 // admissions it has made; the latest is at (made−1) mod size
 }
 
-// uniformCost is the cost every request of groups has, or 0 when they differ.
-func uniformCost(groups []ClientGroup) int64 {
-	if len(groups) == 0 {
-		return 0
-	}
-	unit := groups[0].Cost
-	for _, g := range groups[1:] {
-		if g.Cost != unit {
-			return 0
-		}
-	}
-	return max(unit, 0)
-}
-
 // recentAt is the entry of r for its admission number i (from 0).
-func (p *peakTracker) recentAt(r *recentLog, i int64) *time.Duration {
+func (p *Tracker) recentAt(r *recentLog, i int64) *time.Duration {
 	return &p.logSlab.entries[r.off+int32(i&int64(r.size-1))]
 }
 
 // recentHolds reports whether r holds an admission still in the window at now.
-func (p *peakTracker) recentHolds(r *recentLog, now time.Duration) bool {
+func (p *Tracker) recentHolds(r *recentLog, now time.Duration) bool {
 	return r.made > 0 && *p.recentAt(r, r.made-1)+p.window > now
 }
 
 // recentAllows reports whether r admits a request at now: fewer than most of
 // its admissions are in the window (see recentLog).
-func (p *peakTracker) recentAllows(r *recentLog, now time.Duration) bool {
+func (p *Tracker) recentAllows(r *recentLog, now time.Duration) bool {
 	return r.made < p.most || int64(r.size) < p.most || *p.recentAt(r, r.made-p.most)+p.window <= now
 }
 
 // giveUpRecent gives up the log of key window k, when it and k are both
 // empty: the key's window is its log again.
-func (p *peakTracker) giveUpRecent(k *keyWindow) {
+func (p *Tracker) giveUpRecent(k *keyWindow) {
 	r := &p.recent[k.log-1]
 	p.logSlab.release(r.off, r.size)
 	p.freeLog = append(p.freeLog, k.log-1)
@@ -60,7 +46,7 @@ func (p *peakTracker) giveUpRecent(k *keyWindow) {
 
 // pushRecent records an admission at at in r, growing r first when it has
 // no room (recentRoom).
-func (p *peakTracker) pushRecent(r *recentLog, at time.Duration) {
+func (p *Tracker) pushRecent(r *recentLog, at time.Duration) {
 	if !p.recentRoom(r, at) {
 		p.growRecent(r, 2*r.size)
 	}
@@ -69,12 +55,12 @@ func (p *peakTracker) pushRecent(r *recentLog, at time.Duration) {
 
 // recentRoom reports whether r can record an admission at at as it is: it is
 // not full, or holds most, or the entry it would overwrite has left the window.
-func (p *peakTracker) recentRoom(r *recentLog, at time.Duration) bool {
+func (p *Tracker) recentRoom(r *recentLog, at time.Duration) bool {
 	return r.made < int64(r.size) || int64(r.size) >= p.most || *p.recentAt(r, r.made)+p.window <= at
 }
 
 // recordRecent records an admission at at in r, which has room.
-func (p *peakTracker) recordRecent(r *recentLog, at time.Duration) {
+func (p *Tracker) recordRecent(r *recentLog, at time.Duration) {
 	*p.recentAt(r, r.made) = at
 	r.made++
 }
@@ -83,7 +69,7 @@ func (p *peakTracker) recordRecent(r *recentLog, at time.Duration) {
 // slots of the admissions the old ring no longer held, which a larger ring
 // can be asked about (made−most), read as long gone: by the time the old ring
 // dropped them they had left the window (recentLog), whatever the memory held.
-func (p *peakTracker) growRecent(r *recentLog, size int32) {
+func (p *Tracker) growRecent(r *recentLog, size int32) {
 	old := *r
 	if old.size > 0 && size == 2*old.size && p.logSlab.doubleLast(old.off, old.size) {
 		// Admission i is at i mod size: those with the old size's bit set move
@@ -112,7 +98,7 @@ func (p *peakTracker) growRecent(r *recentLog, size int32) {
 const longGone = time.Duration(math.MinInt64 / 2)
 
 // ownRecent gives key a log of its own, a recentLog holding its window as it is.
-func (p *peakTracker) ownRecent(key int32) *recentLog {
+func (p *Tracker) ownRecent(key int32) *recentLog {
 	i := takeLog(p, key, &p.recent) // before p.recent is read: it may grow it
 	k, r := &p.keys[key], &p.recent[i]
 	p.growRecent(r, max(4, int32(1)<<bits.Len32(uint32(k.n))))

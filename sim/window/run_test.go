@@ -1,4 +1,4 @@
-package sim
+package window
 
 import (
 	"math/rand/v2"
@@ -28,7 +28,7 @@ func TestCheckRunIsOneCheckPerDecision(t *testing.T) {
 func checkRunAgainstOneByOne(t *testing.T, limit int64, window time.Duration, unit int64) {
 	t.Helper()
 	rnd := rand.New(rand.NewPCG(uint64(limit), uint64(unit)))
-	one, runs := newCheckedTracker(window, limit, 1, unit), newCheckedTracker(window, limit, 1, unit)
+	one, runs := NewChecked(window, limit, 1, unit, FastPaths{}), NewChecked(window, limit, 1, unit, FastPaths{})
 	sl, err := algorithms.NewSlidingLog(algorithms.Policy{Limit: limit, Window: window})
 	if err != nil {
 		t.Fatal(err)
@@ -43,25 +43,25 @@ func checkRunAgainstOneByOne(t *testing.T, limit int64, window time.Duration, un
 				now += 2 * window // everything expires: the log and the window share again
 			}
 		}
-		var b checkBatch
-		b.n = 1 + rnd.IntN(min(checkBatchSize, int(limit/unit))) // a run within one window's worth
-		var want [checkBatchSize]bool
-		for i := range b.n {
+		var b Batch
+		b.N = 1 + rnd.IntN(min(BatchSize, int(limit/unit))) // a run within one window's worth
+		var want [BatchSize]bool
+		for i := range b.N {
 			now += time.Duration(rnd.Int64N(int64(window) / limit * unit / 2)) // 4 limits' worth a window
 			if rnd.Int64N(20*limit) == 0 {
 				now += 2 * window // everything expires
 			}
 			logSays := sl.Allow(&log, now, unit)
-			b.at[i], b.admitted[i] = now, rnd.Float64() < admitRate || admitRate < 0 && logSays
-			got, done := one.checkInLine(0, now, unit, b.admitted[i])
+			b.At[i], b.Admitted[i] = now, rnd.Float64() < admitRate || admitRate < 0 && logSays
+			got, done := one.checkInLine(0, now, unit, b.Admitted[i])
 			if !done {
-				got = one.check(0, now, unit, b.admitted[i])
+				got = one.check(0, now, unit, b.Admitted[i])
 			}
 			if want[i] = got; got != logSays {
 				t.Fatalf("%d per %v, unit %d, decision %d: the cross-check says %v, the sliding log %v", limit, window, unit, decisions+i, got, logSays)
 			}
 		}
-		var allowed [checkBatchSize]bool
+		var allowed [BatchSize]bool
 		shared := runs.keys[0].log == 0
 		n := runs.checkRunInLine(0, &b, 0, &allowed)
 		if n > 0 && shared {
@@ -69,16 +69,16 @@ func checkRunAgainstOneByOne(t *testing.T, limit int64, window time.Duration, un
 		} else if n > 0 {
 			inLine++
 		}
-		runs.checkRun(0, &b, n, &allowed)
+		runs.CheckRun(0, &b, n, &allowed)
 		if allowed != want {
-			t.Fatalf("%d per %v, unit %d, decisions %d to %d: verdicts %v in a run, %v one at a time", limit, window, unit, decisions, decisions+b.n-1, allowed[:b.n], want[:b.n])
+			t.Fatalf("%d per %v, unit %d, decisions %d to %d: verdicts %v in a run, %v one at a time", limit, window, unit, decisions, decisions+b.N-1, allowed[:b.N], want[:b.N])
 		}
-		decisions += b.n
+		decisions += b.N
 	}
 	if runs.best != one.best || runs.bestID != one.bestID {
 		t.Errorf("%d per %v, unit %d: most in a window %+v in runs, %+v one at a time", limit, window, unit, runs.best, one.best)
 	}
-	if got, want := runs.overLimit(), one.overLimit(); got != want || want == 0 {
+	if got, want := runs.OverLimit(), one.OverLimit(); got != want || want == 0 {
 		t.Errorf("%d per %v, unit %d: time over the limit %v in runs, %v one at a time (want it above 0, to test it)", limit, window, unit, got, want)
 	}
 	if inLine < 100 || sharedInLine < 5 && limit/unit > 2*int64(inline) { // else the window never needs a ring
