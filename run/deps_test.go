@@ -18,7 +18,8 @@ func TestDependenciesPointOneWay(t *testing.T) {
 	below := map[string][]string{
 		"algorithms": {},
 		"sim/engine": {},
-		"sim":        {"algorithms", "sim/engine"},
+		"sim/window": {},
+		"sim":        {"algorithms", "sim/engine", "sim/window"},
 		"contention": {"algorithms", "sim"},
 		"scenarios":  {"algorithms", "sim", "contention"},
 		"run":        {"algorithms", "sim", "contention", "scenarios"},

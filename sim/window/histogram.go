@@ -1,6 +1,7 @@
 package window
 
 import (
+	"math"
 	"math/bits"
 	"time"
 )
@@ -57,12 +58,14 @@ func (h *Histogram) AddN(v time.Duration, n int64) {
 	h.max = max(h.max, v)
 }
 
-// Quantile is the smallest recorded bucket top with at least q of the samples at or below it.
+// Quantile is the smallest recorded bucket top with at least q of the samples
+// at or below it: the nearest rank, ⌈q·n⌉ (a product a rounding error above a
+// whole number is taken as that number).
 func (h *Histogram) Quantile(q float64) time.Duration {
 	if h.n == 0 {
 		return 0
 	}
-	rank := int64(q*float64(h.n) + 0.5)
+	rank := int64(math.Ceil(q*float64(h.n) - 1e-9))
 	rank = min(max(rank, 1), h.n)
 	var seen int64
 	for i, c := range h.counts {

@@ -45,11 +45,12 @@ func TestQuantileNearestRank(t *testing.T) {
 		h.Add(v)
 	}
 	// At least half of three samples is two of them: 20 is the first value
-	// with two at or below it; 10 has only one (a third).
+	// with two at or below it; 10 has only one (a third). 0.34 of three is
+	// 1.02 samples: two are needed (rounding to the nearest rank gave 10).
 	for _, tc := range []struct {
 		q    float64
 		want time.Duration
-	}{{0.5, 20}, {0.6, 20}, {0.9, 30}, {0.1, 10}} {
+	}{{0.5, 20}, {0.6, 20}, {0.9, 30}, {0.1, 10}, {0.34, 20}, {1.0 / 3, 10}, {0.67, 30}, {2.0 / 3, 20}, {1, 30}} {
 		if got := h.Quantile(tc.q); got != tc.want {
 			t.Errorf("Quantile(%v) of 10, 20, 30 = %v, want %v", tc.q, got, tc.want)
 		}
