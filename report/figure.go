@@ -13,6 +13,8 @@ import (
 	"gonum.org/v1/plot/vg"
 	"gonum.org/v1/plot/vg/draw"
 	"gonum.org/v1/plot/vg/vgimg"
+
+	"github.com/rlsim/rlsim/sim"
 )
 
 // dpi is the resolution of the PNGs: sharp on a laptop screen, small in a page.
@@ -20,11 +22,11 @@ const dpi = 110
 
 // Okabe–Ito, the colour-blind-safe palette; one colour per meaning, everywhere.
 var (
-	colAdmitted = color.NRGBA{0x00, 0x72, 0xB2, 0xff} // blue
-	colDelayed  = color.NRGBA{0xE6, 0x9F, 0x00, 0xff} // orange
-	colRefused  = color.NRGBA{0xD5, 0x5E, 0x00, 0xff} // vermillion
-	colShed     = color.NRGBA{0xCC, 0x79, 0xA7, 0xff} // reddish purple
-	colDropped  = color.NRGBA{0x99, 0x99, 0x99, 0xff} // grey
+	colAdmitted = markColour(sim.MarkAdmitted)        // blue
+	colDelayed  = markColour(sim.MarkDelayed)         // orange
+	colRefused  = markColour(sim.MarkRefused)         // vermillion
+	colShed     = markColour(sim.MarkShed)            // reddish purple
+	colDropped  = markColour(sim.MarkDropped)         // grey
 	colWithin   = color.NRGBA{0x00, 0x9E, 0x73, 0xff} // bluish green
 	colSky      = color.NRGBA{0x56, 0xB4, 0xE9, 0xff} // sky blue
 	colShade    = color.NRGBA{0xF0, 0xE4, 0x42, 0x80} // yellow, half transparent
@@ -34,6 +36,16 @@ var (
 	// as it was not made.
 	colShadowMark = colRefused
 )
+
+// markColour is m's colour in sim's table of marks, which writes it #RRGGBB.
+func markColour(m sim.Mark) color.NRGBA {
+	hex := m.Info().Colour
+	v, err := strconv.ParseUint(hex[1:], 16, 24)
+	if err != nil || hex[0] != '#' {
+		panic("report.markColour: not #RRGGBB: " + hex)
+	}
+	return color.NRGBA{uint8(v >> 16), uint8(v >> 8), uint8(v), 0xff}
+}
 
 // series colours, for lines that are not verdicts (jitter kinds, client classes).
 var seriesColours = []color.Color{colAdmitted, colDelayed, colWithin, colRefused, colSky, colShed, colLimit, colShade}

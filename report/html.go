@@ -428,7 +428,10 @@ func newTimelineJSON(r sim.Result, tl *Timeline) *timelineJSON {
 		} else {
 			for i, c := range tl.Columns(li) {
 				if c.Total() > 0 {
-					col := []int64{int64(i), c.Admitted, c.Delayed, c.Refused, c.Shed, c.Dropped}
+					col := []int64{int64(i)}
+					for m := range sim.Mark(sim.MarkKinds) { // the page's order: sim's marks
+						col = append(col, *c.Of(m))
+					}
 					if c.Shadow > 0 {
 						col = append(col, c.Shadow)
 					}

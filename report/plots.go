@@ -125,11 +125,9 @@ func laneBins(tl *Timeline, lane int, n int) []bin {
 	for i := 0; i < n; i++ {
 		var c Column
 		for _, x := range cols[i*per : (i+1)*per] {
-			c.Admitted += x.Admitted
-			c.Delayed += x.Delayed
-			c.Refused += x.Refused
-			c.Shed += x.Shed
-			c.Dropped += x.Dropped
+			for m := range sim.Mark(sim.MarkKinds) {
+				*c.Of(m) += *x.Of(m)
+			}
 			c.Shadow += x.Shadow
 		}
 		if c.Total() > 0 {
@@ -174,10 +172,8 @@ func timelineFigure(r sim.Result, tl *Timeline, topo *sim.Topology) *Figure {
 			fmt.Sprintf("%s column, so single requests stay visible. ", FormatDuration(time.Duration(float64(tl.ColumnWidth())*TimelineColumns/timelineBins))) +
 			"The yellow band is the lane's worst window: where it admitted the most in one window.",
 		Width: 11 * vg.Inch, Height: vg.Length(1.6+0.62*float64(n)) * vg.Inch,
-		legend: []legendEntry{{label: "admitted", colour: colAdmitted}, {label: "delayed (admitted late)", colour: colDelayed},
-			{label: "refused (429)", colour: colRefused}, {label: "shed (503)", colour: colShed},
-			{label: "dropped by the client", colour: colDropped}, {label: "worst window", colour: colShade}},
-		body: single(p),
+		legend: append(markLegend(), legendEntry{label: "worst window", colour: colShade}),
+		body:   single(p),
 	}
 	if hasShadow(r) {
 		f.Caption += " A hollow vermillion bar below the midline counts the attempts a shadow limit would have refused and let through."
@@ -189,6 +185,15 @@ func timelineFigure(r sim.Result, tl *Timeline, topo *sim.Topology) *Figure {
 	}
 	addTopologyLegend(f, topo)
 	return f
+}
+
+// markLegend names sim's marks in their order, in their colours.
+func markLegend() []legendEntry {
+	out := make([]legendEntry, 0, sim.MarkKinds+1)
+	for m := range sim.Mark(sim.MarkKinds) {
+		out = append(out, legendEntry{label: m.Info().Legend, colour: markColour(m)})
+	}
+	return out
 }
 
 type lanesPlotter struct {
@@ -686,9 +691,10 @@ func latencyPoints(tl *Timeline, lane int, n int) (mean, longest plotter.XYs) {
 		var sum, most time.Duration
 		var count int64
 		for j := i * per; j < (i+1)*per; j++ {
-			sum += l.latencySum[j]
-			count += l.latencyN[j]
-			most = max(most, l.latencyMax[j])
+			c, _ := l.cols.Held(int64(j))
+			sum += c.latencySum
+			count += c.latencyN
+			most = max(most, c.latencyMax)
 		}
 		if count == 0 {
 			continue

@@ -46,18 +46,15 @@ type Column struct {
 // Total is the number of attempts in the column.
 func (c Column) Total() int64 { return c.Admitted + c.Delayed + c.Refused + c.Shed + c.Dropped }
 
+// Of is the column's count of mark m.
+func (c *Column) Of(m sim.Mark) *int64 {
+	return [sim.MarkKinds]*int64{sim.MarkAdmitted: &c.Admitted, sim.MarkDelayed: &c.Delayed, sim.MarkRefused: &c.Refused,
+		sim.MarkShed: &c.Shed, sim.MarkDropped: &c.Dropped}[m]
+}
+
 func (c *Column) add(e sim.TraceEvent) {
-	switch e {
-	case sim.TraceAdmit:
-		c.Admitted++
-	case sim.TraceDelay:
-		c.Delayed++
-	case sim.TraceRefuse:
-		c.Refused++
-	case sim.TraceShed:
-		c.Shed++
-	case sim.TraceDrop:
-		c.Dropped++
+	if m, ok := sim.MarkOf(e); ok {
+		*c.Of(m)++
 	}
 }
 
@@ -78,14 +75,19 @@ type Timeline struct {
 }
 
 type laneTimeline struct {
-	last       time.Duration // the latest record's time
-	seen       bool
-	overflow   bool // more than TickCap attempts: ticks dropped
-	ticks      []Tick
-	cols       []Column
-	latencySum []time.Duration
-	latencyN   []int64
-	latencyMax []time.Duration
+	last     time.Duration // the latest record's time
+	seen     bool
+	overflow bool // more than TickCap attempts: ticks dropped
+	ticks    []Tick
+	cols     *sim.Bins[timelineCell] // TimelineColumns of them: the ring never moves
+}
+
+// timelineCell is one column of one lane: its attempts and the backend's
+// latency of the requests that completed in it.
+type timelineCell struct {
+	Column
+	latencySum, latencyMax time.Duration
+	latencyN               int64
 }
 
 // NewTimeline returns a Timeline sized for c: its time axis covers the whole run
@@ -147,22 +149,21 @@ func (s laneSink) Record(r *sim.TraceRecord) error {
 func (t *Timeline) record(l *laneTimeline, r *sim.TraceRecord) error {
 	if !l.seen {
 		l.seen = true
-		l.cols = make([]Column, TimelineColumns)
-		l.latencySum = make([]time.Duration, TimelineColumns)
-		l.latencyN = make([]int64, TimelineColumns)
-		l.latencyMax = make([]time.Duration, TimelineColumns)
+		// Columns are placed by t.column, which holds every time in the
+		// TimelineColumns the ring has room for.
+		l.cols = sim.NewBins[timelineCell](max(t.ColumnWidth(), 1), TimelineColumns, nil, nil)
 	}
 	l.last = max(l.last, r.At)
-	i := t.column(r.At)
+	c := l.cols.At(int64(t.column(r.At)))
 	if r.Event == sim.TraceSuccess {
-		l.latencySum[i] += r.Latency
-		l.latencyN[i]++
-		l.latencyMax[i] = max(l.latencyMax[i], r.Latency)
+		c.latencySum += r.Latency
+		c.latencyN++
+		c.latencyMax = max(c.latencyMax, r.Latency)
 		return nil
 	}
-	l.cols[i].add(r.Event)
+	c.add(r.Event)
 	if r.Shadow != "" {
-		l.cols[i].Shadow++
+		c.Shadow++
 	}
 	if l.overflow {
 		return nil
@@ -217,10 +218,15 @@ func (t *Timeline) Ticks(lane int) ([]Tick, bool) {
 
 // Columns returns the lane's attempts counted per column (nil if none recorded).
 func (t *Timeline) Columns(lane int) []Column {
-	if lane < 0 || lane >= len(t.lanes) {
+	if lane < 0 || lane >= len(t.lanes) || !t.lanes[lane].seen {
 		return nil
 	}
-	return t.lanes[lane].cols
+	out := make([]Column, TimelineColumns)
+	for i := range out {
+		c, _ := t.lanes[lane].cols.Held(int64(i))
+		out[i] = c.Column
+	}
+	return out
 }
 
 // Latency returns, per column, the mean and the longest backend latency of the
@@ -229,12 +235,13 @@ func (t *Timeline) Latency(lane int) (mean, longest []time.Duration) {
 	if lane < 0 || lane >= len(t.lanes) || !t.lanes[lane].seen {
 		return nil, nil
 	}
-	l := &t.lanes[lane]
-	mean = make([]time.Duration, TimelineColumns)
-	for i, n := range l.latencyN {
-		if n > 0 {
-			mean[i] = l.latencySum[i] / time.Duration(n)
+	mean, longest = make([]time.Duration, TimelineColumns), make([]time.Duration, TimelineColumns)
+	for i := range mean {
+		c, _ := t.lanes[lane].cols.Held(int64(i))
+		if c.latencyN > 0 {
+			mean[i] = c.latencySum / time.Duration(c.latencyN)
 		}
+		longest[i] = c.latencyMax
 	}
-	return mean, l.latencyMax
+	return mean, longest
 }

@@ -1,107 +1,75 @@
 package sim
 
-import "fmt"
+// The names below are the ones scenario files, tables and traces use: one
+// table per enumeration, which its String, its Parse and its list of names read.
 
-// The names below are the ones scenario files, tables and traces use.
-
-var keyNames = [...]string{
+var keyEnum = enum[KeyKind]{"KeyKind", []string{
 	KeyGlobal:   "global",
 	KeyIP:       "ip",
 	KeyUser:     "user",
 	KeyAPIKey:   "api_key",
 	KeyTenant:   "tenant",
 	KeyEndpoint: "endpoint",
-}
+}}
 
-var arrivalNames = [...]string{
+var arrivalEnum = enum[ArrivalKind]{"ArrivalKind", []string{
 	ArrivalBurst:         "burst",
 	ArrivalConstant:      "constant",
 	ArrivalPoisson:       "poisson",
 	ArrivalOnOff:         "on_off",
 	ArrivalIdleThenBurst: "idle_then_burst",
-}
+}}
 
-var retryNames = [...]string{
+var retryEnum = enum[RetryKind]{"RetryKind", []string{
 	RetryNone:        "none",
 	RetryImmediate:   "immediate",
 	RetryFixed:       "fixed",
 	RetryExponential: "exponential",
-}
+}}
 
-var jitterNames = [...]string{
+// jitterEnum holds the jitter kinds and, last, no_backoff, which only the
+// contention study names.
+var jitterEnum = enum[JitterKind]{"JitterKind", []string{
 	JitterNone:         "none",
 	JitterFull:         "full",
 	JitterEqual:        "equal",
 	JitterDecorrelated: "decorrelated",
 	JitterNoBackoff:    "no_backoff",
-}
+}}
 
-var retryAfterNames = [...]string{
+var retryAfterEnum = enum[RetryAfterMode]{"RetryAfterMode", []string{
 	RetryAfterHeader: "header",
 	RetryAfterExact:  "exact",
-}
+}}
 
-// RetryAfterNames lists what a client honouring Retry-After may read.
-func RetryAfterNames() []string { return append([]string(nil), retryAfterNames[:]...) }
-
-func (m RetryAfterMode) String() string { return name(retryAfterNames[:], int(m), "RetryAfterMode") }
-
-// ParseRetryAfter maps a Retry-After mode's name to its value; ok is false for an unknown name.
-func ParseRetryAfter(s string) (RetryAfterMode, bool) {
-	k, ok := parse(retryAfterNames[:], s)
-	return RetryAfterMode(k), ok
-}
-
-var headerStyleNames = [...]string{
+var headerStyleEnum = enum[HeaderStyle]{"HeaderStyle", []string{
 	HeadersDraft:  "draft",
 	HeadersLegacy: "legacy",
-}
+}}
 
-// HeaderStyleNames lists the styles of quota headers.
-func HeaderStyleNames() []string { return append([]string(nil), headerStyleNames[:]...) }
-
-func (s HeaderStyle) String() string { return name(headerStyleNames[:], int(s), "HeaderStyle") }
-
-// ParseHeaderStyle maps a header style's name to its value; ok is false for an unknown name.
-func ParseHeaderStyle(s string) (HeaderStyle, bool) {
-	k, ok := parse(headerStyleNames[:], s)
-	return HeaderStyle(k), ok
-}
-
-var chainNames = [...]string{
+var chainEnum = enum[ChainMode]{"ChainMode", []string{
 	ChainAllOrNothing:       "all_or_nothing",
 	ChainChargeUntilRefused: "charge_until_refused",
-}
+}}
 
-// ChainNames lists the limit chain's charging modes.
-func ChainNames() []string { return append([]string(nil), chainNames[:]...) }
-
-func (m ChainMode) String() string { return name(chainNames[:], int(m), "ChainMode") }
-
-// ParseChain maps a chain mode's name to its value; ok is false for an unknown name.
-func ParseChain(s string) (ChainMode, bool) {
-	k, ok := parse(chainNames[:], s)
-	return ChainMode(k), ok
-}
-
-var scheduleNames = [...]string{
+var scheduleEnum = enum[Schedule]{"Schedule", []string{
 	ScheduleBaseFirst: "base_first",
 	ScheduleBrooker:   "brooker",
-}
+}}
 
-var serviceNames = [...]string{
+var serviceEnum = enum[ServiceKind]{"ServiceKind", []string{
 	ServiceConstant:    "constant",
 	ServiceExponential: "exponential",
-}
+}}
 
-var traceNames = [...]string{
+var traceEnum = enum[TraceEvent]{"TraceEvent", []string{
 	TraceAdmit:   "admit",
 	TraceDelay:   "delay",
 	TraceRefuse:  "refuse",
 	TraceDrop:    "drop",
 	TraceShed:    "shed",
 	TraceSuccess: "success",
-}
+}}
 
 // String is the lane's scenario-file name, e.g. "token_bucket".
 func (k LaneKind) String() string { return k.Info().Name }
@@ -109,15 +77,22 @@ func (k LaneKind) String() string { return k.Info().Name }
 // Title is the lane's name for people, e.g. "token bucket".
 func (k LaneKind) Title() string { return k.Info().Title }
 
-func (k KeyKind) String() string     { return name(keyNames[:], int(k), "KeyKind") }
-func (k ArrivalKind) String() string { return name(arrivalNames[:], int(k), "ArrivalKind") }
-func (k RetryKind) String() string   { return name(retryNames[:], int(k), "RetryKind") }
-func (k JitterKind) String() string  { return name(jitterNames[:], int(k), "JitterKind") }
-func (k ServiceKind) String() string { return name(serviceNames[:], int(k), "ServiceKind") }
-func (e TraceEvent) String() string  { return name(traceNames[:], int(e), "TraceEvent") }
+func (k KeyKind) String() string        { return keyEnum.name(k) }
+func (k ArrivalKind) String() string    { return arrivalEnum.name(k) }
+func (k RetryKind) String() string      { return retryEnum.name(k) }
+func (k JitterKind) String() string     { return jitterEnum.name(k) }
+func (k ServiceKind) String() string    { return serviceEnum.name(k) }
+func (e TraceEvent) String() string     { return traceEnum.name(e) }
+func (m RetryAfterMode) String() string { return retryAfterEnum.name(m) }
+func (s HeaderStyle) String() string    { return headerStyleEnum.name(s) }
+func (m ChainMode) String() string      { return chainEnum.name(m) }
+func (s Schedule) String() string       { return scheduleEnum.name(s) }
 
-// LaneNames, KeyNames, ArrivalNames, RetryNames, JitterNames and ServiceNames list
-// the valid names in order, for parsers and error messages.
+// LaneNames, KeyNames, ArrivalNames, RetryNames, JitterNames, ServiceNames,
+// RetryAfterNames (what a client honouring Retry-After may read),
+// HeaderStyleNames (the styles of quota headers), ChainNames (the limit
+// chain's charging modes) and ScheduleNames (the contention study's backoff
+// schedules) list the valid names in order, for parsers and error messages.
 func LaneNames() []string {
 	var names []string
 	for _, l := range laneTable[1:] {
@@ -125,63 +100,37 @@ func LaneNames() []string {
 	}
 	return names
 }
-func KeyNames() []string     { return append([]string(nil), keyNames[:]...) }
-func ArrivalNames() []string { return append([]string(nil), arrivalNames[:]...) }
-func RetryNames() []string   { return append([]string(nil), retryNames[:]...) }
-func JitterNames() []string  { return append([]string(nil), jitterNames[:JitterNoBackoff]...) }
+func KeyNames() []string         { return keyEnum.list() }
+func ArrivalNames() []string     { return arrivalEnum.list() }
+func RetryNames() []string       { return retryEnum.list() }
+func JitterNames() []string      { return jitterEnum.list()[:JitterNoBackoff] }
+func ServiceNames() []string     { return serviceEnum.list() }
+func RetryAfterNames() []string  { return retryAfterEnum.list() }
+func HeaderStyleNames() []string { return headerStyleEnum.list() }
+func ChainNames() []string       { return chainEnum.list() }
+func ScheduleNames() []string    { return scheduleEnum.list() }
 
 // BackoffNames lists the backoff kinds the contention study compares: the jitter
 // kinds and no_backoff.
-func BackoffNames() []string { return append([]string(nil), jitterNames[:]...) }
+func BackoffNames() []string { return jitterEnum.list() }
 
-// ScheduleNames lists the contention study's backoff schedules.
-func ScheduleNames() []string { return append([]string(nil), scheduleNames[:]...) }
-
-func (s Schedule) String() string { return name(scheduleNames[:], int(s), "Schedule") }
-
-// ParseSchedule maps a schedule's name to its value; ok is false for an unknown name.
-func ParseSchedule(s string) (Schedule, bool) {
-	k, ok := parse(scheduleNames[:], s)
-	return Schedule(k), ok
-}
-func ServiceNames() []string { return append([]string(nil), serviceNames[:]...) }
-
-// ParseLane, ParseKey, ParseArrival, ParseRetry, ParseJitter and ParseService map a
-// name to its value; ok is false for an unknown name.
+// ParseLane, ParseKey, ParseArrival, ParseRetry, ParseJitter, ParseService,
+// ParseRetryAfter, ParseHeaderStyle, ParseChain and ParseSchedule map a name
+// to its value; ok is false for an unknown name.
 func ParseLane(s string) (LaneKind, bool) {
-	k, ok := parse(LaneNames(), s)
-	return LaneKind(k + 1), ok
-}
-func ParseKey(s string) (KeyKind, bool) { k, ok := parse(keyNames[:], s); return KeyKind(k), ok }
-func ParseArrival(s string) (ArrivalKind, bool) {
-	k, ok := parse(arrivalNames[:], s)
-	return ArrivalKind(k), ok
-}
-func ParseRetry(s string) (RetryKind, bool) {
-	k, ok := parse(retryNames[:], s)
-	return RetryKind(k), ok
-}
-func ParseJitter(s string) (JitterKind, bool) {
-	k, ok := parse(jitterNames[:], s)
-	return JitterKind(k), ok
-}
-func ParseService(s string) (ServiceKind, bool) {
-	k, ok := parse(serviceNames[:], s)
-	return ServiceKind(k), ok
-}
-
-func name(names []string, i int, typ string) string {
-	if i >= 0 && i < len(names) {
-		return names[i]
-	}
-	return fmt.Sprintf("%s(%d)", typ, i)
-}
-
-func parse(names []string, s string) (int, bool) {
-	for i, n := range names {
+	for i, n := range LaneNames() {
 		if n == s {
-			return i, true
+			return LaneKind(i + 1), true
 		}
 	}
-	return 0, false
+	return LaneKind(1), false
 }
+func ParseKey(s string) (KeyKind, bool)               { return keyEnum.parse(s) }
+func ParseArrival(s string) (ArrivalKind, bool)       { return arrivalEnum.parse(s) }
+func ParseRetry(s string) (RetryKind, bool)           { return retryEnum.parse(s) }
+func ParseJitter(s string) (JitterKind, bool)         { return jitterEnum.parse(s) }
+func ParseService(s string) (ServiceKind, bool)       { return serviceEnum.parse(s) }
+func ParseRetryAfter(s string) (RetryAfterMode, bool) { return retryAfterEnum.parse(s) }
+func ParseHeaderStyle(s string) (HeaderStyle, bool)   { return headerStyleEnum.parse(s) }
+func ParseChain(s string) (ChainMode, bool)           { return chainEnum.parse(s) }
+func ParseSchedule(s string) (Schedule, bool)         { return scheduleEnum.parse(s) }

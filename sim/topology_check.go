@@ -5,59 +5,47 @@ import (
 	"time"
 )
 
-var routingNames = [...]string{
+var routingEnum = enum[Routing]{"Routing", []string{
 	RoutingRoundRobin: "round_robin",
 	RoutingRandom:     "random",
 	RoutingHash:       "hash",
-}
+}}
 
-var stateNames = [...]string{
+var stateEnum = enum[StateKind]{"StateKind", []string{
 	StateLocal:  "local",
 	StateShared: "shared",
 	StateSynced: "synced",
-}
+}}
 
-var localLimitNames = [...]string{
+var localLimitEnum = enum[LocalLimit]{"LocalLimit", []string{
 	LocalFull:    "full",
 	LocalDivided: "divided",
-}
+}}
 
-var failModeNames = [...]string{
+var failModeEnum = enum[FailMode]{"FailMode", []string{
 	FailOpen:   "open",
 	FailClosed: "closed",
 	FailLocal:  "local",
-}
+}}
 
-func (r Routing) String() string    { return name(routingNames[:], int(r), "Routing") }
-func (s StateKind) String() string  { return name(stateNames[:], int(s), "StateKind") }
-func (l LocalLimit) String() string { return name(localLimitNames[:], int(l), "LocalLimit") }
-func (m FailMode) String() string   { return name(failModeNames[:], int(m), "FailMode") }
+func (r Routing) String() string    { return routingEnum.name(r) }
+func (s StateKind) String() string  { return stateEnum.name(s) }
+func (l LocalLimit) String() string { return localLimitEnum.name(l) }
+func (m FailMode) String() string   { return failModeEnum.name(m) }
 
 // RoutingNames, StateNames, LocalLimitNames and FailModeNames list the valid
 // names of a topology's settings, in order, for parsers and error messages.
-func RoutingNames() []string    { return append([]string(nil), routingNames[:]...) }
-func StateNames() []string      { return append([]string(nil), stateNames[:]...) }
-func LocalLimitNames() []string { return append([]string(nil), localLimitNames[:]...) }
-func FailModeNames() []string   { return append([]string(nil), failModeNames[:]...) }
+func RoutingNames() []string    { return routingEnum.list() }
+func StateNames() []string      { return stateEnum.list() }
+func LocalLimitNames() []string { return localLimitEnum.list() }
+func FailModeNames() []string   { return failModeEnum.list() }
 
 // ParseRouting, ParseState, ParseLocalLimit and ParseFailMode map a name to its
 // value; ok is false for an unknown name.
-func ParseRouting(s string) (Routing, bool) {
-	k, ok := parse(routingNames[:], s)
-	return Routing(k), ok
-}
-func ParseState(s string) (StateKind, bool) {
-	k, ok := parse(stateNames[:], s)
-	return StateKind(k), ok
-}
-func ParseLocalLimit(s string) (LocalLimit, bool) {
-	k, ok := parse(localLimitNames[:], s)
-	return LocalLimit(k), ok
-}
-func ParseFailMode(s string) (FailMode, bool) {
-	k, ok := parse(failModeNames[:], s)
-	return FailMode(k), ok
-}
+func ParseRouting(s string) (Routing, bool)       { return routingEnum.parse(s) }
+func ParseState(s string) (StateKind, bool)       { return stateEnum.parse(s) }
+func ParseLocalLimit(s string) (LocalLimit, bool) { return localLimitEnum.parse(s) }
+func ParseFailMode(s string) (FailMode, bool)     { return failModeEnum.parse(s) }
 
 const (
 	// MaxReplicas bounds a topology's replicas at any time.
@@ -98,10 +86,10 @@ func checkTopology(ck *checker, c Config) {
 			ck.add(p+".count", "must be 1 to %d, got %d", MaxReplicas, s.Count)
 		}
 	}
-	if int(t.Routing) >= len(routingNames) {
+	if !routingEnum.valid(t.Routing) {
 		ck.add("topology.routing", "unknown routing %v", t.Routing)
 	}
-	if int(t.HashKey) >= len(keyNames) {
+	if !keyEnum.valid(t.HashKey) {
 		ck.add("topology.hash_key", "unknown key %v", t.HashKey)
 	}
 	checkStore(ck, "topology.store", t.Store)
@@ -118,7 +106,7 @@ func checkStore(ck *checker, path string, s Store) {
 		ck.add(path+".latency.mean", "must not be negative, got %v", s.Latency.Mean)
 	}
 	ck.atMostTime(path+".latency.mean", s.Latency.Mean)
-	if int(s.Latency.Kind) >= len(serviceNames) {
+	if !serviceEnum.valid(s.Latency.Kind) {
 		ck.add(path+".latency.distribution", "unknown distribution %v", s.Latency.Kind)
 	}
 	if s.Timeout < 0 {
@@ -140,13 +128,13 @@ func checkStore(ck *checker, path string, s Store) {
 }
 
 func checkPlacement(ck *checker, path string, l Limit) {
-	if int(l.State) >= len(stateNames) {
+	if !stateEnum.valid(l.State) {
 		ck.add(path+".state", "unknown state %v", l.State)
 	}
-	if int(l.LocalLimit) >= len(localLimitNames) {
+	if !localLimitEnum.valid(l.LocalLimit) {
 		ck.add(path+".local_limit", "unknown value %v", l.LocalLimit)
 	}
-	if int(l.OnStoreError) >= len(failModeNames) {
+	if !failModeEnum.valid(l.OnStoreError) {
 		ck.add(path+".on_store_error", "unknown value %v", l.OnStoreError)
 	}
 	if l.State == StateSynced {

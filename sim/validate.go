@@ -60,10 +60,10 @@ func (c Config) Validate() error {
 	for i, l := range c.Limits {
 		checkLimit(&ck, fmt.Sprintf("limits[%d]", i), l)
 	}
-	if int(c.HeaderStyle) >= len(headerStyleNames) {
+	if !headerStyleEnum.valid(c.HeaderStyle) {
 		ck.add("header_style", "unknown header style %v", c.HeaderStyle)
 	}
-	if int(c.Chain) >= len(chainNames) {
+	if !chainEnum.valid(c.Chain) {
 		ck.add("chain", "unknown chain mode %v", c.Chain)
 	}
 	if len(c.Limits) > 0 && len(c.Rules) > 0 {
@@ -128,7 +128,7 @@ func checkOverride(ck *checker, path string, o LaneOverride, c *Config) {
 }
 
 func checkLimit(ck *checker, path string, l Limit) {
-	if int(l.Key) >= len(keyNames) {
+	if !keyEnum.valid(l.Key) {
 		ck.add(path+".key", "unknown key %v", l.Key)
 	}
 	checkPolicy(ck, path, l.Policy)
@@ -207,7 +207,7 @@ func checkRetry(ck *checker, path string, r Retry) {
 	if r.MaxAttempts < 0 {
 		ck.add(path+".max_attempts", "must not be negative, got %d", r.MaxAttempts)
 	}
-	if int(r.RetryAfter) >= len(retryAfterNames) {
+	if !retryAfterEnum.valid(r.RetryAfter) {
 		ck.add(path+".retry_after", "unknown value %v", r.RetryAfter)
 	}
 	if r.RetryAfterJitter < 0 {
@@ -224,7 +224,7 @@ func checkRetry(ck *checker, path string, r Retry) {
 		if r.Cap < r.Base {
 			ck.add(path+".cap", "must be at least base (%v), got %v", r.Base, r.Cap)
 		}
-		if int(r.Jitter) >= len(jitterNames) {
+		if !jitterEnum.valid(r.Jitter) {
 			ck.add(path+".jitter", "unknown jitter %v", r.Jitter)
 		} else if r.Jitter == JitterNoBackoff {
 			ck.add(path+".jitter", "no_backoff is for the contention study; a client that retries at once has retry kind immediate")
@@ -249,7 +249,7 @@ func checkBackend(ck *checker, path string, b Backend) {
 		ck.add(path+".queue", "must not be negative, got %d", b.QueueSize)
 	}
 	ck.positive(path+".service.mean", b.Service.Mean)
-	if int(b.Service.Kind) >= len(serviceNames) {
+	if !serviceEnum.valid(b.Service.Kind) {
 		ck.add(path+".service.distribution", "unknown distribution %v", b.Service.Kind)
 	}
 	var prev time.Duration

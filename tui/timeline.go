@@ -19,10 +19,9 @@ type timeline struct {
 // with room for leaky-queue releases scheduled ahead of the clock.
 const ringSlices = 4096
 
-// sliceRing holds slices [first, first+ringSlices) of one lane.
+// sliceRing holds the latest ringSlices slices of one lane.
 type sliceRing struct {
-	cells []slice
-	first int64
+	*sim.Bins[slice]
 	// waitCarry is the sum of the waitDiff of slices that left the ring, so the
 	// number of requests waiting in a slice is waitCarry plus a prefix sum.
 	waitCarry int64
@@ -47,8 +46,12 @@ func newTimeline(width time.Duration) *timeline {
 // their lane's index.
 func (t *timeline) setLanes(lanes []sim.LaneKind) {
 	t.rows = make([]sliceRing, len(lanes))
-	for i := range lanes {
-		t.rows[i].cells = make([]slice, ringSlices)
+	for i := range t.rows {
+		row := &t.rows[i]
+		row.Bins = sim.NewBins(t.width, ringSlices, nil, func(c *slice) {
+			row.waitCarry += int64(c.waitDiff)
+			*c = slice{}
+		})
 	}
 }
 
@@ -58,7 +61,7 @@ func (t *timeline) Record(r *sim.TraceRecord) error {
 		return nil
 	}
 	row := &t.rows[r.LaneIndex]
-	at := int64(r.At / t.width)
+	at := row.Column(r.At)
 	switch r.Event {
 	case sim.TraceAdmit:
 		row.at(at).admitted++
@@ -75,10 +78,10 @@ func (t *timeline) Record(r *sim.TraceRecord) error {
 		if r.Shadow != "" {
 			row.at(at).shadow++
 		}
-		release := int64((r.At + r.Delay) / t.width)
+		release := row.Column(r.At + r.Delay)
 		row.at(release).released++ // first: it may move the ring forward
 		row.at(release).waitDiff--
-		if at >= row.first {
+		if at >= row.First() {
 			c := row.at(at)
 			c.delayed++
 			c.waitDiff++
@@ -92,20 +95,10 @@ func (t *timeline) Record(r *sim.TraceRecord) error {
 // at is slice k, moving the ring forward (forgetting the oldest slices) if k is
 // beyond its end. A slice already forgotten counts into a discarded one.
 func (r *sliceRing) at(k int64) *slice {
-	n := int64(len(r.cells))
-	if k < r.first {
-		return &r.discard
+	if c := r.At(k); c != nil {
+		return c
 	}
-	if k >= r.first+n {
-		from := max(r.first, k-2*n+1) // slices before from were forgotten already
-		for s := from; s < k-n+1; s++ {
-			c := &r.cells[s%n]
-			r.waitCarry += int64(c.waitDiff)
-			*c = slice{}
-		}
-		r.first = k - n + 1
-	}
-	return &r.cells[k%n]
+	return &r.discard
 }
 
 // cell is what one slice of the view shows.
@@ -118,20 +111,21 @@ type cell struct {
 // ring no longer or never held are zero.
 func (t *timeline) fill(i int, from int64, cells []cell) {
 	row := &t.rows[i]
-	n := int64(len(row.cells))
 	waiting := row.waitCarry
-	k := row.first
-	for ; k < from && k < row.first+n; k++ {
-		waiting += int64(row.cells[k%n].waitDiff)
+	for k := row.First(); k < from; k++ {
+		s, ok := row.Held(k)
+		if !ok {
+			break
+		}
+		waiting += int64(s.waitDiff)
 	}
 	for j := range cells {
-		k := from + int64(j)
-		if k < row.first || k >= row.first+n {
+		s, ok := row.Held(from + int64(j))
+		if !ok {
 			cells[j] = cell{}
 			continue
 		}
-		s := row.cells[k%n]
 		waiting += int64(s.waitDiff)
-		cells[j] = cell{slice: s, waiting: waiting}
+		cells[j] = cell{slice: *s, waiting: waiting}
 	}
 }

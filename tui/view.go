@@ -32,12 +32,22 @@ const (
 	marks
 )
 
+// verdicts are the marks that draw one of sim's marks, whose glyph, colour and
+// name they take from sim's table of marks.
+var verdicts = [...]struct {
+	m mark
+	v sim.Mark
+}{{markAdmit, sim.MarkAdmitted}, {markWait, sim.MarkDelayed}, {markRefuse, sim.MarkRefused},
+	{markShed, sim.MarkShed}, {markDrop, sim.MarkDropped}}
+
 // glyphs carry the meaning without colour (NO_COLOR).
-var glyphs = [marks]string{
-	markNone: " ", markAdmit: "█", markWait: "─", markRelease: ">",
-	markRefuse: "x", markShed: "!", markDrop: "/", markMixed: "▒",
-	markShadow: "○",
-}
+var glyphs = func() [marks]string {
+	g := [marks]string{markNone: " ", markRelease: ">", markMixed: "▒", markShadow: "○"}
+	for _, v := range verdicts {
+		g[v.m] = v.v.Info().Glyph
+	}
+	return g
+}()
 
 // ruleGlyph is what an empty cell shows in the column of a rule push, so that
 // the push reads as a line down every lane; a cell with attempts keeps its
@@ -104,14 +114,13 @@ func newStyles(r *lipgloss.Renderer) styles {
 	color := func(c string) lipgloss.Style { return r.NewStyle().Foreground(lipgloss.Color(c)) }
 	marked := [marks]lipgloss.Style{
 		markNone:    r.NewStyle(),
-		markAdmit:   color("2"),
-		markRelease: color("3").Bold(true),
-		markWait:    color("3"),
-		markRefuse:  color("1").Bold(true),
-		markShed:    color("5").Bold(true),
-		markDrop:    color("6"),
+		markRelease: color(sim.MarkDelayed.Info().ANSI).Bold(true),
 		markMixed:   color("9"),
-		markShadow:  color("1"), // the refusal's colour, not bold: a refusal not made
+		markShadow:  color(sim.MarkRefused.Info().ANSI), // the refusal's colour, not bold: a refusal not made
+	}
+	for _, v := range verdicts {
+		info := v.v.Info()
+		marked[v.m] = color(info.ANSI).Bold(info.Bold)
 	}
 	var s styles
 	for k := markAdmit; k < marks; k++ {
@@ -441,15 +450,16 @@ func (m *Model) legend(width int) string {
 	items := []struct {
 		m    mark
 		text string
-	}{{markAdmit, "admitted"}, {markRefuse, "refused"}, {markMixed, "both"}, {markWait, ""}, {markShed, "shed"}, {markDrop, "dropped"}}
+	}{{markAdmit, sim.MarkAdmitted.String()}, {markRefuse, sim.MarkRefused.String()}, {markMixed, "both"}, {markWait, ""},
+		{markShed, sim.MarkShed.String()}, {markDrop, sim.MarkDropped.String()}}
 	var parts []string
 	used := 0
 	for _, it := range items {
 		var s string
 		plain := 0
 		if it.m == markWait {
-			s = m.styles.mark[markWait].wrap("──") + m.styles.mark[markRelease].wrap(">") + " delayed"
-			plain = 3 + len(" delayed")
+			s = m.styles.mark[markWait].wrap(strings.Repeat(glyphs[markWait], 2)) + m.styles.mark[markRelease].wrap(glyphs[markRelease]) + " " + sim.MarkDelayed.String()
+			plain = 3 + 1 + len(sim.MarkDelayed.String())
 		} else {
 			s = m.styles.mark[it.m].wrap(glyphs[it.m]) + " " + it.text
 			plain = 2 + len(it.text)

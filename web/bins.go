@@ -7,29 +7,13 @@ import (
 	"github.com/rlsim/rlsim/sim"
 )
 
-// Mark kinds, in the order a column's counts list them.
-const (
-	markAdmitted = iota
-	markDelayed
-	markRefused
-	markShed
-	markDropped
-	markKinds
-)
+// markKinds is how many marks a column counts, in sim's order (sim.Mark).
+const markKinds = sim.MarkKinds
 
 // markOf is the mark of a trace event, or -1 for one the page does not draw.
 func markOf(ev sim.TraceEvent) int {
-	switch ev {
-	case sim.TraceAdmit:
-		return markAdmitted
-	case sim.TraceDelay:
-		return markDelayed
-	case sim.TraceRefuse:
-		return markRefused
-	case sim.TraceShed:
-		return markShed
-	case sim.TraceDrop:
-		return markDropped
+	if m, ok := sim.MarkOf(ev); ok {
+		return int(m)
 	}
 	return -1
 }
@@ -44,14 +28,13 @@ const binSlices = 1024
 // columns that changed and a hover can be answered with a real request. Memory
 // is bounded by binSlices, whatever the number of clients.
 type bins struct {
-	width time.Duration
-	row   []int // lane kind → row; -1 for lanes not run
-	rows  []binRing
+	row  []int // lane kind → row; -1 for lanes not run
+	rows []binRing
 }
 
+// binRing is one lane's columns, with what changed since the last frame.
 type binRing struct {
-	cells []binCell
-	first int64 // the oldest column held
+	*sim.Bins[binCell]
 	dirty int64 // the first column changed since the last frame; math.MaxInt64 when none
 	last  int64 // the latest column written
 }
@@ -62,16 +45,13 @@ type binCell struct {
 }
 
 func newBins(width time.Duration, lanes []sim.LaneKind) *bins {
-	b := &bins{width: width, row: make([]int, sim.LaneKinds()), rows: make([]binRing, len(lanes))}
+	b := &bins{row: make([]int, sim.LaneKinds()), rows: make([]binRing, len(lanes))}
 	for i := range b.row {
 		b.row[i] = -1
 	}
 	for i, k := range lanes {
 		b.row[k] = i
-		b.rows[i] = binRing{cells: make([]binCell, binSlices), dirty: math.MaxInt64, last: -1}
-		for c := range b.rows[i].cells {
-			b.rows[i].cells[c].clear()
-		}
+		b.rows[i] = binRing{Bins: sim.NewBins(width, binSlices, (*binCell).clear, (*binCell).clear), dirty: math.MaxInt64, last: -1}
 	}
 	return b
 }
@@ -91,8 +71,8 @@ func (b *bins) Record(r *sim.TraceRecord) error {
 		return nil
 	}
 	ring := &b.rows[b.row[r.Lane]]
-	k := int64(r.At / b.width)
-	c := ring.at(k)
+	k := ring.Column(r.At)
+	c := ring.At(k)
 	if c == nil {
 		return nil
 	}
@@ -103,22 +83,6 @@ func (b *bins) Record(r *sim.TraceRecord) error {
 	ring.dirty = min(ring.dirty, k)
 	ring.last = max(ring.last, k)
 	return nil
-}
-
-// at is column k, moving the ring forward past older columns; nil for a
-// column already forgotten.
-func (r *binRing) at(k int64) *binCell {
-	n := int64(len(r.cells))
-	if k < r.first {
-		return nil
-	}
-	if k >= r.first+n {
-		for c := max(r.first, k-2*n+1); c <= k-n; c++ {
-			r.cells[c%n].clear()
-		}
-		r.first = k - n + 1
-	}
-	return &r.cells[k%n]
 }
 
 // column is one column of one lane as a frame sends it: its index and the
@@ -134,10 +98,11 @@ func (b *bins) flush(i int) []column {
 	if ring.dirty == math.MaxInt64 {
 		return []column{}
 	}
-	from := max(ring.dirty, ring.first)
+	from := max(ring.dirty, ring.First())
 	cols := make([]column, 0, ring.last-from+1)
 	for k := from; k <= ring.last; k++ {
-		cols = append(cols, column{I: k, N: ring.cells[k%int64(len(ring.cells))].n})
+		c, _ := ring.Held(k)
+		cols = append(cols, column{I: k, N: c.n})
 	}
 	ring.dirty = math.MaxInt64
 	return cols
@@ -149,9 +114,10 @@ func (b *bins) sample(i int, k int64, mark int) (sim.TraceRecord, bool) {
 		return sim.TraceRecord{}, false
 	}
 	ring := &b.rows[i]
-	if k < ring.first || k > ring.last {
+	c, ok := ring.Held(k)
+	if !ok || k > ring.last {
 		return sim.TraceRecord{}, false
 	}
-	rec := ring.cells[k%int64(len(ring.cells))].sample[mark]
+	rec := c.sample[mark]
 	return rec, rec.At >= 0
 }

@@ -47,8 +47,9 @@ func TestBinRingForgetsWhatItWrapsOver(t *testing.T) {
 					continue
 				}
 				ring := &b.rows[0]
-				for c := ring.first; c <= ring.last; c++ {
-					if got := ring.cells[c%int64(len(ring.cells))].n; got != want[c] {
+				for c := ring.First(); c <= ring.last; c++ {
+					if cell, _ := ring.Held(c); cell.n != want[c] {
+						got := cell.n
 						t.Fatalf("after %d attempts (t=%v): column %d holds %v, want %v", i+1, at, c, got, want[c])
 					}
 				}

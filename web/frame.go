@@ -115,8 +115,6 @@ type sample struct {
 	More       int64  `json:"more"`       // the other attempts of this mark in the column
 }
 
-var markNames = [markKinds]string{"admitted", "delayed", "refused", "shed", "dropped"}
-
 // sample is the first attempt of mark in column k of lane row i. The caller holds mu.
 func (s *session) sample(i int, k int64, mark int) (sample, bool) {
 	rec, ok := s.bins.sample(i, k, mark)
@@ -124,9 +122,10 @@ func (s *session) sample(i int, k int64, mark int) (sample, bool) {
 		return sample{}, false
 	}
 	cfg := s.sim.Config()
-	n := s.bins.rows[i].cells[k%int64(len(s.bins.rows[i].cells))].n[mark]
+	c, _ := s.bins.rows[i].Held(k)
+	n := c.n[mark]
 	smp := sample{
-		Lane: rec.Lane.String(), Mark: markNames[mark], At: int64(rec.At), Client: rec.Client, Class: rec.Class,
+		Lane: rec.Lane.String(), Mark: sim.Mark(mark).String(), At: int64(rec.At), Client: rec.Client, Class: rec.Class,
 		Key: rec.Key, Request: rec.Request, Attempt: rec.Attempt, Cost: rec.Cost, Limit: rec.Limit,
 		Delay: int64(rec.Delay), RetryAfter: int64(rec.RetryAfter), More: n - 1,
 	}
@@ -138,14 +137,14 @@ func (s *session) sample(i int, k int64, mark int) (sample, bool) {
 		}
 	}
 	switch mark {
-	case markDropped:
+	case int(sim.MarkDropped):
 		smp.Status = "dropped by the client's adaptive throttle: never sent"
 		return smp, true
-	case markRefused:
+	case int(sim.MarkRefused):
 		smp.Status = "429 Too Many Requests"
-	case markShed:
+	case int(sim.MarkShed):
 		smp.Status = "503 Service Unavailable"
-	case markDelayed:
+	case int(sim.MarkDelayed):
 		smp.Status = "held in the queue " + time.Duration(rec.Delay).String() + ", then passed on"
 	default:
 		smp.Status = "passed on to the service"
