@@ -3,7 +3,7 @@
 // nothing is refused (open-loop, no retries), and each (lane, limit) pair records
 // which requests it would have refused, whom, and when.
 //
-// A log is read once (Read: combined, JSON lines or CSV; gzip detected by its
+// A log is read once (read.go: combined, JSON lines or CSV; gzip detected by its
 // magic bytes; times in the years 1678 to 2261, others bad lines), its lines
 // put back in time order by a reorder buffer of at most MaxReorder lines (a line
 // at most Options.Late behind the latest is placed; a later one is counted as

@@ -8,7 +8,7 @@ import (
 	"strconv"
 	"strings"
 
-	"github.com/rlsim/rlsim/report"
+	"github.com/rlsim/rlsim/report/textlayout"
 )
 
 // WriteText writes the replay as tables: one per limit, a row per lane, every
@@ -20,7 +20,7 @@ func WriteText(w io.Writer, r *Result) error { return WriteTextFit(w, r, 0) }
 var textDrop = []string{"top key (refused, peak)", "keys refused", "legit-looking caught"}
 
 // WriteTextFit is WriteText for a terminal width columns wide: each table drops
-// columns, as rlsim run's does (report.Table.Fit), until it fits. A width of 0
+// columns, as rlsim run's does (textlayout.Table.Fit), until it fits. A width of 0
 // or less prints every column.
 func WriteTextFit(w io.Writer, r *Result, width int) error {
 	var b strings.Builder
@@ -48,7 +48,7 @@ func WriteTextFit(w io.Writer, r *Result, width int) error {
 			l.PeakP50, l.PeakP90, l.PeakP99, l.PeakMax)
 		fmt.Fprintf(&b, "legit-looking: at most %d requests per window in %.0f%% of the windows a key was active\n",
 			l.LegitBelow, 100*l.LegitShare)
-		t := &report.Table{Head: []string{"lane", "would refuse", "keys refused", "legit-looking caught", "top key (refused, peak)"}}
+		t := &textlayout.Table{Head: []string{"lane", "would refuse", "keys refused", "legit-looking caught", "top key (refused, peak)"}}
 		for _, lane := range l.Lanes {
 			top := "-"
 			if len(lane.Top) > 0 {

@@ -7,6 +7,7 @@ import (
 	"gonum.org/v1/plot/plotter"
 	"gonum.org/v1/plot/vg"
 
+	"github.com/rlsim/rlsim/report/chart"
 	"github.com/rlsim/rlsim/sim"
 )
 
@@ -81,7 +82,7 @@ func adaptiveLines(l sim.LaneResult) (first, second plotter.XYs) {
 // AdaptiveFigure shows the adaptive lanes' state over time: AIMD's and Vegas's
 // limit on requests in flight beside the most in flight, client throttling's
 // drop probability (mean and highest over the clients' send decisions).
-func AdaptiveFigure(r sim.Result) *Figure {
+func AdaptiveFigure(r sim.Result) *chart.Figure {
 	var panels []*plot.Plot
 	for _, l := range r.Lanes {
 		if l.Adaptive == nil || len(l.Adaptive.Points) == 0 {
@@ -97,23 +98,23 @@ func AdaptiveFigure(r sim.Result) *Figure {
 			}
 			top *= 1.08
 		}
-		p := newPlot(l.Title(), "virtual time (s)", yLabel)
+		p := chart.NewPlot(l.Title(), "virtual time (s)", yLabel)
 		p.X.Min, p.X.Max, p.Y.Min, p.Y.Max = 0, end(r), 0, top
 		if ln, err := plotter.NewLine(second); err == nil {
-			ln.LineStyle = lineStyle(colShed, 1.2, true)
+			ln.LineStyle = chart.LineStyle(chart.ColShed, 1.2, true)
 			ln.StepStyle = plotter.PostStep
 			p.Add(ln)
 		}
 		if ln, err := plotter.NewLine(first); err == nil {
-			ln.LineStyle = lineStyle(colAdmitted, 1.6, false)
+			ln.LineStyle = chart.LineStyle(chart.ColAdmitted, 1.6, false)
 			ln.StepStyle = plotter.PostStep
 			p.Add(ln)
 		}
 		panels = append(panels, p)
 	}
-	return &Figure{Name: "adaptive", Title: "The adaptive lanes' state over time",
+	return &chart.Figure{Name: "adaptive", Title: "The adaptive lanes' state over time",
 		Caption: fmt.Sprintf("Per %s bucket. AIMD and Vegas: the limit on requests in flight (its lowest in the bucket, so every cut shows) and the most in flight. Client throttling: the drop probability at the clients' send decisions, mean and highest.", FormatDuration(r.Bucket)),
-		legend: []legendEntry{{label: "limit / mean drop probability", colour: colAdmitted, line: true},
-			{label: "most in flight / highest drop probability", colour: colShed, line: true, dashed: true}},
-		Width: 11 * vg.Inch, Height: vg.Length(0.9+2.3*float64((len(panels)+3)/4)) * vg.Inch, body: grid(panels, min(4, max(len(panels), 1)))}
+		Legend: []chart.LegendEntry{{Label: "limit / mean drop probability", Colour: chart.ColAdmitted, Line: true},
+			{Label: "most in flight / highest drop probability", Colour: chart.ColShed, Line: true, Dashed: true}},
+		Width: 11 * vg.Inch, Height: vg.Length(0.9+2.3*float64((len(panels)+3)/4)) * vg.Inch, Body: chart.Grid(panels, min(4, max(len(panels), 1)))}
 }

@@ -4,6 +4,7 @@ import (
 	"fmt"
 	"io"
 
+	"github.com/rlsim/rlsim/report/textlayout"
 	"github.com/rlsim/rlsim/run"
 	"github.com/rlsim/rlsim/scenarios"
 	"github.com/rlsim/rlsim/sim"
@@ -17,7 +18,7 @@ func writeChecks(w io.Writer, results []run.CheckResult, width int) {
 	}
 	fmt.Fprintf(w, "\nchecks: %s\n", checksPassed(results))
 	head, rows := checkRows(results)
-	t := &Table{Head: head, Text: true}
+	t := &textlayout.Table{Head: head, Text: true}
 	for _, row := range rows {
 		t.Add(row...)
 	}
@@ -35,7 +36,7 @@ func checksPassed(results []run.CheckResult) string {
 func checkRows(results []run.CheckResult) ([]string, [][]string) {
 	var rows [][]string
 	for _, r := range results {
-		rows = append(rows, []string{checkVerdict(r), sim.LaneTitle(r.Kind, r.Lane), classOrAll(r.Class), checkText(r), measured(r)})
+		rows = append(rows, []string{checkVerdict(r), sim.LaneTitle(r.Kind, r.Lane), ClassOrAll(r.Class), checkText(r), measured(r)})
 	}
 	return []string{"result", "lane", "class", "check", "measured"}, rows
 }
@@ -47,7 +48,9 @@ func checkVerdict(r run.CheckResult) string {
 	return "FAIL"
 }
 
-func classOrAll(class string) string {
+// ClassOrAll names a check's client class as the tables write it: "all" for
+// every class, otherwise escaped for the terminal.
+func ClassOrAll(class string) string {
 	if class == "" {
 		return "all"
 	}

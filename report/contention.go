@@ -12,6 +12,8 @@ import (
 	"gonum.org/v1/plot/vg/draw"
 
 	"github.com/rlsim/rlsim/contention"
+	"github.com/rlsim/rlsim/report/chart"
+	"github.com/rlsim/rlsim/report/textlayout"
 	"github.com/rlsim/rlsim/sim"
 )
 
@@ -24,7 +26,7 @@ func writeContention(w io.Writer, c *contention.Config, r contention.Result, wid
 	if c.Schedule != sim.ScheduleBaseFirst {
 		schedule = ", schedule " + c.Schedule.String()
 	}
-	writeWrapped(w, fmt.Sprintf("optimistic concurrency: backoff base %s, cap %s%s; mean of %d run(s), seed %d",
+	textlayout.Wrap(w, fmt.Sprintf("optimistic concurrency: backoff base %s, cap %s%s; mean of %d run(s), seed %d",
 		FormatDuration(c.Base), FormatDuration(c.Cap), schedule, runs, c.Seed), "", "", width)
 	jitters, clients := contentionAxes(r)
 	cell := map[[2]int]contention.Row{}
@@ -43,12 +45,12 @@ func writeContention(w io.Writer, c *contention.Config, r contention.Result, wid
 			title += fmt.Sprintf(" (mean ± half its 95%% interval over the %d runs)", runs)
 		}
 		fmt.Fprintln(w)
-		writeWrapped(w, title, "", "", width)
+		textlayout.Wrap(w, title, "", "", width)
 		head := []string{"clients"}
 		for _, j := range jitters {
 			head = append(head, j.String())
 		}
-		t := &Table{Head: head}
+		t := &textlayout.Table{Head: head}
 		for _, n := range clients {
 			row := []string{strconv.Itoa(n)}
 			for _, j := range jitters {
@@ -189,13 +191,13 @@ func contentionLines(r contention.Result) (jitters []sim.JitterKind, calls, comp
 
 // ContentionFigure plots the backoff contention study: write calls and time to
 // completion against the number of clients, one line per jitter kind.
-func ContentionFigure(r contention.Result) *Figure {
+func ContentionFigure(r contention.Result) *chart.Figure {
 	jitters, calls, completion := contentionLines(r)
-	left := newPlot("write calls until every client succeeded", "clients", "calls")
-	right := newPlot("time until the last client succeeded", "clients", "seconds")
-	var legend []legendEntry
+	left := chart.NewPlot("write calls until every client succeeded", "clients", "calls")
+	right := chart.NewPlot("time until the last client succeeded", "clients", "seconds")
+	var legend []chart.LegendEntry
 	for i, j := range jitters {
-		clr := seriesColours[i%len(seriesColours)]
+		clr := chart.SeriesColours[i%len(chart.SeriesColours)]
 		for _, side := range []struct {
 			p   *plot.Plot
 			pts plotter.XYs
@@ -204,7 +206,7 @@ func ContentionFigure(r contention.Result) *Figure {
 			if err != nil {
 				continue
 			}
-			ln.LineStyle = lineStyle(clr, 1.6, false)
+			ln.LineStyle = chart.LineStyle(clr, 1.6, false)
 			pts.GlyphStyle.Color, pts.GlyphStyle.Radius, pts.GlyphStyle.Shape = clr, vg.Points(2.5), draw.CircleGlyph{}
 			side.p.Add(ln, pts)
 		}
@@ -215,12 +217,12 @@ func ContentionFigure(r contention.Result) *Figure {
 		case sim.JitterNoBackoff:
 			name = "no backoff"
 		}
-		legend = append(legend, legendEntry{label: name, colour: clr, line: true})
+		legend = append(legend, chart.LegendEntry{Label: name, Colour: clr, Line: true})
 	}
 	left.Y.Min, right.Y.Min = 0, 0
-	return &Figure{Name: "contention", Title: "Backoff and jitter: clients racing to update one row",
+	return &chart.Figure{Name: "contention", Title: "Backoff and jitter: clients racing to update one row",
 		Caption: "Each point is the mean over the runs of one cell of the sweep. Jitter spreads the retries, so fewer collide: fewer calls and an earlier finish.",
-		legend:  legend, Width: 11 * vg.Inch, Height: 4.8 * vg.Inch, body: grid([]*plot.Plot{left, right}, 2)}
+		Legend:  legend, Width: 11 * vg.Inch, Height: 4.8 * vg.Inch, Body: chart.Grid([]*plot.Plot{left, right}, 2)}
 }
 
 type jsonContention struct {
@@ -294,11 +296,11 @@ func (s study) fillPage(hp *htmlPageData) {
 	}
 }
 
-func (s study) figures() []*Figure {
+func (s study) figures() []*chart.Figure {
 	if s.Contention == nil {
 		return nil
 	}
-	return []*Figure{ContentionFigure(*s.Contention)}
+	return []*chart.Figure{ContentionFigure(*s.Contention)}
 }
 
 func (s study) seed() uint64 { return s.Scenario.Contention.Seed }

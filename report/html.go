@@ -10,6 +10,7 @@ import (
 	"time"
 
 	"github.com/rlsim/rlsim/algorithms"
+	"github.com/rlsim/rlsim/report/chart"
 	"github.com/rlsim/rlsim/scenarios"
 	"github.com/rlsim/rlsim/sim"
 )
@@ -18,12 +19,15 @@ import (
 var assets embed.FS
 
 var page = template.Must(template.New("report.html.tmpl").Funcs(template.FuncMap{
-	"css": func() (template.CSS, error) {
-		b, err := assets.ReadFile("assets/report.css")
-		return template.CSS(b), err
-	},
-	"js": func() (template.JS, error) { b, err := assets.ReadFile("assets/report.js"); return template.JS(b), err },
+	"css": StyleSheet,
+	"js":  func() (template.JS, error) { b, err := assets.ReadFile("assets/report.js"); return template.JS(b), err },
 }).ParseFS(assets, "assets/report.html.tmpl"))
+
+// StyleSheet is the report page's CSS, which the sweep's page shares.
+func StyleSheet() (template.CSS, error) {
+	b, err := assets.ReadFile("assets/report.css")
+	return template.CSS(b), err
+}
 
 // Page is one scenario of a report: the run, its figures rendered as PNGs, and
 // the command that reproduces it.
@@ -35,7 +39,7 @@ type Page struct {
 
 // Image is a rendered figure.
 type Image struct {
-	Figure *Figure
+	Figure *chart.Figure
 	PNG    []byte
 }
 
@@ -149,10 +153,10 @@ func (run comparison) fillPage(hp *htmlPageData) {
 	hp.Head, hp.Rows = statsTable(r)
 	if len(classNames(r)) > 1 {
 		ct := classTable(r)
-		hp.ClassHead, hp.ClassRows = ct.Head, ct.rows
+		hp.ClassHead, hp.ClassRows = ct.Head, ct.Rows()
 	}
 	for _, t := range topologyTables(r, run.topology()) {
-		hp.Tables = append(hp.Tables, htmlTable{strings.ToUpper(t.Title[:1]) + t.Title[1:], t.Notes, t.Head, t.rows, t.left == 3})
+		hp.Tables = append(hp.Tables, htmlTable{strings.ToUpper(t.Title[:1]) + t.Title[1:], t.Notes, t.Head, t.Rows(), t.Left == 3})
 	}
 	if run.Timeline != nil {
 		hp.Data.Timeline = newTimelineJSON(r, run.Timeline)

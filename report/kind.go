@@ -5,6 +5,7 @@ import (
 	"io"
 	"slices"
 
+	"github.com/rlsim/rlsim/report/chart"
 	"github.com/rlsim/rlsim/run"
 	"github.com/rlsim/rlsim/scenarios"
 )
@@ -25,7 +26,7 @@ type kind interface {
 	// fillPage fills the page's summary, findings, verdicts and tables.
 	fillPage(hp *htmlPageData)
 	// figures are the plots worth drawing.
-	figures() []*Figure
+	figures() []*chart.Figure
 	// seed is the seed the run used.
 	seed() uint64
 }

@@ -5,6 +5,7 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/rlsim/rlsim/report/chart"
 	"github.com/rlsim/rlsim/sim"
 )
 
@@ -37,7 +38,7 @@ func TestReportReadsTheTableOfMarks(t *testing.T) {
 	if want := "var COLOURS = [" + strings.Join(colours, ", ") + "];"; !strings.Contains(string(js), want) {
 		t.Errorf("report.js lacks %s", want)
 	}
-	if got, want := colAdmitted, markColour(sim.MarkAdmitted); got != want || got.B != 0xB2 {
-		t.Errorf("colAdmitted = %v, want %v (#0072B2)", got, want)
+	if got, want := chart.ColAdmitted, chart.MarkColour(sim.MarkAdmitted); got != want || got.B != 0xB2 {
+		t.Errorf("chart.ColAdmitted = %v, want %v (#0072B2)", got, want)
 	}
 }

@@ -4,6 +4,7 @@ import (
 	"fmt"
 	"io"
 
+	"github.com/rlsim/rlsim/report/textlayout"
 	"github.com/rlsim/rlsim/sim"
 )
 
@@ -25,7 +26,7 @@ func writePacing(w io.Writer, r sim.Result) {
 		}
 		head = append(head, name)
 	}
-	t := &Table{Head: head}
+	t := &textlayout.Table{Head: head}
 	for _, l := range r.Lanes {
 		row := []string{l.Title()}
 		for _, c := range l.Classes {

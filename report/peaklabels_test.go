@@ -6,6 +6,8 @@ import (
 
 	"gonum.org/v1/plot/vg/draw"
 	"gonum.org/v1/plot/vg/recorder"
+
+	"github.com/rlsim/rlsim/report/chart"
 )
 
 // TestPeakLabelsStayInsideTheFigure draws the peak figure with counts of
@@ -20,7 +22,7 @@ func TestPeakLabelsStayInsideTheFigure(t *testing.T) {
 	rec := &recorder.Canvas{}
 	f.Draw(draw.NewCanvas(rec, f.Width, f.Height))
 	labels := 0
-	sty := textStyle(10)
+	sty := chart.TextStyle(10)
 	for _, a := range rec.Actions {
 		s, ok := a.(*recorder.FillString)
 		if !ok || !strings.Contains(s.String, "×)") {

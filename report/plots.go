@@ -13,6 +13,7 @@ import (
 	"gonum.org/v1/plot/vg"
 	"gonum.org/v1/plot/vg/draw"
 
+	"github.com/rlsim/rlsim/report/chart"
 	"github.com/rlsim/rlsim/sim"
 )
 
@@ -20,21 +21,21 @@ import (
 // timeline (when the run has a Timeline), the admitted rate against the limit and
 // the most admitted in any window, then what the scenario is about when it has
 // it: retries, the backend, client classes. A contention study has one figure.
-func Figures(run Run) []*Figure { return run.kind().figures() }
+func Figures(run Run) []*chart.Figure { return run.kind().figures() }
 
-func (run comparison) figures() []*Figure {
+func (run comparison) figures() []*chart.Figure {
 	if run.Result == nil {
 		return nil
 	}
 	r := *run.Result
-	var figs []*Figure
+	var figs []*chart.Figure
 	if run.Timeline != nil {
 		figs = append(figs, timelineFigure(r, run.Timeline, run.topology()))
 	}
 	topo := run.topology()
-	figs = append(figs, rateFigure(r, topo, "rate", "Admitted rate over time, lane by lane", "admitted", admittedOf, colAdmitted), PeakFigure(r))
+	figs = append(figs, rateFigure(r, topo, "rate", "Admitted rate over time, lane by lane", "admitted", admittedOf, chart.ColAdmitted), PeakFigure(r))
 	if retried(r) {
-		figs = append(figs, rateFigure(r, topo, "attempts", "Attempts per second, retries included", "attempts", attemptsOf, colRefused), WorkFigure(r))
+		figs = append(figs, rateFigure(r, topo, "attempts", "Attempts per second, retries included", "attempts", attemptsOf, chart.ColRefused), WorkFigure(r))
 	}
 	if hasBackend(r) {
 		if run.Timeline != nil {
@@ -140,11 +141,11 @@ func laneBins(tl *Timeline, lane int, n int) []bin {
 // TimelineFigure draws one row per lane: admitted and delayed attempts rise above
 // the row's midline, refused, shed and dropped ones hang below, and the lane's
 // worst window (its most admitted in any window) is shaded.
-func TimelineFigure(r sim.Result, tl *Timeline) *Figure { return timelineFigure(r, tl, nil) }
+func TimelineFigure(r sim.Result, tl *Timeline) *chart.Figure { return timelineFigure(r, tl, nil) }
 
 // timelineFigure is TimelineFigure with the store's outages shaded and the
 // autoscaler's steps marked, when topo has them.
-func timelineFigure(r sim.Result, tl *Timeline, topo *sim.Topology) *Figure {
+func timelineFigure(r sim.Result, tl *Timeline, topo *sim.Topology) *chart.Figure {
 	n := len(r.Lanes)
 	rows := make([][]bin, n)
 	var most int64
@@ -154,7 +155,7 @@ func timelineFigure(r sim.Result, tl *Timeline, topo *sim.Topology) *Figure {
 			most = max(most, b.Admitted+b.Delayed, b.Refused+b.Shed+b.Dropped)
 		}
 	}
-	p := newPlot("", "virtual time (s)", "")
+	p := chart.NewPlot("", "virtual time (s)", "")
 	p.Y.Min, p.Y.Max = -0.5, float64(n)-0.5
 	p.X.Min, p.X.Max = 0, math.Max(end(r), tl.Last().Seconds())
 	var ticks []plot.Tick
@@ -165,33 +166,33 @@ func timelineFigure(r sim.Result, tl *Timeline, topo *sim.Topology) *Figure {
 	p.Y.Tick.Label.Font.Size = 11
 	p.Y.Tick.Length = 0
 	p.Add(lanesPlotter{r: r, rows: rows, most: most, topo: topo})
-	f := &Figure{
+	f := &chart.Figure{
 		Name: "timeline", Title: "Lanes timeline: what each lane did to every attempt",
 		Caption: "One row per lane. Admitted and delayed attempts rise above each row's midline; refused (429), shed (503) and " +
 			"client-dropped ones hang below. Bar height grows with the square root of the attempts in a " +
 			fmt.Sprintf("%s column, so single requests stay visible. ", FormatDuration(time.Duration(float64(tl.ColumnWidth())*TimelineColumns/timelineBins))) +
 			"The yellow band is the lane's worst window: where it admitted the most in one window.",
 		Width: 11 * vg.Inch, Height: vg.Length(1.6+0.62*float64(n)) * vg.Inch,
-		legend: append(markLegend(), legendEntry{label: "worst window", colour: colShade}),
-		body:   single(p),
+		Legend: append(markLegend(), chart.LegendEntry{Label: "worst window", Colour: chart.ColShade}),
+		Body:   chart.Single(p),
 	}
 	if hasShadow(r) {
 		f.Caption += " A hollow vermillion bar below the midline counts the attempts a shadow limit would have refused and let through."
-		f.legend = append(f.legend, legendEntry{label: "would be refused (shadow)", colour: colShadowMark, line: true})
+		f.Legend = append(f.Legend, chart.LegendEntry{Label: "would be refused (shadow)", Colour: chart.ColShadowMark, Line: true})
 	}
 	if len(r.Rules) > 0 {
 		f.Caption += " A dashed line marks each rule push, labelled with what it set."
-		f.legend = append(f.legend, legendEntry{label: "rule push", colour: colLimit, line: true, dashed: true})
+		f.Legend = append(f.Legend, chart.LegendEntry{Label: "rule push", Colour: chart.ColLimit, Line: true, Dashed: true})
 	}
 	addTopologyLegend(f, topo)
 	return f
 }
 
 // markLegend names sim's marks in their order, in their colours.
-func markLegend() []legendEntry {
-	out := make([]legendEntry, 0, sim.MarkKinds+1)
+func markLegend() []chart.LegendEntry {
+	out := make([]chart.LegendEntry, 0, sim.MarkKinds+1)
 	for m := range sim.Mark(sim.MarkKinds) {
-		out = append(out, legendEntry{label: m.Info().Legend, colour: markColour(m)})
+		out = append(out, chart.LegendEntry{Label: m.Info().Legend, Colour: chart.MarkColour(m)})
 	}
 	return out
 }
@@ -225,9 +226,9 @@ func (lp lanesPlotter) Plot(c draw.Canvas, p *plot.Plot) {
 	for i, l := range lp.r.Lanes {
 		y := float64(n - 1 - i)
 		if l.Peak.End > l.Peak.Start && l.Peak.Count > 0 {
-			rect(colShade, l.Peak.Start.Seconds(), l.Peak.End.Seconds(), y-0.5, y+0.5)
+			rect(chart.ColShade, l.Peak.Start.Seconds(), l.Peak.End.Seconds(), y-0.5, y+0.5)
 		}
-		c.StrokeLine2(draw.LineStyle{Color: colGrid, Width: vg.Points(0.5)}, c.Min.X, ty(y), c.Max.X, ty(y))
+		c.StrokeLine2(draw.LineStyle{Color: chart.ColGrid, Width: vg.Points(0.5)}, c.Min.X, ty(y), c.Max.X, ty(y))
 		for _, b := range lp.rows[i] {
 			// Stacks: admitted then delayed upwards, refused, shed, dropped downwards,
 			// the whole stack's height from the total and split in proportion.
@@ -235,10 +236,10 @@ func (lp lanesPlotter) Plot(c draw.Canvas, p *plot.Plot) {
 			if up > 0 {
 				a := up * float64(b.Admitted) / float64(b.Admitted+b.Delayed)
 				if b.Admitted > 0 {
-					rect(colAdmitted, b.Start, b.End, y, y+a)
+					rect(chart.ColAdmitted, b.Start, b.End, y, y+a)
 				}
 				if b.Delayed > 0 {
-					rect(colDelayed, b.Start, b.End, y+a, y+up)
+					rect(chart.ColDelayed, b.Start, b.End, y+a, y+up)
 				}
 			}
 			down := b.Refused + b.Shed + b.Dropped
@@ -247,7 +248,7 @@ func (lp lanesPlotter) Plot(c draw.Canvas, p *plot.Plot) {
 				for _, part := range []struct {
 					n   int64
 					clr color.Color
-				}{{b.Refused, colRefused}, {b.Shed, colShed}, {b.Dropped, colDropped}} {
+				}{{b.Refused, chart.ColRefused}, {b.Shed, chart.ColShed}, {b.Dropped, chart.ColDropped}} {
 					if part.n > 0 {
 						d := h * float64(part.n) / float64(down)
 						rect(part.clr, b.Start, b.End, at-d, at)
@@ -257,7 +258,7 @@ func (lp lanesPlotter) Plot(c draw.Canvas, p *plot.Plot) {
 			}
 			if h := lp.height(b.Shadow); h > 0 {
 				a, z := tx(b.Start), max(tx(b.End), tx(b.Start)+1)
-				c.StrokeLines(draw.LineStyle{Color: colShadowMark, Width: vg.Points(0.6)},
+				c.StrokeLines(draw.LineStyle{Color: chart.ColShadowMark, Width: vg.Points(0.6)},
 					[]vg.Point{{X: a, Y: ty(y)}, {X: a, Y: ty(y - h)}, {X: z, Y: ty(y - h)}, {X: z, Y: ty(y)}})
 			}
 		}
@@ -277,7 +278,7 @@ func markTime(c draw.Canvas, p *plot.Plot, t time.Duration, text string, dashes 
 	if x < c.Min.X || x > c.Max.X {
 		return
 	}
-	c.StrokeLine2(draw.LineStyle{Color: colLimit, Width: vg.Points(0.8), Dashes: dashes}, x, c.Min.Y, x, c.Max.Y)
+	c.StrokeLine2(draw.LineStyle{Color: chart.ColLimit, Width: vg.Points(0.8), Dashes: dashes}, x, c.Min.Y, x, c.Max.Y)
 	label := p.X.Tick.Label
 	label.XAlign, label.YAlign = draw.XLeft, draw.YTop
 	w, h := label.Width(text), label.Height(text)
@@ -347,19 +348,19 @@ func attemptsOf(p sim.Point) int64 { return p.Attempts }
 
 // RateFigure shows, lane by lane, the admitted rate over the trailing window of
 // the first limit against the limit's rate.
-func RateFigure(r sim.Result) *Figure {
-	return rateFigure(r, nil, "rate", "Admitted rate over time, lane by lane", "admitted", admittedOf, colAdmitted)
+func RateFigure(r sim.Result) *chart.Figure {
+	return rateFigure(r, nil, "rate", "Admitted rate over time, lane by lane", "admitted", admittedOf, chart.ColAdmitted)
 }
 
 // AttemptsFigure shows, lane by lane, the attempts per second (retries included)
 // against the limit's rate: a retry storm's waves.
-func AttemptsFigure(r sim.Result) *Figure {
-	return rateFigure(r, nil, "attempts", "Attempts per second, retries included", "attempts", attemptsOf, colRefused)
+func AttemptsFigure(r sim.Result) *chart.Figure {
+	return rateFigure(r, nil, "attempts", "Attempts per second, retries included", "attempts", attemptsOf, chart.ColRefused)
 }
 
 // rateFigure draws field's rate lane by lane; the store's outages are shaded
 // and the autoscaler's steps marked when topo has them.
-func rateFigure(r sim.Result, topo *sim.Topology, name, title, what string, field func(sim.Point) int64, clr color.Color) *Figure {
+func rateFigure(r sim.Result, topo *sim.Topology, name, title, what string, field func(sim.Point) int64, clr color.Color) *chart.Figure {
 	limit, window, key, ok := firstLimit(r)
 	if !ok || window <= 0 {
 		window = time.Second
@@ -381,25 +382,25 @@ func rateFigure(r sim.Result, topo *sim.Topology, name, title, what string, fiel
 		top = max(top, 2*rate)
 	}
 	for i, l := range r.Lanes {
-		p := newPlot(l.Title(), "virtual time (s)", "per second")
+		p := chart.NewPlot(l.Title(), "virtual time (s)", "per second")
 		p.X.Min, p.X.Max, p.Y.Min, p.Y.Max = 0, xEnd, 0, top*1.08
 		if topo != nil {
 			p.Add(topologyMarks{topo})
 		}
 		if global {
-			p.Add(hline{y: rate, style: lineStyle(colLimit, 1.2, true)})
+			p.Add(chart.HLine{Y: rate, Style: chart.LineStyle(chart.ColLimit, 1.2, true)})
 		}
 		if ln, err := plotter.NewLine(lines[i]); err == nil {
-			ln.LineStyle = lineStyle(clr, 1.5, false)
+			ln.LineStyle = chart.LineStyle(clr, 1.5, false)
 			p.Add(ln)
 		}
 		panels = append(panels, p)
 	}
-	legend := []legendEntry{{label: fmt.Sprintf("%s per second over the trailing %s", what, FormatDuration(window)),
-		colour: clr, line: true}}
+	legend := []chart.LegendEntry{{Label: fmt.Sprintf("%s per second over the trailing %s", what, FormatDuration(window)),
+		Colour: clr, Line: true}}
 	caption := fmt.Sprintf("Each point counts the %s in the %s before it, so a line above the dashed limit means more than the limit got through one window.", what, FormatDuration(window))
 	if global {
-		legend = append(legend, legendEntry{label: fmt.Sprintf("limit: %d per %s", limit, FormatDuration(window)), colour: colLimit, line: true, dashed: true})
+		legend = append(legend, chart.LegendEntry{Label: fmt.Sprintf("limit: %d per %s", limit, FormatDuration(window)), Colour: chart.ColLimit, Line: true, Dashed: true})
 	} else if ok {
 		caption += fmt.Sprintf(" The limit counts per %s, so the lanes' totals are not held to one line.", key)
 	}
@@ -408,8 +409,8 @@ func rateFigure(r sim.Result, topo *sim.Topology, name, title, what string, fiel
 		cols = len(panels)
 	}
 	rows := (len(panels) + cols - 1) / max(cols, 1)
-	f := &Figure{Name: name, Title: title, Caption: caption, legend: legend,
-		Width: 11 * vg.Inch, Height: vg.Length(0.9+2.3*float64(rows)) * vg.Inch, body: grid(panels, max(cols, 1))}
+	f := &chart.Figure{Name: name, Title: title, Caption: caption, Legend: legend,
+		Width: 11 * vg.Inch, Height: vg.Length(0.9+2.3*float64(rows)) * vg.Inch, Body: chart.Grid(panels, max(cols, 1))}
 	addTopologyLegend(f, topo)
 	return f
 }
@@ -447,15 +448,15 @@ const (
 	barConcurrency
 )
 
-var barColours = map[barJudgement]color.Color{barWithin: colWithin, barOver: colRefused, barNotLimiting: colDropped, barConcurrency: colDropped}
+var barColours = map[barJudgement]color.Color{barWithin: chart.ColWithin, barOver: chart.ColRefused, barNotLimiting: chart.ColDropped, barConcurrency: chart.ColDropped}
 
 // PeakFigure draws each lane's most admitted in any window as a bar, against the
 // limit and twice the limit (the fixed window's worst case). The lines are
 // named in the legend, not on the plot, where a label would cover a bar.
-func PeakFigure(r sim.Result) *Figure {
+func PeakFigure(r sim.Result) *chart.Figure {
 	limit, window, key, _ := firstLimit(r)
 	values, judged := peakBars(r)
-	p := newPlot("", "", fmt.Sprintf("admitted in one %s window (cost units)", FormatDuration(window)))
+	p := chart.NewPlot("", "", fmt.Sprintf("admitted in one %s window (cost units)", FormatDuration(window)))
 	var labels []string
 	top := 2.2 * float64(limit)
 	for i, l := range r.Lanes {
@@ -464,9 +465,9 @@ func PeakFigure(r sim.Result) *Figure {
 	}
 	p.Y.Min, p.Y.Max = 0, top
 	// The lines go under the bars, so a bar is never crossed by one.
-	p.Add(hline{y: float64(limit), style: lineStyle(colLimit, 1.4, true)},
-		hline{y: 2 * float64(limit), style: lineStyle(colDropped, 1.2, true)})
-	legend := []legendEntry{}
+	p.Add(chart.HLine{Y: float64(limit), Style: chart.LineStyle(chart.ColLimit, 1.4, true)},
+		chart.HLine{Y: 2 * float64(limit), Style: chart.LineStyle(chart.ColDropped, 1.2, true)})
+	legend := []chart.LegendEntry{}
 	for _, group := range []barJudgement{barWithin, barOver, barNotLimiting, barConcurrency} {
 		vs := make(plotter.Values, len(values))
 		any := false
@@ -485,8 +486,8 @@ func PeakFigure(r sim.Result) *Figure {
 		bars.LineStyle.Width = 0
 		bars.Color = barColours[group]
 		p.Add(bars)
-		legend = append(legend, legendEntry{label: [...]string{"within the limit", "over the limit", "limited nothing (not a rate limit)", "limits concurrency (not judged against the rate)"}[group],
-			colour: barColours[group]})
+		legend = append(legend, chart.LegendEntry{Label: [...]string{"within the limit", "over the limit", "limited nothing (not a rate limit)", "limits concurrency (not judged against the rate)"}[group],
+			Colour: barColours[group]})
 	}
 	p.Add(barLabels{values: values, limit: limit})
 	legend = append(legend, addReplicaPeaks(p, r)...)
@@ -500,12 +501,12 @@ func PeakFigure(r sim.Result) *Figure {
 	if key != sim.KeyGlobal {
 		keyNote = fmt.Sprintf(", for the busiest %s", key)
 	}
-	legend = append(legend, legendEntry{label: fmt.Sprintf("limit (%d)", limit), colour: colLimit, line: true, dashed: true},
-		legendEntry{label: fmt.Sprintf("twice the limit (%d)", 2*limit), colour: colDropped, line: true, dashed: true})
-	f := &Figure{Name: "peak", Title: fmt.Sprintf("The most admitted in any %s window%s", FormatDuration(window), keyNote),
+	legend = append(legend, chart.LegendEntry{Label: fmt.Sprintf("limit (%d)", limit), Colour: chart.ColLimit, Line: true, Dashed: true},
+		chart.LegendEntry{Label: fmt.Sprintf("twice the limit (%d)", 2*limit), Colour: chart.ColDropped, Line: true, Dashed: true})
+	f := &chart.Figure{Name: "peak", Title: fmt.Sprintf("The most admitted in any %s window%s", FormatDuration(window), keyNote),
 		Caption: "The exact maximum over every start time. A bar above the limit line means the lane let more than the limit through " +
 			"one window; a fixed window can reach twice the limit around a window boundary.",
-		legend: legend, Width: 11 * vg.Inch, Height: 4.6 * vg.Inch, body: single(p)}
+		Legend: legend, Width: 11 * vg.Inch, Height: 4.6 * vg.Inch, Body: chart.Single(p)}
 	if hasTopology(r) {
 		f.Caption += " With replicas, a bar counts across the whole fleet, and the black tick across it is the most the busiest replica admitted."
 	}
@@ -520,7 +521,7 @@ type barLabels struct {
 
 func (b barLabels) Plot(c draw.Canvas, p *plot.Plot) {
 	tx, ty := p.Transforms(&c)
-	sty := textStyle(10)
+	sty := chart.TextStyle(10)
 	sty.XAlign, sty.YAlign = draw.XCenter, draw.YBottom
 	for i, v := range b.values {
 		s := fmt.Sprintf("%d", int64(v))
@@ -544,19 +545,19 @@ func workPoints(r sim.Result) plotter.XYs {
 
 // WorkFigure plots each lane's total work (attempts, retries included) against the
 // time until every request had succeeded or given up: lower left is better.
-func WorkFigure(r sim.Result) *Figure {
+func WorkFigure(r sim.Result) *chart.Figure {
 	pts := workPoints(r)
-	p := newPlot("", "time until every request succeeded or gave up (s)", "total attempts, retries included")
+	p := chart.NewPlot("", "time until every request succeeded or gave up (s)", "total attempts, retries included")
 	var unique float64
 	for _, l := range r.Lanes {
 		unique = max(unique, float64(l.Unique))
 	}
 	if unique > 0 {
-		p.Add(hline{y: unique, style: lineStyle(colDropped, 1.2, true)})
+		p.Add(chart.HLine{Y: unique, Style: chart.LineStyle(chart.ColDropped, 1.2, true)})
 	}
 	s, err := plotter.NewScatter(pts)
 	if err == nil {
-		s.GlyphStyle.Color = colRefused
+		s.GlyphStyle.Color = chart.ColRefused
 		s.GlyphStyle.Radius = vg.Points(4)
 		s.GlyphStyle.Shape = draw.CircleGlyph{}
 		p.Add(s)
@@ -568,12 +569,12 @@ func WorkFigure(r sim.Result) *Figure {
 	p.Add(pointLabels{pts: pts, names: names})
 	// After the plotters: Add widens the axes to each one's data range.
 	p.X.Min, p.X.Max, p.Y.Min, p.Y.Max = workRange(pts, unique)
-	return &Figure{Name: "work", Title: "Total work against completion time",
+	return &chart.Figure{Name: "work", Title: "Total work against completion time",
 		Caption: "Each dot is a lane: how many attempts its clients made and when the last request was done. Lower and further left is better; " +
 			"the dashed line is the work with no retry at all.",
-		legend: []legendEntry{{label: "lane", colour: colRefused},
-			{label: fmt.Sprintf("unique requests (%d)", int64(unique)), colour: colDropped, line: true, dashed: true}},
-		Width: 11 * vg.Inch, Height: 5 * vg.Inch, body: single(p)}
+		Legend: []chart.LegendEntry{{Label: "lane", Colour: chart.ColRefused},
+			{Label: fmt.Sprintf("unique requests (%d)", int64(unique)), Colour: chart.ColDropped, Line: true, Dashed: true}},
+		Width: 11 * vg.Inch, Height: 5 * vg.Inch, Body: chart.Single(p)}
 }
 
 // workRange is the work plot's axes: around the points and the unique line,
@@ -627,7 +628,7 @@ func (pl pointLabels) merged() (plotter.XYs, []string) {
 
 func (pl pointLabels) Plot(c draw.Canvas, p *plot.Plot) {
 	tx, ty := p.Transforms(&c)
-	sty := textStyle(10)
+	sty := chart.TextStyle(10)
 	sty.XAlign, sty.YAlign = draw.XLeft, draw.YCenter
 	h := sty.Height("M")
 	pts, names := pl.merged()
@@ -668,7 +669,7 @@ func (pl pointLabels) Plot(c draw.Canvas, p *plot.Plot) {
 			if lead > x {
 				end = x + w + vg.Points(1)
 			}
-			c.StrokeLine2(lineStyle(colDropped, 0.6, false), lead, dotY, end, y)
+			c.StrokeLine2(chart.LineStyle(chart.ColDropped, 0.6, false), lead, dotY, end, y)
 		}
 		c.FillText(sty, vg.Point{X: x, Y: y}, names[i])
 	}
@@ -710,7 +711,7 @@ func ms(d time.Duration) float64 { return float64(d) / float64(time.Millisecond)
 
 // LatencyFigure shows, lane by lane, the backend latency of the requests as they
 // completed: the mean and the longest in each bin.
-func LatencyFigure(r sim.Result, tl *Timeline) *Figure {
+func LatencyFigure(r sim.Result, tl *Timeline) *chart.Figure {
 	means := make([]plotter.XYs, len(r.Lanes))
 	longs := make([]plotter.XYs, len(r.Lanes))
 	var top float64
@@ -723,27 +724,27 @@ func LatencyFigure(r sim.Result, tl *Timeline) *Figure {
 	xEnd := math.Max(end(r), tl.Last().Seconds())
 	var panels []*plot.Plot
 	for i, l := range r.Lanes {
-		p := newPlot(l.Title(), "virtual time (s)", "latency (ms)")
+		p := chart.NewPlot(l.Title(), "virtual time (s)", "latency (ms)")
 		p.X.Min, p.X.Max, p.Y.Min, p.Y.Max = 0, xEnd, 0, max(top*1.08, 1)
 		for _, s := range []struct {
 			pts plotter.XYs
 			clr color.Color
-		}{{longs[i], colDelayed}, {means[i], colAdmitted}} {
+		}{{longs[i], chart.ColDelayed}, {means[i], chart.ColAdmitted}} {
 			if len(s.pts) == 0 {
 				continue
 			}
 			if ln, err := plotter.NewLine(s.pts); err == nil {
-				ln.LineStyle = lineStyle(s.clr, 1.4, false)
+				ln.LineStyle = chart.LineStyle(s.clr, 1.4, false)
 				p.Add(ln)
 			}
 		}
 		panels = append(panels, p)
 	}
-	return &Figure{Name: "latency", Title: "Backend latency (queueing plus service), lane by lane",
+	return &chart.Figure{Name: "latency", Title: "Backend latency (queueing plus service), lane by lane",
 		Caption: fmt.Sprintf("Requests as they completed, in %s bins. A limiter that sheds early keeps the latency down; one that admits into a slow backend builds a queue.",
 			FormatDuration(time.Duration(float64(tl.ColumnWidth())*TimelineColumns/latencyBins))),
-		legend: []legendEntry{{label: "mean latency", colour: colAdmitted, line: true}, {label: "longest latency", colour: colDelayed, line: true}},
-		Width:  11 * vg.Inch, Height: vg.Length(0.9+2.3*float64((len(panels)+3)/4)) * vg.Inch, body: grid(panels, min(4, max(len(panels), 1)))}
+		Legend: []chart.LegendEntry{{Label: "mean latency", Colour: chart.ColAdmitted, Line: true}, {Label: "longest latency", Colour: chart.ColDelayed, Line: true}},
+		Width:  11 * vg.Inch, Height: vg.Length(0.9+2.3*float64((len(panels)+3)/4)) * vg.Inch, Body: chart.Grid(panels, min(4, max(len(panels), 1)))}
 }
 
 // inFlightPoints is the most requests in the backend in each series bucket.
@@ -756,7 +757,7 @@ func inFlightPoints(series []sim.Point) plotter.XYs {
 }
 
 // InFlightFigure shows, lane by lane, the most requests in the backend over time.
-func InFlightFigure(r sim.Result) *Figure {
+func InFlightFigure(r sim.Result) *chart.Figure {
 	var top float64
 	lines := make([]plotter.XYs, len(r.Lanes))
 	for i, l := range r.Lanes {
@@ -767,19 +768,19 @@ func InFlightFigure(r sim.Result) *Figure {
 	}
 	var panels []*plot.Plot
 	for i, l := range r.Lanes {
-		p := newPlot(l.Title(), "virtual time (s)", "in flight")
+		p := chart.NewPlot(l.Title(), "virtual time (s)", "in flight")
 		p.X.Min, p.X.Max, p.Y.Min, p.Y.Max = 0, end(r), 0, max(top*1.08, 1)
 		if ln, err := plotter.NewLine(lines[i]); err == nil {
-			ln.LineStyle = lineStyle(colShed, 1.4, false)
+			ln.LineStyle = chart.LineStyle(chart.ColShed, 1.4, false)
 			ln.StepStyle = plotter.PostStep
 			p.Add(ln)
 		}
 		panels = append(panels, p)
 	}
-	return &Figure{Name: "inflight", Title: "Requests in the backend (queued or being served), lane by lane",
+	return &chart.Figure{Name: "inflight", Title: "Requests in the backend (queued or being served), lane by lane",
 		Caption: fmt.Sprintf("The most in the backend in each %s bucket.", FormatDuration(r.Bucket)),
-		legend:  []legendEntry{{label: "most in flight", colour: colShed, line: true}},
-		Width:   11 * vg.Inch, Height: vg.Length(0.9+2.3*float64((len(panels)+3)/4)) * vg.Inch, body: grid(panels, min(4, max(len(panels), 1)))}
+		Legend:  []chart.LegendEntry{{Label: "most in flight", Colour: chart.ColShed, Line: true}},
+		Width:   11 * vg.Inch, Height: vg.Length(0.9+2.3*float64((len(panels)+3)/4)) * vg.Inch, Body: chart.Grid(panels, min(4, max(len(panels), 1)))}
 }
 
 // classShares is, per class (outer) and lane (inner), the percentage of the
@@ -802,22 +803,22 @@ func classShares(r sim.Result) (names []string, shares []plotter.Values) {
 
 // ClassFigure draws, per lane, the share of each client class's requests that
 // succeeded: whether the innocent pay for the abuser.
-func ClassFigure(r sim.Result) *Figure {
+func ClassFigure(r sim.Result) *chart.Figure {
 	names, shares := classShares(r)
-	p := newPlot("", "", "requests that succeeded (%)")
+	p := chart.NewPlot("", "", "requests that succeeded (%)")
 	p.Y.Min, p.Y.Max = 0, 110
 	w := vg.Points(min(60/float64(len(names)), 22))
-	var legend []legendEntry
+	var legend []chart.LegendEntry
 	for ci, name := range names {
 		bars, err := plotter.NewBarChart(shares[ci], w)
 		if err != nil {
 			continue
 		}
 		bars.LineStyle.Width = 0
-		bars.Color = seriesColours[ci%len(seriesColours)]
+		bars.Color = chart.SeriesColours[ci%len(chart.SeriesColours)]
 		bars.Offset = w * (vg.Length(ci) - vg.Length(len(names)-1)/2)
 		p.Add(bars)
-		legend = append(legend, legendEntry{label: name, colour: bars.Color})
+		legend = append(legend, chart.LegendEntry{Label: name, Colour: bars.Color})
 	}
 	var labels []string
 	for _, l := range r.Lanes {
@@ -826,8 +827,8 @@ func ClassFigure(r sim.Result) *Figure {
 	p.NominalX(labels...)
 	p.X.Tick.Label.Rotation = 0.35
 	p.X.Tick.Label.XAlign, p.X.Tick.Label.YAlign = draw.XRight, draw.YTop
-	return &Figure{Name: "classes", Title: "Outcome per client class",
+	return &chart.Figure{Name: "classes", Title: "Outcome per client class",
 		Caption: "For each lane, the share of each class's requests that eventually succeeded. Even bars mean the limit treats classes alike; " +
 			"a low bar for the innocent class means it pays for another's traffic.",
-		legend: legend, Width: 11 * vg.Inch, Height: 4.6 * vg.Inch, body: single(p)}
+		Legend: legend, Width: 11 * vg.Inch, Height: 4.6 * vg.Inch, Body: chart.Single(p)}
 }

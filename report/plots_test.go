@@ -13,6 +13,7 @@ import (
 	"gonum.org/v1/plot/plotter"
 
 	"github.com/rlsim/rlsim/internal/golden"
+	"github.com/rlsim/rlsim/report/chart"
 	"github.com/rlsim/rlsim/scenarios"
 	"github.com/rlsim/rlsim/sim"
 )
@@ -161,7 +162,7 @@ func TestLatencyPoints(t *testing.T) {
 
 // goldenPNG compares a figure with testdata/name, within a small tolerance so
 // that a font rasteriser's rounding does not fail it.
-func goldenPNG(t *testing.T, name string, f *Figure) {
+func goldenPNG(t *testing.T, name string, f *chart.Figure) {
 	t.Helper()
 	got, err := f.PNG()
 	if err != nil {

@@ -1,10 +1,15 @@
 // Package report renders what a run measured: the comparison table and findings
 // in plain words, the versioned JSON and CSV, PNG plots drawn with gonum/plot, and
-// one self-contained HTML page for a design review.
+// one self-contained HTML page for a design review, alone or in an output
+// directory with the plots and the data (Dir).
 //
 // Nothing here prints or touches the process: every writer takes an io.Writer.
 // A Timeline, passed to sim as its trace sink, collects the per-request ticks the
 // lanes timeline draws, in bounded memory.
+//
+// The figures' house look (colours, legend, plot style) is package
+// report/chart and the terminal tables' layout report/textlayout, which the
+// sweep's report, report/sweep, shares with this one.
 package report
 
 import (

@@ -4,6 +4,7 @@ import (
 	"fmt"
 	"io"
 
+	"github.com/rlsim/rlsim/report/textlayout"
 	"github.com/rlsim/rlsim/sim"
 )
 
@@ -20,7 +21,7 @@ func writeRetryAfter(w io.Writer, r sim.Result) {
 		return
 	}
 	fmt.Fprintf(w, "\nRetry-After: answers that carried one, retries that came back when told, and those admitted then\n")
-	t := &Table{Head: []string{"lane", "given", "retried then", "admitted then"}}
+	t := &textlayout.Table{Head: []string{"lane", "given", "retried then", "admitted then"}}
 	for _, l := range r.Lanes {
 		ra := l.RetryAfter
 		t.Add(l.Title(), count(ra.Given), count(ra.RetriedAt), count(ra.SucceededAt))

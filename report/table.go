@@ -7,6 +7,7 @@ import (
 	"strings"
 	"time"
 
+	"github.com/rlsim/rlsim/report/textlayout"
 	"github.com/rlsim/rlsim/scenarios"
 	"github.com/rlsim/rlsim/sim"
 )
@@ -26,7 +27,7 @@ func WriteTableFit(w io.Writer, runs []Run, width int) error {
 		}
 		fmt.Fprintf(w, "%s\n", scenarios.Escape(o.Scenario.Name))
 		if o.Scenario.Description != "" {
-			writeWrapped(w, scenarios.Escape(o.Scenario.Description), "", "", width)
+			textlayout.Wrap(w, scenarios.Escape(o.Scenario.Description), "", "", width)
 		}
 		o.kind().writeTable(w, width)
 	}
@@ -38,10 +39,10 @@ type comparison struct{ Run }
 
 func (c comparison) writeTable(w io.Writer, width int) {
 	r := *c.Result
-	writeWrapped(w, fmt.Sprintf("%s; %s of traffic, seed %d", describeLimits(r.Limits), FormatDuration(r.Duration), r.Seed), "", "", width)
+	textlayout.Wrap(w, fmt.Sprintf("%s; %s of traffic, seed %d", describeLimits(r.Limits), FormatDuration(r.Duration), r.Seed), "", "", width)
 	fmt.Fprintln(w)
 	cols, drop := termColumns(r)
-	t := &Table{}
+	t := &textlayout.Table{}
 	for _, c := range cols {
 		t.Head = append(t.Head, c.head)
 	}
@@ -72,10 +73,10 @@ var classDrop = []string{"p50 to success", "shed", "gave up", "refused", "p99 to
 // the share of attempts refused and shed, the requests given up, how long a
 // success took from the first attempt (p50, p99), and the part of its fair
 // share of the lane's successes the class got.
-func classTable(r sim.Result) *Table {
-	t := &Table{Head: []string{"lane", "class", "succeeded", "refused", "shed", "gave up",
+func classTable(r sim.Result) *textlayout.Table {
+	t := &textlayout.Table{Head: []string{"lane", "class", "succeeded", "refused", "shed", "gave up",
 		"p50 to success", "p99 to success", "of fair share"}}
-	t.left = 2
+	t.Left = 2
 	for _, l := range r.Lanes {
 		for i, c := range l.Classes {
 			name := ""
@@ -102,7 +103,7 @@ func writeFindings(w io.Writer, fs []string, width int) {
 	}
 	fmt.Fprintf(w, "\nfindings\n")
 	for _, f := range fs {
-		writeWrapped(w, f, "  - ", "    ", width)
+		textlayout.Wrap(w, f, "  - ", "    ", width)
 	}
 }
 

@@ -8,6 +8,7 @@ import (
 	"gonum.org/v1/plot/vg"
 	"gonum.org/v1/plot/vg/draw"
 
+	"github.com/rlsim/rlsim/report/chart"
 	"github.com/rlsim/rlsim/sim"
 )
 
@@ -54,17 +55,17 @@ func drawReplicaSteps(c draw.Canvas, p *plot.Plot, topo *sim.Topology) {
 
 // addTopologyLegend names the outages' shading and the autoscaler's lines in
 // the figure's legend and caption, when there are any.
-func addTopologyLegend(f *Figure, topo *sim.Topology) {
+func addTopologyLegend(f *chart.Figure, topo *sim.Topology) {
 	if topo == nil {
 		return
 	}
 	if len(topo.Store.Outages) > 0 {
 		f.Caption += " Grey bands are the store's outages, when the limits kept in it decided by their fail mode."
-		f.legend = append(f.legend, legendEntry{label: "store down", colour: colOutage})
+		f.Legend = append(f.Legend, chart.LegendEntry{Label: "store down", Colour: colOutage})
 	}
 	if len(topo.Replicas) > 1 {
 		f.Caption += " A dotted line marks each autoscaler step, labelled with the fleet's size before and after."
-		f.legend = append(f.legend, legendEntry{label: "replicas change", colour: colLimit, line: true, dashes: []vg.Length{vg.Points(1.5), vg.Points(2)}})
+		f.Legend = append(f.Legend, chart.LegendEntry{Label: "replicas change", Colour: chart.ColLimit, Line: true, Dashes: []vg.Length{vg.Points(1.5), vg.Points(2)}})
 	}
 }
 
@@ -101,7 +102,7 @@ func (m topologyMarks) Plot(c draw.Canvas, p *plot.Plot) {
 	}
 	for _, st := range m.topo.Replicas[1:] {
 		if x := tx(st.At.Seconds()); x >= c.Min.X && x <= c.Max.X {
-			c.StrokeLine2(draw.LineStyle{Color: colLimit, Width: vg.Points(0.8), Dashes: replicaDashes}, x, c.Min.Y, x, c.Max.Y)
+			c.StrokeLine2(draw.LineStyle{Color: chart.ColLimit, Width: vg.Points(0.8), Dashes: replicaDashes}, x, c.Min.Y, x, c.Max.Y)
 		}
 	}
 }
@@ -118,16 +119,16 @@ func (rp replicaPeaks) Plot(c draw.Canvas, p *plot.Plot) {
 			continue
 		}
 		x, y := tx(float64(i)), ty(float64(l.Topology.Limits[0].Replica.Count))
-		c.StrokeLine2(draw.LineStyle{Color: colLimit, Width: vg.Points(3)}, x-half, y, x+half, y)
+		c.StrokeLine2(draw.LineStyle{Color: chart.ColLimit, Width: vg.Points(3)}, x-half, y, x+half, y)
 	}
 }
 
 // addReplicaPeaks adds the busiest replicas' ticks to the peak plot of a run
 // in a topology, and returns their legend entry; nothing without a topology.
-func addReplicaPeaks(p *plot.Plot, r sim.Result) []legendEntry {
+func addReplicaPeaks(p *plot.Plot, r sim.Result) []chart.LegendEntry {
 	if !hasTopology(r) {
 		return nil
 	}
 	p.Add(replicaPeaks{r})
-	return []legendEntry{{label: "busiest replica", colour: colLimit, line: true}}
+	return []chart.LegendEntry{{Label: "busiest replica", Colour: chart.ColLimit, Line: true}}
 }

@@ -4,6 +4,7 @@ import (
 	"fmt"
 	"io"
 
+	"github.com/rlsim/rlsim/report/textlayout"
 	"github.com/rlsim/rlsim/scenarios"
 	"github.com/rlsim/rlsim/sim"
 )
@@ -13,7 +14,7 @@ import (
 type titledTable struct {
 	Title string
 	Notes []string // lines under the title: what the table's names mean
-	*Table
+	*textlayout.Table
 }
 
 // topologyTables are the tables of a run in a topology: each limit across the
@@ -105,11 +106,11 @@ func peakCell(p sim.WindowPeak) string {
 // fleetTable gives, per lane and limit, the most admitted in any window
 // across the fleet, the busiest replica and its most, the limit's store calls
 // and, when the store was unavailable, how the limit decided then.
-func fleetTable(r sim.Result) *Table {
+func fleetTable(r sim.Result) *textlayout.Table {
 	down := anyUnavailable(r)
 	store := usesStore(r)
 	arrived := anyArrivedApart(r)
-	t := &Table{Head: []string{"lane", "limit", "fleet max", "replica", "replica max"}}
+	t := &textlayout.Table{Head: []string{"lane", "limit", "fleet max", "replica", "replica max"}}
 	if arrived {
 		t.Head = append(t.Head, "backend max")
 	}
@@ -119,7 +120,7 @@ func fleetTable(r sim.Result) *Table {
 	if down {
 		t.Head = append(t.Head, "failed open", "closed", "fell back")
 	}
-	t.left = 2
+	t.Left = 2
 	for _, l := range r.Lanes {
 		if l.Topology == nil {
 			continue
@@ -180,9 +181,9 @@ func anyUnavailable(r sim.Result) bool {
 // outageTable gives, per lane, limit and class, the attempts a limit decided
 // while its store was unavailable and those it let through (classes it
 // decided none of left out); nil when no limit decided any.
-func outageTable(r sim.Result) *Table {
-	t := &Table{Head: []string{"lane", "limit", "class", "decided", "let through"}}
-	t.left = 3
+func outageTable(r sim.Result) *textlayout.Table {
+	t := &textlayout.Table{Head: []string{"lane", "limit", "class", "decided", "let through"}}
+	t.Left = 3
 	for _, l := range r.Lanes {
 		if l.Topology == nil {
 			continue
@@ -206,7 +207,7 @@ func outageTable(r sim.Result) *Table {
 			}
 		}
 	}
-	if len(t.rows) == 0 {
+	if len(t.Rows()) == 0 {
 		return nil
 	}
 	return t
@@ -219,9 +220,9 @@ var fleetDrop = []string{"replica", "calls", "closed", "fell back", "backend max
 func writeTopology(w io.Writer, r sim.Result, topo *sim.Topology, width int) {
 	for _, t := range topologyTables(r, topo) {
 		fmt.Fprintln(w)
-		writeWrapped(w, t.Title, "", "", width)
+		textlayout.Wrap(w, t.Title, "", "", width)
 		for _, n := range t.Notes {
-			writeWrapped(w, n, "  ", "    ", width)
+			textlayout.Wrap(w, n, "  ", "    ", width)
 		}
 		t.Fit(width, fleetDrop).Write(w)
 	}

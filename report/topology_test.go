@@ -492,8 +492,8 @@ func TestTimelinesMarkTopology(t *testing.T) {
 			o := Run{Scenario: s, Result: &r, Timeline: tl}
 			f := Figures(o)[0]
 			labels := map[string]bool{}
-			for _, e := range f.legend {
-				labels[e.label] = true
+			for _, e := range f.Legend {
+				labels[e.Label] = true
 			}
 			if labels["store down"] != tc.outages || labels["replicas change"] != tc.replicas {
 				t.Errorf("PNG legend %v: want store down %v, replicas change %v", labels, tc.outages, tc.replicas)
@@ -578,8 +578,8 @@ func TestPeakFigureMarksReplicas(t *testing.T) {
 	}{{"topology", *topo.Result, true}, {"plain", *sample().Result, false}} {
 		f := PeakFigure(tc.r)
 		got := false
-		for _, e := range f.legend {
-			got = got || e.label == "busiest replica"
+		for _, e := range f.Legend {
+			got = got || e.Label == "busiest replica"
 		}
 		if got != tc.want || strings.Contains(f.Caption, "busiest replica") != tc.want {
 			t.Errorf("%s: the peak plot marks the busiest replica: %v, want %v", tc.name, got, tc.want)

@@ -16,18 +16,22 @@ import (
 func TestDependenciesPointOneWay(t *testing.T) {
 	const module = "github.com/rlsim/rlsim/"
 	below := map[string][]string{
-		"algorithms": {},
-		"sim/engine": {},
-		"sim/window": {},
-		"sim":        {"algorithms", "sim/engine", "sim/window"},
-		"contention": {"algorithms", "sim"},
-		"scenarios":  {"algorithms", "sim", "contention"},
-		"run":        {"algorithms", "sim", "contention", "scenarios"},
-		"report":     {"algorithms", "sim", "contention", "scenarios", "run"},
-		"tui":        {"algorithms", "sim", "scenarios"},
-		"web":        {"algorithms", "sim", "contention", "scenarios", "run", "report"},
-		"conform":    {"algorithms", "sim", "contention", "scenarios", "run"},
-		"replay":     {"algorithms", "sim", "contention", "scenarios", "run", "report"},
+		"algorithms":        {},
+		"sim/engine":        {},
+		"sim/window":        {},
+		"sim":               {"algorithms", "sim/engine", "sim/window"},
+		"contention":        {"algorithms", "sim"},
+		"scenarios":         {"algorithms", "sim", "contention"},
+		"run":               {"algorithms", "sim", "contention", "scenarios"},
+		"run/sweep":         {"algorithms", "sim", "contention", "scenarios", "run"},
+		"report/chart":      {"algorithms", "sim"},
+		"report/textlayout": {},
+		"report":            {"algorithms", "sim", "contention", "scenarios", "run", "report/chart", "report/textlayout"},
+		"report/sweep":      {"algorithms", "sim", "contention", "scenarios", "run", "run/sweep", "report", "report/chart", "report/textlayout"},
+		"tui":               {"algorithms", "sim", "scenarios", "report/chart", "report/textlayout"},
+		"web":               {"algorithms", "sim", "contention", "scenarios", "run", "run/sweep", "report", "report/sweep", "report/chart", "report/textlayout"},
+		"conform":           {"algorithms", "sim", "contention", "scenarios", "run"},
+		"replay":            {"algorithms", "sim", "contention", "scenarios", "run", "run/sweep", "report", "report/sweep", "report/chart", "report/textlayout"},
 	}
 	for pkg, allowed := range below {
 		files, err := filepath.Glob(filepath.Join("..", pkg, "*.go"))

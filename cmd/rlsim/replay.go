@@ -19,6 +19,7 @@ import (
 	"github.com/rlsim/rlsim/replay"
 	"github.com/rlsim/rlsim/report"
 	"github.com/rlsim/rlsim/run"
+	"github.com/rlsim/rlsim/run/sweep"
 )
 
 type replayOptions struct {
@@ -170,7 +171,7 @@ func replayOptionsOf(opts *replayOptions) (replay.Options, error) {
 		}
 	}
 	if opts.Vary != "" {
-		v, err := run.ParseVary(opts.Vary)
+		v, err := sweep.ParseVary(opts.Vary)
 		if err == nil {
 			ro.Sweep, err = replay.NewSweep(v.Path, v.Values, ro.Limits)
 		}

@@ -13,6 +13,7 @@ import (
 
 	"github.com/rlsim/rlsim/report"
 	"github.com/rlsim/rlsim/run"
+	"github.com/rlsim/rlsim/run/sweep"
 	"github.com/rlsim/rlsim/scenarios"
 	"github.com/rlsim/rlsim/sim"
 )
@@ -113,8 +114,8 @@ one must lie outside DIR.`,
 			if opts.Wide {
 				opts.Width = 0
 			}
-			if opts.Seeds < 1 || opts.Seeds > run.MaxSeeds {
-				return badInputf("--seeds: want 1 to %d, got %d", run.MaxSeeds, opts.Seeds)
+			if opts.Seeds < 1 || opts.Seeds > sweep.MaxSeeds {
+				return badInputf("--seeds: want 1 to %d, got %d", sweep.MaxSeeds, opts.Seeds)
 			}
 			if opts.Seeds > 1 && opts.TracePath != "" {
 				return badInputf("--trace: traces one run; --seeds %d makes %d of each scenario", opts.Seeds, opts.Seeds)

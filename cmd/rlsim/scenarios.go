@@ -6,7 +6,7 @@ import (
 
 	"github.com/spf13/cobra"
 
-	"github.com/rlsim/rlsim/report"
+	"github.com/rlsim/rlsim/report/textlayout"
 	"github.com/rlsim/rlsim/scenarios"
 )
 
@@ -37,7 +37,7 @@ func NewCmdScenarios(out io.Writer, runF func(*scenariosOptions) error) *cobra.C
 }
 
 func scenariosRun(opts *scenariosOptions) error {
-	t := &report.Table{Head: []string{"name", "what it shows"}, Text: true}
+	t := &textlayout.Table{Head: []string{"name", "what it shows"}, Text: true}
 	for _, b := range scenarios.Builtins() {
 		t.Add(b.Name, b.Description)
 	}

@@ -12,7 +12,9 @@ import (
 	"github.com/spf13/cobra"
 
 	"github.com/rlsim/rlsim/report"
+	sweepreport "github.com/rlsim/rlsim/report/sweep"
 	"github.com/rlsim/rlsim/run"
+	"github.com/rlsim/rlsim/run/sweep"
 )
 
 type sweepOptions struct {
@@ -133,8 +135,8 @@ func (opts *sweepOptions) check(cmd *cobra.Command) error {
 	if opts.Wide {
 		opts.Width = 0
 	}
-	if opts.Jobs < 0 || opts.Jobs > run.MaxJobs {
-		errs = append(errs, badInputf("--jobs: must be 0 (one per core) to %d, got %d", run.MaxJobs, opts.Jobs))
+	if opts.Jobs < 0 || opts.Jobs > sweep.MaxJobs {
+		errs = append(errs, badInputf("--jobs: must be 0 (one per core) to %d, got %d", sweep.MaxJobs, opts.Jobs))
 	}
 	errs = append(errs, checkFormat(opts.Format), checkObjectiveFlags(opts.Find, opts.Where))
 	if opts.Shard != "" {
@@ -162,12 +164,12 @@ func checkObjectiveFlags(find string, where []string) error {
 	return nil
 }
 
-func (opts *sweepOptions) sweep() (run.Sweep, error) {
-	sw := run.Sweep{Arg: opts.Arg, Seeds: opts.Seeds,
+func (opts *sweepOptions) sweep() (sweep.Sweep, error) {
+	sw := sweep.Sweep{Arg: opts.Arg, Seeds: opts.Seeds,
 		Overrides: run.Overrides{Seed: opts.Seed, Duration: opts.Duration, Lanes: opts.Lanes, Sets: opts.Sets, MaxEvents: opts.MaxEvents}}
 	var errs []error
 	for _, v := range opts.Varies {
-		vary, err := run.ParseVary(v)
+		vary, err := sweep.ParseVary(v)
 		errs = append(errs, err)
 		sw.Varies = append(sw.Varies, vary)
 	}
@@ -175,7 +177,7 @@ func (opts *sweepOptions) sweep() (run.Sweep, error) {
 		errs = append(errs, errors.New("--vary: give at least one, e.g. --vary 'limits[0].limit=10..50/10' (rlsim run --seeds runs one point over several seeds)"))
 	}
 	if opts.Shard != "" {
-		sh, err := run.ParseShard(opts.Shard)
+		sh, err := sweep.ParseShard(opts.Shard)
 		errs = append(errs, err)
 		sw.Shard = sh
 	}
@@ -195,13 +197,13 @@ func sweepRun(opts *sweepOptions) error {
 	if err := errors.Join(err, outErr); err != nil {
 		return err
 	}
-	var obj *run.Objective
+	var obj *sweep.Objective
 	if opts.Find != "" {
 		if obj, err = parseObjective(opts.Find, opts.Where, plan.Varies, plan.LaneNames, plan.ClassNames); err != nil {
 			return err
 		}
 	}
-	r, err := plan.Run(ctxOf(opts.Ctx), run.RunOptions{Jobs: opts.Jobs, Progress: progressOf(opts.Progress)})
+	r, err := plan.Run(ctxOf(opts.Ctx), sweep.RunOptions{Jobs: opts.Jobs, Progress: progressOf(opts.Progress)})
 	if opts.Progress != nil {
 		fmt.Fprint(opts.Progress, "\r\x1b[K")
 	}
@@ -210,22 +212,22 @@ func sweepRun(opts *sweepOptions) error {
 	}
 	if sw.Shard.Count > 0 {
 		var buf bytes.Buffer
-		if err := run.WritePartial(&buf, r); err != nil {
+		if err := sweep.WritePartial(&buf, r); err != nil {
 			return err
 		}
 		_, err := opts.Out.Write(buf.Bytes())
 		return err
 	}
-	s := report.NewSweep(r, obj)
+	s := sweepreport.New(r, obj)
 	s.Command = sweepCommand(opts.Arg, r, opts.Find, opts.Where)
-	return writeSweeps(opts.Out, opts.Format, opts.OutDir, opts.Width, []report.Sweep{s})
+	return writeSweeps(opts.Out, opts.Format, opts.OutDir, opts.Width, []sweepreport.Report{s})
 }
 
 // sweepCommand is the command line that runs the sweep r of arg again from
 // its first seed, finding what find and where found. It is written from r's
 // header, so that a merge of shards prints the line the whole sweep prints;
 // output choices (--format, --out, --jobs, --max-events) are left out.
-func sweepCommand(arg string, r *run.SweepResult, find string, where []string) string {
+func sweepCommand(arg string, r *sweep.Result, find string, where []string) string {
 	parts := []string{"rlsim", "sweep", shellQuote(arg)}
 	for _, v := range r.Varies {
 		parts = append(parts, "--vary", shellQuote(v.Path+"="+strings.Join(v.Values, ",")))
@@ -251,12 +253,12 @@ func sweepCommand(arg string, r *run.SweepResult, find string, where []string) s
 
 // parseObjective reads --find and --where against the sweep's varies, lanes
 // and classes, reporting every problem at once.
-func parseObjective(find string, where []string, varies []run.Vary, lanes, classes []string) (*run.Objective, error) {
-	f, err := run.ParseFind(find, varies)
+func parseObjective(find string, where []string, varies []sweep.Vary, lanes, classes []string) (*sweep.Objective, error) {
+	f, err := sweep.ParseFind(find, varies)
 	errs := []error{err}
-	obj := &run.Objective{Find: f}
+	obj := &sweep.Objective{Find: f}
 	for _, w := range where {
-		wh, err := run.ParseWhere(w, lanes, classes)
+		wh, err := sweep.ParseWhere(w, lanes, classes)
 		errs = append(errs, err)
 		obj.Where = append(obj.Where, wh)
 	}
@@ -265,16 +267,16 @@ func parseObjective(find string, where []string, varies []run.Vary, lanes, class
 
 // writeSweeps prints sweeps in format and, with dir, writes their report there.
 // The table fits width columns (0: the full layout).
-func writeSweeps(out io.Writer, format, dir string, width int, sweeps []report.Sweep) error {
+func writeSweeps(out io.Writer, format, dir string, width int, sweeps []sweepreport.Report) error {
 	var buf bytes.Buffer
 	var err error
 	switch format {
 	case "json":
-		err = report.WriteSweepJSON(&buf, sweeps)
+		err = sweepreport.WriteJSON(&buf, sweeps)
 	case "csv":
-		err = report.WriteSweepCSV(&buf, sweeps)
+		err = sweepreport.WriteCSV(&buf, sweeps)
 	default:
-		err = report.WriteSweepTableFit(&buf, sweeps, width)
+		err = sweepreport.WriteTableFit(&buf, sweeps, width)
 	}
 	if err != nil {
 		return err
@@ -285,7 +287,7 @@ func writeSweeps(out io.Writer, format, dir string, width int, sweeps []report.S
 			return err
 		}
 		defer d.Abort() // after Commit, a no-op
-		if err := report.WriteSweepDir(d, sweeps); err != nil {
+		if err := sweepreport.WriteDir(d, sweeps); err != nil {
 			return err
 		}
 		if err := d.Commit(); err != nil {

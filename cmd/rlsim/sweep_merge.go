@@ -7,7 +7,8 @@ import (
 	"github.com/spf13/cobra"
 
 	"github.com/rlsim/rlsim/report"
-	"github.com/rlsim/rlsim/run"
+	sweepreport "github.com/rlsim/rlsim/report/sweep"
+	"github.com/rlsim/rlsim/run/sweep"
 )
 
 type mergeOptions struct {
@@ -73,29 +74,29 @@ func mergeRun(opts *mergeOptions) error {
 	if opts.OutDir != "" {
 		outErr = report.CheckDir(opts.OutDir)
 	}
-	r, err := run.MergePartials(opts.Files)
+	r, err := sweep.MergePartials(opts.Files)
 	if err := errors.Join(err, outErr); err != nil {
 		return err
 	}
-	var obj *run.Objective
+	var obj *sweep.Objective
 	if opts.Find != "" {
 		lanes, classes := namesOf(r)
 		if obj, err = parseObjective(opts.Find, opts.Where, r.Varies, lanes, classes); err != nil {
 			return err
 		}
 	}
-	s := report.NewSweep(r, obj)
+	s := sweepreport.New(r, obj)
 	// The partials know the scenario by name: a built-in's name runs it again.
 	arg := r.Arg
 	if arg == "" {
 		arg = r.Scenario
 	}
 	s.Command = sweepCommand(arg, r, opts.Find, opts.Where)
-	return writeSweeps(opts.Out, opts.Format, opts.OutDir, opts.Width, []report.Sweep{s})
+	return writeSweeps(opts.Out, opts.Format, opts.OutDir, opts.Width, []sweepreport.Report{s})
 }
 
 // namesOf are the lanes and classes of a sweep's first run.
-func namesOf(r *run.SweepResult) (lanes, classes []string) {
+func namesOf(r *sweep.Result) (lanes, classes []string) {
 	if len(r.Points) == 0 || len(r.Points[0].Runs) == 0 {
 		return nil, nil
 	}

@@ -5,7 +5,8 @@ import (
 	"fmt"
 
 	"github.com/rlsim/rlsim/report"
-	"github.com/rlsim/rlsim/run"
+	sweepreport "github.com/rlsim/rlsim/report/sweep"
+	"github.com/rlsim/rlsim/run/sweep"
 )
 
 // runSeeds is rlsim run --seeds N: each scenario a sweep of one point over N
@@ -15,9 +16,9 @@ func runSeeds(opts *runOptions) error {
 	if opts.OutDir != "" {
 		errs = append(errs, report.CheckDir(opts.OutDir))
 	}
-	var plans []*run.Plan
+	var plans []*sweep.Plan
 	for _, arg := range opts.Args {
-		sw := run.Sweep{Arg: arg, Seeds: opts.Seeds, Overrides: opts.overrides()}
+		sw := sweep.Sweep{Arg: arg, Seeds: opts.Seeds, Overrides: opts.overrides()}
 		p, err := sw.Plan()
 		errs = append(errs, err)
 		plans = append(plans, p)
@@ -25,20 +26,20 @@ func runSeeds(opts *runOptions) error {
 	if err := errors.Join(errs...); err != nil {
 		return badInput(err)
 	}
-	var sweeps []report.Sweep
+	var sweeps []sweepreport.Report
 	failed, all := 0, 0
 	for i, p := range plans {
-		r, err := p.Run(ctxOf(opts.Ctx), run.RunOptions{Progress: progressOf(opts.Progress)})
+		r, err := p.Run(ctxOf(opts.Ctx), sweep.RunOptions{Progress: progressOf(opts.Progress)})
 		if opts.Progress != nil {
 			fmt.Fprint(opts.Progress, "\r\x1b[K")
 		}
 		if err != nil {
 			return err
 		}
-		s := report.NewSweep(r, nil)
-		s.Checks = run.SpreadChecks(p.Checks, r.Points[0])
+		s := sweepreport.New(r, nil)
+		s.Checks = sweep.SpreadChecks(p.Checks, r.Points[0])
 		s.Command = reproduceSeed(opts, opts.Args[i], r.Seed) + fmt.Sprintf(" --seeds %d", opts.Seeds)
-		failed += run.SpreadFailed(s.Checks)
+		failed += sweep.SpreadFailed(s.Checks)
 		all += len(s.Checks)
 		sweeps = append(sweeps, s)
 	}
