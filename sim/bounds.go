@@ -157,9 +157,9 @@ func checkBuild(ck *checker, c Config) {
 			}
 		}
 	}
-	if c.Bucket > 0 && (c.Duration+c.Drain)/c.Bucket >= MaxBuckets {
+	if span := c.Duration + c.Drain; c.Bucket > 0 && (span+c.Bucket-1)/c.Bucket > MaxBuckets {
 		ck.add("bucket", "%v makes %d time-series buckets over %v; at most %d (use a bucket of at least %v)",
-			c.Bucket, (c.Duration+c.Drain)/c.Bucket, c.Duration+c.Drain, MaxBuckets, (c.Duration+c.Drain)/MaxBuckets+1)
+			c.Bucket, (span+c.Bucket-1)/c.Bucket, span, MaxBuckets, (span+MaxBuckets-1)/MaxBuckets)
 	}
 	for _, l := range laneTable {
 		if err := buildSettings(l, &c); err != nil {

@@ -126,14 +126,14 @@ func TestAuditValidateEdges(t *testing.T) {
 	}
 }
 
-// (duration + drain) / bucket may reach MaxBuckets - 1; the bucket the error
-// suggests ("use a bucket of at least …") validates, and a ns less does not.
+// A bucket that makes more than MaxBuckets buckets is refused with a
+// suggestion ("use a bucket of at least …") that validates.
 func TestAuditBucketSuggestionValidates(t *testing.T) {
 	c := auditConfig() // 1s and the default drain of 1s: 2s
-	c.Bucket = 2 * time.Second / MaxBuckets
+	c.Bucket = 2*time.Second/MaxBuckets - 1
 	err := c.Validate()
-	if err == nil || !strings.Contains(err.Error(), "use a bucket of at least 2.001µs") {
-		t.Fatalf("bucket %v over 2s: Validate() = %v, want a suggestion of 2.001µs", c.Bucket, err)
+	if err == nil || !strings.Contains(err.Error(), "use a bucket of at least 2µs") {
+		t.Fatalf("bucket %v over 2s: Validate() = %v, want a suggestion of 2µs", c.Bucket, err)
 	}
 	c.Bucket++
 	if err := c.Validate(); err != nil {
@@ -147,6 +147,11 @@ func TestAuditBucketsAtMostMaxBuckets(t *testing.T) {
 	c := auditConfig()
 	c.Bucket = 2 * time.Second / MaxBuckets
 	if err := c.Validate(); err != nil {
-		t.Skip("bug: sim/bounds.go refuses (duration+drain)/bucket == MaxBuckets (>=) while docs/scenarios.md and the message say \"at most 1000000\": " + err.Error())
+		t.Errorf("exactly MaxBuckets buckets: %v, want accepted (docs/scenarios.md: at most 1000000)", err)
+	}
+	c.Bucket = time.Second // and a span one bucket past MaxBuckets, the last in part
+	c.Duration, c.Drain = MaxBuckets*time.Second-time.Second+1, time.Second
+	if err := c.Validate(); err == nil || !strings.Contains(err.Error(), "makes 1000001 time-series buckets") {
+		t.Errorf("MaxBuckets+1 buckets: %v, want refused naming 1000001", err)
 	}
 }
