@@ -33,25 +33,31 @@ type Script struct {
 	Source string // Lua, self-contained
 }
 
-// lanesWithScripts are the lanes that have reference scripts, in the
-// registry's order; racy marks those with read-then-write variants (a sliding
-// log's state is a sorted set, which nobody reads and writes back whole).
-var lanesWithScripts = []struct {
+// laneScripts is a lane that has reference scripts; racy marks those with
+// read-then-write variants (a sliding log's state is a sorted set, which
+// nobody reads and writes back whole).
+type laneScripts struct {
 	lane sim.LaneKind
 	racy bool
-}{
-	{sim.LaneFixedWindow, true},
-	{sim.LaneSlidingLog, false},
-	{sim.LaneSlidingWindowCounter, true},
-	{sim.LaneTokenBucket, true},
-	{sim.LaneGCRA, true},
+}
+
+// lanesWithScripts are the registry's rate-limiter lanes that have a reference
+// script (scripts/NAME.lua), in the registry's order.
+func lanesWithScripts() []laneScripts {
+	var list []laneScripts
+	for _, l := range sim.Lanes() {
+		if _, err := scriptFiles.Open("scripts/" + l.Name + ".lua"); l.Class == sim.RateLimiter && err == nil {
+			list = append(list, laneScripts{l.Kind, l.Kind != sim.LaneSlidingLog})
+		}
+	}
+	return list
 }
 
 // Scripts lists the reference scripts: per lane the atomic script, then the
 // racy read and write where there are.
 func Scripts() []Script {
 	var list []Script
-	for _, l := range lanesWithScripts {
+	for _, l := range lanesWithScripts() {
 		name := l.lane.String()
 		list = append(list, Script{Name: name, Lane: l.lane, Kind: Atomic, Source: compose(name, "atomic")})
 		if l.racy {
@@ -95,7 +101,7 @@ func scriptFor(lane sim.LaneKind, kind ScriptKind) (Script, bool) {
 // ScriptLanes lists the lanes that have a reference script, in registry order.
 func ScriptLanes() []sim.LaneKind {
 	var lanes []sim.LaneKind
-	for _, l := range lanesWithScripts {
+	for _, l := range lanesWithScripts() {
 		lanes = append(lanes, l.lane)
 	}
 	return lanes

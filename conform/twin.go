@@ -16,42 +16,33 @@ type twin interface {
 	fresh() twin // the same algorithm with every key never seen
 }
 
-type keyedTwin[S any] struct {
-	alg    algorithms.Algorithm[S]
-	states map[string]*S
+// keyedTwin is the registry's per-key algorithm of a lane, one state per key.
+type keyedTwin struct {
+	rule   sim.KeyRule
+	states map[string]sim.KeyState
 }
 
-func (t *keyedTwin[S]) decide(key string, now time.Duration, cost int64) algorithms.Decision {
+func (t *keyedTwin) decide(key string, now time.Duration, cost int64) algorithms.Decision {
 	s, ok := t.states[key]
 	if !ok {
-		s = new(S)
+		s = t.rule.NewState()
 		t.states[key] = s
 	}
-	return t.alg.Decide(s, now, cost)
+	return s.Decide(now, cost)
 }
 
-func (t *keyedTwin[S]) fresh() twin { return &keyedTwin[S]{alg: t.alg, states: map[string]*S{}} }
-
-func newKeyed[S any](alg algorithms.Algorithm[S], err error) (twin, error) {
-	if err != nil {
-		return nil, err
-	}
-	return &keyedTwin[S]{alg: alg, states: map[string]*S{}}, nil
+func (t *keyedTwin) fresh() twin {
+	return &keyedTwin{rule: t.rule, states: map[string]sim.KeyState{}}
 }
 
 // newTwin is lane's exact algorithm with policy p.
 func newTwin(lane sim.LaneKind, p algorithms.Policy) (twin, error) {
-	switch lane {
-	case sim.LaneFixedWindow:
-		return newKeyed[algorithms.FixedWindowState](algorithms.NewFixedWindow(p))
-	case sim.LaneSlidingLog:
-		return newKeyed[algorithms.SlidingLogState](algorithms.NewSlidingLog(p))
-	case sim.LaneSlidingWindowCounter:
-		return newKeyed[algorithms.SlidingWindowCounterState](algorithms.NewSlidingWindowCounter(p))
-	case sim.LaneTokenBucket:
-		return newKeyed[algorithms.TokenBucketState](algorithms.NewTokenBucket(p))
-	case sim.LaneGCRA:
-		return newKeyed[algorithms.GCRAState](algorithms.NewGCRA(p))
+	if lane.Info().Class != sim.RateLimiter {
+		return nil, fmt.Errorf("lane %s has no per-key algorithm to compare with", lane)
 	}
-	return nil, fmt.Errorf("lane %s has no per-key algorithm to compare with", lane)
+	rule, err := lane.PerKey(p)
+	if err != nil {
+		return nil, err
+	}
+	return &keyedTwin{rule: rule, states: map[string]sim.KeyState{}}, nil
 }

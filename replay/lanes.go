@@ -5,12 +5,13 @@ import (
 	"time"
 
 	"github.com/rlsim/rlsim/algorithms"
+	"github.com/rlsim/rlsim/sim"
 )
 
 // LaneNames are the per-key lanes a log can replay through, in table order, by
-// their scenario-file names. AIMD and client throttling need a backend and
-// clients that react, which a log does not have.
-var LaneNames = []string{"fixed_window", "sliding_log", "sliding_window_counter", "token_bucket", "leaky_bucket", "gcra"}
+// their scenario-file names: the registry's rate-limiter lanes. AIMD and client
+// throttling need a backend and clients that react, which a log does not have.
+var LaneNames = sim.LanesOf(sim.RateLimiter)
 
 // decider decides one limit's requests by key id and measures each live key's
 // rate beside its state, holding both only until the reader retires the key.
@@ -27,51 +28,44 @@ type decider interface {
 // a key's state is created on its first request and removed when the reader
 // retires the key, by which time the algorithm's Idle says it decides exactly as
 // a never-seen key would.
-type keyed[S any] struct {
-	alg    algorithms.Algorithm[S]
-	states map[int32]*keyEntry[S]
+type keyed struct {
+	rule   sim.KeyRule
+	states map[int32]*keyEntry
 }
 
-type keyEntry[S any] struct {
-	state S
+type keyEntry struct {
+	state sim.KeyState
 	rate  keyRate
 }
 
-func (k keyed[S]) decide(key int32, now time.Duration) (algorithms.Verdict, *keyRate) {
+func (k keyed) decide(key int32, now time.Duration) (algorithms.Verdict, *keyRate) {
 	e, ok := k.states[key]
 	if !ok {
-		e = new(keyEntry[S])
+		e = &keyEntry{state: k.rule.NewState()}
 		k.states[key] = e
 	}
-	return k.alg.Decide(&e.state, now, 1).Verdict, &e.rate
+	return e.state.Decide(now, 1).Verdict, &e.rate
 }
 
-func (k keyed[S]) retire(key int32, now time.Duration) (keyRate, bool) {
+func (k keyed) retire(key int32, now time.Duration) (keyRate, bool) {
 	e, ok := k.states[key]
 	if !ok {
 		return keyRate{}, false
 	}
-	if !k.alg.Idle(&e.state, now) {
+	if !e.state.Idle(now) {
 		panic(fmt.Sprintf("replay: keyed.retire: key %d retired at %v before its state is idle", key, now))
 	}
 	delete(k.states, key)
 	return e.rate, true
 }
 
-func (k keyed[S]) each(f func(key int32, r *keyRate)) {
+func (k keyed) each(f func(key int32, r *keyRate)) {
 	for key, e := range k.states {
 		f(key, &e.rate)
 	}
 }
 
-func (k keyed[S]) live() int { return len(k.states) }
-
-func wrap[S any](alg algorithms.Algorithm[S], err error) (decider, error) {
-	if err != nil {
-		return nil, err
-	}
-	return keyed[S]{alg: alg, states: map[int32]*keyEntry[S]{}}, nil
-}
+func (k keyed) live() int { return len(k.states) }
 
 // retireAfter is how long after a key's last request every lane's state for it
 // is idle under p, and its last rate window closed: two windows (the sliding
@@ -85,21 +79,16 @@ func retireAfter(p algorithms.Policy) time.Duration {
 	return 2*p.Window + time.Duration(p.Burst+2)*interval
 }
 
-// newDecider builds lane's limiter for p.
+// newDecider builds lane's limiter for p: the registry's per-key algorithm of
+// the rate-limiter lane named lane.
 func newDecider(lane string, p algorithms.Policy) (decider, error) {
-	switch lane {
-	case "fixed_window":
-		return wrap[algorithms.FixedWindowState](algorithms.NewFixedWindow(p))
-	case "sliding_log":
-		return wrap[algorithms.SlidingLogState](algorithms.NewSlidingLog(p))
-	case "sliding_window_counter":
-		return wrap[algorithms.SlidingWindowCounterState](algorithms.NewSlidingWindowCounter(p))
-	case "token_bucket":
-		return wrap[algorithms.TokenBucketState](algorithms.NewTokenBucket(p))
-	case "leaky_bucket":
-		return wrap[algorithms.LeakyBucketState](algorithms.NewLeakyBucket(p))
-	case "gcra":
-		return wrap[algorithms.GCRAState](algorithms.NewGCRA(p))
+	kind, ok := sim.ParseLane(lane)
+	if !ok || kind.Info().Class != sim.RateLimiter {
+		return nil, fmt.Errorf("unknown lane %q (want one of %v)", lane, LaneNames)
 	}
-	return nil, fmt.Errorf("unknown lane %q (want one of %v)", lane, LaneNames)
+	rule, err := kind.PerKey(p)
+	if err != nil {
+		return nil, err
+	}
+	return keyed{rule: rule, states: map[int32]*keyEntry{}}, nil
 }

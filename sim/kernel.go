@@ -16,8 +16,8 @@ import (
 // would, and leaves any other event, and the events at a rule push, to the
 // general loop (runUntil), then takes over again. What it saves: the request
 // slot, a pop and a push (the next arrival replaces the one handled in one
-// sift), the call chain arrive … succeed, the limiter's interface call (its
-// concrete type is called where sim knows it, see directPath), and the
+// sift), the call chain arrive … succeed, one of the limiter's two interface
+// calls (its direct path is asked where it has one, see directPath), and the
 // counters, kept in locals (kernelRun) and flushed when a series bucket ends
 // and when it returns, so that a lane looks the same at every stop.
 
@@ -263,7 +263,7 @@ func (l *lane) kernelRequest(run *kernelRun, c int32, cls *kernelClass, now time
 	}
 	run.point.started++
 
-	// The decision: Admit on the limit's concrete type where sim knows it,
+	// The decision: Admit on the limit's direct path where it has one,
 	// and once the first refusal's headers are kept, its refusal too. No
 	// delay: a leaky bucket is no Admitter, never in the kernel.
 	cost, key := cls.cost, l.kern.keys[c]

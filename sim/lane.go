@@ -32,7 +32,7 @@ type lane struct {
 	shedRetryAfter time.Duration       // the Retry-After of conc's 503
 	gate           clientGate          // nil unless the lane is a client gate
 	quick          admitter            // the chain's one limit when its verdict alone will do (quickPath), else nil
-	direct         directPath          // quick's concrete table, if sim knows its type (setQuickPath)
+	direct         directPath          // the one limit's direct path, if it has one (setQuickPath)
 	kern           kernel              // the arrivals-only loop, when the lane fits it (kernel.go)
 
 	clients  []clientState

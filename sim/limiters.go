@@ -39,15 +39,17 @@ type admitter interface {
 }
 
 type dense[S any] struct {
-	alg    algorithms.Algorithm[S]
-	quick  algorithms.Admitter[S] // alg, if it is one; else nil
-	states []S
+	alg     algorithms.Algorithm[S]
+	quick   algorithms.Admitter[S] // alg, if it is one; else nil
+	charges algorithms.Charging[S] // alg, if it is one (every registry row's: rateOf); else nil
+	states  []S
 }
 
 // newDense is a table of keys never-seen states of alg.
 func newDense[S any](alg algorithms.Algorithm[S], keys int) *dense[S] {
 	quick, _ := alg.(algorithms.Admitter[S])
-	return &dense[S]{alg: alg, quick: quick, states: ownLines[S](keys)}
+	charges, _ := alg.(algorithms.Charging[S])
+	return &dense[S]{alg: alg, quick: quick, charges: charges, states: ownLines[S](keys)}
 }
 
 func (d *dense[S]) admits() bool { return d.quick != nil }
@@ -87,7 +89,10 @@ func (d *dense[S]) copyFrom(key int32, src stateTable, srcKey int32) {
 }
 
 func (d *dense[S]) charge(key int32, now time.Duration, cost int64) {
-	d.alg.(algorithms.Charging[S]).Charge(&d.states[key], now, cost)
+	if d.charges == nil {
+		panic(fmt.Sprintf("sim: dense.charge: %T has no Charge (a registry row's algorithm has one: rateOf)", d.alg))
+	}
+	d.charges.Charge(&d.states[key], now, cost)
 }
 
 func (d *dense[S]) grow(keys int) {
@@ -107,6 +112,52 @@ func newDecider(kind LaneKind, p algorithms.Policy, keys int) (decider, error) {
 	}
 	return newState(keys), nil
 }
+
+// KeyState is one key's state of a rate-limiter lane's per-key algorithm, bound
+// to its rule, its type hidden: how other packages (replay, conform) run a
+// lane's algorithm from the registry without naming it. Not safe for
+// concurrent use.
+type KeyState interface {
+	// Decide is the algorithm's Decide on this state.
+	Decide(now time.Duration, cost int64) algorithms.Decision
+	// Idle reports whether the state decides at now exactly as a never-seen key's.
+	Idle(now time.Duration) bool
+}
+
+// KeyRule is a rate-limiter lane's per-key algorithm under one policy, its
+// state type hidden (see KeyState).
+type KeyRule interface {
+	// NewState is a never-seen key's state.
+	NewState() KeyState
+}
+
+// PerKey is the per-key algorithm of lane k with policy p. It fails for a lane
+// with no per-key limiter and for a policy the algorithm rejects.
+func (k LaneKind) PerKey(p algorithms.Policy) (KeyRule, error) {
+	d, err := newDecider(k, p, 0)
+	if err != nil {
+		return nil, err
+	}
+	return d.(interface{ keyRule() KeyRule }).keyRule(), nil
+}
+
+// keyRule is d's algorithm as a KeyRule.
+func (d *dense[S]) keyRule() KeyRule { return boundRule[S]{d.alg} }
+
+type boundRule[S any] struct{ alg algorithms.Algorithm[S] }
+
+func (r boundRule[S]) NewState() KeyState { return &boundState[S]{alg: r.alg} }
+
+type boundState[S any] struct {
+	alg algorithms.Algorithm[S]
+	s   S
+}
+
+func (b *boundState[S]) Decide(now time.Duration, cost int64) algorithms.Decision {
+	return b.alg.Decide(&b.s, now, cost)
+}
+
+func (b *boundState[S]) Idle(now time.Duration) bool { return b.alg.Idle(&b.s, now) }
 
 // concurrencyLimiter bounds the requests in flight to the backend: a lane of
 // class ConcurrencyLimiter asks it before a request enters and tells it when the

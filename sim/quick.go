@@ -46,8 +46,8 @@ func (l *lane) admitAtOnce(r int32, atRetryAfter bool) {
 	l.admit(r)
 }
 
-// setQuickPath sets quick (quickPath) and direct, the one limit's concrete
-// table when nobody reads more than its verdict and delay and sim knows its type.
+// setQuickPath sets quick (quickPath) and direct, the one limit's direct path
+// when nobody reads more than its verdict and delay and it has one.
 func (l *lane) setQuickPath() {
 	l.quick, l.direct = l.quickPath(), directPath{}
 	if quickOff {

@@ -24,12 +24,14 @@ const (
 
 // LaneInfo is everything rlsim knows about one lane: one row of the lane
 // registry, which validation, scenario names, the JSON Schema, completion, the
-// report and the TUI all read. Adding a lane is adding a row (and its settings).
+// report and the TUI all read. Adding a lane is adding a row (and its settings);
+// a per-key lane's row is its algorithm through rateOf, which replay, conform's
+// twin, the topology states and the fast paths all take it from.
 type LaneInfo struct {
-	Kind    LaneKind
-	Name    string // in scenario files, tables and traces: "token_bucket"
-	Title   string // for people: "token bucket"
-	Short   string // for narrow terminals: at most 12 bytes
+	Kind    LaneKind // the row's index in the registry
+	Name    string   // in scenario files, tables and traces: "token_bucket"
+	Title   string   // for people: "token bucket"
+	Short   string   // for narrow terminals: at most 12 bytes
 	Class   LaneClass
 	Default bool // runs when a scenario names no lanes
 	// Settings is the section of a scenario file, and the Config field path, of
@@ -61,7 +63,16 @@ type LaneInfo struct {
 // filled by init because its rows' checks read it.
 var laneTable []LaneInfo
 
-func init() { laneTable = laneRows() }
+func init() { laneTable = numbered(laneRows()) }
+
+// numbered sets each row's Kind to its index, so that a row needs no LaneKind
+// constant of its own.
+func numbered(rows []LaneInfo) []LaneInfo {
+	for i := range rows {
+		rows[i].Kind = LaneKind(i)
+	}
+	return rows
+}
 
 func laneRows() []LaneInfo {
 	return []LaneInfo{
@@ -90,8 +101,10 @@ func laneRows() []LaneInfo {
 }
 
 // rateOf adapts an algorithm's constructor to the registry: it checks the policy
-// once and returns a builder of dense per-key state tables.
-func rateOf[S any, A algorithms.Algorithm[S]](newAlg func(algorithms.Policy) (A, error)) func(algorithms.Policy) (func(int) decider, error) {
+// once and returns a builder of dense per-key state tables. The algorithm must
+// charge (algorithms.Charging): a synced limit charges the store's state with
+// every replica's admissions, so no row is built without it.
+func rateOf[S any, A rule[S]](newAlg func(algorithms.Policy) (A, error)) func(algorithms.Policy) (func(int) decider, error) {
 	return func(p algorithms.Policy) (func(int) decider, error) {
 		a, err := newAlg(p)
 		if err != nil {
@@ -99,6 +112,12 @@ func rateOf[S any, A algorithms.Algorithm[S]](newAlg func(algorithms.Policy) (A,
 		}
 		return func(keys int) decider { return newDense[S](a, keys) }, nil
 	}
+}
+
+// rule is what a rate-limiter lane's algorithm must be (rateOf).
+type rule[S any] interface {
+	algorithms.Algorithm[S]
+	algorithms.Charging[S]
 }
 
 // Lanes is the registry: every lane rlsim knows, in canonical order.
@@ -141,4 +160,19 @@ func LanesOf(c LaneClass) []string {
 		}
 	}
 	return names
+}
+
+// AddTestLane appends to the registry, until undo is called, a rate-limiter
+// lane named name whose per-key algorithm newAlg builds, taking no fast path:
+// how tests hold every lane list to the registry with a toy algorithm. For
+// tests only: not while anything else reads the registry.
+func AddTestLane[S any, A interface {
+	algorithms.Algorithm[S]
+	algorithms.Charging[S]
+}](name string, newAlg func(algorithms.Policy) (A, error)) (kind LaneKind, undo func()) {
+	before := laneTable
+	kind = LaneKind(len(before))
+	laneTable = numbered(append(append([]LaneInfo(nil), before...),
+		LaneInfo{Name: name, Title: name, Short: name, rate: rateOf[S](newAlg), fast: fastNone}))
+	return kind, func() { laneTable = before }
 }
