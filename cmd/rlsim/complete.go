@@ -1,14 +1,10 @@
 package main
 
 import (
-	"slices"
-	"strings"
-
 	"github.com/spf13/cobra"
 
 	"github.com/rlsim/rlsim/run"
 	"github.com/rlsim/rlsim/scenarios"
-	"github.com/rlsim/rlsim/sim"
 )
 
 // completeScenarioNames offers the built-in names and lets the shell add files.
@@ -31,25 +27,7 @@ func builtinCompletions() []string {
 	return out
 }
 
-// completeLanes completes the last name of a comma-separated list of lanes:
-// the lanes of the scenarios named so far (their variants too), then every
-// algorithm.
+// completeLanes completes the last name of a comma-separated list of lanes.
 func completeLanes(_ *cobra.Command, args []string, toComplete string) ([]string, cobra.ShellCompDirective) {
-	done := ""
-	if i := strings.LastIndex(toComplete, ","); i >= 0 {
-		done = toComplete[:i+1]
-	}
-	var names []string
-	for _, arg := range args {
-		if s, err := run.Load(arg); err == nil && s.Config != nil {
-			names = append(names, s.Config.LaneNames()...)
-		}
-	}
-	var out []string
-	for _, n := range append(names, sim.LaneNames()...) {
-		if !slices.Contains(out, done+n) {
-			out = append(out, done+n)
-		}
-	}
-	return out, cobra.ShellCompDirectiveNoFileComp | cobra.ShellCompDirectiveNoSpace
+	return run.LaneCompletions(args, toComplete), cobra.ShellCompDirectiveNoFileComp | cobra.ShellCompDirectiveNoSpace
 }

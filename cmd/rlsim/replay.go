@@ -1,25 +1,16 @@
 package main
 
 import (
-	"bytes"
 	"context"
 	"errors"
 	"fmt"
 	"io"
-	"maps"
 	"os"
-	"slices"
-	"strconv"
-	"strings"
 	"time"
-	"unicode"
 
 	"github.com/spf13/cobra"
 
 	"github.com/rlsim/rlsim/replay"
-	"github.com/rlsim/rlsim/report"
-	"github.com/rlsim/rlsim/run"
-	"github.com/rlsim/rlsim/run/sweep"
 )
 
 type replayOptions struct {
@@ -90,129 +81,14 @@ user, global, field:NAME (a JSON or CSV field), joined by + (ip+endpoint).`,
 	f.StringVar(&opts.OutDir, "out", "", "also write replay.txt, .json, .csv, report.html and PNG plots into `DIR` (a report folder)")
 	f.StringVar(&opts.Vary, "vary", "", "replay limits[N].limit or limits[N].burst at each of `PATH=V1,V2 or PATH=FROM..TO/STEP`, in the same pass")
 	f.StringVar(&opts.Find, "find", "", "with --vary, `min PATH`: each lane's smallest value meeting every --where (default: refusing no key at or below the p99 of per-key peaks)")
-	f.StringArrayVar(&opts.Where, "where", nil, "with --find, a `CONDITION` '[lane LANE] METRIC OP VALUE' on a swept row, METRIC one of "+replayWhereMetrics()+"; repeatable")
+	f.StringArrayVar(&opts.Where, "where", nil, "with --find, a `CONDITION` '[lane LANE] METRIC OP VALUE' on a swept row, METRIC one of "+replay.WhereMetricNames()+"; repeatable")
 	return cmd
 }
 
 func replayOptionsOf(opts *replayOptions) (replay.Options, error) {
-	var errs []error
-	ro := replay.Options{Lanes: opts.Lanes, Format: opts.LogFormat, Late: opts.Late, Strict: opts.Strict,
-		LegitBelow: opts.LegitBelow, Top: opts.Top}
-	if opts.Scenario != "" {
-		sc, err := run.Load(opts.Scenario)
-		switch {
-		case err != nil:
-			errs = append(errs, fmt.Errorf("--scenario: %w", err))
-		case sc.Config == nil:
-			errs = append(errs, fmt.Errorf("--scenario %s: a contention study has no limits to replay", opts.Scenario))
-		default:
-			limits, lanes, err := replay.FromScenario(sc.Config)
-			if err != nil {
-				errs = append(errs, fmt.Errorf("--scenario %s: %v", opts.Scenario, err))
-			}
-			ro.Limits = limits
-			if len(ro.Lanes) == 0 {
-				ro.Lanes = lanes
-			}
-		}
-	}
-	// The lanes' own checks on each limit (a limit or burst whose exact
-	// arithmetic would overflow), on the lanes that will replay it.
-	var lanesKnown []string
-	for _, lane := range ro.Lanes {
-		if slices.Contains(replay.LaneNames, lane) {
-			lanesKnown = append(lanesKnown, lane)
-		}
-	}
-	limitsOK := len(errs) == 0
-	for _, l := range ro.Limits {
-		if err := l.Check(lanesKnown); err != nil {
-			limitsOK = false
-			errs = append(errs, fmt.Errorf("--scenario %s: limit %s: %v", opts.Scenario, l.Name, err))
-		}
-	}
-	for _, s := range opts.Limits {
-		l, err := replay.ParseLimit(s)
-		if err == nil {
-			err = l.Check(lanesKnown)
-		}
-		if err != nil {
-			limitsOK = false
-			errs = append(errs, fmt.Errorf("--limit %q: %v", s, err))
-		}
-		ro.Limits = append(ro.Limits, l)
-	}
-	if len(opts.Limits) == 0 && opts.Scenario == "" {
-		errs = append(errs, errors.New("--limit: at least one is needed (or --scenario), e.g. --limit 'key=ip limit=100/1m burst=20'"))
-	}
-	fields, err := replay.ParseFields(opts.Fields)
-	if err != nil {
-		errs = append(errs, fmt.Errorf("--fields: %v", err))
-	}
-	ro.Fields = fields
-	if ro.Location, err = time.LoadLocation(opts.TZ); err != nil {
-		errs = append(errs, fmt.Errorf("--tz: unknown zone %q", opts.TZ))
-	}
-	if opts.Late < 0 {
-		errs = append(errs, fmt.Errorf("--late: must not be negative, got %v", opts.Late))
-	}
-	if opts.Late == 0 {
-		ro.Late = replay.NoLate // not the default
-	}
-	if !(opts.LegitBelow > 0 && opts.LegitBelow <= 1) { // NaN too
-		errs = append(errs, fmt.Errorf("--legit-below: want a share in (0, 1], got %v", opts.LegitBelow))
-	}
-	if opts.Top <= 0 {
-		errs = append(errs, fmt.Errorf("--top: must be positive, got %d", opts.Top))
-	}
-	for _, lane := range opts.Lanes {
-		if !slices.Contains(replay.LaneNames, lane) {
-			errs = append(errs, fmt.Errorf("--lane: %q is not a lane a log can replay (want %s)", lane, strings.Join(replay.LaneNames, ", ")))
-		}
-	}
-	if opts.Vary != "" {
-		v, err := sweep.ParseVary(opts.Vary)
-		if err == nil {
-			ro.Sweep, err = replay.NewSweep(v.Path, v.Values, ro.Limits)
-		}
-		if err == nil && limitsOK {
-			err = ro.Sweep.Check(ro.Limits, lanesKnown)
-		}
-		if err != nil {
-			errs = append(errs, err)
-		}
-	}
-	if opts.Find != "" {
-		path, ok := strings.CutPrefix(opts.Find, "min ")
-		if ro.Sweep == nil || !ok || strings.TrimSpace(path) != ro.Sweep.Path {
-			errs = append(errs, fmt.Errorf("--find %s: want 'min PATH', PATH the --vary path", oneLine(opts.Find)))
-		}
-	}
-	if opts.Find == "" && len(opts.Where) > 0 {
-		errs = append(errs, errors.New("--where: needs --vary and --find 'min PATH' to say what to pick"))
-	}
-	lanes := ro.Lanes
-	if len(lanes) == 0 {
-		lanes = replay.LaneNames
-	}
-	for _, s := range opts.Where {
-		w, err := replay.ParseWhere(s, lanes)
-		if err != nil {
-			errs = append(errs, err)
-		}
-		ro.Where = append(ro.Where, w)
-	}
-	switch opts.Format {
-	case "text", "json", "csv":
-	default:
-		errs = append(errs, fmt.Errorf("--format: unknown %q (want text, json, csv)", opts.Format))
-	}
-	switch opts.LogFormat {
-	case "auto", "combined", "json", "csv":
-	default:
-		errs = append(errs, fmt.Errorf("--log-format: unknown %q (want auto, combined, json, csv)", opts.LogFormat))
-	}
-	return ro, errors.Join(errs...)
+	return replay.Flags{Limits: opts.Limits, Lanes: opts.Lanes, LogFormat: opts.LogFormat, Fields: opts.Fields,
+		TZ: opts.TZ, Late: opts.Late, Strict: opts.Strict, LegitBelow: opts.LegitBelow, Top: opts.Top,
+		Format: opts.Format, Vary: opts.Vary, Find: opts.Find, Where: opts.Where, Scenario: opts.Scenario}.Options()
 }
 
 func replayRun(opts *replayOptions) error {
@@ -220,37 +96,17 @@ func replayRun(opts *replayOptions) error {
 	if err != nil {
 		return badInput(err)
 	}
-	var inputs []replay.Input
-	var total int64
-	for _, name := range opts.Args {
-		if name == "-" {
-			inputs = append(inputs, replay.Input{Name: "-", R: os.Stdin})
-			total = -1
-			continue
-		}
-		f, err := os.Open(name)
-		if err != nil {
-			return badInputf("%s: %v", name, err)
-		}
-		defer f.Close()
-		if st, err := f.Stat(); err == nil && total >= 0 {
-			total += st.Size()
-		}
-		inputs = append(inputs, replay.Input{Name: name, R: f})
+	inputs, total, closeInputs, err := replay.OpenInputs(opts.Args, os.Stdin)
+	defer closeInputs()
+	if err != nil {
+		return err
 	}
 	if opts.Progress != nil {
-		start := time.Now()
-		ro.Progress = func(lines, bytes int64) {
-			el := time.Since(start).Seconds()
-			fmt.Fprint(opts.Progress, replayProgress(lines, bytes, total, el))
-		}
-		defer fmt.Fprint(opts.Progress, "\r\033[K")
+		update, clear := replay.Progress(opts.Progress, total, time.Now)
+		ro.Progress = update
+		defer clear()
 	}
-	ctx := opts.Ctx
-	if ctx == nil {
-		ctx = context.Background()
-	}
-	res, err := replay.Replay(ctx, inputs, ro)
+	res, err := replay.Replay(ctxOf(opts.Ctx), inputs, ro)
 	if err != nil {
 		if errors.Is(err, context.Canceled) {
 			return err
@@ -262,79 +118,15 @@ func replayRun(opts *replayOptions) error {
 			fmt.Fprintf(opts.Err, "rlsim replay: warning: %s\n", w)
 		}
 	}
-	var outs [3]bytes.Buffer
-	if err := replay.WriteTextFit(&outs[0], res, terminalWidth(opts.Out)); err != nil {
-		return err
-	}
-	if ro.Sweep != nil {
-		if err := replay.WriteSweepText(&outs[0], ro.Sweep, res, opts.Find != "", ro.Where); err != nil {
-			return err
-		}
-	}
-	if err := replay.WriteJSON(&outs[1], res); err != nil {
-		return err
-	}
-	if err := replay.WriteCSV(&outs[2], res); err != nil {
+	outs, err := replay.Render(res, ro, opts.Find != "", terminalWidth(opts.Out))
+	if err != nil {
 		return err
 	}
 	if opts.OutDir != "" {
-		d, err := report.CreateDir(opts.OutDir)
-		if err != nil {
-			return err
-		}
-		files, err := replay.Plots(res, ro.Sweep)
-		if err != nil {
-			d.Abort()
-			return err
-		}
-		files["replay.txt"], files["replay.json"], files["replay.csv"] = outs[0].Bytes(), outs[1].Bytes(), outs[2].Bytes()
-		if files["report.html"], err = replay.HTML(outs[0].String(), files); err != nil {
-			d.Abort()
-			return err
-		}
-		for _, name := range slices.Sorted(maps.Keys(files)) {
-			if err := d.Write(name, files[name]); err != nil {
-				d.Abort()
-				return err
-			}
-		}
-		if err := d.Commit(); err != nil {
+		if err := outs.WriteDir(opts.OutDir, res, ro.Sweep); err != nil {
 			return err
 		}
 	}
-	chosen := map[string]int{"text": 0, "json": 1, "csv": 2}[opts.Format]
-	_, err = opts.Out.Write(outs[chosen].Bytes())
+	_, err = opts.Out.Write(outs.Format(opts.Format))
 	return err
-}
-
-// replayProgress is the progress line after lines lines and bytes bytes of the
-// inputs (compressed bytes for gzip) in elapsed seconds: an ETA from the files'
-// total size, none when total is unknown (stdin: total < 0).
-func replayProgress(lines, bytes, total int64, elapsed float64) string {
-	if elapsed <= 0 {
-		return fmt.Sprintf("\r%d lines   ", lines)
-	}
-	eta := ""
-	if total > 0 && bytes > 0 && bytes <= total {
-		eta = fmt.Sprintf(", ETA %ds", int64(float64(total-bytes)/(float64(bytes)/elapsed)))
-	}
-	return fmt.Sprintf("\r%d lines, %.0f lines/s%s   ", lines, float64(lines)/elapsed, eta)
-}
-
-// replayWhereMetrics lists the metrics a replay's --where names.
-func replayWhereMetrics() string {
-	var names []string
-	for _, m := range replay.WhereMetrics {
-		names = append(names, m.Name)
-	}
-	return strings.Join(names, ", ")
-}
-
-// oneLine is a flag's value as an error shows it: quoted when it holds a line
-// break or another control character, so that the error stays one line.
-func oneLine(s string) string {
-	if strings.ContainsFunc(s, unicode.IsControl) {
-		return strconv.Quote(s)
-	}
-	return s
 }

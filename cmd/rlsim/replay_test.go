@@ -77,30 +77,6 @@ func TestReplayOutputs(t *testing.T) {
 	}
 }
 
-// TestReplayProgressETA: the ETA is the remaining bytes at the rate so far
-// (compressed bytes for gzip, which replay.Options.Progress counts), and none is
-// claimed when the size is unknown (stdin).
-func TestReplayProgressETA(t *testing.T) {
-	tests := []struct {
-		name                string
-		lines, bytes, total int64
-		elapsed             float64
-		want                string
-	}{
-		{"a quarter in 10s", 1000, 250, 1000, 10, "\r1000 lines, 100 lines/s, ETA 30s   "},
-		{"half in 2s", 500, 50, 100, 2, "\r500 lines, 250 lines/s, ETA 2s   "},
-		{"stdin", 1000, 250, -1, 10, "\r1000 lines, 100 lines/s   "},
-		{"no time yet", 10, 5, 100, 0, "\r10 lines   "},
-	}
-	for _, tt := range tests {
-		t.Run(tt.name, func(t *testing.T) {
-			if got := replayProgress(tt.lines, tt.bytes, tt.total, tt.elapsed); got != tt.want {
-				t.Errorf("replayProgress(%d, %d, %d, %v) = %q, want %q", tt.lines, tt.bytes, tt.total, tt.elapsed, got, tt.want)
-			}
-		})
-	}
-}
-
 // TestReplayWhere: --find picks by every --where, which the JSON's own rows
 // confirm; bad --where flags are named, all at once, exit 2.
 func TestReplayWhere(t *testing.T) {

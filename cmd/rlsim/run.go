@@ -1,26 +1,23 @@
 package main
 
 import (
-	"bytes"
 	"context"
 	"errors"
-	"fmt"
 	"io"
-	"strings"
 	"time"
 
 	"github.com/spf13/cobra"
 
 	"github.com/rlsim/rlsim/report"
+	"github.com/rlsim/rlsim/report/output"
 	"github.com/rlsim/rlsim/run"
 	"github.com/rlsim/rlsim/run/sweep"
 	"github.com/rlsim/rlsim/scenarios"
 	"github.com/rlsim/rlsim/sim"
 )
 
-// defaultMaxEvents is the event budget above which a run is refused unless
-// --max-events lifts it: a few seconds of simulation.
-const defaultMaxEvents = 50_000_000
+// defaultMaxEvents is every --max-events default: a few seconds of simulation.
+const defaultMaxEvents = run.DefaultMaxEvents
 
 type runOptions struct {
 	Out      io.Writer
@@ -120,10 +117,12 @@ one must lie outside DIR.`,
 			if opts.Seeds > 1 && opts.TracePath != "" {
 				return badInputf("--trace: traces one run; --seeds %d makes %d of each scenario", opts.Seeds, opts.Seeds)
 			}
-			switch opts.Format {
-			case "table", "json", "csv":
-			default:
-				return badInputf("--format: unknown value %q (want table, json, csv)", opts.Format)
+			use := output.ForRuns
+			if opts.Seeds > 1 {
+				use = output.ForSweeps // a spread over seeds is a sweep of one point
+			}
+			if _, err := output.Named(use, opts.Format); err != nil {
+				return err
 			}
 			if runF != nil {
 				return runF(opts)
@@ -132,7 +131,7 @@ one must lie outside DIR.`,
 		},
 	}
 	f := cmd.Flags()
-	f.StringVarP(&opts.Format, "format", "f", "table", "output format: table, json or csv")
+	f.StringVarP(&opts.Format, "format", "f", output.Default, output.Help(output.ForRuns))
 	f.StringVar(&opts.TracePath, "trace", "", "write every attempt to `FILE` (.csv or .jsonl)")
 	f.StringVar(&opts.OutDir, "out", "", "write the HTML report, PNG plots and results.json to `DIR`")
 	f.Uint64Var(&seed, "seed", 0, "seed of every random stream, replacing the file's")
@@ -143,7 +142,7 @@ one must lie outside DIR.`,
 	f.BoolVar(&opts.Wide, "wide", false, "print every table column and each finding on one line, however wide the terminal")
 	f.IntVar(&opts.Width, "width", opts.Width, "fit the table to `N` columns (default: the terminal's width; 0: full layout)")
 	f.Int64Var(&opts.MaxEvents, "max-events", defaultMaxEvents, "the event budget: refuse a scenario estimated to need more than `N` events, and stop a run that reaches N")
-	_ = cmd.RegisterFlagCompletionFunc("format", cobra.FixedCompletions([]string{"table", "json", "csv"}, cobra.ShellCompDirectiveNoFileComp))
+	_ = cmd.RegisterFlagCompletionFunc("format", cobra.FixedCompletions(output.Completions(output.ForRuns), cobra.ShellCompDirectiveNoFileComp))
 	_ = cmd.RegisterFlagCompletionFunc("lanes", completeLanes)
 	_ = cmd.RegisterFlagCompletionFunc("trace", cobra.FixedCompletions([]string{"csv", "jsonl"}, cobra.ShellCompDirectiveFilterFileExt))
 	_ = cmd.RegisterFlagCompletionFunc("out", cobra.FixedCompletions(nil, cobra.ShellCompDirectiveFilterDirs))
@@ -155,106 +154,31 @@ func runRun(opts *runOptions) error {
 		return runSeeds(opts)
 	}
 	list, err := opts.overrides().Load(opts.Args)
-	if err := errors.Join(err, checkOutputs(opts)); err != nil {
+	if err := errors.Join(err, output.CheckPaths(opts.OutDir, opts.TracePath)); err != nil {
 		return err
 	}
 	if err := opts.overrides().Apply(list); err != nil {
 		return err
 	}
-	if opts.Format == "csv" {
-		if err := report.CheckCSV(list); err != nil {
-			return err
+	o := output.RunOptions{Format: opts.Format, Width: opts.Width, Trace: opts.TracePath, Dir: opts.OutDir,
+		Run:       run.Options{MaxEvents: opts.MaxEvents, Simulate: opts.Simulate},
+		Reproduce: func(i int, r report.Run) string { return reproduce(opts, opts.Args[i], r) }}
+	if opts.Progress != nil {
+		o.Progress = func(name string) (func(sim.Progress), func()) {
+			p := output.NewProgressLine(opts.Progress, name, time.Now)
+			return p.Update, p.Clear
 		}
 	}
-	var out *report.Dir
-	if opts.OutDir != "" {
-		if out, err = report.CreateDir(opts.OutDir); err != nil {
-			return err
-		}
-		defer out.Abort() // after Commit, a no-op
-	}
-	var trace *run.TraceFile
-	if opts.TracePath != "" {
-		if trace, err = run.CreateTrace(report.TracePath(opts.TracePath, out)); err != nil {
-			return err
-		}
-		defer trace.Abort() // after Commit, a no-op
-	}
-	var outcomes []report.Run
-	for _, s := range list {
-		o, err := runOne(opts, s, trace, out != nil)
-		if err != nil {
-			return err
-		}
-		outcomes = append(outcomes, o)
-	}
-	var buf bytes.Buffer
-	switch opts.Format {
-	case "json":
-		err = report.WriteJSON(&buf, outcomes)
-	case "csv":
-		err = report.WriteCSV(&buf, outcomes)
-	default:
-		err = report.WriteTableFit(&buf, outcomes, opts.Width)
-	}
+	outcomes, err := output.Runs(ctxOf(opts.Ctx), opts.Out, list, o)
 	if err != nil {
 		return err
 	}
-	if trace != nil {
-		if err := trace.Commit(); err != nil {
-			return err
-		}
-	}
-	if out != nil {
-		var lines []string
-		for i, o := range outcomes {
-			lines = append(lines, reproduce(opts, opts.Args[i], o))
-		}
-		if err := report.WriteDir(out, outcomes, lines); err != nil {
-			return err
-		}
-		if err := out.Commit(); err != nil {
-			return err
-		}
-	}
-	if _, err := opts.Out.Write(buf.Bytes()); err != nil {
-		return err
-	}
-	return checksFailed(outcomes)
-}
-
-// checksFailed is the error, exit status 1, of a run whose scenarios' checks
-// did not all pass; the output above lists each.
-func checksFailed(outcomes []report.Run) error {
-	failed, all := 0, 0
-	for _, o := range outcomes {
-		failed += run.Failed(o.Checks)
-		all += len(o.Checks)
-	}
-	if failed == 0 {
-		return nil
-	}
-	return fmt.Errorf("rlsim: %d of %d checks failed", failed, all)
+	return output.ChecksFailed(outcomes)
 }
 
 // overrides are the flags that replace a scenario's own settings.
 func (opts *runOptions) overrides() run.Overrides {
 	return run.Overrides{Seed: opts.Seed, Duration: opts.Duration, Lanes: opts.Lanes, Sets: opts.Sets, MaxEvents: opts.MaxEvents}
-}
-
-// checkOutputs refuses, all at once and before the run, --out and --trace paths
-// that would lose a file: a directory holding what rlsim did not write, a trace
-// the report would overwrite or delete.
-func checkOutputs(opts *runOptions) error {
-	var errs []error
-	if opts.OutDir != "" {
-		errs = append(errs, report.CheckDir(opts.OutDir))
-	}
-	if opts.TracePath != "" {
-		_, err := run.TraceIsJSONL(opts.TracePath)
-		errs = append(errs, err, report.CheckTrace(opts.TracePath, opts.OutDir))
-	}
-	return errors.Join(errs...)
 }
 
 // reproduce is the command line that runs arg again with the same settings.
@@ -264,104 +188,7 @@ func reproduce(opts *runOptions, arg string, o report.Run) string {
 
 // reproduceSeed is the command line that runs arg again from seed.
 func reproduceSeed(opts *runOptions, arg string, seed uint64) string {
-	parts := []string{"rlsim", "run", shellQuote(arg), "--seed", fmt.Sprint(seed)}
-	// A flag that does not apply to o's kind of run was refused before it ran.
-	if opts.Duration > 0 {
-		parts = append(parts, "--duration", opts.Duration.String())
-	}
-	if opts.Lanes != "" {
-		parts = append(parts, "--lanes", shellQuote(opts.Lanes))
-	}
-	for _, set := range opts.Sets {
-		parts = append(parts, "--set", shellQuote(set))
-	}
-	if opts.MaxEvents != defaultMaxEvents && opts.MaxEvents > 0 {
-		parts = append(parts, "--max-events", fmt.Sprint(opts.MaxEvents))
-	}
-	return strings.Join(parts, " ")
+	return opts.overrides().Command(arg, seed)
 }
 
-// shellQuote quotes s for a POSIX shell when it needs it.
-func shellQuote(s string) string {
-	if s != "" && strings.Trim(s, "abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ0123456789-_./,:=+@") == "" {
-		return s
-	}
-	return "'" + strings.ReplaceAll(s, "'", `'\''`) + "'"
-}
-
-// runOne runs one scenario; with timeline, it collects the ticks a report draws.
-func runOne(opts *runOptions, s *scenarios.Scenario, trace *run.TraceFile, timeline bool) (report.Run, error) {
-	ctx := opts.Ctx
-	if ctx == nil {
-		ctx = context.Background()
-	}
-	ro := run.Options{MaxEvents: opts.MaxEvents, Trace: trace, Simulate: opts.Simulate}
-	var tl *report.Timeline
-	if timeline {
-		ro.Collect = func(c sim.Config) sim.TraceSink {
-			tl = report.NewTimeline(c)
-			return tl
-		}
-	}
-	if opts.Progress != nil {
-		p := newProgressLine(opts.Progress, scenarios.Escape(s.Name), time.Now)
-		ro.Progress = p.update
-		defer p.clear()
-	}
-	o, err := run.Scenario(ctx, s, ro)
-	return report.NewRun(o, tl), err
-}
-
-// progressLine redraws one line on a terminal as a run advances: how far in
-// virtual time, the events per second of wall time so far and the time left
-// at that pace (ETA).
-type progressLine struct {
-	w     io.Writer
-	name  string
-	last  int64            // the percentage last drawn, -1 before the first
-	clock func() time.Time // the wall clock
-	start time.Time
-}
-
-func newProgressLine(w io.Writer, name string, clock func() time.Time) *progressLine {
-	return &progressLine{w: w, name: name, last: -1, clock: clock, start: clock()}
-}
-
-func (p *progressLine) update(pr sim.Progress) {
-	if pr.End <= 0 {
-		return
-	}
-	pct := int64(pr.Now) * 100 / int64(pr.End)
-	if pct == p.last {
-		return
-	}
-	p.last = pct
-	fmt.Fprintf(p.w, "\r\x1b[K%s: %3d%%  t=%s of %s", p.name, pct, report.FormatDuration(pr.Now), report.FormatDuration(pr.End))
-	elapsed := p.clock().Sub(p.start)
-	if elapsed <= 0 || pr.Now <= 0 {
-		return
-	}
-	fmt.Fprintf(p.w, "  %s events/s", perSecond(pr.Events, elapsed))
-	left := time.Duration(float64(elapsed) * float64(pr.End-pr.Now) / float64(pr.Now))
-	fmt.Fprintf(p.w, "  ETA %v", left.Round(time.Second))
-}
-
-// perSecond is n per elapsed, in thousands (k) or millions (M) past 10,000.
-func perSecond(n int64, elapsed time.Duration) string {
-	r := float64(n) / elapsed.Seconds()
-	switch {
-	case r >= 1e7:
-		return fmt.Sprintf("%.0f M", r/1e6)
-	case r >= 1e6:
-		return fmt.Sprintf("%.1f M", r/1e6)
-	case r >= 1e4:
-		return fmt.Sprintf("%.0f k", r/1e3)
-	}
-	return fmt.Sprintf("%.0f", r)
-}
-
-func (p *progressLine) clear() {
-	if p.last >= 0 {
-		fmt.Fprint(p.w, "\r\x1b[K")
-	}
-}
+func shellQuote(s string) string { return run.ShellQuote(s) }

@@ -2,12 +2,8 @@ package main
 
 import (
 	"context"
-	"errors"
 	"fmt"
 	"io"
-	"net"
-	"net/http"
-	"time"
 
 	"github.com/spf13/cobra"
 
@@ -89,10 +85,7 @@ Played to its end without a change, a scenario ends with exactly the figures
 }
 
 func serveRun(opts *serveOptions) error {
-	ctx := opts.Ctx
-	if ctx == nil {
-		ctx = context.Background()
-	}
+	ctx := ctxOf(opts.Ctx)
 	ov := run.Overrides{Seed: opts.Seed, Lanes: opts.Lanes, Sets: opts.Sets, MaxEvents: opts.MaxEvents}
 	loaded, err := ov.Load([]string{opts.Arg})
 	if err != nil {
@@ -105,39 +98,15 @@ func serveRun(opts *serveOptions) error {
 	if err := ov.Apply(loaded); err != nil {
 		return err
 	}
-	ln, err := net.Listen("tcp", opts.Addr)
+	err = web.ListenAndServe(ctx, opts.Addr, web.Options{First: first, Overrides: ov}, func(url string) {
+		fmt.Fprintf(opts.Out, "rlsim playground: %s (Ctrl-C stops it)\n", url)
+		if opts.Ready != nil {
+			opts.Ready(url)
+		}
+	})
 	if err != nil {
-		return badInputf("--addr %s: %v", opts.Addr, err)
-	}
-	addr := ln.Addr().String()
-	if host, _, err := net.SplitHostPort(opts.Addr); err == nil && host != "" && net.ParseIP(host) == nil {
-		addr = net.JoinHostPort(host, portOf(ln.Addr())) // a name bound: the page is reached by that name
-	}
-	srv := web.New(web.Options{Addr: addr, First: first, Overrides: ov})
-	hs := &http.Server{Handler: srv, ReadHeaderTimeout: 10 * time.Second}
-	url := "http://" + addr + "/"
-	fmt.Fprintf(opts.Out, "rlsim playground: %s (Ctrl-C stops it)\n", url)
-	if opts.Ready != nil {
-		opts.Ready(url)
-	}
-	done := make(chan error, 1)
-	go func() { done <- hs.Serve(ln) }()
-	select {
-	case err := <-done:
-		return err
-	case <-ctx.Done():
-	}
-	srv.Close() // ends every stream, so that Shutdown need not wait for them
-	shut, cancel := context.WithTimeout(context.Background(), 5*time.Second)
-	defer cancel()
-	if err := hs.Shutdown(shut); err != nil && !errors.Is(err, http.ErrServerClosed) {
 		return err
 	}
 	fmt.Fprintln(opts.Out, "rlsim playground: stopped")
 	return nil
-}
-
-func portOf(a net.Addr) string {
-	_, port, _ := net.SplitHostPort(a.String())
-	return port
 }

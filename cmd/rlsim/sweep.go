@@ -12,6 +12,7 @@ import (
 	"github.com/spf13/cobra"
 
 	"github.com/rlsim/rlsim/report"
+	"github.com/rlsim/rlsim/report/output"
 	sweepreport "github.com/rlsim/rlsim/report/sweep"
 	"github.com/rlsim/rlsim/run"
 	"github.com/rlsim/rlsim/run/sweep"
@@ -106,14 +107,14 @@ every shard and combines them into the output the whole sweep prints
 	f.StringArrayVar(&opts.Sets, "set", nil, "replace the scenario field at `PATH=VALUE` at every point; repeatable")
 	f.StringVar(&opts.Find, "find", "", "pick for each lane the point with the least (`GOAL` 'min PATH') or most ('max PATH') PATH that meets every --where")
 	f.StringArrayVar(&opts.Where, "where", nil, "a `CONDITION` on the means over seeds: '[lane LANE] [class CLASS] METRIC OP VALUE'; repeatable")
-	f.StringVarP(&opts.Format, "format", "f", "table", "output format: table, json or csv")
+	f.StringVarP(&opts.Format, "format", "f", output.Default, output.Help(output.ForSweeps))
 	f.StringVar(&opts.OutDir, "out", "", "write index.html, the PNG plots, sweep.json and sweep.csv to `DIR`")
 	f.StringVar(&opts.Shard, "shard", "", "run share `i/n` of the points and print a partial result for rlsim sweep merge")
 	f.IntVar(&opts.Jobs, "jobs", 0, "runs at once, at most 1024 (default: one per core)")
 	f.BoolVar(&opts.Wide, "wide", false, "print every table column and each line whole, however wide the terminal")
 	f.IntVar(&opts.Width, "width", opts.Width, "fit the table to `N` columns (default: the terminal's width; 0: full layout)")
 	f.Int64Var(&opts.MaxEvents, "max-events", defaultMaxEvents, "the event budget of the whole sweep (points × seeds × events per run), checked before it runs")
-	_ = cmd.RegisterFlagCompletionFunc("format", cobra.FixedCompletions([]string{"table", "json", "csv"}, cobra.ShellCompDirectiveNoFileComp))
+	_ = cmd.RegisterFlagCompletionFunc("format", cobra.FixedCompletions(output.Completions(output.ForSweeps), cobra.ShellCompDirectiveNoFileComp))
 	_ = cmd.RegisterFlagCompletionFunc("lanes", completeLanes)
 	_ = cmd.RegisterFlagCompletionFunc("out", cobra.FixedCompletions(nil, cobra.ShellCompDirectiveFilterDirs))
 	cmd.AddCommand(NewCmdSweepMerge(out, nil))
@@ -150,11 +151,8 @@ func (opts *sweepOptions) check(cmd *cobra.Command) error {
 }
 
 func checkFormat(format string) error {
-	switch format {
-	case "table", "json", "csv":
-		return nil
-	}
-	return badInputf("--format: unknown value %q (want table, json, csv)", format)
+	_, err := output.Named(output.ForSweeps, format)
+	return err
 }
 
 func checkObjectiveFlags(find string, where []string) error {
@@ -220,7 +218,7 @@ func sweepRun(opts *sweepOptions) error {
 	}
 	s := sweepreport.New(r, obj)
 	s.Command = sweepCommand(opts.Arg, r, opts.Find, opts.Where)
-	return writeSweeps(opts.Out, opts.Format, opts.OutDir, opts.Width, []sweepreport.Report{s})
+	return output.Sweeps(opts.Out, opts.Format, opts.OutDir, opts.Width, []sweepreport.Report{s})
 }
 
 // sweepCommand is the command line that runs the sweep r of arg again from
@@ -263,39 +261,6 @@ func parseObjective(find string, where []string, varies []sweep.Vary, lanes, cla
 		obj.Where = append(obj.Where, wh)
 	}
 	return obj, badInput(errors.Join(errs...))
-}
-
-// writeSweeps prints sweeps in format and, with dir, writes their report there.
-// The table fits width columns (0: the full layout).
-func writeSweeps(out io.Writer, format, dir string, width int, sweeps []sweepreport.Report) error {
-	var buf bytes.Buffer
-	var err error
-	switch format {
-	case "json":
-		err = sweepreport.WriteJSON(&buf, sweeps)
-	case "csv":
-		err = sweepreport.WriteCSV(&buf, sweeps)
-	default:
-		err = sweepreport.WriteTableFit(&buf, sweeps, width)
-	}
-	if err != nil {
-		return err
-	}
-	if dir != "" {
-		d, err := report.CreateDir(dir)
-		if err != nil {
-			return err
-		}
-		defer d.Abort() // after Commit, a no-op
-		if err := sweepreport.WriteDir(d, sweeps); err != nil {
-			return err
-		}
-		if err := d.Commit(); err != nil {
-			return err
-		}
-	}
-	_, err = out.Write(buf.Bytes())
-	return err
 }
 
 func ctxOf(ctx context.Context) context.Context {

@@ -7,6 +7,7 @@ import (
 	"github.com/spf13/cobra"
 
 	"github.com/rlsim/rlsim/report"
+	"github.com/rlsim/rlsim/report/output"
 	sweepreport "github.com/rlsim/rlsim/report/sweep"
 	"github.com/rlsim/rlsim/run/sweep"
 )
@@ -62,7 +63,7 @@ command named it.`,
 	f := cmd.Flags()
 	f.StringVar(&opts.Find, "find", "", "pick for each lane the point with the least (`GOAL` 'min PATH') or most ('max PATH') PATH that meets every --where")
 	f.StringArrayVar(&opts.Where, "where", nil, "a `CONDITION` on the means over seeds: '[lane LANE] [class CLASS] METRIC OP VALUE'; repeatable")
-	f.StringVarP(&opts.Format, "format", "f", "table", "output format: table, json or csv")
+	f.StringVarP(&opts.Format, "format", "f", output.Default, output.Help(output.ForSweeps))
 	f.StringVar(&opts.OutDir, "out", "", "write index.html, the PNG plots, sweep.json and sweep.csv to `DIR`")
 	f.BoolVar(&opts.Wide, "wide", false, "print every table column and each line whole, however wide the terminal")
 	f.IntVar(&opts.Width, "width", opts.Width, "fit the table to `N` columns (default: the terminal's width; 0: full layout)")
@@ -92,7 +93,7 @@ func mergeRun(opts *mergeOptions) error {
 		arg = r.Scenario
 	}
 	s.Command = sweepCommand(arg, r, opts.Find, opts.Where)
-	return writeSweeps(opts.Out, opts.Format, opts.OutDir, opts.Width, []sweepreport.Report{s})
+	return output.Sweeps(opts.Out, opts.Format, opts.OutDir, opts.Width, []sweepreport.Report{s})
 }
 
 // namesOf are the lanes and classes of a sweep's first run.

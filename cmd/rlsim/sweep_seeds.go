@@ -5,6 +5,7 @@ import (
 	"fmt"
 
 	"github.com/rlsim/rlsim/report"
+	"github.com/rlsim/rlsim/report/output"
 	sweepreport "github.com/rlsim/rlsim/report/sweep"
 	"github.com/rlsim/rlsim/run/sweep"
 )
@@ -43,7 +44,7 @@ func runSeeds(opts *runOptions) error {
 		all += len(s.Checks)
 		sweeps = append(sweeps, s)
 	}
-	if err := writeSweeps(opts.Out, opts.Format, opts.OutDir, opts.Width, sweeps); err != nil {
+	if err := output.Sweeps(opts.Out, opts.Format, opts.OutDir, opts.Width, sweeps); err != nil {
 		return err
 	}
 	if failed > 0 {

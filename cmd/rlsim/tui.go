@@ -96,10 +96,7 @@ func tuiRun(opts *tuiOptions) error {
 	if err != nil {
 		return err
 	}
-	ctx := opts.Ctx
-	if ctx == nil {
-		ctx = context.Background()
-	}
+	ctx := ctxOf(opts.Ctx)
 	m, err := tui.New(list, tui.Options{Renderer: terminalRenderer(opts.Out), Context: ctx, MaxEvents: opts.MaxEvents})
 	if ctx.Err() != nil {
 		return ctx.Err()
@@ -119,14 +116,7 @@ func playlist(opts *tuiOptions) ([]tui.Scenario, error) {
 		return nil, badInput(err)
 	}
 	all, err := run.Playlist(loaded[0], ov)
-	if err != nil {
-		return nil, err
-	}
-	list := make([]tui.Scenario, 0, len(all))
-	for _, s := range all {
-		list = append(list, tui.Scenario{Name: s.Name, Description: s.Description, Config: *s.Config})
-	}
-	return list, nil
+	return tui.ScenariosOf(all), err
 }
 
 // terminalRenderer styles the view for out. On a terminal it asks the terminal

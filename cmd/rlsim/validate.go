@@ -58,14 +58,7 @@ func validateRun(opts *validateOptions) error {
 	}
 	var errs []error
 	for _, arg := range opts.Args {
-		s, err := run.Load(arg, sets...)
-		if err == nil {
-			err = s.CheckBudget(opts.MaxEvents)
-			var be *scenarios.BudgetError
-			if errors.As(err, &be) {
-				err = fmt.Errorf("%w; lift the budget with --max-events %d", err, run.SuggestedBudget(be.Estimate))
-			}
-		}
+		s, err := run.Validate(arg, sets, opts.MaxEvents)
 		if err != nil {
 			errs = append(errs, err)
 			continue

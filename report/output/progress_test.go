@@ -1,4 +1,4 @@
-package main
+package output
 
 import (
 	"bytes"
@@ -32,11 +32,11 @@ func TestProgressLineShowsEventsPerSecondAndETA(t *testing.T) {
 			start := time.Date(2026, 12, 1, 0, 0, 0, 0, time.UTC)
 			now := start
 			var b bytes.Buffer
-			p := newProgressLine(&b, "w", func() time.Time { return now })
+			p := NewProgressLine(&b, "w", func() time.Time { return now })
 			now = start.Add(tc.elapsed)
-			p.update(tc.p)
+			p.Update(tc.p)
 			if got := b.String(); got != tc.want {
-				t.Errorf("update(%+v) after %v wrote %q, want %q", tc.p, tc.elapsed, got, tc.want)
+				t.Errorf("Update(%+v) after %v wrote %q, want %q", tc.p, tc.elapsed, got, tc.want)
 			}
 		})
 	}

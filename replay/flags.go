@@ -1,0 +1,228 @@
+package replay
+
+import (
+	"errors"
+	"fmt"
+	"github.com/rlsim/rlsim/run/sweep"
+	"io"
+	"os"
+	"slices"
+	"strconv"
+	"strings"
+	"time"
+	"unicode"
+
+	"github.com/rlsim/rlsim/run"
+)
+
+// Flags are the flags of rlsim replay that say what to replay, as given.
+type Flags struct {
+	Limits     []string
+	Lanes      []string
+	LogFormat  string
+	Fields     string
+	TZ         string
+	Late       time.Duration
+	Strict     bool
+	LegitBelow float64
+	Top        int
+	Format     string
+	Vary       string
+	Find       string
+	Where      []string
+	Scenario   string
+}
+
+// Options are the replay f asks for, or every bad flag's error at once, each
+// naming its flag.
+func (opts Flags) Options() (Options, error) {
+	var errs []error
+	ro := Options{Lanes: opts.Lanes, Format: opts.LogFormat, Late: opts.Late, Strict: opts.Strict,
+		LegitBelow: opts.LegitBelow, Top: opts.Top}
+	if opts.Scenario != "" {
+		sc, err := run.Load(opts.Scenario)
+		switch {
+		case err != nil:
+			errs = append(errs, fmt.Errorf("--scenario: %w", err))
+		case sc.Config == nil:
+			errs = append(errs, fmt.Errorf("--scenario %s: a contention study has no limits to replay", opts.Scenario))
+		default:
+			limits, lanes, err := FromScenario(sc.Config)
+			if err != nil {
+				errs = append(errs, fmt.Errorf("--scenario %s: %v", opts.Scenario, err))
+			}
+			ro.Limits = limits
+			if len(ro.Lanes) == 0 {
+				ro.Lanes = lanes
+			}
+		}
+	}
+	// The lanes' own checks on each limit (a limit or burst whose exact
+	// arithmetic would overflow), on the lanes that will replay it.
+	var lanesKnown []string
+	for _, lane := range ro.Lanes {
+		if slices.Contains(LaneNames, lane) {
+			lanesKnown = append(lanesKnown, lane)
+		}
+	}
+	limitsOK := len(errs) == 0
+	for _, l := range ro.Limits {
+		if err := l.Check(lanesKnown); err != nil {
+			limitsOK = false
+			errs = append(errs, fmt.Errorf("--scenario %s: limit %s: %v", opts.Scenario, l.Name, err))
+		}
+	}
+	for _, s := range opts.Limits {
+		l, err := ParseLimit(s)
+		if err == nil {
+			err = l.Check(lanesKnown)
+		}
+		if err != nil {
+			limitsOK = false
+			errs = append(errs, fmt.Errorf("--limit %q: %v", s, err))
+		}
+		ro.Limits = append(ro.Limits, l)
+	}
+	if len(opts.Limits) == 0 && opts.Scenario == "" {
+		errs = append(errs, errors.New("--limit: at least one is needed (or --scenario), e.g. --limit 'key=ip limit=100/1m burst=20'"))
+	}
+	fields, err := ParseFields(opts.Fields)
+	if err != nil {
+		errs = append(errs, fmt.Errorf("--fields: %v", err))
+	}
+	ro.Fields = fields
+	if ro.Location, err = time.LoadLocation(opts.TZ); err != nil {
+		errs = append(errs, fmt.Errorf("--tz: unknown zone %q", opts.TZ))
+	}
+	if opts.Late < 0 {
+		errs = append(errs, fmt.Errorf("--late: must not be negative, got %v", opts.Late))
+	}
+	if opts.Late == 0 {
+		ro.Late = NoLate // not the default
+	}
+	if !(opts.LegitBelow > 0 && opts.LegitBelow <= 1) { // NaN too
+		errs = append(errs, fmt.Errorf("--legit-below: want a share in (0, 1], got %v", opts.LegitBelow))
+	}
+	if opts.Top <= 0 {
+		errs = append(errs, fmt.Errorf("--top: must be positive, got %d", opts.Top))
+	}
+	for _, lane := range opts.Lanes {
+		if !slices.Contains(LaneNames, lane) {
+			errs = append(errs, fmt.Errorf("--lane: %q is not a lane a log can replay (want %s)", lane, strings.Join(LaneNames, ", ")))
+		}
+	}
+	if opts.Vary != "" {
+		v, err := sweep.ParseVary(opts.Vary)
+		if err == nil {
+			ro.Sweep, err = NewSweep(v.Path, v.Values, ro.Limits)
+		}
+		if err == nil && limitsOK {
+			err = ro.Sweep.Check(ro.Limits, lanesKnown)
+		}
+		if err != nil {
+			errs = append(errs, err)
+		}
+	}
+	if opts.Find != "" {
+		path, ok := strings.CutPrefix(opts.Find, "min ")
+		if ro.Sweep == nil || !ok || strings.TrimSpace(path) != ro.Sweep.Path {
+			errs = append(errs, fmt.Errorf("--find %s: want 'min PATH', PATH the --vary path", oneLine(opts.Find)))
+		}
+	}
+	if opts.Find == "" && len(opts.Where) > 0 {
+		errs = append(errs, errors.New("--where: needs --vary and --find 'min PATH' to say what to pick"))
+	}
+	lanes := ro.Lanes
+	if len(lanes) == 0 {
+		lanes = LaneNames
+	}
+	for _, s := range opts.Where {
+		w, err := ParseWhere(s, lanes)
+		if err != nil {
+			errs = append(errs, err)
+		}
+		ro.Where = append(ro.Where, w)
+	}
+	switch opts.Format {
+	case "text", "json", "csv":
+	default:
+		errs = append(errs, fmt.Errorf("--format: unknown %q (want text, json, csv)", opts.Format))
+	}
+	switch opts.LogFormat {
+	case "auto", "combined", "json", "csv":
+	default:
+		errs = append(errs, fmt.Errorf("--log-format: unknown %q (want auto, combined, json, csv)", opts.LogFormat))
+	}
+	return ro, errors.Join(errs...)
+}
+
+// WhereMetricNames lists the metrics a replay's --where names.
+func WhereMetricNames() string {
+	var names []string
+	for _, m := range WhereMetrics {
+		names = append(names, m.Name)
+	}
+	return strings.Join(names, ", ")
+}
+
+// oneLine is a flag's value as an error shows it: quoted when it holds a line
+// break or another control character, so that the error stays one line.
+func oneLine(s string) string {
+	if strings.ContainsFunc(s, unicode.IsControl) {
+		return strconv.Quote(s)
+	}
+	return s
+}
+
+// ProgressLine is the progress line after lines lines and bytes bytes of the
+// inputs (compressed bytes for gzip) in elapsed seconds: an ETA from the files'
+// total size, none when total is unknown (stdin: total < 0).
+func ProgressLine(lines, bytes, total int64, elapsed float64) string {
+	if elapsed <= 0 {
+		return fmt.Sprintf("\r%d lines   ", lines)
+	}
+	eta := ""
+	if total > 0 && bytes > 0 && bytes <= total {
+		eta = fmt.Sprintf(", ETA %ds", int64(float64(total-bytes)/(float64(bytes)/elapsed)))
+	}
+	return fmt.Sprintf("\r%d lines, %.0f lines/s%s   ", lines, float64(lines)/elapsed, eta)
+}
+
+// OpenInputs opens the logs names, "-" being stdin, for Replay. Total is their
+// size in bytes, -1 when stdin is among them; closeAll closes every file opened,
+// also on an error, which is an *run.InputError naming the file.
+func OpenInputs(names []string, stdin io.Reader) (inputs []Input, total int64, closeAll func(), err error) {
+	var files []*os.File
+	closeAll = func() {
+		for _, f := range files {
+			f.Close()
+		}
+	}
+	for _, name := range names {
+		if name == "-" {
+			inputs = append(inputs, Input{Name: "-", R: stdin})
+			total = -1
+			continue
+		}
+		f, err := os.Open(name)
+		if err != nil {
+			return nil, 0, closeAll, run.BadInputf("%s: %v", name, err)
+		}
+		files = append(files, f)
+		if st, err := f.Stat(); err == nil && total >= 0 {
+			total += st.Size()
+		}
+		inputs = append(inputs, Input{Name: name, R: f})
+	}
+	return inputs, total, closeAll, nil
+}
+
+// Progress draws ProgressLine on w for inputs of total bytes (-1: unknown),
+// timed by clock, the caller's wall clock; clear wipes the line.
+func Progress(w io.Writer, total int64, clock func() time.Time) (update func(lines, bytes int64), clear func()) {
+	start := clock()
+	update = func(lines, bytes int64) {
+		fmt.Fprint(w, ProgressLine(lines, bytes, total, clock().Sub(start).Seconds()))
+	}
+	return update, func() { fmt.Fprint(w, "\r\033[K") }
+}
