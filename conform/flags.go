@@ -105,9 +105,15 @@ const (
 )
 
 // RunFlags checks the scenario opts names against the Redis opts names and writes
-// the result to out in opts.Format. The error lists every lane with an
+// the result to out in opts.Format, or with opts.PrintScript writes that
+// reference script alone (Check knows it). The error lists every lane with an
 // unexplained difference or a store error; it is an *run.InputError on bad input.
 func RunFlags(ctx context.Context, out io.Writer, opts *Flags) error {
+	if opts.PrintScript != "" {
+		s, _ := ScriptNamed(opts.PrintScript)
+		_, err := io.WriteString(out, s.Source)
+		return err
+	}
 	s, err := run.Load(opts.Scenario)
 	if err != nil {
 		return run.BadInput(err)

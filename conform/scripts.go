@@ -107,6 +107,9 @@ func ScriptLanes() []sim.LaneKind {
 	return lanes
 }
 
+// ScriptLaneNames are the names of ScriptLanes.
+func ScriptLaneNames() []string { return laneNames(ScriptLanes()) }
+
 // compose joins the prelude, the lane's state and decision, and the tail that
 // calls them. The sliding log is one script of its own.
 func compose(lane, tail string) string {

@@ -15,5 +15,6 @@
 // peak goes into an exact histogram, and only keys a lane refused keep their
 // name and figures (docs/replay.md says what each figure counts).
 //
-// Nothing here prints or exits; cmd/rlsim wires it to the command line.
+// Nothing here exits or reads the wall clock: cmd/rlsim gives Command.Run the
+// command line's readers, writers and clock.
 package replay

@@ -58,6 +58,16 @@ func Validate(arg string, sets []scenarios.Set, maxEvents int64) (*scenarios.Sce
 	return s, err
 }
 
+// BuiltinCompletions are the built-in scenarios as a shell completes them:
+// each name with its description.
+func BuiltinCompletions() []string {
+	var out []string
+	for _, b := range scenarios.Builtins() {
+		out = append(out, b.Name+"\t"+b.Description)
+	}
+	return out
+}
+
 // LaneCompletions complete the last name of toComplete, a comma-separated list
 // of lanes: the lanes of the scenarios args names (their variants too), then
 // every algorithm, each once.

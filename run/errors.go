@@ -1,6 +1,11 @@
 package run
 
-import "fmt"
+import (
+	"errors"
+	"fmt"
+
+	"github.com/rlsim/rlsim/scenarios"
+)
 
 // InputError marks an error the user can fix by changing the input: a scenario,
 // a flag, an argument or an output path. Commands exit with status 2 on it.
@@ -15,6 +20,17 @@ func BadInput(err error) error {
 		return nil
 	}
 	return &InputError{err}
+}
+
+// IsBadInput reports whether err is the input's fault: an *InputError, or a
+// scenario's own problems (scenarios.Errors, a *scenarios.FieldError, a
+// *scenarios.BudgetError), wrapped or not.
+func IsBadInput(err error) bool {
+	var ie *InputError
+	var errs scenarios.Errors
+	var fe *scenarios.FieldError
+	var be *scenarios.BudgetError
+	return errors.As(err, &ie) || errors.As(err, &errs) || errors.As(err, &fe) || errors.As(err, &be)
 }
 
 // BadInputf is BadInput of a formatted error.

@@ -4,27 +4,18 @@ import (
 	"github.com/spf13/cobra"
 
 	"github.com/rlsim/rlsim/run"
-	"github.com/rlsim/rlsim/scenarios"
 )
 
 // completeScenarioNames offers the built-in names and lets the shell add files.
 func completeScenarioNames(_ *cobra.Command, _ []string, _ string) ([]string, cobra.ShellCompDirective) {
-	return builtinCompletions(), cobra.ShellCompDirectiveDefault
+	return run.BuiltinCompletions(), cobra.ShellCompDirectiveDefault
 }
 
 func completeBuiltinNames(_ *cobra.Command, args []string, _ string) ([]string, cobra.ShellCompDirective) {
 	if len(args) > 0 {
 		return nil, cobra.ShellCompDirectiveNoFileComp
 	}
-	return builtinCompletions(), cobra.ShellCompDirectiveNoFileComp
-}
-
-func builtinCompletions() []string {
-	var out []string
-	for _, b := range scenarios.Builtins() {
-		out = append(out, b.Name+"\t"+b.Description)
-	}
-	return out
+	return run.BuiltinCompletions(), cobra.ShellCompDirectiveNoFileComp
 }
 
 // completeLanes completes the last name of a comma-separated list of lanes.

@@ -69,11 +69,6 @@ called, or a script Redis cannot compile); 3 when the run could not finish
 			if runF != nil {
 				return runF(opts)
 			}
-			if opts.PrintScript != "" {
-				s, _ := conform.ScriptNamed(opts.PrintScript)
-				_, err := io.WriteString(opts.Out, s.Source)
-				return err
-			}
 			return conform.RunFlags(cmd.Context(), opts.Out, &opts.Flags)
 		},
 	}
@@ -92,12 +87,8 @@ called, or a script Redis cannot compile); 3 when the run could not finish
 	f.DurationVar(&opts.MaxWall, "max-wall", 10*time.Minute, "refuse a check that would take longer than `D` of real time")
 	f.Int64Var(&opts.MaxEvents, "max-events", defaultMaxEvents, "refuse scenarios estimated to need more events than `N`")
 	noFiles := cobra.ShellCompDirectiveNoFileComp
-	var lanes []string
-	for _, l := range conform.ScriptLanes() {
-		lanes = append(lanes, l.String())
-	}
 	_ = cmd.RegisterFlagCompletionFunc("print-script", cobra.FixedCompletions(conform.ScriptNames(), noFiles))
-	_ = cmd.RegisterFlagCompletionFunc("lane", cobra.FixedCompletions(lanes, noFiles))
+	_ = cmd.RegisterFlagCompletionFunc("lane", cobra.FixedCompletions(conform.ScriptLaneNames(), noFiles))
 	_ = cmd.RegisterFlagCompletionFunc("clock", cobra.FixedCompletions(conform.ClockNames(), noFiles))
 	_ = cmd.RegisterFlagCompletionFunc("format", cobra.FixedCompletions([]string{"text", "json"}, noFiles))
 	return cmd

@@ -2,8 +2,6 @@ package main
 
 import (
 	"context"
-	"errors"
-	"fmt"
 	"io"
 	"os"
 	"time"
@@ -19,22 +17,9 @@ type replayOptions struct {
 	Err      io.Writer // warnings (stderr)
 	Ctx      context.Context
 
-	Args       []string
-	Limits     []string
-	Lanes      []string
-	LogFormat  string
-	Fields     string
-	TZ         string
-	Late       time.Duration
-	Strict     bool
-	LegitBelow float64
-	Top        int
-	Format     string
-	OutDir     string
-	Vary       string
-	Find       string
-	Where      []string
-	Scenario   string
+	Args   []string
+	OutDir string
+	replay.Flags
 }
 
 // NewCmdReplay builds "rlsim replay". runF, when not nil, replaces the replay itself (tests).
@@ -85,48 +70,12 @@ user, global, field:NAME (a JSON or CSV field), joined by + (ip+endpoint).`,
 	return cmd
 }
 
-func replayOptionsOf(opts *replayOptions) (replay.Options, error) {
-	return replay.Flags{Limits: opts.Limits, Lanes: opts.Lanes, LogFormat: opts.LogFormat, Fields: opts.Fields,
-		TZ: opts.TZ, Late: opts.Late, Strict: opts.Strict, LegitBelow: opts.LegitBelow, Top: opts.Top,
-		Format: opts.Format, Vary: opts.Vary, Find: opts.Find, Where: opts.Where, Scenario: opts.Scenario}.Options()
-}
-
 func replayRun(opts *replayOptions) error {
-	ro, err := replayOptionsOf(opts)
+	ro, err := opts.Options()
 	if err != nil {
 		return badInput(err)
 	}
-	inputs, total, closeInputs, err := replay.OpenInputs(opts.Args, os.Stdin)
-	defer closeInputs()
-	if err != nil {
-		return err
-	}
-	if opts.Progress != nil {
-		update, clear := replay.Progress(opts.Progress, total, time.Now)
-		ro.Progress = update
-		defer clear()
-	}
-	res, err := replay.Replay(ctxOf(opts.Ctx), inputs, ro)
-	if err != nil {
-		if errors.Is(err, context.Canceled) {
-			return err
-		}
-		return badInput(err)
-	}
-	if opts.Err != nil {
-		for _, w := range res.Warnings {
-			fmt.Fprintf(opts.Err, "rlsim replay: warning: %s\n", w)
-		}
-	}
-	outs, err := replay.Render(res, ro, opts.Find != "", terminalWidth(opts.Out))
-	if err != nil {
-		return err
-	}
-	if opts.OutDir != "" {
-		if err := outs.WriteDir(opts.OutDir, res, ro.Sweep); err != nil {
-			return err
-		}
-	}
-	_, err = opts.Out.Write(outs.Format(opts.Format))
-	return err
+	c := replay.Command{Stdin: os.Stdin, Out: opts.Out, Warn: opts.Err, Progress: opts.Progress, Clock: time.Now,
+		Width: terminalWidth(opts.Out), Format: opts.Format, Find: opts.Find != "", Dir: opts.OutDir}
+	return c.Run(ctxOf(opts.Ctx), opts.Args, ro)
 }

@@ -14,7 +14,6 @@ import (
 	"github.com/spf13/pflag"
 
 	"github.com/rlsim/rlsim/run"
-	"github.com/rlsim/rlsim/scenarios"
 )
 
 // Exit statuses.
@@ -136,18 +135,13 @@ func badInput(err error) error { return run.BadInput(err) }
 func badInputf(format string, args ...any) error { return run.BadInputf(format, args...) }
 
 func exitStatus(err error) int {
-	var ie *run.InputError
-	var errs scenarios.Errors
-	var fe *scenarios.FieldError
-	var be *scenarios.BudgetError
 	var ue *run.UnfinishedError
 	switch {
 	case errors.Is(err, context.Canceled):
 		return exitInterrupted
 	case errors.As(err, &ue):
 		return exitUnfinished
-	case errors.As(err, &ie), errors.As(err, &errs), errors.As(err, &fe), errors.As(err, &be),
-		strings.HasPrefix(err.Error(), "unknown command"), strings.HasPrefix(err.Error(), "accepts "),
+	case run.IsBadInput(err), strings.HasPrefix(err.Error(), "unknown command"), strings.HasPrefix(err.Error(), "accepts "),
 		strings.HasPrefix(err.Error(), "requires "):
 		return exitBadInput
 	}

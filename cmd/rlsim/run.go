@@ -2,7 +2,6 @@ package main
 
 import (
 	"context"
-	"errors"
 	"io"
 	"time"
 
@@ -11,7 +10,6 @@ import (
 	"github.com/rlsim/rlsim/report"
 	"github.com/rlsim/rlsim/report/output"
 	"github.com/rlsim/rlsim/run"
-	"github.com/rlsim/rlsim/run/sweep"
 	"github.com/rlsim/rlsim/scenarios"
 	"github.com/rlsim/rlsim/sim"
 )
@@ -111,17 +109,7 @@ one must lie outside DIR.`,
 			if opts.Wide {
 				opts.Width = 0
 			}
-			if opts.Seeds < 1 || opts.Seeds > sweep.MaxSeeds {
-				return badInputf("--seeds: want 1 to %d, got %d", sweep.MaxSeeds, opts.Seeds)
-			}
-			if opts.Seeds > 1 && opts.TracePath != "" {
-				return badInputf("--trace: traces one run; --seeds %d makes %d of each scenario", opts.Seeds, opts.Seeds)
-			}
-			use := output.ForRuns
-			if opts.Seeds > 1 {
-				use = output.ForSweeps // a spread over seeds is a sweep of one point
-			}
-			if _, err := output.Named(use, opts.Format); err != nil {
+			if err := output.CheckRun(opts.Format, opts.TracePath, opts.Seeds); err != nil {
 				return err
 			}
 			if runF != nil {
@@ -151,29 +139,14 @@ one must lie outside DIR.`,
 
 func runRun(opts *runOptions) error {
 	if opts.Seeds > 1 {
-		return runSeeds(opts)
+		return output.Seeds(ctxOf(opts.Ctx), opts.Out, opts.Args, opts.Seeds, opts.overrides(),
+			output.SweepOptions{Format: opts.Format, Dir: opts.OutDir, Width: opts.Width, Progress: opts.Progress})
 	}
-	list, err := opts.overrides().Load(opts.Args)
-	if err := errors.Join(err, output.CheckPaths(opts.OutDir, opts.TracePath)); err != nil {
-		return err
-	}
-	if err := opts.overrides().Apply(list); err != nil {
-		return err
-	}
-	o := output.RunOptions{Format: opts.Format, Width: opts.Width, Trace: opts.TracePath, Dir: opts.OutDir,
+	return output.Run(ctxOf(opts.Ctx), opts.Out, opts.Args, opts.overrides(), output.RunOptions{Format: opts.Format,
+		Width: opts.Width, Trace: opts.TracePath, Dir: opts.OutDir,
 		Run:       run.Options{MaxEvents: opts.MaxEvents, Simulate: opts.Simulate},
-		Reproduce: func(i int, r report.Run) string { return reproduce(opts, opts.Args[i], r) }}
-	if opts.Progress != nil {
-		o.Progress = func(name string) (func(sim.Progress), func()) {
-			p := output.NewProgressLine(opts.Progress, name, time.Now)
-			return p.Update, p.Clear
-		}
-	}
-	outcomes, err := output.Runs(ctxOf(opts.Ctx), opts.Out, list, o)
-	if err != nil {
-		return err
-	}
-	return output.ChecksFailed(outcomes)
+		Progress:  output.ProgressLines(opts.Progress, time.Now),
+		Reproduce: func(i int, r report.Run) string { return reproduce(opts, opts.Args[i], r) }})
 }
 
 // overrides are the flags that replace a scenario's own settings.
@@ -183,12 +156,5 @@ func (opts *runOptions) overrides() run.Overrides {
 
 // reproduce is the command line that runs arg again with the same settings.
 func reproduce(opts *runOptions, arg string, o report.Run) string {
-	return reproduceSeed(opts, arg, o.Seed())
+	return opts.overrides().Command(arg, o.Seed())
 }
-
-// reproduceSeed is the command line that runs arg again from seed.
-func reproduceSeed(opts *runOptions, arg string, seed uint64) string {
-	return opts.overrides().Command(arg, seed)
-}
-
-func shellQuote(s string) string { return run.ShellQuote(s) }

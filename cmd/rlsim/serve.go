@@ -85,20 +85,12 @@ Played to its end without a change, a scenario ends with exactly the figures
 }
 
 func serveRun(opts *serveOptions) error {
-	ctx := ctxOf(opts.Ctx)
 	ov := run.Overrides{Seed: opts.Seed, Lanes: opts.Lanes, Sets: opts.Sets, MaxEvents: opts.MaxEvents}
-	loaded, err := ov.Load([]string{opts.Arg})
+	first, err := web.LoadFirst(opts.Arg, ov)
 	if err != nil {
 		return err
 	}
-	first := loaded[0]
-	if first.Config == nil {
-		return badInputf("%s: a contention study has no lanes to watch: rlsim run %s prints its results", first.File, opts.Arg)
-	}
-	if err := ov.Apply(loaded); err != nil {
-		return err
-	}
-	err = web.ListenAndServe(ctx, opts.Addr, web.Options{First: first, Overrides: ov}, func(url string) {
+	err = web.ListenAndServe(ctxOf(opts.Ctx), opts.Addr, web.Options{First: first, Overrides: ov}, func(url string) {
 		fmt.Fprintf(opts.Out, "rlsim playground: %s (Ctrl-C stops it)\n", url)
 		if opts.Ready != nil {
 			opts.Ready(url)

@@ -1,19 +1,14 @@
 package main
 
 import (
-	"bytes"
 	"context"
 	"errors"
-	"fmt"
 	"io"
-	"strings"
 	"time"
 
 	"github.com/spf13/cobra"
 
-	"github.com/rlsim/rlsim/report"
 	"github.com/rlsim/rlsim/report/output"
-	sweepreport "github.com/rlsim/rlsim/report/sweep"
 	"github.com/rlsim/rlsim/run"
 	"github.com/rlsim/rlsim/run/sweep"
 )
@@ -139,7 +134,7 @@ func (opts *sweepOptions) check(cmd *cobra.Command) error {
 	if opts.Jobs < 0 || opts.Jobs > sweep.MaxJobs {
 		errs = append(errs, badInputf("--jobs: must be 0 (one per core) to %d, got %d", sweep.MaxJobs, opts.Jobs))
 	}
-	errs = append(errs, checkFormat(opts.Format), checkObjectiveFlags(opts.Find, opts.Where))
+	errs = append(errs, output.CheckSweep(opts.Format, opts.Find, opts.Where))
 	if opts.Shard != "" {
 		for _, name := range []string{"out", "find", "where", "format"} {
 			if cmd.Flags().Changed(name) {
@@ -150,117 +145,14 @@ func (opts *sweepOptions) check(cmd *cobra.Command) error {
 	return errors.Join(errs...)
 }
 
-func checkFormat(format string) error {
-	_, err := output.Named(output.ForSweeps, format)
-	return err
-}
-
-func checkObjectiveFlags(find string, where []string) error {
-	if find == "" && len(where) > 0 {
-		return badInputf("--where: needs --find 'min PATH' (or max) to say what to pick")
-	}
-	return nil
-}
-
-func (opts *sweepOptions) sweep() (sweep.Sweep, error) {
-	sw := sweep.Sweep{Arg: opts.Arg, Seeds: opts.Seeds,
-		Overrides: run.Overrides{Seed: opts.Seed, Duration: opts.Duration, Lanes: opts.Lanes, Sets: opts.Sets, MaxEvents: opts.MaxEvents}}
-	var errs []error
-	for _, v := range opts.Varies {
-		vary, err := sweep.ParseVary(v)
-		errs = append(errs, err)
-		sw.Varies = append(sw.Varies, vary)
-	}
-	if len(opts.Varies) == 0 {
-		errs = append(errs, errors.New("--vary: give at least one, e.g. --vary 'limits[0].limit=10..50/10' (rlsim run --seeds runs one point over several seeds)"))
-	}
-	if opts.Shard != "" {
-		sh, err := sweep.ParseShard(opts.Shard)
-		errs = append(errs, err)
-		sw.Shard = sh
-	}
-	return sw, badInput(errors.Join(errs...))
-}
-
 func sweepRun(opts *sweepOptions) error {
-	sw, err := opts.sweep()
+	ov := run.Overrides{Seed: opts.Seed, Duration: opts.Duration, Lanes: opts.Lanes, Sets: opts.Sets, MaxEvents: opts.MaxEvents}
+	sw, err := sweep.FromFlags(opts.Arg, opts.Varies, opts.Seeds, opts.Shard, ov)
 	if err != nil {
 		return err
 	}
-	var outErr error
-	if opts.OutDir != "" {
-		outErr = report.CheckDir(opts.OutDir)
-	}
-	plan, err := sw.Plan()
-	if err := errors.Join(err, outErr); err != nil {
-		return err
-	}
-	var obj *sweep.Objective
-	if opts.Find != "" {
-		if obj, err = parseObjective(opts.Find, opts.Where, plan.Varies, plan.LaneNames, plan.ClassNames); err != nil {
-			return err
-		}
-	}
-	r, err := plan.Run(ctxOf(opts.Ctx), sweep.RunOptions{Jobs: opts.Jobs, Progress: progressOf(opts.Progress)})
-	if opts.Progress != nil {
-		fmt.Fprint(opts.Progress, "\r\x1b[K")
-	}
-	if err != nil {
-		return err
-	}
-	if sw.Shard.Count > 0 {
-		var buf bytes.Buffer
-		if err := sweep.WritePartial(&buf, r); err != nil {
-			return err
-		}
-		_, err := opts.Out.Write(buf.Bytes())
-		return err
-	}
-	s := sweepreport.New(r, obj)
-	s.Command = sweepCommand(opts.Arg, r, opts.Find, opts.Where)
-	return output.Sweeps(opts.Out, opts.Format, opts.OutDir, opts.Width, []sweepreport.Report{s})
-}
-
-// sweepCommand is the command line that runs the sweep r of arg again from
-// its first seed, finding what find and where found. It is written from r's
-// header, so that a merge of shards prints the line the whole sweep prints;
-// output choices (--format, --out, --jobs, --max-events) are left out.
-func sweepCommand(arg string, r *sweep.Result, find string, where []string) string {
-	parts := []string{"rlsim", "sweep", shellQuote(arg)}
-	for _, v := range r.Varies {
-		parts = append(parts, "--vary", shellQuote(v.Path+"="+strings.Join(v.Values, ",")))
-	}
-	parts = append(parts, "--seeds", fmt.Sprint(r.Seeds), "--seed", fmt.Sprint(r.Seed))
-	if r.Duration != "" {
-		parts = append(parts, "--duration", r.Duration)
-	}
-	if r.Lanes != "" {
-		parts = append(parts, "--lanes", shellQuote(r.Lanes))
-	}
-	for _, set := range r.Sets {
-		parts = append(parts, "--set", shellQuote(set))
-	}
-	if find != "" {
-		parts = append(parts, "--find", shellQuote(find))
-	}
-	for _, w := range where {
-		parts = append(parts, "--where", shellQuote(w))
-	}
-	return strings.Join(parts, " ")
-}
-
-// parseObjective reads --find and --where against the sweep's varies, lanes
-// and classes, reporting every problem at once.
-func parseObjective(find string, where []string, varies []sweep.Vary, lanes, classes []string) (*sweep.Objective, error) {
-	f, err := sweep.ParseFind(find, varies)
-	errs := []error{err}
-	obj := &sweep.Objective{Find: f}
-	for _, w := range where {
-		wh, err := sweep.ParseWhere(w, lanes, classes)
-		errs = append(errs, err)
-		obj.Where = append(obj.Where, wh)
-	}
-	return obj, badInput(errors.Join(errs...))
+	return output.Sweep(ctxOf(opts.Ctx), opts.Out, sw, output.SweepOptions{Format: opts.Format, Dir: opts.OutDir,
+		Width: opts.Width, Find: opts.Find, Where: opts.Where, Jobs: opts.Jobs, Progress: opts.Progress})
 }
 
 func ctxOf(ctx context.Context) context.Context {
@@ -268,14 +160,4 @@ func ctxOf(ctx context.Context) context.Context {
 		return context.Background()
 	}
 	return ctx
-}
-
-// progressOf redraws "N of M runs" on a terminal; nil without one.
-func progressOf(w io.Writer) func(done, total int) {
-	if w == nil {
-		return nil
-	}
-	return func(done, total int) {
-		fmt.Fprintf(w, "\r\x1b[Ksweep: %d of %d runs", done, total)
-	}
 }

@@ -6,10 +6,7 @@ import (
 
 	"github.com/spf13/cobra"
 
-	"github.com/rlsim/rlsim/report"
 	"github.com/rlsim/rlsim/report/output"
-	sweepreport "github.com/rlsim/rlsim/report/sweep"
-	"github.com/rlsim/rlsim/run/sweep"
 )
 
 type mergeOptions struct {
@@ -51,7 +48,7 @@ command named it.`,
 			if opts.Wide {
 				opts.Width = 0
 			}
-			if err := errors.Join(checkFormat(opts.Format), checkObjectiveFlags(opts.Find, opts.Where), widthErr); err != nil {
+			if err := errors.Join(output.CheckSweep(opts.Format, opts.Find, opts.Where), widthErr); err != nil {
 				return err
 			}
 			if runF != nil {
@@ -71,43 +68,6 @@ command named it.`,
 }
 
 func mergeRun(opts *mergeOptions) error {
-	var outErr error
-	if opts.OutDir != "" {
-		outErr = report.CheckDir(opts.OutDir)
-	}
-	r, err := sweep.MergePartials(opts.Files)
-	if err := errors.Join(err, outErr); err != nil {
-		return err
-	}
-	var obj *sweep.Objective
-	if opts.Find != "" {
-		lanes, classes := namesOf(r)
-		if obj, err = parseObjective(opts.Find, opts.Where, r.Varies, lanes, classes); err != nil {
-			return err
-		}
-	}
-	s := sweepreport.New(r, obj)
-	// The partials know the scenario by name: a built-in's name runs it again.
-	arg := r.Arg
-	if arg == "" {
-		arg = r.Scenario
-	}
-	s.Command = sweepCommand(arg, r, opts.Find, opts.Where)
-	return output.Sweeps(opts.Out, opts.Format, opts.OutDir, opts.Width, []sweepreport.Report{s})
-}
-
-// namesOf are the lanes and classes of a sweep's first run.
-func namesOf(r *sweep.Result) (lanes, classes []string) {
-	if len(r.Points) == 0 || len(r.Points[0].Runs) == 0 {
-		return nil, nil
-	}
-	for i, l := range r.Points[0].Runs[0].Lanes {
-		lanes = append(lanes, l.Lane)
-		if i == 0 {
-			for _, c := range l.Classes {
-				classes = append(classes, c.Name)
-			}
-		}
-	}
-	return lanes, classes
+	return output.Merge(opts.Out, opts.Files, output.SweepOptions{Format: opts.Format, Dir: opts.OutDir,
+		Width: opts.Width, Find: opts.Find, Where: opts.Where})
 }

@@ -111,12 +111,7 @@ func tuiRun(opts *tuiOptions) error {
 // their listed order, so that tab moves on from the one asked for.
 func playlist(opts *tuiOptions) ([]tui.Scenario, error) {
 	ov := run.Overrides{Seed: opts.Seed, Lanes: opts.Lanes, Sets: opts.Sets, MaxEvents: opts.MaxEvents}
-	loaded, err := ov.Load([]string{opts.Arg})
-	if err != nil {
-		return nil, badInput(err)
-	}
-	all, err := run.Playlist(loaded[0], ov)
-	return tui.ScenariosOf(all), err
+	return tui.Playlist(opts.Arg, ov)
 }
 
 // terminalRenderer styles the view for out. On a terminal it asks the terminal

@@ -2,19 +2,22 @@
 // sweep (--format), read by the commands for the flag's help, its completion,
 // the check of its value and the choice of writer, and the writing of a
 // result: the chosen format on standard output and, with --out, the report
-// folder beside it.
+// folder beside it. Run, Sweep, Merge and Seeds run what rlsim run, rlsim
+// sweep, rlsim sweep merge and rlsim run --seeds write, and write it.
 //
 // A new format is a row of Formats and its writers in package report.
 package output
 
 import (
 	"bytes"
+	"errors"
 	"io"
 	"strings"
 
 	"github.com/rlsim/rlsim/report"
 	sweepreport "github.com/rlsim/rlsim/report/sweep"
 	"github.com/rlsim/rlsim/run"
+	"github.com/rlsim/rlsim/run/sweep"
 	"github.com/rlsim/rlsim/scenarios"
 )
 
@@ -100,6 +103,34 @@ func Named(u Use, name string) (Format, error) {
 		}
 	}
 	return Format{}, run.BadInputf("--format: unknown value %q (want %s)", name, strings.Join(Names(u), ", "))
+}
+
+// CheckRun refuses, naming the flag, what rlsim run cannot do over seeds
+// seeds: fewer than 1 or more than sweep.MaxSeeds, a trace of several runs,
+// and a format that does not apply; a spread over seeds is a sweep of one point.
+func CheckRun(format, trace string, seeds int) error {
+	if seeds < 1 || seeds > sweep.MaxSeeds {
+		return run.BadInputf("--seeds: want 1 to %d, got %d", sweep.MaxSeeds, seeds)
+	}
+	if seeds > 1 && trace != "" {
+		return run.BadInputf("--trace: traces one run; --seeds %d makes %d of each scenario", seeds, seeds)
+	}
+	use := ForRuns
+	if seeds > 1 {
+		use = ForSweeps
+	}
+	_, err := Named(use, format)
+	return err
+}
+
+// CheckSweep refuses, all at once, a format that is no sweep's and a --where
+// without the --find that says what to pick.
+func CheckSweep(format, find string, where []string) error {
+	_, err := Named(ForSweeps, format)
+	if find == "" && len(where) > 0 {
+		err = errors.Join(err, run.BadInputf("--where: needs --find 'min PATH' (or max) to say what to pick"))
+	}
+	return err
 }
 
 // Sweeps writes sweeps in the format named format to out and, with dir, their

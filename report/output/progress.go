@@ -21,6 +21,18 @@ type ProgressLine struct {
 	start time.Time
 }
 
+// ProgressLines is a RunOptions.Progress that draws a ProgressLine on w for
+// each scenario, timed by clock; nil when w is nil (no progress).
+func ProgressLines(w io.Writer, clock func() time.Time) func(name string) (update func(sim.Progress), clear func()) {
+	if w == nil {
+		return nil
+	}
+	return func(name string) (func(sim.Progress), func()) {
+		p := NewProgressLine(w, name, clock)
+		return p.Update, p.Clear
+	}
+}
+
 // NewProgressLine draws the progress of the run called name on w, timed by clock.
 func NewProgressLine(w io.Writer, name string, clock func() time.Time) *ProgressLine {
 	return &ProgressLine{w: w, name: name, last: -1, clock: clock, start: clock()}

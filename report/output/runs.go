@@ -28,6 +28,25 @@ type RunOptions struct {
 	Reproduce func(i int, r report.Run) string
 }
 
+// Run loads args with ov's sets, applies ov and runs them as Runs does. It
+// refuses first, all at once, an argument that does not load and an output
+// path that would lose a file (CheckPaths). When every run was written, its
+// error is ChecksFailed's.
+func Run(ctx context.Context, out io.Writer, args []string, ov run.Overrides, o RunOptions) error {
+	list, err := ov.Load(args)
+	if err := errors.Join(err, CheckPaths(o.Dir, o.Trace)); err != nil {
+		return err
+	}
+	if err := ov.Apply(list); err != nil {
+		return err
+	}
+	runs, err := Runs(ctx, out, list, o)
+	if err != nil {
+		return err
+	}
+	return ChecksFailed(runs)
+}
+
 // Runs runs list, whose overrides are applied, one after another, and writes
 // the results in o.Format to out, with the trace and the report folder when
 // asked for. Either everything is written or nothing: the trace and the

@@ -4,7 +4,7 @@
 //
 // A Sweep names the scenario, the command line's overrides (run.Overrides), the
 // varied paths (Vary, read from --vary by ParseVary; Grid lists the points)
-// and the seeds. Plan checks it and loads every point before any work,
+// and the seeds; FromFlags reads one from rlsim sweep's flags. Plan checks it and loads every point before any work,
 // reporting every problem at once, and checks the whole sweep's estimated
 // events against the budget; Plan.Run runs the points' seeds on a pool of
 // workers and measures each run with run.Measure into a Result. Shard splits
@@ -14,7 +14,8 @@
 //
 // Over the seeds a figure is a Spread, a mean with its 95% interval;
 // SpreadChecks holds the scenario's checks to the means. An Objective (--find
-// and --where: ParseFind, ParseWhere) picks each lane's recommended point.
+// and --where: ParseObjective) picks each lane's recommended point, and
+// Result.Command is the command line that runs the sweep again.
 //
 // Nothing here prints or exits: errors the user can fix by changing the input
 // are *run.InputError. Package report/sweep renders a Result.

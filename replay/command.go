@@ -1,0 +1,64 @@
+package replay
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"io"
+	"time"
+
+	"github.com/rlsim/rlsim/run"
+)
+
+// Command is how rlsim replay runs: what it reads and writes, on which
+// clock, and the output it was asked for.
+type Command struct {
+	Stdin    io.Reader        // the log named "-"
+	Out      io.Writer        // the output, in Format
+	Warn     io.Writer        // warnings; nil: none
+	Progress io.Writer        // the progress line; nil: none
+	Clock    func() time.Time // the wall clock that times the progress line
+	Width    int              // the text's width in columns, 0 for the full layout
+	Format   string           // text, json or csv (Flags.Options checked it)
+	Find     bool             // whether --find asked for each lane's pick
+	Dir      string           // the report folder (Outputs.WriteDir), "" for none
+}
+
+// Run replays the logs names ("-" is c.Stdin) with o and writes the result:
+// the warnings, then the report folder, then the output. A log that cannot be
+// opened or replayed is an *run.InputError, unless ctx was cancelled.
+func (c Command) Run(ctx context.Context, names []string, o Options) error {
+	inputs, total, closeInputs, err := OpenInputs(names, c.Stdin)
+	defer closeInputs()
+	if err != nil {
+		return err
+	}
+	if c.Progress != nil {
+		update, clear := Progress(c.Progress, total, c.Clock)
+		o.Progress = update
+		defer clear()
+	}
+	res, err := Replay(ctx, inputs, o)
+	if err != nil {
+		if errors.Is(err, context.Canceled) {
+			return err
+		}
+		return run.BadInput(err)
+	}
+	if c.Warn != nil {
+		for _, w := range res.Warnings {
+			fmt.Fprintf(c.Warn, "rlsim replay: warning: %s\n", w)
+		}
+	}
+	outs, err := Render(res, o, c.Find, c.Width)
+	if err != nil {
+		return err
+	}
+	if c.Dir != "" {
+		if err := outs.WriteDir(c.Dir, res, o.Sweep); err != nil {
+			return err
+		}
+	}
+	_, err = c.Out.Write(outs.Format(c.Format))
+	return err
+}
