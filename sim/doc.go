@@ -60,6 +60,20 @@
 // Simulation.Snapshot reads the figures so far. Options.Trace receives every
 // attempt as it happens; Options.MaxEvents bounds the work.
 //
+// # Layout
+//
+// Each file's name starts with its role, and the roles are layers, from the
+// bottom up: world < traffic < chain < config < measure < lane = topo = fast <
+// run. world is the vocabulary (Config and its types, Options, names, field
+// errors); traffic the clients, their arrivals, keys and retries; chain the
+// limiters a request meets and the lane registry; config what is known of a
+// Config before running it (defaults, validation, variants, estimates);
+// measure the tallies and results; lane, topo and fast one lane running, its
+// loop with its backend, fleet and store, and fast paths, which call each
+// other; run the Simulation over all lanes. A file uses only its own layer and
+// those below: TestLayersPointDown (layers_test.go) holds the code to this
+// order, from its one table.
+//
 // The other kind of study, optimistic-concurrency backoff, is package
 // contention; it shares this package's random streams, retry schedules and
 // event queue (Stream, Retry.Backoff, Queue).

@@ -328,3 +328,49 @@ type BackendChange struct {
 	Capacity int
 	Service  Service
 }
+
+// HeaderStyle is how a server writes its quota headers.
+type HeaderStyle uint8
+
+// AIMDSettings configure the AIMD concurrency lane, which limits requests in flight
+// to the backend instead of applying the limit chain. Zero fields take defaults:
+// Initial 10, Min 1, Max 1000, Target 2× the backend's mean service time (100ms
+// without a backend), Backoff 0.9.
+type AIMDSettings struct {
+	Initial, Min, Max float64
+	Target            time.Duration
+	Backoff           float64
+	// RetryAfter is the Retry-After sent with a 503 over the limit; zero sends none.
+	RetryAfter time.Duration
+}
+
+// ThrottleSettings configure the client-throttling lane: every client runs the
+// adaptive throttle in front of the limit chain, enforced server-side by Server
+// (token bucket by default). Zero fields take defaults: K 2, Period 2m.
+type ThrottleSettings struct {
+	K      float64
+	Period time.Duration
+	Server LaneKind // one of the six per-key lanes; LaneDefault means token bucket
+}
+
+// VegasSettings configure the Vegas concurrency lane (algorithms.Vegas), which
+// limits requests in flight to the backend instead of applying the limit chain.
+// Zero fields take the defaults of Netflix concurrency-limits: Initial 20, Max
+// 1000, Smoothing 1, ProbeMultiplier 30.
+type VegasSettings struct {
+	Initial, Max    float64
+	Smoothing       float64
+	ProbeMultiplier int
+	// RetryAfter is the Retry-After sent with a 503 over the limit; zero sends none.
+	RetryAfter time.Duration
+}
+
+const (
+	// HeadersDraft writes RateLimit-Policy and RateLimit as the IETF draft
+	// draft-ietf-httpapi-ratelimit-headers-11 does: one named policy per limit of
+	// the chain, and the service limit of the one nearest exhaustion.
+	HeadersDraft HeaderStyle = iota
+	// HeadersLegacy writes the de facto X-RateLimit-Limit, X-RateLimit-Remaining
+	// and X-RateLimit-Reset (delta-seconds) of the limit nearest exhaustion.
+	HeadersLegacy
+)

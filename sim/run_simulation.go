@@ -3,10 +3,8 @@ package sim
 import (
 	"context"
 	"fmt"
-	"strconv"
 	"time"
 
-	"github.com/rlsim/rlsim/algorithms"
 	"github.com/rlsim/rlsim/sim/engine"
 )
 
@@ -17,7 +15,7 @@ import (
 type Simulation struct {
 	cfg   Config // with defaults
 	opt   Options
-	lanes []*lane // nil where not built yet or released (see streamed.go)
+	lanes []*lane // nil where not built yet or released (see run_streamed.go)
 	now   time.Duration
 	pool  eventPool // the budget left, while lanes run
 
@@ -156,23 +154,6 @@ func (l *lane) allocClientSlices() {
 		}
 	}
 }
-
-// policy is the policy lane (an index of Lanes) applies to limit i of the chain.
-func (c *Config) policy(lane, i int) algorithms.Policy {
-	if j := c.override(lane, i); j >= 0 {
-		return c.Overrides[j].Policy
-	}
-	return c.Limits[i].Policy
-}
-
-// Labels of the random streams, so each purpose draws independently.
-const (
-	labelArrival = iota + 1
-	labelRetry
-	labelDrop
-	labelService
-	labelProbe
-)
 
 // buildLimiters builds what the lane's registry row says a request meets: a
 // concurrency limiter, or a chain of per-key limiters (behind a client gate).
@@ -374,14 +355,13 @@ func (s *Simulation) Result() Result {
 
 // result is what lane l has measured so far.
 func (l *lane) result() LaneResult {
-	lr := l.m.result(l.index, l.pop, l.cfg, l.backend, l.eng.Now(), l.clients)
+	lr := l.m.result(l.index, l.pop, l.cfg, l.eng.Now(), l.clients)
+	if l.backend != nil {
+		lr.Backend = l.backend.stats(l.eng.Now(), &l.m.latency)
+	}
 	if l.fleet != nil {
 		lr.Topology = l.fleet.topologyResult(l.cfg)
 	}
 	lr.Adaptive = l.adapt.state(len(lr.Series))
 	return lr
-}
-
-func itoa(i int) string {
-	return strconv.Itoa(i)
 }

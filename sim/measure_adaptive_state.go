@@ -108,20 +108,3 @@ func (a *adaptiveSampler) state(n int) *AdaptiveState {
 // dropProber is a client gate that keeps each client's drop probability at its
 // latest send decision (the adaptive throttle does).
 type dropProber interface{ lastDrop(c int32) float64 }
-
-// adaptiveRecord adds the adaptive lane's state to the trace record being
-// filled for an event ev of client c.
-func (l *lane) adaptiveRecord(ev TraceEvent, c int32) {
-	if l.adapt == nil {
-		return
-	}
-	if l.conc != nil { // read from the limiter, not the sampler, so that each checks the other
-		l.rec.Concurrency, l.rec.ConcurrencyLimit = true, l.conc.Limit()
-		if f, ok := l.conc.(inFlighter); ok {
-			l.rec.InFlight = f.InFlight()
-		}
-	}
-	if p, ok := l.gate.(dropProber); ok && ev != TraceShed && ev != TraceSuccess {
-		l.rec.Throttled, l.rec.DropProbability = true, p.lastDrop(c)
-	}
-}

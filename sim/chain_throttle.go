@@ -10,15 +10,6 @@ import (
 	"github.com/rlsim/rlsim/sim/engine"
 )
 
-// ThrottleSettings configure the client-throttling lane: every client runs the
-// adaptive throttle in front of the limit chain, enforced server-side by Server
-// (token bucket by default). Zero fields take defaults: K 2, Period 2m.
-type ThrottleSettings struct {
-	K      float64
-	Period time.Duration
-	Server LaneKind // one of the six per-key lanes; LaneDefault means token bucket
-}
-
 // throttleBuckets is how many time buckets the adaptive throttle counts its
 // period in: 24 buckets of 5 s over the default 2 minutes.
 const throttleBuckets = 24

@@ -30,7 +30,7 @@ type metrics struct {
 	disagreed int64
 
 	// later holds admissions counted at an instant still ahead, for every
-	// tracker of the lane (see moments.go). counted are the admissions a store
+	// tracker of the lane (see topo_moments.go). counted are the admissions a store
 	// decided, already counted at its decision instant (decidedAt), by the
 	// instant they reach the backend; acting is true while the lane acts on
 	// such an answer, whose cross-check was made at the store too.
@@ -299,12 +299,8 @@ func (m *metrics) timesToSuccess(g int32) *window.Histogram {
 	return h
 }
 
-func ceilSeconds(d time.Duration) int64 {
-	return int64((d + time.Second - 1) / time.Second)
-}
-
 // result turns the tallies into a LaneResult at virtual time now.
-func (m *metrics) result(lane int, pop *population, cfg *Config, b *backend, now time.Duration, clients []clientState) LaneResult {
+func (m *metrics) result(lane int, pop *population, cfg *Config, now time.Duration, clients []clientState) LaneResult {
 	r := m.counts
 	r.Lane, r.Name = cfg.Lanes[lane], cfg.LaneName(lane)
 	r.Policy = cfg.policy(lane, 0)
@@ -333,9 +329,6 @@ func (m *metrics) result(lane int, pop *population, cfg *Config, b *backend, now
 		r.KeyFairness = keyFairness(clients, pop.keyOf[0], pop.keys[0].len())
 	}
 	r.Verdicts = m.verdicts
-	if b != nil {
-		r.Backend = b.stats(now, &m.latency)
-	}
 	r.Headers = m.headers
 	if m.decisions > 0 {
 		r.SlidingLogDisagreement = float64(m.disagreed) / float64(m.decisions)

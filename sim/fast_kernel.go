@@ -34,7 +34,7 @@ type kernel struct {
 	// its cross-check takes the decisions in runs (window.Tracker.CheckRun).
 	batched bool
 	// record, when set, receives every request the kernel handles, for
-	// lanes that follow this one (shared.go).
+	// lanes that follow this one (fast_follow.go).
 	record *requestBlock
 }
 
@@ -99,8 +99,8 @@ type kernelRun struct {
 	verdicts  uint64        // metrics.verdicts, folded on
 	lastDone  time.Duration // when the latest request admitted or refused was
 	point     kernelPoint
-	record    *requestBlock // where a leader records the requests it handles (shared.go), or nil
-	// given, for a follower that keeps no log of its own (shared.go), is the
+	record    *requestBlock // where a leader records the requests it handles (fast_follow.go), or nil
+	// given, for a follower that keeps no log of its own (fast_follow.go), is the
 	// leader's cross-check verdict on each request of the block it follows,
 	// and request the index there of the request it handles.
 	given   []bool

@@ -14,7 +14,7 @@ import (
 )
 
 // TestSharedRequests runs random worlds in which lanes share requests (a
-// leader and its followers, shared.go) with and without sharing: every lane's
+// leader and its followers, run_shared.go) with and without sharing: every lane's
 // result must be the same, and the events counted.
 func TestSharedRequests(t *testing.T) {
 	sharedAlways = true
@@ -169,7 +169,7 @@ func BenchmarkSharedRequests(b *testing.B) {
 }
 
 // TestAFollowerTakesTheLeadersCrossCheck follows a token bucket lane's
-// requests with another token bucket lane (shared.go): the follower keeps no
+// requests with another token bucket lane (run_shared.go): the follower keeps no
 // log of its own, and its result is that of the same lane run on its own,
 // which keeps one (the bucket and the sliding log disagree there).
 func TestAFollowerTakesTheLeadersCrossCheck(t *testing.T) {

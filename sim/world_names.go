@@ -1,5 +1,9 @@
 package sim
 
+import (
+	"strconv"
+)
+
 // The names below are the ones scenario files, tables and traces use: one
 // table per enumeration, which its String, its Parse and its list of names read.
 
@@ -71,12 +75,6 @@ var traceEnum = enum[TraceEvent]{"TraceEvent", []string{
 	TraceSuccess: "success",
 }}
 
-// String is the lane's scenario-file name, e.g. "token_bucket".
-func (k LaneKind) String() string { return k.Info().Name }
-
-// Title is the lane's name for people, e.g. "token bucket".
-func (k LaneKind) Title() string { return k.Info().Title }
-
 func (k KeyKind) String() string        { return keyEnum.name(k) }
 func (k ArrivalKind) String() string    { return arrivalEnum.name(k) }
 func (k RetryKind) String() string      { return retryEnum.name(k) }
@@ -88,18 +86,6 @@ func (s HeaderStyle) String() string    { return headerStyleEnum.name(s) }
 func (m ChainMode) String() string      { return chainEnum.name(m) }
 func (s Schedule) String() string       { return scheduleEnum.name(s) }
 
-// LaneNames, KeyNames, ArrivalNames, RetryNames, JitterNames, ServiceNames,
-// RetryAfterNames (what a client honouring Retry-After may read),
-// HeaderStyleNames (the styles of quota headers), ChainNames (the limit
-// chain's charging modes) and ScheduleNames (the contention study's backoff
-// schedules) list the valid names in order, for parsers and error messages.
-func LaneNames() []string {
-	var names []string
-	for _, l := range laneTable[1:] {
-		names = append(names, l.Name)
-	}
-	return names
-}
 func KeyNames() []string         { return keyEnum.list() }
 func ArrivalNames() []string     { return arrivalEnum.list() }
 func RetryNames() []string       { return retryEnum.list() }
@@ -114,17 +100,9 @@ func ScheduleNames() []string    { return scheduleEnum.list() }
 // kinds and no_backoff.
 func BackoffNames() []string { return jitterEnum.list() }
 
-// ParseLane, ParseKey, ParseArrival, ParseRetry, ParseJitter, ParseService,
+// ParseKey, ParseArrival, ParseRetry, ParseJitter, ParseService,
 // ParseRetryAfter, ParseHeaderStyle, ParseChain and ParseSchedule map a name
-// to its value; ok is false for an unknown name.
-func ParseLane(s string) (LaneKind, bool) {
-	for i, n := range LaneNames() {
-		if n == s {
-			return LaneKind(i + 1), true
-		}
-	}
-	return LaneKind(1), false
-}
+// to its value, as ParseLane does a lane's; ok is false for an unknown name.
 func ParseKey(s string) (KeyKind, bool)               { return keyEnum.parse(s) }
 func ParseArrival(s string) (ArrivalKind, bool)       { return arrivalEnum.parse(s) }
 func ParseRetry(s string) (RetryKind, bool)           { return retryEnum.parse(s) }
@@ -134,3 +112,7 @@ func ParseRetryAfter(s string) (RetryAfterMode, bool) { return retryAfterEnum.pa
 func ParseHeaderStyle(s string) (HeaderStyle, bool)   { return headerStyleEnum.parse(s) }
 func ParseChain(s string) (ChainMode, bool)           { return chainEnum.parse(s) }
 func ParseSchedule(s string) (Schedule, bool)         { return scheduleEnum.parse(s) }
+
+func itoa(i int) string {
+	return strconv.Itoa(i)
+}

@@ -8,38 +8,6 @@ import (
 	"time"
 )
 
-// FieldError is one problem with a Config, at a field path written as in scenario
-// files: "clients[2].retry.cap".
-type FieldError struct {
-	Field   string
-	Problem string
-}
-
-func (e FieldError) Error() string { return e.Field + ": " + e.Problem }
-
-// FieldErrors are all the problems found in a Config, in field order.
-type FieldErrors []FieldError
-
-func (e FieldErrors) Error() string {
-	lines := make([]string, len(e))
-	for i, fe := range e {
-		lines[i] = fe.Error()
-	}
-	return strings.Join(lines, "\n")
-}
-
-type checker struct{ errs FieldErrors }
-
-func (c *checker) add(field, format string, args ...any) {
-	c.errs = append(c.errs, FieldError{Field: field, Problem: fmt.Sprintf(format, args...)})
-}
-
-func (c *checker) positive(field string, v time.Duration) {
-	if v <= 0 {
-		c.add(field, "must be positive, got %v", v)
-	}
-}
-
 // Validate reports every problem in c at once as FieldErrors, or nil.
 func (c Config) Validate() error {
 	var ck checker

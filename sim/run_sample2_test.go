@@ -7,7 +7,7 @@ import (
 	"github.com/rlsim/rlsim/algorithms"
 )
 
-// RetryAmplification is attempts per unique request (result.go, docs/output.md).
+// RetryAmplification is attempts per unique request (measure_result.go, docs/output.md).
 func TestRetryAmplificationIsAttemptsPerRequest(t *testing.T) {
 	never := Limit{Key: KeyGlobal, Policy: algorithms.Policy{Limit: 1, Window: time.Hour}}
 	cfg := Config{Duration: time.Minute, Lanes: []LaneKind{LaneSlidingLog}, Limits: []Limit{never},

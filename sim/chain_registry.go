@@ -176,3 +176,32 @@ func AddTestLane[S any, A interface {
 		LaneInfo{Name: name, Title: name, Short: name, rate: rateOf[S](newAlg), fast: fastNone}))
 	return kind, func() { laneTable = before }
 }
+
+// String is the lane's scenario-file name, e.g. "token_bucket".
+func (k LaneKind) String() string { return k.Info().Name }
+
+// Title is the lane's name for people, e.g. "token bucket".
+func (k LaneKind) Title() string { return k.Info().Title }
+
+// LaneNames, KeyNames, ArrivalNames, RetryNames, JitterNames, ServiceNames,
+// RetryAfterNames (what a client honouring Retry-After may read),
+// HeaderStyleNames (the styles of quota headers), ChainNames (the limit
+// chain's charging modes) and ScheduleNames (the contention study's backoff
+// schedules) list the valid names in order, for parsers and error messages.
+func LaneNames() []string {
+	var names []string
+	for _, l := range laneTable[1:] {
+		names = append(names, l.Name)
+	}
+	return names
+}
+
+// ParseLane maps a lane's name to its kind; ok is false for an unknown name.
+func ParseLane(s string) (LaneKind, bool) {
+	for i, n := range LaneNames() {
+		if n == s {
+			return LaneKind(i + 1), true
+		}
+	}
+	return LaneKind(1), false
+}

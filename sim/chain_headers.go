@@ -9,19 +9,6 @@ import (
 	"github.com/rlsim/rlsim/algorithms"
 )
 
-// HeaderStyle is how a server writes its quota headers.
-type HeaderStyle uint8
-
-const (
-	// HeadersDraft writes RateLimit-Policy and RateLimit as the IETF draft
-	// draft-ietf-httpapi-ratelimit-headers-11 does: one named policy per limit of
-	// the chain, and the service limit of the one nearest exhaustion.
-	HeadersDraft HeaderStyle = iota
-	// HeadersLegacy writes the de facto X-RateLimit-Limit, X-RateLimit-Remaining
-	// and X-RateLimit-Reset (delta-seconds) of the limit nearest exhaustion.
-	HeadersLegacy
-)
-
 // Headers are the response header values a real server would send with one
 // answer. The three named values are the draft's fields (empty when the style is
 // legacy or the limit sends none); Lines holds every header line as sent, in

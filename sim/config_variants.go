@@ -61,12 +61,6 @@ func LaneShort(k LaneKind, name string) string {
 	return name
 }
 
-// Title is the lane's name for people (see LaneTitle).
-func (r *LaneResult) Title() string { return LaneTitle(r.Lane, r.Name) }
-
-// Title is the lane's name for people (see LaneTitle).
-func (s *LaneSnapshot) Title() string { return LaneTitle(s.Lane, s.Name) }
-
 // laneIndex is the index in c.Lanes of the lane named name, or -1.
 func (c *Config) laneIndex(name string) int {
 	for i := range c.Lanes {

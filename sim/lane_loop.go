@@ -33,7 +33,7 @@ type lane struct {
 	gate           clientGate          // nil unless the lane is a client gate
 	quick          admitter            // the chain's one limit when its verdict alone will do (quickPath), else nil
 	direct         directPath          // the one limit's direct path, if it has one (setQuickPath)
-	kern           kernel              // the arrivals-only loop, when the lane fits it (kernel.go)
+	kern           kernel              // the arrivals-only loop, when the lane fits it (fast_kernel.go)
 
 	clients  []clientState
 	arrivals []arrivalState   // each client's first arrival component; nil when every group is oneShot or superposed
@@ -57,44 +57,6 @@ type lane struct {
 	fleet *fleet           // nil without a topology, or for a concurrency limiter
 	adapt *adaptiveSampler // the adaptive lanes' state over time; nil for the others
 }
-
-// clientState is what every client of this lane remembers: 16 B. What only
-// some clients need (an arrival stream, retry draws, a pause) lives in the
-// lane's slices beside it, allocated only when some group needs it.
-type clientState struct {
-	requests  int64 // requests started so far
-	succeeded int32 // requests that succeeded
-}
-
-// request is one unique piece of work and its retries.
-type request struct {
-	client    int32
-	attempt   int32
-	num       int64
-	cost      int64
-	prevSleep time.Duration
-	raDue     time.Duration // the instant a Retry-After pointed to; -1 if none
-	entered   time.Duration // when it entered the backend
-	started   time.Duration // when its first attempt was made
-}
-
-// requests is a pool of live requests addressed by index, reusing freed slots.
-type requests struct {
-	all  []request
-	free []int32
-}
-
-func (p *requests) get() int32 {
-	if n := len(p.free); n > 0 {
-		i := p.free[n-1]
-		p.free = p.free[:n-1]
-		return i
-	}
-	p.all = append(p.all, request{})
-	return int32(len(p.all) - 1)
-}
-
-func (p *requests) put(i int32) { p.free = append(p.free, i) }
 
 // start schedules every client's first arrival of every component.
 func (l *lane) start(ctx context.Context) error {
@@ -607,4 +569,21 @@ func (l *lane) fillRecord(ev TraceEvent, r int32) {
 		l.rec.Replica = int(l.fleet.replicaOf[r])
 	}
 	l.adaptiveRecord(ev, c)
+}
+
+// adaptiveRecord adds the adaptive lane's state to the trace record being
+// filled for an event ev of client c.
+func (l *lane) adaptiveRecord(ev TraceEvent, c int32) {
+	if l.adapt == nil {
+		return
+	}
+	if l.conc != nil { // read from the limiter, not the sampler, so that each checks the other
+		l.rec.Concurrency, l.rec.ConcurrencyLimit = true, l.conc.Limit()
+		if f, ok := l.conc.(inFlighter); ok {
+			l.rec.InFlight = f.InFlight()
+		}
+	}
+	if p, ok := l.gate.(dropProber); ok && ev != TraceShed && ev != TraceSuccess {
+		l.rec.Throttled, l.rec.DropProbability = true, p.lastDrop(c)
+	}
 }

@@ -3,47 +3,9 @@ package sim
 import (
 	"cmp"
 	"fmt"
-	"math"
-	"time"
 
 	"github.com/rlsim/rlsim/algorithms"
 )
-
-// Caps on the numbers a scenario states. Validate checks them before anything is
-// built, so no memory or work proportional to a number a user typed is spent
-// before that number is known to be sane, and no time arithmetic can overflow:
-// every instant a run computes stays below 3×MaxTime, under int64's 292 years.
-const (
-	// MaxTime bounds every duration of a Config and the whole run (duration + drain).
-	MaxTime = 100 * 365 * 24 * time.Hour
-	// MaxClients bounds the clients of all groups together (memory per lane and
-	// client); setting them up is work the event budget counts too (EstimateEvents).
-	MaxClients = 10_000_000
-	// MaxBuckets bounds the time-series buckets of one lane: (duration + drain) / bucket.
-	MaxBuckets = 1_000_000
-	// MaxQueue bounds a backend's queue (memory per lane).
-	MaxQueue = 10_000_000
-	// MaxChanges bounds a backend's scheduled changes.
-	MaxChanges = 100_000
-)
-
-// later is now+d, saturated at the largest Duration instead of wrapping around.
-// Instants past a run's end are never reached, so saturation changes nothing a
-// run shows; it only keeps the event queue's order.
-func later(now, d time.Duration) time.Duration {
-	if d > 0 && now > math.MaxInt64-d {
-		return math.MaxInt64
-	}
-	return now + d
-}
-
-// times is d×n for d, n ≥ 0, saturated at the largest Duration.
-func times(d time.Duration, n int64) time.Duration {
-	if n > 0 && d > math.MaxInt64/time.Duration(n) {
-		return math.MaxInt64
-	}
-	return d * time.Duration(n)
-}
 
 // checkCaps reports every number of c above its cap.
 func checkCaps(ck *checker, c Config) {
@@ -108,12 +70,6 @@ func checkGroupTimes(ck *checker, path string, g ClientGroup) {
 	ck.atMostTime(p+"base", r.Base)
 	ck.atMostTime(p+"cap", r.Cap)
 	ck.atMostTime(p+"retry_after_jitter", r.RetryAfterJitter)
-}
-
-func (c *checker) atMostTime(field string, v time.Duration) {
-	if v > MaxTime {
-		c.add(field, "must be at most 100 years (876000h), got %v", v)
-	}
 }
 
 // checkBuild builds, once, every limiter a run of c builds, with the same
@@ -208,4 +164,12 @@ func checkCosts(ck *checker, path string, lane string, p algorithms.Policy, grou
 			return
 		}
 	}
+}
+
+// policy is the policy lane (an index of Lanes) applies to limit i of the chain.
+func (c *Config) policy(lane, i int) algorithms.Policy {
+	if j := c.override(lane, i); j >= 0 {
+		return c.Overrides[j].Policy
+	}
+	return c.Limits[i].Policy
 }

@@ -8,18 +8,6 @@ import (
 	"github.com/rlsim/rlsim/algorithms"
 )
 
-// AIMDSettings configure the AIMD concurrency lane, which limits requests in flight
-// to the backend instead of applying the limit chain. Zero fields take defaults:
-// Initial 10, Min 1, Max 1000, Target 2× the backend's mean service time (100ms
-// without a backend), Backoff 0.9.
-type AIMDSettings struct {
-	Initial, Min, Max float64
-	Target            time.Duration
-	Backoff           float64
-	// RetryAfter is the Retry-After sent with a 503 over the limit; zero sends none.
-	RetryAfter time.Duration
-}
-
 func aimdDefaults(c *Config) { c.AIMD = c.AIMD.withDefaults(c.Backend) }
 
 // withDefaults is a with its zero fields filled: the defaults live here only.

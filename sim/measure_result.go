@@ -178,3 +178,102 @@ type Point struct {
 	// ShadowRefused counts attempts a shadow limit would have refused.
 	ShadowRefused int64
 }
+
+// Title is the lane's name for people (see LaneTitle).
+func (r *LaneResult) Title() string { return LaneTitle(r.Lane, r.Name) }
+
+// StoreCounts counts a limit's decisions taken while its store was unavailable,
+// by how they were taken.
+type StoreCounts struct {
+	Open, Closed, Local int64
+}
+
+// TopologyResult is what the topology did in one lane (LaneResult.Topology).
+type TopologyResult struct {
+	// Replicas is the largest fleet of the run; Routing as configured.
+	Replicas int
+	Routing  Routing
+	// StoreCalls counts round trips to the store: one per atomic check, two per
+	// racy one, one per replica per sync of a synced limit, failed calls
+	// included; StoreCallsPerSecond is StoreCalls over the scenario's Duration.
+	StoreCalls          int64
+	StoreCallsPerSecond float64
+	// StoreErrors counts decisions whose store call failed (outage or timeout).
+	StoreErrors int64
+	// Waiting counts the attempts still waiting on the store when the run
+	// ended (counted in Attempts, answered by nothing yet).
+	Waiting int64
+	// StoreLatency is the latency the store added to each decision that called
+	// it (both round trips of a racy check; Timeout for a timed-out one).
+	StoreLatency Percentiles
+	// Limits is one entry per limit of the chain, in chain order.
+	Limits []LimitTopology
+}
+
+// LimitTopology is what one limit of the chain did across the fleet.
+type LimitTopology struct {
+	Limit string
+	State StateKind
+	// Fleet is the most admitted in any window of the limit's length for one key
+	// of the limit, counted across the whole fleet, against the configured limit,
+	// each admission at the instant the limit decided it (the store's decision
+	// instant for a store call; plus the delay of a late admission).
+	Fleet WindowPeak
+	// Replica is the same counted per replica: the busiest replica's busiest
+	// window; BusiestReplica is its index.
+	Replica        WindowPeak
+	BusiestReplica int
+	// Arrived is Fleet counted at the instants the admissions reached the
+	// backend: after the store's answer came back to the replica (and the
+	// delay). Round trips of different lengths reorder answers in flight, so
+	// the backend may see more in a window than the limit decided.
+	Arrived WindowPeak
+	// Exact is what one exact limiter of the same algorithm and policy (one
+	// state, no replicas, no store) admitted deciding the same attempts at the
+	// same instants: its most admitted in any window for one key.
+	Exact WindowPeak
+	// StoreCalls counts this limit's calls (see TopologyResult.StoreCalls).
+	StoreCalls int64
+	// Overshoot is Fleet.Count − Exact.Count when positive: how many more the
+	// fleet admitted in its busiest window than one exact limiter admitted in
+	// its busiest, on the same attempts (for a synced limit, the price of its
+	// StoreCalls). A limit placed exactly (one replica, or an atomic store) has none.
+	Overshoot int64
+	// Unavailable counts the limit's decisions while its store was unavailable,
+	// by how they were taken (a synced limit decides locally and counts none).
+	Unavailable StoreCounts
+	// Classes is, per client group, what the limit decided while its store was
+	// unavailable: the attempts it decided and those it let through.
+	Classes []OutageClass
+}
+
+// OutageClass is what one client group met at a limit while its store was unavailable.
+type OutageClass struct {
+	Name     string
+	Decided  int64
+	Admitted int64
+}
+
+// LaneSnapshot is a lane's live figures, for views that drive a Simulation step
+// by step.
+type LaneSnapshot struct {
+	Lane      LaneKind
+	Name      string        // the lane's name (Config.LaneName)
+	Now       time.Duration // the lane's clock: its latest event
+	Attempts  int64
+	Admitted  int64
+	Refused   int64
+	Delayed   int64
+	Shed      int64
+	Dropped   int64
+	Succeeded int64
+	Peak      WindowPeak // the busiest window so far
+	// OverLimit is true once some window has held more than the first limit,
+	// unless the lane is not limiting (see NotLimiting).
+	OverLimit bool
+	InFlight  int     // requests in the backend now
+	Limit     float64 // the current concurrency limit (concurrency-limiter lanes only)
+}
+
+// Title is the lane's name for people (see LaneTitle).
+func (s *LaneSnapshot) Title() string { return LaneTitle(s.Lane, s.Name) }

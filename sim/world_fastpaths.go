@@ -4,28 +4,28 @@ package sim
 // the results of the general path they stand in for, figure for figure. Each
 // has a switch here that turns it off (or, for sharedAlways, on where it would
 // not pay), for tests to hold it to the general path: fastPathSwitches is the
-// one list of them, which the differential harness (fastpath_diff_test.go)
+// one list of them, which the differential harness (fast_diff_test.go)
 // turns off one at a time and all at once. Every switch is false outside
 // tests; tests set them between runs, never while one runs. A new fast path
 // gets its switch here.
 var (
 	// kernelOff keeps every lane built while it is set off the kernel, on
-	// the general loop (kernel.go).
+	// the general loop (fast_kernel.go).
 	kernelOff bool
 	// batchOff keeps a one-key kernel lane from handing its cross-check the
 	// decisions in runs (window.Tracker.CheckRun): one verdict per decision.
 	batchOff bool
-	// sharedOff keeps Run from sharing requests between lanes (shared.go);
+	// sharedOff keeps Run from sharing requests between lanes (run_shared.go);
 	// sharedAlways lets it share them even with a core for every lane.
 	sharedOff, sharedAlways bool
 	// givenOff keeps a follower's own cross-check, where it would take the
-	// leader's verdicts (shared.go, follow).
+	// leader's verdicts (fast_follow.go, follow).
 	givenOff bool
-	// quickOff keeps every lane off the quick and direct paths (quick.go,
-	// direct.go): every attempt goes through decideChain and Decide.
+	// quickOff keeps every lane off the quick and direct paths (fast_quick.go,
+	// fast_direct.go): every attempt goes through decideChain and Decide.
 	quickOff bool
 	// directOff keeps the quick path but not the direct one: the one limit is
-	// asked through the decider and admitter interfaces (direct.go).
+	// asked through the decider and admitter interfaces (fast_direct.go).
 	directOff bool
 	// inlineCheckOff sends every cross-check verdict through the general
 	// check, never its inlined common case (window, check.go;
@@ -37,11 +37,11 @@ var (
 	// it keeps the kernel from batching too, which needs the unit.
 	recentOff bool
 	// oneShotOff schedules and draws each client of a burst of one on its
-	// own, never the group's run of arrivals (superpose.go, oneShot).
+	// own, never the group's run of arrivals (traffic_superpose.go, oneShot).
 	oneShotOff bool
-	// parallelOff runs the lanes one after another (parallel.go).
+	// parallelOff runs the lanes one after another (run_parallel.go).
 	parallelOff bool
-	// warmAlways warms the state an arrival goes on to touch (direct.go,
+	// warmAlways warms the state an arrival goes on to touch (fast_direct.go,
 	// warm and warmAhead) however small the world: what it reads must change
 	// nothing.
 	warmAlways bool
@@ -90,7 +90,7 @@ const (
 	fastAnswers
 )
 
-// shares reports whether lanes of the algorithm may share requests (shared.go):
+// shares reports whether lanes of the algorithm may share requests (run_shared.go):
 // sim calls it directly and its verdict alone decides, so a request is never
 // delayed.
 func (f laneFast) shares() bool { return f&(fastDirect|fastAdmits) == fastDirect|fastAdmits }

@@ -4,23 +4,10 @@ package sim
 
 import (
 	"math"
-	"time"
 
 	"github.com/rlsim/rlsim/algorithms"
 	"github.com/rlsim/rlsim/sim/engine"
 )
-
-// VegasSettings configure the Vegas concurrency lane (algorithms.Vegas), which
-// limits requests in flight to the backend instead of applying the limit chain.
-// Zero fields take the defaults of Netflix concurrency-limits: Initial 20, Max
-// 1000, Smoothing 1, ProbeMultiplier 30.
-type VegasSettings struct {
-	Initial, Max    float64
-	Smoothing       float64
-	ProbeMultiplier int
-	// RetryAfter is the Retry-After sent with a 503 over the limit; zero sends none.
-	RetryAfter time.Duration
-}
 
 // vegasDefaults fills the zero fields of c.Vegas with the algorithm's defaults,
 // which live in algorithms.VegasConfig.WithDefaults only.

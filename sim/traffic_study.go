@@ -57,3 +57,12 @@ func (q *Queue) Pop() (a, b int32) {
 	ev := q.e.Pop()
 	return ev.A, ev.B
 }
+
+// Labels of the random streams, so each purpose draws independently.
+const (
+	labelArrival = iota + 1
+	labelRetry
+	labelDrop
+	labelService
+	labelProbe
+)

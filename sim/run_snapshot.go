@@ -2,27 +2,6 @@ package sim
 
 import "time"
 
-// LaneSnapshot is a lane's live figures, for views that drive a Simulation step
-// by step.
-type LaneSnapshot struct {
-	Lane      LaneKind
-	Name      string        // the lane's name (Config.LaneName)
-	Now       time.Duration // the lane's clock: its latest event
-	Attempts  int64
-	Admitted  int64
-	Refused   int64
-	Delayed   int64
-	Shed      int64
-	Dropped   int64
-	Succeeded int64
-	Peak      WindowPeak // the busiest window so far
-	// OverLimit is true once some window has held more than the first limit,
-	// unless the lane is not limiting (see NotLimiting).
-	OverLimit bool
-	InFlight  int     // requests in the backend now
-	Limit     float64 // the current concurrency limit (concurrency-limiter lanes only)
-}
-
 // Snapshot returns every lane's live figures. It allocates one slice.
 func (s *Simulation) Snapshot() []LaneSnapshot {
 	snaps := make([]LaneSnapshot, len(s.lanes))

@@ -1,0 +1,43 @@
+package sim
+
+import (
+	"time"
+)
+
+// clientState is what every client of this lane remembers: 16 B. What only
+// some clients need (an arrival stream, retry draws, a pause) lives in the
+// lane's slices beside it, allocated only when some group needs it.
+type clientState struct {
+	requests  int64 // requests started so far
+	succeeded int32 // requests that succeeded
+}
+
+// request is one unique piece of work and its retries.
+type request struct {
+	client    int32
+	attempt   int32
+	num       int64
+	cost      int64
+	prevSleep time.Duration
+	raDue     time.Duration // the instant a Retry-After pointed to; -1 if none
+	entered   time.Duration // when it entered the backend
+	started   time.Duration // when its first attempt was made
+}
+
+// requests is a pool of live requests addressed by index, reusing freed slots.
+type requests struct {
+	all  []request
+	free []int32
+}
+
+func (p *requests) get() int32 {
+	if n := len(p.free); n > 0 {
+		i := p.free[n-1]
+		p.free = p.free[:n-1]
+		return i
+	}
+	p.all = append(p.all, request{})
+	return int32(len(p.all) - 1)
+}
+
+func (p *requests) put(i int32) { p.free = append(p.free, i) }

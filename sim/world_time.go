@@ -1,0 +1,29 @@
+package sim
+
+import (
+	"math"
+	"time"
+)
+
+// ceilSeconds is d in whole seconds, rounded up (as Retry-After states it).
+func ceilSeconds(d time.Duration) int64 {
+	return int64((d + time.Second - 1) / time.Second)
+}
+
+// later is now+d, saturated at the largest Duration instead of wrapping around.
+// Instants past a run's end are never reached, so saturation changes nothing a
+// run shows; it only keeps the event queue's order.
+func later(now, d time.Duration) time.Duration {
+	if d > 0 && now > math.MaxInt64-d {
+		return math.MaxInt64
+	}
+	return now + d
+}
+
+// times is d×n for d, n ≥ 0, saturated at the largest Duration.
+func times(d time.Duration, n int64) time.Duration {
+	if n > 0 && d > math.MaxInt64/time.Duration(n) {
+		return math.MaxInt64
+	}
+	return d * time.Duration(n)
+}
