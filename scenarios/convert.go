@@ -3,7 +3,7 @@ package scenarios
 import (
 	"errors"
 	"fmt"
-	"regexp"
+	"slices"
 	"strings"
 	"time"
 
@@ -24,12 +24,14 @@ const (
 )
 
 // builder turns a decoded file into a scenario, filling defaults and reporting
-// the problems a single field's tags cannot see: contradictions between fields
-// and fields that the chosen kind does not use.
+// the problems of the format a single field's tags cannot see: fields that the
+// chosen kind, state or section does not use, and entries naming what the file
+// does not hold. Every rule between values is sim's (simValidate).
 type builder struct {
 	rulePaths []string // the file path of each of the config's Rules, for sim's errors
-	// overridePaths are the file paths of the config's Overrides that a lane's
-	// limits wrote, the last of them, for sim's errors
+	added     []string // the paths addf reported, in order
+	// overridePaths are the file paths of the config's Overrides, the overrides
+	// section's and then those a lane's limits wrote, for sim's errors
 	overridePaths []string
 	errs          *errorList
 	lines         map[string]int
@@ -45,6 +47,7 @@ func (b *builder) addf(path, format string, args ...any) {
 		}
 	}
 	b.errs.add(b.line(path), path, fmt.Sprintf(format, args...))
+	b.added = append(b.added, path)
 }
 
 func parent(path string) string {
@@ -103,12 +106,7 @@ func (b *builder) build(f *fileSpec, s *Scenario) {
 		c.Duration = time.Duration(*f.Duration)
 	}
 	c.Drain = durOr(f.Drain, 0)
-	if f.Bucket != nil {
-		c.Bucket = time.Duration(*f.Bucket)
-		if c.Bucket > c.Duration && c.Duration > 0 {
-			b.addf("bucket", "%v is longer than the duration %v", c.Bucket, c.Duration)
-		}
-	}
+	c.Bucket = durOr(f.Bucket, 0)
 	c.Limits = b.limits(f.Limits)
 	c.Rules = b.rules(f.Limits, c.Limits)
 	if f.HeaderStyle != "" {
@@ -120,20 +118,11 @@ func (b *builder) build(f *fileSpec, s *Scenario) {
 	laneSettings(f, c)
 	b.lanes(f.Lanes, c)
 	c.Overrides = append(b.overrides(f.Overrides, c), c.Overrides...)
-	if len(f.Clients) == 0 && !b.has("contention") { // a contention section in error is reported already
-		b.addf("clients", "at least one client group is needed (or a contention section)")
-	}
-	names := map[string]int{}
 	for i := range f.Clients {
-		g := b.client(&f.Clients[i], fmt.Sprintf("clients[%d]", i), i, c)
-		if j, dup := names[g.Name]; dup {
-			b.addf(fmt.Sprintf("clients[%d].name", i), "%q is also the name of clients[%d]", g.Name, j)
-		}
-		names[g.Name] = i
-		c.Clients = append(c.Clients, g)
+		c.Clients = append(c.Clients, b.client(&f.Clients[i], fmt.Sprintf("clients[%d]", i), i))
 	}
 	if f.Backend != nil {
-		c.Backend = b.backend(f.Backend, c.Duration)
+		c.Backend = backend(f.Backend)
 	}
 	c.Topology = b.topology(f.Topology, f.Limits, c.Limits)
 	s.Checks = b.checks(f.Checks, c)
@@ -146,9 +135,7 @@ func (b *builder) limits(specs []limitSpec) []sim.Limit {
 			Policy: algorithms.Policy{Limit: defaultLimit, Window: defaultWindow}}}
 	}
 	var limits []sim.Limit
-	names := map[string]int{}
-	for i, l := range specs {
-		path := fmt.Sprintf("limits[%d]", i)
+	for _, l := range specs {
 		key := sim.KeyGlobal
 		if l.Key != "" {
 			key, _ = sim.ParseKey(l.Key)
@@ -157,10 +144,6 @@ func (b *builder) limits(specs []limitSpec) []sim.Limit {
 		if name == "" {
 			name = key.String()
 		}
-		if j, dup := names[name]; dup {
-			b.addf(path+".name", "%q also names limits[%d]; give each limit its own name", name, j)
-		}
-		names[name] = i
 		limits = append(limits, sim.Limit{Name: name, Key: key, Policy: algorithms.Policy{
 			Limit: l.Limit, Window: durOr(l.Window, defaultWindow), Burst: l.Burst}, NoHeaders: l.Headers == "none",
 			Shadow: l.Enforce != nil && !*l.Enforce, Endpoint: l.Endpoint})
@@ -168,9 +151,7 @@ func (b *builder) limits(specs []limitSpec) []sim.Limit {
 	return limits
 }
 
-var placeholder = regexp.MustCompile(`\{[^}]*\}`)
-
-func (b *builder) client(cs *clientSpec, path string, index int, c *sim.Config) sim.ClientGroup {
+func (b *builder) client(cs *clientSpec, path string, index int) sim.ClientGroup {
 	g := sim.ClientGroup{Name: cs.Name, Count: 1, Cost: 1, Pace: cs.Pace}
 	if g.Name == "" {
 		g.Name = fmt.Sprintf("group%d", index)
@@ -181,29 +162,11 @@ func (b *builder) client(cs *clientSpec, path string, index int, c *sim.Config) 
 	if cs.Cost != 0 {
 		g.Cost = cs.Cost
 	}
-	for i, l := range c.Limits {
-		if burst := l.Policy.EffectiveBurst(); g.Cost > burst && l.Policy.Limit > 0 {
-			b.addf(path+".cost", "%d is more than the burst %d of limits[%d] (%s): no request could ever be admitted", g.Cost, burst, i, l.Name)
-			break
-		}
-	}
 	if id := cs.Identity; id != nil {
 		g.Identity = sim.Identity{User: id.User, IP: id.IP, APIKey: id.APIKey, Tenant: id.Tenant, Endpoint: id.Endpoint}
-		for _, f := range []struct{ name, tmpl string }{
-			{"user", id.User}, {"ip", id.IP}, {"api_key", id.APIKey}, {"tenant", id.Tenant}, {"endpoint", id.Endpoint},
-		} {
-			for _, p := range placeholder.FindAllString(f.tmpl, -1) {
-				if p != "{i}" && p != "{g}" {
-					b.addf(path+".identity."+f.name, "unknown placeholder %s (want {i}, the client's index, or {g}, the group name)", p)
-				}
-			}
-		}
 	}
 	for i := range cs.Arrivals {
-		g.Arrivals = append(g.Arrivals, b.arrival(&cs.Arrivals[i], fmt.Sprintf("%s.arrivals[%d]", path, i), c.Duration))
-	}
-	if b.has(path+".arrivals") && len(cs.Arrivals) == 0 {
-		b.addf(path+".arrivals", "at least one arrival process is needed")
+		g.Arrivals = append(g.Arrivals, b.arrival(&cs.Arrivals[i], fmt.Sprintf("%s.arrivals[%d]", path, i)))
 	}
 	if cs.Retry != nil {
 		g.Retry = b.retry(cs.Retry, path+".retry")
@@ -221,7 +184,7 @@ var arrivalFields = map[sim.ArrivalKind][]string{
 	sim.ArrivalIdleThenBurst: {"!idle", "!count", "spread", "start", "stop"},
 }
 
-func (b *builder) arrival(a *arrivalSpec, path string, duration time.Duration) sim.Arrival {
+func (b *builder) arrival(a *arrivalSpec, path string) sim.Arrival {
 	kind, ok := sim.ParseArrival(a.Kind)
 	if !ok {
 		return sim.Arrival{} // already reported
@@ -234,18 +197,6 @@ func (b *builder) arrival(a *arrivalSpec, path string, duration time.Duration) s
 	}
 	if a.Rate != nil {
 		r.Rate = sim.Rate(*a.Rate)
-	}
-	if r.Start >= duration && b.has(path+".start") {
-		b.addf(path+".start", "%v is not before the scenario's duration %v", r.Start, duration)
-	}
-	if r.Stop != 0 && r.Stop <= r.Start {
-		b.addf(path+".stop", "%v is not after start %v", r.Stop, r.Start)
-	}
-	if r.Stop > duration {
-		b.addf(path+".stop", "%v is after the scenario's duration %v", r.Stop, duration)
-	}
-	if kind == sim.ArrivalBurst && r.At >= duration {
-		b.addf(path+".at", "%v is not before the scenario's duration %v", r.At, duration)
 	}
 	return r
 }
@@ -286,20 +237,13 @@ func (b *builder) retry(rs *retrySpec, path string) sim.Retry {
 		HonorRetryAfter: rs.HonorRetryAfter, RetryAfterJitter: durOr(rs.RetryAfterJitter, 0)}
 	if kind == sim.RetryExponential {
 		r.Base, r.Cap = durOr(rs.Base, defaultBase), durOr(rs.Cap, defaultCap)
-		if r.Cap < r.Base {
-			b.addf(path+".cap", "%v is below base %v", r.Cap, r.Base)
-		}
 		if rs.Jitter != "" {
 			r.Jitter, _ = sim.ParseJitter(rs.Jitter)
 		}
 	}
-	if kind == sim.RetryImmediate && rs.MaxAttempts == 0 && b.has(path+".max_attempts") {
-		b.addf(path+".max_attempts", "must be positive for immediate retries: a refused client would retry forever at the same instant")
-	}
-	if r.RetryAfterJitter > 0 && !r.HonorRetryAfter {
-		b.addf(path+".retry_after_jitter", "needs honor_retry_after: true")
-	}
 	if rs.RetryAfter != "" {
+		// A field the written choice does not use, as kindFields: sim cannot tell
+		// the default header from one written without honor_retry_after.
 		r.RetryAfter, _ = sim.ParseRetryAfter(rs.RetryAfter)
 		if !r.HonorRetryAfter {
 			b.addf(path+".retry_after", "needs honor_retry_after: true")
@@ -308,7 +252,7 @@ func (b *builder) retry(rs *retrySpec, path string) sim.Retry {
 	return r
 }
 
-func (b *builder) backend(bs *backendSpec, duration time.Duration) *sim.Backend {
+func backend(bs *backendSpec) *sim.Backend {
 	be := &sim.Backend{Capacity: 1, QueueSize: bs.Queue, RetryAfter: durOr(bs.RetryAfter, 0)}
 	if bs.Capacity != nil {
 		be.Capacity = *bs.Capacity
@@ -316,9 +260,7 @@ func (b *builder) backend(bs *backendSpec, duration time.Duration) *sim.Backend 
 	if bs.Service != nil {
 		be.Service = service(bs.Service)
 	}
-	var last time.Duration
-	for i, ch := range bs.Changes {
-		path := fmt.Sprintf("backend.changes[%d]", i)
+	for _, ch := range bs.Changes {
 		c := sim.BackendChange{At: durOr(ch.At, 0)}
 		if ch.Capacity != nil {
 			c.Capacity = *ch.Capacity
@@ -326,13 +268,6 @@ func (b *builder) backend(bs *backendSpec, duration time.Duration) *sim.Backend 
 		if ch.Service != nil {
 			c.Service = service(ch.Service)
 		}
-		if i > 0 && c.At <= last {
-			b.addf(path+".at", "%v is not after the previous change at %v", c.At, last)
-		}
-		if c.At >= duration {
-			b.addf(path+".at", "%v is not before the scenario's duration %v", c.At, duration)
-		}
-		last = c.At
 		be.Changes = append(be.Changes, c)
 	}
 	return be
@@ -346,20 +281,59 @@ func service(s *serviceSpec) sim.Service {
 	return v
 }
 
-// simValidate maps the problems sim.Config.Validate finds onto the file's lines:
+// simValidate maps the problems sim.Config.ValidateScenario finds onto the file's lines:
 // sim owns the defaults and the semantic checks, this package only the format.
-func (b *builder) simValidate(c *sim.Config, err error) {
+// It runs even when the file has problems of its own, so that every problem is
+// reported at once, leaving out what is a consequence of those (see consequence).
+func (b *builder) simValidate(err error) {
 	if err == nil {
 		return
 	}
 	var fes sim.FieldErrors
 	if !errors.As(err, &fes) {
-		b.errs.add(0, "", err.Error())
+		if b.errs.count() == 0 {
+			b.errs.add(0, "", err.Error())
+		}
 		return
 	}
+	format := slices.Clone(b.added)
 	for _, fe := range fes {
-		b.addf(b.filePath(fe.Field, c), "%s", fe.Problem)
+		if path := b.filePath(fe.Field); !b.consequence(path, format) {
+			b.addf(path, "%s", fe.Problem)
+		}
 	}
+}
+
+// consequence reports whether sim's problem at path may follow from a problem
+// the file has already been reported with, at format (the builder's) or in
+// b.bad (the decoder's): one at path or a parent of it (a missing field, a
+// state or kind in error), or, from the decoder, at a field beside path or
+// beside a parent, whose value in error was left out for its default (a kind
+// in error leaves its arrival's other fields checked against the wrong kind).
+// A top-level field, a list's entry or an unknown field in error spoils
+// nothing beside it.
+func (b *builder) consequence(path string, format []string) bool {
+	under := func(p, q string) bool {
+		return p == q || strings.HasPrefix(p, q+".") || strings.HasPrefix(p, q+"[")
+	}
+	for _, q := range format {
+		if under(path, q) {
+			return true
+		}
+	}
+	for q := range b.bad {
+		if q == "" {
+			continue
+		}
+		if under(path, q) {
+			return true
+		}
+		// A field of the format (not an unknown one) beside path, in error.
+		if p := parent(q); p != "" && strings.HasPrefix(q, p+".") && b.has(q) && under(path, p) {
+			return true
+		}
+	}
+	return false
 }
 
 // rules turns every limit's changes into the config's rule pushes, each change
@@ -402,19 +376,15 @@ func (b *builder) rules(specs []limitSpec, limits []sim.Limit) []sim.RuleChange 
 
 // filePath is the file's path for a field of sim's Config: a rule push is
 // written as a change of its limit, a variant and its own policies in its lane.
-func (b *builder) filePath(field string, c *sim.Config) string {
+func (b *builder) filePath(field string) string {
 	field = topologyPath(field)
 	for i, p := range b.rulePaths {
 		if prefix := fmt.Sprintf("rules[%d]", i); strings.HasPrefix(field, prefix+".") || field == prefix {
 			return p + strings.TrimPrefix(field, prefix)
 		}
 	}
-	first := 0
-	if c != nil {
-		first = len(c.Overrides) - len(b.overridePaths)
-	}
 	for i, p := range b.overridePaths {
-		if prefix := fmt.Sprintf("overrides[%d]", first+i); strings.HasPrefix(field, prefix+".") || field == prefix {
+		if prefix := fmt.Sprintf("overrides[%d]", i); strings.HasPrefix(field, prefix+".") || field == prefix {
 			return p + strings.TrimPrefix(field, prefix)
 		}
 	}

@@ -6,6 +6,7 @@ import (
 	"fmt"
 	"slices"
 	"strings"
+	"time"
 
 	"github.com/rlsim/rlsim/algorithms"
 	"github.com/rlsim/rlsim/sim"
@@ -15,9 +16,12 @@ import (
 // the overrides that give a lane its own policy, and the lanes' own settings.
 
 // overrides turns the overrides section into the config's, each naming its lane
-// by the name c's lanes have.
+// by the name c's lanes have, and puts their paths before the variants' in
+// b.overridePaths.
 func (b *builder) overrides(specs []overrideSpec, c *sim.Config) []sim.LaneOverride {
 	var out []sim.LaneOverride
+	var paths []string
+	defer func() { b.overridePaths = append(paths, b.overridePaths...) }()
 	names := c.LaneNames()
 	for i, o := range specs {
 		path := fmt.Sprintf("overrides[%d]", i)
@@ -33,11 +37,11 @@ func (b *builder) overrides(specs []overrideSpec, c *sim.Config) []sim.LaneOverr
 			b.addf(path+".lane", "%s", msg)
 			continue
 		}
-		if o.LimitIndex >= len(c.Limits) {
-			b.addf(path+".limit_index", "the chain has %d limit(s), so %d names none", len(c.Limits), o.LimitIndex)
-			continue
+		var window time.Duration // none to default from when the index names no limit: sim reports it
+		if o.LimitIndex < len(c.Limits) {
+			window = c.Limits[o.LimitIndex].Policy.Window
 		}
-		window := c.Limits[o.LimitIndex].Policy.Window
+		paths = append(paths, path)
 		out = append(out, laneOverride(c, lane, o.LimitIndex, algorithms.Policy{
 			Limit: o.Limit, Window: durOr(o.Window, window), Burst: o.Burst}))
 	}
@@ -57,14 +61,14 @@ func laneOverride(c *sim.Config, lane, i int, p algorithms.Policy) sim.LaneOverr
 // lanes sets c's lanes, their variants and the variants' own policies (as
 // overrides, after those of the overrides section) from the file's lanes.
 func (b *builder) lanes(specs []laneSpec, c *sim.Config) {
-	if len(specs) == 0 && b.has("lanes") {
-		b.addf("lanes", "at least one lane is needed (leave lanes out for all eight)")
+	if len(specs) == 0 && b.has("lanes") && !b.reported("lanes") {
+		c.Lanes = []sim.LaneKind{} // written empty: sim refuses it
 	}
 	names := map[string]int{}
 	for i, ls := range specs {
 		k, known := sim.ParseLane(ls.Algorithm) // an unknown one is reported; LaneDefault stands in for it
 		if known {
-			b.checkLane(fmt.Sprintf("lanes[%d]", i), k, ls, names)
+			b.checkLane(fmt.Sprintf("lanes[%d]", i), ls, names)
 		}
 		names[cmp.Or(ls.Name, ls.Algorithm)] = i
 		c.Lanes = append(c.Lanes, k)
@@ -80,24 +84,14 @@ func (b *builder) lanes(specs []laneSpec, c *sim.Config) {
 	}
 }
 
-// checkLane reports what is wrong with lane ls of algorithm k at path, beside
-// the lanes named so far: a name taken or badly formed, settings k does not read.
-func (b *builder) checkLane(path string, k sim.LaneKind, ls laneSpec, names map[string]int) {
+// checkLane reports a name of lane ls taken by one of the lanes named so far,
+// with the file's way out (sim's own message, at the same path, is left out);
+// sim checks the name's form and the settings the lane reads.
+func (b *builder) checkLane(path string, ls laneSpec, names map[string]int) {
 	name := cmp.Or(ls.Name, ls.Algorithm)
 	if j, dup := names[name]; dup {
 		b.addf(path, "%s is also lanes[%d]; to run an algorithm twice give one a name of its own: {name: %s_2, algorithm: %s}",
 			name, j, ls.Algorithm, ls.Algorithm)
-	}
-	if problem := sim.LaneNameProblem(k, ls.Name); ls.Name != "" && problem != "" {
-		b.addf(path+".name", "%s", problem)
-	}
-	for _, s := range []struct {
-		section string
-		set     bool
-	}{{"aimd", ls.AIMD != nil}, {"throttle", ls.Throttle != nil}, {"vegas", ls.Vegas != nil}} {
-		if s.set && s.section != k.Info().Settings {
-			b.addf(path+"."+s.section, "a lane of %s has no %s settings", k, s.section)
-		}
 	}
 }
 

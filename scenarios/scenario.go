@@ -143,8 +143,11 @@ func Parse(file string, data []byte, sets ...Set) (s *Scenario, err error) {
 		b.bad[e.Path] = true
 	}
 	b.build(&f, s)
-	if c := s.checked(); errs.err() == nil && c != nil {
-		b.simValidate(s.Config, c.Validate())
+	switch c := s.checked(); {
+	case s.Config != nil:
+		b.simValidate(s.Config.ValidateScenario())
+	case errs.err() == nil && c != nil:
+		b.simValidate(c.Validate())
 	}
 	blame(file, errs.errs, owned)
 	if err := errs.err(); err != nil {

@@ -99,11 +99,10 @@ func (b *builder) placement(ls *limitSpec, path string, l *sim.Limit, topology b
 	}
 	if fb := ls.Fallback; fb != nil {
 		l.Fallback = algorithms.Policy{Limit: fb.Limit, Window: durOr(fb.Window, l.Policy.Window), Burst: fb.Burst}
-		if fb.Divided {
-			l.LocalLimit = sim.LocalDivided // the fallback is the limit each replica counts alone
-		}
 		if l.OnStoreError != sim.FailLocal {
 			b.addf(path+".fallback", "is only used with on_store_error local")
+		} else if fb.Divided {
+			l.LocalLimit = sim.LocalDivided // the fallback is the limit each replica counts alone
 		}
 	}
 }

@@ -1,16 +1,29 @@
 package sim
 
 import (
+	"cmp"
 	"fmt"
-
-	"github.com/rlsim/rlsim/algorithms"
+	"regexp"
 	"strings"
 	"time"
+
+	"github.com/rlsim/rlsim/algorithms"
 )
 
-// Validate reports every problem in c at once as FieldErrors, or nil.
-func (c Config) Validate() error {
-	var ck checker
+// Validate reports every problem in c at once as FieldErrors, or nil: a Config
+// it accepts is one New runs.
+func (c Config) Validate() error { return c.validate(checker{}) }
+
+// ValidateScenario is Validate with the checks a scenario file is held to
+// besides, in the same form: every instant an arrival or a backend change
+// states is within the duration (one at or after the end, or an arrival
+// stopping past it, is a mistake in a file, where a program may mean it), and
+// the limits have names of their own (by default their keys). scenarios.Parse
+// reports its problems at the file's lines; every rule between a file's fields
+// lives here, not there.
+func (c Config) ValidateScenario() error { return c.validate(checker{scenario: true}) }
+
+func (c Config) validate(ck checker) error {
 	ck.positive("duration", c.Duration)
 	if c.Drain < 0 {
 		ck.add("drain", "must not be negative, got %v", c.Drain)
@@ -18,15 +31,25 @@ func (c Config) Validate() error {
 	if c.Bucket < 0 {
 		ck.add("bucket", "must not be negative, got %v", c.Bucket)
 	}
+	if c.Bucket > c.Duration && c.Duration > 0 {
+		ck.add("bucket", "%v is longer than the duration %v", c.Bucket, c.Duration)
+	}
 	if len(c.Limits) == 0 {
 		ck.add("limits", "at least one limit is needed")
 	}
 	if c.Lanes != nil && len(c.Lanes) == 0 {
-		ck.add("lanes", "at least one lane is needed (leave lanes out for the default %d)", len(DefaultLanes()))
+		ck.add("lanes", "at least one lane is needed (leave lanes out for all %s)", countWord(len(DefaultLanes())))
 	}
 	checkLanes(&ck, &c)
+	limitNames := map[string]int{}
 	for i, l := range c.Limits {
-		checkLimit(&ck, fmt.Sprintf("limits[%d]", i), l)
+		path := fmt.Sprintf("limits[%d]", i)
+		checkLimit(&ck, path, l)
+		name := cmp.Or(l.Name, l.Key.String())
+		if j, dup := limitNames[name]; dup && ck.scenario {
+			ck.add(path+".name", "%q also names limits[%d]; give each limit its own name", name, j)
+		}
+		limitNames[name] = i
 	}
 	if !headerStyleEnum.valid(c.HeaderStyle) {
 		ck.add("header_style", "unknown header style %v", c.HeaderStyle)
@@ -54,13 +77,19 @@ func (c Config) Validate() error {
 		}
 	}
 	if len(c.Clients) == 0 {
-		ck.add("clients", "at least one client group is needed")
+		ck.add("clients", "at least one client group is needed (or a contention section)")
 	}
+	groupNames := map[string]int{}
 	for i, g := range c.Clients {
-		checkGroup(&ck, fmt.Sprintf("clients[%d]", i), g, c.Duration)
+		path := fmt.Sprintf("clients[%d]", i)
+		checkGroup(&ck, path, g, &c)
+		if j, dup := groupNames[g.Name]; dup && g.Name != "" {
+			ck.add(path+".name", "%q is also the name of clients[%d]", g.Name, j)
+		}
+		groupNames[g.Name] = i
 	}
 	if c.Backend != nil {
-		checkBackend(&ck, "backend", *c.Backend)
+		checkBackend(&ck, "backend", *c.Backend, ck.within(c.Duration))
 	}
 	checkTopology(&ck, c)
 	checkCaps(&ck, c)
@@ -89,8 +118,12 @@ func checkOverride(ck *checker, path string, o LaneOverride, c *Config) {
 	if !kind.known() || kind.Info().Class == ConcurrencyLimiter {
 		ck.add(path+".lane", "must be a lane with a limit chain, got %v", o.overrideName())
 	}
-	if o.Limit < 0 || o.Limit >= max(limits, 1) {
+	switch {
+	case o.Limit < 0 || limits == 0:
 		ck.add(path+".limit_index", "must name a limit of the chain (0 to %d), got %d", limits-1, o.Limit)
+	case o.Limit >= limits:
+		ck.add(path+".limit_index", "the chain has %d limit(s), so %d names none", limits, o.Limit)
+		return // its policy's defaults came from no limit
 	}
 	checkPolicy(ck, path, o.Policy)
 }
@@ -112,25 +145,67 @@ func checkPolicy(ck *checker, path string, p algorithms.Policy) {
 	}
 }
 
-func checkGroup(ck *checker, path string, g ClientGroup, duration time.Duration) {
+// countWord writes n in words up to twelve, as messages say "all eight".
+func countWord(n int) string {
+	if words := strings.Fields("zero one two three four five six seven eight nine ten eleven twelve"); n >= 0 && n < len(words) {
+		return words[n]
+	}
+	return fmt.Sprint(n)
+}
+
+var placeholder = regexp.MustCompile(`\{[^}]*\}`)
+
+func checkGroup(ck *checker, path string, g ClientGroup, c *Config) {
 	if g.Count <= 0 {
 		ck.add(path+".count", "must be positive, got %d", g.Count)
 	}
 	if g.Cost < 0 {
 		ck.add(path+".cost", "must not be negative, got %d", g.Cost)
 	}
+	for i, l := range c.Limits {
+		if burst := l.Policy.EffectiveBurst(); g.Cost > burst && l.Policy.Limit > 0 {
+			ck.add(path+".cost", "%d is more than the burst %d of limits[%d] (%s): no request could ever be admitted", g.Cost, burst, i, cmp.Or(l.Name, l.Key.String()))
+			break
+		}
+	}
+	id := g.Identity
+	for _, f := range []struct{ name, tmpl string }{
+		{"user", id.User}, {"ip", id.IP}, {"api_key", id.APIKey}, {"tenant", id.Tenant}, {"endpoint", id.Endpoint},
+	} {
+		for _, p := range placeholder.FindAllString(f.tmpl, -1) {
+			if p != "{i}" && p != "{g}" {
+				ck.add(path+".identity."+f.name, "unknown placeholder %s (want {i}, the client's index, or {g}, the group name)", p)
+			}
+		}
+	}
 	if len(g.Arrivals) == 0 {
-		ck.add(path+".arrivals", "at least one arrival pattern is needed")
+		ck.add(path+".arrivals", "at least one arrival process is needed")
 	}
 	for i, a := range g.Arrivals {
-		checkArrival(ck, fmt.Sprintf("%s.arrivals[%d]", path, i), a)
+		checkArrival(ck, fmt.Sprintf("%s.arrivals[%d]", path, i), a, ck.within(c.Duration))
 	}
 	checkRetry(ck, path+".retry", g.Retry)
 }
 
-func checkArrival(ck *checker, path string, a Arrival) {
-	if a.Start < 0 || a.Stop < 0 || (a.Stop > 0 && a.Stop <= a.Start) {
+// checkArrival reports what is wrong with arrival a of a scenario that lasts
+// duration (its instants are checked against it only when it is positive:
+// ValidateScenario).
+func checkArrival(ck *checker, path string, a Arrival, duration time.Duration) {
+	if a.Start < 0 || a.Stop < 0 {
 		ck.add(path, "start and stop must not be negative and stop must come after start")
+	} else if a.Stop != 0 && a.Stop <= a.Start {
+		ck.add(path+".stop", "%v is not after start %v", a.Stop, a.Start)
+	}
+	if duration > 0 {
+		if a.Start >= duration {
+			ck.add(path+".start", "%v is not before the scenario's duration %v", a.Start, duration)
+		}
+		if a.Stop > duration {
+			ck.add(path+".stop", "%v is after the scenario's duration %v", a.Stop, duration)
+		}
+		if a.Kind == ArrivalBurst && a.At >= duration {
+			ck.add(path+".at", "%v is not before the scenario's duration %v", a.At, duration)
+		}
 	}
 	needRate := func() {
 		if a.Rate.Count <= 0 || a.Rate.Per <= 0 {
@@ -190,7 +265,7 @@ func checkRetry(ck *checker, path string, r Retry) {
 	case RetryExponential:
 		ck.positive(path+".base", r.Base)
 		if r.Cap < r.Base {
-			ck.add(path+".cap", "must be at least base (%v), got %v", r.Base, r.Cap)
+			ck.add(path+".cap", "%v is below base %v", r.Cap, r.Base)
 		}
 		if !jitterEnum.valid(r.Jitter) {
 			ck.add(path+".jitter", "unknown jitter %v", r.Jitter)
@@ -200,13 +275,21 @@ func checkRetry(ck *checker, path string, r Retry) {
 	default:
 		ck.add(path+".kind", "unknown retry kind %v", r.Kind)
 	}
-	zeroWait := r.Kind == RetryImmediate || (r.Kind == RetryFixed && r.Delay == 0)
-	if zeroWait && r.MaxAttempts == 0 {
+	switch {
+	case r.Kind == RetryImmediate && r.MaxAttempts == 0:
+		ck.add(path+".max_attempts", "must be positive for immediate retries: a refused client would retry forever at the same instant")
+	case r.Kind == RetryFixed && r.Delay == 0 && r.MaxAttempts == 0:
 		ck.add(path+".max_attempts", "retries with no wait must have a maximum, or they repeat forever at one instant")
+	}
+	if r.RetryAfterJitter > 0 && !r.HonorRetryAfter {
+		ck.add(path+".retry_after_jitter", "needs honor_retry_after: true")
 	}
 }
 
-func checkBackend(ck *checker, path string, b Backend) {
+// checkBackend reports what is wrong with backend b: its changes come one after
+// another (two at one instant would leave the first in force for no time at
+// all), each before duration when it is positive (ValidateScenario).
+func checkBackend(ck *checker, path string, b Backend, duration time.Duration) {
 	if b.Capacity < 0 {
 		ck.add(path+".capacity", "must not be negative, got %d", b.Capacity)
 	}
@@ -223,8 +306,13 @@ func checkBackend(ck *checker, path string, b Backend) {
 	var prev time.Duration
 	for i, ch := range b.Changes {
 		p := fmt.Sprintf("%s.changes[%d]", path, i)
-		if ch.At < prev {
-			ck.add(p+".at", "changes must be in time order (%v is before %v)", ch.At, prev)
+		if ch.At < 0 {
+			ck.add(p+".at", "must not be negative, got %v", ch.At)
+		} else if i > 0 && ch.At <= prev {
+			ck.add(p+".at", "%v is not after the previous change at %v", ch.At, prev)
+		}
+		if duration > 0 && ch.At >= duration {
+			ck.add(p+".at", "%v is not before the scenario's duration %v", ch.At, duration)
 		}
 		prev = ch.At
 		if ch.Capacity < 0 {

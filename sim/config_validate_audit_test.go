@@ -17,6 +17,15 @@ func auditConfig() Config {
 	}
 }
 
+// changesApart is n backend changes a nanosecond apart from 0.
+func changesApart(n int) []BackendChange {
+	changes := make([]BackendChange, n)
+	for i := range changes {
+		changes[i].At = time.Duration(i)
+	}
+	return changes
+}
+
 // Each bound Validate states is pinned on both sides: the value at the edge
 // validates, one step past it is refused, naming the field.
 func TestAuditValidateEdges(t *testing.T) {
@@ -65,16 +74,19 @@ func TestAuditValidateEdges(t *testing.T) {
 		{"backend retry_after -1ns", func(c *Config) { c.Backend.RetryAfter = -1 }, "backend.retry_after"},
 		{"backend service 1ns", func(c *Config) { c.Backend.Service.Mean = 1 }, ""},
 		{"backend service 0", func(c *Config) { c.Backend.Service.Mean = 0 }, "backend.service.mean"},
+		{"two changes a ns apart", func(c *Config) {
+			c.Backend.Changes = []BackendChange{{At: 100 * time.Millisecond, Capacity: 2}, {At: 100*time.Millisecond + 1, Capacity: 3}}
+		}, ""},
 		{"two changes at one instant", func(c *Config) {
 			c.Backend.Changes = []BackendChange{{At: 100 * time.Millisecond, Capacity: 2}, {At: 100 * time.Millisecond, Capacity: 3}}
-		}, ""},
+		}, "backend.changes[1].at"},
 		{"a change a ns before the last", func(c *Config) {
 			c.Backend.Changes = []BackendChange{{At: 100 * time.Millisecond, Capacity: 2}, {At: 100*time.Millisecond - 1, Capacity: 3}}
 		}, "backend.changes[1].at"},
 		{"a change's service 0 (unchanged)", func(c *Config) { c.Backend.Changes = []BackendChange{{At: 1, Capacity: 2}} }, ""},
 		{"a change's service -1ns", func(c *Config) { c.Backend.Changes = []BackendChange{{At: 1, Service: Service{Mean: -1}}} }, "backend.changes[0].service.mean"},
-		{"MaxChanges changes", func(c *Config) { c.Backend.Changes = make([]BackendChange, MaxChanges) }, ""},
-		{"MaxChanges+1 changes", func(c *Config) { c.Backend.Changes = make([]BackendChange, MaxChanges+1) }, "backend.changes"},
+		{"MaxChanges changes", func(c *Config) { c.Backend.Changes = changesApart(MaxChanges) }, ""},
+		{"MaxChanges+1 changes", func(c *Config) { c.Backend.Changes = changesApart(MaxChanges + 1) }, "backend.changes"},
 		{"aimd min = max = initial", func(c *Config) { c.AIMD = AIMDSettings{Initial: 5, Min: 5, Max: 5} }, ""},
 		{"aimd min past max", func(c *Config) { c.AIMD = AIMDSettings{Initial: 5, Min: 6, Max: 5} }, "aimd.min"},
 		{"aimd initial past max", func(c *Config) { c.AIMD = AIMDSettings{Initial: 6, Min: 1, Max: 5} }, "aimd.initial"},

@@ -390,8 +390,12 @@ func fuzzConfig(b *fuzzBytes) Config {
 	if b.upTo(2) == 0 {
 		be := &Backend{Capacity: b.upTo(6), QueueSize: b.upTo(12), Service: Service{Kind: ServiceKind(b.upTo(2)), Mean: b.pick(ms, 20*ms, 300*ms)}}
 		at := time.Duration(0)
-		for range b.upTo(3) {
-			at += b.pick(0, 100*ms, time.Second)
+		for k := range b.upTo(3) {
+			step := b.pick(0, 100*ms, time.Second)
+			if k > 0 {
+				step = max(step, time.Nanosecond) // a backend's changes come one after another
+			}
+			at += step
 			be.Changes = append(be.Changes, BackendChange{At: at, Capacity: b.upTo(5), Service: Service{Kind: ServiceKind(b.upTo(2)), Mean: b.pick(0, 5*ms, 400*ms)}})
 		}
 		c.Backend = be

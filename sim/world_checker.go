@@ -26,7 +26,20 @@ func (e FieldErrors) Error() string {
 	return strings.Join(lines, "\n")
 }
 
-type checker struct{ errs FieldErrors }
+type checker struct {
+	errs FieldErrors
+	// scenario adds the checks a scenario file is held to (ValidateScenario).
+	scenario bool
+}
+
+// within is the duration the instants a Config states are held to: its own
+// for a scenario file (ValidateScenario), none (0) otherwise.
+func (c *checker) within(duration time.Duration) time.Duration {
+	if c.scenario {
+		return duration
+	}
+	return 0
+}
 
 func (c *checker) add(field, format string, args ...any) {
 	c.errs = append(c.errs, FieldError{Field: field, Problem: fmt.Sprintf(format, args...)})
