@@ -327,7 +327,8 @@ func (s *Server) reportHTML(w http.ResponseWriter, r *http.Request) {
 
 // reproduce is the command line that runs sc as a page plays it: a built-in by
 // its name, a file by its path, the editor's scenario saved as editor.yaml;
-// with the server's flags.
+// with the server's flags, each quoted for a shell as rlsim run quotes its own
+// (run.ShellQuote).
 func (s *Server) reproduce(sc *scenarios.Scenario) string {
 	arg := sc.File
 	if src, ok := scenarios.BuiltinSource(sc.Name); ok && sc.File == sc.Name+".yaml" && bytes.Equal(src, sc.Source) {
@@ -338,14 +339,14 @@ func (s *Server) reproduce(sc *scenarios.Scenario) string {
 		flags = append(flags, fmt.Sprintf("--seed %d", *ov.Seed))
 	}
 	if s.opt.Overrides.Lanes != "" {
-		flags = append(flags, "--lanes "+s.opt.Overrides.Lanes)
+		flags = append(flags, "--lanes "+run.ShellQuote(s.opt.Overrides.Lanes))
 	}
 	if sc == s.opt.First {
 		for _, set := range sc.Sets {
-			flags = append(flags, "--set '"+set+"'")
+			flags = append(flags, "--set "+run.ShellQuote(set))
 		}
 	}
-	return "rlsim run " + strings.Join(append([]string{arg}, flags...), " ")
+	return "rlsim run " + strings.Join(append([]string{run.ShellQuote(arg)}, flags...), " ")
 }
 
 // attachment is a Content-Disposition saving a file under name, made safe.

@@ -308,4 +308,22 @@ func TestReproduce(t *testing.T) {
 			t.Errorf("reproduce(%s) = %q, want %q", tc.sc.File, got, tc.want)
 		}
 	}
+	// A path and a set a shell would split or expand are quoted, as rlsim run
+	// quotes its own reproduce line.
+	spaced, err := scenarios.Parse("my tests/it's.yaml", editor.Source)
+	if err != nil {
+		t.Fatal(err)
+	}
+	spaced.Sets = []string{"description=a b"}
+	srv = New(Options{Addr: "127.0.0.1:1", First: spaced, Overrides: run.Overrides{Seed: &seed, Lanes: "gcra"}})
+	for _, tc := range []struct {
+		sc   *scenarios.Scenario
+		want string
+	}{
+		{spaced, `rlsim run 'my tests/it'\''s.yaml' --seed 9 --lanes gcra --set 'description=a b'`},
+	} {
+		if got := srv.reproduce(tc.sc); got != tc.want {
+			t.Errorf("reproduce(%s) = %q, want %q", tc.sc.File, got, tc.want)
+		}
+	}
 }
