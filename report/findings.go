@@ -54,7 +54,6 @@ func overLimit(r sim.Result) []string {
 	slices.SortStableFunc(over, func(a, b sim.LaneResult) int {
 		return -cmpFloat(a.Peak.Ratio, b.Peak.Ratio)
 	})
-	window := FormatDuration(peakWindow(r))
 	var out []string
 	for len(over) > 0 {
 		over0 := over[0]
@@ -62,7 +61,7 @@ func overLimit(r sim.Result) []string {
 		var names []string
 		rest := over[:0:0]
 		for _, l := range over {
-			if l.Peak.Count == p.Count && l.Peak.Start == p.Start && l.LimitedNothing() == over0.LimitedNothing() {
+			if l.Peak.Count == p.Count && l.Peak.Start == p.Start && l.Peak.End == p.End && l.Peak.Limit == p.Limit && l.LimitedNothing() == over0.LimitedNothing() {
 				names = append(names, l.Title())
 			} else {
 				rest = append(rest, l)
@@ -73,18 +72,15 @@ func overLimit(r sim.Result) []string {
 		if p.Key != "" {
 			key = fmt.Sprintf(" (key %s)", scenarios.Escape(p.Key))
 		}
-		note := ""
-		if len(names) == 1 && judge(over0).Concurrency {
-			note = "; it limits requests in flight, not a rate"
-		}
+		note := "" // a concurrency lane is never over the rate (sim.LaneResult.Over)
 		if over0.LimitedNothing() {
 			note += ", refusing nothing"
 		}
-		if r.ShadowDuring(0, p.Start, p.Start+peakWindow(r)) {
+		if r.ShadowDuring(0, p.Start, p.End) {
 			note += "; the limit was a shadow then, refusing nothing"
 		}
 		out = append(out, fmt.Sprintf("%s admitted %d in the %s window from t=%s%s: %s× the limit of %d%s",
-			list(names), p.Count, window, FormatDuration(p.Start), key, sim.RatioText(p.Count, p.Limit, false), p.Limit, note))
+			list(names), p.Count, FormatDuration(p.End-p.Start), FormatDuration(p.Start), key, sim.RatioText(p.Count, p.Limit, false), p.Limit, note))
 	}
 	return out
 }

@@ -1,0 +1,31 @@
+package report
+
+import (
+	"strings"
+	"testing"
+	"time"
+
+	"github.com/rlsim/rlsim/sim"
+)
+
+// Each lane's over-the-limit finding states its own window and its own limit
+// (a variant's override, a pushed rule), and lanes are grouped only when both
+// are the same.
+func TestOverLimitFindingStatesEachLanesWindowAndLimit(t *testing.T) {
+	lane := func(name string, count, limit int64, window time.Duration) sim.LaneResult {
+		return sim.LaneResult{Lane: sim.LaneTokenBucket, Name: name, Attempts: 40, Admitted: 30, Refused: 10,
+			Peak: sim.WindowPeak{Count: count, Limit: limit, Start: time.Second, End: time.Second + window, Ratio: float64(count) / float64(limit)}}
+	}
+	r := sim.Result{Limits: oneLimit(), Lanes: []sim.LaneResult{
+		lane("tb_a", 30, 10, time.Second), lane("tb_b", 30, 20, time.Second), lane("tb_c", 30, 10, 2*time.Second)}}
+	got := strings.Join(overLimit(r), "\n")
+	for _, want := range []string{
+		"tb_a admitted 30 in the 1s window from t=1s: 3× the limit of 10",
+		"tb_c admitted 30 in the 2s window from t=1s: 3× the limit of 10",
+		"tb_b admitted 30 in the 1s window from t=1s: 1.5× the limit of 20",
+	} {
+		if !strings.Contains(got, want) {
+			t.Errorf("findings lack %q:\n%s", want, got)
+		}
+	}
+}
