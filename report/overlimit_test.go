@@ -29,3 +29,35 @@ func TestOverLimitFindingStatesEachLanesWindowAndLimit(t *testing.T) {
 		}
 	}
 }
+
+// The peak plot holds each bar to its own limit: one limit line when every
+// lane's busiest window is held to the same limit (the chain's, or a pushed
+// one), else each bar's limit across its slot, and the caption says so.
+func TestPeakPlotHoldsEachBarToItsLimit(t *testing.T) {
+	lane := func(count, limit int64) sim.LaneResult {
+		return sim.LaneResult{Lane: sim.LaneSlidingLog, Attempts: 40, Admitted: 30, Refused: 10,
+			Peak: sim.WindowPeak{Count: count, Limit: limit, Start: time.Second, End: 2 * time.Second}}
+	}
+	for _, tc := range []struct {
+		limits  []int64
+		one     bool
+		caption string
+	}{
+		{[]int64{16, 16}, true, "A bar above the limit line"},
+		{[]int64{16, 10}, false, "held to different limits"},
+		{[]int64{0, 10}, true, "A bar above the limit line"}, // no peak limit: the chain's (10)
+	} {
+		r := sim.Result{Limits: oneLimit(), Lanes: []sim.LaneResult{lane(16, tc.limits[0]), lane(16, tc.limits[1])}}
+		limits, one := peakLimits(r, 10)
+		want0 := tc.limits[0]
+		if want0 == 0 {
+			want0 = 10
+		}
+		if one != tc.one || limits[0] != want0 || limits[1] != tc.limits[1] {
+			t.Errorf("limits %v: peakLimits = %v, %v", tc.limits, limits, one)
+		}
+		if f := PeakFigure(r); !strings.Contains(f.Caption, tc.caption) {
+			t.Errorf("limits %v: caption %q, want %q", tc.limits, f.Caption, tc.caption)
+		}
+	}
+}

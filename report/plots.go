@@ -456,17 +456,23 @@ var barColours = map[barJudgement]color.Color{barWithin: chart.ColWithin, barOve
 func PeakFigure(r sim.Result) *chart.Figure {
 	limit, window, key, _ := firstLimit(r)
 	values, judged := peakBars(r)
+	limits, one := peakLimits(r, limit)
 	p := chart.NewPlot("", "", fmt.Sprintf("admitted in one %s window (cost units)", FormatDuration(window)))
 	var labels []string
 	top := 2.2 * float64(limit)
 	for i, l := range r.Lanes {
 		labels = append(labels, l.Title())
-		top = max(top, values[i]*1.12)
+		top = max(top, values[i]*1.12, 2.2*float64(limits[i]))
 	}
 	p.Y.Min, p.Y.Max = 0, top
 	// The lines go under the bars, so a bar is never crossed by one.
-	p.Add(chart.HLine{Y: float64(limit), Style: chart.LineStyle(chart.ColLimit, 1.4, true)},
-		chart.HLine{Y: 2 * float64(limit), Style: chart.LineStyle(chart.ColDropped, 1.2, true)})
+	if one {
+		limit = limits[0]
+		p.Add(chart.HLine{Y: float64(limit), Style: chart.LineStyle(chart.ColLimit, 1.4, true)},
+			chart.HLine{Y: 2 * float64(limit), Style: chart.LineStyle(chart.ColDropped, 1.2, true)})
+	} else {
+		p.Add(barLimits{limits: limits})
+	}
 	legend := []chart.LegendEntry{}
 	for _, group := range []barJudgement{barWithin, barOver, barNotLimiting, barConcurrency} {
 		vs := make(plotter.Values, len(values))
@@ -489,7 +495,7 @@ func PeakFigure(r sim.Result) *chart.Figure {
 		legend = append(legend, chart.LegendEntry{Label: [...]string{"within the limit", "over the limit", "limited nothing (not a rate limit)", "limits concurrency (not judged against the rate)"}[group],
 			Colour: barColours[group]})
 	}
-	p.Add(barLabels{values: values, limit: limit})
+	p.Add(barLabels{values: values, limits: limits})
 	legend = append(legend, addReplicaPeaks(p, r)...)
 	p.NominalX(labels...)
 	// A slot of one unit per bar, so the first and last bars' labels (a
@@ -501,22 +507,60 @@ func PeakFigure(r sim.Result) *chart.Figure {
 	if key != sim.KeyGlobal {
 		keyNote = fmt.Sprintf(", for the busiest %s", key)
 	}
-	legend = append(legend, chart.LegendEntry{Label: fmt.Sprintf("limit (%d)", limit), Colour: chart.ColLimit, Line: true, Dashed: true},
-		chart.LegendEntry{Label: fmt.Sprintf("twice the limit (%d)", 2*limit), Colour: chart.ColDropped, Line: true, Dashed: true})
+	caption := "The exact maximum over every start time. A bar above the limit line means the lane let more than the limit through " +
+		"one window; a fixed window can reach twice the limit around a window boundary."
+	if one {
+		legend = append(legend, chart.LegendEntry{Label: fmt.Sprintf("limit (%d)", limit), Colour: chart.ColLimit, Line: true, Dashed: true},
+			chart.LegendEntry{Label: fmt.Sprintf("twice the limit (%d)", 2*limit), Colour: chart.ColDropped, Line: true, Dashed: true})
+	} else {
+		legend = append(legend, chart.LegendEntry{Label: "the lane's limit in force then", Colour: chart.ColLimit, Line: true, Dashed: true},
+			chart.LegendEntry{Label: "twice it", Colour: chart.ColDropped, Line: true, Dashed: true})
+		caption = "The exact maximum over every start time, each window within one rule. The lanes' busiest windows are held to " +
+			"different limits (a rule push, a lane's own limit): each bar's limit in force is drawn across its slot, with twice it; " +
+			"a bar above its limit means the lane let more than the limit through one window."
+	}
 	f := &chart.Figure{Name: "peak", Title: fmt.Sprintf("The most admitted in any %s window%s", FormatDuration(window), keyNote),
-		Caption: "The exact maximum over every start time. A bar above the limit line means the lane let more than the limit through " +
-			"one window; a fixed window can reach twice the limit around a window boundary.",
-		Legend: legend, Width: 11 * vg.Inch, Height: 4.6 * vg.Inch, Body: chart.Single(p)}
+		Caption: caption, Legend: legend, Width: 11 * vg.Inch, Height: 4.6 * vg.Inch, Body: chart.Single(p)}
 	if hasTopology(r) {
 		f.Caption += " With replicas, a bar counts across the whole fleet, and the black tick across it is the most the busiest replica admitted."
 	}
 	return f
 }
 
-// barLabels writes each bar's value and ratio to the limit above it.
+// peakLimits is the limit each lane's busiest window is held to (its
+// Peak.Limit: its own first limit, in force during that window), or limit
+// for a lane with none; one reports whether they are all the same.
+func peakLimits(r sim.Result, limit int64) (limits []int64, one bool) {
+	one = true
+	for _, l := range r.Lanes {
+		at := l.Peak.Limit
+		if at <= 0 {
+			at = limit
+		}
+		one = one && (len(limits) == 0 || at == limits[0])
+		limits = append(limits, at)
+	}
+	return limits, one
+}
+
+// barLimits draws each bar's own limit, and twice it, across its slot: for
+// lanes held to different limits.
+type barLimits struct{ limits []int64 }
+
+func (b barLimits) Plot(c draw.Canvas, p *plot.Plot) {
+	tx, ty := p.Transforms(&c)
+	for i, l := range b.limits {
+		for k, sty := range []draw.LineStyle{chart.LineStyle(chart.ColLimit, 1.4, true), chart.LineStyle(chart.ColDropped, 1.2, true)} {
+			y := ty(float64(int64(k+1) * l))
+			c.StrokeLine2(sty, tx(float64(i)-0.45), y, tx(float64(i)+0.45), y)
+		}
+	}
+}
+
+// barLabels writes each bar's value and its ratio to its own limit above it.
 type barLabels struct {
 	values plotter.Values
-	limit  int64
+	limits []int64
 }
 
 func (b barLabels) Plot(c draw.Canvas, p *plot.Plot) {
@@ -525,8 +569,8 @@ func (b barLabels) Plot(c draw.Canvas, p *plot.Plot) {
 	sty.XAlign, sty.YAlign = draw.XCenter, draw.YBottom
 	for i, v := range b.values {
 		s := fmt.Sprintf("%d", int64(v))
-		if b.limit > 0 {
-			s += fmt.Sprintf(" (%s×)", sim.RatioText(int64(v), b.limit, false))
+		if b.limits[i] > 0 {
+			s += fmt.Sprintf(" (%s×)", sim.RatioText(int64(v), b.limits[i], false))
 		}
 		c.FillText(sty, vg.Point{X: tx(float64(i)), Y: ty(v) + vg.Points(2)}, s)
 	}
