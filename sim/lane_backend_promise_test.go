@@ -89,8 +89,11 @@ func TestBackendOutageWindowPromise(t *testing.T) {
 		{1500 * time.Millisecond, 2, 0},
 		{2*time.Second - 1, 2, 0},
 		{2*time.Second + 1, 0, 2}, // just after capacity returns
-		// Exactly at a change's instant a burst is split today (its first
-		// request is scheduled before the change, the rest after): not pinned.
+		// Exactly at a change's instant the change comes first, for the whole
+		// burst: it applies from its instant on (a burst of 2 was once split:
+		// its first request met the old capacity, the second the new).
+		{time.Second, 2, 0},
+		{2 * time.Second, 0, 2},
 	} {
 		b := &Backend{Capacity: 1, QueueSize: 5, Service: Service{Mean: 10 * time.Millisecond}, Changes: changes}
 		if tt.at == 999*time.Millisecond {
@@ -114,6 +117,18 @@ func TestBackendUtilisationPromise(t *testing.T) {
 		r := backendRun(t, &Backend{Capacity: tt.capacity, QueueSize: 2, Service: Service{Mean: time.Second}}, 3, 0)
 		if math.Abs(r.Backend.Utilisation-tt.want) > 1e-12 {
 			t.Errorf("capacity %d: utilisation %v, want %v", tt.capacity, r.Backend.Utilisation, tt.want)
+		}
+	}
+}
+
+// A backend change at the instant of a burst applies to every request of it,
+// however large: from At on, before any request then.
+func TestBackendChangeBeforeABurstAtItsInstant(t *testing.T) {
+	for _, n := range []int{1, 2, 3, 50} {
+		b := &Backend{Capacity: 1, QueueSize: 100, Service: Service{Mean: 10 * time.Millisecond},
+			Changes: []BackendChange{{At: time.Second, Capacity: 0}}}
+		if r := backendRun(t, b, n, time.Second); r.Shed != int64(n) || r.Succeeded != 0 {
+			t.Errorf("burst of %d at the outage's instant: shed %d, succeeded %d; want all %d shed", n, r.Shed, r.Succeeded, n)
 		}
 	}
 }

@@ -63,6 +63,14 @@ func (l *lane) start(ctx context.Context) error {
 	if l.fleet != nil {
 		l.fleet.start()
 	}
+	// A backend change applies from its instant on, before any request then
+	// (as a rule push does): scheduled first, it comes first among the events
+	// of its instant, a burst's first arrival included.
+	if l.backend != nil {
+		for i, ch := range l.cfg.Backend.Changes {
+			l.eng.Schedule(ch.At, evChange, int32(i), 0)
+		}
+	}
 	for c := range l.pop.clients() {
 		if c%setupCheckEvery == 0 {
 			if err := ctx.Err(); err != nil {
@@ -75,11 +83,6 @@ func (l *lane) start(ctx context.Context) error {
 		}
 		for j := range l.pop.groups[g].Arrivals {
 			l.scheduleArrival(int32(c), int32(j))
-		}
-	}
-	if l.backend != nil {
-		for i, ch := range l.cfg.Backend.Changes {
-			l.eng.Schedule(ch.At, evChange, int32(i), 0)
 		}
 	}
 	return nil
