@@ -342,10 +342,11 @@ func TestBrowserLimitSlider(t *testing.T) {
 func TestBrowserEditorErrors(t *testing.T) {
 	t.Parallel() // in tabs of their own; the draw-time test runs alone
 	p := openPage(t, Options{First: builtin(t, "boundary-burst")})
+	p.waitFor(t, `rlsim.state.sess !== null && rlsim.state.frame !== null`) // the first session's frames flowing: nothing left to overwrite the editor
 	yaml := "duration: 3s\nlimits:\n  - key: global\n    limit: 0\n    window: 1s\nclients:\n  - name: a\n    arrivals:\n      - kind: burts\n        count: 5\n"
 	js, _ := json.Marshal(yaml)
 	p.ctl(t, `(() => { const ta = document.getElementById("yaml"); ta.value = `+string(js)+`; ta.dispatchEvent(new Event("input")); })()`)
-	p.run(t, chromedp.Click("#apply"))
+	p.ctl(t, `document.getElementById("apply").click()`) // not a pointer click: frames reflow the page under one
 	p.waitFor(t, `document.querySelectorAll("#problems li").length > 0`)
 	marked := eval[[]string](t, p, `[...document.querySelectorAll("#marks div")].map(d => d.dataset.line)`)
 	gutter := eval[[]string](t, p, `[...document.querySelectorAll("#gutter .bad")].map(d => d.textContent)`)
@@ -363,7 +364,7 @@ func TestBrowserEditorErrors(t *testing.T) {
 	fixed := strings.Replace(strings.Replace(yaml, "limit: 0", "limit: 4", 1), "burts", "burst", 1)
 	js, _ = json.Marshal(fixed)
 	p.ctl(t, `(() => { const ta = document.getElementById("yaml"); ta.value = `+string(js)+`; ta.dispatchEvent(new Event("input")); })()`)
-	p.run(t, chromedp.Click("#apply"))
+	p.ctl(t, `document.getElementById("apply").click()`) // not a pointer click: frames reflow the page under one
 	p.waitFor(t, `rlsim.state.sess.name === "editor" && document.querySelectorAll("#problems li").length === 0 && rlsim.state.frame !== null && document.querySelector(".lane [data-fig=limit]").textContent !== ""`)
 	if got := eval[string](t, p, `document.querySelector(".lane [data-fig=limit]").textContent`); got != "4" {
 		t.Errorf("after apply the lanes judge against limit %q, want the edited 4", got)
