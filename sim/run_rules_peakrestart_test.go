@@ -3,6 +3,7 @@ package sim
 import (
 	"fmt"
 	"math/rand/v2"
+	"reflect"
 	"slices"
 	"testing"
 	"time"
@@ -177,4 +178,26 @@ func timeOver(as []admission, from, to time.Duration, p algorithms.Policy) time.
 		}
 	}
 	return over
+}
+
+// A push below the requests' cost leaves no unit for the batched cross-check
+// (every request is refused from then on): the kernel stops batching, and
+// the run decides and measures as the general path does.
+func TestPushBelowTheCostStopsBatching(t *testing.T) {
+	run := func() Result {
+		cfg := pushedWorld(10, 3, 1500*time.Millisecond)
+		cfg.Duration = 4 * time.Second
+		cfg.Clients[0].Cost = 5
+		cfg.Lanes = []LaneKind{LaneSlidingLog, LaneTokenBucket, LaneFixedWindow}
+		return mustRun(t, cfg, Options{})
+	}
+	fast := run()
+	kernelOff = true
+	general := run()
+	kernelOff = false
+	for i := range general.Lanes {
+		if !reflect.DeepEqual(fast.Lanes[i], general.Lanes[i]) {
+			t.Errorf("%v: the kernel's figures differ from the general path's:\n%+v\n%+v", general.Lanes[i].Lane, fast.Lanes[i], general.Lanes[i])
+		}
+	}
 }
