@@ -101,12 +101,31 @@ func (d *dense[S]) grow(keys int) {
 	}
 }
 
-// newDecider builds the per-key limiter of a rate-limiter lane for keys keys.
-func newDecider(kind LaneKind, p algorithms.Policy, keys int) (decider, error) {
-	if !kind.known() || kind.Info().rate == nil {
-		return nil, fmt.Errorf("lane %v has no per-key limiter", kind)
+// laneRule is the per-key limiter a lane builds for one limit of its chain:
+// the registry row of kind under the lane's own settings for limit index
+// limit. lane is the Config as the lane applies it (Config.laneConfig); nil
+// asks for the row alone (plainRule), as replay and conform do.
+type laneRule struct {
+	kind  LaneKind
+	lane  *Config
+	limit int
+}
+
+// plainRule is kind's per-key limiter with no lane settings of its own.
+func plainRule(kind LaneKind) laneRule { return laneRule{kind: kind} }
+
+// ruleOf is the per-key limiter of chain kind for limit index limit of a lane
+// applying c (c is the lane's Config, laneConfig).
+func (c *Config) ruleOf(kind LaneKind, limit int) laneRule {
+	return laneRule{kind: kind, lane: c, limit: limit}
+}
+
+// newDecider builds rule r's per-key limiter with policy p for keys keys.
+func newDecider(r laneRule, p algorithms.Policy, keys int) (decider, error) {
+	if !r.kind.known() || r.kind.Info().rate == nil {
+		return nil, fmt.Errorf("lane %v has no per-key limiter", r.kind)
 	}
-	newState, err := kind.Info().rate(p)
+	newState, err := r.kind.Info().rate(p, r)
 	if err != nil {
 		return nil, err
 	}
@@ -134,7 +153,7 @@ type KeyRule interface {
 // PerKey is the per-key algorithm of lane k with policy p. It fails for a lane
 // with no per-key limiter and for a policy the algorithm rejects.
 func (k LaneKind) PerKey(p algorithms.Policy) (KeyRule, error) {
-	d, err := newDecider(k, p, 0)
+	d, err := newDecider(plainRule(k), p, 0)
 	if err != nil {
 		return nil, err
 	}

@@ -47,7 +47,7 @@ type LaneInfo struct {
 	burst bool
 
 	// Exactly one builder is set, the one of Class.
-	rate        func(p algorithms.Policy) (newState func(keys int) decider, err error)
+	rate        func(p algorithms.Policy, r laneRule) (newState func(keys int) decider, err error)
 	concurrency func(c *Config) (concurrencyLimiter, error)
 	gate        func(c *Config, clients int) (clientGate, error)
 
@@ -104,8 +104,8 @@ func laneRows() []LaneInfo {
 // once and returns a builder of dense per-key state tables. The algorithm must
 // charge (algorithms.Charging): a synced limit charges the store's state with
 // every replica's admissions, so no row is built without it.
-func rateOf[S any, A rule[S]](newAlg func(algorithms.Policy) (A, error)) func(algorithms.Policy) (func(int) decider, error) {
-	return func(p algorithms.Policy) (func(int) decider, error) {
+func rateOf[S any, A rule[S]](newAlg func(algorithms.Policy) (A, error)) func(algorithms.Policy, laneRule) (func(int) decider, error) {
+	return func(p algorithms.Policy, _ laneRule) (func(int) decider, error) {
 		a, err := newAlg(p)
 		if err != nil {
 			return nil, err

@@ -53,9 +53,9 @@ func TestChainRefusalLeavesEarlierLimitsAlone(t *testing.T) {
 		for c := range 30 {
 			p0 := algorithms.Policy{Limit: 1 + r.Int64N(8), Window: time.Duration(1+r.IntN(1000)) * time.Millisecond}
 			p1 := algorithms.Policy{Limit: 1 + r.Int64N(8), Window: time.Duration(1+r.IntN(1000)) * time.Millisecond}
-			first, _ := newDecider(kind, p0, 1)
-			second, _ := newDecider(kind, p1, 1)
-			twin, _ := newDecider(kind, p0, 1)
+			first, _ := newDecider(plainRule(kind), p0, 1)
+			second, _ := newDecider(plainRule(kind), p1, 1)
+			twin, _ := newDecider(plainRule(kind), p0, 1)
 			l := &lane{cfg: &Config{Limits: []Limit{{Policy: p0}, {Policy: p1}}}, chain: []decider{first, second}, shadow: []bool{false, false},
 				pop: &population{keyOf: [][]int32{{0}, {0}}}}
 			var now time.Duration

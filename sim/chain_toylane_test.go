@@ -19,7 +19,7 @@ func TestToyLaneRunsEverywhere(t *testing.T) {
 		t.Fatalf("ParseLane(toy_budget) = %v, %v; want %v, true", got, ok, toy)
 	}
 	// It declares no fast path (fastNone), and its table takes none.
-	d, err := newDecider(toy, algorithms.Policy{Limit: 5, Window: time.Second}, 1)
+	d, err := newDecider(plainRule(toy), algorithms.Policy{Limit: 5, Window: time.Second}, 1)
 	if err != nil {
 		t.Fatal(err)
 	}

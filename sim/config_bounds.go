@@ -101,13 +101,13 @@ func checkBuild(ck *checker, c Config) {
 				path = fmt.Sprintf("overrides[%d]", j)
 				checkCosts(ck, path, c.LaneName(li), p, c.Clients)
 			}
-			if _, err := newDecider(kind, p, 0); err != nil {
+			if _, err := newDecider(c.laneConfig(li).ruleOf(kind, i), p, 0); err != nil {
 				report(path, err)
 			}
 			// A fallback is built only when the store fails: build it here too,
 			// so that what validate accepts, run can start.
 			if l := c.Limits[i]; c.Topology != nil && l.State == StateShared && l.OnStoreError == FailLocal {
-				if _, err := newDecider(kind, l.Fallback, 0); err != nil {
+				if _, err := newDecider(c.laneConfig(li).ruleOf(kind, i), l.Fallback, 0); err != nil {
 					report(fmt.Sprintf("limits[%d].fallback", i), err)
 				}
 			}

@@ -53,7 +53,7 @@ func (c *Config) laneWork(i int) int {
 	if len(c.Limits) != 1 || c.Topology != nil {
 		return workFullChain
 	}
-	d, err := newDecider(kind, c.policy(i, 0), 0)
+	d, err := newDecider(c.laneConfig(i).ruleOf(kind, 0), c.policy(i, 0), 0)
 	if q, ok := d.(admitter); err == nil && ok && q.admits() {
 		return workVerdictOnly
 	}

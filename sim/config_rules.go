@@ -54,7 +54,7 @@ func checkRule(ck *checker, path string, ch RuleChange, c *Config) {
 	}
 	for i, lane := range c.Lanes {
 		if kind, ok := c.laneConfig(i).chainKind(lane); ok {
-			if _, err := newDecider(kind, ch.Policy, 0); err != nil {
+			if _, err := newDecider(c.laneConfig(i).ruleOf(kind, ch.Limit), ch.Policy, 0); err != nil {
 				ck.add(path, "in lane %v: %v", c.LaneName(i), err)
 				return
 			}

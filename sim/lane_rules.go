@@ -27,7 +27,7 @@ func (l *lane) applyRule() {
 		return
 	}
 	kind, _ := l.cfg.chainKind(l.kind)
-	d, err := newDecider(kind, ch.Policy, l.pop.keys[ch.Limit].len())
+	d, err := newDecider(l.cfg.ruleOf(kind, ch.Limit), ch.Policy, l.pop.keys[ch.Limit].len())
 	if err != nil {
 		panic(fmt.Sprintf("sim.lane.applyRule: a checked rule failed: %v", err))
 	}

@@ -184,7 +184,7 @@ func (l *lane) buildChain(kind LaneKind) error {
 	}
 	for i := range l.cfg.Limits {
 		p := l.cfg.policy(l.index, i)
-		d, err := newDecider(kind, p, l.pop.keys[i].len())
+		d, err := newDecider(l.cfg.ruleOf(kind, i), p, l.pop.keys[i].len())
 		if err != nil {
 			return FieldErrors{{Field: "limits[" + itoa(i) + "]", Problem: err.Error()}}
 		}

@@ -79,16 +79,17 @@ func newFleet(l *lane, kind LaneKind) (*fleet, error) {
 	for i, lim := range l.cfg.Limits {
 		keys := l.pop.keys[i].len()
 		p := l.cfg.policy(l.index, i)
+		rule := l.cfg.ruleOf(kind, i)
 		var pl placed
 		var err error
 		switch lim.State {
 		case StateShared:
 			f.shared = true
-			pl, err = newSharedLimit(f, kind, lim, p, keys, len(l.pop.groups))
+			pl, err = newSharedLimit(f, rule, lim, p, keys, len(l.pop.groups))
 		case StateSynced:
-			pl, err = newSyncedLimit(f, kind, lim, p, keys)
+			pl, err = newSyncedLimit(f, rule, lim, p, keys)
 		default:
-			pl, err = newLocalLimit(f, kind, lim, p, keys)
+			pl, err = newLocalLimit(f, rule, lim, p, keys)
 		}
 		if err != nil {
 			return nil, FieldErrors{{Field: "limits[" + itoa(i) + "]", Problem: err.Error()}}
@@ -98,7 +99,7 @@ func newFleet(l *lane, kind LaneKind) (*fleet, error) {
 		f.fleetPeak = append(f.fleetPeak, window.NewUntimed(p.Window, p.Limit, keys))
 		f.repPeak = append(f.repPeak, window.NewUntimed(p.Window, p.Limit, keys*f.most))
 		f.arrived = append(f.arrived, window.NewUntimed(p.Window, p.Limit, keys))
-		ex, err := newExactLimit(kind, p, keys)
+		ex, err := newExactLimit(rule, p, keys)
 		if err != nil {
 			return nil, FieldErrors{{Field: "limits[" + itoa(i) + "]", Problem: err.Error()}}
 		}
@@ -107,9 +108,9 @@ func newFleet(l *lane, kind LaneKind) (*fleet, error) {
 	return f, nil
 }
 
-// newTable is a dense table of lane kind's per-key limiter for p.
-func newTable(kind LaneKind, p algorithms.Policy, keys int) (stateTable, error) {
-	d, err := newDecider(kind, p, keys)
+// newTable is a dense table of rule's per-key limiter for p.
+func newTable(rule laneRule, p algorithms.Policy, keys int) (stateTable, error) {
+	d, err := newDecider(rule, p, keys)
 	if err != nil {
 		return nil, err
 	}

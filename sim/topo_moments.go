@@ -19,16 +19,16 @@ import (
 // replicas, no store and no sync (LimitTopology.Exact). A rule push starts it
 // afresh, as it does the limit.
 type exactLimit struct {
-	kind   LaneKind
+	rule   laneRule
 	keys   int
 	policy algorithms.Policy
 	table  stateTable
 	peak   window.Tracker
 }
 
-func newExactLimit(kind LaneKind, p algorithms.Policy, keys int) (exactLimit, error) {
-	t, err := newTable(kind, p, keys)
-	return exactLimit{kind: kind, keys: keys, policy: p, table: t, peak: window.NewUntimed(p.Window, p.Limit, keys)}, err
+func newExactLimit(rule laneRule, p algorithms.Policy, keys int) (exactLimit, error) {
+	t, err := newTable(rule, p, keys)
+	return exactLimit{rule: rule, keys: keys, policy: p, table: t, peak: window.NewUntimed(p.Window, p.Limit, keys)}, err
 }
 
 // exactDecide has every limit's exact twin decide the attempt of request r that
@@ -60,7 +60,7 @@ func (f *fleet) exactDecide(r int32, answer algorithms.Decision, quota int, refu
 			continue
 		}
 		if p := l.policies[i]; p != ex.policy {
-			fresh, err := newExactLimit(ex.kind, p, ex.keys)
+			fresh, err := newExactLimit(ex.rule, p, ex.keys)
 			mustBuild(err)
 			fresh.peak = ex.peak // restarted at the push (restartWindows)
 			*ex = fresh

@@ -12,8 +12,8 @@ type localLimit struct {
 	st   LimitTopology
 }
 
-func newLocalLimit(f *fleet, kind LaneKind, lim Limit, p algorithms.Policy, keys int) (*localLimit, error) {
-	ll := &localLimit{reps: replicaTables{f: f, kind: kind, divided: lim.LocalLimit == LocalDivided, keys: keys}}
+func newLocalLimit(f *fleet, rule laneRule, lim Limit, p algorithms.Policy, keys int) (*localLimit, error) {
+	ll := &localLimit{reps: replicaTables{f: f, rule: rule, divided: lim.LocalLimit == LocalDivided, keys: keys}}
 	return ll, ll.reps.build(p)
 }
 
@@ -42,7 +42,7 @@ func (ll *localLimit) stats() *LimitTopology         { return &ll.st }
 // allows. A whole policy keeps the state of the replicas that stay.
 type replicaTables struct {
 	f       *fleet
-	kind    LaneKind
+	rule    laneRule
 	keys    int
 	divided bool
 	policy  algorithms.Policy
@@ -77,7 +77,7 @@ func (rt *replicaTables) tables(n int) ([]stateTable, error) {
 			reps = append(reps, refuseAll{})
 			continue
 		}
-		t, err := newTable(rt.kind, p, rt.keys)
+		t, err := newTable(rt.rule, p, rt.keys)
 		if err != nil {
 			return nil, err
 		}
@@ -95,7 +95,7 @@ func (rt *replicaTables) share(n, j int) (p algorithms.Policy, ok bool) {
 		return p, true
 	}
 	p.Limit = DividedShare(p.Limit, n, j)
-	if p.Burst > 0 && hasBurst(rt.kind) {
+	if p.Burst > 0 && hasBurst(rt.rule.kind) {
 		p.Burst = DividedShare(p.Burst, n, j)
 		if p.Burst == 0 {
 			return p, false
@@ -240,7 +240,7 @@ func mustBuild(err error) {
 type sharedLimit struct {
 	f        *fleet
 	index    int
-	kind     LaneKind
+	rule     laneRule
 	keys     int
 	store    stateTable
 	copies   stateTable     // per request slot: the state a racy check read
@@ -251,15 +251,15 @@ type sharedLimit struct {
 	st       LimitTopology
 }
 
-func newSharedLimit(f *fleet, kind LaneKind, lim Limit, p algorithms.Policy, keys, classes int) (*sharedLimit, error) {
-	sl := &sharedLimit{f: f, index: len(f.limits), kind: kind, keys: keys, mode: lim.OnStoreError}
+func newSharedLimit(f *fleet, rule laneRule, lim Limit, p algorithms.Policy, keys, classes int) (*sharedLimit, error) {
+	sl := &sharedLimit{f: f, index: len(f.limits), rule: rule, keys: keys, mode: lim.OnStoreError}
 	var err error
-	if sl.store, err = newTable(kind, p, keys); err != nil {
+	if sl.store, err = newTable(rule, p, keys); err != nil {
 		return nil, err
 	}
 	sl.copies = sl.store.like(0)
 	if sl.mode == FailLocal {
-		sl.fallback = &replicaTables{f: f, kind: kind, divided: lim.LocalLimit == LocalDivided, keys: keys}
+		sl.fallback = &replicaTables{f: f, rule: rule, divided: lim.LocalLimit == LocalDivided, keys: keys}
 		if err := sl.fallback.build(lim.Fallback); err != nil {
 			return nil, err
 		}
@@ -340,7 +340,7 @@ func (sl *sharedLimit) writeBack(key int32, r int32) {
 }
 
 func (sl *sharedLimit) setPolicy(p algorithms.Policy) {
-	t, err := newTable(sl.kind, p, sl.keys)
+	t, err := newTable(sl.rule, p, sl.keys)
 	mustBuild(err)
 	sl.store, sl.epoch = t, sl.epoch+1
 	sl.copies = t.like(sl.copiesLen())
@@ -365,7 +365,7 @@ func (sl *sharedLimit) stats() *LimitTopology { return &sl.st }
 // state only changes at syncs).
 type syncedLimit struct {
 	f      *fleet
-	kind   LaneKind
+	rule   laneRule
 	keys   int
 	global stateTable
 	views  []stateTable // per replica
@@ -382,13 +382,13 @@ type admission struct {
 	cost int64
 }
 
-func newSyncedLimit(f *fleet, kind LaneKind, lim Limit, p algorithms.Policy, keys int) (*syncedLimit, error) {
-	sy := &syncedLimit{f: f, kind: kind, keys: keys}
+func newSyncedLimit(f *fleet, rule laneRule, lim Limit, p algorithms.Policy, keys int) (*syncedLimit, error) {
+	sy := &syncedLimit{f: f, rule: rule, keys: keys}
 	return sy, sy.build(p)
 }
 
 func (sy *syncedLimit) build(p algorithms.Policy) error {
-	g, err := newTable(sy.kind, p, sy.keys)
+	g, err := newTable(sy.rule, p, sy.keys)
 	if err != nil {
 		return err
 	}

@@ -33,14 +33,14 @@ func TestReplicaShareDividedPromise(t *testing.T) {
 		{"past n", LaneFixedWindow, true, 3, 3, 0, 2, false},
 	}
 	for _, tt := range tests {
-		rt := &replicaTables{kind: tt.kind, divided: tt.divided, policy: p}
+		rt := &replicaTables{rule: plainRule(tt.kind), divided: tt.divided, policy: p}
 		got, ok := rt.share(tt.n, tt.j)
 		if ok != tt.ok || got.Limit != tt.limit || got.Burst != tt.burst || got.Window != p.Window {
 			t.Errorf("%s: share(%d, %d) = %+v, %v; want limit %d burst %d, %v", tt.name, tt.n, tt.j, got, ok, tt.limit, tt.burst, tt.ok)
 		}
 	}
 	// A zero burst (= the limit) is not divided apart from the limit.
-	rt := &replicaTables{kind: LaneTokenBucket, divided: true, policy: algorithms.Policy{Limit: 5, Window: time.Second}}
+	rt := &replicaTables{rule: plainRule(LaneTokenBucket), divided: true, policy: algorithms.Policy{Limit: 5, Window: time.Second}}
 	if got, ok := rt.share(3, 0); !ok || got.Limit != 1 || got.Burst != 0 {
 		t.Errorf("zero burst: share(3, 0) = %+v, %v; want limit 1 burst 0, true", got, ok)
 	}

@@ -24,7 +24,7 @@ func TestLaneFastPaths(t *testing.T) {
 			t.Errorf("lane %s declares fast paths %b: want fastNone, or some of fastDirect, fastAdmits, fastAnswers", info.Name, info.fast)
 			continue
 		}
-		d, err := newDecider(info.Kind, p, 1)
+		d, err := newDecider(plainRule(info.Kind), p, 1)
 		if err != nil {
 			t.Fatal(err)
 		}
