@@ -36,6 +36,7 @@ func TestDocsExamplesParse(t *testing.T) {
 		reflect.TypeFor[arrivalSpec](), reflect.TypeFor[retrySpec](), reflect.TypeFor[backendSpec](),
 		reflect.TypeFor[serviceSpec](), reflect.TypeFor[changeSpec](), reflect.TypeFor[contentionSpec](), reflect.TypeFor[ruleSpec](),
 		reflect.TypeFor[checkSpec](), reflect.TypeFor[laneSpec](), reflect.TypeFor[variantLimitSpec](),
+		reflect.TypeFor[nginxSpec](), reflect.TypeFor[nginxZoneSpec](),
 		reflect.TypeFor[topologySpec](), reflect.TypeFor[storeSpec](),
 		reflect.TypeFor[replicaStep](), reflect.TypeFor[latencySpec](), reflect.TypeFor[outageSpec](), reflect.TypeFor[fallbackSpec](),
 	} {

@@ -74,13 +74,16 @@ func (b *builder) lanes(specs []laneSpec, c *sim.Config) {
 		c.Lanes = append(c.Lanes, k)
 		c.Variants = append(c.Variants, variantOf(ls))
 	}
-	if !slices.ContainsFunc(c.Variants, func(v sim.Variant) bool { return v != (sim.Variant{}) }) {
-		c.Variants = nil
-	}
 	for i, ls := range specs {
 		for j, l := range ls.Limits {
 			b.variantLimit(fmt.Sprintf("lanes[%d].limits[%d]", i, j), c, i, j, l)
 		}
+		if ls.Nginx != nil {
+			c.Variants[i].Product.Nginx = b.nginxSettings(fmt.Sprintf("lanes[%d].nginx", i), c, i, ls.Nginx)
+		}
+	}
+	if !slices.ContainsFunc(c.Variants, func(v sim.Variant) bool { return v != (sim.Variant{}) }) {
+		c.Variants = nil
 	}
 }
 
@@ -103,7 +106,31 @@ func variantOf(ls laneSpec) sim.Variant {
 		v.Name = ""
 	}
 	v.AIMD, v.Throttle, v.Vegas = aimdSettings(ls.AIMD), throttleSettings(ls.Throttle), vegasSettings(ls.Vegas)
+	v.Options = laneOptions(ls)
 	return v
+}
+
+// laneOptions are the lane options o writes.
+func laneOptions(o laneSpec) sim.LaneOptions {
+	lo := sim.LaneOptions{Penalty: o.Penalty, Ban: durOr(o.Ban, 0), Clock: durOr(o.Clock, 0), Wait: durOr(o.Wait, 0),
+		AlignFirst: o.Align == "first"}
+	if o.Start != nil && *o.Start >= 0 { // -1 is full, the default
+		n := int64(*o.Start)
+		lo.Start = &n
+	}
+	return lo
+}
+
+// laneOptionsToFile writes lane options o into spec.
+func laneOptionsToFile(o sim.LaneOptions, spec *laneSpec) {
+	spec.Penalty, spec.Ban, spec.Clock, spec.Wait = o.Penalty, optDur(o.Ban), optDur(o.Clock), optDur(o.Wait)
+	if o.Start != nil {
+		l := Level(*o.Start)
+		spec.Start = &l
+	}
+	if o.AlignFirst {
+		spec.Align = "first"
+	}
 }
 
 // variantLimit makes l, written at path, lane's override of limit i of the
@@ -217,6 +244,10 @@ func lanesToFile(c *sim.Config) []laneSpec {
 			if v.Vegas != nil {
 				ls.Vegas = vegasToFile(*v.Vegas)
 			}
+			laneOptionsToFile(v.Options, &ls)
+			if v.Product.Nginx != nil {
+				ls.Nginx = nginxToFile(v.Product.Nginx)
+			}
 		}
 		out = append(out, ls)
 	}
@@ -225,7 +256,7 @@ func lanesToFile(c *sim.Config) []laneSpec {
 
 // MarshalYAML writes a lane that is only an algorithm as its name alone.
 func (l laneSpec) MarshalYAML() (any, error) {
-	if l.Name == "" && len(l.Limits) == 0 && l.AIMD == nil && l.Throttle == nil && l.Vegas == nil {
+	if l.Name == "" && len(l.Limits) == 0 && l.AIMD == nil && l.Throttle == nil && l.Vegas == nil && l.Nginx == nil && laneOptions(l).None() {
 		return l.Algorithm, nil
 	}
 	type long laneSpec // without this method

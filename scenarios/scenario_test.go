@@ -185,7 +185,7 @@ func TestParseErrors(t *testing.T) {
 		{
 			name: "unknown lane",
 			yaml: "lanes: [gcra, token_buckt]\n" + okClient,
-			want: []string{`f.yaml:1: lanes[1]: unknown value "token_buckt" (want fixed_window, sliding_log, sliding_window_counter, token_bucket, leaky_bucket, gcra, aimd, client_throttle, vegas); did you mean "token_bucket"?`},
+			want: []string{`f.yaml:1: lanes[1]: unknown value "token_buckt" (want ` + strings.Join(sim.LaneNames(), ", ") + `); did you mean "token_bucket"?`},
 		},
 		{
 			name: "every error at once",

@@ -101,6 +101,14 @@ type laneSpec struct {
 	AIMD      *aimdSpec          `yaml:"aimd,omitempty" doc:"an aimd lane's own settings; a field left out keeps the aimd section's"`
 	Throttle  *throttleSpec      `yaml:"throttle,omitempty" doc:"a client_throttle lane's own settings; a field left out keeps the throttle section's"`
 	Vegas     *vegasSpec         `yaml:"vegas,omitempty" doc:"a vegas lane's own settings; a field left out keeps the vegas section's"`
+	Nginx     *nginxSpec         `yaml:"nginx,omitempty" doc:"an nginx lane's limit_req, in nginx's words (docs/products.md)"`
+	// The lane options (sim.LaneOptions), written beside the name and algorithm.
+	Penalty bool      `yaml:"penalty,omitempty" doc:"true: refused requests count against the limit, as HAProxy tracking before deny and Envoy's global rate limit service do, so a client that keeps retrying stays locked out (default false)"`
+	Ban     *Duration `yaml:"ban,omitempty" check:"positive" doc:"after a refusal the key is refused for this long whatever its rate, as Cloudflare's mitigation timeout (default none)"`
+	Clock   *Duration `yaml:"clock,omitempty" check:"positive" doc:"the limiter's clock tick: it sees the time truncated to a multiple of it, 1ms as nginx and HAProxy (default exact)"`
+	Wait    *Duration `yaml:"wait,omitempty" check:"positive" doc:"token_bucket and gcra: a request that would be refused waits up to this long for its turn, as x/time/rate's Reserve and Traefik (default none)"`
+	Start   *Level    `yaml:"start,omitempty" doc:"token_bucket and gcra: a new key's level, full, empty or a number of cost units (default full)"`
+	Align   string    `yaml:"align,omitempty" enum:"align" doc:"fixed_window: clock (windows from the start of the run) or first (from each key's first request) (default clock)"`
 }
 
 // shortField is the field a lane written as a name alone fills.
@@ -212,4 +220,23 @@ type changeSpec struct {
 	At       *Duration    `yaml:"at" required:"true" check:"nonneg" doc:"when the change takes effect"`
 	Capacity *int         `yaml:"capacity" required:"true" check:"nonneg" doc:"the capacity from then on (0: outage)"`
 	Service  *serviceSpec `yaml:"service,omitempty" doc:"the service time from then on (default unchanged)"`
+}
+
+// nginxSpec is an nginx lane's limit_req directives in nginx's words: rate and
+// burst (of the first limit) become the lane's policy, delay and nodelay apply
+// to every limit without a zone of its own.
+type nginxSpec struct {
+	Rate    string          `yaml:"rate,omitempty" doc:"limit_req_zone's rate= of the first limit: Nr/s or Nr/m (default the limit's)"`
+	Burst   *int64          `yaml:"burst,omitempty" check:"nonneg" doc:"limit_req's burst= of the first limit: requests beyond the first that may pass at once (default 0 with rate, else the limit's burst less one)"`
+	Delay   int64           `yaml:"delay,omitempty" check:"positive" doc:"limit_req's delay=: the first N excess requests pass at once, the rest wait (default none: every excess request waits)"`
+	NoDelay bool            `yaml:"nodelay,omitempty" doc:"limit_req's nodelay: no request waits (default false)"`
+	Zones   []nginxZoneSpec `yaml:"zones,omitempty" doc:"one limit_req directive per limit of the chain, zones[i] for limit i, in place of the fields above"`
+}
+
+// nginxZoneSpec is one limit_req directive.
+type nginxZoneSpec struct {
+	Rate    string `yaml:"rate,omitempty" doc:"limit_req_zone's rate=: Nr/s or Nr/m (default the limit's)"`
+	Burst   *int64 `yaml:"burst,omitempty" check:"nonneg" doc:"limit_req's burst= (default 0 with rate, else the limit's burst less one)"`
+	Delay   int64  `yaml:"delay,omitempty" check:"positive" doc:"limit_req's delay= (default none)"`
+	NoDelay bool   `yaml:"nodelay,omitempty" doc:"limit_req's nodelay (default false)"`
 }

@@ -135,6 +135,7 @@ var enums = map[string]func() []string{
 	"state":         sim.StateNames,
 	"local_limit":   sim.LocalLimitNames,
 	"fail_mode":     sim.FailModeNames,
+	"align":         func() []string { return []string{"clock", "first"} },
 }
 
 // serverLaneNames are the lanes that can enforce the limit behind client throttling:
@@ -205,4 +206,33 @@ func ParseLanes(s string) ([]string, error) {
 		return nil, fmt.Errorf("no lanes named (want some of %s)", strings.Join(sim.LaneNames(), ", "))
 	}
 	return lanes, nil
+}
+
+// Level is a bucket's starting level: "full" (written back as nothing: the
+// default), "empty" (0) or a whole number of cost units. Full is -1.
+type Level int64
+
+func (l *Level) parseScalar(s string) error {
+	switch s {
+	case "full":
+		*l = -1
+		return nil
+	case "empty":
+		*l = 0
+		return nil
+	}
+	n, err := strconv.ParseInt(s, 10, 64)
+	if err != nil || n < 0 {
+		return fmt.Errorf("want full, empty or a whole number of cost units from 0, got %q", s)
+	}
+	*l = Level(n)
+	return nil
+}
+
+// MarshalYAML writes empty as empty and a number as itself.
+func (l Level) MarshalYAML() (any, error) {
+	if l == 0 {
+		return "empty", nil
+	}
+	return int64(l), nil
 }

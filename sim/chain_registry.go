@@ -34,6 +34,9 @@ type LaneInfo struct {
 	Short   string   // for narrow terminals: at most 12 bytes
 	Class   LaneClass
 	Default bool // runs when a scenario names no lanes
+	// Product is the product and version a product lane decides as ("nginx
+	// 1.22.1"); "" for a textbook algorithm.
+	Product string
 	// Settings is the section of a scenario file, and the Config field path, of
 	// the lane's own settings ("aimd"); "" when it has none.
 	Settings string
@@ -97,6 +100,8 @@ func laneRows() []LaneInfo {
 		LaneVegas: {Kind: LaneVegas, Name: "vegas", Title: "Vegas concurrency", Short: "Vegas", Class: ConcurrencyLimiter,
 			Settings: "vegas", concurrency: newVegas, defaults: vegasDefaults, check: checkVegas,
 			shedRetryAfter: func(c *Config) time.Duration { return c.Vegas.RetryAfter }},
+		LaneNginx: {Name: "nginx", Title: "nginx limit_req", Short: "nginx", Product: "nginx 1.22.1", Settings: "nginx",
+			rate: productOf[algorithms.NginxState](newNginxRule), check: checkNginx, fast: fastNone, burst: true},
 	}
 }
 

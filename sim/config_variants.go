@@ -86,13 +86,14 @@ func (c *Config) laneConfig(i int) *Config {
 		return c
 	}
 	v := c.Variants[i]
-	if v.AIMD == nil && v.Throttle == nil && v.Vegas == nil {
+	if v.AIMD == nil && v.Throttle == nil && v.Vegas == nil && v.Options.None() && v.Product == (ProductSettings{}) {
 		return c
 	}
 	lc := *c
 	lc.AIMD = overlay(c.AIMD, v.AIMD)
 	lc.Throttle = overlay(c.Throttle, v.Throttle)
 	lc.Vegas = overlay(c.Vegas, v.Vegas)
+	lc.options, lc.product = v.Options, v.Product
 	return &lc
 }
 
@@ -136,6 +137,7 @@ func checkLanes(ck *checker, c *Config) {
 		seen[name] = i
 		if i < len(c.Variants) && k.known() {
 			checkVariantSettings(ck, fmt.Sprintf("variants[%d]", i), c, i)
+			checkOptions(ck, fmt.Sprintf("variants[%d]", i), c, i)
 		}
 	}
 }
@@ -166,7 +168,7 @@ func checkVariantSettings(ck *checker, path string, c *Config, i int) {
 	for _, s := range []struct {
 		name string
 		set  bool
-	}{{"aimd", v.AIMD != nil}, {"throttle", v.Throttle != nil}, {"vegas", v.Vegas != nil}} {
+	}{{"aimd", v.AIMD != nil}, {"throttle", v.Throttle != nil}, {"vegas", v.Vegas != nil}, {"nginx", v.Product.Nginx != nil}} {
 		if s.set && s.name != info.Settings {
 			ck.add(path+"."+s.name, "a lane of %s has no %s settings", info.Name, s.name)
 		}

@@ -49,8 +49,9 @@ func TestDirectPathOf(t *testing.T) {
 		if err != nil {
 			t.Fatal(err)
 		}
-		if got := directPathOf(d); !got.known() {
-			t.Errorf("directPathOf(%v).known() = false, want true", info.Kind)
+		path := directPathOf(d)
+		if got, want := path.known(), info.fast&fastDirect != 0; got != want {
+			t.Errorf("directPathOf(%v).known() = %v, want %v (as its row declares)", info.Kind, got, want)
 		}
 	}
 	if got := directPathOf(nil); got.known() {

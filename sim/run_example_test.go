@@ -75,6 +75,7 @@ func ExampleLanes() {
 	// aimd                   AIMD concurrency       concurrency limiter default true
 	// client_throttle        client throttling      client gate         default true
 	// vegas                  Vegas concurrency      concurrency limiter default false
+	// nginx                  nginx limit_req        rate limiter        default false
 }
 
 // One algorithm as two lanes: token buckets of burst 5 and burst 20, named

@@ -42,7 +42,7 @@ func sharingLanes(cfg *Config, opt Options, pop *population) []int {
 	}
 	var lanes []int
 	for i, k := range cfg.Lanes {
-		if k.Info().fast.shares() {
+		if k.Info().fast.shares() && cfg.laneConfig(i).options.None() {
 			lanes = append(lanes, i)
 		}
 	}

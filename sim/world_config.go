@@ -57,6 +57,11 @@ type Config struct {
 	// (at least 1ms), chosen so that whole buckets make the first limit's window
 	// exactly (or whole windows one bucket).
 	Bucket time.Duration
+
+	// options and product are the lane options and product settings of the
+	// lane applying this Config (laneConfig): set only in a lane's own copy.
+	options LaneOptions
+	product ProductSettings
 }
 
 // Limit is one link of the limit chain: a policy counted by one key.
@@ -143,6 +148,11 @@ type Variant struct {
 	AIMD     *AIMDSettings
 	Throttle *ThrottleSettings
 	Vegas    *VegasSettings
+	// Options change how the lane's per-key limiter decides (a rate-limiter
+	// lane's, or a client_throttle lane's server chain).
+	Options LaneOptions
+	// Product is a product lane's own settings (the one of its product).
+	Product ProductSettings
 }
 
 // KeyKind is what a limit counts by.
@@ -173,6 +183,7 @@ const (
 	LaneAIMD
 	LaneClientThrottle
 	LaneVegas
+	LaneNginx
 )
 
 // ClientGroup is Count identical clients.

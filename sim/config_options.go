@@ -1,0 +1,38 @@
+package sim
+
+import "time"
+
+// checkOptions reports the options of lane i that are out of range or that its
+// per-key limiter cannot apply, under path.
+func checkOptions(ck *checker, path string, c *Config, i int) {
+	o := c.Variants[i].Options
+	if o.None() {
+		return
+	}
+	kind, ok := c.laneConfig(i).chainKind(c.Lanes[i])
+	if !ok {
+		ck.add(path, "%v has no per-key limiter for options to change (they apply to rate-limiter lanes and client_throttle's server)", c.Lanes[i])
+		return
+	}
+	for _, d := range []struct {
+		name string
+		v    time.Duration
+	}{{"ban", o.Ban}, {"clock", o.Clock}, {"wait", o.Wait}} {
+		if d.v < 0 {
+			ck.add(path+"."+d.name, "must not be negative, got %v", d.v)
+		}
+	}
+	bucket := kind == LaneTokenBucket || kind == LaneGCRA
+	if o.Wait > 0 && !bucket {
+		ck.add(path+".wait", "%v cannot wait a request for its turn exactly (a window would count it in the wrong window); only token_bucket and gcra can", kind)
+	}
+	if o.Start != nil && !bucket {
+		ck.add(path+".start", "%v has no level to start at; only token_bucket and gcra have", kind)
+	}
+	if o.Start != nil && *o.Start < 0 {
+		ck.add(path+".start", "must not be negative, got %d", *o.Start)
+	}
+	if o.AlignFirst && kind != LaneFixedWindow {
+		ck.add(path+".align", "%v has no windows to align; only fixed_window has", kind)
+	}
+}
