@@ -1,6 +1,7 @@
 package report
 
 import (
+	"cmp"
 	"embed"
 	"encoding/base64"
 	"fmt"
@@ -225,7 +226,7 @@ func laneVerdict(r sim.Result, l sim.LaneResult) verdict {
 	out := fmt.Sprintf("Admitted %s of %s attempts", count(l.Admitted), count(l.Attempts))
 	var not []string
 	if l.Refused > 0 {
-		not = append(not, fmt.Sprintf("refused %s (429)", count(l.Refused)))
+		not = append(not, fmt.Sprintf("refused %s (%d)", count(l.Refused), cmp.Or(l.RefusalStatus, sim.StatusTooManyRequests)))
 	}
 	if l.Shed > 0 {
 		not = append(not, fmt.Sprintf("shed %s (503)", count(l.Shed)))

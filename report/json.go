@@ -1,6 +1,7 @@
 package report
 
 import (
+	"cmp"
 	"encoding/csv"
 	"encoding/json"
 	"fmt"
@@ -71,21 +72,24 @@ type jsonPolicy struct {
 }
 
 type jsonLane struct {
-	Lane      string           `json:"lane"`
-	Algorithm string           `json:"algorithm"`
-	Title     string           `json:"title"`
-	Policy    jsonPolicy       `json:"policy"`
-	Attempts  int64            `json:"attempts"`
-	Unique    int64            `json:"unique"`
-	Admitted  int64            `json:"admitted"`
-	Refused   int64            `json:"refused"`
-	Shed      int64            `json:"shed"`
-	Delayed   int64            `json:"delayed"`
-	Dropped   int64            `json:"dropped"`
-	Succeeded int64            `json:"succeeded"`
-	GaveUp    int64            `json:"gave_up"`
-	Pending   int64            `json:"pending"`
-	RefusedBy []jsonLimitCount `json:"refused_by"`
+	Lane      string     `json:"lane"`
+	Algorithm string     `json:"algorithm"`
+	Title     string     `json:"title"`
+	Policy    jsonPolicy `json:"policy"`
+	Attempts  int64      `json:"attempts"`
+	Unique    int64      `json:"unique"`
+	Admitted  int64      `json:"admitted"`
+	Refused   int64      `json:"refused"`
+	// RefusalStatus is the HTTP status of the lane's refusals (429 unless the
+	// lane or its product says another).
+	RefusalStatus int              `json:"refusal_status"`
+	Shed          int64            `json:"shed"`
+	Delayed       int64            `json:"delayed"`
+	Dropped       int64            `json:"dropped"`
+	Succeeded     int64            `json:"succeeded"`
+	GaveUp        int64            `json:"gave_up"`
+	Pending       int64            `json:"pending"`
+	RefusedBy     []jsonLimitCount `json:"refused_by"`
 	// ShadowRefused and ShadowRefusedBy: attempts a shadow limit would have
 	// refused (present when the run has a shadow limit).
 	ShadowRefused          int64             `json:"shadow_refused,omitempty"`
@@ -326,7 +330,7 @@ func (c comparison) fillJSON(run *jsonRun) {
 		jl := jsonLane{
 			Lane: l.Name, Algorithm: l.Lane.String(), Title: l.Title(),
 			Policy:   jsonPolicy{l.Policy.Limit, secs(l.Policy.Window), l.Policy.EffectiveBurst()},
-			Attempts: l.Attempts, Unique: l.Unique, Admitted: l.Admitted, Refused: l.Refused, Shed: l.Shed,
+			Attempts: l.Attempts, Unique: l.Unique, Admitted: l.Admitted, Refused: l.Refused, RefusalStatus: cmp.Or(l.RefusalStatus, sim.StatusTooManyRequests), Shed: l.Shed,
 			Delayed: l.Delayed, Dropped: l.Dropped, Succeeded: l.Succeeded, GaveUp: l.GaveUp, Pending: l.Pending,
 			RefusedBy: []jsonLimitCount{}, Delay: percentiles(l.Delay),
 			Peak:           jsonPeak{l.Peak.Count, secs(l.Peak.Start), secs(l.Peak.End), l.Peak.Key, l.Peak.Limit, finite(l.Peak.Ratio)},

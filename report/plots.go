@@ -1,11 +1,14 @@
 package report
 
 import (
+	"cmp"
 	"fmt"
 	"image/color"
 	"math"
 	"slices"
 	"sort"
+	"strconv"
+	"strings"
 	"time"
 
 	"gonum.org/v1/plot"
@@ -168,12 +171,12 @@ func timelineFigure(r sim.Result, tl *Timeline, topo *sim.Topology) *chart.Figur
 	p.Add(lanesPlotter{r: r, rows: rows, most: most, topo: topo})
 	f := &chart.Figure{
 		Name: "timeline", Title: "Lanes timeline: what each lane did to every attempt",
-		Caption: "One row per lane. Admitted and delayed attempts rise above each row's midline; refused (429), shed (503) and " +
+		Caption: "One row per lane. Admitted and delayed attempts rise above each row's midline; refused (" + refusalStatuses(r) + "), shed (503) and " +
 			"client-dropped ones hang below. Bar height grows with the square root of the attempts in a " +
 			fmt.Sprintf("%s column, so single requests stay visible. ", FormatDuration(time.Duration(float64(tl.ColumnWidth())*TimelineColumns/timelineBins))) +
 			"The yellow band is the lane's worst window: where it admitted the most in one window.",
 		Width: 11 * vg.Inch, Height: vg.Length(1.6+0.62*float64(n)) * vg.Inch,
-		Legend: append(markLegend(), chart.LegendEntry{Label: "worst window", Colour: chart.ColShade}),
+		Legend: append(markLegend(r), chart.LegendEntry{Label: "worst window", Colour: chart.ColShade}),
 		Body:   chart.Single(p),
 	}
 	if hasShadow(r) {
@@ -189,12 +192,34 @@ func timelineFigure(r sim.Result, tl *Timeline, topo *sim.Topology) *chart.Figur
 }
 
 // markLegend names sim's marks in their order, in their colours.
-func markLegend() []chart.LegendEntry {
+func markLegend(r sim.Result) []chart.LegendEntry {
 	out := make([]chart.LegendEntry, 0, sim.MarkKinds+1)
 	for m := range sim.Mark(sim.MarkKinds) {
-		out = append(out, chart.LegendEntry{Label: m.Info().Legend, Colour: chart.MarkColour(m)})
+		label := m.Info().Legend
+		if m == sim.MarkRefused {
+			label = "refused (" + refusalStatuses(r) + ")"
+		}
+		out = append(out, chart.LegendEntry{Label: label, Colour: chart.MarkColour(m)})
 	}
 	return out
+}
+
+// refusalStatuses are the HTTP statuses r's lanes refuse with, in order:
+// "429", or "429 or 503" when lanes differ.
+func refusalStatuses(r sim.Result) string {
+	var codes []int
+	for _, l := range r.Lanes {
+		codes = append(codes, cmp.Or(l.RefusalStatus, sim.StatusTooManyRequests))
+	}
+	if len(codes) == 0 {
+		codes = []int{sim.StatusTooManyRequests}
+	}
+	slices.Sort(codes)
+	var names []string
+	for _, c := range slices.Compact(codes) {
+		names = append(names, strconv.Itoa(c))
+	}
+	return strings.Join(names, " or ")
 }
 
 type lanesPlotter struct {

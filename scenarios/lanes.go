@@ -113,7 +113,7 @@ func variantOf(ls laneSpec) sim.Variant {
 // laneOptions are the lane options o writes.
 func laneOptions(o laneSpec) sim.LaneOptions {
 	lo := sim.LaneOptions{Penalty: o.Penalty, Ban: durOr(o.Ban, 0), Clock: durOr(o.Clock, 0), Wait: durOr(o.Wait, 0),
-		AlignFirst: o.Align == "first"}
+		Status: o.Status, AlignFirst: o.Align == "first"}
 	if o.Start != nil && *o.Start >= 0 { // -1 is full, the default
 		n := int64(*o.Start)
 		lo.Start = &n
@@ -123,7 +123,7 @@ func laneOptions(o laneSpec) sim.LaneOptions {
 
 // laneOptionsToFile writes lane options o into spec.
 func laneOptionsToFile(o sim.LaneOptions, spec *laneSpec) {
-	spec.Penalty, spec.Ban, spec.Clock, spec.Wait = o.Penalty, optDur(o.Ban), optDur(o.Clock), optDur(o.Wait)
+	spec.Penalty, spec.Ban, spec.Clock, spec.Wait, spec.Status = o.Penalty, optDur(o.Ban), optDur(o.Clock), optDur(o.Wait), o.Status
 	if o.Start != nil {
 		l := Level(*o.Start)
 		spec.Start = &l

@@ -108,6 +108,7 @@ type laneSpec struct {
 	Clock   *Duration `yaml:"clock,omitempty" check:"positive" doc:"the limiter's clock tick: it sees the time truncated to a multiple of it, 1ms as nginx and HAProxy (default exact)"`
 	Wait    *Duration `yaml:"wait,omitempty" check:"positive" doc:"token_bucket and gcra: a request that would be refused waits up to this long for its turn, as x/time/rate's Reserve and Traefik (default none)"`
 	Start   *Level    `yaml:"start,omitempty" doc:"token_bucket and gcra: a new key's level, full, empty or a number of cost units (default full)"`
+	Status  int       `yaml:"status,omitempty" check:"positive" doc:"the HTTP status of the lane's refusals, 400 to 599, as nginx's limit_req_status (default 429; an nginx lane's 503)"`
 	Align   string    `yaml:"align,omitempty" enum:"align" doc:"fixed_window: clock (windows from the start of the run) or first (from each key's first request) (default clock)"`
 }
 

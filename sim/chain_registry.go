@@ -37,6 +37,9 @@ type LaneInfo struct {
 	// Product is the product and version a product lane decides as ("nginx
 	// 1.22.1"); "" for a textbook algorithm.
 	Product string
+	// Status is the HTTP status of the lane's refusals when the scenario
+	// gives none (nginx's limit_req_status defaults to 503); zero is 429.
+	Status int
 	// Settings is the section of a scenario file, and the Config field path, of
 	// the lane's own settings ("aimd"); "" when it has none.
 	Settings string
@@ -100,7 +103,7 @@ func laneRows() []LaneInfo {
 		LaneVegas: {Kind: LaneVegas, Name: "vegas", Title: "Vegas concurrency", Short: "Vegas", Class: ConcurrencyLimiter,
 			Settings: "vegas", concurrency: newVegas, defaults: vegasDefaults, check: checkVegas,
 			shedRetryAfter: func(c *Config) time.Duration { return c.Vegas.RetryAfter }},
-		LaneNginx: {Name: "nginx", Title: "nginx limit_req", Short: "nginx", Product: "nginx 1.22.1", Settings: "nginx",
+		LaneNginx: {Name: "nginx", Title: "nginx limit_req", Short: "nginx", Product: "nginx 1.22.1", Status: 503, Settings: "nginx",
 			rate: productOf[algorithms.NginxState](newNginxRule), check: checkNginx, fast: fastNone, burst: true},
 	}
 }

@@ -22,6 +22,9 @@ func checkOptions(ck *checker, path string, c *Config, i int) {
 			ck.add(path+"."+d.name, "must not be negative, got %v", d.v)
 		}
 	}
+	if o.Status != 0 && (o.Status < 400 || o.Status > 599) {
+		ck.add(path+".status", "a refusal's status is 400 to 599 (a 4xx or 5xx), got %d", o.Status)
+	}
 	bucket := kind == LaneTokenBucket || kind == LaneGCRA
 	if o.Wait > 0 && !bucket {
 		ck.add(path+".wait", "%v cannot wait a request for its turn exactly (a window would count it in the wrong window); only token_bucket and gcra can", kind)
@@ -35,4 +38,21 @@ func checkOptions(ck *checker, path string, c *Config, i int) {
 	if o.AlignFirst && kind != LaneFixedWindow {
 		ck.add(path+".align", "%v has no windows to align; only fixed_window has", kind)
 	}
+}
+
+// StatusTooManyRequests is the HTTP status of a refusal unless a lane says
+// another (RFC 6585).
+const StatusTooManyRequests = 429
+
+// RefusalStatus is the HTTP status lane i of c refuses with: its option's,
+// else its chain's product default, else 429.
+func (c *Config) RefusalStatus(i int) int {
+	lc := c.laneConfig(i)
+	if s := lc.options.Status; s != 0 {
+		return s
+	}
+	if kind, ok := lc.chainKind(c.LanesRun()[i]); ok && kind.Info().Status != 0 {
+		return kind.Info().Status
+	}
+	return StatusTooManyRequests
 }

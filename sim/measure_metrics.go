@@ -304,6 +304,7 @@ func (m *metrics) result(lane int, pop *population, cfg *Config, now time.Durati
 	r := m.counts
 	r.Lane, r.Name = cfg.Lanes[lane], cfg.LaneName(lane)
 	r.Policy = cfg.policy(lane, 0)
+	r.RefusalStatus = cfg.RefusalStatus(lane)
 	r.Pending = r.Unique - r.Succeeded - r.GaveUp
 	for i, n := range m.refusedBy {
 		r.RefusedBy = append(r.RefusedBy, LimitCount{Limit: cfg.Limits[i].Name, Count: n})

@@ -34,6 +34,9 @@ type LaneResult struct {
 	// Policy is the first limit's policy as this lane applied it: the chain's,
 	// unless an override replaced it.
 	Policy algorithms.Policy
+	// RefusalStatus is the HTTP status the lane refuses with
+	// (Config.RefusalStatus): 429 unless the lane or its product says another.
+	RefusalStatus int
 
 	Attempts  int64 // attempts that reached the lane, retries included
 	Unique    int64 // unique requests (first attempts)

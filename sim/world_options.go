@@ -28,6 +28,10 @@ type LaneOptions struct {
 	// Start, when set, is a never-seen key's level in the token bucket or
 	// GCRA, in cost units (0: empty); nil starts it full.
 	Start *int64
+	// Status, when set, is the HTTP status of the lane's refusals, 400 to 599
+	// (nginx's limit_req_status); zero is the lane's own: 429, or its
+	// product's default (nginx: 503).
+	Status int
 	// AlignFirst aligns a fixed window lane's windows to each key's first
 	// request (as Redis INCR and EXPIRE scripts do) instead of to the start of
 	// the run.

@@ -28,8 +28,7 @@ const binSlices = 1024
 // columns that changed and a hover can be answered with a real request. Memory
 // is bounded by binSlices, whatever the number of clients.
 type bins struct {
-	row  []int // lane kind → row; -1 for lanes not run
-	rows []binRing
+	rows []binRing // one per lane, by its index in the run (TraceRecord.LaneIndex)
 }
 
 // binRing is one lane's columns, with what changed since the last frame.
@@ -45,12 +44,8 @@ type binCell struct {
 }
 
 func newBins(width time.Duration, lanes []sim.LaneKind) *bins {
-	b := &bins{row: make([]int, sim.LaneKinds()), rows: make([]binRing, len(lanes))}
-	for i := range b.row {
-		b.row[i] = -1
-	}
-	for i, k := range lanes {
-		b.row[k] = i
+	b := &bins{rows: make([]binRing, len(lanes))}
+	for i := range lanes {
 		b.rows[i] = binRing{Bins: sim.NewBins(width, binSlices, (*binCell).clear, (*binCell).clear), dirty: math.MaxInt64, last: -1}
 	}
 	return b
@@ -67,10 +62,10 @@ func (c *binCell) clear() {
 // Each lane's records come in time order.
 func (b *bins) Record(r *sim.TraceRecord) error {
 	mark := markOf(r.Event)
-	if mark < 0 || int(r.Lane) >= len(b.row) || b.row[r.Lane] < 0 || r.At < 0 {
+	if mark < 0 || r.LaneIndex < 0 || r.LaneIndex >= len(b.rows) || r.At < 0 {
 		return nil
 	}
-	ring := &b.rows[b.row[r.Lane]]
+	ring := &b.rows[r.LaneIndex]
 	k := ring.Column(r.At)
 	c := ring.At(k)
 	if c == nil {

@@ -1,6 +1,8 @@
 package web
 
 import (
+	"fmt"
+	"net/http"
 	"strings"
 	"time"
 
@@ -141,7 +143,8 @@ func (s *session) sample(i int, k int64, mark int) (sample, bool) {
 		smp.Status = "dropped by the client's adaptive throttle: never sent"
 		return smp, true
 	case int(sim.MarkRefused):
-		smp.Status = "429 Too Many Requests"
+		code := cfg.RefusalStatus(rec.LaneIndex)
+		smp.Status = fmt.Sprintf("%d %s", code, http.StatusText(code))
 	case int(sim.MarkShed):
 		smp.Status = "503 Service Unavailable"
 	case int(sim.MarkDelayed):
