@@ -33,8 +33,16 @@ import (
 //     delay of 0 ms is a pass (line 296: $limit_req_status PASSED), so Decide
 //     answers Admit, not Delay, for a wait nginx truncates to 0.
 //
-// So burst+1 requests of one instant pass (0, 1000, …, burst×1000), and from an
-// empty state a request waits exactly as rlsim's LeakyBucket with the same burst.
+// So burst+1 requests of one instant pass (0, 1000, …, burst×1000). Against
+// LeakyBucket with the same Policy (NginxZoneOf, Nr/s), on instants of whole ms:
+// the same requests are refused, with the same Remaining; the Delay is the
+// same when 1000/N ms is whole and the cost 1. They differ (nginx_test.go,
+// checkNginxIsLeaky): for cost c > 1 by (c−1)×T (nginx answers the last of c
+// requests); when 1000/N ms is not whole, nginx's delay is truncated to whole ms
+// (a wait under 1 ms is a pass) and its RetryAfter and Reset are the next whole
+// ms; for Nr/m, whose rate ⌊N×1000/60⌋ is not N/60 per second and whose drain
+// truncates; between whole ms (nginx's clock is whole ms); and for a clock
+// going back (nginx's clamps, below LeakyBucket's "never admitted more").
 //
 // Cost is rlsim's, not nginx's (nginx counts requests): a request of cost c is c
 // requests of the same ms, all or nothing. Its excess′ is the last of them,
@@ -75,6 +83,11 @@ type NginxState struct {
 	last   int64
 	seen   bool
 }
+
+// Excess is the key's excess in milli-requests as stored at its last charged
+// request (not drained since), as nginx's error log prints it ("excess: 1.990"
+// is 1990).
+func (s NginxState) Excess() int64 { return s.excess }
 
 // NginxZone is one nginx limit_req zone and limit_req directive, in nginx's words:
 //
