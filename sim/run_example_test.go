@@ -63,19 +63,28 @@ func ExampleSimulation_RunUntil() {
 func ExampleLanes() {
 	classes := map[sim.LaneClass]string{sim.RateLimiter: "rate limiter", sim.ConcurrencyLimiter: "concurrency limiter", sim.ClientGate: "client gate"}
 	for _, l := range sim.Lanes() {
-		fmt.Printf("%-22s %-22s %-19s default %v\n", l.Name, l.Title, classes[l.Class], l.Default)
+		fmt.Printf("%-22s %-29s %-19s default %v\n", l.Name, l.Title, classes[l.Class], l.Default)
 	}
 	// Output:
-	// fixed_window           fixed window           rate limiter        default true
-	// sliding_log            sliding log            rate limiter        default true
-	// sliding_window_counter sliding window counter rate limiter        default true
-	// token_bucket           token bucket           rate limiter        default true
-	// leaky_bucket           leaky bucket           rate limiter        default true
-	// gcra                   GCRA                   rate limiter        default true
-	// aimd                   AIMD concurrency       concurrency limiter default true
-	// client_throttle        client throttling      client gate         default true
-	// vegas                  Vegas concurrency      concurrency limiter default false
-	// nginx                  nginx limit_req        rate limiter        default false
+	// fixed_window           fixed window                  rate limiter        default true
+	// sliding_log            sliding log                   rate limiter        default true
+	// sliding_window_counter sliding window counter        rate limiter        default true
+	// token_bucket           token bucket                  rate limiter        default true
+	// leaky_bucket           leaky bucket                  rate limiter        default true
+	// gcra                   GCRA                          rate limiter        default true
+	// aimd                   AIMD concurrency              concurrency limiter default true
+	// client_throttle        client throttling             client gate         default true
+	// vegas                  Vegas concurrency             concurrency limiter default false
+	// nginx                  nginx limit_req               rate limiter        default false
+	// envoy_local            Envoy local rate limit        rate limiter        default false
+	// envoy_ratelimit        Envoy global rate limit       rate limiter        default false
+	// kong                   Kong rate-limiting            rate limiter        default false
+	// kong_advanced          Kong rate-limiting-advanced   rate limiter        default false
+	// traefik                Traefik RateLimit             rate limiter        default false
+	// aws_apigw              AWS API Gateway throttling    rate limiter        default false
+	// aws_waf                AWS WAF rate-based rule       rate limiter        default false
+	// cloudflare             Cloudflare rate limiting rule rate limiter        default false
+	// haproxy                HAProxy stick table           rate limiter        default false
 }
 
 // One algorithm as two lanes: token buckets of burst 5 and burst 20, named

@@ -184,6 +184,15 @@ const (
 	LaneClientThrottle
 	LaneVegas
 	LaneNginx
+	LaneEnvoyLocal
+	LaneEnvoyRateLimit
+	LaneKong
+	LaneKongAdvanced
+	LaneTraefik
+	LaneAWSAPIGateway
+	LaneAWSWAF
+	LaneCloudflare
+	LaneHAProxy
 )
 
 // ClientGroup is Count identical clients.

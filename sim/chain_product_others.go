@@ -1,0 +1,134 @@
+package sim
+
+// The product lanes other than nginx's: each reads the limit's policy through
+// the product's own translation (algorithms.<Product>ParamsOf) and adds the
+// lane's product settings. docs/products.md gives each product's source.
+
+import (
+	"time"
+
+	"github.com/rlsim/rlsim/algorithms"
+)
+
+func newEnvoyLocalRule(p algorithms.Policy, r laneRule) (*algorithms.EnvoyLocal, error) {
+	s := r.product().EnvoyLocal
+	if s == nil {
+		s = &EnvoyLocalSettings{}
+	}
+	var x algorithms.EnvoyLocalParams
+	if s.AsWritten {
+		x = algorithms.EnvoyLocalParams{MaxTokens: p.EffectiveBurst(), TokensPerFill: p.Limit, FillInterval: p.Window}
+	} else {
+		var err error
+		if x, err = algorithms.EnvoyLocalParamsOf(p); err != nil {
+			return nil, err
+		}
+	}
+	if s.Stepwise {
+		x.Refill = algorithms.EnvoyStepwise
+	}
+	if s.Start != nil {
+		x.Start, x.StartTokens = algorithms.EnvoyStartTokens, *s.Start
+	}
+	return algorithms.NewEnvoyLocal(x)
+}
+
+func newEnvoyRateLimitRule(p algorithms.Policy, r laneRule) (*algorithms.EnvoyRLS, error) {
+	x, err := algorithms.EnvoyRLSParamsOf(p)
+	if err != nil {
+		return nil, err
+	}
+	if s := r.product().EnvoyRateLimit; s != nil {
+		x.ShadowMode, x.Unlimited, x.LocalCache = s.ShadowMode, s.Unlimited, s.LocalCache
+	}
+	return algorithms.NewEnvoyRLS(x)
+}
+
+func newKongRule(p algorithms.Policy, r laneRule) (*algorithms.Kong, error) {
+	x, err := algorithms.KongParamsOf(p)
+	if err != nil {
+		return nil, err
+	}
+	if s := r.product().Kong; s != nil {
+		for _, f := range []struct {
+			to   *int64
+			from int64
+		}{{&x.Second, s.Second}, {&x.Minute, s.Minute}, {&x.Hour, s.Hour}, {&x.Day, s.Day}, {&x.Month, s.Month}, {&x.Year, s.Year}} {
+			if *f.to == 0 {
+				*f.to = f.from
+			}
+		}
+		if s.Redis {
+			x.Policy = algorithms.KongRedis
+		}
+	}
+	return algorithms.NewKong(x)
+}
+
+func newKongAdvancedRule(p algorithms.Policy, r laneRule) (*algorithms.KongAdvanced, error) {
+	x, err := algorithms.KongAdvancedParamsOf(p)
+	if err != nil {
+		return nil, err
+	}
+	if s := r.product().KongAdvanced; s != nil {
+		if s.Fixed {
+			x.WindowType = algorithms.KongFixed
+		}
+		x.DisablePenalty = s.DisablePenalty
+	}
+	return algorithms.NewKongAdvanced(x)
+}
+
+func newTraefikRule(p algorithms.Policy, _ laneRule) (*algorithms.Traefik, error) {
+	x, err := algorithms.TraefikParamsOf(p)
+	if err != nil {
+		return nil, err
+	}
+	return algorithms.NewTraefik(x)
+}
+
+func newAWSAPIGatewayRule(p algorithms.Policy, _ laneRule) (*algorithms.AWSThrottle, error) {
+	x, err := algorithms.AWSThrottleParamsOf(p)
+	if err != nil {
+		return nil, err
+	}
+	return algorithms.NewAWSThrottle(x)
+}
+
+func newAWSWAFRule(p algorithms.Policy, r laneRule) (*algorithms.AWSWAF, error) {
+	x, err := algorithms.AWSWAFParamsOf(p)
+	if err != nil {
+		return nil, err
+	}
+	if s := r.product().AWSWAF; s != nil && s.EvaluationInterval != 0 {
+		x.EvaluationInterval = s.EvaluationInterval
+	}
+	return algorithms.NewAWSWAF(x)
+}
+
+func newCloudflareRule(p algorithms.Policy, r laneRule) (*algorithms.Cloudflare, error) {
+	x, err := algorithms.CloudflareParamsOf(p)
+	if err != nil {
+		return nil, err
+	}
+	if s := r.product().Cloudflare; s != nil {
+		x.MitigationTimeout, x.ExcludeBlocked = int64(s.MitigationTimeout/time.Second), s.ExcludeBlocked
+	}
+	return algorithms.NewCloudflare(x)
+}
+
+// checkProduct reports nothing of its own: a product lane's settings are
+// checked where its rule is built for each limit (config_bounds), which names
+// the product's own problem.
+func checkProduct(*checker, *Config) {}
+
+func newHAProxyRule(p algorithms.Policy, r laneRule) (*algorithms.HAProxy, error) {
+	x, err := algorithms.HAProxyTableOf(p)
+	if err != nil {
+		return nil, err
+	}
+	if s := r.product().HAProxy; s != nil && s.Expire != 0 {
+		x.Expire = s.Expire
+	}
+	return algorithms.NewHAProxy(x)
+}
