@@ -236,14 +236,6 @@ func (q *AWSQuota) periodAt(now time.Duration) (index int64, left time.Duration)
 	}
 }
 
-func floorDiv(a, b int64) int64 {
-	q := a / b
-	if a%b < 0 {
-		q--
-	}
-	return q
-}
-
 // allowance is the quota of period index.
 func (q *AWSQuota) allowance(index int64) int64 {
 	if index == q.base {

@@ -230,6 +230,7 @@ func (c CalendarWindow) Window(now time.Duration) (start, end time.Duration) {
 	return time.Duration((from-esec)*nsPerSec - ensec), time.Duration((to-esec)*nsPerSec - ensec)
 }
 
+// floorDiv is a/b rounded toward −∞.
 func floorDiv(a, b int64) int64 {
 	q := a / b
 	if (a%b != 0) && ((a < 0) != (b < 0)) {
