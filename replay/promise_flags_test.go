@@ -11,8 +11,8 @@ import (
 )
 
 func promiseFlags() Flags {
-	return Flags{Limits: []string{"key=ip limit=10/1m"}, LogFormat: "auto", TZ: "UTC", Late: 5 * time.Second,
-		LegitBelow: 0.5, Top: 10, Format: "text"}
+	return Flags{Limits: []string{"key=ip limit=10/1m"}, Lanes: []string{"gcra", "token_bucket"}, LogFormat: "auto", TZ: "UTC",
+		Late: 5 * time.Second, LegitBelow: 0.5, Top: 10, Format: "text"}
 }
 
 // Flags.Options carries each flag into the options.
@@ -91,7 +91,7 @@ func nanFloat() float64 { var z float64; return z / z }
 // Limit.Check reports every lane's problem on one line; newDecider names an
 // unknown lane and the lanes a log can replay.
 func TestPromiseLimitCheck(t *testing.T) {
-	if err := mustLimit(t, "key=ip limit=10/1m").Check(nil); err != nil {
+	if err := mustLimit(t, "key=ip limit=10/1m").Check([]string{"gcra", "fixed_window"}); err != nil {
 		t.Errorf("Check(10/1m) = %v", err)
 	}
 	_, err := newDecider("aimd", algorithms.Policy{Limit: 1, Window: time.Second})

@@ -356,7 +356,7 @@ func TestPromiseCSV(t *testing.T) {
 // bad nor a request; Format is the format detected.
 func TestPromiseLineCounts(t *testing.T) {
 	log := "time,ip\n\n2026-03-01T09:00:00Z,192.0.2.1\nnot,a,row\n\n2026-03-01T09:00:01Z,192.0.2.2\n"
-	res, err := replayString(t, "c.csv", log, Options{})
+	res, err := replayString(t, "c.csv", log, Options{Lanes: []string{"gcra"}})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -377,7 +377,7 @@ func TestPromiseBadShareCountsTooLate(t *testing.T) {
 		lines = append(lines, lineAt("json", t0.Add(time.Duration(10+i)*time.Second), "192.0.2.1"))
 	}
 	lines = append(lines, lineAt("json", t0, "192.0.2.1"), "{bad")
-	res := replayLines(t, "json", lines, Options{Format: "json"})
+	res := replayLines(t, "json", lines, Options{Format: "json", Lanes: []string{"gcra"}})
 	if res.TooLate != 1 || res.Bad != 1 || res.Requests != 8 {
 		t.Fatalf("too late %d bad %d requests %d; want 1, 1, 8", res.TooLate, res.Bad, res.Requests)
 	}
@@ -385,7 +385,7 @@ func TestPromiseBadShareCountsTooLate(t *testing.T) {
 		t.Errorf("1 bad of 10 read: warnings %q, want none", res.Warnings)
 	}
 	lines = append(lines, "{bad")
-	res = replayLines(t, "json", lines, Options{Format: "json"})
+	res = replayLines(t, "json", lines, Options{Format: "json", Lanes: []string{"gcra"}})
 	want := "2 of 11 lines (18.2%) did not parse, more than 10%: check --log-format and --fields"
 	if len(res.Warnings) != 1 || res.Warnings[0] != want {
 		t.Errorf("2 bad of 11 read: warnings %q, want %q", res.Warnings, want)
@@ -396,7 +396,7 @@ func TestPromiseBadShareCountsTooLate(t *testing.T) {
 func TestPromiseMissingKeyPart(t *testing.T) {
 	lim := mustLimit(t, "key=ip+field:tenant limit=5/1s name=per_tenant")
 	res := replayLines(t, "json", []string{`{"time":"2026-03-01T09:00:00Z","ip":"192.0.2.1"}`,
-		`{"time":"2026-03-01T09:00:00Z","ip":"192.0.2.1","tenant":"t1"}`}, Options{Format: "json", Limits: []Limit{lim}})
+		`{"time":"2026-03-01T09:00:00Z","ip":"192.0.2.1","tenant":"t1"}`}, Options{Format: "json", Limits: []Limit{lim}, Lanes: []string{"gcra"}})
 	if res.Bad != 1 || res.Requests != 1 || len(res.Shown) != 1 || res.Shown[0].Problem != "no ip+field:tenant for key per_tenant" || res.Shown[0].Line != 1 {
 		t.Errorf("bad %d requests %d shown %+v; want line 1: no ip+field:tenant for key per_tenant", res.Bad, res.Requests, res.Shown)
 	}

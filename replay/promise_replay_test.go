@@ -1,10 +1,14 @@
 package replay
 
 import (
+	"bytes"
 	"context"
+	"encoding/csv"
 	"errors"
+	"fmt"
 	"reflect"
 	"slices"
+	"strconv"
 	"strings"
 	"testing"
 	"time"
@@ -28,9 +32,6 @@ func TestPromiseOptionDefaults(t *testing.T) {
 			t.Errorf("defaults with Late %v = %+v", late, o)
 		}
 	}
-	if LaneNames == nil || len(LaneNames) != 6 {
-		t.Errorf("LaneNames = %v, want the six per-key rate-limiter lanes", LaneNames)
-	}
 }
 
 // With NoLate, a line a nanosecond behind the latest is too late; one at the
@@ -39,7 +40,7 @@ func TestPromiseNoLate(t *testing.T) {
 	t0 := time.Date(2026, 3, 1, 9, 0, 0, 0, time.UTC)
 	lines := []string{lineAt("json", t0.Add(time.Second), "192.0.2.1"), lineAt("json", t0.Add(time.Second), "192.0.2.2"),
 		lineAt("json", t0.Add(time.Second-1), "192.0.2.3")}
-	res := replayLines(t, "json", lines, Options{Format: "json", Late: NoLate})
+	res := replayLines(t, "json", lines, Options{Format: "json", Late: NoLate, Lanes: []string{"gcra"}})
 	if res.TooLate != 1 || res.Requests != 2 || res.Late != "0s" {
 		t.Errorf("NoLate: too late %d, requests %d, late %q; want 1, 2, 0s", res.TooLate, res.Requests, res.Late)
 	}
@@ -54,7 +55,7 @@ func TestPromiseProgressEvery(t *testing.T) {
 	}
 	var calls []int64
 	var lastBytes int64
-	replayLines(t, "json", lines, Options{Format: "json", ProgressEvery: 3, Progress: func(n, b int64) { calls = append(calls, n); lastBytes = b }})
+	replayLines(t, "json", lines, Options{Format: "json", Lanes: []string{"gcra"}, ProgressEvery: 3, Progress: func(n, b int64) { calls = append(calls, n); lastBytes = b }})
 	if !slices.Equal(calls, []int64{3, 6, 9}) || lastBytes <= 0 {
 		t.Errorf("progress calls %v (bytes %d), want at 3, 6 and 9 lines", calls, lastBytes)
 	}
@@ -63,7 +64,7 @@ func TestPromiseProgressEvery(t *testing.T) {
 // Strict makes the first bad line the error, naming its file and line.
 func TestPromiseStrict(t *testing.T) {
 	log := lineAt("json", time.Date(2026, 3, 1, 9, 0, 0, 0, time.UTC), "192.0.2.1") + "\n{oops\n{again\n"
-	_, err := replayString(t, "s.log", log, Options{Format: "json", Strict: true})
+	_, err := replayString(t, "s.log", log, Options{Format: "json", Strict: true, Lanes: []string{"gcra"}})
 	if err == nil || !strings.HasPrefix(err.Error(), "s.log:2: not a JSON object") {
 		t.Errorf("Strict: %v, want s.log:2 named", err)
 	}
@@ -74,7 +75,7 @@ func TestPromiseStrict(t *testing.T) {
 	if _, err := Replay(context.Background(), nil, Options{}); err == nil || err.Error() != "no limit to replay (--limit)" {
 		t.Errorf("no limit: %v", err)
 	}
-	_, err = replayString(t, "u.log", "???\n", Options{Format: "xml"})
+	_, err = replayString(t, "u.log", "???\n", Options{Format: "xml", Lanes: []string{"gcra"}})
 	if err == nil || err.Error() != `u.log: unknown format "xml" (want auto, combined, json, csv)` {
 		t.Errorf("an unknown format: %v", err)
 	}
@@ -145,6 +146,17 @@ func TestPromiseDelayedCounted(t *testing.T) {
 	if lane.Delayed != delays || lane.Refused != refusals || delays == 0 {
 		t.Errorf("delayed %d refused %d; verdicts say %d and %d (want some delayed)", lane.Delayed, lane.Refused, delays, refusals)
 	}
+	var b bytes.Buffer
+	_ = WriteCSV(&b, res)
+	rows, _ := csv.NewReader(&b).ReadAll()
+	if len(rows) != 2 || rows[1][2] != strconv.FormatInt(refusals, 10) || rows[1][3] != strconv.FormatInt(delays, 10) {
+		t.Errorf("CSV %q, want refused %d and delayed %d", rows, refusals, delays)
+	}
+	b.Reset()
+	_ = WriteJSON(&b, res)
+	if !strings.Contains(b.String(), fmt.Sprintf(`"delayed": %d,`, delays)) {
+		t.Errorf("JSON lacks delayed %d", delays)
+	}
 }
 
 // Plots: timeline and peaks for the first limit, the two sweep figures with
@@ -197,5 +209,34 @@ func TestPromiseKeyedRetire(t *testing.T) {
 	r, ok := d.retire(3, 10*time.Second)
 	if !ok || r.count != 1 || d.live() != 0 {
 		t.Errorf("retire when idle: %+v, %v, live %d", r, ok, d.live())
+	}
+}
+
+// The series are dense while the last refusal is under MaxSeries minutes
+// after the origin, and sparse pairs from exactly MaxSeries on.
+func TestPromiseSeriesSparseFromMaxSeries(t *testing.T) {
+	t0 := time.Date(2026, 3, 1, 9, 0, 0, 0, time.UTC)
+	for _, tc := range []struct {
+		minute int64
+		sparse bool
+	}{{MaxSeries - 1, false}, {MaxSeries, true}} {
+		later := t0.Add(time.Duration(tc.minute) * time.Minute)
+		lines := []string{lineAt("json", t0, "192.0.2.1"), lineAt("json", t0, "192.0.2.1"),
+			lineAt("json", later, "192.0.2.1"), lineAt("json", later, "192.0.2.1")}
+		res := replayLines(t, "json", lines, Options{Format: "json", Limits: []Limit{mustLimit(t, "key=ip limit=1/1m")}, Lanes: []string{"fixed_window"}})
+		lane := res.Limits[0].Lanes[0]
+		hour := tc.minute / 60
+		if tc.sparse {
+			if len(lane.ByMinute) != 0 || len(lane.ByHour) != 0 ||
+				!reflect.DeepEqual(lane.ByMinuteSparse, [][2]int64{{0, 1}, {tc.minute, 1}}) ||
+				!reflect.DeepEqual(lane.ByHourSparse, [][2]int64{{0, 1}, {hour, 1}}) {
+				t.Errorf("last refusal at minute %d: dense %d/%d, sparse %v %v; want sparse pairs", tc.minute, len(lane.ByMinute), len(lane.ByHour), lane.ByMinuteSparse, lane.ByHourSparse)
+			}
+			continue
+		}
+		if int64(len(lane.ByMinute)) != tc.minute+1 || lane.ByMinute[0] != 1 || lane.ByMinute[tc.minute] != 1 ||
+			int64(len(lane.ByHour)) != hour+1 || lane.ByHour[hour] != 1 || lane.ByMinuteSparse != nil {
+			t.Errorf("last refusal at minute %d: %d minutes, %d hours, sparse %v; want dense", tc.minute, len(lane.ByMinute), len(lane.ByHour), lane.ByMinuteSparse)
+		}
 	}
 }

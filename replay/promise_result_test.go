@@ -121,10 +121,10 @@ func TestPromiseTextFields(t *testing.T) {
 	if strings.Contains(out, "behind a full reorder buffer") {
 		t.Errorf("no line behind a full buffer, but the text says some")
 	}
-	res.BehindFull = 3
+	res.Lines, res.Bad, res.TooLate, res.BehindFull = 50, 2, 4, 3
 	b.Reset()
 	_ = WriteText(&b, res)
-	if !strings.Contains(b.String(), "0 more than 5s late, 3 behind a full reorder buffer) from") {
+	if !strings.HasPrefix(b.String(), "replayed 42 requests (50 lines; 2 bad, 4 more than 5s late, 3 behind a full reorder buffer) from") {
 		t.Errorf("behind full 3: %s", strings.SplitN(b.String(), "\n", 2)[0])
 	}
 	empty := &Result{Late: "5s"}

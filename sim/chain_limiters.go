@@ -125,7 +125,11 @@ func newDecider(r laneRule, p algorithms.Policy, keys int) (decider, error) {
 	if !r.kind.known() || r.kind.Info().rate == nil {
 		return nil, fmt.Errorf("lane %v has no per-key limiter", r.kind)
 	}
-	newState, err := r.kind.Info().rate(p, r)
+	build := r.kind.Info().rate
+	if r.kind == LaneFixedWindow && r.options().AlignFirst {
+		build = rateOf(alignedFirst)
+	}
+	newState, err := build(p, r)
 	if err != nil {
 		return nil, err
 	}

@@ -17,7 +17,7 @@ func productOf[S any, A rule[S]](newRule func(p algorithms.Policy, r laneRule) (
 		if err != nil {
 			return nil, err
 		}
-		return func(keys int) decider { return newDense[S](a, keys) }, nil
+		return withOptions[S](a, r.options())
 	}
 }
 

@@ -131,12 +131,12 @@ func laneRows() []LaneInfo {
 // charge (algorithms.Charging): a synced limit charges the store's state with
 // every replica's admissions, so no row is built without it.
 func rateOf[S any, A rule[S]](newAlg func(algorithms.Policy) (A, error)) func(algorithms.Policy, laneRule) (func(int) decider, error) {
-	return func(p algorithms.Policy, _ laneRule) (func(int) decider, error) {
+	return func(p algorithms.Policy, r laneRule) (func(int) decider, error) {
 		a, err := newAlg(p)
 		if err != nil {
 			return nil, err
 		}
-		return func(keys int) decider { return newDense[S](a, keys) }, nil
+		return withOptions[S](a, r.options())
 	}
 }
 

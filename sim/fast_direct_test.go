@@ -45,7 +45,7 @@ func TestDirectPathOf(t *testing.T) {
 		if info.Class != RateLimiter {
 			continue
 		}
-		d, err := newDecider(plainRule(info.Kind), p, 1)
+		d, err := newDecider(plainRule(info.Kind), policyFor(info.Kind, p), 1)
 		if err != nil {
 			t.Fatal(err)
 		}
