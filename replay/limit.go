@@ -45,7 +45,7 @@ func ParseLimit(s string) (Limit, error) {
 		case "burst":
 			l.Policy.Burst, err = strconv.ParseInt(v, 10, 64)
 			if err == nil && l.Policy.Burst <= 0 {
-				err = fmt.Errorf("must be positive")
+				err = nil
 			}
 		case "name":
 			l.Name = v

@@ -406,3 +406,25 @@ func TestPromiseMissingKeyPart(t *testing.T) {
 		t.Errorf("text shows no bad line:\n%s", b.String())
 	}
 }
+
+// decompressed: gunzipped only after gzip's two magic bytes; a broken gzip
+// header is an error naming the input.
+func TestPromiseDecompressed(t *testing.T) {
+	for _, in := range []string{"", "\x1f", "\x1fx", "plain"} {
+		r, err := decompressed(strings.NewReader(in))
+		if err != nil {
+			t.Errorf("decompressed(%q): %v", in, err)
+			continue
+		}
+		var b bytes.Buffer
+		b.ReadFrom(r)
+		if b.String() != in {
+			t.Errorf("decompressed(%q) = %q, want it as it is", in, b.String())
+		}
+	}
+	_, err := Replay(context.Background(), []Input{{Name: "x.gz", R: strings.NewReader("\x1f\x8b\x00")}},
+		Options{Limits: []Limit{mustLimit(t, "key=ip limit=1/1s")}, Lanes: []string{"gcra"}})
+	if err == nil || !strings.HasPrefix(err.Error(), "x.gz: ") {
+		t.Errorf("a broken gzip header: %v, want an error naming x.gz", err)
+	}
+}

@@ -345,3 +345,26 @@ func TestPromiseEpisodesAcrossRetirement(t *testing.T) {
 		t.Errorf("text: %s", b.String())
 	}
 }
+
+// A refused key's figures start at the episode in which the lane first
+// refused it: an earlier, legitimate-looking episode does not make it a
+// legitimate-looking key caught.
+func TestPromiseKeptFromFirstRefusal(t *testing.T) {
+	var lines []string
+	for m := range 20 { // episode 1: 1 a minute, never refused, every window at most 2
+		lines = append(lines, lineAt("json", promiseT0.Add(time.Duration(m)*time.Minute), "192.0.2.1"))
+	}
+	for i := range 5 { // episode 2, an hour later: 5 in a minute, 1 refused
+		lines = append(lines, lineAt("json", promiseT0.Add(2*time.Hour+time.Duration(i)*time.Second), "192.0.2.1"))
+	}
+	res := replayLines(t, "json", lines, Options{Format: "json", Limits: []Limit{mustLimit(t, promiseLimit)}, Lanes: []string{"fixed_window"}})
+	lane := res.Limits[0].Lanes[0]
+	if res.Keys != 2 || lane.Refused != 1 || lane.KeysRefused != 1 || lane.LegitCaught != 0 || len(lane.Top) != 1 ||
+		lane.Top[0] != (KeyCount{Key: "192.0.2.1", Refused: 1, Peak: 5, Legit: false}) {
+		t.Errorf("episodes %d, lane %+v; want the second episode's figures only (not legit-looking)", res.Keys, lane)
+	}
+	// Both episodes count among the peaks: 1 and 5.
+	if l := res.Limits[0]; l.Keys != 2 || l.PeakP50 != 1 || l.PeakMax != 5 {
+		t.Errorf("limit keys %d p50 %d max %d; want 2, 1, 5", l.Keys, l.PeakP50, l.PeakMax)
+	}
+}

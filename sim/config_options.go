@@ -1,6 +1,9 @@
 package sim
 
-import "time"
+import (
+	"fmt"
+	"time"
+)
 
 // checkOptions reports the options of lane i that are out of range or that its
 // per-key limiter cannot apply, under path.
@@ -55,4 +58,24 @@ func (c *Config) RefusalStatus(i int) int {
 		return kind.Info().Status
 	}
 	return StatusTooManyRequests
+}
+
+// LaneRule is the per-key limiter lane i of c applies to limit index limit,
+// its state type hidden: the lane's algorithm or product under the lane's own
+// options, settings and policy, as the simulation builds it. How conform and
+// replay decide as a lane of a scenario does.
+func (c *Config) LaneRule(i, limit int) (KeyRule, error) {
+	if i < 0 || i >= len(c.LanesRun()) || limit < 0 || limit >= len(c.Limits) {
+		return nil, fmt.Errorf("no lane %d or limit %d", i, limit)
+	}
+	lc := c.laneConfig(i)
+	kind, ok := lc.chainKind(c.LanesRun()[i])
+	if !ok {
+		return nil, fmt.Errorf("lane %s has no per-key limiter", c.LaneName(i))
+	}
+	d, err := newDecider(lc.ruleOf(kind, limit), c.policy(i, limit), 0)
+	if err != nil {
+		return nil, err
+	}
+	return d.(interface{ keyRule() KeyRule }).keyRule(), nil
 }

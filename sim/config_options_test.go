@@ -104,3 +104,31 @@ func TestRefusalStatusOfEachLane(t *testing.T) {
 		}
 	}
 }
+
+// LaneRule decides as the lane does in the simulation: a penalised token
+// bucket's rule locks a client out as the lane does, the plain one does not.
+func TestLaneRuleIsTheLanes(t *testing.T) {
+	c := optionsWorld([]LaneKind{LaneTokenBucket, LaneTokenBucket, LaneAIMD}, LaneOptions{}, LaneOptions{Penalty: true})
+	admitted := func(i int) int {
+		rule, err := c.LaneRule(i, 0)
+		if err != nil {
+			t.Fatal(err)
+		}
+		s, n := rule.NewState(), 0
+		for k := range 100 {
+			if s.Decide(time.Duration(k)*50*time.Millisecond, 1).Admitted() {
+				n++
+			}
+		}
+		return n
+	}
+	if plain, penalised := admitted(0), admitted(1); penalised != 19 || plain < 59 {
+		t.Errorf("LaneRule admitted %d (plain) and %d (penalty) of 100 at 20/s; want at least 59 and 19", plain, penalised)
+	}
+	if _, err := c.LaneRule(2, 0); err == nil {
+		t.Error("LaneRule of an AIMD lane: no error, want one (no per-key limiter)")
+	}
+	if _, err := c.LaneRule(0, 1); err == nil {
+		t.Error("LaneRule of limit 1 of a one-limit chain: no error")
+	}
+}
