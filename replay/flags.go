@@ -134,7 +134,7 @@ func (opts Flags) Options() (Options, error) {
 	}
 	lanes := ro.Lanes
 	if len(lanes) == 0 {
-		lanes = LaneNames
+		lanes = DefaultLanes
 	}
 	for _, s := range opts.Where {
 		w, err := ParseWhere(s, lanes)

@@ -9,9 +9,25 @@ import (
 )
 
 // LaneNames are the per-key lanes a log can replay through, in table order, by
-// their scenario-file names: the registry's rate-limiter lanes. AIMD and client
-// throttling need a backend and clients that react, which a log does not have.
-var LaneNames = sim.LanesOf(sim.RateLimiter)
+// their scenario-file names: the registry's textbook rate-limiter lanes. AIMD
+// and client throttling need a backend and clients that react, which a log
+// does not have; a product lane reads only the policies its product can say,
+// and may need far longer than retireAfter to forget a key (a Kong month), so
+// replay does not run them yet.
+var LaneNames = textbookLanes()
+
+// DefaultLanes are the lanes a replay runs when none is named: LaneNames.
+var DefaultLanes = LaneNames
+
+func textbookLanes() []string {
+	var names []string
+	for _, name := range sim.LanesOf(sim.RateLimiter) {
+		if k, _ := sim.ParseLane(name); k.Info().Product == "" {
+			names = append(names, name)
+		}
+	}
+	return names
+}
 
 // decider decides one limit's requests by key id and measures each live key's
 // rate beside its state, holding both only until the reader retires the key.

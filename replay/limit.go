@@ -45,7 +45,7 @@ func ParseLimit(s string) (Limit, error) {
 		case "burst":
 			l.Policy.Burst, err = strconv.ParseInt(v, 10, 64)
 			if err == nil && l.Policy.Burst <= 0 {
-				err = nil
+				err = fmt.Errorf("must be positive")
 			}
 		case "name":
 			l.Name = v
@@ -98,13 +98,13 @@ func parseRate(s string) (int64, time.Duration, error) {
 	return limit, window, nil
 }
 
-// Check reports, all at once, why lanes (all of LaneNames when empty) cannot
+// Check reports, all at once, why lanes (DefaultLanes when empty) cannot
 // replay l: a limit or burst so large that a lane's exact arithmetic would
 // overflow, or more than the sliding log can hold. Replay reports the same
 // when it starts; Check lets a caller name the flag before reading a line.
 func (l Limit) Check(lanes []string) error {
 	if len(lanes) == 0 {
-		lanes = LaneNames
+		lanes = DefaultLanes
 	}
 	var errs []any
 	for _, lane := range lanes {

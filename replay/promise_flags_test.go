@@ -79,6 +79,11 @@ func TestPromiseFlagsRefused(t *testing.T) {
 		t.Errorf("three bad flags: %v, want three errors", err)
 	}
 	f = promiseFlags()
+	f.Late = 0
+	if o, err := f.Options(); err != nil || o.Late != NoLate {
+		t.Errorf("--late 0: %v, %v; want NoLate, not the default", o.Late, err)
+	}
+	f = promiseFlags()
 	f.Find = "min  limits[0].limit "
 	f.Vary = "limits[0].limit=1,2"
 	if _, err := f.Options(); err != nil {
@@ -150,7 +155,7 @@ func TestPromiseTopologyFields(t *testing.T) {
 	if got := topologyFields(sim.Limit{State: sim.StateLocal}); len(got) != 0 {
 		t.Errorf("a plain limit: %q", got)
 	}
-	l := sim.Limit{State: sim.StateShared, LocalLimit: sim.LocalDivided, SyncInterval: time.Second, OnStoreError: sim.FailClosed,
+	l := sim.Limit{State: sim.StateShared, LocalLimit: sim.LocalDivided, SyncInterval: 1, OnStoreError: sim.FailClosed,
 		Fallback: algorithms.Policy{Limit: 1, Window: time.Second}}
 	if got := topologyFields(l); !slices.Equal(got, []string{"state", "local_limit", "sync_interval", "on_store_error", "fallback"}) {
 		t.Errorf("every setting: %q", got)

@@ -31,6 +31,7 @@ func TestPromiseCombinedParts(t *testing.T) {
 		{"request -", `192.0.2.1 - bob [01/Mar/2026:10:00:00 +0000] "-" 400 0 "-" "x"`, "bob", "", "-", false},
 		{"no protocol", `192.0.2.1 - - [01/Mar/2026:10:00:00 +0000] "GET /x" 200 1`, "", "GET", "/x", true},
 		{"space in path", `192.0.2.1 - - [01/Mar/2026:10:00:00 +0000] "GET /a b HTTP/1.1" 200 1`, "", "GET", "/a b", true},
+		{"two spaces", `192.0.2.1 - - [01/Mar/2026:10:00:00 +0000] "GET  HTTP/1.1" 200 1`, "", "GET", "", true},
 		{"common format", `192.0.2.1 - u1 [01/Mar/2026:10:00:00 +0000] "DELETE /k/1 HTTP/1.0" 204 0`, "u1", "DELETE", "/k/1", false},
 	} {
 		if err := c.parse([]byte(tc.line), &r); err != nil {
@@ -100,6 +101,7 @@ func TestPromiseCombinedErrors(t *testing.T) {
 func TestPromiseSniff(t *testing.T) {
 	for _, tc := range []struct{ line, want string }{
 		{`{"time":1}`, "json"},
+		{"{", "json"},
 		{"  \t{\"a\":1}", "json"},
 		{`{"a":" [x] \"", "b":1}`, "json"},
 		{`1.2.3.4 - - [01/Mar/2026:10:00:00 +0000] "GET /a,b HTTP/1.1"`, "combined"},
@@ -295,6 +297,9 @@ func TestPromiseFill(t *testing.T) {
 	}
 	if err := p.parse([]byte(`{"ts":"2026-03-01T09:00:00Z","p":"http://host"}`), &r); err != nil || string(r.Path) != "" {
 		t.Errorf("a URL without a path: path %q, %v; want empty", r.Path, err)
+	}
+	if err := p.parse([]byte(`{"ts":"2026-03-01T09:00:00Z","p":"://h/q"}`), &r); err != nil || string(r.Path) != "/q" {
+		t.Errorf("a path starting with ://: %q, %v; want /q", r.Path, err)
 	}
 	err = p.parse([]byte(`{"time":"2026-03-01T09:00:00Z"}`), &r)
 	if err == nil || err.Error() != `no "ts" field` {

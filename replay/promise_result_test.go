@@ -368,3 +368,16 @@ func TestPromiseKeptFromFirstRefusal(t *testing.T) {
 		t.Errorf("limit keys %d p50 %d max %d; want 2, 1, 5", l.Keys, l.PeakP50, l.PeakMax)
 	}
 }
+
+// PeakMax is the largest peak, above the p99.9 of 1001 keys.
+func TestPromisePeakMaxIsTheMax(t *testing.T) {
+	var lines []string
+	for i := range 1001 {
+		lines = append(lines, lineAt("json", promiseT0, fmt.Sprintf("10.0.%d.%d", i/256, i%256)))
+	}
+	lines = append(lines, lineAt("json", promiseT0, "10.0.0.0"))
+	res := replayLines(t, "json", lines, Options{Format: "json", Limits: []Limit{mustLimit(t, promiseLimit)}, Lanes: []string{"gcra"}})
+	if l := res.Limits[0]; l.Keys != 1001 || l.PeakP99 != 1 || l.PeakMax != 2 {
+		t.Errorf("keys %d p99 %d max %d; want 1001, 1, 2", l.Keys, l.PeakP99, l.PeakMax)
+	}
+}

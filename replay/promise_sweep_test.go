@@ -114,6 +114,15 @@ func TestPromiseSweepReplay(t *testing.T) {
 	}
 }
 
+// Points: a share of 0 when nothing was replayed.
+func TestPromisePointsNoRequests(t *testing.T) {
+	s := &Sweep{Values: []int64{3}, first: 1}
+	r := &Result{Limits: []LimitResult{{}, {Lanes: []LaneResult{{Lane: "gcra", Refused: 0}}}}}
+	if got := s.Points(r); len(got) != 1 || got[0] != (SweepPoint{Value: 3, Lane: "gcra"}) {
+		t.Errorf("Points of an empty replay = %+v", got)
+	}
+}
+
 // WriteSweepText: a row per point with its value, lane and three figures;
 // then each lane's pick, or "none of the values"; a --where's text when given.
 func TestPromiseWriteSweepText(t *testing.T) {

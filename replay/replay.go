@@ -13,7 +13,7 @@ import (
 // Options say what to replay and how to read it.
 type Options struct {
 	Limits []Limit
-	Lanes  []string // default LaneNames
+	Lanes  []string // default DefaultLanes
 	Format string   // auto, combined, json, csv
 	Fields Fields   // for json and csv
 	// Location is the zone of times written without an offset (default UTC).
@@ -52,7 +52,7 @@ type Options struct {
 
 func (o *Options) defaults() {
 	if len(o.Lanes) == 0 {
-		o.Lanes = LaneNames
+		o.Lanes = DefaultLanes
 	}
 	if o.Format == "" {
 		o.Format = "auto"

@@ -78,9 +78,7 @@ func (b *builder) lanes(specs []laneSpec, c *sim.Config) {
 		for j, l := range ls.Limits {
 			b.variantLimit(fmt.Sprintf("lanes[%d].limits[%d]", i, j), c, i, j, l)
 		}
-		if ls.Nginx != nil {
-			c.Variants[i].Product.Nginx = b.nginxSettings(fmt.Sprintf("lanes[%d].nginx", i), c, i, ls.Nginx)
-		}
+		b.products(c, i, ls)
 	}
 	if !slices.ContainsFunc(c.Variants, func(v sim.Variant) bool { return v != (sim.Variant{}) }) {
 		c.Variants = nil
@@ -245,9 +243,7 @@ func lanesToFile(c *sim.Config) []laneSpec {
 				ls.Vegas = vegasToFile(*v.Vegas)
 			}
 			laneOptionsToFile(v.Options, &ls)
-			if v.Product.Nginx != nil {
-				ls.Nginx = nginxToFile(v.Product.Nginx)
-			}
+			productsToFile(v.Product, &ls)
 		}
 		out = append(out, ls)
 	}
@@ -256,7 +252,7 @@ func lanesToFile(c *sim.Config) []laneSpec {
 
 // MarshalYAML writes a lane that is only an algorithm as its name alone.
 func (l laneSpec) MarshalYAML() (any, error) {
-	if l.Name == "" && len(l.Limits) == 0 && l.AIMD == nil && l.Throttle == nil && l.Vegas == nil && l.Nginx == nil && laneOptions(l).None() {
+	if l.Name == "" && len(l.Limits) == 0 && l.AIMD == nil && l.Throttle == nil && l.Vegas == nil && !l.hasProduct() && laneOptions(l).None() {
 		return l.Algorithm, nil
 	}
 	type long laneSpec // without this method

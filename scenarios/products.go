@@ -5,6 +5,7 @@ package scenarios
 // the rest the lane's product settings.
 
 import (
+	"cmp"
 	"fmt"
 	"math"
 	"strconv"
@@ -92,4 +93,226 @@ func nginxToFile(s *sim.NginxSettings) *nginxSpec {
 		n.Zones = append(n.Zones, nginxZoneSpec{Delay: z.Delay, NoDelay: z.NoDelay})
 	}
 	return n
+}
+
+// productPolicy makes the policy set writes over the first limit's, at path,
+// lane's override of that limit (as a variant's limits do).
+func (b *builder) productPolicy(path string, c *sim.Config, lane int, set func(p *algorithms.Policy)) {
+	if len(c.Limits) == 0 {
+		b.addf(path, "the chain has no limit for this section to set")
+		return
+	}
+	p := c.Limits[0].Policy
+	set(&p)
+	b.overridePaths = append(b.overridePaths, path)
+	c.Overrides = append(c.Overrides, laneOverride(c, lane, 0, p))
+}
+
+// products sets lane's product settings, and the policy its section writes,
+// from ls's product section, if it has one.
+func (b *builder) products(c *sim.Config, lane int, ls laneSpec) {
+	path := fmt.Sprintf("lanes[%d]", lane)
+	for _, sec := range []struct {
+		name string
+		set  bool
+	}{{"nginx", ls.Nginx != nil}, {"haproxy", ls.HAProxy != nil}, {"envoy_local", ls.EnvoyLocal != nil},
+		{"envoy_ratelimit", ls.EnvoyRateLimit != nil}, {"kong", ls.Kong != nil}, {"kong_advanced", ls.KongAdvanced != nil},
+		{"traefik", ls.Traefik != nil}, {"aws_apigw", ls.AWSAPIGateway != nil}, {"aws_waf", ls.AWSWAF != nil},
+		{"cloudflare", ls.Cloudflare != nil}} {
+		if sec.set && sec.name != ls.Algorithm {
+			b.addf(path+"."+sec.name, "a lane of %s has no %s section: it is a %s lane's (algorithm: %s)", ls.Algorithm, sec.name, sec.name, sec.name)
+			return
+		}
+	}
+	v := &c.Variants[lane].Product
+	if ls.Nginx != nil {
+		v.Nginx = b.nginxSettings(path+".nginx", c, lane, ls.Nginx)
+	}
+	if h := ls.HAProxy; h != nil {
+		if h.Period != nil || h.Limit != 0 {
+			b.productPolicy(path+".haproxy", c, lane, func(p *algorithms.Policy) {
+				p.Window, p.Limit, p.Burst = durOr(h.Period, p.Window), cmp.Or(h.Limit, p.Limit), 0
+			})
+		}
+		v.HAProxy = &sim.HAProxySettings{Expire: durOr(h.Expire, 0)}
+	}
+	if e := ls.EnvoyLocal; e != nil {
+		s := &sim.EnvoyLocalSettings{Stepwise: e.Refill == "stepwise"}
+		if e.MaxTokens != 0 || e.TokensPerFill != 0 || e.FillInterval != nil {
+			s.AsWritten = true
+			b.productPolicy(path+".envoy_local", c, lane, func(p *algorithms.Policy) {
+				p.Limit, p.Window, p.Burst = cmp.Or(e.TokensPerFill, p.Limit), durOr(e.FillInterval, p.Window), cmp.Or(e.MaxTokens, p.Burst)
+			})
+		}
+		if e.Start != nil && *e.Start >= 0 {
+			n := int64(*e.Start)
+			s.Start = &n
+		}
+		v.EnvoyLocal = s
+	}
+	if e := ls.EnvoyRateLimit; e != nil {
+		if e.Unit != "" || e.RequestsPerUnit != 0 {
+			b.productPolicy(path+".envoy_ratelimit", c, lane, func(p *algorithms.Policy) {
+				if e.Unit != "" {
+					p.Window = envoyUnits[e.Unit]
+				}
+				p.Limit, p.Burst = cmp.Or(e.RequestsPerUnit, p.Limit), 0
+			})
+		}
+		v.EnvoyRateLimit = &sim.EnvoyRateLimitSettings{ShadowMode: e.ShadowMode, Unlimited: e.Unlimited, LocalCache: e.LocalCache}
+	}
+	if k := ls.Kong; k != nil {
+		b.kong(path+".kong", c, lane, k)
+	}
+	if k := ls.KongAdvanced; k != nil {
+		if k.Limit != 0 || k.WindowSize != 0 {
+			b.productPolicy(path+".kong_advanced", c, lane, func(p *algorithms.Policy) {
+				if k.WindowSize != 0 {
+					p.Window = time.Duration(min(k.WindowSize, int64(sim.MaxTime/time.Second))) * time.Second
+				}
+				p.Limit, p.Burst = cmp.Or(k.Limit, p.Limit), 0
+			})
+		}
+		v.KongAdvanced = &sim.KongAdvancedSettings{Fixed: k.WindowType == "fixed", DisablePenalty: k.DisablePenalty}
+	}
+	if t := ls.Traefik; t != nil && (t.Average != 0 || t.Period != nil || t.Burst != nil) {
+		b.productPolicy(path+".traefik", c, lane, func(p *algorithms.Policy) {
+			if t.Average != 0 {
+				p.Limit, p.Window, p.Burst = t.Average, durOr(t.Period, time.Second), 1
+			} else {
+				p.Window = durOr(t.Period, p.Window)
+			}
+			if t.Burst != nil {
+				p.Burst = max(*t.Burst, 1)
+			}
+		})
+	}
+	if a := ls.AWSAPIGateway; a != nil && (a.RateLimit != 0 || a.BurstLimit != 0) {
+		b.awsAPIGateway(path+".aws_apigw", c, lane, a)
+	}
+	if w := ls.AWSWAF; w != nil {
+		if w.Limit != 0 || w.EvaluationWindow != nil {
+			b.productPolicy(path+".aws_waf", c, lane, func(p *algorithms.Policy) {
+				p.Limit, p.Window, p.Burst = cmp.Or(w.Limit, p.Limit), durOr(w.EvaluationWindow, p.Window), 0
+			})
+		}
+		v.AWSWAF = &sim.AWSWAFSettings{EvaluationInterval: durOr(w.EvaluationInterval, 0)}
+	}
+	if f := ls.Cloudflare; f != nil {
+		if f.RequestsPerPeriod != 0 || f.Period != nil {
+			b.productPolicy(path+".cloudflare", c, lane, func(p *algorithms.Policy) {
+				p.Limit, p.Window, p.Burst = cmp.Or(f.RequestsPerPeriod, p.Limit), durOr(f.Period, p.Window), 0
+			})
+		}
+		v.Cloudflare = &sim.CloudflareSettings{MitigationTimeout: durOr(f.MitigationTimeout, 0), ExcludeBlocked: f.ExcludeBlocked}
+	}
+}
+
+// envoyUnits are envoyproxy/ratelimit's units as windows (its dividers:
+// a month is 30 days, a year 365).
+var envoyUnits = map[string]time.Duration{
+	"second": time.Second, "minute": time.Minute, "hour": time.Hour, "day": 24 * time.Hour,
+	"week": 7 * 24 * time.Hour, "month": 30 * 24 * time.Hour, "year": 365 * 24 * time.Hour,
+}
+
+// kong sets a kong lane's periods: the shortest of second to day is the
+// lane's policy, every period is checked (month and year, calendar units, only
+// beside a shorter one).
+func (b *builder) kong(path string, c *sim.Config, lane int, k *kongSpec) {
+	s := &sim.KongSettings{Second: k.Second, Minute: k.Minute, Hour: k.Hour, Day: k.Day, Month: k.Month, Year: k.Year,
+		Redis: k.Policy == "redis"}
+	c.Variants[lane].Product.Kong = s
+	for _, per := range []struct {
+		n      int64
+		window time.Duration
+	}{{k.Second, time.Second}, {k.Minute, time.Minute}, {k.Hour, time.Hour}, {k.Day, 24 * time.Hour}} {
+		if per.n != 0 {
+			b.productPolicy(path, c, lane, func(p *algorithms.Policy) { p.Limit, p.Window, p.Burst = per.n, per.window, 0 })
+			return
+		}
+	}
+	if k.Month != 0 || k.Year != 0 {
+		b.addf(path, "give month and year beside a period of a day or shorter: the lane's limit is its shortest period (months are not one length)")
+	}
+}
+
+// awsAPIGateway makes a throttle's rate (to a thousandth of a request per
+// second) and burst the lane's policy: rate r is ⌊1000r⌉/g per 1000/g seconds,
+// g their largest common divisor.
+func (b *builder) awsAPIGateway(path string, c *sim.Config, lane int, a *awsAPIGatewaySpec) {
+	var limit int64
+	var window time.Duration
+	if a.RateLimit != 0 {
+		milli := math.Round(a.RateLimit * 1000)
+		if milli < 1 || milli > 1e15 || math.Abs(milli-a.RateLimit*1000) > 1e-6*milli {
+			b.addf(path+".rate_limit", "%v is not a whole number of thousandths of a request per second from 0.001", a.RateLimit)
+			return
+		}
+		g := gcd(int64(milli), 1000)
+		limit, window = int64(milli)/g, time.Duration(1000/g)*time.Second
+	}
+	b.productPolicy(path, c, lane, func(p *algorithms.Policy) {
+		if limit != 0 {
+			p.Limit, p.Window = limit, window
+		}
+		p.Burst = cmp.Or(a.BurstLimit, p.Burst)
+	})
+}
+
+func gcd(a, b int64) int64 {
+	for b != 0 {
+		a, b = b, a%b
+	}
+	return a
+}
+
+// productsToFile writes a lane's product settings into its section (its
+// policy is among the overrides).
+func productsToFile(p sim.ProductSettings, ls *laneSpec) {
+	if p.Nginx != nil {
+		ls.Nginx = nginxToFile(p.Nginx)
+	}
+	if s := p.HAProxy; s != nil {
+		ls.HAProxy = &haproxySpec{Expire: optDur(s.Expire)}
+	}
+	if s := p.EnvoyLocal; s != nil {
+		e := &envoyLocalSpec{}
+		if s.Stepwise {
+			e.Refill = "stepwise"
+		}
+		if s.Start != nil {
+			l := Level(*s.Start)
+			e.Start = &l
+		}
+		ls.EnvoyLocal = e
+	}
+	if s := p.EnvoyRateLimit; s != nil {
+		ls.EnvoyRateLimit = &envoyRateLimitSpec{ShadowMode: s.ShadowMode, Unlimited: s.Unlimited, LocalCache: s.LocalCache}
+	}
+	if s := p.Kong; s != nil {
+		k := &kongSpec{Second: s.Second, Minute: s.Minute, Hour: s.Hour, Day: s.Day, Month: s.Month, Year: s.Year}
+		if s.Redis {
+			k.Policy = "redis"
+		}
+		ls.Kong = k
+	}
+	if s := p.KongAdvanced; s != nil {
+		k := &kongAdvancedSpec{DisablePenalty: s.DisablePenalty}
+		if s.Fixed {
+			k.WindowType = "fixed"
+		}
+		ls.KongAdvanced = k
+	}
+	if s := p.AWSWAF; s != nil {
+		ls.AWSWAF = &awsWAFSpec{EvaluationInterval: optDur(s.EvaluationInterval)}
+	}
+	if s := p.Cloudflare; s != nil {
+		ls.Cloudflare = &cloudflareSpec{MitigationTimeout: optDur(s.MitigationTimeout), ExcludeBlocked: s.ExcludeBlocked}
+	}
+}
+
+// hasProduct reports whether l has a product section.
+func (l laneSpec) hasProduct() bool {
+	return l.Nginx != nil || l.HAProxy != nil || l.EnvoyLocal != nil || l.EnvoyRateLimit != nil || l.Kong != nil ||
+		l.KongAdvanced != nil || l.Traefik != nil || l.AWSAPIGateway != nil || l.AWSWAF != nil || l.Cloudflare != nil
 }

@@ -95,13 +95,22 @@ type outageSpec struct {
 // laneSpec is one entry of lanes: an algorithm's name alone (the short form,
 // which fills Algorithm), or a mapping that makes a variant of it.
 type laneSpec struct {
-	Name      string             `yaml:"name,omitempty" doc:"the lane's own name in tables, plots, checks, overrides, --lanes and traces: lower case letters, digits, _ and -, starting with a letter, at most 32 bytes (default the algorithm's name)"`
-	Algorithm string             `yaml:"algorithm" required:"true" enum:"lane" doc:"the algorithm the lane runs"`
-	Limits    []variantLimitSpec `yaml:"limits,omitempty" doc:"the lane's own policy for each limit of the chain, in chain order; a field left out keeps the chain's"`
-	AIMD      *aimdSpec          `yaml:"aimd,omitempty" doc:"an aimd lane's own settings; a field left out keeps the aimd section's"`
-	Throttle  *throttleSpec      `yaml:"throttle,omitempty" doc:"a client_throttle lane's own settings; a field left out keeps the throttle section's"`
-	Vegas     *vegasSpec         `yaml:"vegas,omitempty" doc:"a vegas lane's own settings; a field left out keeps the vegas section's"`
-	Nginx     *nginxSpec         `yaml:"nginx,omitempty" doc:"an nginx lane's limit_req, in nginx's words (docs/products.md)"`
+	Name           string              `yaml:"name,omitempty" doc:"the lane's own name in tables, plots, checks, overrides, --lanes and traces: lower case letters, digits, _ and -, starting with a letter, at most 32 bytes (default the algorithm's name)"`
+	Algorithm      string              `yaml:"algorithm" required:"true" enum:"lane" doc:"the algorithm the lane runs"`
+	Limits         []variantLimitSpec  `yaml:"limits,omitempty" doc:"the lane's own policy for each limit of the chain, in chain order; a field left out keeps the chain's"`
+	AIMD           *aimdSpec           `yaml:"aimd,omitempty" doc:"an aimd lane's own settings; a field left out keeps the aimd section's"`
+	Throttle       *throttleSpec       `yaml:"throttle,omitempty" doc:"a client_throttle lane's own settings; a field left out keeps the throttle section's"`
+	Vegas          *vegasSpec          `yaml:"vegas,omitempty" doc:"a vegas lane's own settings; a field left out keeps the vegas section's"`
+	Nginx          *nginxSpec          `yaml:"nginx,omitempty" doc:"an nginx lane's limit_req, in nginx's words (docs/products.md)"`
+	HAProxy        *haproxySpec        `yaml:"haproxy,omitempty" doc:"an haproxy lane's stick table and deny rule, in HAProxy's words (docs/products.md)"`
+	EnvoyLocal     *envoyLocalSpec     `yaml:"envoy_local,omitempty" doc:"an envoy_local lane's token bucket, in Envoy's words (docs/products.md)"`
+	EnvoyRateLimit *envoyRateLimitSpec `yaml:"envoy_ratelimit,omitempty" doc:"an envoy_ratelimit lane's descriptor limit, in envoyproxy/ratelimit's words (docs/products.md)"`
+	Kong           *kongSpec           `yaml:"kong,omitempty" doc:"a kong lane's rate-limiting plugin config, in Kong's words (docs/products.md)"`
+	KongAdvanced   *kongAdvancedSpec   `yaml:"kong_advanced,omitempty" doc:"a kong_advanced lane's rate-limiting-advanced plugin config, in Kong's words (docs/products.md)"`
+	Traefik        *traefikSpec        `yaml:"traefik,omitempty" doc:"a traefik lane's RateLimit middleware, in Traefik's words (docs/products.md)"`
+	AWSAPIGateway  *awsAPIGatewaySpec  `yaml:"aws_apigw,omitempty" doc:"an aws_apigw lane's throttle, in API Gateway's words (docs/products.md)"`
+	AWSWAF         *awsWAFSpec         `yaml:"aws_waf,omitempty" doc:"an aws_waf lane's rate-based rule, in AWS WAF's words (docs/products.md)"`
+	Cloudflare     *cloudflareSpec     `yaml:"cloudflare,omitempty" doc:"a cloudflare lane's rate limiting rule, in Cloudflare's words (docs/products.md)"`
 	// The lane options (sim.LaneOptions), written beside the name and algorithm.
 	Penalty bool      `yaml:"penalty,omitempty" doc:"true: refused requests count against the limit, as HAProxy tracking before deny and Envoy's global rate limit service do, so a client that keeps retrying stays locked out (default false)"`
 	Ban     *Duration `yaml:"ban,omitempty" check:"positive" doc:"after a refusal the key is refused for this long whatever its rate, as Cloudflare's mitigation timeout (default none)"`
@@ -240,4 +249,70 @@ type nginxZoneSpec struct {
 	Burst   *int64 `yaml:"burst,omitempty" check:"nonneg" doc:"limit_req's burst= (default 0 with rate, else the limit's burst less one)"`
 	Delay   int64  `yaml:"delay,omitempty" check:"positive" doc:"limit_req's delay= (default none)"`
 	NoDelay bool   `yaml:"nodelay,omitempty" doc:"limit_req's nodelay (default false)"`
+}
+
+// The other products' sections: each sets the lane's policy of the first
+// limit (in the product's words and units) and the lane's product settings.
+
+type haproxySpec struct {
+	Period *Duration `yaml:"period,omitempty" check:"positive" doc:"http_req_rate(<period>): the rate's period, whole ms (default the limit's window)"`
+	Limit  int64     `yaml:"limit,omitempty" check:"positive" doc:"the deny rule's threshold: deny if sc_http_req_rate gt limit (default the limit's)"`
+	Expire *Duration `yaml:"expire,omitempty" check:"positive" doc:"the stick table's expire (default twice the period)"`
+}
+
+type envoyLocalSpec struct {
+	MaxTokens     int64     `yaml:"max_tokens,omitempty" check:"positive" doc:"token_bucket.max_tokens (default the limit's burst)"`
+	TokensPerFill int64     `yaml:"tokens_per_fill,omitempty" check:"positive" doc:"token_bucket.tokens_per_fill (default the limit's limit)"`
+	FillInterval  *Duration `yaml:"fill_interval,omitempty" check:"positive" doc:"token_bucket.fill_interval, at least 50ms (default the limit's window)"`
+	Refill        string    `yaml:"refill,omitempty" enum:"envoy_refill" doc:"continuous, as current Envoy refills, or stepwise, tokens_per_fill every fill_interval as Envoy 1.31 and earlier (default continuous)"`
+	Start         *Level    `yaml:"start,omitempty" doc:"a new bucket's tokens: full, empty or a number (default full)"`
+}
+
+type envoyRateLimitSpec struct {
+	Unit            string `yaml:"unit,omitempty" enum:"envoy_unit" doc:"rate_limit.unit: second, minute, hour, day, week, month or year (month is 30 days, year 365, as the service divides) (default the limit's window)"`
+	RequestsPerUnit int64  `yaml:"requests_per_unit,omitempty" check:"positive" doc:"rate_limit.requests_per_unit (default the limit's limit)"`
+	ShadowMode      bool   `yaml:"shadow_mode,omitempty" doc:"shadow_mode: every hit counted, none refused (default false)"`
+	Unlimited       bool   `yaml:"unlimited,omitempty" doc:"unlimited: nothing counted or refused (default false)"`
+	LocalCache      bool   `yaml:"local_cache,omitempty" doc:"LOCAL_CACHE_SIZE_IN_BYTES above 0: keys over the limit are answered from a local cache until their window ends (default false)"`
+}
+
+type kongSpec struct {
+	Second int64  `yaml:"second,omitempty" check:"positive" doc:"config.second: requests per second"`
+	Minute int64  `yaml:"minute,omitempty" check:"positive" doc:"config.minute: requests per minute"`
+	Hour   int64  `yaml:"hour,omitempty" check:"positive" doc:"config.hour: requests per hour"`
+	Day    int64  `yaml:"day,omitempty" check:"positive" doc:"config.day: requests per day"`
+	Month  int64  `yaml:"month,omitempty" check:"positive" doc:"config.month: requests per calendar month (UTC), with a shorter period"`
+	Year   int64  `yaml:"year,omitempty" check:"positive" doc:"config.year: requests per calendar year (UTC), with a shorter period"`
+	Policy string `yaml:"policy,omitempty" enum:"kong_policy" doc:"config.policy: local, cluster or redis (redis counts refused requests too) (default local)"`
+}
+
+type kongAdvancedSpec struct {
+	Limit          int64  `yaml:"limit,omitempty" check:"positive" doc:"config.limit[0] (default the limit's)"`
+	WindowSize     int64  `yaml:"window_size,omitempty" check:"positive" doc:"config.window_size[0], in seconds (default the limit's window)"`
+	WindowType     string `yaml:"window_type,omitempty" enum:"kong_window" doc:"config.window_type: sliding or fixed (default sliding)"`
+	DisablePenalty bool   `yaml:"disable_penalty,omitempty" doc:"config.disable_penalty: refused requests do not count (default false: they count)"`
+}
+
+type traefikSpec struct {
+	Average int64     `yaml:"average,omitempty" check:"positive" doc:"rateLimit.average: requests per period (default the limit's limit)"`
+	Period  *Duration `yaml:"period,omitempty" check:"positive" doc:"rateLimit.period (default 1s with average, else the limit's window)"`
+	Burst   *int64    `yaml:"burst,omitempty" check:"nonneg" doc:"rateLimit.burst; 0 is 1 (default 1 with average, else the limit's burst)"`
+}
+
+type awsAPIGatewaySpec struct {
+	RateLimit  float64 `yaml:"rate_limit,omitempty" check:"positive" doc:"throttlingRateLimit: requests per second, to a thousandth (default the limit's rate)"`
+	BurstLimit int64   `yaml:"burst_limit,omitempty" check:"positive" doc:"throttlingBurstLimit: the bucket's size (default the limit's burst)"`
+}
+
+type awsWAFSpec struct {
+	Limit              int64     `yaml:"limit,omitempty" check:"positive" doc:"the rule's Limit, at least 10 (default the limit's)"`
+	EvaluationWindow   *Duration `yaml:"evaluation_window,omitempty" check:"positive" doc:"EvaluationWindowSec: 60s, 120s, 300s or 600s (default the limit's window)"`
+	EvaluationInterval *Duration `yaml:"evaluation_interval,omitempty" check:"positive" doc:"how often WAF checks each key's rate, dividing the window (default 10s)"`
+}
+
+type cloudflareSpec struct {
+	RequestsPerPeriod int64     `yaml:"requests_per_period,omitempty" check:"positive" doc:"requests_per_period (default the limit's limit)"`
+	Period            *Duration `yaml:"period,omitempty" check:"positive" doc:"period: 10s, 1m, 2m, 5m, 10m or 1h (default the limit's window)"`
+	MitigationTimeout *Duration `yaml:"mitigation_timeout,omitempty" check:"nonneg" doc:"mitigation_timeout: how long a key that tripped is blocked, whole seconds; 0 throttles instead (default 0)"`
+	ExcludeBlocked    bool      `yaml:"exclude_blocked,omitempty" doc:"blocked requests are not counted (default false: every matching request counts)"`
 }

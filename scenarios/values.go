@@ -136,6 +136,10 @@ var enums = map[string]func() []string{
 	"local_limit":   sim.LocalLimitNames,
 	"fail_mode":     sim.FailModeNames,
 	"align":         func() []string { return []string{"clock", "first"} },
+	"envoy_refill":  func() []string { return []string{"continuous", "stepwise"} },
+	"envoy_unit":    func() []string { return []string{"second", "minute", "hour", "day", "week", "month", "year"} },
+	"kong_policy":   func() []string { return []string{"local", "cluster", "redis"} },
+	"kong_window":   func() []string { return []string{"sliding", "fixed"} },
 }
 
 // serverLaneNames are the lanes that can enforce the limit behind client throttling:

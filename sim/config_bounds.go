@@ -100,6 +100,11 @@ func checkBuild(ck *checker, c Config) {
 			if j := c.override(li, i); j >= 0 {
 				path = fmt.Sprintf("overrides[%d]", j)
 				checkCosts(ck, path, c.LaneName(li), p, c.Clients)
+				if i == 0 { // the lane's own cross-check, an exact sliding log of its first limit
+					if _, err := algorithms.NewSlidingLog(p); err != nil {
+						report(path, err)
+					}
+				}
 			}
 			if _, err := newDecider(c.laneConfig(li).ruleOf(kind, i), p, 0); err != nil {
 				report(path, err)

@@ -3,6 +3,8 @@ package sim
 import (
 	"fmt"
 	"time"
+
+	"github.com/rlsim/rlsim/algorithms"
 )
 
 // checkOptions reports the options of lane i that are out of range or that its
@@ -37,6 +39,9 @@ func checkOptions(ck *checker, path string, c *Config, i int) {
 	}
 	if o.Start != nil && *o.Start < 0 {
 		ck.add(path+".start", "must not be negative, got %d", *o.Start)
+	}
+	if o.Start != nil && bucket {
+		checkStart(ck, path+".start", c, i, *o.Start)
 	}
 	if o.AlignFirst && kind != LaneFixedWindow {
 		ck.add(path+".align", "%v has no windows to align; only fixed_window has", kind)
@@ -78,4 +83,21 @@ func (c *Config) LaneRule(i, limit int) (KeyRule, error) {
 		return nil, err
 	}
 	return d.(interface{ keyRule() KeyRule }).keyRule(), nil
+}
+
+// checkStart reports a starting level above the burst of some policy lane i
+// applies: a limit's, or one a rule push sets.
+func checkStart(ck *checker, path string, c *Config, i int, start int64) {
+	for l := range c.Limits {
+		if b := c.policy(i, l).EffectiveBurst(); start > b {
+			ck.add(path, "%d is above the burst %d of limits[%d] in this lane: a bucket holds at most its burst", start, b, l)
+			return
+		}
+	}
+	for _, ch := range c.Rules {
+		if ch.Policy != (algorithms.Policy{}) && start > ch.Policy.EffectiveBurst() {
+			ck.add(path, "%d is above the burst %d the rule push at %v sets: a bucket holds at most its burst", start, ch.Policy.EffectiveBurst(), ch.At)
+			return
+		}
+	}
 }

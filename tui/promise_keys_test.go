@@ -23,8 +23,14 @@ func TestPromiseShortHelpCopies(t *testing.T) {
 	if k.Pause.Help().Desc != "pause or resume" || k.Faster.Help().Key != "+" || k.Help.Help().Desc != "all keys" {
 		t.Errorf("the real bindings' help changed: %q %q %q", k.Pause.Help().Desc, k.Faster.Help().Key, k.Help.Help().Desc)
 	}
-	if !key.Matches(keyMsg("space"), k.ShortHelp()[0]) {
-		t.Errorf("the pause copy does not match space")
+	real := []key.Binding{k.Pause, k.Faster, k.Step, k.Burst, k.Next, k.Restart, k.Quit, k.Help}
+	for i, b := range k.ShortHelp() {
+		if !slices.Equal(b.Keys(), real[i].Keys()) {
+			t.Errorf("ShortHelp[%d] %q has keys %q, want %q", i, got[i], b.Keys(), real[i].Keys())
+		}
+	}
+	if !key.Matches(keyMsg("space"), k.ShortHelp()[0]) || !key.Matches(keyMsg("tab"), k.ShortHelp()[4]) {
+		t.Errorf("the pause copy does not match space, or next's tab")
 	}
 }
 

@@ -121,6 +121,7 @@ func TestPromiseMarkOf(t *testing.T) {
 		{"delayed and refused", cell{slice: slice{delayed: 1, refused: 1}}, markMixed},
 		{"admitted then shed", cell{slice: slice{admitted: 2, shed: 2}}, markShed},
 		{"admitted, some shed", cell{slice: slice{admitted: 5, shed: 2}}, markAdmit},
+		{"admitted then shed, refused", cell{slice: slice{admitted: 2, shed: 2, refused: 3}}, markRefuse},
 		{"tie shed refused", cell{slice: slice{shed: 2, refused: 2}}, markRefuse},
 		{"shed over refused", cell{slice: slice{admitted: 3, shed: 3, refused: 2}}, markShed},
 		{"tie dropped delayed", cell{slice: slice{dropped: 2, delayed: 2}}, markDrop},

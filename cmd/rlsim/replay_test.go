@@ -239,7 +239,7 @@ func TestReplayScenarioEndpoint(t *testing.T) {
 	}
 	fromScenario := refused("--scenario", scen)
 	fromLimit := refused("--limit", "name=login key=ip limit=5/1m endpoint=/login")
-	if len(fromScenario) != len(replay.LaneNames) {
+	if len(fromScenario) != len(replay.DefaultLanes) {
 		t.Fatalf("lanes %v", fromScenario)
 	}
 	for lane, n := range fromScenario {
