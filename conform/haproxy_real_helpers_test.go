@@ -44,10 +44,7 @@ type hapServer struct {
 // the deny rule read.
 func startHAProxy(t *testing.T, cfgs ...hapConfig) *hapServer {
 	t.Helper()
-	bin, err := exec.LookPath("haproxy")
-	if err != nil {
-		t.Skip("no haproxy to test against; install haproxy (apt-get install haproxy)")
-	}
+	bin := productBinary(t, "haproxy", "/usr/sbin/haproxy", "install haproxy (apt-get install haproxy)")
 	dir := t.TempDir()
 	var conf strings.Builder
 	var addrs []string

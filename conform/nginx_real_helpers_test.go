@@ -124,9 +124,7 @@ type nginxServer struct {
 // test ends. It skips the test when nginx is not installed.
 func startNginx(t *testing.T, locs []*nginxLocation) *nginxServer {
 	t.Helper()
-	if _, err := os.Stat(nginxBin); err != nil {
-		t.Skipf("no %s (%v): install nginx-light (apt-get install nginx-light)", nginxBin, err)
-	}
+	bin := productBinary(t, "nginx", nginxBin, "install nginx-light (apt-get install nginx-light)")
 	dir := t.TempDir()
 	if err := os.MkdirAll(filepath.Join(dir, "tmp"), 0o755); err != nil {
 		t.Fatal(err)
@@ -142,7 +140,7 @@ func startNginx(t *testing.T, locs []*nginxLocation) *nginxServer {
 		t.Fatal(err)
 	}
 	n := &nginxServer{dir: dir, base: fmt.Sprintf("http://127.0.0.1:%d", port), done: make(chan error, 1)}
-	n.cmd = exec.Command(nginxBin, "-p", dir+"/", "-c", conf, "-g",
+	n.cmd = exec.Command(bin, "-p", dir+"/", "-c", conf, "-g",
 		fmt.Sprintf("daemon off; master_process off; pid %s/nginx.pid; error_log %s/err.log warn;", dir, dir))
 	n.cmd.Stdout, n.cmd.Stderr = &n.stderr, &n.stderr
 	if err := n.cmd.Start(); err != nil {
