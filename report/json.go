@@ -116,6 +116,17 @@ type jsonLane struct {
 	Topology *jsonTopology `json:"topology,omitempty"`
 	// Adaptive: the adaptive lanes' state over time (AIMD, Vegas, client throttling).
 	Adaptive *jsonAdaptive `json:"adaptive,omitempty"`
+	// KeyTables: what a lane's bounded key tables did (present with the lane
+	// option keys), one per limit.
+	KeyTables []jsonKeyTable `json:"key_tables,omitempty"`
+}
+
+type jsonKeyTable struct {
+	Limit     string `json:"limit"`
+	Size      int    `json:"size"`
+	Evicted   int64  `json:"evicted"`
+	Refused   int64  `json:"refused"`
+	Untracked int64  `json:"untracked"`
 }
 
 type jsonTopology struct {
@@ -361,6 +372,9 @@ func (c comparison) fillJSON(run *jsonRun) {
 				p.Shed, p.Delayed, p.Dropped, p.Succeeded, p.InFlight})
 		}
 		jl.Adaptive = adaptiveJSON(l)
+		for _, kt := range l.KeyTables {
+			jl.KeyTables = append(jl.KeyTables, jsonKeyTable{kt.Limit, kt.Size, kt.Evicted, kt.Refused, kt.Untracked})
+		}
 		run.Lanes = append(run.Lanes, jl)
 	}
 }

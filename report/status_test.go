@@ -1,9 +1,15 @@
 package report
 
 import (
+	"bytes"
+	"encoding/json"
+	"reflect"
 	"strings"
 	"testing"
+	"time"
 
+	"github.com/rlsim/rlsim/algorithms"
+	"github.com/rlsim/rlsim/scenarios"
 	"github.com/rlsim/rlsim/sim"
 )
 
@@ -31,5 +37,30 @@ func TestRefusalStatusInTheReport(t *testing.T) {
 		if got := legend[sim.MarkRefused].Label; got != "refused ("+tc.want+")" {
 			t.Errorf("legend for %v: %q, want refused (%s)", tc.statuses, got, tc.want)
 		}
+	}
+}
+
+// The JSON writes a lane's key tables field for field.
+func TestKeyTablesInTheJSON(t *testing.T) {
+	s := &scenarios.Scenario{Name: "kt", Description: "key tables"}
+	lane := sim.LaneResult{Lane: sim.LaneNginx, Name: "nginx", Policy: algorithms.Policy{Limit: 10, Window: time.Second},
+		KeyTables: []sim.KeyTableStats{{Limit: "ip", Size: 7, Evicted: 3, Refused: 2, Untracked: 1}}}
+	var b bytes.Buffer
+	if err := WriteJSON(&b, []Run{{Scenario: s, Result: &sim.Result{Lanes: []sim.LaneResult{lane}, Limits: oneLimit()}}}); err != nil {
+		t.Fatal(err)
+	}
+	var out struct {
+		Runs []struct {
+			Lanes []struct {
+				KeyTables []map[string]any `json:"key_tables"`
+			} `json:"lanes"`
+		} `json:"runs"`
+	}
+	if err := json.Unmarshal(b.Bytes(), &out); err != nil {
+		t.Fatal(err)
+	}
+	want := map[string]any{"limit": "ip", "size": 7.0, "evicted": 3.0, "refused": 2.0, "untracked": 1.0}
+	if got := out.Runs[0].Lanes[0].KeyTables; len(got) != 1 || !reflect.DeepEqual(got[0], want) {
+		t.Errorf("key_tables %v, want [%v]", got, want)
 	}
 }

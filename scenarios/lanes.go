@@ -111,8 +111,9 @@ func variantOf(ls laneSpec) sim.Variant {
 // laneOptions are the lane options o writes.
 func laneOptions(o laneSpec) sim.LaneOptions {
 	lo := sim.LaneOptions{Penalty: o.Penalty, Ban: durOr(o.Ban, 0), Clock: durOr(o.Clock, 0), Wait: durOr(o.Wait, 0),
-		Status: o.Status, AlignFirst: o.Align == "first"}
-	if o.Start != nil && *o.Start >= 0 { // -1 is full, the default
+		Status: o.Status, Keys: o.Keys, AlignFirst: o.Align == "first"}
+	lo.WhenFull, _ = sim.ParseTableFull(o.WhenFull) // an unknown name is reported; "" is evict_idle
+	if o.Start != nil && *o.Start >= 0 {            // -1 is full, the default
 		n := int64(*o.Start)
 		lo.Start = &n
 	}
@@ -122,6 +123,10 @@ func laneOptions(o laneSpec) sim.LaneOptions {
 // laneOptionsToFile writes lane options o into spec.
 func laneOptionsToFile(o sim.LaneOptions, spec *laneSpec) {
 	spec.Penalty, spec.Ban, spec.Clock, spec.Wait, spec.Status = o.Penalty, optDur(o.Ban), optDur(o.Clock), optDur(o.Wait), o.Status
+	spec.Keys = o.Keys
+	if o.WhenFull != sim.TableEvictIdle {
+		spec.WhenFull = o.WhenFull.String()
+	}
 	if o.Start != nil {
 		l := Level(*o.Start)
 		spec.Start = &l

@@ -316,3 +316,120 @@ func (l laneSpec) hasProduct() bool {
 	return l.Nginx != nil || l.HAProxy != nil || l.EnvoyLocal != nil || l.EnvoyRateLimit != nil || l.Kong != nil ||
 		l.KongAdvanced != nil || l.Traefik != nil || l.AWSAPIGateway != nil || l.AWSWAF != nil || l.Cloudflare != nil
 }
+
+// absorbPolicies writes into the product sections of lanes (lanesToFile's)
+// the policies their lanes' overrides set and the product can say, in its
+// words, and reports the overrides so written: the sections set them again
+// when the file is read.
+func absorbPolicies(c *sim.Config, lanes []laneSpec) map[int]bool {
+	absorbed := map[int]bool{}
+	for i := range lanes {
+		ls := &lanes[i]
+		if !ls.hasProduct() {
+			continue
+		}
+		name := c.LaneName(i)
+		for j, o := range c.Overrides {
+			if o.Name == name || o.Name == "" && o.Lane.String() == name {
+				if first := overrideOf(c, name, o.Limit); first == j && absorb(ls, o.Limit, o.Policy) {
+					absorbed[j] = true
+				}
+			}
+		}
+	}
+	return absorbed
+}
+
+// overrideOf is the index of the override of lane name's limit i that sim
+// applies (the first), or -1.
+func overrideOf(c *sim.Config, name string, i int) int {
+	for j, o := range c.Overrides {
+		if (o.Name == name || o.Name == "" && o.Lane.String() == name) && o.Limit == i {
+			return j
+		}
+	}
+	return -1
+}
+
+// absorb writes policy p of limit i into ls's product section, in the
+// product's words, and reports whether it could (the section then sets p).
+func absorb(ls *laneSpec, i int, p algorithms.Policy) bool {
+	burst := p.EffectiveBurst()
+	switch {
+	case ls.Nginx != nil:
+		return absorbNginx(ls.Nginx, i, p)
+	case i != 0:
+		return false
+	case ls.HAProxy != nil && (p.Burst == 0 || p.Burst == p.Limit):
+		ls.HAProxy.Period, ls.HAProxy.Limit = dur(p.Window), p.Limit
+	case ls.EnvoyLocal != nil:
+		ls.EnvoyLocal.MaxTokens, ls.EnvoyLocal.TokensPerFill, ls.EnvoyLocal.FillInterval = burst, p.Limit, dur(p.Window)
+	case ls.EnvoyRateLimit != nil && (p.Burst == 0 || p.Burst == p.Limit):
+		for unit, w := range envoyUnits {
+			if w == p.Window {
+				ls.EnvoyRateLimit.Unit, ls.EnvoyRateLimit.RequestsPerUnit = unit, p.Limit
+				return true
+			}
+		}
+		return false
+	case ls.Kong != nil && (p.Burst == 0 || p.Burst == p.Limit):
+		return absorbKong(ls.Kong, p)
+	case ls.KongAdvanced != nil && p.Window%time.Second == 0 && (p.Burst == 0 || p.Burst == p.Limit):
+		ls.KongAdvanced.Limit, ls.KongAdvanced.WindowSize = p.Limit, int64(p.Window/time.Second)
+	case ls.Traefik != nil:
+		b := burst
+		ls.Traefik.Average, ls.Traefik.Period, ls.Traefik.Burst = p.Limit, dur(p.Window), &b
+	case ls.AWSAPIGateway != nil && float64(p.Limit)*1000/p.Window.Seconds() == math.Round(float64(p.Limit)*1000/p.Window.Seconds()):
+		ls.AWSAPIGateway.RateLimit, ls.AWSAPIGateway.BurstLimit = float64(p.Limit)/p.Window.Seconds(), burst
+	case ls.AWSWAF != nil && (p.Burst == 0 || p.Burst == p.Limit):
+		ls.AWSWAF.Limit, ls.AWSWAF.EvaluationWindow = p.Limit, dur(p.Window)
+	case ls.Cloudflare != nil && (p.Burst == 0 || p.Burst == p.Limit):
+		ls.Cloudflare.RequestsPerPeriod, ls.Cloudflare.Period = p.Limit, dur(p.Window)
+	default:
+		return false
+	}
+	return true
+}
+
+// absorbNginx writes p as limit i's rate= and burst= (zone i, or the flat
+// fields for the first limit of a section without zones).
+func absorbNginx(n *nginxSpec, i int, p algorithms.Policy) bool {
+	var unit string
+	switch p.Window {
+	case time.Second:
+		unit = "r/s"
+	case time.Minute:
+		unit = "r/m"
+	default:
+		return false
+	}
+	rate, burst := fmt.Sprintf("%d%s", p.Limit, unit), p.EffectiveBurst()-1
+	if len(n.Zones) == 0 && i == 0 {
+		n.Rate, n.Burst = rate, &burst
+		return true
+	}
+	if i >= len(n.Zones) {
+		return false
+	}
+	n.Zones[i].Rate, n.Zones[i].Burst = rate, &burst
+	return true
+}
+
+// absorbKong writes p as the kong section's period of p's window, which must
+// be the shortest the section gives.
+func absorbKong(k *kongSpec, p algorithms.Policy) bool {
+	periods := []struct {
+		n      *int64
+		window time.Duration
+	}{{&k.Second, time.Second}, {&k.Minute, time.Minute}, {&k.Hour, time.Hour}, {&k.Day, 24 * time.Hour}}
+	for _, per := range periods {
+		if per.window == p.Window {
+			*per.n = p.Limit
+			return true
+		}
+		if *per.n != 0 {
+			return false // a shorter period would be the lane's policy
+		}
+	}
+	return false
+}

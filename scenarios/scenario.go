@@ -209,7 +209,11 @@ func toFile(s *Scenario) (*fileSpec, error) {
 			f.Chain = c.Chain.String()
 		}
 		f.Lanes = lanesToFile(c)
-		for _, o := range c.Overrides {
+		absorbed := absorbPolicies(c, f.Lanes)
+		for j, o := range c.Overrides {
+			if absorbed[j] {
+				continue // its lane's product section says it
+			}
 			lane := o.Name
 			if lane == "" {
 				lane = o.Lane.String()

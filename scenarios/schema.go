@@ -112,13 +112,15 @@ type laneSpec struct {
 	AWSWAF         *awsWAFSpec         `yaml:"aws_waf,omitempty" doc:"an aws_waf lane's rate-based rule, in AWS WAF's words (docs/products.md)"`
 	Cloudflare     *cloudflareSpec     `yaml:"cloudflare,omitempty" doc:"a cloudflare lane's rate limiting rule, in Cloudflare's words (docs/products.md)"`
 	// The lane options (sim.LaneOptions), written beside the name and algorithm.
-	Penalty bool      `yaml:"penalty,omitempty" doc:"true: refused requests count against the limit, as HAProxy tracking before deny and Envoy's global rate limit service do, so a client that keeps retrying stays locked out (default false)"`
-	Ban     *Duration `yaml:"ban,omitempty" check:"positive" doc:"after a refusal the key is refused for this long whatever its rate, as Cloudflare's mitigation timeout (default none)"`
-	Clock   *Duration `yaml:"clock,omitempty" check:"positive" doc:"the limiter's clock tick: it sees the time truncated to a multiple of it, 1ms as nginx and HAProxy (default exact)"`
-	Wait    *Duration `yaml:"wait,omitempty" check:"positive" doc:"token_bucket and gcra: a request that would be refused waits up to this long for its turn, as x/time/rate's Reserve and Traefik (default none)"`
-	Start   *Level    `yaml:"start,omitempty" doc:"token_bucket and gcra: a new key's level, full, empty or a number of cost units (default full)"`
-	Status  int       `yaml:"status,omitempty" check:"positive" doc:"the HTTP status of the lane's refusals, 400 to 599, as nginx's limit_req_status (default 429; an nginx lane's 503)"`
-	Align   string    `yaml:"align,omitempty" enum:"align" doc:"fixed_window: clock (windows from the start of the run) or first (from each key's first request) (default clock)"`
+	Penalty  bool      `yaml:"penalty,omitempty" doc:"true: refused requests count against the limit, as HAProxy tracking before deny and Envoy's global rate limit service do, so a client that keeps retrying stays locked out (default false)"`
+	Ban      *Duration `yaml:"ban,omitempty" check:"positive" doc:"after a refusal the key is refused for this long whatever its rate, as Cloudflare's mitigation timeout (default none)"`
+	Clock    *Duration `yaml:"clock,omitempty" check:"positive" doc:"the limiter's clock tick: it sees the time truncated to a multiple of it, 1ms as nginx and HAProxy (default exact)"`
+	Wait     *Duration `yaml:"wait,omitempty" check:"positive" doc:"token_bucket and gcra: a request that would be refused waits up to this long for its turn, as x/time/rate's Reserve and Traefik (default none)"`
+	Start    *Level    `yaml:"start,omitempty" doc:"token_bucket and gcra: a new key's level, full, empty or a number of cost units (default full)"`
+	Status   int       `yaml:"status,omitempty" check:"positive" doc:"the HTTP status of the lane's refusals, 400 to 599, as nginx's limit_req_status (default 429; an nginx lane's 503)"`
+	Keys     int       `yaml:"keys,omitempty" check:"positive" doc:"the most keys each limit's table holds, as nginx's zone, Traefik's maxSources and HAProxy's table size (default unbounded)"`
+	WhenFull string    `yaml:"when_full,omitempty" enum:"when_full" doc:"what a new key meets in a full table: evict_idle (the least recently used key if idle, else refused), evict (it, whatever it counted), refuse or admit (untracked) (default evict_idle)"`
+	Align    string    `yaml:"align,omitempty" enum:"align" doc:"fixed_window: clock (windows from the start of the run) or first (from each key's first request) (default clock)"`
 }
 
 // shortField is the field a lane written as a name alone fills.

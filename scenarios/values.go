@@ -140,6 +140,7 @@ var enums = map[string]func() []string{
 	"envoy_unit":    func() []string { return []string{"second", "minute", "hour", "day", "week", "month", "year"} },
 	"kong_policy":   func() []string { return []string{"local", "cluster", "redis"} },
 	"kong_window":   func() []string { return []string{"sliding", "fixed"} },
+	"when_full":     sim.TableFullNames,
 }
 
 // serverLaneNames are the lanes that can enforce the limit behind client throttling:

@@ -4,6 +4,8 @@ import (
 	"context"
 	"testing"
 	"time"
+
+	"github.com/rlsim/rlsim/algorithms"
 )
 
 // runOptions runs optionsWorld (one client at 20/s against 10/s, burst 10)
@@ -162,5 +164,130 @@ func TestLanesWithOptionsShareNothing(t *testing.T) {
 	got := sharingLanes(&cfg, Options{}, pop)
 	if len(got) != 2 || got[0] != 0 || got[1] != 2 {
 		t.Errorf("sharingLanes = %v, want [0 2]: the penalised lane apart", got)
+	}
+}
+
+// keysWorld is n clients of their own IP, each sending one request a second
+// from start+i×gap, against 1 a second per IP, the lanes' tables holding size
+// keys.
+func keysWorld(n, size int, full TableFull) Config {
+	c := Config{Duration: 4 * time.Second, Seed: 1,
+		Limits: []Limit{{Name: "ip", Key: KeyIP, Policy: algorithms.Policy{Limit: 1, Window: time.Second}}},
+		Lanes:  []LaneKind{LaneFixedWindow},
+		Clients: []ClientGroup{{Name: "c", Count: n, Arrivals: []Arrival{{Kind: ArrivalConstant,
+			Rate: Rate{Count: 4, Per: time.Second}}}}},
+		Variants: []Variant{{Name: "bounded", Options: LaneOptions{Keys: size, WhenFull: full}}},
+	}
+	return c
+}
+
+// A full key table meets a new key as its when_full says, and the result
+// counts what it did: 3 clients at 4/s each, all at 0, 250ms, ..., against 1
+// a second, in a table of 2 keys. The two keys in the table are used at every
+// instant before the third client's request, so neither is ever idle:
+// evict_idle refuses the third client's every request, as refuse does; evict
+// forgets a key each time, so the clients get more than the limit; admit lets
+// the third through untracked.
+func TestKeyTableFull(t *testing.T) {
+	for _, tc := range []struct {
+		full      TableFull
+		evicted   bool // some evictions
+		refused   bool // some refusals by the table
+		untracked bool
+	}{{TableEvictIdle, false, true, false}, {TableEvict, true, false, false}, {TableRefuse, false, true, false}, {TableAdmit, false, false, true}} {
+		r, err := Run(context.Background(), keysWorld(3, 2, tc.full), Options{})
+		if err != nil {
+			t.Fatal(err)
+		}
+		l := r.Lanes[0]
+		if len(l.KeyTables) != 1 {
+			t.Fatalf("%v: key tables %v, want one", tc.full, l.KeyTables)
+		}
+		kt := l.KeyTables[0]
+		if kt.Size != 2 || kt.Limit != "ip" || (kt.Evicted > 0) != tc.evicted || (kt.Refused > 0) != tc.refused || (kt.Untracked > 0) != tc.untracked {
+			t.Errorf("%v: %+v; want evictions %v, refusals %v, untracked %v", tc.full, kt, tc.evicted, tc.refused, tc.untracked)
+		}
+		if kt.Refused > l.Refused {
+			t.Errorf("%v: the table refused %d, the lane only %d in all", tc.full, kt.Refused, l.Refused)
+		}
+		// 3 clients, 16 requests each, 1 a second each at most when tracked: 4 windows.
+		switch tc.full {
+		case TableEvict, TableAdmit:
+			if l.Admitted <= 3*4 {
+				t.Errorf("%v admitted %d, want more than the limit allows 3 tracked keys (12): keys forgotten or untracked", tc.full, l.Admitted)
+			}
+		default:
+			if l.Admitted > 3*4 {
+				t.Errorf("%v admitted %d, more than the limit allows 3 keys in 4 windows (12)", tc.full, l.Admitted)
+			}
+		}
+	}
+	// evict_idle evicts a key once it is idle: two clients stop at 1s, the
+	// third starts at 2s, when the first two's windows are over.
+	c := keysWorld(3, 2, TableEvictIdle)
+	c.Clients = []ClientGroup{
+		{Name: "early", Count: 2, Arrivals: []Arrival{{Kind: ArrivalConstant, Rate: Rate{Count: 4, Per: time.Second}, Stop: time.Second}}},
+		{Name: "late", Count: 1, Arrivals: []Arrival{{Kind: ArrivalConstant, Rate: Rate{Count: 4, Per: time.Second}, Start: 2 * time.Second}}},
+	}
+	r, err := Run(context.Background(), c, Options{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	late := r.Lanes[0].Classes[1]
+	if kt := r.Lanes[0].KeyTables[0]; kt.Evicted != 1 || kt.Refused != 0 || late.Admitted != 2 {
+		t.Errorf("idle keys: %+v, the late client admitted %d; want 1 evicted, none refused, 1 a second for 2s", kt, late.Admitted)
+	}
+	// It looks at the least recently used key only: one client sends once at
+	// 0, another every 250ms, a third from 1.25s: the first's key, least
+	// recently used and idle from 1s, makes room, though the most recent is busy.
+	c.Clients = []ClientGroup{
+		{Name: "once", Count: 1, Arrivals: []Arrival{{Kind: ArrivalBurst, Count: 1}}},
+		{Name: "busy", Count: 1, Arrivals: []Arrival{{Kind: ArrivalConstant, Rate: Rate{Count: 4, Per: time.Second}}}},
+		{Name: "new", Count: 1, Arrivals: []Arrival{{Kind: ArrivalConstant, Rate: Rate{Count: 4, Per: time.Second}, Start: 1250 * time.Millisecond}}},
+	}
+	if r, err = Run(context.Background(), c, Options{}); err != nil {
+		t.Fatal(err)
+	}
+	if kt, n := r.Lanes[0].KeyTables[0], r.Lanes[0].Classes[2]; kt.Evicted != 1 || kt.Refused != 0 || n.Admitted != 3 {
+		t.Errorf("the least recently used key idle: %+v, the new client admitted %d; want 1 evicted, none refused, 3 (1s, 2s, 3s windows)", kt, n.Admitted)
+	}
+	// A table big enough changes nothing.
+	big, err := Run(context.Background(), keysWorld(3, 3, TableRefuse), Options{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	c = keysWorld(3, 3, TableRefuse)
+	c.Variants = nil
+	plain, err := Run(context.Background(), c, Options{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if kt := big.Lanes[0].KeyTables[0]; kt.Evicted+kt.Refused+kt.Untracked != 0 || big.Lanes[0].Admitted != plain.Lanes[0].Admitted || big.Lanes[0].Refused != plain.Lanes[0].Refused {
+		t.Errorf("a table of every key: %+v, admitted %d refused %d; without one %d and %d", kt, big.Lanes[0].Admitted, big.Lanes[0].Refused, plain.Lanes[0].Admitted, plain.Lanes[0].Refused)
+	}
+}
+
+// The bounded table's list keeps its keys least recently used last: a key
+// used again moves first, and the one evicted is the one unused longest.
+func TestBoundedKeysEvictsTheLeastRecentlyUsed(t *testing.T) {
+	d, err := newDecider(plainRule(LaneFixedWindow), algorithms.Policy{Limit: 5, Window: time.Second}, 4)
+	if err != nil {
+		t.Fatal(err)
+	}
+	b := newBoundedKeys(d.(forgettable), algorithms.Policy{Limit: 5, Window: time.Second}, LaneOptions{Keys: 3, WhenFull: TableEvict}, 4)
+	for _, k := range []int32{0, 1, 2, 0} { // 1 is now the least recently used
+		b.decide(k, 0, 1)
+	}
+	b.decide(3, 0, 1)
+	if b.in[1] || !b.in[0] || !b.in[2] || !b.in[3] || b.stats.Evicted != 1 {
+		t.Errorf("after 0,1,2,0 then 3 in a table of 3: members %v, evicted %d; want 1 evicted", b.in, b.stats.Evicted)
+	}
+	// The evicted key is forgotten: its count starts again.
+	if d := b.peek(1, 0, 5); d.Verdict != algorithms.Admit {
+		t.Errorf("key 1 after its eviction: a request of the whole limit is %v, want admitted as a new key's", d.Verdict)
+	}
+	// peek changes nothing: the table is as it was.
+	if b.in[1] || b.stats.Evicted != 1 {
+		t.Errorf("peek changed the table: members %v, evicted %d", b.in, b.stats.Evicted)
 	}
 }

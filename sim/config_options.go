@@ -2,6 +2,7 @@ package sim
 
 import (
 	"fmt"
+	"strings"
 	"time"
 
 	"github.com/rlsim/rlsim/algorithms"
@@ -42,6 +43,17 @@ func checkOptions(ck *checker, path string, c *Config, i int) {
 	}
 	if o.Start != nil && bucket {
 		checkStart(ck, path+".start", c, i, *o.Start)
+	}
+	switch {
+	case o.Keys < 0:
+		ck.add(path+".keys", "must not be negative, got %d", o.Keys)
+	case o.Keys > 0 && c.Topology != nil:
+		ck.add(path+".keys", "a bounded key table is a lane's without a topology (each replica's table is not modelled yet)")
+	case o.Keys == 0 && o.WhenFull != TableEvictIdle:
+		ck.add(path+".when_full", "says what a full key table does: give keys, the table's size")
+	}
+	if !tableFullEnum.valid(o.WhenFull) {
+		ck.add(path+".when_full", "unknown value %v (want %s)", o.WhenFull, strings.Join(TableFullNames(), ", "))
 	}
 	if o.AlignFirst && kind != LaneFixedWindow {
 		ck.add(path+".align", "%v has no windows to align; only fixed_window has", kind)

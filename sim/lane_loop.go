@@ -30,6 +30,7 @@ type lane struct {
 	ruleAt         time.Duration       // when: cfg.Rules[nextRule].At, or noRule
 	conc           concurrencyLimiter  // nil unless the lane is a concurrency limiter
 	shedRetryAfter time.Duration       // the Retry-After of conc's 503
+	keyTables      []KeyTableStats     // the figures of key tables a rule push replaced
 	gate           clientGate          // nil unless the lane is a client gate
 	quick          admitter            // the chain's one limit when its verdict alone will do (quickPath), else nil
 	direct         directPath          // the one limit's direct path, if it has one (setQuickPath)

@@ -31,7 +31,7 @@ func (l *lane) applyRule() {
 	if err != nil {
 		panic(fmt.Sprintf("sim.lane.applyRule: a checked rule failed: %v", err))
 	}
-	l.chain[ch.Limit], l.policies[ch.Limit], l.limits[ch.Limit].Policy = d, ch.Policy, ch.Policy
+	l.chain[ch.Limit], l.policies[ch.Limit], l.limits[ch.Limit].Policy = l.bounded(d, ch.Limit, ch.Policy), ch.Policy, ch.Policy
 	l.setQuickPath()
 }
 

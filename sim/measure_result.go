@@ -34,6 +34,10 @@ type LaneResult struct {
 	// Policy is the first limit's policy as this lane applied it: the chain's,
 	// unless an override replaced it.
 	Policy algorithms.Policy
+	// KeyTables are what the lane's bounded key tables did (LaneOptions.Keys),
+	// one per limit of the chain; nil without one. A rule push starts a limit's
+	// table afresh: its figures before the push are kept as an entry of their own.
+	KeyTables []KeyTableStats
 	// RefusalStatus is the HTTP status the lane refuses with
 	// (Config.RefusalStatus): 429 unless the lane or its product says another.
 	RefusalStatus int

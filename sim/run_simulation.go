@@ -3,6 +3,7 @@ package sim
 import (
 	"context"
 	"fmt"
+	"slices"
 	"time"
 
 	"github.com/rlsim/rlsim/sim/engine"
@@ -188,7 +189,7 @@ func (l *lane) buildChain(kind LaneKind) error {
 		if err != nil {
 			return FieldErrors{{Field: "limits[" + itoa(i) + "]", Problem: err.Error()}}
 		}
-		l.chain = append(l.chain, d)
+		l.chain = append(l.chain, l.bounded(d, i, p))
 		l.policies = append(l.policies, p)
 		l.limits = append(l.limits, l.cfg.Limits[i])
 		l.limits[i].Policy = p
@@ -363,5 +364,6 @@ func (l *lane) result() LaneResult {
 		lr.Topology = l.fleet.topologyResult(l.cfg)
 	}
 	lr.Adaptive = l.adapt.state(len(lr.Series))
+	lr.KeyTables = slices.Concat(l.keyTables, l.keyTablesNow())
 	return lr
 }

@@ -32,6 +32,11 @@ type LaneOptions struct {
 	// (nginx's limit_req_status); zero is the lane's own: 429, or its
 	// product's default (nginx: 503).
 	Status int
+	// Keys, when positive, bounds each limit's key table to Keys keys
+	// (nginx's zone, Traefik's maxSources, HAProxy's table size); WhenFull is
+	// what a request of a key not in a full table meets.
+	Keys     int
+	WhenFull TableFull
 	// AlignFirst aligns a fixed window lane's windows to each key's first
 	// request (as Redis INCR and EXPIRE scripts do) instead of to the start of
 	// the run.
@@ -40,3 +45,35 @@ type LaneOptions struct {
 
 // None reports whether o changes nothing.
 func (o LaneOptions) None() bool { return o == LaneOptions{} }
+
+// TableFull is what a request of a new key meets when its limit's key table
+// is full (LaneOptions.Keys). The table keeps its keys least recently used
+// last.
+type TableFull uint8
+
+const (
+	// TableEvictIdle evicts the least recently used key if its state is idle
+	// (decides as a never-seen key's: nothing is forgotten), else refuses the
+	// request; a key used more recently is not looked at.
+	TableEvictIdle TableFull = iota
+	// TableEvict evicts the least recently used key whatever its state: what
+	// it had counted is forgotten, so the limit under-counts (nginx evicts so
+	// when a zone is full).
+	TableEvict
+	// TableRefuse refuses every request of a new key while the table is full.
+	TableRefuse
+	// TableAdmit lets a new key's requests through untracked while the table
+	// is full (HAProxy: a full stick table tracks nothing more, so its deny
+	// rule never matches them).
+	TableAdmit
+)
+
+var tableFullEnum = enum[TableFull]{"TableFull", []string{"evict_idle", "evict", "refuse", "admit"}}
+
+func (f TableFull) String() string { return tableFullEnum.name(f) }
+
+// TableFullNames lists the valid names of TableFull, in order.
+func TableFullNames() []string { return tableFullEnum.list() }
+
+// ParseTableFull maps a name to its TableFull; ok is false for an unknown name.
+func ParseTableFull(s string) (TableFull, bool) { return tableFullEnum.parse(s) }
