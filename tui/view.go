@@ -252,7 +252,7 @@ func (m *Model) layout() layout {
 		statsW += c.width + 1
 	}
 	statsW += len(" OVER")
-	lay.cols = max(m.width-lay.nameW-1-len(" │")-statsW, 10)
+	lay.cols = max(m.width-lay.nameW-1-utf8.RuneCountInString(separator)-statsW, 10)
 	lay.from = int64(m.sim.Now()/m.timeline.width) - int64(lay.cols) + 1
 	lay.cells = make([]cell, lay.cols)
 	lay.ruled = m.ruleColumns(lay.from, lay.cols)
@@ -320,9 +320,12 @@ func speedLabel(tenths int64) string {
 	return "0." + strconv.FormatInt(tenths, 10) + "×"
 }
 
+// separator is what stands between a lane's timeline and its figures.
+const separator = " │"
+
 // drawLanes writes the stats header and one row per lane.
 func (m *Model) drawLanes(b *strings.Builder, lay layout) {
-	b.WriteString(strings.Repeat(" ", lay.nameW+1+lay.cols+1))
+	b.WriteString(strings.Repeat(" ", lay.nameW+1+lay.cols+utf8.RuneCountInString(separator)))
 	for _, c := range lay.stats {
 		b.WriteByte(' ')
 		b.WriteString(m.styles.faint.wrap(padLeft(c.head, c.width)))
@@ -338,7 +341,7 @@ func (m *Model) drawLanes(b *strings.Builder, lay layout) {
 		b.WriteByte(' ')
 		m.timeline.fill(i, lay.from, lay.cells)
 		m.drawCells(b, lay.cells, lay.ruled)
-		b.WriteString(" │")
+		b.WriteString(separator)
 		for _, c := range lay.stats {
 			b.WriteByte(' ')
 			b.WriteString(padLeft(c.value(s), c.width))
