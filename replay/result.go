@@ -19,7 +19,8 @@ type Result struct {
 	BehindFull int64     `json:"behind_full_buffer,omitempty"`
 	Late       string    `json:"late"`      // the reorder bound
 	Shown      []BadLine `json:"bad_shown"` // the first MaxShown bad lines
-	// Format is the log format read: the first input's, as given or sniffed.
+	// Format is the log format read: that of the first line parsed, as given or
+	// sniffed (an input whose lines are all bad does not set it).
 	Format string `json:"format"`
 	// Warnings say what a reader should check before trusting the tables:
 	// more than BadShareWarn of the lines did not parse.
