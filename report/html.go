@@ -280,6 +280,9 @@ type timelineJSON struct {
 	Rules []ruleMarkJSON `json:"rules,omitempty"`
 	// Shadow is true when a limit is a shadow at some time: the legend names its marks.
 	Shadow bool `json:"shadow,omitempty"`
+	// Refusals are the statuses the lanes refuse with, as the legend says
+	// them: "429", or "429 or 503".
+	Refusals string `json:"refusals"`
 	// Outages shade the store's outages and Replicas mark the autoscaler's
 	// steps (absent without a topology that has them).
 	Outages  []spanJSON     `json:"outages,omitempty"`
@@ -327,6 +330,7 @@ type headerJSON struct {
 type laneJSON struct {
 	Lane      string    `json:"lane"`      // its name
 	Algorithm string    `json:"algorithm"` // its kind's name
+	Refusal   int       `json:"refusal"`   // the HTTP status of its refusals
 	Title     string    `json:"title"`
 	PeakS     [2]int64  `json:"peak_us"` // the worst window, [start, end)
 	Peak      int64     `json:"peak"`
@@ -369,7 +373,8 @@ func tickHeaders(r sim.Result, t Tick, li int) string {
 
 func newTimelineJSON(r sim.Result, tl *Timeline) *timelineJSON {
 	// The axis ends at the last record (or the traffic's end), not at the drain's.
-	tj := &timelineJSON{EndUS: us(max(r.Duration, tl.Last()) * 101 / 100), ColUS: us(tl.ColumnWidth()), TickCap: tl.TickCap, Columns: TimelineColumns}
+	tj := &timelineJSON{EndUS: us(max(r.Duration, tl.Last()) * 101 / 100), ColUS: us(tl.ColumnWidth()), TickCap: tl.TickCap, Columns: TimelineColumns,
+		Refusals: refusalStatuses(r)}
 	limitIndex := map[string]int{}
 	for i, l := range r.Limits {
 		limitIndex[l.Name] = i
@@ -391,7 +396,7 @@ func newTimelineJSON(r sim.Result, tl *Timeline) *timelineJSON {
 	}
 	for li, l := range r.Lanes {
 		lj := laneJSON{Lane: l.Name, Algorithm: l.Lane.String(), Title: l.Title(), PeakS: [2]int64{us(l.Peak.Start), us(l.Peak.End)},
-			Peak: l.Peak.Count, Limit: l.Peak.Limit}
+			Peak: l.Peak.Count, Limit: l.Peak.Limit, Refusal: cmp.Or(l.RefusalStatus, sim.StatusTooManyRequests)}
 		tj.Headers = append(tj.Headers, headerJSON{l.Headers.RateLimit, l.Headers.RateLimitPolicy, l.Headers.RetryAfter})
 		if ticks, ok := tl.Ticks(li); ok {
 			lj.Exact = true

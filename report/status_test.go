@@ -64,3 +64,22 @@ func TestKeyTablesInTheJSON(t *testing.T) {
 		t.Errorf("key_tables %v, want [%v]", got, want)
 	}
 }
+
+// The report's timeline legend says the statuses the lanes refuse with, and
+// each lane's data carries its own, which the hover text reads: nginx-delay's
+// lanes refuse with 503, and the page never says a refusal was a 429.
+func TestHTMLTimelineNamesTheRefusalStatus(t *testing.T) {
+	run := simulate(t, "nginx-delay")
+	var b bytes.Buffer
+	if err := WriteHTML(&b, []Page{{Run: run, Command: "rlsim run nginx-delay"}}); err != nil {
+		t.Fatal(err)
+	}
+	html := b.String()
+	if !strings.Contains(html, "refused (503)") || strings.Contains(html, "(429)") {
+		t.Errorf("the report of nginx-delay: says refused (503) %v, says (429) %v; want 503 only",
+			strings.Contains(html, "refused (503)"), strings.Contains(html, "(429)"))
+	}
+	if n := strings.Count(html, `"refusal":503`); n != len(run.Result.Lanes) {
+		t.Errorf("%d lanes' data carry refusal 503, want all %d", n, len(run.Result.Lanes))
+	}
+}

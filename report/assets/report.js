@@ -14,7 +14,7 @@
     consoleError.apply(console, arguments);
   };
 
-  var EVENTS = ['admitted', 'delayed (admitted late)', 'refused (429)', 'dropped by the client', 'shed (503)'];
+  var EVENTS = ['admitted', 'delayed (admitted late)', 'refused', 'dropped by the client', 'shed (503)']; // a refusal's status is its lane's (describe)
   var COLOURS = ['#0072B2', '#E69F00', '#D55E00', '#999999', '#CC79A7']; // by sim.TraceEvent
   var UP = [true, true, false, false, false];
   var PEAK = 'rgba(240,228,66,0.45)';
@@ -271,12 +271,12 @@
     if (h.col) {
       var c = h.col;
       row('time', esc(fmtDur(c[0]) + ' – ' + fmtDur(c[1])));
-      ['admitted', 'delayed', 'refused (429)', 'shed (503)', 'dropped', 'would be refused by a shadow limit'].forEach(function (name, k) { if (c[k + 2]) row(name, String(c[k + 2])); });
+      ['admitted', 'delayed', 'refused (' + lane.refusal + ')', 'shed (503)', 'dropped', 'would be refused by a shadow limit'].forEach(function (name, k) { if (c[k + 2]) row(name, String(c[k + 2])); });
       return '<b>' + esc(lane.title) + '</b><table>' + rows.join('') + '</table><small>this lane had more than ' + tl.tick_cap + ' attempts, so they are counted per column</small>';
     }
     var ts = lane.ticks, k = h.tick, e = ts.e[k];
     row('at', esc('t=' + fmtDur(ts.t[k])));
-    row('verdict', '<span style="color:' + COLOURS[e] + '">■</span> ' + esc(EVENTS[e]));
+    row('verdict', '<span style="color:' + COLOURS[e] + '">■</span> ' + esc(e === 2 ? 'refused (' + lane.refusal + ')' : EVENTS[e]));
     row('client', esc('#' + ts.c[k] + ' (' + tl.classes[ts.g[k]] + ')'));
     row('key', esc(tl.keys[ts.k[k]]));
     row('request', esc('#' + ts.rq[k] + ', attempt ' + ts.a[k] + (ts.w[k] > 1 ? ', cost ' + ts.w[k] : '')));
