@@ -221,9 +221,9 @@ func (b *builder) kindFields(path, kind string, uses, all []string) {
 
 var retryFields = map[sim.RetryKind][]string{
 	sim.RetryNone:        {},
-	sim.RetryImmediate:   {"!max_attempts", "honor_retry_after", "retry_after_jitter", "retry_after"},
-	sim.RetryFixed:       {"!delay", "max_attempts", "honor_retry_after", "retry_after_jitter", "retry_after"},
-	sim.RetryExponential: {"base", "cap", "jitter", "max_attempts", "honor_retry_after", "retry_after_jitter", "retry_after"},
+	sim.RetryImmediate:   {"!max_attempts", "honor_retry_after", "retry_after_jitter", "retry_after", "on"},
+	sim.RetryFixed:       {"!delay", "max_attempts", "honor_retry_after", "retry_after_jitter", "retry_after", "on"},
+	sim.RetryExponential: {"base", "cap", "jitter", "max_attempts", "honor_retry_after", "retry_after_jitter", "retry_after", "on"},
 }
 
 func (b *builder) retry(rs *retrySpec, path string) sim.Retry {
@@ -232,9 +232,9 @@ func (b *builder) retry(rs *retrySpec, path string) sim.Retry {
 		return sim.Retry{}
 	}
 	b.kindFields(path, "kind "+rs.Kind, retryFields[kind],
-		[]string{"delay", "base", "cap", "jitter", "max_attempts", "honor_retry_after", "retry_after_jitter", "retry_after"})
+		[]string{"delay", "base", "cap", "jitter", "max_attempts", "honor_retry_after", "retry_after_jitter", "retry_after", "on"})
 	r := sim.Retry{Kind: kind, Delay: durOr(rs.Delay, 0), MaxAttempts: rs.MaxAttempts,
-		HonorRetryAfter: rs.HonorRetryAfter, RetryAfterJitter: durOr(rs.RetryAfterJitter, 0)}
+		HonorRetryAfter: rs.HonorRetryAfter, RetryAfterJitter: durOr(rs.RetryAfterJitter, 0), On: rs.On}
 	if kind == sim.RetryExponential {
 		r.Base, r.Cap = durOr(rs.Base, defaultBase), durOr(rs.Cap, defaultCap)
 		if rs.Jitter != "" {

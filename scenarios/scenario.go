@@ -262,9 +262,9 @@ func clientToFile(g sim.ClientGroup) clientSpec {
 		}
 		cs.Arrivals = append(cs.Arrivals, as)
 	}
-	if r := g.Retry; r != (sim.Retry{}) {
+	if r := g.Retry; !reflect.ValueOf(r).IsZero() {
 		rs := &retrySpec{Kind: r.Kind.String(), Delay: optDur(r.Delay), MaxAttempts: r.MaxAttempts,
-			HonorRetryAfter: r.HonorRetryAfter, RetryAfterJitter: optDur(r.RetryAfterJitter)}
+			HonorRetryAfter: r.HonorRetryAfter, RetryAfterJitter: optDur(r.RetryAfterJitter), On: r.On}
 		if r.RetryAfter != sim.RetryAfterHeader {
 			rs.RetryAfter = r.RetryAfter.String()
 		}

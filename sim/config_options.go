@@ -61,8 +61,11 @@ func checkOptions(ck *checker, path string, c *Config, i int) {
 }
 
 // StatusTooManyRequests is the HTTP status of a refusal unless a lane says
-// another (RFC 6585).
-const StatusTooManyRequests = 429
+// another (RFC 6585); statusShed is a shed's, 503 Service Unavailable.
+const (
+	StatusTooManyRequests = 429
+	statusShed            = 503
+)
 
 // RefusalStatus is the HTTP status lane i of c refuses with: its option's,
 // else its chain's product default, else 429.

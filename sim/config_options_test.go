@@ -132,3 +132,33 @@ func TestLaneRuleIsTheLanes(t *testing.T) {
 		t.Error("LaneRule of limit 1 of a one-limit chain: no error")
 	}
 }
+
+// A client retries only the statuses its retry rule names: against an nginx
+// lane (503) a client retrying only 429 gives up at its first refusal, against
+// a token bucket (429) it retries as before; one retrying 503 does the reverse.
+func TestRetryOnStatusFollowsTheLanes(t *testing.T) {
+	for _, tc := range []struct {
+		on          []int
+		nginxRetry  bool // retries after an nginx lane's refusal
+		bucketRetry bool
+	}{{nil, true, true}, {[]int{429}, false, true}, {[]int{503}, true, false}, {[]int{429, 503}, true, true}} {
+		c := optionsWorld([]LaneKind{LaneNginx, LaneTokenBucket})
+		c.Clients[0].Retry = Retry{Kind: RetryFixed, Delay: 10 * time.Millisecond, MaxAttempts: 3, On: tc.on}
+		r, err := Run(context.Background(), c, Options{})
+		if err != nil {
+			t.Fatal(err)
+		}
+		for i, want := range []bool{tc.nginxRetry, tc.bucketRetry} {
+			l := r.Lanes[i]
+			if retried := l.Attempts > l.Unique; retried != want || l.Refused == 0 {
+				t.Errorf("on %v, lane %s (refuses with %d): %d attempts of %d requests, %d refused; want retries %v",
+					tc.on, l.Name, l.RefusalStatus, l.Attempts, l.Unique, l.Refused, want)
+			}
+		}
+	}
+	c := optionsWorld([]LaneKind{LaneTokenBucket})
+	c.Clients[0].Retry = Retry{Kind: RetryFixed, Delay: time.Millisecond, MaxAttempts: 2, On: []int{200}}
+	if got := fieldsOf(t, c); !strings.Contains(got["clients[0].retry.on[0]"], "400 to 599") {
+		t.Errorf("retry on 200: problems %v, want clients[0].retry.on[0] out of range", got)
+	}
+}

@@ -281,6 +281,11 @@ func checkRetry(ck *checker, path string, r Retry) {
 	case r.Kind == RetryFixed && r.Delay == 0 && r.MaxAttempts == 0:
 		ck.add(path+".max_attempts", "retries with no wait must have a maximum, or they repeat forever at one instant")
 	}
+	for i, s := range r.On {
+		if s < 400 || s > 599 {
+			ck.add(fmt.Sprintf("%s.on[%d]", path, i), "a status a client retries is 400 to 599 (a refusal's or a shed's), got %d", s)
+		}
+	}
 	if r.RetryAfterJitter > 0 && !r.HonorRetryAfter {
 		ck.add(path+".retry_after_jitter", "needs honor_retry_after: true")
 	}

@@ -2,6 +2,7 @@ package sim
 
 import (
 	"context"
+	"slices"
 	"time"
 
 	"github.com/rlsim/rlsim/algorithms"
@@ -31,6 +32,7 @@ type lane struct {
 	conc           concurrencyLimiter  // nil unless the lane is a concurrency limiter
 	shedRetryAfter time.Duration       // the Retry-After of conc's 503
 	keyTables      []KeyTableStats     // the figures of key tables a rule push replaced
+	refusalStatus  int                 // the HTTP status of the lane's refusals (Config.RefusalStatus)
 	gate           clientGate          // nil unless the lane is a client gate
 	quick          admitter            // the chain's one limit when its verdict alone will do (quickPath), else nil
 	direct         directPath          // the one limit's direct path, if it has one (setQuickPath)
@@ -250,7 +252,7 @@ func (l *lane) attempt(r int32) {
 		if !allowed {
 			l.m.dropped(now, g)
 			l.record(TraceDrop, r, nil, "")
-			l.fail(r, 0)
+			l.fail(r, 0, 0)
 			return
 		}
 	}
@@ -434,7 +436,7 @@ func (l *lane) refuse(r int32, limit int, d algorithms.Decision) {
 	l.throttleAnswer(req.client, false)
 	l.pace(req.client, limit, d)
 	l.record(TraceRefuse, r, &d, name)
-	l.fail(r, d.RetryAfter)
+	l.fail(r, d.RetryAfter, l.refusalStatus)
 }
 
 // shed answers 503: over the concurrency limit, or the backend is full or down. The
@@ -448,7 +450,7 @@ func (l *lane) shed(r int32, retryAfter time.Duration) {
 		l.rec.RetryAfter = retryAfter
 		l.err = l.trace.Record(&l.rec)
 	}
-	l.fail(r, retryAfter)
+	l.fail(r, retryAfter, statusShed)
 }
 
 // succeed answers 200 to request r.
@@ -479,13 +481,15 @@ func (l *lane) throttleAnswer(c int32, accepted bool) {
 // Retry-After the answer carried, exact, zero if none; a client honouring it
 // reads it as its policy says (the header's whole seconds by default) and, when it
 // retries at exactly that instant, the retry is counted as one at Retry-After.
-func (l *lane) fail(r int32, retryAfter time.Duration) {
+// status is the answer's HTTP status, 0 for a request never sent.
+func (l *lane) fail(r int32, retryAfter time.Duration, status int) {
 	now := l.eng.Now()
 	req := &l.reqs.all[r]
 	c := req.client
 	g := l.pop.groupOf[c]
 	policy := &l.pop.groups[g].Retry
-	if policy.Kind == RetryNone || (policy.MaxAttempts > 0 && int(req.attempt) >= policy.MaxAttempts) {
+	if policy.Kind == RetryNone || (policy.MaxAttempts > 0 && int(req.attempt) >= policy.MaxAttempts) ||
+		status != 0 && len(policy.On) > 0 && !slices.Contains(policy.On, status) {
 		l.giveUp(r)
 		return
 	}

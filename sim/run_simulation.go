@@ -70,6 +70,8 @@ func newLane(ctx context.Context, index int, cfg *Config, pop *population, trace
 		extras:  ownLines[arrivalState](pop.extras),
 		means:   ownLines[superposedMean](len(pop.groups)),
 		reqs:    requests{free: ownLines[int32](0)},
+
+		refusalStatus: cfg.RefusalStatus(index),
 	}
 	if err := l.buildLimiters(); err != nil {
 		return nil, err

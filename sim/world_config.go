@@ -293,6 +293,11 @@ type Retry struct {
 	HonorRetryAfter  bool
 	RetryAfterJitter time.Duration
 	RetryAfter       RetryAfterMode
+	// On are the HTTP statuses the client retries (a refusal's is its lane's,
+	// LaneResult.RefusalStatus; a shed's 503); it gives up on any other. Empty
+	// retries every refusal and shed. A request its own throttle dropped is
+	// never sent, so it has no status: On does not apply to it.
+	On []int
 }
 
 // RetryAfterMode is what a client honouring Retry-After reads.
