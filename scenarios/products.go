@@ -117,7 +117,7 @@ func (b *builder) products(c *sim.Config, lane int, ls laneSpec) {
 		set  bool
 	}{{"nginx", ls.Nginx != nil}, {"haproxy", ls.HAProxy != nil}, {"envoy_local", ls.EnvoyLocal != nil},
 		{"envoy_ratelimit", ls.EnvoyRateLimit != nil}, {"kong", ls.Kong != nil}, {"kong_advanced", ls.KongAdvanced != nil},
-		{"traefik", ls.Traefik != nil}, {"aws_apigw", ls.AWSAPIGateway != nil}, {"aws_waf", ls.AWSWAF != nil},
+		{"traefik", ls.Traefik != nil}, {"aws_apigw", ls.AWSAPIGateway != nil}, {"aws_quota", ls.AWSQuota != nil}, {"aws_waf", ls.AWSWAF != nil},
 		{"cloudflare", ls.Cloudflare != nil}} {
 		if sec.set && sec.name != ls.Algorithm {
 			b.addf(path+"."+sec.name, "a lane of %s has no %s section: it is a %s lane's (algorithm: %s)", ls.Algorithm, sec.name, sec.name, sec.name)
@@ -190,6 +190,14 @@ func (b *builder) products(c *sim.Config, lane int, ls laneSpec) {
 	if a := ls.AWSAPIGateway; a != nil && (a.RateLimit != 0 || a.BurstLimit != 0) {
 		b.awsAPIGateway(path+".aws_apigw", c, lane, a)
 	}
+	if q := ls.AWSQuota; q != nil && (q.Limit != 0 || q.Period != "") {
+		b.productPolicy(path+".aws_quota", c, lane, func(p *algorithms.Policy) {
+			if q.Period != "" {
+				p.Window = quotaPeriods[q.Period]
+			}
+			p.Limit, p.Burst = cmp.Or(q.Limit, p.Limit), 0
+		})
+	}
 	if w := ls.AWSWAF; w != nil {
 		if w.Limit != 0 || w.EvaluationWindow != nil {
 			b.productPolicy(path+".aws_waf", c, lane, func(p *algorithms.Policy) {
@@ -207,6 +215,11 @@ func (b *builder) products(c *sim.Config, lane int, ls laneSpec) {
 		v.Cloudflare = &sim.CloudflareSettings{MitigationTimeout: durOr(f.MitigationTimeout, 0), ExcludeBlocked: f.ExcludeBlocked}
 	}
 }
+
+// quotaPeriods are a usage plan quota's periods as the windows an aws_quota
+// lane reads (a month is a calendar month; its window, 30 days, is for the
+// peak and the verdict).
+var quotaPeriods = map[string]time.Duration{"day": 24 * time.Hour, "week": 7 * 24 * time.Hour, "month": 30 * 24 * time.Hour}
 
 // envoyUnits are envoyproxy/ratelimit's units as windows (its dividers:
 // a month is 30 days, a year 365).
@@ -314,7 +327,7 @@ func productsToFile(p sim.ProductSettings, ls *laneSpec) {
 // hasProduct reports whether l has a product section.
 func (l laneSpec) hasProduct() bool {
 	return l.Nginx != nil || l.HAProxy != nil || l.EnvoyLocal != nil || l.EnvoyRateLimit != nil || l.Kong != nil ||
-		l.KongAdvanced != nil || l.Traefik != nil || l.AWSAPIGateway != nil || l.AWSWAF != nil || l.Cloudflare != nil
+		l.KongAdvanced != nil || l.Traefik != nil || l.AWSAPIGateway != nil || l.AWSQuota != nil || l.AWSWAF != nil || l.Cloudflare != nil
 }
 
 // absorbPolicies writes into the product sections of lanes (lanesToFile's)
@@ -381,6 +394,14 @@ func absorb(ls *laneSpec, i int, p algorithms.Policy) bool {
 		ls.Traefik.Average, ls.Traefik.Period, ls.Traefik.Burst = p.Limit, dur(p.Window), &b
 	case ls.AWSAPIGateway != nil && float64(p.Limit)*1000/p.Window.Seconds() == math.Round(float64(p.Limit)*1000/p.Window.Seconds()):
 		ls.AWSAPIGateway.RateLimit, ls.AWSAPIGateway.BurstLimit = float64(p.Limit)/p.Window.Seconds(), burst
+	case ls.AWSQuota != nil && (p.Burst == 0 || p.Burst == p.Limit):
+		for name, w := range quotaPeriods {
+			if w == p.Window {
+				ls.AWSQuota.Limit, ls.AWSQuota.Period = p.Limit, name
+				return true
+			}
+		}
+		return false
 	case ls.AWSWAF != nil && (p.Burst == 0 || p.Burst == p.Limit):
 		ls.AWSWAF.Limit, ls.AWSWAF.EvaluationWindow = p.Limit, dur(p.Window)
 	case ls.Cloudflare != nil && (p.Burst == 0 || p.Burst == p.Limit):

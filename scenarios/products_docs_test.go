@@ -26,7 +26,7 @@ func TestProductsDocumented(t *testing.T) {
 	for _, typ := range []reflect.Type{
 		reflect.TypeFor[haproxySpec](), reflect.TypeFor[envoyLocalSpec](), reflect.TypeFor[envoyRateLimitSpec](),
 		reflect.TypeFor[kongSpec](), reflect.TypeFor[kongAdvancedSpec](), reflect.TypeFor[traefikSpec](),
-		reflect.TypeFor[awsAPIGatewaySpec](), reflect.TypeFor[awsWAFSpec](), reflect.TypeFor[cloudflareSpec](),
+		reflect.TypeFor[awsAPIGatewaySpec](), reflect.TypeFor[awsQuotaSpec](), reflect.TypeFor[awsWAFSpec](), reflect.TypeFor[cloudflareSpec](),
 		reflect.TypeFor[nginxSpec](), reflect.TypeFor[nginxZoneSpec](),
 	} {
 		for _, f := range fieldNames(typ) {

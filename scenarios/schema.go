@@ -109,6 +109,7 @@ type laneSpec struct {
 	KongAdvanced   *kongAdvancedSpec   `yaml:"kong_advanced,omitempty" doc:"a kong_advanced lane's rate-limiting-advanced plugin config, in Kong's words (docs/products.md)"`
 	Traefik        *traefikSpec        `yaml:"traefik,omitempty" doc:"a traefik lane's RateLimit middleware, in Traefik's words (docs/products.md)"`
 	AWSAPIGateway  *awsAPIGatewaySpec  `yaml:"aws_apigw,omitempty" doc:"an aws_apigw lane's throttle, in API Gateway's words (docs/products.md)"`
+	AWSQuota       *awsQuotaSpec       `yaml:"aws_quota,omitempty" doc:"an aws_quota lane's usage plan quota, in API Gateway's words (docs/products.md)"`
 	AWSWAF         *awsWAFSpec         `yaml:"aws_waf,omitempty" doc:"an aws_waf lane's rate-based rule, in AWS WAF's words (docs/products.md)"`
 	Cloudflare     *cloudflareSpec     `yaml:"cloudflare,omitempty" doc:"a cloudflare lane's rate limiting rule, in Cloudflare's words (docs/products.md)"`
 	// The lane options (sim.LaneOptions), written beside the name and algorithm.
@@ -318,4 +319,9 @@ type cloudflareSpec struct {
 	Period            *Duration `yaml:"period,omitempty" check:"positive" doc:"period: 10s, 1m, 2m, 5m, 10m or 1h (default the limit's window)"`
 	MitigationTimeout *Duration `yaml:"mitigation_timeout,omitempty" check:"nonneg" doc:"mitigation_timeout: how long a key that tripped is blocked, whole seconds; 0 throttles instead (default 0)"`
 	ExcludeBlocked    bool      `yaml:"exclude_blocked,omitempty" doc:"blocked requests are not counted (default false: every matching request counts)"`
+}
+
+type awsQuotaSpec struct {
+	Limit  int64  `yaml:"limit,omitempty" check:"positive" doc:"quota.limit: requests per period (default the limit's)"`
+	Period string `yaml:"period,omitempty" enum:"quota_period" doc:"quota.period: day, week (from Sunday) or month (from the 1st), in UTC (default the limit's window: 24h, 168h or 720h)"`
 }

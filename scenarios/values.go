@@ -141,6 +141,7 @@ var enums = map[string]func() []string{
 	"kong_policy":   func() []string { return []string{"local", "cluster", "redis"} },
 	"kong_window":   func() []string { return []string{"sliding", "fixed"} },
 	"when_full":     sim.TableFullNames,
+	"quota_period":  func() []string { return []string{"day", "week", "month"} },
 }
 
 // serverLaneNames are the lanes that can enforce the limit behind client throttling:

@@ -5,6 +5,7 @@ package sim
 // lane's product settings. docs/products.md gives each product's source.
 
 import (
+	"fmt"
 	"time"
 
 	"github.com/rlsim/rlsim/algorithms"
@@ -131,4 +132,28 @@ func newHAProxyRule(p algorithms.Policy, r laneRule) (*algorithms.HAProxy, error
 		x.Expire = s.Expire
 	}
 	return algorithms.NewHAProxy(x)
+}
+
+// productEpoch is the wall-clock instant of the run's t=0 for the products
+// whose windows follow the clock or the calendar: 1970-01-01 00:00 UTC, a
+// Thursday, so clock-aligned windows start at t=0 and a week's quota period
+// on the first Sunday.
+var productEpoch = time.Unix(0, 0).UTC()
+
+// awsQuotaPeriods are the windows that stand for a usage plan quota's
+// periods: a day, a week, and a calendar month (30 days as a window, for the
+// peak and the verdict; the quota itself resets on the 1st of each month).
+var awsQuotaPeriods = map[time.Duration]algorithms.AWSQuotaPeriod{
+	24 * time.Hour: algorithms.AWSQuotaDay, 7 * 24 * time.Hour: algorithms.AWSQuotaWeek, 30 * 24 * time.Hour: algorithms.AWSQuotaMonth,
+}
+
+func newAWSQuotaRule(p algorithms.Policy, _ laneRule) (*algorithms.AWSQuota, error) {
+	period, ok := awsQuotaPeriods[p.Window]
+	if !ok {
+		return nil, fmt.Errorf("aws usage plan quota: window %v is no quota period: 24h (DAY), 168h (WEEK) or 720h (MONTH, reset on the 1st)", p.Window)
+	}
+	if p.Burst != 0 && p.Burst != p.Limit {
+		return nil, fmt.Errorf("aws usage plan quota: burst %d: a quota has no burst but its limit %d", p.Burst, p.Limit)
+	}
+	return algorithms.NewAWSQuota(algorithms.AWSQuotaParams{Limit: p.Limit, Period: period, Epoch: productEpoch})
 }

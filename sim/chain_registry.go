@@ -123,6 +123,8 @@ func laneRows() []LaneInfo {
 			Settings: "cloudflare", rate: productOf[algorithms.CloudflareState](newCloudflareRule), check: checkProduct, fast: fastNone},
 		LaneHAProxy: {Name: "haproxy", Title: "HAProxy stick table", Short: "haproxy", Product: "HAProxy 2.6", Status: 403,
 			Settings: "haproxy", rate: productOf[algorithms.HAProxyState](newHAProxyRule), check: checkProduct, fast: fastNone},
+		LaneAWSQuota: {Name: "aws_quota", Title: "AWS API Gateway quota", Short: "aws quota", Product: "AWS API Gateway",
+			rate: productOf[algorithms.AWSQuotaState](newAWSQuotaRule), fast: fastNone},
 	}
 }
 

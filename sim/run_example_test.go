@@ -85,6 +85,7 @@ func ExampleLanes() {
 	// aws_waf                AWS WAF rate-based rule       rate limiter        default false
 	// cloudflare             Cloudflare rate limiting rule rate limiter        default false
 	// haproxy                HAProxy stick table           rate limiter        default false
+	// aws_quota              AWS API Gateway quota         rate limiter        default false
 }
 
 // One algorithm as two lanes: token buckets of burst 5 and burst 20, named

@@ -193,6 +193,7 @@ const (
 	LaneAWSWAF
 	LaneCloudflare
 	LaneHAProxy
+	LaneAWSQuota
 )
 
 // ClientGroup is Count identical clients.

@@ -77,11 +77,16 @@ func TestSharingLanesReadTheRegistry(t *testing.T) {
 }
 
 // policyFor is p, or, for a product lane whose product cannot say p (AWS
-// WAF's evaluation windows, Cloudflare's periods), 10 per minute: a policy
-// every lane's limiter accepts.
+// WAF's evaluation windows, Cloudflare's periods, a quota's days), the first
+// of 10 per minute and 10 per day it accepts.
 func policyFor(kind LaneKind, p algorithms.Policy) algorithms.Policy {
-	if _, err := newDecider(plainRule(kind), p, 0); err == nil || kind.Info().Product == "" {
+	if kind.Info().Product == "" {
 		return p
 	}
-	return algorithms.Policy{Limit: 10, Window: time.Minute}
+	for _, q := range []algorithms.Policy{p, {Limit: 10, Window: time.Minute}, {Limit: 10, Window: 24 * time.Hour}} {
+		if _, err := newDecider(plainRule(kind), q, 0); err == nil {
+			return q
+		}
+	}
+	return p
 }
