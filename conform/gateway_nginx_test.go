@@ -1,0 +1,124 @@
+package conform
+
+import (
+	"bytes"
+	"context"
+	"fmt"
+	"net"
+	"os"
+	"os/exec"
+	"path/filepath"
+	"testing"
+	"time"
+)
+
+// gatewayNginxConf is the nginx of docs/conform.md's example: limit_req
+// 10r/s burst=5 nodelay keyed by X-Key, and the access log in the format
+// conform --http reads (rid=, t= $msec, rt= $request_time).
+const gatewayNginxConf = `worker_processes 1;
+events { worker_connections 4096; }
+http {
+  access_log off;
+  client_body_temp_path %[1]s/tmp/body;
+  proxy_temp_path %[1]s/tmp/proxy;
+  fastcgi_temp_path %[1]s/tmp/fastcgi;
+  uwsgi_temp_path %[1]s/tmp/uwsgi;
+  scgi_temp_path %[1]s/tmp/scgi;
+  log_format rlsim 'rid=$http_x_request_id t=$msec rt=$request_time';
+  limit_req_zone $http_x_key zone=edge:1m rate=10r/s;
+  server {
+    listen 127.0.0.1:%[2]d;
+    access_log %[1]s/access.log rlsim;
+    location / {
+      limit_req zone=edge burst=5 nodelay;
+      empty_gif;
+    }
+  }
+}
+`
+
+// startGatewayNginx starts nginx with gatewayNginxConf on a free loopback port,
+// as startNginx does (foreground, no master, stopped when the test ends), and
+// returns it and its access log.
+func startGatewayNginx(t *testing.T) (*nginxServer, string) {
+	t.Helper()
+	if _, err := os.Stat(nginxBin); err != nil {
+		t.Skipf("no %s (%v): install nginx-light (apt-get install nginx-light)", nginxBin, err)
+	}
+	dir := t.TempDir()
+	if err := os.MkdirAll(filepath.Join(dir, "tmp"), 0o755); err != nil {
+		t.Fatal(err)
+	}
+	l, err := net.Listen("tcp", "127.0.0.1:0")
+	if err != nil {
+		t.Fatal(err)
+	}
+	port := l.Addr().(*net.TCPAddr).Port
+	l.Close()
+	conf := filepath.Join(dir, "nginx.conf")
+	if err := os.WriteFile(conf, []byte(fmt.Sprintf(gatewayNginxConf, dir, port)), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	n := &nginxServer{dir: dir, base: fmt.Sprintf("http://127.0.0.1:%d", port), done: make(chan error, 1)}
+	n.cmd = exec.Command(nginxBin, "-p", dir+"/", "-c", conf, "-g",
+		fmt.Sprintf("daemon off; master_process off; pid %s/nginx.pid; error_log %s/err.log warn;", dir, dir))
+	n.cmd.Stdout, n.cmd.Stderr = &n.stderr, &n.stderr
+	if err := n.cmd.Start(); err != nil {
+		t.Fatal(err)
+	}
+	go func() { n.done <- n.cmd.Wait() }()
+	t.Cleanup(func() { n.stop(t) })
+	tick := time.NewTicker(10 * time.Millisecond)
+	defer tick.Stop()
+	deadline := time.Now().Add(5 * time.Second)
+	for {
+		c, err := net.DialTimeout("tcp", n.base[len("http://"):], 100*time.Millisecond)
+		if err == nil {
+			c.Close()
+			return n, filepath.Join(dir, "access.log")
+		}
+		select {
+		case err := <-n.done:
+			n.done <- err
+			t.Fatalf("nginx exited: %v\n%s", err, n.stderr.String())
+		case <-tick.C:
+		}
+		if time.Now().After(deadline) {
+			t.Fatalf("nginx did not listen on %s within 5s: %v\n%s", n.base, err, n.stderr.String())
+		}
+	}
+}
+
+// TestGatewayRealNginx runs conform --http (RunGateway, as the command does)
+// against a real nginx whose limit_req is the scenario's nginx lane (10r/s
+// burst=5 nodelay, keyed by X-Key): on the arrivals nginx logged, no request
+// differs beyond 2ms (nginx's limit_req decides on its monotonic ms, its log on
+// the wall clock's, truncated apart: 1 ms of phase). The lane refuses some, so
+// agreement says something.
+func TestGatewayRealNginx(t *testing.T) {
+	n, accessLog := startGatewayNginx(t)
+	var out bytes.Buffer
+	err := RunGateway(context.Background(), &out, &GatewayFlags{
+		Scenario: "testdata/gateway_nginx.yaml", URL: n.base, Lane: "edge", KeyHeader: "X-Key", Path: "/",
+		Tolerance: 2 * time.Millisecond, AccessLog: accessLog, Format: "json", Show: 10, Scale: 1,
+		MaxEvents: 1e6, MaxWall: time.Minute,
+	})
+	if err != nil {
+		t.Fatalf("%v\n%s", err, out.String())
+	}
+	r, err := ReadGatewayJSON(&out)
+	if err != nil {
+		t.Fatal(err)
+	}
+	c := r.Lanes[0]
+	if c.Product != "nginx 1.22.1" || c.RefusalStatus != 503 || c.Clock != "access log" || c.NotLogged != 0 {
+		t.Errorf("lane %q product %q, refusal %d, clock %q, %d not logged", c.Lane, c.Product, c.RefusalStatus, c.Clock, c.NotLogged)
+	}
+	if c.Sent == 0 || c.Differed != 0 || c.NoDecision != 0 || c.Agreed+c.Within != c.Sent {
+		t.Errorf("sent %d: agreed %d, within %d, differed %d, no decision %d: %+v", c.Sent, c.Agreed, c.Within, c.Differed, c.NoDecision, c.Diffs)
+	}
+	if c.GatewayAdmitted == c.Sent || c.GatewayAdmitted < c.Sent/2 {
+		t.Errorf("nginx admitted %d of %d: want some refused, most admitted", c.GatewayAdmitted, c.Sent)
+	}
+	t.Logf("sent %d: agreed %d, within %d; admitted lane/nginx %d/%d; max skew %v", c.Sent, c.Agreed, c.Within, c.LaneAdmitted, c.GatewayAdmitted, c.MaxSkewNS)
+}
