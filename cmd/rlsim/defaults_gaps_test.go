@@ -22,6 +22,7 @@ var documentedDefaults = map[string]string{
 	// docs/conform.md and rlsim conform --help
 	"conform --clock": "driver", "conform --format": "text", "conform --lane": "", "conform --max-events": "50000000",
 	"conform --max-wall": "10m", "conform --print-script": "", "conform --redis": "", "conform --replicas": "[]",
+	"conform --http": "", "conform --key-header": "X-Key", "conform --path": "/", "conform --access-log": "",
 	"conform --runs": "3", "conform --script": "", "conform --show": "5", "conform --time-scale": "10",
 	"conform --tolerance": "50ms",
 	// docs/replay.md
