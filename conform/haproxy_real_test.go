@@ -85,6 +85,7 @@ func hapSchedule() []hapShot {
 // the model's. It also tells how far the textbook lanes, translated from the
 // same policy, are from the real thing on the same arrivals.
 func TestHAProxyRealDecidesAsTheModel(t *testing.T) {
+	t.Parallel() // its own server; compared on the server's clock
 	srv := startHAProxy(t, hapFrontends...)
 	sent := hapSend(t, srv, hapSchedule())
 	arrivals := hapArrivals(t, srv, len(sent))
@@ -199,6 +200,7 @@ func keyedLane[S any, A algorithms.Algorithm[S]](alg A, err error) func(string, 
 // clock; those that land on it must read 1, 1, 2, and every request must be the
 // model's.
 func TestHAProxyRealRotatesTwiceInOneMs(t *testing.T) {
+	t.Parallel() // its own server; compared on the server's clock
 	cfg := hapConfig{period: 999 * time.Millisecond, limit: 100, expire: 10 * time.Second}
 	srv := startHAProxy(t, cfg)
 	const keys = 12

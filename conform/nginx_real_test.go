@@ -130,6 +130,7 @@ func excessTolerance(z algorithms.NginxZone, rate algorithms.NginxRate) (milli i
 // delays of one ms end shortest first); keys are independent, so their order
 // within a ms does not matter.
 func TestNginxRealLimitReq(t *testing.T) {
+	t.Parallel() // its own server; compared on the server's clock
 	locs := nginxLocations()
 	for _, l := range locs {
 		for _, lim := range l.limits {
