@@ -44,7 +44,16 @@ import (
 // per-algorithm switch, the quick path's conditions, a one-shot group's
 // sequence numbers, warming that draws, and sharing despite rule pushes. The
 // worlds that reach the rarest of them are drawn on purpose (diffBusyKey,
-// diffOneUnitOfRoom, diffOffset).
+// diffOneUnitOfRoom, diffOffset). Product lanes join the worlds with policies
+// their products can say (diffProducts), and have long worlds of their own
+// (diffProductWorld); those were checked against bugs planted in the
+// products' fast paths: Kong's Admit admitting at its limit, nginx's Queue
+// never delaying, HAProxy's Admit forgetting the entry, Envoy's local Admit
+// forgetting the bucket was used, AWS WAF's Admit not moving its ring on,
+// Cloudflare's Admit ignoring a ban, the advanced Kong plugin's Admit off its
+// clock of whole seconds. (The properties of algorithms/products_fast_test.go
+// catch what changes no verdict of a run, such as an Admit that leaves to
+// Decide what it could admit.)
 
 // diffShape is the fuzz target's knobs on diffWorld: each bit forces a
 // dimension the seed would otherwise draw.
@@ -148,13 +157,13 @@ func diffWorld(seed uint64, shape diffShape) Config {
 	// them with an override of the first limit (the same limit or not).
 	var rate []LaneKind // the lanes that may share requests
 	for _, info := range Lanes() {
-		if info.fast.shares() {
+		if info.fast.shares() && info.Product == "" {
 			rate = append(rate, info.Kind)
 		}
 	}
 	for _, info := range Lanes() {
 		if info.Product != "" {
-			continue // a product lane takes no fast path, and reads only some policies
+			continue // diffProducts adds them, with the policies they read
 		}
 		if (info.Class == RateLimiter && chance(3)) || chance(8) {
 			c.Lanes = append(c.Lanes, info.Kind)
@@ -226,6 +235,171 @@ func diffWorld(seed uint64, shape diffShape) Config {
 		diffBusyKey(rnd, &c, w, kernel)
 	case has(shapeOneKey) && has(shapeKernel):
 		diffOneUnitOfRoom(rnd, &c, w)
+		return c
+	}
+	diffProducts(seed, &c)
+	return c
+}
+
+// diffProducts adds to c two to four product lanes, each with a policy its
+// product can say for every limit of the chain (diffProductPolicy) and now
+// and then product settings of its own; where c pushes new policies, they
+// become ones every product says (12, 15 or 18 a minute: API Gateway's rate
+// is whole thousandths a second, AWS WAF's limit 10 or more). It draws from a
+// stream of its own, so the worlds of the textbook lanes are drawn as they
+// were before product lanes came to the harness (the corpus the planted bugs
+// of the textbook fast paths were checked on); a quarter of the worlds, and
+// half of those that push policies, get none.
+func diffProducts(seed uint64, c *Config) {
+	rnd := rand.New(rand.NewPCG(seed, 0x9d0c))
+	pushes := slices.ContainsFunc(c.Rules, func(r RuleChange) bool { return r.Policy != (algorithms.Policy{}) })
+	if rnd.IntN(4) == 0 || (pushes && rnd.IntN(2) == 0) {
+		return
+	}
+	var products []LaneKind
+	for _, info := range Lanes() {
+		// A quota's periods are days: no rule push here (a minute) can say them.
+		if info.Product != "" && info.Class == RateLimiter && !(pushes && info.Kind == LaneAWSQuota) {
+			products = append(products, info.Kind)
+		}
+	}
+	for range 2 + rnd.IntN(3) {
+		k := products[rnd.IntN(len(products))]
+		name := fmt.Sprintf("%v-%d", k, len(c.Lanes))
+		c.Lanes = append(c.Lanes, k)
+		c.Variants = append(c.Variants, Variant{Name: name, Product: diffProductSettings(rnd, k)})
+		for j, l := range c.Limits {
+			if p, ok := diffProductPolicy(rnd, k, l.Policy); ok {
+				c.Overrides = append(c.Overrides, LaneOverride{Name: name, Limit: j, Policy: p})
+			}
+		}
+	}
+	for i := range c.Rules {
+		if c.Rules[i].Policy != (algorithms.Policy{}) {
+			c.Rules[i].Policy = algorithms.Policy{Limit: 12 + 3*rnd.Int64N(3), Window: time.Minute}
+		}
+	}
+}
+
+// diffProductPolicy is p as product lane k can say it, and true, or false
+// when k says p as it is (Envoy's local bucket, Traefik and API Gateway read
+// any of diffWorld's policies): nginx's rate is per second or minute; the
+// window products (envoyproxy/ratelimit, Kong, Kong's advanced plugin, AWS
+// WAF, Cloudflare, HAProxy) have no burst apart from the limit; their windows
+// are a unit (1s), whole seconds, AWS WAF's evaluation windows (1m, with a
+// limit of 10 or more) and Cloudflare's periods (10s).
+func diffProductPolicy(rnd *rand.Rand, k LaneKind, p algorithms.Policy) (algorithms.Policy, bool) {
+	switch k {
+	case LaneNginx:
+		p.Window = []time.Duration{time.Second, time.Second, time.Second, time.Minute}[rnd.IntN(4)]
+	case LaneEnvoyRateLimit, LaneKong:
+		p.Window, p.Burst = time.Second, 0
+	case LaneKongAdvanced:
+		p.Window, p.Burst = time.Duration(1+rnd.IntN(2))*time.Second, 0
+	case LaneAWSWAF:
+		p.Window, p.Limit, p.Burst = time.Minute, 10+rnd.Int64N(12), 0
+	case LaneCloudflare:
+		p.Window, p.Burst = 10*time.Second, 0
+	case LaneHAProxy:
+		p.Burst = 0
+	case LaneAWSQuota:
+		p.Window, p.Burst = []time.Duration{24 * time.Hour, 7 * 24 * time.Hour, 30 * 24 * time.Hour}[rnd.IntN(3)], 0
+	default:
+		return p, false
+	}
+	if p.Burst == 0 {
+		p.Limit = max(p.Limit, 4) // room for the costliest request
+	}
+	return p, true
+}
+
+// diffProductSettings is, half the time, product settings of lane k that
+// change how it decides (nginx's delay= and nodelay, Envoy's stepwise
+// refill and empty start, envoyproxy/ratelimit's shadow mode and local cache,
+// Kong's redis policy and a second period, the advanced plugin's fixed window
+// and disabled penalty, Cloudflare's ban and its counting, HAProxy's expire);
+// AWS WAF always evaluates every second, so that a run of 2s sees its
+// refusals.
+func diffProductSettings(rnd *rand.Rand, k LaneKind) ProductSettings {
+	var s ProductSettings
+	if k == LaneAWSWAF {
+		s.AWSWAF = &AWSWAFSettings{EvaluationInterval: time.Second}
+	}
+	if rnd.IntN(2) == 0 {
+		return s
+	}
+	flip := func() bool { return rnd.IntN(2) == 0 }
+	switch k {
+	case LaneNginx:
+		s.Nginx = &NginxSettings{Default: []NginxDelay{{}, {NoDelay: true}, {Delay: 1 + rnd.Int64N(3)}}[rnd.IntN(3)]}
+	case LaneEnvoyLocal:
+		s.EnvoyLocal = &EnvoyLocalSettings{Stepwise: flip()}
+		if flip() {
+			s.EnvoyLocal.Start = new(int64)
+		}
+	case LaneEnvoyRateLimit:
+		s.EnvoyRateLimit = &EnvoyRateLimitSettings{ShadowMode: flip(), LocalCache: flip()}
+	case LaneKong:
+		s.Kong = &KongSettings{Redis: flip()}
+		if flip() {
+			s.Kong.Minute = 100
+		}
+	case LaneKongAdvanced:
+		s.KongAdvanced = &KongAdvancedSettings{Fixed: flip(), DisablePenalty: flip()}
+	case LaneCloudflare:
+		s.Cloudflare = &CloudflareSettings{MitigationTimeout: time.Duration(rnd.IntN(2)) * time.Second, ExcludeBlocked: flip()}
+	case LaneHAProxy:
+		s.HAProxy = &HAProxySettings{Expire: time.Duration(1+rnd.IntN(300)) * 10 * time.Millisecond}
+	}
+	return s
+}
+
+// diffProductWorld is a world of product lanes alone, from seed: two to four
+// of them, each with the policy and now and then the settings diffProducts
+// gives it, over long enough (35s, or 130s with AWS WAF) for what the short
+// worlds of diffWorld cannot show: AWS WAF's ring of intervals going round
+// its 60s window, Cloudflare's bans ending and its 10s period sliding,
+// windows of whole seconds rolling under arrivals between them, counters that
+// expire. Traffic comes on and off, three times the limit for 3s in 10s, with
+// a slow Poisson client beside it (one a second, which a ban or the window's
+// sliding shows), over one key or one per client; in the kernel's world or
+// with retries. Each Cloudflare lane bans for 1s to 8s.
+func diffProductWorld(seed uint64) Config {
+	rnd := rand.New(rand.NewPCG(seed, 0x10a9))
+	limit := 10 + rnd.Int64N(20)
+	c := Config{Name: fmt.Sprintf("diff-products-%d", seed), Duration: 35 * time.Second, Seed: seed,
+		Limits: []Limit{{Key: []KeyKind{KeyGlobal, KeyUser}[rnd.IntN(2)], NoHeaders: rnd.IntN(3) == 0,
+			Policy: algorithms.Policy{Limit: limit, Window: time.Second}}}}
+	var products []LaneKind
+	for _, info := range Lanes() {
+		if info.Product != "" && info.Class == RateLimiter {
+			products = append(products, info.Kind)
+		}
+	}
+	for range 2 + rnd.IntN(3) {
+		k := products[rnd.IntN(len(products))]
+		if k == LaneAWSWAF {
+			c.Duration = 130 * time.Second
+		}
+		name := fmt.Sprintf("%v-%d", k, len(c.Lanes))
+		c.Lanes = append(c.Lanes, k)
+		v := Variant{Name: name, Product: diffProductSettings(rnd, k)}
+		if k == LaneCloudflare {
+			v.Product.Cloudflare = &CloudflareSettings{MitigationTimeout: time.Duration(1+rnd.IntN(8)) * time.Second, ExcludeBlocked: rnd.IntN(2) == 0}
+		}
+		c.Variants = append(c.Variants, v)
+		if p, ok := diffProductPolicy(rnd, k, c.Limits[0].Policy); ok {
+			c.Overrides = append(c.Overrides, LaneOverride{Name: name, Policy: p})
+		}
+	}
+	burst := ClientGroup{Name: "on-off", Count: 1 + rnd.IntN(3), Cost: 1, Arrivals: []Arrival{{Kind: ArrivalOnOff,
+		Start: time.Duration(rnd.Int64N(int64(time.Second))), Rate: Rate{Count: 3 * limit, Per: time.Second}, On: 3 * time.Second, Off: 7 * time.Second}}}
+	slow := ClientGroup{Name: "slow", Count: 1, Cost: 1, Arrivals: []Arrival{{Kind: ArrivalPoisson, Rate: Rate{Count: 1, Per: time.Second}}}}
+	c.Clients = []ClientGroup{burst, slow}
+	if rnd.IntN(2) == 0 {
+		for g := range c.Clients {
+			c.Clients[g].Retry = diffRetry(rnd, time.Second, rnd.IntN(2) == 0)
+		}
 	}
 	return c
 }
@@ -655,9 +829,22 @@ func checkFastPaths(cfg Config, sets []switchSet) (diffOutcome, error) {
 // New builds them with the fastest setting: to hold the generator to reaching them.
 type fastPathUse struct {
 	kernel, batched, direct, quickOnly, shared, oneShot, recent int
+	// productKernel and productShared count the product lanes in the kernel
+	// and following a leader; productDirect the product lanes on the direct
+	// path, by kind.
+	productKernel, productShared int
+	productDirect                map[LaneKind]int
 }
 
 func (u *fastPathUse) add(o fastPathUse) {
+	u.productKernel += o.productKernel
+	u.productShared += o.productShared
+	for k, n := range o.productDirect {
+		if u.productDirect == nil {
+			u.productDirect = map[LaneKind]int{}
+		}
+		u.productDirect[k] += n
+	}
 	u.kernel += o.kernel
 	u.batched += o.batched
 	u.direct += o.direct
@@ -674,12 +861,18 @@ func fastPathsOf(cfg Config) fastPathUse {
 		if err != nil {
 			return
 		}
+		u.productDirect = map[LaneKind]int{}
 		for _, l := range s.lanes {
+			product := l.kind.Info().Product != ""
 			if l.kern.fits && l.quick != nil {
 				u.kernel++
 				u.batched += b2i(l.kern.batched)
+				u.productKernel += b2i(product)
 			}
 			u.direct += b2i(l.direct.known())
+			if product && l.direct.known() {
+				u.productDirect[l.kind]++
+			}
 			if l.m.peak.Unit() > 0 {
 				u.recent++
 			}
@@ -692,6 +885,7 @@ func fastPathsOf(cfg Config) fastPathUse {
 			for _, i := range lanes[1:] {
 				if f := s.lanes[i]; f.canFollow() && leader.canFollow() {
 					u.shared++
+					u.productShared += b2i(f.kind.Info().Product != "")
 				}
 			}
 		}
@@ -737,7 +931,22 @@ func TestFastPathsAreTheGeneralPath(t *testing.T) {
 			use.add(out.paths)
 		}
 	}
-	t.Logf("%d valid worlds; lanes on the fast paths: %+v", valid, use)
+	productValid := 0
+	for seed := range uint64(16) {
+		cfg := diffProductWorld(seed)
+		out, err := checkFastPaths(cfg, sets)
+		if err != nil {
+			t.Fatalf("product world (seed %d): %v\nworld: %+v", seed, err, cfg)
+		}
+		if out.valid {
+			productValid++
+			use.add(out.paths)
+		}
+	}
+	if productValid < 14 {
+		t.Errorf("%d of 16 product worlds valid, want at least 14", productValid)
+	}
+	t.Logf("%d valid worlds and %d product worlds; lanes on the fast paths: %+v", valid, productValid, use)
 	// The generator must keep reaching every fast path, or the harness holds
 	// it to nothing.
 	for _, c := range []struct {
@@ -752,9 +961,20 @@ func TestFastPathsAreTheGeneralPath(t *testing.T) {
 		{"followers", use.shared, 30},
 		{"one-shot groups", use.oneShot, 20},
 		{"lanes with recent logs", use.recent, 100},
+		{"product lanes in the kernel", use.productKernel, 80},
+		{"product lanes following a leader", use.productShared, 60},
 	} {
 		if c.n < c.min {
 			t.Errorf("%s: %d, want at least %d: the generator no longer reaches them", c.what, c.n, c.min)
+		}
+	}
+	// Every product lane takes its direct path (its registry row declares
+	// fastDirect) in some worlds.
+	for _, info := range Lanes() {
+		if info.Product != "" && info.Class == RateLimiter {
+			if n := use.productDirect[info.Kind]; n < 8 {
+				t.Errorf("lane %s on the direct path: %d, want at least 8: the generator no longer reaches it", info.Name, n)
+			}
 		}
 	}
 }

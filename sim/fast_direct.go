@@ -45,9 +45,9 @@ func (l *lane) attemptDirect(r, c int32, now time.Duration, atRetryAfter bool) {
 		l.admitLate(r, delay, atRetryAfter)
 		return
 	}
-	var d algorithms.Decision
-	p.decide(&d, l.quick, key, now, cost)
-	answer, quota, refused := l.decideOnly(d)
+	d := &l.dec
+	p.decide(d, l.quick, key, now, cost)
+	answer, quota, refused := l.decideOnly(*d)
 	l.act(r, answer, quota, refused, atRetryAfter)
 }
 

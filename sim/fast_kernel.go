@@ -348,14 +348,14 @@ func (l *lane) kernelDecide(run *kernelRun, c int32, cls *kernelClass, key int32
 	}
 	// d is filled in place and read field by field: a Decision copied whole
 	// from where a call left it costs more than the call.
-	var d algorithms.Decision
-	l.direct.decide(&d, l.quick, key, now, cost)
+	d := &l.dec
+	l.direct.decide(d, l.quick, key, now, cost)
 	switch {
 	case d.Verdict == algorithms.Refuse:
-		l.m.refusalHeaders(0, &d, l.cfg.HeaderStyle, l.limits)
+		l.m.refusalHeaders(0, d, l.cfg.HeaderStyle, l.limits)
 		return d.RetryAfter, false, true
 	case d.Delay > 0:
-		l.kernelDelay(run, c, &d)
+		l.kernelDelay(run, c, d)
 		return 0, false, false
 	}
 	return 0, true, false

@@ -14,6 +14,9 @@ import (
 // each client's arrival stream (or its superposed group's, see superposable)
 // is seeded the same way in every lane.
 type lane struct {
+	// dec is where the direct path and the kernel have Decide fill its
+	// Decision: one on the stack would escape through the interface call.
+	dec   algorithms.Decision
 	kind  LaneKind
 	index int     // in Config.Lanes
 	name  string  // Config.LaneName(index)

@@ -39,13 +39,18 @@ func TestLaneFastPaths(t *testing.T) {
 		if !direct.known() {
 			continue
 		}
-		// Run the one key out of quota; then the direct path's answer tells the
-		// refusal and its Retry-After exactly when the algorithm is an Answerer.
+		// Run the one key out of quota, at 0 and again a sixth of the window
+		// later (AWS WAF counts at 0 but first evaluates 10s on); then the
+		// direct path's answer tells the refusal and its Retry-After exactly
+		// when the algorithm is an Answerer.
 		var dec algorithms.Decision
-		for range 2 * p.Limit {
-			direct.decide(&dec, q, 0, 0, 1)
+		probe := p.Window / 6
+		for _, at := range []time.Duration{0, probe} {
+			for range 2 * p.Limit {
+				direct.decide(&dec, q, 0, at, 1)
+			}
 		}
-		retryAfter, admitted, refused := direct.answer(0, 0, 1)
+		retryAfter, admitted, refused := direct.answer(0, probe, 1)
 		if admitted {
 			t.Errorf("lane %s: the direct path admitted a request over the quota", info.Name)
 		}
