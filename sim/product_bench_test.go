@@ -101,25 +101,30 @@ func TestProductLanesTakeTheirFastPaths(t *testing.T) {
 			t.Errorf("lane %s: %d of %d attempts admitted, want some refused or delayed and some admitted", info.Name, lr.Admitted, lr.Attempts)
 		}
 
+		// No allocation per event, refusals or not: the world above, and
 		// 180,000 a minute (3,000 a second, bursts of as many) against
-		// 1,000 a second: every request admitted at once.
-		cfg := productWorld(100*time.Second, p.product)
-		cfg.Limits[0].Policy.Limit = 180_000
-		if s, err = New(cfg, Options{}); err != nil {
-			t.Fatal(err)
-		}
-		s.RunUntil(10 * time.Second)
-		at := 10 * time.Second
-		before := s.Events()
-		allocs := testing.AllocsPerRun(100, func() {
-			at += 100 * time.Millisecond
-			s.RunUntil(at)
-		})
-		if s.Events()-before < 1000 {
-			t.Fatalf("lane %s: only %d events ran", info.Name, s.Events()-before)
-		}
-		if allocs > 0 {
-			t.Errorf("lane %s: %.1f allocations per %d events, want 0", info.Name, allocs, (s.Events()-before)/101)
+		// 1,000 a second, every request admitted at once.
+		for _, limit := range []int64{0, 180_000} {
+			cfg := productWorld(100*time.Second, p.product)
+			if limit > 0 {
+				cfg.Limits[0].Policy.Limit = limit
+			}
+			if s, err = New(cfg, Options{}); err != nil {
+				t.Fatal(err)
+			}
+			s.RunUntil(10 * time.Second)
+			at := 10 * time.Second
+			before := s.Events()
+			allocs := testing.AllocsPerRun(100, func() {
+				at += 100 * time.Millisecond
+				s.RunUntil(at)
+			})
+			if s.Events()-before < 1000 {
+				t.Fatalf("lane %s: only %d events ran", info.Name, s.Events()-before)
+			}
+			if allocs > 0 {
+				t.Errorf("lane %s, limit %d: %.1f allocations per %d events, want 0", info.Name, cfg.Limits[0].Policy.Limit, allocs, (s.Events()-before)/101)
+			}
 		}
 	}
 }
