@@ -84,7 +84,7 @@ func (g *GCRA) Decide(s *GCRAState, now time.Duration, cost int64) Decision {
 	if d.Verdict == Admit {
 		s.tat = exactDur{ns: int64(now) + untilTAT.ns, frac: untilTAT.frac}
 	}
-	d.Remaining = g.bySpan.div(g.full - wait)
+	d.Remaining = g.bySpan.div(max(g.full-wait, 0)) // a state charged past its burst (Charge) can be behind by under 1ns more
 	d.Reset = untilTAT.ceil()
 	return d
 }

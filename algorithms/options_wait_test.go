@@ -92,7 +92,7 @@ func TestWaitProperties(t *testing.T) {
 				asked := bare.fork()
 				want := asked.decide(r.at, r.cost)
 				d, dg := tb.decide(r.at, r.cost), g.decide(r.at, r.cost)
-				if d != gcraRemainingFixed(dg, d) {
+				if d != dg {
 					t.Errorf("%s: token bucket %+v, gcra %+v", call, d, dg)
 					return false
 				}
@@ -341,7 +341,7 @@ func TestStartAtProperties(t *testing.T) {
 					}
 				}
 				d, dg, db := tb.decide(r.at, r.cost), g.decide(r.at, r.cost), bare.decide(r.at, r.cost)
-				if d != gcraRemainingFixed(dg, d) {
+				if d != dg {
 					t.Errorf("%s: token bucket %+v, gcra %+v", call, d, dg)
 					return false
 				}
@@ -356,18 +356,4 @@ func TestStartAtProperties(t *testing.T) {
 		}
 		return true
 	})
-}
-
-// gcraRemainingFixed works around a GCRA.Decide bug found here (gcra.go, not
-// this package's option files): a state in debt by less than 1ns beyond
-// Burst×T (TAT − now ≤ ⌊Burst×T⌋, with its fraction over) computes Remaining
-// ⌊(Burst×T − wait)/T⌋ of a negative number through the unsigned divisor:
-// −1 or about 2.6e18, where TokenBucket reports 0. Only a Charge (a Penalty,
-// a Wait's reservation, a store) puts a state there. It takes tb's Remaining
-// when tb's is 0.
-func gcraRemainingFixed(g, tb Decision) Decision {
-	if tb.Remaining == 0 {
-		g.Remaining = 0
-	}
-	return g
 }
