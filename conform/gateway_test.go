@@ -109,6 +109,7 @@ func gatewayOptions(t *testing.T, cfg *sim.Config, accessLog string) GatewayOpti
 // the send instants, every one agrees within the tolerance. The traffic is
 // twice the limit, so the lane refuses some: agreement says something.
 func TestGatewayAgreesWithAFixedWindow(t *testing.T) {
+	t.Parallel() // a gateway of its own on its own port
 	attempts, rule, cfg := gatewayLane(t, "testdata/gateway.yaml", 0)
 	refused := 0
 	for _, a := range attempts {
@@ -151,6 +152,7 @@ func TestGatewayAgreesWithAFixedWindow(t *testing.T) {
 // are exactly the 7th, 14th, ... requests the gateway received, each refused
 // (429) where the lane admits.
 func TestGatewayFindsTheRefusalsOfEverySeventh(t *testing.T) {
+	t.Parallel() // a gateway of its own on its own port
 	attempts, rule, cfg := gatewayLane(t, "testdata/gateway_under.yaml", 0)
 	srv, _, logPath := startFixedWindowGateway(t, 100, time.Second, 7)
 	c, err := CheckGateway(context.Background(), srv.URL, attempts, rule, gatewayOptions(t, cfg, logPath))
@@ -195,6 +197,7 @@ func TestGatewayUnreachable(t *testing.T) {
 // TestGatewayGoneAway: a gateway that closes for good after its 5th request
 // ends the check as a run that could not finish.
 func TestGatewayGoneAway(t *testing.T) {
+	t.Parallel() // a gateway of its own on its own port
 	attempts, rule, cfg := gatewayLane(t, "testdata/gateway_under.yaml", 0)
 	srv, g, _ := startFixedWindowGateway(t, 100, time.Second, 0)
 	var once sync.Once
@@ -213,6 +216,7 @@ func TestGatewayGoneAway(t *testing.T) {
 // TestGatewayNoDecision: statuses that are neither an admission nor a refusal
 // are counted apart, never agreed, and shown.
 func TestGatewayNoDecision(t *testing.T) {
+	t.Parallel() // a gateway of its own on its own port
 	attempts, rule, cfg := gatewayLane(t, "testdata/gateway_under.yaml", 0)
 	srv := httptest.NewServer(http.NotFoundHandler())
 	t.Cleanup(srv.Close)
