@@ -1,6 +1,7 @@
 package scenarios
 
 import (
+	"strings"
 	"testing"
 	"time"
 
@@ -42,5 +43,24 @@ func TestLaneStartLevels(t *testing.T) {
 		if got != tc.want {
 			t.Errorf("start %s: level %d, want %d (-1: full, no start set)", tc.start, got, tc.want)
 		}
+	}
+}
+
+// A chain policy a product cannot say is reported at each product lane's own
+// line, every one of them, naming the limit and the product's reason.
+func TestProductCannotSayThePolicyAtItsLane(t *testing.T) {
+	src := "duration: 1s\nlimits: [{key: ip, limit: 10, window: 2s}]\nlanes:\n  - nginx\n  - {name: w, algorithm: aws_waf}\n  - token_bucket\n" +
+		"clients: [{arrivals: [{kind: burst, count: 1}]}]\n"
+	_, err := Parse("t.yaml", []byte(src))
+	if err == nil {
+		t.Fatal("an nginx and an AWS WAF lane of 10 per 2s accepted")
+	}
+	for _, want := range []string{"t.yaml:4: lanes[0]: limits[0] of the chain (10 per 2s): nginx:", "t.yaml:5: lanes[1]: limits[0] of the chain (10 per 2s): aws waf:"} {
+		if !strings.Contains(err.Error(), want) {
+			t.Errorf("errors\n%v\nlack %q", err, want)
+		}
+	}
+	if strings.Contains(err.Error(), "lanes[2]") {
+		t.Errorf("the token bucket, which can say it, is reported: %v", err)
 	}
 }
