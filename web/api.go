@@ -198,8 +198,9 @@ func describe(sess *session) sessionReply {
 		Duration: int64(cfg.Duration), End: int64(sess.sim.End()), Column: int64(sess.width),
 		Speeds: speeds, Speed: sess.speed,
 	}
-	for _, k := range cfg.Lanes {
-		rep.Lanes = append(rep.Lanes, laneInfo{Name: k.String(), Title: k.Info().Title})
+	for i, k := range cfg.LanesRun() {
+		name := cfg.LaneName(i)
+		rep.Lanes = append(rep.Lanes, laneInfo{Name: name, Title: sim.LaneTitle(k, name)})
 	}
 	for _, g := range cfg.Clients {
 		gi := groupInfo{Name: g.Name, Count: g.Count}
