@@ -107,6 +107,9 @@ func (b *builder) build(f *fileSpec, s *Scenario) {
 	}
 	c.Drain = durOr(f.Drain, 0)
 	c.Bucket = durOr(f.Bucket, 0)
+	if f.Start != "" {
+		c.Start, _ = time.Parse(time.RFC3339Nano, string(f.Start)) // parseScalar accepted it
+	}
 	c.Limits = b.limits(f.Limits)
 	c.Rules = b.rules(f.Limits, c.Limits)
 	if f.HeaderStyle != "" {

@@ -1,11 +1,13 @@
 package scenarios
 
 import (
+	"context"
 	"strings"
 	"testing"
 	"time"
 
 	"github.com/rlsim/rlsim/algorithms"
+	"github.com/rlsim/rlsim/sim"
 )
 
 // A traefik section's average without a period is per 1s, Traefik's default
@@ -62,5 +64,40 @@ func TestProductCannotSayThePolicyAtItsLane(t *testing.T) {
 	}
 	if strings.Contains(err.Error(), "lanes[2]") {
 		t.Errorf("the token bucket, which can say it, is reported: %v", err)
+	}
+}
+
+// The scenario's start places the clock's and the calendar's windows: a
+// daily quota of 1 starting one second before midnight UTC refuses a second
+// request at 0.5s and admits one at 1.5s, the next day; from midnight it
+// refuses both.
+func TestStartPlacesCalendarWindows(t *testing.T) {
+	run := func(start, lane string) sim.LaneResult {
+		src := "duration: 2s\n" + start + "limits: [{key: ip, limit: 1, window: 24h}]\nlanes: [" + lane + "]\n" +
+			"clients: [{arrivals: [{kind: burst, at: 0s, count: 1}, {kind: burst, at: 500ms, count: 1}, {kind: burst, at: 1500ms, count: 1}]}]\n"
+		s, err := Parse("t.yaml", []byte(src))
+		if err != nil {
+			t.Fatal(err)
+		}
+		r, err := sim.Run(context.Background(), *s.Config, sim.Options{})
+		if err != nil {
+			t.Fatal(err)
+		}
+		assertRoundTrip(t, s)
+		return r.Lanes[0]
+	}
+	if l := run("start: 2026-12-01T23:59:59Z\n", "aws_quota"); l.Admitted != 2 || l.Refused != 1 {
+		t.Errorf("a day's quota of 1 from 23:59:59: admitted %d refused %d, want 2 and 1 (the day turns at 1s)", l.Admitted, l.Refused)
+	}
+	if l := run("", "aws_quota"); l.Admitted != 1 || l.Refused != 2 {
+		t.Errorf("a day's quota of 1 from midnight: admitted %d refused %d, want 1 and 2", l.Admitted, l.Refused)
+	}
+	if _, err := Parse("t.yaml", []byte("start: yesterday\nclients: [{arrivals: [{kind: burst, count: 1}]}]\n")); err == nil ||
+		!strings.Contains(err.Error(), "t.yaml:1: start:") {
+		t.Errorf("start: yesterday: %v, want an error at t.yaml:1 start", err)
+	}
+	if _, err := Parse("t.yaml", []byte("start: 2300-01-01T00:00:00Z\nclients: [{arrivals: [{kind: burst, count: 1}]}]\n")); err == nil ||
+		!strings.Contains(err.Error(), "1970 to 2161") {
+		t.Errorf("start in 2300: %v, want refused", err)
 	}
 }

@@ -187,6 +187,9 @@ func toFile(s *Scenario) (*fileSpec, error) {
 	case s.Config != nil:
 		c := s.Config
 		f.Duration, f.Drain, f.Seed, f.Bucket = dur(c.Duration), optDur(c.Drain), &c.Seed, optDur(c.Bucket)
+		if !c.Start.IsZero() {
+			f.Start = WallTime(c.Start.Format(time.RFC3339Nano))
+		}
 		for _, l := range c.Limits {
 			ls := limitSpec{Name: l.Name, Key: l.Key.String(), Limit: l.Policy.Limit,
 				Window: dur(l.Policy.Window), Burst: l.Policy.Burst, Endpoint: l.Endpoint}

@@ -16,6 +16,7 @@ type fileSpec struct {
 	Duration    *Duration `yaml:"duration,omitempty" check:"positive" doc:"how long new requests may start (default 10s); retries and queues then drain"`
 	Drain       *Duration `yaml:"drain,omitempty" check:"positive" doc:"how long after duration retries and queues may still run (default the duration)"`
 	Seed        *uint64   `yaml:"seed,omitempty" doc:"seed of every random stream (default 1); the same seed gives the same result"`
+	Start       WallTime  `yaml:"start,omitempty" doc:"the wall-clock instant of t=0, RFC 3339 (2026-12-01T09:00:00Z), for the product lanes whose windows follow the clock or the calendar (default 1970-01-01T00:00:00Z)"`
 	Bucket      *Duration `yaml:"bucket,omitempty" check:"positive" doc:"width of the time-series buckets (default about duration/200, at least 1ms, tiling the first limit's window)"`
 
 	Limits      []limitSpec    `yaml:"limits,omitempty" doc:"the limit chain a request passes, most specific first (default one global limit of 10 per 1s)"`

@@ -242,3 +242,15 @@ func (l Level) MarshalYAML() (any, error) {
 	}
 	return int64(l), nil
 }
+
+// WallTime is an instant of the wall clock as RFC 3339 writes it
+// (2026-12-01T09:00:00Z, or with an offset and fractions of a second).
+type WallTime string
+
+func (w *WallTime) parseScalar(s string) error {
+	if _, err := time.Parse(time.RFC3339Nano, s); err != nil {
+		return fmt.Errorf("%q is not an RFC 3339 instant, such as 2026-12-01T09:00:00Z", s)
+	}
+	*w = WallTime(s)
+	return nil
+}

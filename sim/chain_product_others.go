@@ -39,6 +39,7 @@ func newEnvoyRateLimitRule(p algorithms.Policy, r laneRule) (*algorithms.EnvoyRL
 	if err != nil {
 		return nil, err
 	}
+	x.Epoch = r.epoch()
 	if s := r.product().EnvoyRateLimit; s != nil {
 		x.ShadowMode, x.Unlimited, x.LocalCache = s.ShadowMode, s.Unlimited, s.LocalCache
 	}
@@ -50,6 +51,7 @@ func newKongRule(p algorithms.Policy, r laneRule) (*algorithms.Kong, error) {
 	if err != nil {
 		return nil, err
 	}
+	x.Epoch = r.epoch()
 	if s := r.product().Kong; s != nil {
 		for _, f := range []struct {
 			to   *int64
@@ -71,6 +73,7 @@ func newKongAdvancedRule(p algorithms.Policy, r laneRule) (*algorithms.KongAdvan
 	if err != nil {
 		return nil, err
 	}
+	x.Epoch = r.epoch()
 	if s := r.product().KongAdvanced; s != nil {
 		if s.Fixed {
 			x.WindowType = algorithms.KongFixed
@@ -112,6 +115,7 @@ func newCloudflareRule(p algorithms.Policy, r laneRule) (*algorithms.Cloudflare,
 	if err != nil {
 		return nil, err
 	}
+	x.Epoch = r.epoch()
 	if s := r.product().Cloudflare; s != nil {
 		x.MitigationTimeout, x.ExcludeBlocked = int64(s.MitigationTimeout/time.Second), s.ExcludeBlocked
 	}
@@ -134,11 +138,16 @@ func newHAProxyRule(p algorithms.Policy, r laneRule) (*algorithms.HAProxy, error
 	return algorithms.NewHAProxy(x)
 }
 
-// productEpoch is the wall-clock instant of the run's t=0 for the products
-// whose windows follow the clock or the calendar: 1970-01-01 00:00 UTC, a
-// Thursday, so clock-aligned windows start at t=0 and a week's quota period
-// on the first Sunday.
-var productEpoch = time.Unix(0, 0).UTC()
+// epoch is the wall-clock instant of the run's t=0 for the products whose
+// windows follow the clock or the calendar: the scenario's Start, else
+// 1970-01-01 00:00 UTC, a Thursday, so clock-aligned windows start at t=0 and a
+// week's quota period on the first Sunday.
+func (r laneRule) epoch() time.Time {
+	if r.lane == nil || r.lane.Start.IsZero() {
+		return time.Unix(0, 0).UTC()
+	}
+	return r.lane.Start
+}
 
 // awsQuotaPeriods are the windows that stand for a usage plan quota's
 // periods: a day, a week, and a calendar month (30 days as a window, for the
@@ -147,7 +156,7 @@ var awsQuotaPeriods = map[time.Duration]algorithms.AWSQuotaPeriod{
 	24 * time.Hour: algorithms.AWSQuotaDay, 7 * 24 * time.Hour: algorithms.AWSQuotaWeek, 30 * 24 * time.Hour: algorithms.AWSQuotaMonth,
 }
 
-func newAWSQuotaRule(p algorithms.Policy, _ laneRule) (*algorithms.AWSQuota, error) {
+func newAWSQuotaRule(p algorithms.Policy, r laneRule) (*algorithms.AWSQuota, error) {
 	period, ok := awsQuotaPeriods[p.Window]
 	if !ok {
 		return nil, fmt.Errorf("aws usage plan quota: window %v is no quota period: 24h (DAY), 168h (WEEK) or 720h (MONTH, reset on the 1st)", p.Window)
@@ -155,5 +164,5 @@ func newAWSQuotaRule(p algorithms.Policy, _ laneRule) (*algorithms.AWSQuota, err
 	if p.Burst != 0 && p.Burst != p.Limit {
 		return nil, fmt.Errorf("aws usage plan quota: burst %d: a quota has no burst but its limit %d", p.Burst, p.Limit)
 	}
-	return algorithms.NewAWSQuota(algorithms.AWSQuotaParams{Limit: p.Limit, Period: period, Epoch: productEpoch})
+	return algorithms.NewAWSQuota(algorithms.AWSQuotaParams{Limit: p.Limit, Period: period, Epoch: r.epoch()})
 }

@@ -91,6 +91,7 @@ func (c Config) validate(ck checker) error {
 	if c.Backend != nil {
 		checkBackend(&ck, "backend", *c.Backend, ck.within(c.Duration))
 	}
+	checkWallStart(&ck, c.Start)
 	checkTopology(&ck, c)
 	checkCaps(&ck, c)
 	checkTopologyCaps(&ck, c)
@@ -326,5 +327,19 @@ func checkBackend(ck *checker, path string, b Backend, duration time.Duration) {
 		if ch.Service.Mean < 0 {
 			ck.add(p+".service.mean", "must not be negative, got %v", ch.Service.Mean)
 		}
+	}
+}
+
+// Earliest and latest Start: a run's instants, in Unix nanoseconds from Start,
+// must hold its longest span (MaxTime) within int64.
+var (
+	earliestStart = time.Date(1970, 1, 1, 0, 0, 0, 0, time.UTC)
+	latestStart   = time.Date(2161, 12, 31, 23, 59, 59, 0, time.UTC)
+)
+
+// checkWallStart reports a wall-clock start outside the years a run can span.
+func checkWallStart(ck *checker, start time.Time) {
+	if !start.IsZero() && (start.Before(earliestStart) || start.After(latestStart)) {
+		ck.add("start", "%v is outside 1970 to 2161, the years a run's nanosecond clock can span from", start.UTC().Format(time.RFC3339))
 	}
 }

@@ -17,6 +17,11 @@ type Config struct {
 	// Duration (so the run ends at 2×Duration at the latest).
 	Drain time.Duration
 	Seed  uint64
+	// Start is the wall-clock instant of the run's t=0, which the product
+	// lanes whose windows follow the clock or the calendar read (Envoy's
+	// global rate limit, Kong, Cloudflare, API Gateway quotas); the zero value
+	// is 1970-01-01 00:00 UTC.
+	Start time.Time
 
 	// Limits is the chain a request passes, most specific first. Every lane applies
 	// its own algorithm to each limit in the chain; a refusal names the limit that tripped.
