@@ -85,14 +85,7 @@ func (s *session) frame() frame {
 		if ch.At > s.sim.Now() {
 			break
 		}
-		text := cfg.Limits[ch.Limit].Name + ": "
-		if ch.Policy != (algorithms.Policy{}) {
-			text += policyText(ch.Policy)
-		}
-		if ch.Shadow {
-			text += " (shadow)"
-		}
-		f.Rules = append(f.Rules, ruleMark{At: int64(ch.At), Text: strings.TrimSuffix(text, ": ")})
+		f.Rules = append(f.Rules, ruleMark{At: int64(ch.At), Text: cfg.Limits[ch.Limit].Name + ": " + pushText(ch)})
 	}
 	return f
 }
@@ -180,4 +173,19 @@ func instant(d time.Duration) string {
 		return "0s"
 	}
 	return d.Round(time.Millisecond).String()
+}
+
+// pushText says what rule push ch changes: its policy, "(shadow)" after it
+// when the push also makes the limit a shadow; with no policy, "shadow" or
+// "enforced".
+func pushText(ch sim.RuleChange) string {
+	switch {
+	case ch.Policy != (algorithms.Policy{}) && ch.Shadow:
+		return policyText(ch.Policy) + " (shadow)"
+	case ch.Policy != (algorithms.Policy{}):
+		return policyText(ch.Policy)
+	case ch.Shadow:
+		return "shadow"
+	}
+	return "enforced"
 }
