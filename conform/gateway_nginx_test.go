@@ -4,9 +4,6 @@ import (
 	"bytes"
 	"context"
 	"fmt"
-	"net"
-	"os"
-	"os/exec"
 	"path/filepath"
 	"testing"
 	"time"
@@ -37,56 +34,12 @@ http {
 }
 `
 
-// startGatewayNginx starts nginx with gatewayNginxConf on a free loopback port,
-// as startNginx does (foreground, no master, stopped when the test ends), and
-// returns it and its access log.
+// startGatewayNginx starts nginx with gatewayNginxConf, as startNginx does,
+// and returns it and its access log.
 func startGatewayNginx(t *testing.T) (*nginxServer, string) {
 	t.Helper()
-	if _, err := os.Stat(nginxBin); err != nil {
-		t.Skipf("no %s (%v): install nginx-light (apt-get install nginx-light)", nginxBin, err)
-	}
-	dir := t.TempDir()
-	if err := os.MkdirAll(filepath.Join(dir, "tmp"), 0o755); err != nil {
-		t.Fatal(err)
-	}
-	l, err := net.Listen("tcp", "127.0.0.1:0")
-	if err != nil {
-		t.Fatal(err)
-	}
-	port := l.Addr().(*net.TCPAddr).Port
-	l.Close()
-	conf := filepath.Join(dir, "nginx.conf")
-	if err := os.WriteFile(conf, []byte(fmt.Sprintf(gatewayNginxConf, dir, port)), 0o644); err != nil {
-		t.Fatal(err)
-	}
-	n := &nginxServer{dir: dir, base: fmt.Sprintf("http://127.0.0.1:%d", port), done: make(chan error, 1)}
-	n.cmd = exec.Command(nginxBin, "-p", dir+"/", "-c", conf, "-g",
-		fmt.Sprintf("daemon off; master_process off; pid %s/nginx.pid; error_log %s/err.log warn;", dir, dir))
-	n.cmd.Stdout, n.cmd.Stderr = &n.stderr, &n.stderr
-	if err := n.cmd.Start(); err != nil {
-		t.Fatal(err)
-	}
-	go func() { n.done <- n.cmd.Wait() }()
-	t.Cleanup(func() { n.stop(t) })
-	tick := time.NewTicker(10 * time.Millisecond)
-	defer tick.Stop()
-	deadline := time.Now().Add(5 * time.Second)
-	for {
-		c, err := net.DialTimeout("tcp", n.base[len("http://"):], 100*time.Millisecond)
-		if err == nil {
-			c.Close()
-			return n, filepath.Join(dir, "access.log")
-		}
-		select {
-		case err := <-n.done:
-			n.done <- err
-			t.Fatalf("nginx exited: %v\n%s", err, n.stderr.String())
-		case <-tick.C:
-		}
-		if time.Now().After(deadline) {
-			t.Fatalf("nginx did not listen on %s within 5s: %v\n%s", n.base, err, n.stderr.String())
-		}
-	}
+	n := startNginxConf(t, func(dir string, port int) string { return fmt.Sprintf(gatewayNginxConf, dir, port) })
+	return n, filepath.Join(n.dir, "access.log")
 }
 
 // TestGatewayRealNginx runs conform --http (RunGateway, as the command does)

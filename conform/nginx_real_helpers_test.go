@@ -124,6 +124,13 @@ type nginxServer struct {
 // test ends. It skips the test when nginx is not installed.
 func startNginx(t *testing.T, locs []*nginxLocation) *nginxServer {
 	t.Helper()
+	return startNginxConf(t, func(dir string, port int) string { return nginxConf(dir, port, locs) })
+}
+
+// startNginxConf is startNginx with the configuration conf writes for nginx's
+// directory and port.
+func startNginxConf(t *testing.T, conf func(dir string, port int) string) *nginxServer {
+	t.Helper()
 	bin := productBinary(t, "nginx", nginxBin, "install nginx-light (apt-get install nginx-light)")
 	dir := t.TempDir()
 	if err := os.MkdirAll(filepath.Join(dir, "tmp"), 0o755); err != nil {
@@ -135,12 +142,12 @@ func startNginx(t *testing.T, locs []*nginxLocation) *nginxServer {
 	}
 	port := l.Addr().(*net.TCPAddr).Port
 	l.Close()
-	conf := filepath.Join(dir, "nginx.conf")
-	if err := os.WriteFile(conf, []byte(nginxConf(dir, port, locs)), 0o644); err != nil {
+	file := filepath.Join(dir, "nginx.conf")
+	if err := os.WriteFile(file, []byte(conf(dir, port)), 0o644); err != nil {
 		t.Fatal(err)
 	}
 	n := &nginxServer{dir: dir, base: fmt.Sprintf("http://127.0.0.1:%d", port), done: make(chan error, 1)}
-	n.cmd = exec.Command(bin, "-p", dir+"/", "-c", conf, "-g",
+	n.cmd = exec.Command(bin, "-p", dir+"/", "-c", file, "-g",
 		fmt.Sprintf("daemon off; master_process off; pid %s/nginx.pid; error_log %s/err.log warn;", dir, dir))
 	n.cmd.Stdout, n.cmd.Stderr = &n.stderr, &n.stderr
 	if err := n.cmd.Start(); err != nil {

@@ -10,8 +10,8 @@ import (
 	"github.com/rlsim/rlsim/sim"
 )
 
-// lanesOf runs a built-in and returns its lanes by kind.
-func lanesOf(t *testing.T, name string) map[sim.LaneKind]sim.LaneResult {
+// runBuiltinResult runs a built-in as it ships.
+func runBuiltinResult(t *testing.T, name string) (*Scenario, sim.Result) {
 	t.Helper()
 	s, err := LoadBuiltin(name)
 	if err != nil {
@@ -21,6 +21,13 @@ func lanesOf(t *testing.T, name string) map[sim.LaneKind]sim.LaneResult {
 	if err != nil {
 		t.Fatal(err)
 	}
+	return s, r
+}
+
+// lanesOf runs a built-in and returns its lanes by kind.
+func lanesOf(t *testing.T, name string) map[sim.LaneKind]sim.LaneResult {
+	t.Helper()
+	_, r := runBuiltinResult(t, name)
 	lanes := map[sim.LaneKind]sim.LaneResult{}
 	for _, l := range r.Lanes {
 		lanes[l.Lane] = l

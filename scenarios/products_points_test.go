@@ -1,7 +1,6 @@
 package scenarios
 
 import (
-	"context"
 	"testing"
 	"time"
 
@@ -15,14 +14,7 @@ import (
 // nginx's rule applied by hand to the scenario's page loads, not the lanes'
 // output.
 func TestNginxDelayMakesItsPoint(t *testing.T) {
-	s, err := LoadBuiltin("nginx-delay")
-	if err != nil {
-		t.Fatal(err)
-	}
-	r, err := sim.Run(context.Background(), *s.Config, sim.Options{})
-	if err != nil {
-		t.Fatal(err)
-	}
+	s, r := runBuiltinResult(t, "nginx-delay")
 	const rate, burst, pageSize = 5, 12, 20
 	interval := time.Second / rate
 	g := s.Config.Clients[0]
@@ -63,14 +55,7 @@ func laneNamed(t *testing.T, r *sim.Result, name string) sim.LaneResult {
 // runBuiltin runs built-in name and gives its lanes by name.
 func runBuiltin(t *testing.T, name string) (*Scenario, map[string]sim.LaneResult) {
 	t.Helper()
-	s, err := LoadBuiltin(name)
-	if err != nil {
-		t.Fatal(err)
-	}
-	r, err := sim.Run(context.Background(), *s.Config, sim.Options{})
-	if err != nil {
-		t.Fatal(err)
-	}
+	s, r := runBuiltinResult(t, name)
 	lanes := map[string]sim.LaneResult{}
 	for _, l := range r.Lanes {
 		lanes[l.Name] = l

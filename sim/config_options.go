@@ -27,6 +27,7 @@ func checkOptions(ck *checker, path string, c *Config, i int) {
 		if d.v < 0 {
 			ck.add(path+"."+d.name, "must not be negative, got %v", d.v)
 		}
+		ck.atMostTime(path+"."+d.name, d.v)
 	}
 	if o.Status != 0 && (o.Status < 400 || o.Status > 599) {
 		ck.add(path+".status", "a refusal's status is 400 to 599 (a 4xx or 5xx), got %d", o.Status)

@@ -83,3 +83,17 @@ func TestStartUpToTheBurst(t *testing.T) {
 		}
 	}
 }
+
+// A ban, clock or wait beyond the longest time a run may state is refused at
+// its own field, not left to overflow the ban's end or a reservation.
+func TestOptionDurationsBounded(t *testing.T) {
+	huge := time.Duration(1 << 62)
+	for _, tc := range []struct {
+		o     LaneOptions
+		field string
+	}{{LaneOptions{Ban: huge}, "variants[0].ban"}, {LaneOptions{Clock: huge}, "variants[0].clock"}, {LaneOptions{Wait: huge}, "variants[0].wait"}} {
+		if _, ok := fieldsOf(t, optionsWorld([]LaneKind{LaneTokenBucket}, tc.o))[tc.field]; !ok {
+			t.Errorf("%+v accepted, want %s refused", tc.o, tc.field)
+		}
+	}
+}
