@@ -1,0 +1,5 @@
+package importer
+
+import "gopkg.in/yaml.v3"
+
+func yamlUnmarshal(b []byte, v any) error { return yaml.Unmarshal(b, v) }
