@@ -28,6 +28,12 @@ func (ov Overrides) Command(arg string, seed uint64) string {
 	for _, set := range ov.Sets {
 		parts = append(parts, "--set", ShellQuote(set))
 	}
+	if ov.Config != nil {
+		parts = append(parts, "--config", ShellQuote(ov.Config.Path))
+		if ov.Config.From != "" && ov.Config.From != "auto" {
+			parts = append(parts, "--from", ov.Config.From)
+		}
+	}
 	if ov.MaxEvents != DefaultMaxEvents && ov.MaxEvents > 0 {
 		parts = append(parts, "--max-events", fmt.Sprint(ov.MaxEvents))
 	}
@@ -46,7 +52,17 @@ func ShellQuote(s string) string {
 // maxEvents, as rlsim run would before running it; a budget refused says the
 // --max-events that lifts it.
 func Validate(arg string, sets []scenarios.Set, maxEvents int64) (*scenarios.Scenario, error) {
-	s, err := Load(arg, sets...)
+	return ValidateWith(arg, sets, maxEvents, nil)
+}
+
+// ValidateWith is Validate with cfg's limits, lanes and chain written into
+// the scenario (--config), when cfg is not nil.
+func ValidateWith(arg string, sets []scenarios.Set, maxEvents int64, cfg *Config) (*scenarios.Scenario, error) {
+	load := Load
+	if cfg != nil {
+		load = func(arg string, sets ...scenarios.Set) (*scenarios.Scenario, error) { return cfg.load(arg, sets) }
+	}
+	s, err := load(arg, sets...)
 	if err != nil {
 		return nil, err
 	}

@@ -19,7 +19,7 @@ import (
 // Layout to it, every package must be in it, and README's sentence on the
 // dependencies is written from it (layersText).
 var layers = [][]string{
-	{"algorithms", "sim/engine", "sim/window", "report/textlayout", "internal/golden", "bench/goloop", "cmd/rlsim/internal/initquiet"},
+	{"algorithms", "sim/engine", "sim/window", "report/textlayout", "internal/golden", "bench/goloop", "cmd/rlsim/internal/initquiet", "importer"},
 	{"sim", "internal/toylane"},
 	{"contention", "report/chart"},
 	{"scenarios"},

@@ -22,6 +22,9 @@ type Overrides struct {
 	// MaxEvents is the event budget: a scenario estimated to need more is refused
 	// before it runs. 0 or less checks nothing.
 	MaxEvents int64
+	// Config, when not nil, is a product's config whose limits, lanes and
+	// chain replace each scenario's own (--config).
+	Config *Config
 }
 
 // Apply replaces the overridden settings in every scenario of list, validates
@@ -52,7 +55,22 @@ func (ov Overrides) Load(args []string) ([]*scenarios.Scenario, error) {
 	if err != nil {
 		return nil, err
 	}
-	return LoadAll(args, sets...)
+	if ov.Config == nil {
+		return LoadAll(args, sets...)
+	}
+	var list []*scenarios.Scenario
+	var errs []error
+	for _, arg := range args {
+		s, err := ov.Config.load(arg, sets)
+		errs = append(errs, err)
+		if err == nil {
+			list = append(list, s)
+		}
+	}
+	if err := errors.Join(errs...); err != nil {
+		return nil, BadInput(err)
+	}
+	return list, nil
 }
 
 // duration refuses, naming the flag, a duration no scenario may state.

@@ -17,6 +17,16 @@ type Set struct {
 	Path  string
 	Value string // YAML: 20, exponential, [token_bucket, gcra]
 	steps []step
+	doc   string // a ConfigSet's value, YAML in any style
+	label string // a ConfigSet's name in problems
+}
+
+// ConfigSet replaces the top-level field (limits, lanes, chain, topology,
+// overrides) with value, YAML in any style, as "--config FILE" writes what a
+// product's config says in place of the scenario's own; label names it in
+// problems ("--config nginx.conf"). An empty value removes the field.
+func ConfigSet(field, value, label string) Set {
+	return Set{Path: field, steps: []step{{field: field}}, doc: value, label: label}
 }
 
 // step is one hop of a path: a field name, or an index into a list.
@@ -39,7 +49,12 @@ func ParseSet(arg string) (Set, error) {
 }
 
 // flag is how an error names the set: the flag as the user wrote it.
-func (s Set) flag() string { return "--set " + s.Path + "=" + s.Value }
+func (s Set) flag() string {
+	if s.label != "" {
+		return s.label
+	}
+	return "--set " + s.Path + "=" + s.Value
+}
 
 // where names a problem of the set s on the scenario file: the file, then the
 // flag, as "demo.yaml (--set limits[0].limit=0)", so that with several files
@@ -115,7 +130,7 @@ func (s Set) apply(n *yaml.Node, owned map[string]Set) string {
 }
 
 func (s Set) walk(n *yaml.Node, owned map[string]Set, undo *[]func()) string {
-	v, bad := valueNode(s.Value)
+	v, bad := s.valueNode()
 	if bad != "" {
 		return bad
 	}
@@ -166,7 +181,7 @@ func (s Set) walk(n *yaml.Node, owned map[string]Set, undo *[]func()) string {
 			}
 			child = &n.Content[st.index]
 		}
-		if last && st.field != "" && s.Value == "" {
+		if last && st.field != "" && s.Value == "" && strings.TrimSpace(s.doc) == "" {
 			// Empty means absent: the key goes, as if the file never wrote it
 			// (a null section would read as an empty one, which is an error).
 			removeKey(n, st.field, undo)
@@ -241,6 +256,25 @@ func removeKey(n *yaml.Node, key string, undo *[]func()) {
 			return
 		}
 	}
+}
+
+// valueNode is the node s writes: a ConfigSet's document, or Value read by
+// the package's valueNode.
+func (s Set) valueNode() (*yaml.Node, string) {
+	if strings.TrimSpace(s.doc) == "" {
+		return valueNode(s.Value)
+	}
+	var doc yaml.Node
+	if err := yaml.Unmarshal([]byte(s.doc), &doc); err != nil || len(doc.Content) == 0 {
+		msg := "empty"
+		if err != nil {
+			msg = strings.TrimPrefix(err.Error(), "yaml: ")
+		}
+		return nil, "the value is not valid YAML: " + msg
+	}
+	v := doc.Content[0]
+	zeroLines(v)
+	return v, ""
 }
 
 // valueNode reads value: a [flow, list], a {flow: mapping} or a quoted string

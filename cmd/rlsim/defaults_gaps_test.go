@@ -42,6 +42,11 @@ var documentedDefaults = map[string]string{
 	"sweep merge --wide": "false", "sweep merge --width": "0",
 	"tui --lanes": "", "tui --max-events": "50000000", "tui --seed": "0", "tui --set": "[]",
 	"validate --max-events": "50000000", "validate --set": "[]",
+	// docs/import.md: no config, its product detected, problems warned of
+	"import --from": "auto", "import --strict": "false",
+	"run --config": "", "run --from": "auto", "run --strict": "false",
+	"sweep --config": "", "sweep --from": "auto", "sweep --strict": "false",
+	"validate --config": "", "validate --from": "auto", "validate --strict": "false",
 }
 
 // sameDefault compares a flag's default with a stated one, as the flag reads

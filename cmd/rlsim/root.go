@@ -102,6 +102,7 @@ could not finish because a server it needs went away or stopped answering
 		NewCmdConform(out, nil),
 		NewCmdSweep(out, progress, nil),
 		NewCmdReplay(out, progress, nil),
+		NewCmdImport(out, nil),
 	)
 	return root
 }

@@ -31,6 +31,8 @@ type runOptions struct {
 	Lanes     string
 	Sets      []string
 	MaxEvents int64
+	Config    configFlags
+	config    *run.Config // Config imported
 	// Seeds above 1 runs each scenario with that many seeds and reports the spread.
 	Seeds int
 	// Width is the terminal's width for the table, 0 for the full layout.
@@ -103,6 +105,11 @@ one must lie outside DIR.`,
 			if opts.MaxEvents <= 0 {
 				return badInputf("--max-events: must be positive, got %d", opts.MaxEvents)
 			}
+			cfg, err := opts.Config.load(cmd.ErrOrStderr())
+			if err != nil {
+				return err
+			}
+			opts.config = cfg
 			if opts.Width < 0 {
 				return badInputf("--width: must be 0 or more, got %d", opts.Width)
 			}
@@ -130,6 +137,7 @@ one must lie outside DIR.`,
 	f.BoolVar(&opts.Wide, "wide", false, "print every table column and each finding on one line, however wide the terminal")
 	f.IntVar(&opts.Width, "width", opts.Width, "fit the table to `N` columns (default: the terminal's width; 0: full layout)")
 	f.Int64Var(&opts.MaxEvents, "max-events", defaultMaxEvents, "the event budget: refuse a scenario estimated to need more than `N` events, and stop a run that reaches N")
+	opts.Config.add(f)
 	_ = cmd.RegisterFlagCompletionFunc("format", cobra.FixedCompletions(output.Completions(output.ForRuns), cobra.ShellCompDirectiveNoFileComp))
 	_ = cmd.RegisterFlagCompletionFunc("lanes", completeLanes)
 	_ = cmd.RegisterFlagCompletionFunc("trace", cobra.FixedCompletions([]string{"csv", "jsonl"}, cobra.ShellCompDirectiveFilterFileExt))
@@ -151,7 +159,7 @@ func runRun(opts *runOptions) error {
 
 // overrides are the flags that replace a scenario's own settings.
 func (opts *runOptions) overrides() run.Overrides {
-	return run.Overrides{Seed: opts.Seed, Duration: opts.Duration, Lanes: opts.Lanes, Sets: opts.Sets, MaxEvents: opts.MaxEvents}
+	return run.Overrides{Seed: opts.Seed, Duration: opts.Duration, Lanes: opts.Lanes, Sets: opts.Sets, MaxEvents: opts.MaxEvents, Config: opts.config}
 }
 
 // reproduce is the command line that runs arg again with the same settings.

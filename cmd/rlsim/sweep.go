@@ -17,8 +17,10 @@ type sweepOptions struct {
 	Out      io.Writer
 	Progress io.Writer // nil: no progress line
 	Ctx      context.Context
+	Err      io.Writer // warnings
 
 	Arg       string
+	Config    configFlags
 	Varies    []string
 	Seeds     int
 	Seed      *uint64
@@ -79,7 +81,7 @@ every shard and combines them into the output the whole sweep prints
 		Args:              cobra.ExactArgs(1),
 		ValidArgsFunction: completeScenarioNames,
 		RunE: func(cmd *cobra.Command, args []string) error {
-			opts.Ctx = cmd.Context()
+			opts.Ctx, opts.Err = cmd.Context(), cmd.ErrOrStderr()
 			opts.Arg = args[0]
 			if cmd.Flags().Changed("seed") {
 				opts.Seed = &seed
@@ -109,6 +111,7 @@ every shard and combines them into the output the whole sweep prints
 	f.BoolVar(&opts.Wide, "wide", false, "print every table column and each line whole, however wide the terminal")
 	f.IntVar(&opts.Width, "width", opts.Width, "fit the table to `N` columns (default: the terminal's width; 0: full layout)")
 	f.Int64Var(&opts.MaxEvents, "max-events", defaultMaxEvents, "the event budget of the whole sweep (points × seeds × events per run), checked before it runs")
+	opts.Config.add(f)
 	_ = cmd.RegisterFlagCompletionFunc("format", cobra.FixedCompletions(output.Completions(output.ForSweeps), cobra.ShellCompDirectiveNoFileComp))
 	_ = cmd.RegisterFlagCompletionFunc("lanes", completeLanes)
 	_ = cmd.RegisterFlagCompletionFunc("out", cobra.FixedCompletions(nil, cobra.ShellCompDirectiveFilterDirs))
@@ -146,7 +149,11 @@ func (opts *sweepOptions) check(cmd *cobra.Command) error {
 }
 
 func sweepRun(opts *sweepOptions) error {
-	ov := run.Overrides{Seed: opts.Seed, Duration: opts.Duration, Lanes: opts.Lanes, Sets: opts.Sets, MaxEvents: opts.MaxEvents}
+	cfg, err := opts.Config.load(opts.Err)
+	if err != nil {
+		return err
+	}
+	ov := run.Overrides{Seed: opts.Seed, Duration: opts.Duration, Lanes: opts.Lanes, Sets: opts.Sets, MaxEvents: opts.MaxEvents, Config: cfg}
 	sw, err := sweep.FromFlags(opts.Arg, opts.Varies, opts.Seeds, opts.Shard, ov)
 	if err != nil {
 		return err

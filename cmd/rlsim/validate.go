@@ -17,6 +17,8 @@ type validateOptions struct {
 	Args      []string
 	Sets      []string
 	MaxEvents int64
+	Config    configFlags
+	Err       io.Writer
 }
 
 // NewCmdValidate builds "rlsim validate". runF, when not nil, replaces the run itself (tests).
@@ -35,7 +37,7 @@ rlsim run does: a file is ok when rlsim run would run it with the same flags.`,
 		Args:              cobra.MinimumNArgs(1),
 		ValidArgsFunction: completeScenarioNames,
 		RunE: func(cmd *cobra.Command, args []string) error {
-			opts.Args = args
+			opts.Args, opts.Err = args, cmd.ErrOrStderr()
 			if opts.MaxEvents <= 0 {
 				return badInputf("--max-events: must be positive, got %d", opts.MaxEvents)
 			}
@@ -48,6 +50,7 @@ rlsim run does: a file is ok when rlsim run would run it with the same flags.`,
 	f := cmd.Flags()
 	f.StringArrayVar(&opts.Sets, "set", nil, "replace the scenario field at `PATH=VALUE` (the file's names, e.g. limits[0].limit=20) in every file; repeatable")
 	f.Int64Var(&opts.MaxEvents, "max-events", defaultMaxEvents, "also refuse scenarios estimated to need more events than `N`")
+	opts.Config.add(f)
 	return cmd
 }
 
@@ -56,9 +59,13 @@ func validateRun(opts *validateOptions) error {
 	if err != nil {
 		return err
 	}
+	cfg, err := opts.Config.load(opts.Err)
+	if err != nil {
+		return err
+	}
 	var errs []error
 	for _, arg := range opts.Args {
-		s, err := run.Validate(arg, sets, opts.MaxEvents)
+		s, err := run.ValidateWith(arg, sets, opts.MaxEvents, cfg)
 		if err != nil {
 			errs = append(errs, err)
 			continue
