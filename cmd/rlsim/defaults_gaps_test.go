@@ -47,6 +47,8 @@ var documentedDefaults = map[string]string{
 	"run --config": "", "run --from": "auto", "run --strict": "false",
 	"sweep --config": "", "sweep --from": "auto", "sweep --strict": "false",
 	"validate --config": "", "validate --from": "auto", "validate --strict": "false",
+	"tui --config": "", "tui --from": "auto", "tui --strict": "false",
+	"serve --config": "", "serve --from": "auto", "serve --strict": "false",
 }
 
 // sameDefault compares a flag's default with a stated one, as the flag reads

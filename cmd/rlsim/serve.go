@@ -21,6 +21,8 @@ type serveOptions struct {
 	Lanes     string
 	Sets      []string
 	MaxEvents int64
+	Config    configFlags
+	Err       io.Writer // warnings
 
 	// Ready, when not nil, is told the URL once the server listens (tests).
 	Ready func(url string)
@@ -59,7 +61,7 @@ Played to its end without a change, a scenario ends with exactly the figures
 		Args:              cobra.MaximumNArgs(1),
 		ValidArgsFunction: completeBuiltinNames,
 		RunE: func(cmd *cobra.Command, args []string) error {
-			opts.Ctx = cmd.Context()
+			opts.Ctx, opts.Err = cmd.Context(), cmd.ErrOrStderr()
 			arg, err := scenarioArg(args, opts.MaxEvents)
 			if err != nil {
 				return err
@@ -80,12 +82,17 @@ Played to its end without a change, a scenario ends with exactly the figures
 	f.StringVar(&opts.Lanes, "lanes", "", lanesHelp("show"))
 	f.StringArrayVar(&opts.Sets, "set", nil, "replace the scenario field at `PATH=VALUE` (e.g. limits[0].limit=20) in the scenario asked for; repeatable")
 	f.Int64Var(&opts.MaxEvents, "max-events", defaultMaxEvents, "stop a page's run that reaches `N` events, as rlsim run does")
+	opts.Config.add(f)
 	_ = cmd.RegisterFlagCompletionFunc("lanes", completeLanes)
 	return cmd
 }
 
 func serveRun(opts *serveOptions) error {
-	ov := run.Overrides{Seed: opts.Seed, Lanes: opts.Lanes, Sets: opts.Sets, MaxEvents: opts.MaxEvents}
+	cfg, err := opts.Config.load(opts.Err)
+	if err != nil {
+		return err
+	}
+	ov := run.Overrides{Seed: opts.Seed, Lanes: opts.Lanes, Sets: opts.Sets, MaxEvents: opts.MaxEvents, Config: cfg}
 	first, err := web.LoadFirst(opts.Arg, ov)
 	if err != nil {
 		return err

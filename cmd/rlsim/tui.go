@@ -22,6 +22,8 @@ type tuiOptions struct {
 	Lanes     string
 	Sets      []string
 	MaxEvents int64
+	Config    configFlags
+	Err       io.Writer // warnings
 
 	// Play runs the view in the terminal; tests replace it.
 	Play func(ctx context.Context, m *tui.Model, out io.Writer) error
@@ -67,7 +69,7 @@ exactly the figures "rlsim run" prints for it.`,
 		Args:              cobra.MaximumNArgs(1),
 		ValidArgsFunction: completeBuiltinNames,
 		RunE: func(cmd *cobra.Command, args []string) error {
-			opts.Ctx = cmd.Context()
+			opts.Ctx, opts.Err = cmd.Context(), cmd.ErrOrStderr()
 			arg, err := scenarioArg(args, opts.MaxEvents)
 			if err != nil {
 				return err
@@ -87,6 +89,7 @@ exactly the figures "rlsim run" prints for it.`,
 	f.StringVar(&opts.Lanes, "lanes", "", lanesHelp("show"))
 	f.StringArrayVar(&opts.Sets, "set", nil, "replace the scenario field at `PATH=VALUE` (e.g. limits[0].limit=20) in every scenario played; repeatable")
 	f.Int64Var(&opts.MaxEvents, "max-events", defaultMaxEvents, "stop a scenario that reaches `N` events, as rlsim run does")
+	opts.Config.add(f)
 	_ = cmd.RegisterFlagCompletionFunc("lanes", completeLanes)
 	return cmd
 }
@@ -110,7 +113,11 @@ func tuiRun(opts *tuiOptions) error {
 // playlist is the scenario asked for, then the other built-in comparisons in
 // their listed order, so that tab moves on from the one asked for.
 func playlist(opts *tuiOptions) ([]tui.Scenario, error) {
-	ov := run.Overrides{Seed: opts.Seed, Lanes: opts.Lanes, Sets: opts.Sets, MaxEvents: opts.MaxEvents}
+	cfg, err := opts.Config.load(opts.Err)
+	if err != nil {
+		return nil, err
+	}
+	ov := run.Overrides{Seed: opts.Seed, Lanes: opts.Lanes, Sets: opts.Sets, MaxEvents: opts.MaxEvents, Config: cfg}
 	return tui.Playlist(opts.Arg, ov)
 }
 

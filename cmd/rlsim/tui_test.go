@@ -53,7 +53,8 @@ func TestTuiFlags(t *testing.T) {
 			if err != nil {
 				t.Fatal(err)
 			}
-			got.Out, got.Ctx, got.Play = nil, nil, nil
+			got.Out, got.Ctx, got.Play, got.Err = nil, nil, nil, nil
+			tc.want.Config.From = "auto"
 			if !reflect.DeepEqual(*got, tc.want) {
 				t.Errorf("options %+v, want %+v", *got, tc.want)
 			}
