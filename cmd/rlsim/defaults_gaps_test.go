@@ -44,6 +44,8 @@ var documentedDefaults = map[string]string{
 	"validate --max-events": "50000000", "validate --set": "[]",
 	// docs/import.md: no config, its product detected, problems warned of
 	"import --from": "auto", "import --strict": "false",
+	// rlsim version --help
+	"version --format": "text",
 	"run --config": "", "run --from": "auto", "run --strict": "false",
 	"sweep --config": "", "sweep --from": "auto", "sweep --strict": "false",
 	"validate --config": "", "validate --from": "auto", "validate --strict": "false",

@@ -47,7 +47,8 @@ func binary(t *testing.T) string {
 		}
 		cleanups = append(cleanups, built.dir)
 		built.bin = filepath.Join(built.dir, "rlsim")
-		built.out, built.err = exec.Command(goTool, "build", "-o", built.bin, ".").CombinedOutput()
+		// -buildvcs=auto stamps the commit even where GOFLAGS turns it off.
+		built.out, built.err = exec.Command(goTool, "build", "-buildvcs=auto", "-o", built.bin, ".").CombinedOutput()
 	})
 	if built.err != nil {
 		t.Fatalf("go build: %v\n%s", built.err, built.out)

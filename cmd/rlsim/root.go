@@ -86,6 +86,8 @@ could not finish because a server it needs went away or stopped answering
 		SilenceUsage:  true,
 		SilenceErrors: true,
 	}
+	root.Version = currentVersion().String()
+	root.SetVersionTemplate("{{.Version}}\n")
 	root.SetOut(out)
 	root.SetFlagErrorFunc(func(_ *cobra.Command, err error) error { return badInput(err) })
 	// Every command inherits this; a command with a PersistentPreRunE of its own
