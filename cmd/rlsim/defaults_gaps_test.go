@@ -46,7 +46,7 @@ var documentedDefaults = map[string]string{
 	"import --from": "auto", "import --strict": "false",
 	// rlsim version --help
 	"version --format": "text",
-	"run --config": "", "run --from": "auto", "run --strict": "false",
+	"run --config":     "", "run --from": "auto", "run --strict": "false",
 	"sweep --config": "", "sweep --from": "auto", "sweep --strict": "false",
 	"validate --config": "", "validate --from": "auto", "validate --strict": "false",
 	"tui --config": "", "tui --from": "auto", "tui --strict": "false",
