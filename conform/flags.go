@@ -182,7 +182,7 @@ func RunFlags(ctx context.Context, out io.Writer, opts *Flags) error {
 		failed = append(failed, fmt.Errorf("conform: %s: %d attempts decided otherwise than the exact algorithm at the same instants%s, %d store errors",
 			c.Lane, c.Unexplained, invalid, c.StoreErrors))
 	}
-	return errors.Join(failed...)
+	return run.CheckFailed(errors.Join(failed...))
 }
 
 // write writes r in format: text or json.

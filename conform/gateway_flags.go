@@ -204,5 +204,5 @@ func gatewayFailures(lanes []GatewayCheck) error {
 				c.Lane, c.Differed, c.NoDecision))
 		}
 	}
-	return errors.Join(failed...)
+	return run.CheckFailed(errors.Join(failed...))
 }

@@ -51,3 +51,25 @@ func CouldNotFinish(err error) error {
 	}
 	return &UnfinishedError{err}
 }
+
+// CheckFailedError marks a run that finished and whose verdict is a failure:
+// a scenario's check or a --fail-on did not hold, or conform found
+// differences. Commands exit with status 1 on it, and on nothing else.
+type CheckFailedError struct{ Err error }
+
+func (e *CheckFailedError) Error() string { return e.Err.Error() }
+func (e *CheckFailedError) Unwrap() error { return e.Err }
+
+// CheckFailed marks err as a finished run's failed verdict; nil stays nil.
+func CheckFailed(err error) error {
+	if err == nil {
+		return nil
+	}
+	return &CheckFailedError{err}
+}
+
+// IsCheckFailed reports whether err is a finished run's failed verdict.
+func IsCheckFailed(err error) bool {
+	var ce *CheckFailedError
+	return errors.As(err, &ce)
+}

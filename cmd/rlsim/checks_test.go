@@ -45,13 +45,13 @@ func TestChecksGateTheExitStatus(t *testing.T) {
 	}{
 		{"a check that passes", []string{"run", file}, exitOK,
 			[]string{"checks: 1 of 1 passed", "pass    sliding log  users  success_rate >= 99%  100.0%"}, ""},
-		{"the users' class swapped for the abuser's fails", []string{"run", file, "--set", "checks[0].class=abuser"}, exitFailure,
+		{"the users' class swapped for the abuser's fails", []string{"run", file, "--set", "checks[0].class=abuser"}, exitCheckFailed,
 			[]string{"checks: 0 of 1 passed", "FAIL    sliding log  abuser  success_rate >= 99%"}, "rlsim: 1 of 1 checks failed"},
 		{"every lane", []string{"run", file, "--set", "checks[0].lane="}, exitOK,
 			[]string{"checks: 2 of 2 passed", "pass    token bucket  users  success_rate >= 99%  100.0%"}, ""},
-		{"every lane and class, the abuser failing", []string{"run", file, "--set", "checks[0].lane=", "--set", "checks[0].class="}, exitFailure,
+		{"every lane and class, the abuser failing", []string{"run", file, "--set", "checks[0].lane=", "--set", "checks[0].class="}, exitCheckFailed,
 			[]string{"checks: 0 of 2 passed", "FAIL    token bucket  all    success_rate >= 99%"}, "rlsim: 2 of 2 checks failed"},
-		{"csv counts per row", []string{"run", file, "-f", "csv", "--set", "checks[0].class=abuser"}, exitFailure,
+		{"csv counts per row", []string{"run", file, "-f", "csv", "--set", "checks[0].class=abuser"}, exitCheckFailed,
 			[]string{"checks_passed,checks_failed", ",sliding_log,abuser,", ",0,1\n"}, "rlsim: 1 of 1 checks failed"},
 		{"a bad check is bad input", []string{"run", file, "--set", "checks[0].metric=sucess_rate"}, exitBadInput,
 			nil, `(--set checks[0].metric=sucess_rate): checks[0].metric: unknown value "sucess_rate"`},
@@ -125,7 +125,7 @@ func TestReportShowsChecksAndSets(t *testing.T) {
 	}
 	out := filepath.Join(dir, "report")
 	code, _, errOut := execute(t, "run", file, "--out", out, "--set", "checks[0].lane=", "--set", "checks[0].class=")
-	if code != exitFailure {
+	if code != exitCheckFailed {
 		t.Fatalf("status %d, want 1: %s", code, errOut)
 	}
 	page, err := os.ReadFile(filepath.Join(out, "index.html"))

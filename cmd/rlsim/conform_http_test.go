@@ -150,7 +150,7 @@ func TestConformHTTPDiffers(t *testing.T) {
 	t.Parallel()
 	srv, _ := startFixedWindow(t, 100, 7)
 	code, out, errOut := execute(t, "conform", "--http", srv.URL, "--lane", "fixed_window", "--format", "json", "--show", "2", gatewayUnderScenario)
-	if code != exitFailure || !strings.Contains(errOut, "conform: fixed_window: 4 requests decided otherwise than the lane beyond the tolerance, 0 with no decision") {
+	if code != exitCheckFailed || !strings.Contains(errOut, "conform: fixed_window: 4 requests decided otherwise than the lane beyond the tolerance, 0 with no decision") {
 		t.Fatalf("exit %d, stderr %q; want 1 and the 4 differences told", code, errOut)
 	}
 	r, err := conform.ReadGatewayJSON(strings.NewReader(out))

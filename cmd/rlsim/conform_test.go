@@ -201,7 +201,7 @@ func TestConformExitStatuses(t *testing.T) {
 		want []string
 	}{
 		{"a script answering nonsense", []string{"--redis", redisAddr, "--script", "../../conform/testdata/absurd.lua", "--lane", "token_bucket",
-			"--clock", "scheduled", "--time-scale", "100"}, exitFailure,
+			"--clock", "scheduled", "--time-scale", "100"}, exitCheckFailed,
 			[]string{"conform: token_bucket: ", " attempts decided otherwise than the exact algorithm at the same instants (",
 				" of them answers outside the calling convention; the first: now is "}},
 		{"nothing listens", []string{"--redis", nobody}, exitUnfinished,

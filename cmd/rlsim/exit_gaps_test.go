@@ -40,7 +40,8 @@ func TestEveryDocumentedExitStatusIsGiven(t *testing.T) {
 		"bad input, wrapped":        exitStatus(fmt.Errorf("run: %w", badInputf("--x: bad"))),
 		"unknown command":           exitStatus(errors.New(`unknown command "x" for "rlsim"`)),
 		"too many arguments":        exitStatus(errors.New("accepts at most 1 arg(s), received 2")),
-		"a failed check":            exitStatus(errors.New("rlsim: 1 of 1 checks failed")),
+		"a failed check":            exitStatus(run.CheckFailed(errors.New("rlsim: 1 of 1 checks failed"))),
+		"any other failure":         exitStatus(errors.New("write results.json: disk full")),
 		"could not finish":          exitStatus(run.CouldNotFinish(errors.New("redis went away"))),
 		"could not finish, wrapped": exitStatus(fmt.Errorf("conform: %w", run.CouldNotFinish(errors.New("gone")))),
 		"interrupted":               exitStatus(fmt.Errorf("run: %w", context.Canceled)),
@@ -51,7 +52,7 @@ func TestEveryDocumentedExitStatusIsGiven(t *testing.T) {
 	}
 	want := map[string]int{
 		"done": 0, "bad input": 2, "bad input, wrapped": 2, "unknown command": 2, "too many arguments": 2, "a failed check": 1,
-		"could not finish": 3, "could not finish, wrapped": 3, "interrupted": 130, "SIGINT": 130, "SIGTERM": 143, "SIGHUP": 129,
+		"any other failure": 3, "could not finish": 3, "could not finish, wrapped": 3, "interrupted": 130, "SIGINT": 130, "SIGTERM": 143, "SIGHUP": 129,
 		"cancelled, no signal": 130,
 	}
 	var seen []int

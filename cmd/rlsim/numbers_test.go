@@ -215,7 +215,7 @@ func started(code int, out, errOut string) bool {
 	switch code {
 	case 0:
 		return out != ""
-	case exitFailure:
+	case exitCheckFailed:
 		return out != "" && strings.Contains(errOut, "checks failed")
 	case exitBadInput:
 		return out == "" && strings.Contains(errOut, "the run stopped after the budget")

@@ -19,9 +19,9 @@ import (
 // Exit statuses.
 const (
 	exitOK          = 0
-	exitFailure     = 1   // anything but bad input
+	exitCheckFailed = 1   // the run finished and a check failed, or conform found differences
 	exitBadInput    = 2   // a scenario, flag or argument the user can fix
-	exitUnfinished  = 3   // the run could not finish: a server went away, a dependency failed
+	exitUnfinished  = 3   // it could not finish: an output not written, a server gone, a dependency failed
 	exitInterrupted = 130 // Ctrl-C, as shells report SIGINT
 )
 
@@ -41,7 +41,7 @@ func mainRun(args []string, stdout, stderr io.Writer) int {
 	err := root.ExecuteContext(ctx)
 	if msg, failed := out.failure(); failed && ctx.Err() == nil {
 		fmt.Fprintln(stderr, msg)
-		return exitFailure
+		return exitUnfinished
 	}
 	if err == nil {
 		return exitOK
@@ -78,11 +78,14 @@ any window, and what the retries cost.
 Start with "rlsim run" (a demo), "rlsim scenarios" (the built-in library) and
 "rlsim scenarios show NAME" (a starting point for your own file).
 
-Exit status: 0 when done, 2 on bad input (a scenario, flag, argument or output
-path to fix), 1 when a scenario's check failed (rlsim run prints which) and on
-any other failure, including an output that cannot be written; 3 when a run
-could not finish because a server it needs went away or stopped answering
-(conform); 130, 143 or 129 when Ctrl-C, SIGTERM or SIGHUP stopped it.`,
+Exit status:
+  0    done
+  1    the run finished and a check failed: a scenario's checks (rlsim run
+       prints which), or conform found differences
+  2    bad input: a scenario, config, flag, argument or output path to fix
+  3    could not finish: an output that cannot be written, a server that went
+       away or stopped answering, a dependency that failed
+  130, 143, 129  Ctrl-C, SIGTERM or SIGHUP stopped it`,
 		SilenceUsage:  true,
 		SilenceErrors: true,
 	}
@@ -147,8 +150,10 @@ func exitStatus(err error) int {
 	case run.IsBadInput(err), strings.HasPrefix(err.Error(), "unknown command"), strings.HasPrefix(err.Error(), "accepts "),
 		strings.HasPrefix(err.Error(), "requires "):
 		return exitBadInput
+	case run.IsCheckFailed(err):
+		return exitCheckFailed
 	}
-	return exitFailure
+	return exitUnfinished
 }
 
 func message(err error) string {

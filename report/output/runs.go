@@ -156,5 +156,5 @@ func ChecksFailed(runs []report.Run) error {
 	if failed == 0 {
 		return nil
 	}
-	return fmt.Errorf("rlsim: %d of %d checks failed", failed, all)
+	return run.CheckFailed(fmt.Errorf("rlsim: %d of %d checks failed", failed, all))
 }

@@ -126,7 +126,7 @@ func Seeds(ctx context.Context, out io.Writer, args []string, seeds int, ov run.
 		return err
 	}
 	if failed > 0 {
-		return fmt.Errorf("rlsim: %d of %d checks failed on the means over %d seeds", failed, all, seeds)
+		return run.CheckFailed(fmt.Errorf("rlsim: %d of %d checks failed on the means over %d seeds", failed, all, seeds))
 	}
 	return nil
 }
