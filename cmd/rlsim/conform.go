@@ -123,7 +123,7 @@ without an answer, and one after the run gets none either; nothing written).`,
 	f.IntVar(&opts.Show, "show", 5, fmt.Sprintf("differences shown in full per lane, up to %d", conform.MaxShow))
 	f.IntSliceVar(&opts.Replicas, "replicas", nil, fmt.Sprintf("also measure the race of `N` replicas (1 to %d); several, as 1,4,8, one race each", conform.MaxReplicas))
 	f.IntVar(&opts.Runs, "runs", 3, fmt.Sprintf("runs of the race, seed after seed, up to %d", conform.MaxRuns))
-	f.StringVar(&opts.Format, "format", "text", "output `format`: text or json (docs/conform.md)")
+	formatFlag(f, &opts.Format, "text", "output `format`: text or json (docs/conform.md)")
 	f.DurationVar(&opts.MaxWall, "max-wall", 10*time.Minute, "refuse a check that would take longer than `D` of real time")
 	f.Int64Var(&opts.MaxEvents, "max-events", defaultMaxEvents, "refuse scenarios estimated to need more events than `N`")
 	noFiles := cobra.ShellCompDirectiveNoFileComp

@@ -31,14 +31,14 @@ var documentedDefaults = map[string]string{
 	"replay --scenario": "", "replay --strict": "false", "replay --top": "10", "replay --tz": "UTC", "replay --vary": "",
 	"replay --where": "[]",
 	// docs/output.md: a table by default; docs/scenarios.md: 50,000,000 events
-	"run --duration": "0s", "run --format": "table", "run --lanes": "", "run --max-events": "50000000", "run --out": "",
+	"run --duration": "0s", "run --format": "text", "run --lanes": "", "run --max-events": "50000000", "run --out": "",
 	"run --seed": "0", "run --seeds": "1", "run --set": "[]", "run --trace": "", "run --wide": "false", "run --width": "0",
 	// README.md: rlsim serve [FILE|NAME] [--addr 127.0.0.1:8080], loopback by default
 	"serve --addr": "127.0.0.1:8080", "serve --lanes": "", "serve --max-events": "50000000", "serve --seed": "0", "serve --set": "[]",
-	"sweep --duration": "0s", "sweep --find": "", "sweep --format": "table", "sweep --jobs": "0", "sweep --lanes": "",
+	"sweep --duration": "0s", "sweep --find": "", "sweep --format": "text", "sweep --jobs": "0", "sweep --lanes": "",
 	"sweep --max-events": "50000000", "sweep --out": "", "sweep --seed": "0", "sweep --seeds": "1", "sweep --set": "[]",
 	"sweep --shard": "", "sweep --vary": "[]", "sweep --where": "[]", "sweep --wide": "false", "sweep --width": "0",
-	"sweep merge --find": "", "sweep merge --format": "table", "sweep merge --out": "", "sweep merge --where": "[]",
+	"sweep merge --find": "", "sweep merge --format": "text", "sweep merge --out": "", "sweep merge --where": "[]",
 	"sweep merge --wide": "false", "sweep merge --width": "0",
 	"tui --lanes": "", "tui --max-events": "50000000", "tui --seed": "0", "tui --set": "[]",
 	"validate --max-events": "50000000", "validate --set": "[]",
@@ -46,7 +46,10 @@ var documentedDefaults = map[string]string{
 	"import --from": "auto", "import --strict": "false",
 	// rlsim version --help
 	"version --format": "text",
-	"run --config":     "", "run --from": "auto", "run --strict": "false",
+	// --output (-f), hidden, is --format (-o) under its first short form
+	"conform --output": "text", "replay --output": "text", "run --output": "text", "sweep --output": "text",
+	"sweep merge --output": "text", "version --output": "text",
+	"run --config": "", "run --from": "auto", "run --strict": "false",
 	"sweep --config": "", "sweep --from": "auto", "sweep --strict": "false",
 	"validate --config": "", "validate --from": "auto", "validate --strict": "false",
 	"tui --config": "", "tui --from": "auto", "tui --strict": "false",

@@ -62,7 +62,7 @@ user, global, field:NAME (a JSON or CSV field), joined by + (ip+endpoint).`,
 	f.BoolVar(&opts.Strict, "strict", false, "stop at the first line that does not parse")
 	f.Float64Var(&opts.LegitBelow, "legit-below", 0.5, "a key looks legitimate at or below this `share` of the limit per window")
 	f.IntVar(&opts.Top, "top", 10, "keys listed per lane and limit in JSON")
-	f.StringVar(&opts.Format, "format", "text", "output `format`: text, json, csv")
+	formatFlag(f, &opts.Format, "text", "output `format`: text, json, csv")
 	f.StringVar(&opts.OutDir, "out", "", "also write replay.txt, .json, .csv, report.html and PNG plots into `DIR` (a report folder)")
 	f.StringVar(&opts.Vary, "vary", "", "replay limits[N].limit or limits[N].burst at each of `PATH=V1,V2 or PATH=FROM..TO/STEP`, in the same pass")
 	f.StringVar(&opts.Find, "find", "", "with --vary, `min PATH`: each lane's smallest value meeting every --where (default: refusing no key at or below the p99 of per-key peaks)")

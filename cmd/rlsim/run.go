@@ -126,7 +126,7 @@ one must lie outside DIR.`,
 		},
 	}
 	f := cmd.Flags()
-	f.StringVarP(&opts.Format, "format", "f", output.Default, output.Help(output.ForRuns))
+	formatFlag(f, &opts.Format, output.Default, output.Help(output.ForRuns))
 	f.StringVar(&opts.TracePath, "trace", "", "write every attempt to `FILE` (.csv or .jsonl)")
 	f.StringVar(&opts.OutDir, "out", "", "write the HTML report, PNG plots and results.json to `DIR`")
 	f.Uint64Var(&seed, "seed", 0, "seed of every random stream, replacing the file's")

@@ -43,21 +43,21 @@ func TestRunFlags(t *testing.T) {
 		wantErr string
 	}{
 		{name: "no argument runs the demo", args: nil,
-			want: runOptions{Args: []string{"demo"}, Format: "table", MaxEvents: defaultMaxEvents}},
+			want: runOptions{Args: []string{"demo"}, Format: "text", MaxEvents: defaultMaxEvents}},
 		{name: "overrides", args: []string{"a.yaml", "b", "--seed", "7", "--duration", "2s", "--lanes", "gcra", "-f", "json", "--trace", "t.csv", "--max-events", "10", "--out", "rep"},
 			want: runOptions{Args: []string{"a.yaml", "b"}, Format: "json", Seed: &seven, Duration: 2 * time.Second,
 				Lanes: "gcra", TracePath: "t.csv", OutDir: "rep", MaxEvents: 10}},
 		{name: "seed zero is a seed", args: []string{"--seed", "0"},
-			want: runOptions{Args: []string{"demo"}, Format: "table", Seed: new(uint64), MaxEvents: defaultMaxEvents}},
-		{name: "bad format", args: []string{"-f", "xml"}, wantErr: `--format: unknown value "xml" (want table, json, csv)`},
+			want: runOptions{Args: []string{"demo"}, Format: "text", Seed: new(uint64), MaxEvents: defaultMaxEvents}},
+		{name: "bad format", args: []string{"-f", "xml"}, wantErr: `--format: unknown value "xml" (want text, json, csv)`},
 		{name: "bad duration", args: []string{"--duration", "-1s"}, wantErr: "--duration: must be positive, got -1s"},
 		{name: "width", args: []string{"--width", "80"},
-			want: runOptions{Args: []string{"demo"}, Format: "table", MaxEvents: defaultMaxEvents, Width: 80}},
+			want: runOptions{Args: []string{"demo"}, Format: "text", MaxEvents: defaultMaxEvents, Width: 80}},
 		{name: "wide beats width", args: []string{"--width", "80", "--wide"},
-			want: runOptions{Args: []string{"demo"}, Format: "table", MaxEvents: defaultMaxEvents, Wide: true}},
+			want: runOptions{Args: []string{"demo"}, Format: "text", MaxEvents: defaultMaxEvents, Wide: true}},
 		{name: "bad width", args: []string{"--width", "-3"}, wantErr: "--width: must be 0 or more, got -3"},
 		{name: "sets repeat and keep their commas", args: []string{"--set", "limits[0].limit=20", "--set", "lanes=[gcra,token_bucket]"},
-			want: runOptions{Args: []string{"demo"}, Format: "table", MaxEvents: defaultMaxEvents,
+			want: runOptions{Args: []string{"demo"}, Format: "text", MaxEvents: defaultMaxEvents,
 				Sets: []string{"limits[0].limit=20", "lanes=[gcra,token_bucket]"}}},
 	}
 	for _, tc := range tests {

@@ -104,7 +104,7 @@ every shard and combines them into the output the whole sweep prints
 	f.StringArrayVar(&opts.Sets, "set", nil, "replace the scenario field at `PATH=VALUE` at every point; repeatable")
 	f.StringVar(&opts.Find, "find", "", "pick for each lane the point with the least (`GOAL` 'min PATH') or most ('max PATH') PATH that meets every --where")
 	f.StringArrayVar(&opts.Where, "where", nil, "a `CONDITION` on the means over seeds: '[lane LANE] [class CLASS] METRIC OP VALUE'; repeatable")
-	f.StringVarP(&opts.Format, "format", "f", output.Default, output.Help(output.ForSweeps))
+	formatFlag(f, &opts.Format, output.Default, output.Help(output.ForSweeps))
 	f.StringVar(&opts.OutDir, "out", "", "write index.html, the PNG plots, sweep.json and sweep.csv to `DIR`")
 	f.StringVar(&opts.Shard, "shard", "", "run share `i/n` of the points and print a partial result for rlsim sweep merge")
 	f.IntVar(&opts.Jobs, "jobs", 0, "runs at once, at most 1024 (default: one per core)")

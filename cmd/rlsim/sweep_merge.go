@@ -60,7 +60,7 @@ command named it.`,
 	f := cmd.Flags()
 	f.StringVar(&opts.Find, "find", "", "pick for each lane the point with the least (`GOAL` 'min PATH') or most ('max PATH') PATH that meets every --where")
 	f.StringArrayVar(&opts.Where, "where", nil, "a `CONDITION` on the means over seeds: '[lane LANE] [class CLASS] METRIC OP VALUE'; repeatable")
-	f.StringVarP(&opts.Format, "format", "f", output.Default, output.Help(output.ForSweeps))
+	formatFlag(f, &opts.Format, output.Default, output.Help(output.ForSweeps))
 	f.StringVar(&opts.OutDir, "out", "", "write index.html, the PNG plots, sweep.json and sweep.csv to `DIR`")
 	f.BoolVar(&opts.Wide, "wide", false, "print every table column and each line whole, however wide the terminal")
 	f.IntVar(&opts.Width, "width", opts.Width, "fit the table to `N` columns (default: the terminal's width; 0: full layout)")

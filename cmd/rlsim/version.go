@@ -39,7 +39,7 @@ prints the same line.`,
 			return versionRun(opts)
 		},
 	}
-	cmd.Flags().StringVarP(&opts.Format, "format", "o", "text", "text or json")
+	formatFlag(cmd.Flags(), &opts.Format, "text", "output `format`: text or json")
 	return cmd
 }
 

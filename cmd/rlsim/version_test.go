@@ -80,3 +80,26 @@ func TestVersionFormat(t *testing.T) {
 		t.Errorf("version --format yaml: exit %d, %q", code, errOut)
 	}
 }
+
+// -o, -f, --format and --output name the one format of every command that has one.
+func TestOutputFormatSpellings(t *testing.T) {
+	for _, spelling := range [][]string{{"-o", "json"}, {"-f", "json"}, {"--format", "json"}, {"--output", "json"}, {"-ojson"}} {
+		code, out, errOut := execute(t, append([]string{"run", "boundary-burst", "--lanes", "gcra"}, spelling...)...)
+		if code != 0 || !strings.HasPrefix(out, "{") {
+			t.Errorf("run %v: exit %d, not JSON: %.60q %s", spelling, code, out, errOut)
+		}
+		code, out, _ = execute(t, append([]string{"version"}, spelling...)...)
+		if code != 0 || !strings.HasPrefix(out, "{") {
+			t.Errorf("version %v: exit %d, not JSON: %.60q", spelling, code, out)
+		}
+	}
+	for _, cmd := range [][]string{{"run"}, {"sweep"}, {"sweep", "merge"}, {"conform"}, {"replay"}, {"version"}} {
+		c, _, err := NewCmdRoot(&strings.Builder{}, nil).Find(cmd)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if f := c.Flags().ShorthandLookup("o"); f == nil || f.Name != "format" {
+			t.Errorf("rlsim %s: -o is not --format", strings.Join(cmd, " "))
+		}
+	}
+}

@@ -12,6 +12,7 @@ import (
 	"bytes"
 	"errors"
 	"io"
+	"slices"
 	"strings"
 
 	"github.com/rlsim/rlsim/report"
@@ -25,6 +26,7 @@ import (
 // apply; width is the terminal's width in columns, 0 for the full layout.
 type Format struct {
 	Name        string
+	Aliases     []string // other names it answers to (table, its name before text)
 	Description string
 	// Check, when not nil, refuses before they run scenarios the format cannot
 	// hold together.
@@ -35,7 +37,7 @@ type Format struct {
 
 // Formats are the output formats, the default first.
 var Formats = []Format{
-	{Name: "table", Description: "aligned columns fitted to the terminal, with findings in plain words",
+	{Name: "text", Aliases: []string{"table"}, Description: "aligned columns fitted to the terminal, with findings in plain words",
 		Runs: report.WriteTableFit, Sweep: sweepreport.WriteTableFit},
 	{Name: "json", Description: "one versioned JSON document (docs/output.md)",
 		Runs:  func(w io.Writer, runs []report.Run, _ int) error { return report.WriteJSON(w, runs) },
@@ -87,7 +89,7 @@ func Completions(u Use) []string {
 	return out
 }
 
-// Help is the --format flag's help for u: "output format: table, json or csv".
+// Help is the --format flag's help for u: "output format: text, json or csv".
 func Help(u Use) string {
 	names := Names(u)
 	last := len(names) - 1
@@ -98,7 +100,7 @@ func Help(u Use) string {
 // for the flag naming the choices.
 func Named(u Use, name string) (Format, error) {
 	for _, f := range Formats {
-		if f.Name == name && f.appliesTo(u) {
+		if (f.Name == name || slices.Contains(f.Aliases, name)) && f.appliesTo(u) {
 			return f, nil
 		}
 	}

@@ -12,13 +12,13 @@ import (
 // checks read, so each row must be whole and the words built from it must be
 // the ones the docs show.
 func TestFormatsTable(t *testing.T) {
-	if got, want := Names(ForRuns), []string{"table", "json", "csv"}; !slices.Equal(got, want) {
+	if got, want := Names(ForRuns), []string{"text", "json", "csv"}; !slices.Equal(got, want) {
 		t.Errorf("Names() = %q, want %q", got, want)
 	}
-	if Default != "table" {
-		t.Errorf("Default = %q, want table", Default)
+	if Default != "text" {
+		t.Errorf("Default = %q, want text", Default)
 	}
-	if got, want := Help(ForRuns), "output format: table, json or csv"; got != want {
+	if got, want := Help(ForRuns), "output format: text, json or csv"; got != want {
 		t.Errorf("Help() = %q, want %q", got, want)
 	}
 	for i, f := range Formats {
@@ -47,7 +47,7 @@ func TestNamedRefusesUnknownFormat(t *testing.T) {
 	if err == nil || !errors.As(err, &ie) {
 		t.Fatalf("Named(xml) = %v, want an *run.InputError", err)
 	}
-	if got, want := err.Error(), `--format: unknown value "xml" (want table, json, csv)`; got != want {
+	if got, want := err.Error(), `--format: unknown value "xml" (want text, json, csv)`; got != want {
 		t.Errorf("Named(xml) = %q, want %q", got, want)
 	}
 }
@@ -58,17 +58,17 @@ func TestFormatForRunsOnly(t *testing.T) {
 	saved := Formats
 	defer func() { Formats = saved }()
 	Formats = append(slices.Clip(saved), Format{Name: "md", Description: "markdown", Runs: saved[0].Runs})
-	if got, want := Help(ForSweeps), "output format: table, json or csv"; got != want {
+	if got, want := Help(ForSweeps), "output format: text, json or csv"; got != want {
 		t.Errorf("Help(ForSweeps) = %q, want %q", got, want)
 	}
-	if got, want := Help(ForRuns), "output format: table, json, csv or md"; got != want {
+	if got, want := Help(ForRuns), "output format: text, json, csv or md"; got != want {
 		t.Errorf("Help(ForRuns) = %q, want %q", got, want)
 	}
 	if _, err := Named(ForRuns, "md"); err != nil {
 		t.Errorf("Named(ForRuns, md): %v", err)
 	}
 	_, err := Named(ForSweeps, "md")
-	if want := `--format: unknown value "md" (want table, json, csv)`; err == nil || err.Error() != want {
+	if want := `--format: unknown value "md" (want text, json, csv)`; err == nil || err.Error() != want {
 		t.Errorf("Named(ForSweeps, md) = %v, want %q", err, want)
 	}
 	if got := len(Completions(ForSweeps)); got != 3 {

@@ -119,8 +119,8 @@ func TestCheckRun(t *testing.T) {
 		{"table", "", 0, "--seeds: want 1 to 1000, got 0"},
 		{"table", "", sweep.MaxSeeds + 1, "--seeds: want 1 to 1000, got 1001"},
 		{"table", "t.csv", 2, "--trace: traces one run; --seeds 2 makes 2 of each scenario"},
-		{"xml", "", 1, `--format: unknown value "xml" (want table, json, csv)`},
-		{"xml", "", 3, `--format: unknown value "xml" (want table, json, csv)`},
+		{"xml", "", 1, `--format: unknown value "xml" (want text, json, csv)`},
+		{"xml", "", 3, `--format: unknown value "xml" (want text, json, csv)`},
 	}
 	for _, tc := range tests {
 		err := CheckRun(tc.format, tc.trace, tc.seeds)
@@ -136,7 +136,7 @@ func TestCheckSweep(t *testing.T) {
 		t.Errorf("CheckSweep of good flags = %v", err)
 	}
 	err := CheckSweep("xml", "", []string{"success >= 99%"})
-	want := "--format: unknown value \"xml\" (want table, json, csv)\n--where: needs --find 'min PATH' (or max) to say what to pick"
+	want := "--format: unknown value \"xml\" (want text, json, csv)\n--where: needs --find 'min PATH' (or max) to say what to pick"
 	var ie *run.InputError
 	if err == nil || err.Error() != want || !errors.As(err, &ie) {
 		t.Errorf("CheckSweep = %v, want both, in order:\n%s", err, want)
