@@ -3,8 +3,10 @@ package run
 import (
 	"errors"
 	"fmt"
+	"io"
 	"os"
 	"strings"
+	"sync"
 
 	"github.com/rlsim/rlsim/scenarios"
 )
@@ -32,7 +34,7 @@ func LoadAll(args []string, sets ...scenarios.Set) ([]*scenarios.Scenario, error
 // built-in even when a file or folder named demo is in the current folder.
 const BuiltinPrefix = "builtin:"
 
-// Load reads arg, a scenario file or a built-in scenario's name. An argument
+// Load reads arg, a scenario file (or "-", standard input) or a built-in scenario's name. An argument
 // with a slash or ending in .yaml or .yml is a file; builtin:NAME is a built-in.
 // A bare name is a built-in, or a file if no built-in has that name; a bare name
 // that is both a built-in and a file here is an error rather than a silent
@@ -41,6 +43,13 @@ const BuiltinPrefix = "builtin:"
 //
 // Sets are written into the file before it is decoded (see scenarios.Set).
 func Load(arg string, sets ...scenarios.Set) (*scenarios.Scenario, error) {
+	if arg == StdinArg {
+		data, err := stdinScenario()
+		if err != nil {
+			return nil, err
+		}
+		return scenarios.Parse(StdinFile, data, sets...)
+	}
 	if name, ok := strings.CutPrefix(arg, BuiltinPrefix); ok {
 		if _, ok := scenarios.BuiltinSource(name); !ok {
 			return nil, &scenarios.FieldError{File: arg, Msg: scenarios.UnknownBuiltin(name)}
@@ -86,4 +95,48 @@ func ParseSets(flags []string) ([]scenarios.Set, error) {
 		return nil, BadInput(errors.Join(errs...))
 	}
 	return sets, nil
+}
+
+// StdinArg is the argument that reads a scenario from standard input, and
+// StdinFile the name its problems are reported at.
+const (
+	StdinArg  = "-"
+	StdinFile = "stdin"
+)
+
+// stdin is standard input, read once however often "-" is loaded (a sweep
+// loads its scenario at every point).
+var stdin struct {
+	sync.Mutex
+	r    io.Reader
+	read bool
+	data []byte
+	err  error
+}
+
+// SetStdin makes r the standard input "-" reads (os.Stdin until then), unread.
+func SetStdin(r io.Reader) {
+	stdin.Lock()
+	defer stdin.Unlock()
+	stdin.r, stdin.read, stdin.data, stdin.err = r, false, nil, nil
+}
+
+func stdinScenario() ([]byte, error) {
+	stdin.Lock()
+	defer stdin.Unlock()
+	if !stdin.read {
+		r := stdin.r
+		if r == nil {
+			r = os.Stdin
+		}
+		stdin.data, stdin.err = io.ReadAll(io.LimitReader(r, scenarios.MaxFileSize+1))
+		stdin.read = true
+		switch {
+		case stdin.err != nil:
+			stdin.err = &scenarios.FieldError{File: StdinFile, Msg: "cannot be read: " + stdin.err.Error()}
+		case len(stdin.data) > scenarios.MaxFileSize:
+			stdin.err = &scenarios.FieldError{File: StdinFile, Msg: fmt.Sprintf("larger than %d MB, the most a scenario file may hold", scenarios.MaxFileSize>>20)}
+		}
+	}
+	return stdin.data, stdin.err
 }
