@@ -87,8 +87,15 @@ func exampleRate(m *Model, ep string) (string, string) {
 		per *= 2
 		n = int64(float64(tight.Limit)*1.5*float64(per)/float64(tight.Window)) / max(1, keyShare(tight))
 	}
-	return strconv.FormatInt(max(n, 1), 10) + "/" + formatDuration(per), "1.5x " + tight.Name
+	n = max(n, 1)
+	if float64(n)/per.Seconds() > maxExampleRate {
+		return strconv.Itoa(maxExampleRate) + "/1s", fmt.Sprintf("%d a second, the most an example client sends (1.5x %s would be more)", maxExampleRate, tight.Name)
+	}
+	return strconv.FormatInt(n, 10) + "/" + formatDuration(per), "1.5x " + tight.Name
 }
+
+// maxExampleRate is the most requests a second an example client sends.
+const maxExampleRate = 100_000
 
 func keyShare(l Limit) int64 {
 	if l.Key == "global" {

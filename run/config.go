@@ -2,6 +2,7 @@ package run
 
 import (
 	"errors"
+	"fmt"
 
 	"github.com/rlsim/rlsim/importer"
 	"github.com/rlsim/rlsim/scenarios"
@@ -72,5 +73,11 @@ func (c *Config) load(arg string, sets []scenarios.Set) (*scenarios.Scenario, er
 	if s.Config == nil {
 		return nil, &scenarios.FieldError{File: s.File, Msg: "a contention study has no limits for " + c.label() + " to replace"}
 	}
-	return Load(arg, append(c.sets(s.Config.Topology != nil), sets...)...)
+	s, err = Load(arg, append(c.sets(s.Config.Topology != nil), sets...)...)
+	if err != nil {
+		return nil, err
+	}
+	// The scenario's own description speaks of its own limits and lanes.
+	s.Description = fmt.Sprintf("%s's clients against the limits and lanes of %s (%s)", s.Name, c.Path, c.Model.Product)
+	return s, nil
 }

@@ -133,7 +133,9 @@ func Parse(file string, data []byte, sets ...Set) (s *Scenario, err error) {
 	d.decode(root.Content[0], reflect.ValueOf(&f).Elem(), "", "")
 	s = &Scenario{Name: strings.TrimSuffix(filepath.Base(file), filepath.Ext(file)), File: file, Source: data}
 	for _, set := range sets {
-		s.Sets = append(s.Sets, set.Path+"="+set.Value)
+		if set.label == "" { // a ConfigSet is its config's, named by the command
+			s.Sets = append(s.Sets, set.Path+"="+set.Value)
+		}
 	}
 	// Check what was decoded even when some fields were in error, so that every
 	// problem is reported at once; problems under a field already in error are

@@ -73,7 +73,11 @@ func validateRun(opts *validateOptions) error {
 		for _, w := range scenarios.Warnings(s) {
 			fmt.Fprintln(opts.Out, w.Error())
 		}
-		fmt.Fprintf(opts.Out, "%s: ok%s\n", s.File, withSets(s.Sets))
+		with := withSets(s.Sets)
+		if cfg != nil {
+			with += " with --config " + cfg.Path
+		}
+		fmt.Fprintf(opts.Out, "%s: ok%s\n", s.File, with)
 	}
 	return badInput(errors.Join(errs...))
 }
