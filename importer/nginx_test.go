@@ -17,10 +17,10 @@ import (
 	"github.com/rlsim/rlsim/scenarios"
 )
 
-// wantLimit is one limit of an imported chain, derived by hand from the
+// nginxLimit is one limit of an imported chain, derived by hand from the
 // config: nginx's burst=B is rlsim's burst B+1, rate=Nr/s is N per 1s and
 // Nr/m N per 1m (docs/products.md, nginx).
-type wantLimit struct {
+type nginxLimit struct {
 	name, key string
 	limit     int64
 	window    time.Duration
@@ -29,28 +29,28 @@ type wantLimit struct {
 	dryRun    bool
 }
 
-// wantProblem is a problem's line (in file) and a phrase of its message.
-type wantProblem struct {
+// nginxProblem is a problem's line (in file) and a phrase of its message.
+type nginxProblem struct {
 	file   string
 	line   int
 	phrase string
 }
 
-func checkLimits(t *testing.T, m *Model, want []wantLimit) {
+func checkNginxLimits(t *testing.T, m *Model, want []nginxLimit) {
 	t.Helper()
 	if len(m.Limits) != len(want) {
 		t.Fatalf("%d limits, want %d: %+v", len(m.Limits), len(want), m.Limits)
 	}
 	for i, w := range want {
 		g := m.Limits[i]
-		got := wantLimit{g.Name, g.Key, g.Limit, g.Window, g.Burst, g.Endpoint, g.DryRun}
+		got := nginxLimit{g.Name, g.Key, g.Limit, g.Window, g.Burst, g.Endpoint, g.DryRun}
 		if got != w {
 			t.Errorf("limit %d = %+v, want %+v", i, got, w)
 		}
 	}
 }
 
-func checkProblems(t *testing.T, m *Model, want []wantProblem) {
+func checkNginxProblems(t *testing.T, m *Model, want []nginxProblem) {
 	t.Helper()
 	if len(m.Problems) != len(want) {
 		for _, p := range m.Problems {
@@ -102,8 +102,8 @@ func laneOption(l Lane, key string) any {
 
 func TestNginxMinimal(t *testing.T) {
 	m, s := importSample(t, "nginx", "minimal.conf")
-	checkLimits(t, m, []wantLimit{{"perip", "ip", 10, time.Second, 6, "/login", false}})
-	checkProblems(t, m, nil)
+	checkNginxLimits(t, m, []nginxLimit{{"perip", "ip", 10, time.Second, 6, "/login", false}})
+	checkNginxProblems(t, m, nil)
 	if len(m.Lanes) != 1 || m.Lanes[0].Algorithm != "nginx" {
 		t.Fatalf("lanes %+v, want one nginx lane", m.Lanes)
 	}
@@ -129,13 +129,13 @@ func TestNginxMinimal(t *testing.T) {
 
 func TestNginxProduction(t *testing.T) {
 	m, s := importSample(t, "nginx", "production.conf")
-	checkLimits(t, m, []wantLimit{
+	checkNginxLimits(t, m, []nginxLimit{
 		{"login", "ip", 30, time.Minute, 6, "/login", false},
 		{"api", "api_key", 100, time.Second, 201, "/api/", false},
 		{"perserver", "global", 1000, time.Second, 501, "/api/", false},
 		{"search", "ip", 20, time.Second, 11, "/api/search", true},
 	})
-	checkProblems(t, m, []wantProblem{
+	checkNginxProblems(t, m, []nginxProblem{
 		{"production.conf", 26, "$api_client (map $http_x_api_key $api_client"},
 		{"production.conf", 26, "zone api holds 162847 keys"},     // 20m: 5090 pages
 		{"production.conf", 27, "zone perserver holds 8095 keys"}, // 1m, measured
@@ -170,12 +170,12 @@ func TestNginxProduction(t *testing.T) {
 
 func TestNginxProblems(t *testing.T) {
 	m, _ := importSample(t, "nginx", "problems.conf")
-	checkLimits(t, m, []wantLimit{
+	checkNginxLimits(t, m, []nginxLimit{
 		{"perip", "ip", 5, time.Second, 11, "", false},
 		{"client", "api_key", 50, time.Minute, 1, `\.php$`, false},
 		{"perip@/checkout", "ip", 5, time.Second, 3, "/checkout", false},
 	})
-	checkProblems(t, m, []wantProblem{
+	checkNginxProblems(t, m, []nginxProblem{
 		{"problems.conf", 19, `whose $limited is "0"`},
 		{"problems.conf", 20, "no key kind for $http_x_client_id"},
 		{"problems.conf", 29, "regular expression"},
@@ -226,11 +226,11 @@ func TestNginxInheritance(t *testing.T) {
 		location = /y { }
 	}
 }`)
-	checkLimits(t, m, []wantLimit{
+	checkNginxLimits(t, m, []nginxLimit{
 		{"a", "ip", 2, time.Second, 1, "", true},
 		{"b", "user", 3, time.Minute, 5, "/x", false},
 	})
-	checkProblems(t, m, []wantProblem{{"t.conf", 7, "has its own limit_req, so nginx applies none of server"}})
+	checkNginxProblems(t, m, []nginxProblem{{"t.conf", 7, "has its own limit_req, so nginx applies none of server"}})
 }
 
 // TestNginxLocations: ^~ is a prefix, @ a named location, and a nested
@@ -242,11 +242,11 @@ server {
 	location ^~ /img/ { limit_req zone=a; location = /img/x { } }
 	location @fallback { limit_req zone=a burst=2; }
 }`)
-	checkLimits(t, m, []wantLimit{
+	checkNginxLimits(t, m, []nginxLimit{
 		{"a", "ip", 1, time.Second, 1, "/img/", false},
 		{"a@@fallback", "ip", 1, time.Second, 3, "@fallback", false},
 	})
-	checkProblems(t, m, []wantProblem{
+	checkNginxProblems(t, m, []nginxProblem{
 		{"t.conf", 3, "nginx matches location ^~ /img/ by prefix"},
 		{"t.conf", 3, "location = /img/x (inside location ^~ /img/) inherits its limit_req"},
 		{"t.conf", 4, "named location"},
@@ -384,7 +384,7 @@ func TestNginxIncludes(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	checkLimits(t, m, []wantLimit{{"b", "ip", 2, time.Second, 1, "/u", false}, {"a", "ip", 1, time.Second, 1, "/u", false}})
+	checkNginxLimits(t, m, []nginxLimit{{"b", "ip", 2, time.Second, 1, "/u", false}, {"a", "ip", 1, time.Second, 1, "/u", false}})
 	var base []string
 	for _, f := range m.Files {
 		base = append(base, filepath.Base(f))
