@@ -31,8 +31,8 @@ func NewCmdConform(out io.Writer, runF func(*conformOptions) error) *cobra.Comma
 and compare their decisions, request for request, with the exact lanes: for each
 lane with a script (fixed_window, sliding_log, sliding_window_counter,
 token_bucket, gcra), the attempts the exact lane met are sent at their instants
-(scaled by --time-scale) and every verdict and Retry-After is compared. The first
-differences beyond --tolerance are shown in full.
+(scaled by --time-scale) and every verdict and Retry-After is compared. The
+first differences beyond --tolerance are shown in full.
 
 Clocks: "scheduled" passes each attempt's exact instant (the script's logic
 alone is compared: tolerance 0 should hold); "driver" passes the instant the

@@ -30,18 +30,21 @@ func NewCmdReplay(out, progress io.Writer, runF func(*replayOptions) error) *cob
 		Short: "Replay access logs through every lane in shadow: whom each limit would refuse",
 		Long: `Read access logs (nginx/Apache combined, JSON lines or CSV with a header; gzip
 read directly; - is stdin) and replay every request's time and key through the
-six per-key lanes in shadow: nothing is refused, so the traffic stays what it was.
-For each limit and lane: requests that would have been refused, keys ever
-refused, the top key with its peak requests per window, and the legitimate-looking
-keys caught (at most --legit-below of the limit per window in 90% of the windows
-they were active). Lines up to --late behind the latest are put back in order;
-later ones, and lines that do not parse, are counted, never fatal unless --strict;
-but a log in which no line parses is exit 2, and more than 10% bad lines a warning.
+six per-key lanes in shadow: nothing is refused, so the traffic stays what it
+was. For each limit and lane: requests that would have been refused, keys ever
+refused, the top key with its peak requests per window, and the
+legitimate-looking keys caught (at most --legit-below of the limit per window in
+90% of the windows they were active). Lines up to --late behind the latest are
+put back in order; later ones, and lines that do not parse, are counted, never
+fatal unless --strict; but a log in which no line parses is exit 2, and more
+than 10% bad lines a warning.
 
-Keys: ip, ip/24 (IPv6: /64), method, path, endpoint (method and normalised path),
-user, global, field:NAME (a JSON or CSV field), joined by + (ip+endpoint).`,
+Keys: ip, ip/24 (IPv6: /64), method, path, endpoint (method and normalised
+path), user, global, field:NAME (a JSON or CSV field), joined by +
+(ip+endpoint).`,
 		Example: `  rlsim replay access.log.gz --limit 'key=ip limit=100/1m burst=20'
-  rlsim replay api.jsonl --fields time=ts,ip=remote_addr --limit 'key=field:api_key limit=10/1s'`,
+  rlsim replay api.jsonl --fields time=ts,ip=remote_addr \
+      --limit 'key=field:api_key limit=10/1s'`,
 		Args: cobra.MinimumNArgs(1),
 		RunE: func(cmd *cobra.Command, args []string) error {
 			opts.Args, opts.Ctx, opts.Err = args, cmd.Context(), cmd.ErrOrStderr()

@@ -91,6 +91,7 @@ Exit status:
 	}
 	root.Version = currentVersion().String()
 	root.SetVersionTemplate("{{.Version}}\n")
+	wrapHelp(root)
 	root.SetOut(out)
 	root.SetFlagErrorFunc(func(_ *cobra.Command, err error) error { return badInput(err) })
 	// Every command inherits this; a command with a PersistentPreRunE of its own

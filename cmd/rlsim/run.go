@@ -52,39 +52,42 @@ func NewCmdRun(out, progress io.Writer, runF func(*runOptions) error) *cobra.Com
 		Use:   "run [FILE|NAME ...]",
 		Short: "Simulate scenarios through every lane and compare",
 		Long: `Run each scenario (a YAML file, or the name of a built-in one) through every
-limiting lane on a virtual clock, then print a comparison table with lanes as rows
-and a few findings in plain words. With no argument, run the "demo" scenario.
-On a terminal the table fits its width (the width comes from the kernel; nothing
-is asked of the terminal) and the findings wrap; --wide prints every column, as
-output to a file or pipe always does.
+limiting lane on a virtual clock, then print a comparison table with lanes as
+rows and a few findings in plain words. With no argument, run the "demo"
+scenario. On a terminal the table fits its width (the width comes from the
+kernel; nothing is asked of the terminal) and the findings wrap; --wide prints
+every column, as output to a file or pipe always does.
 
 An argument with a slash or ending in .yaml or .yml is a file; builtin:NAME is a
 built-in. A bare NAME is a built-in, or a file when no built-in has that name; a
 bare NAME that is both is refused: write ./NAME or builtin:NAME. A folder named
 like a built-in does not hide it.
 
-A scenario's checks (docs/scenarios.md) are printed as pass or FAIL with the value
-measured, and rlsim run exits with status 1 when any fails: a gate for CI.
---set PATH=VALUE replaces one field of every scenario run, as if the file said so.
---seeds N runs each scenario with N seeds (its seed, then seed+1, ...) and prints
-every figure as the mean ± the half-width of its 95% interval; its findings claim
-only differences beyond that spread, and its checks read the means.
+A scenario's checks (docs/scenarios.md) are printed as pass or FAIL with the
+value measured, and rlsim run exits with status 1 when any fails: a gate for CI.
+--set PATH=VALUE replaces one field of every scenario run, as if the file said
+so. --seeds N runs each scenario with N seeds (its seed, then seed+1, ...) and
+prints every figure as the mean ± the half-width of its 95% interval; its
+findings claim only differences beyond that spread, and its checks read the
+means.
 
-The JSON output is versioned and documented in docs/output.md. --trace writes every
-attempt as CSV (.csv) or JSON lines (.jsonl); it appears only when the run completes.
+The JSON output is versioned and documented in docs/output.md. --trace writes
+every attempt as CSV (.csv) or JSON lines (.jsonl); it appears only when the run
+completes.
 
---out DIR writes a report for a design review: DIR/index.html (one self-contained
-page: verdicts, statistics, an interactive lanes timeline, plots, the scenario and
-the command that reproduces it), the plots as PNG files and results.json. The
-report appears whole or not at all and replaces an earlier report in DIR at once.
-DIR must be new, empty, or hold an rlsim report (marked by its .rlsim-report
-file) and nothing else: rlsim never deletes a file it did not write. With --out,
-a relative --trace is a file name inside DIR (not results.json) and an absolute
-one must lie outside DIR.`,
+--out DIR writes a report for a design review: DIR/index.html (one
+self-contained page: verdicts, statistics, an interactive lanes timeline, plots,
+the scenario and the command that reproduces it), the plots as PNG files and
+results.json. The report appears whole or not at all and replaces an earlier
+report in DIR at once. DIR must be new, empty, or hold an rlsim report (marked
+by its .rlsim-report file) and nothing else: rlsim never deletes a file it did
+not write. With --out, a relative --trace is a file name inside DIR (not
+results.json) and an absolute one must lie outside DIR.`,
 		Example: `  rlsim run
   rlsim run boundary-burst
   rlsim run my-api.yaml --seed 7 --lanes token_bucket,gcra
-  rlsim run noisy-neighbour --set limits[0].limit=20 --set clients[1].retry.kind=exponential
+  rlsim run noisy-neighbour --set limits[0].limit=20 \
+      --set clients[1].retry.kind=exponential
   rlsim run retry-storm-no-jitter retry-storm-full-jitter --format csv
   rlsim run noisy-neighbour --seeds 10
   rlsim run demo --format json --trace demo.jsonl

@@ -75,9 +75,12 @@ every shard and combines them into the output the whole sweep prints
 (docs/distributed.md).`,
 		Example: `  rlsim sweep noisy-neighbour --vary 'limits[0].limit=10..60/10' --seeds 5
   rlsim sweep nat-per-user --vary 'limits[0].limit=2..10/2' --seeds 10 \
-      --find 'min limits[0].limit' --where 'class users success >= 99%' --where 'class abuser admitted_rate <= 2/s'
-  rlsim sweep boundary-burst --vary 'limits[0].limit=5,10,20' --vary 'limits[0].burst=5,10,20' --out sweep-report
-  rlsim sweep noisy-neighbour --vary 'limits[0].limit=10..60/10' --seeds 5 --shard 0/3 > part-0.json`,
+      --find 'min limits[0].limit' --where 'class users success >= 99%' \
+      --where 'class abuser admitted_rate <= 2/s'
+  rlsim sweep boundary-burst --vary 'limits[0].limit=5,10,20' \
+      --vary 'limits[0].burst=5,10,20' --out sweep-report
+  rlsim sweep noisy-neighbour --vary 'limits[0].limit=10..60/10' --seeds 5 \
+      --shard 0/3 > part-0.json`,
 		Args:              cobra.ExactArgs(1),
 		ValidArgsFunction: completeScenarioNames,
 		RunE: func(cmd *cobra.Command, args []string) error {

@@ -37,7 +37,8 @@ seed, every figure. A partial cut short, edited, of another sweep or rlsim, a
 shard given twice and missing shards are refused (exit 2), naming the file and
 what is wrong. The reproduce line names the scenario as the first partial's
 command named it.`,
-		Example: `  rlsim sweep merge part-*.json --find 'min limits[0].limit' --where 'class users success >= 99%'`,
+		Example: `  rlsim sweep merge part-*.json --find 'min limits[0].limit' \
+      --where 'class users success >= 99%'`,
 		Args:    cobra.MinimumNArgs(1),
 		RunE: func(cmd *cobra.Command, args []string) error {
 			opts.Files = args

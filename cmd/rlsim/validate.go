@@ -28,12 +28,14 @@ func NewCmdValidate(out io.Writer, runF func(*validateOptions) error) *cobra.Com
 		Use:   "validate FILE|NAME...",
 		Short: "Check scenario files without running them",
 		Long: `Check each scenario file and report every problem at once, one per line, as
-file:line: field.path: what is wrong. The exit status is 2 if any file has a problem.
+file:line: field.path: what is wrong. The exit status is 2 if any file has a
+problem.
 
 --set PATH=VALUE writes a field into every file before it is checked, as
 rlsim run does: a file is ok when rlsim run would run it with the same flags.`,
 		Example: `  rlsim validate mine.yaml
-  rlsim validate mine.yaml --set limits[0].limit=20 --set clients[1].retry.kind=exponential`,
+  rlsim validate mine.yaml --set limits[0].limit=20 \
+      --set clients[1].retry.kind=exponential`,
 		Args:              cobra.MinimumNArgs(1),
 		ValidArgsFunction: completeScenarioNames,
 		RunE: func(cmd *cobra.Command, args []string) error {
