@@ -489,9 +489,7 @@ func (r *kongReader) rateLimiting(p *kongPlugin) {
 	if code, ok := f.count(f.get(cfg, "error_code"), "error_code"); ok {
 		set.status, set.statusAt = code, f.at(f.get(cfg, "error_code"))
 	}
-	if f.boolean(f.get(cfg, "hide_client_headers"), "hide_client_headers", false) {
-		m.problemf(f.at(f.get(cfg, "hide_client_headers")), "hide_client_headers: Kong sends no X-RateLimit headers for %s; give its limits headers: none (the import cannot write it yet)", p.label)
-	}
+	hidden := f.boolean(f.get(cfg, "hide_client_headers"), "hide_client_headers", false)
 	byNode := f.get(cfg, "limit_by")
 	key, path := r.key(p, f.str(byNode), byNode)
 	sync, hasSync := f.number(f.get(cfg, "sync_rate"), "sync_rate")
@@ -514,7 +512,7 @@ func (r *kongReader) rateLimiting(p *kongPlugin) {
 				name = p.label + ep + "/" + per.name
 			}
 			set.limits = append(set.limits, Limit{Name: name, Key: key, Limit: per.n, Window: per.window, Endpoint: ep,
-				State: state, SyncInterval: every, OnStoreError: onErr,
+				State: state, SyncInterval: every, OnStoreError: onErr, NoHeaders: hidden,
 				At:   []Origin{f.at(per.node), f.at(p.node)},
 				Note: fmt.Sprintf("rate-limiting on %s: config.%s %d, limit_by %s, policy %s", p.label, per.name, per.n, cmp.Or(f.str(byNode), "consumer"), set.policy)})
 		}
@@ -546,9 +544,7 @@ func (r *kongReader) advanced(p *kongPlugin) {
 	if code, ok := f.count(f.get(cfg, "error_code"), "error_code"); ok {
 		set.status, set.statusAt = code, f.at(f.get(cfg, "error_code"))
 	}
-	if f.boolean(f.get(cfg, "hide_client_headers"), "hide_client_headers", false) {
-		m.problemf(f.at(f.get(cfg, "hide_client_headers")), "hide_client_headers: Kong sends no X-RateLimit headers for %s; give its limits headers: none (the import cannot write it yet)", p.label)
-	}
+	hidden := f.boolean(f.get(cfg, "hide_client_headers"), "hide_client_headers", false)
 	if v, ok := f.number(f.get(cfg, "retry_after_jitter_max"), "retry_after_jitter_max"); ok && v > 0 {
 		m.problemf(f.at(f.get(cfg, "retry_after_jitter_max")), "retry_after_jitter_max %v adds a random delay to Retry-After: rlsim's is exact", v)
 	}
@@ -588,7 +584,7 @@ func (r *kongReader) advanced(p *kongPlugin) {
 			if len(eps) > 1 {
 				name = fmt.Sprintf("%s%s/%ds", p.label, ep, ws)
 			}
-			set.limits = append(set.limits, Limit{Name: name, Key: key, Limit: n, Window: wholeSeconds(ws), Endpoint: ep,
+			set.limits = append(set.limits, Limit{Name: name, Key: key, Limit: n, Window: wholeSeconds(ws), Endpoint: ep, NoHeaders: hidden,
 				State: state, SyncInterval: every,
 				At:   []Origin{f.at(limits[i]), f.at(p.node)},
 				Note: fmt.Sprintf("rate-limiting-advanced on %s: limit %d per window_size %d, %s window, identifier %s, strategy %s", p.label, n, ws, set.window, cmp.Or(f.str(byNode), "consumer"), set.policy)})

@@ -70,6 +70,12 @@ func TestImportKongProblems(t *testing.T) {
 		ekLimit{"global/day", "endpoint", 1000, 24 * time.Hour, 0, "", false, "shared"},
 		ekLimit{"exports/30s", "global", 20, 30 * time.Second, 0, "/exports/big", false, "local"})
 	ekCheckLimits(t, m, want)
+	// hide_client_headers (line 24, billing's plugin): no quota headers.
+	for _, l := range m.Limits {
+		if strings.HasPrefix(l.Name, "billing") != l.NoHeaders {
+			t.Errorf("limit %s: NoHeaders %v; only billing's plugin hides its headers", l.Name, l.NoHeaders)
+		}
+	}
 	ekCheckProblems(t, m, []ekProblem{
 		{28, "a second rate-limiting plugin on billing"},
 		{68, `consumer group "gold"`},
@@ -77,7 +83,6 @@ func TestImportKongProblems(t *testing.T) {
 		{27, "bucket is not read"},
 		{18, "config.second 0.5"},
 		{20, "cannot be lower than the limit for minute"},
-		{24, "hide_client_headers"},
 		{22, "x-client-id, which rlsim has no key for"},
 		{26, "sync_rate can only be used with the redis policy"},
 		{9, "invoices matches /invoices by prefix"},

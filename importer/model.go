@@ -42,6 +42,9 @@ type Limit struct {
 	Burst    int64         // largest burst; 0 leaves the scenario's default (the limit)
 	Endpoint string        // counts only requests to this endpoint; "" every request
 	DryRun   bool          // a shadow limit (enforce: false)
+	// NoHeaders keeps the limit out of the quota headers (headers: none), as
+	// Kong's hide_client_headers.
+	NoHeaders bool
 
 	// Where the state lives, with a topology: "" (no topology needed), local,
 	// shared or synced (every SyncInterval); OnStoreError "" (the default,

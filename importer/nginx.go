@@ -668,7 +668,7 @@ func (r *ngxReader) build() {
 		if statusOf == nil {
 			status, statusOf = st, l
 		} else if st != status {
-			r.m.problemf(cmp(stAt, l.at), "limit_req_status %d at %s: the nginx lane refuses with one status, %d (%s's)", st, l.where(), status, statusOf.where())
+			r.m.problemf(statusOrigin(stAt, l.at), "limit_req_status %d at %s: the nginx lane refuses with one status, %d (%s's)", st, l.where(), status, statusOf.where())
 		}
 		for _, lr := range l.limits {
 			z := r.zones[lr.zone]
@@ -751,9 +751,9 @@ func (r *ngxReader) build() {
 	r.m.Lanes = append(r.m.Lanes, lane)
 }
 
-// cmp is the origin a status problem is told at: where the status is
+// statusOrigin is the origin a status problem is told at: where the status is
 // written, else the level.
-func cmp(at, level Origin) Origin {
+func statusOrigin(at, level Origin) Origin {
 	if at.File != "" {
 		return at
 	}

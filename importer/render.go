@@ -127,6 +127,9 @@ func limitFields(l Limit) Fields {
 	if l.Endpoint != "" {
 		f = append(f, Field{"endpoint", l.Endpoint})
 	}
+	if l.NoHeaders {
+		f = append(f, Field{"headers", "none"})
+	}
 	if l.DryRun {
 		f = append(f, Field{"enforce", false})
 	}

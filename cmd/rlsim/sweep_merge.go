@@ -39,7 +39,7 @@ what is wrong. The reproduce line names the scenario as the first partial's
 command named it.`,
 		Example: `  rlsim sweep merge part-*.json --find 'min limits[0].limit' \
       --where 'class users success >= 99%'`,
-		Args:    cobra.MinimumNArgs(1),
+		Args: cobra.MinimumNArgs(1),
 		RunE: func(cmd *cobra.Command, args []string) error {
 			opts.Files = args
 			var widthErr error
