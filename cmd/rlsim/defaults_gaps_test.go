@@ -49,6 +49,7 @@ var documentedDefaults = map[string]string{
 	// --output (-f), hidden, is --format (-o) under its first short form
 	"conform --output": "text", "replay --output": "text", "run --output": "text", "sweep --output": "text",
 	"sweep merge --output": "text", "version --output": "text",
+	"validate --format": "text", "validate --output": "text", "scenarios --format": "text", "scenarios --output": "text",
 	"run --config": "", "run --from": "auto", "run --strict": "false",
 	"sweep --config": "", "sweep --from": "auto", "sweep --strict": "false",
 	"validate --config": "", "validate --from": "auto", "validate --strict": "false",

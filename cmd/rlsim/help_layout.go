@@ -1,6 +1,7 @@
 package main
 
 import (
+	"fmt"
 	"strings"
 
 	"github.com/spf13/cobra"
@@ -26,4 +27,43 @@ func wrapHelp(root *cobra.Command) {
 	t = strings.ReplaceAll(t, ".LocalFlags.FlagUsages", "wrapFlags .LocalFlags")
 	t = strings.ReplaceAll(t, ".InheritedFlags.FlagUsages", "wrapFlags .InheritedFlags")
 	root.SetUsageTemplate(t)
+}
+
+// usageOnBadArgs wraps the argument checks of c and every command below it:
+// a missing or extra argument is told with the command's usage line and its
+// first example, not in cobra's words alone.
+func usageOnBadArgs(c *cobra.Command) {
+	if check := c.Args; check != nil {
+		c.Args = func(cmd *cobra.Command, args []string) error {
+			if err := check(cmd, args); err != nil {
+				return badInputf("%s: %s\nUsage: %s%s", cmd.CommandPath(), argsProblem(err, len(args)), cmd.UseLine(), firstExample(cmd))
+			}
+			return nil
+		}
+	}
+	for _, sub := range c.Commands() {
+		usageOnBadArgs(sub)
+	}
+}
+
+// argsProblem says cobra's complaint in words: too few, too many or another.
+func argsProblem(err error, n int) string {
+	msg := err.Error()
+	switch {
+	case strings.HasPrefix(msg, "requires at least"), strings.HasPrefix(msg, "accepts") && n == 0:
+		return "an argument is missing"
+	case strings.HasPrefix(msg, "accepts"), strings.HasPrefix(msg, "unknown command"):
+		return fmt.Sprintf("too many arguments (%d)", n)
+	}
+	return msg
+}
+
+// firstExample is the command's first example as a line of its own, if any.
+func firstExample(c *cobra.Command) string {
+	ex := strings.TrimSpace(c.Example)
+	if ex == "" {
+		return ""
+	}
+	first, _, _ := strings.Cut(ex, "\n")
+	return "\nExample: " + strings.TrimSuffix(strings.TrimSpace(first), `\`)
 }

@@ -110,6 +110,7 @@ Exit status:
 		NewCmdReplay(out, progress, nil),
 		NewCmdImport(out, nil),
 	)
+	usageOnBadArgs(root)
 	return root
 }
 

@@ -1,6 +1,7 @@
 package main
 
 import (
+	"encoding/json"
 	"fmt"
 	"io"
 
@@ -11,7 +12,8 @@ import (
 )
 
 type scenariosOptions struct {
-	Out io.Writer
+	Out    io.Writer
+	Format string
 }
 
 // NewCmdScenarios builds "rlsim scenarios" and its "show" subcommand.
@@ -32,11 +34,29 @@ func NewCmdScenarios(out io.Writer, runF func(*scenariosOptions) error) *cobra.C
 			return scenariosRun(opts)
 		},
 	}
+	formatFlag(cmd.Flags(), &opts.Format, "text", "output `format`: text or json")
 	cmd.AddCommand(NewCmdScenariosShow(out, nil))
 	return cmd
 }
 
+// builtinJSON is one built-in scenario in rlsim scenarios -o json.
+type builtinJSON struct {
+	Name        string `json:"name"`
+	Description string `json:"description"`
+}
+
 func scenariosRun(opts *scenariosOptions) error {
+	switch opts.Format {
+	case "json":
+		list := []builtinJSON{}
+		for _, b := range scenarios.Builtins() {
+			list = append(list, builtinJSON{b.Name, b.Description})
+		}
+		return writeJSONLine(opts.Out, map[string]any{"scenarios": list})
+	case "text":
+	default:
+		return badInputf("--format: unknown %q (want text or json)", opts.Format)
+	}
 	t := &textlayout.Table{Head: []string{"name", "what it shows"}, Text: true}
 	for _, b := range scenarios.Builtins() {
 		t.Add(b.Name, b.Description)
@@ -56,6 +76,7 @@ func NewCmdScenariosShow(out io.Writer, runF func(*showOptions) error) *cobra.Co
 	return &cobra.Command{
 		Use:               "show NAME",
 		Short:             "Print a built-in scenario as YAML to start your own from",
+		Example:           "  rlsim scenarios show demo > mine.yaml",
 		Args:              cobra.ExactArgs(1),
 		ValidArgsFunction: completeBuiltinNames,
 		RunE: func(cmd *cobra.Command, args []string) error {
@@ -74,5 +95,15 @@ func showRun(opts *showOptions) error {
 		return badInput(&scenarios.FieldError{File: opts.Name, Msg: scenarios.UnknownBuiltin(opts.Name)})
 	}
 	_, err := fmt.Fprintf(opts.Out, "%s", data)
+	return err
+}
+
+// writeJSONLine writes v as one indented JSON document.
+func writeJSONLine(w io.Writer, v any) error {
+	b, err := json.MarshalIndent(v, "", "  ")
+	if err != nil {
+		return err
+	}
+	_, err = fmt.Fprintf(w, "%s\n", b)
 	return err
 }

@@ -19,6 +19,7 @@ type validateOptions struct {
 	MaxEvents int64
 	Config    configFlags
 	Err       io.Writer
+	Format    string
 }
 
 // NewCmdValidate builds "rlsim validate". runF, when not nil, replaces the run itself (tests).
@@ -53,10 +54,14 @@ rlsim run does: a file is ok when rlsim run would run it with the same flags.`,
 	f.StringArrayVar(&opts.Sets, "set", nil, "replace the scenario field at `PATH=VALUE` (the file's names, e.g. limits[0].limit=20) in every file; repeatable")
 	f.Int64Var(&opts.MaxEvents, "max-events", defaultMaxEvents, "also refuse scenarios estimated to need more events than `N`")
 	opts.Config.add(f)
+	formatFlag(f, &opts.Format, "text", "output `format`: text, or json (each file with its problems as objects: file, line, path, message)")
 	return cmd
 }
 
 func validateRun(opts *validateOptions) error {
+	if opts.Format != "text" && opts.Format != "json" {
+		return badInputf("--format: unknown %q (want text or json)", opts.Format)
+	}
 	sets, err := run.ParseSets(opts.Sets)
 	if err != nil {
 		return err
@@ -64,6 +69,9 @@ func validateRun(opts *validateOptions) error {
 	cfg, err := opts.Config.load(opts.Err)
 	if err != nil {
 		return err
+	}
+	if opts.Format == "json" {
+		return validateJSON(opts, sets, cfg)
 	}
 	var errs []error
 	for _, arg := range opts.Args {
@@ -90,4 +98,66 @@ func withSets(sets []string) string {
 		return ""
 	}
 	return " with --set " + strings.Join(sets, " --set ")
+}
+
+// validatedFile is one file in rlsim validate -o json.
+type validatedFile struct {
+	File     string          `json:"file"`
+	OK       bool            `json:"ok"`
+	Errors   []problemObject `json:"errors"`
+	Warnings []problemObject `json:"warnings"`
+}
+
+// problemObject is one problem of a file: where, and what is wrong.
+type problemObject struct {
+	File    string `json:"file"`
+	Line    int    `json:"line,omitempty"`
+	Path    string `json:"path,omitempty"`
+	Message string `json:"message"`
+}
+
+// validateJSON checks every file and prints one JSON document of them all;
+// the exit status is 2 when any has a problem, as in text.
+func validateJSON(opts *validateOptions, sets []scenarios.Set, cfg *run.Config) error {
+	files := []validatedFile{}
+	bad := 0
+	for _, arg := range opts.Args {
+		v := validatedFile{File: arg, Errors: []problemObject{}, Warnings: []problemObject{}}
+		s, err := run.ValidateWith(arg, sets, opts.MaxEvents, cfg)
+		if err != nil {
+			v.Errors = problemObjects(arg, err)
+			bad++
+		} else {
+			v.File, v.OK = s.File, true
+			for _, w := range scenarios.Warnings(s) {
+				v.Warnings = append(v.Warnings, problemObjects(s.File, w)...)
+			}
+		}
+		files = append(files, v)
+	}
+	if err := writeJSONLine(opts.Out, map[string]any{"files": files}); err != nil {
+		return err
+	}
+	if bad > 0 {
+		return badInputf("rlsim validate: %d of %d files have problems", bad, len(opts.Args))
+	}
+	return nil
+}
+
+// problemObjects lists err's problems, each at its file, line and field
+// where err says them.
+func problemObjects(file string, err error) []problemObject {
+	var list scenarios.Errors
+	var one *scenarios.FieldError
+	switch {
+	case errors.As(err, &list):
+		out := make([]problemObject, len(list))
+		for i, fe := range list {
+			out[i] = problemObject{fe.File, fe.Line, fe.Path, fe.Msg}
+		}
+		return out
+	case errors.As(err, &one):
+		return []problemObject{{one.File, one.Line, one.Path, one.Msg}}
+	}
+	return []problemObject{{File: file, Message: err.Error()}}
 }
