@@ -225,6 +225,11 @@ type EnvoyRLSState struct {
 	cached bool          // in the local over-limit cache (this window)
 }
 
+// Window is the virtual start of the window the key's count belongs to; a
+// decision that moves it has left the window before (whose near_limit hits
+// NearLimitHits said just before).
+func (s EnvoyRLSState) Window() time.Duration { return s.start }
+
 // EnvoyRLSHits is what one request adds to the descriptor's statistics
 // (ratelimit.service.rate_limit.<key>.*), in hits.
 type EnvoyRLSHits struct {
@@ -242,6 +247,30 @@ func (r *EnvoyRLS) current(s *EnvoyRLSState, now time.Duration) (start time.Dura
 		return start, 0, false
 	}
 	return s.start, s.count, s.cached
+}
+
+// nearIn is the near_limit hits of a window whose count reached count: each
+// hit unit counted between the near-limit threshold and the limit,
+// |(0, count] ∩ (threshold, requests_per_unit]|, the sum of what
+// checkNearLimitThreshold and checkOverLimitThreshold add hit by hit
+// (base_limiter.go at f2fb157). A hit the local cache answers is not counted
+// in Redis, and it comes after the count passed the limit, so nothing is
+// missed.
+func (r *EnvoyRLS) nearIn(count int64) int64 {
+	return max(0, min(count, r.limit)-r.near)
+}
+
+// NearLimitHits is the near_limit statistic of the key s in the window it
+// counts now (ratelimit.service.rate_limit.<key>.near_limit): the hits
+// counted beyond NearLimitThreshold and within requests_per_unit. It equals
+// the sum of DecideHits' NearLimit over the window's requests, whether they
+// were decided by Decide, Admit or Charge; a caller that keeps the statistic
+// over a run adds it up each time a decision moves s to a new Window.
+func (r *EnvoyRLS) NearLimitHits(s *EnvoyRLSState) int64 {
+	if r.unlim {
+		return 0
+	}
+	return r.nearIn(s.count)
 }
 
 // Decide answers a request of cost hits (hits_addend ≥ 1) at now.

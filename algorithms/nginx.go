@@ -58,8 +58,11 @@ import (
 // instant minus now), Never when c > burst+1. For a clock gone back more than 60 s
 // before last, nginx's ms = 1 rule may pass it earlier.
 //
-// Not modelled: the zone's size (a full zone evicts least recently used idle keys,
-// lines 492–505, else answers 500), several zones in a location (a chain of
+// Not modelled here: the zone's size (sim's lane option keys; a full zone frees
+// its least recently used entry by force, expire(ctx, 0), lines 492–505 and
+// 633–695, and refuses with limit_req_status if allocation still fails, lines
+// 266–286), the 60 s idle expiry (expire(ctx, 1); it changes no verdict where
+// rate×60 ≥ (burst+1)×1000, TestNginxIdleExpiryChangesNoVerdict), several zones in a location (a chain of
 // Nginx rules: checked in order, the first refusal charges no zone, else all
 // are charged and the longest delay applies, lines 221–260, 535–606; see Peek),
 // limit_req_dry_run (lines 278–281, 306–309: refusals pass storing nothing, delays

@@ -236,6 +236,13 @@ func laneVerdict(r sim.Result, l sim.LaneResult) verdict {
 	}
 	parts = append(parts, out+".")
 	parts = append(parts, fleetVerdict(l)...)
+	if len(l.NearLimit) > 0 {
+		var ns []string
+		for _, n := range l.NearLimit {
+			ns = append(ns, fmt.Sprintf("%s %s", scenarios.Escape(n.Limit), count(n.Count)))
+		}
+		parts = append(parts, "The rate limit service counted near_limit hits: "+strings.Join(ns, ", ")+".")
+	}
 	if l.Delayed > 0 {
 		parts = append(parts, fmt.Sprintf("Delayed %s instead of refusing them (p99 wait %s).", count(l.Delayed), FormatDuration(l.Delay.P99)))
 	}

@@ -119,6 +119,9 @@ type jsonLane struct {
 	// KeyTables: what a lane's bounded key tables did (present with the lane
 	// option keys), one per limit.
 	KeyTables []jsonKeyTable `json:"key_tables,omitempty"`
+	// NearLimit: an envoy_ratelimit lane's near_limit statistic, per limit
+	// (present in such lanes only).
+	NearLimit []jsonLimitCount `json:"near_limit,omitempty"`
 }
 
 type jsonKeyTable struct {
@@ -374,6 +377,9 @@ func (c comparison) fillJSON(run *jsonRun) {
 		jl.Adaptive = adaptiveJSON(l)
 		for _, kt := range l.KeyTables {
 			jl.KeyTables = append(jl.KeyTables, jsonKeyTable{kt.Limit, kt.Size, kt.Evicted, kt.Refused, kt.Untracked})
+		}
+		for _, n := range l.NearLimit {
+			jl.NearLimit = append(jl.NearLimit, jsonLimitCount(n))
 		}
 		run.Lanes = append(run.Lanes, jl)
 	}

@@ -113,18 +113,35 @@ func laneOptions(o laneSpec) sim.LaneOptions {
 	lo := sim.LaneOptions{Penalty: o.Penalty, Ban: durOr(o.Ban, 0), Clock: durOr(o.Clock, 0), Wait: durOr(o.Wait, 0),
 		Status: o.Status, Keys: o.Keys, AlignFirst: o.Align == "first"}
 	lo.WhenFull, _ = sim.ParseTableFull(o.WhenFull) // an unknown name is reported; "" is evict_idle
-	if o.Start != nil && *o.Start >= 0 {            // -1 is full, the default
+	if o.WhenFull == "" {
+		lo.WhenFull = defaultWhenFull(o.Algorithm, o.Keys)
+	}
+	if o.Start != nil && *o.Start >= 0 { // -1 is full, the default
 		n := int64(*o.Start)
 		lo.Start = &n
 	}
 	return lo
 }
 
+// defaultWhenFull is what a full table of keys keys does when a lane of
+// algorithm says nothing: an nginx zone evicts its least recently used key
+// whatever it counted (nginx 1.22.1 ngx_http_limit_req_lookup, lines 492–505:
+// expire(ctx, 0) frees the oldest entry by force), and so does Traefik's
+// source table (v3.7.9 pkg/middlewares/ratelimiter/ttlmap/ttlmap.go, Set and
+// freeSpace: the entry closest to expiry, the least recently used); every
+// other lane evict_idle.
+func defaultWhenFull(algorithm string, keys int) sim.TableFull {
+	if (algorithm == "nginx" || algorithm == "traefik") && keys > 0 {
+		return sim.TableEvict
+	}
+	return sim.TableEvictIdle
+}
+
 // laneOptionsToFile writes lane options o into spec.
 func laneOptionsToFile(o sim.LaneOptions, spec *laneSpec) {
 	spec.Penalty, spec.Ban, spec.Clock, spec.Wait, spec.Status = o.Penalty, optDur(o.Ban), optDur(o.Clock), optDur(o.Wait), o.Status
 	spec.Keys = o.Keys
-	if o.WhenFull != sim.TableEvictIdle {
+	if o.WhenFull != defaultWhenFull(spec.Algorithm, o.Keys) {
 		spec.WhenFull = o.WhenFull.String()
 	}
 	if o.Start != nil {

@@ -159,7 +159,8 @@ func (b *builder) products(c *sim.Config, lane int, ls laneSpec) {
 				p.Limit, p.Burst = cmp.Or(e.RequestsPerUnit, p.Limit), 0
 			})
 		}
-		v.EnvoyRateLimit = &sim.EnvoyRateLimitSettings{ShadowMode: e.ShadowMode, Unlimited: e.Unlimited, LocalCache: e.LocalCache}
+		v.EnvoyRateLimit = &sim.EnvoyRateLimitSettings{ShadowMode: e.ShadowMode, Unlimited: e.Unlimited, LocalCache: e.LocalCache,
+			NearLimitRatio: float32(e.NearLimitRatio), FailureModeDeny: e.FailureModeDeny}
 	}
 	if k := ls.Kong; k != nil {
 		b.kong(path+".kong", c, lane, k)
@@ -197,6 +198,9 @@ func (b *builder) products(c *sim.Config, lane int, ls laneSpec) {
 			}
 			p.Limit, p.Burst = cmp.Or(q.Limit, p.Limit), 0
 		})
+	}
+	if q := ls.AWSQuota; q != nil && q.Offset != 0 { // checked against the limit where the rule is built
+		v.AWSQuota = &sim.AWSQuotaSettings{Offset: q.Offset}
 	}
 	if w := ls.AWSWAF; w != nil {
 		if w.Limit != 0 || w.EvaluationWindow != nil {
@@ -300,7 +304,11 @@ func productsToFile(p sim.ProductSettings, ls *laneSpec) {
 		ls.EnvoyLocal = e
 	}
 	if s := p.EnvoyRateLimit; s != nil {
-		ls.EnvoyRateLimit = &envoyRateLimitSpec{ShadowMode: s.ShadowMode, Unlimited: s.Unlimited, LocalCache: s.LocalCache}
+		ls.EnvoyRateLimit = &envoyRateLimitSpec{ShadowMode: s.ShadowMode, Unlimited: s.Unlimited, LocalCache: s.LocalCache,
+			FailureModeDeny: s.FailureModeDeny}
+		if s.NearLimitRatio != 0 { // its shortest decimal, which reads back as the same float32
+			ls.EnvoyRateLimit.NearLimitRatio, _ = strconv.ParseFloat(strconv.FormatFloat(float64(s.NearLimitRatio), 'g', -1, 32), 64)
+		}
 	}
 	if s := p.Kong; s != nil {
 		k := &kongSpec{Second: s.Second, Minute: s.Minute, Hour: s.Hour, Day: s.Day, Month: s.Month, Year: s.Year}
@@ -318,6 +326,9 @@ func productsToFile(p sim.ProductSettings, ls *laneSpec) {
 	}
 	if s := p.AWSWAF; s != nil {
 		ls.AWSWAF = &awsWAFSpec{EvaluationInterval: optDur(s.EvaluationInterval)}
+	}
+	if s := p.AWSQuota; s != nil {
+		ls.AWSQuota = &awsQuotaSpec{Offset: s.Offset}
 	}
 	if s := p.Cloudflare; s != nil {
 		ls.Cloudflare = &cloudflareSpec{MitigationTimeout: optDur(s.MitigationTimeout), ExcludeBlocked: s.ExcludeBlocked}

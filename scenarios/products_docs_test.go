@@ -1,6 +1,7 @@
 package scenarios
 
 import (
+	"bytes"
 	"fmt"
 	"os"
 	"reflect"
@@ -48,6 +49,9 @@ func TestProductsDocumented(t *testing.T) {
 	}
 	for i, b := range yamlBlock.FindAllSubmatch(products, -1) {
 		doc := append([]byte("duration: 1s\nlimits: [{key: ip, limit: 10, window: 1s}]\nclients: [{arrivals: [{kind: burst, count: 1}]}]\n"), b[1]...)
+		if bytes.HasPrefix(b[1], []byte("description:")) { // a whole scenario
+			doc = b[1]
+		}
 		if _, err := Parse(fmt.Sprintf("docs/products.md example %d", i+1), doc); err != nil {
 			t.Errorf("example %d does not parse:\n%v\n%s", i+1, err, b[1])
 		}

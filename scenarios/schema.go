@@ -121,7 +121,7 @@ type laneSpec struct {
 	Start    *Level    `yaml:"start,omitempty" doc:"token_bucket and gcra: a new key's level, full, empty or a number of cost units (default full)"`
 	Status   int       `yaml:"status,omitempty" check:"positive" doc:"the HTTP status of the lane's refusals, 400 to 599, as nginx's limit_req_status (default 429; an nginx lane's 503)"`
 	Keys     int       `yaml:"keys,omitempty" check:"positive" doc:"the most keys each limit's table holds, as nginx's zone, Traefik's maxSources and HAProxy's table size (default unbounded)"`
-	WhenFull string    `yaml:"when_full,omitempty" enum:"when_full" doc:"what a new key meets in a full table: evict_idle (the least recently used key if idle, else refused), evict (it, whatever it counted), refuse or admit (untracked) (default evict_idle)"`
+	WhenFull string    `yaml:"when_full,omitempty" enum:"when_full" doc:"what a new key meets in a full table: evict_idle (the least recently used key if idle, else refused), evict (it, whatever it counted), refuse or admit (untracked) (default evict_idle; an nginx or traefik lane's evict, as nginx and Traefik free a full table's oldest entry)"`
 	Align    string    `yaml:"align,omitempty" enum:"align" doc:"fixed_window: clock (windows from the start of the run) or first (from each key's first request) (default clock)"`
 }
 
@@ -274,11 +274,13 @@ type envoyLocalSpec struct {
 }
 
 type envoyRateLimitSpec struct {
-	Unit            string `yaml:"unit,omitempty" enum:"envoy_unit" doc:"rate_limit.unit: second, minute, hour, day, week, month or year (month is 30 days, year 365, as the service divides) (default the limit's window)"`
-	RequestsPerUnit int64  `yaml:"requests_per_unit,omitempty" check:"positive" doc:"rate_limit.requests_per_unit (default the limit's limit)"`
-	ShadowMode      bool   `yaml:"shadow_mode,omitempty" doc:"shadow_mode: every hit counted, none refused (default false)"`
-	Unlimited       bool   `yaml:"unlimited,omitempty" doc:"unlimited: nothing counted or refused (default false)"`
-	LocalCache      bool   `yaml:"local_cache,omitempty" doc:"LOCAL_CACHE_SIZE_IN_BYTES above 0: keys over the limit are answered from a local cache until their window ends (default false)"`
+	Unit            string  `yaml:"unit,omitempty" enum:"envoy_unit" doc:"rate_limit.unit: second, minute, hour, day, week, month or year (month is 30 days, year 365, as the service divides) (default the limit's window)"`
+	RequestsPerUnit int64   `yaml:"requests_per_unit,omitempty" check:"positive" doc:"rate_limit.requests_per_unit (default the limit's limit)"`
+	ShadowMode      bool    `yaml:"shadow_mode,omitempty" doc:"shadow_mode: every hit counted, none refused (default false)"`
+	Unlimited       bool    `yaml:"unlimited,omitempty" doc:"unlimited: nothing counted or refused (default false)"`
+	LocalCache      bool    `yaml:"local_cache,omitempty" doc:"LOCAL_CACHE_SIZE_IN_BYTES above 0: keys over the limit are answered from a local cache until their window ends (default false)"`
+	NearLimitRatio  float64 `yaml:"near_limit_ratio,omitempty" doc:"NEAR_LIMIT_RATIO: hits beyond this share of requests_per_unit, and within it, are counted as near_limit, in (0, 1] (default 0.8)"`
+	FailureModeDeny *bool   `yaml:"failure_mode_deny,omitempty" doc:"the Envoy filter's failure_mode_deny: the shared limits' on_store_error, true for closed and false for open, and must agree with them (default: as the limits say)"`
 }
 
 type kongSpec struct {
@@ -325,4 +327,5 @@ type cloudflareSpec struct {
 type awsQuotaSpec struct {
 	Limit  int64  `yaml:"limit,omitempty" check:"positive" doc:"quota.limit: requests per period (default the limit's)"`
 	Period string `yaml:"period,omitempty" enum:"quota_period" doc:"quota.period: day, week (from Sunday) or month (from the 1st), in UTC (default the limit's window: 24h, 168h or 720h)"`
+	Offset int64  `yaml:"offset,omitempty" check:"nonneg" doc:"quota.offset: requests subtracted from the limit in the initial period, the one holding the run's start; below the limit (default 0)"`
 }

@@ -17,6 +17,7 @@ type forgettable interface {
 }
 
 func (d *dense[S]) forget(key int32) {
+	d.forgetNear(key)
 	var zero S
 	d.states[key] = zero
 }

@@ -43,6 +43,8 @@ type dense[S any] struct {
 	quick   algorithms.Admitter[S] // alg, if it is one; else nil
 	charges algorithms.Charging[S] // alg, if it is one (every registry row's: rateOf); else nil
 	states  []S
+	// forgotten is the near_limit hits of the keys forgotten (lane_nearlimit.go).
+	forgotten int64
 }
 
 // newDense is a table of keys never-seen states of alg.

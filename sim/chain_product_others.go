@@ -34,16 +34,53 @@ func newEnvoyLocalRule(p algorithms.Policy, r laneRule) (*algorithms.EnvoyLocal,
 	return algorithms.NewEnvoyLocal(x)
 }
 
-func newEnvoyRateLimitRule(p algorithms.Policy, r laneRule) (*algorithms.EnvoyRLS, error) {
+func newEnvoyRateLimitRule(p algorithms.Policy, r laneRule) (envoyRLSRule, error) {
 	x, err := algorithms.EnvoyRLSParamsOf(p)
 	if err != nil {
-		return nil, err
+		return envoyRLSRule{}, err
 	}
 	x.Epoch = r.epoch()
 	if s := r.product().EnvoyRateLimit; s != nil {
-		x.ShadowMode, x.Unlimited, x.LocalCache = s.ShadowMode, s.Unlimited, s.LocalCache
+		x.ShadowMode, x.Unlimited, x.LocalCache, x.NearLimitRatio = s.ShadowMode, s.Unlimited, s.LocalCache, s.NearLimitRatio
 	}
-	return algorithms.NewEnvoyRLS(x)
+	e, err := algorithms.NewEnvoyRLS(x)
+	return envoyRLSRule{e}, err
+}
+
+// checkEnvoyRateLimit checks an envoy_ratelimit lane's settings: the near
+// limit ratio is a ratio of the limit, in (0, 1] (envoyproxy/ratelimit reads
+// NEAR_LIMIT_RATIO as a float32 and floors limit × ratio), and the filter's
+// failure_mode_deny is rlsim's on_store_error of the shared limits, so a
+// lane that states it must agree with each of them.
+func checkEnvoyRateLimit(ck *checker, c *Config) {
+	s := c.product.EnvoyRateLimit
+	if s == nil {
+		return
+	}
+	if r := s.NearLimitRatio; r != 0 && !(r > 0 && r <= 1) {
+		ck.add("envoy_ratelimit.near_limit_ratio", "%v is not a ratio of the limit in (0, 1]", r)
+	}
+	if s.FailureModeDeny == nil {
+		return
+	}
+	want, name := FailOpen, "open"
+	if *s.FailureModeDeny {
+		want, name = FailClosed, "closed"
+	}
+	shared := false
+	for i, l := range c.Limits {
+		if c.Topology == nil || l.State != StateShared {
+			continue
+		}
+		shared = true
+		if l.OnStoreError != want {
+			ck.add("envoy_ratelimit.failure_mode_deny", "%v says a request the service cannot answer is %s, but limits[%d] (%s) has on_store_error: %v; failure_mode_deny is the shared limits' on_store_error (true: closed, false: open)",
+				*s.FailureModeDeny, map[bool]string{true: "refused", false: "let through"}[*s.FailureModeDeny], i, l.Name, l.OnStoreError)
+		}
+	}
+	if !shared {
+		ck.add("envoy_ratelimit.failure_mode_deny", "says what Envoy does when the service cannot answer (on_store_error: %s), but no limit is in a store: give a topology and state: shared", name)
+	}
 }
 
 func newKongRule(p algorithms.Policy, r laneRule) (*algorithms.Kong, error) {
@@ -164,5 +201,12 @@ func newAWSQuotaRule(p algorithms.Policy, r laneRule) (*algorithms.AWSQuota, err
 	if p.Burst != 0 && p.Burst != p.Limit {
 		return nil, fmt.Errorf("aws usage plan quota: burst %d: a quota has no burst but its limit %d", p.Burst, p.Limit)
 	}
-	return algorithms.NewAWSQuota(algorithms.AWSQuotaParams{Limit: p.Limit, Period: period, Epoch: r.epoch()})
+	x := algorithms.AWSQuotaParams{Limit: p.Limit, Period: period, Epoch: r.epoch()}
+	if s := r.product().AWSQuota; s != nil {
+		if s.Offset < 0 || s.Offset >= p.Limit {
+			return nil, fmt.Errorf("aws usage plan quota: offset %d must be at least 0 and below the limit %d", s.Offset, p.Limit)
+		}
+		x.Offset = s.Offset
+	}
+	return algorithms.NewAWSQuota(x)
 }

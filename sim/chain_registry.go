@@ -108,7 +108,7 @@ func laneRows() []LaneInfo {
 		LaneEnvoyLocal: {Name: "envoy_local", Title: "Envoy local rate limit", Short: "envoy local", Product: "Envoy 1.34",
 			Settings: "envoy_local", rate: productOf[algorithms.EnvoyLocalState](newEnvoyLocalRule), check: checkProduct, fast: fastDirect | fastAdmits | fastAnswers, burst: true},
 		LaneEnvoyRateLimit: {Name: "envoy_ratelimit", Title: "Envoy global rate limit", Short: "envoy rls", Product: "envoyproxy/ratelimit f2fb157",
-			Settings: "envoy_ratelimit", rate: productOf[algorithms.EnvoyRLSState](newEnvoyRateLimitRule), check: checkProduct, fast: fastDirect | fastAdmits},
+			Settings: "envoy_ratelimit", rate: productOf[envoyRLSCounted](newEnvoyRateLimitRule), check: checkEnvoyRateLimit, fast: fastDirect | fastAdmits},
 		LaneKong: {Name: "kong", Title: "Kong rate-limiting", Short: "kong", Product: "Kong 3.9.3",
 			Settings: "kong", rate: productOf[algorithms.KongState](newKongRule), check: checkProduct, fast: fastDirect | fastAdmits | fastAnswers},
 		LaneKongAdvanced: {Name: "kong_advanced", Title: "Kong rate-limiting-advanced", Short: "kong adv", Product: "Kong Enterprise 3.x",
@@ -124,7 +124,7 @@ func laneRows() []LaneInfo {
 		LaneHAProxy: {Name: "haproxy", Title: "HAProxy stick table", Short: "haproxy", Product: "HAProxy 2.6", Status: 403,
 			Settings: "haproxy", rate: productOf[algorithms.HAProxyState](newHAProxyRule), check: checkProduct, fast: fastDirect | fastAdmits},
 		LaneAWSQuota: {Name: "aws_quota", Title: "AWS API Gateway quota", Short: "aws quota", Product: "AWS API Gateway",
-			rate: productOf[algorithms.AWSQuotaState](newAWSQuotaRule), fast: fastDirect | fastAdmits | fastAnswers},
+			Settings: "aws_quota", check: checkProduct, rate: productOf[algorithms.AWSQuotaState](newAWSQuotaRule), fast: fastDirect | fastAdmits | fastAnswers},
 	}
 }
 

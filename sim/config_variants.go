@@ -171,7 +171,7 @@ func checkVariantSettings(ck *checker, path string, c *Config, i int) {
 	}{{"aimd", v.AIMD != nil}, {"throttle", v.Throttle != nil}, {"vegas", v.Vegas != nil}, {"nginx", v.Product.Nginx != nil},
 		{"envoy_local", v.Product.EnvoyLocal != nil}, {"envoy_ratelimit", v.Product.EnvoyRateLimit != nil}, {"kong", v.Product.Kong != nil},
 		{"kong_advanced", v.Product.KongAdvanced != nil}, {"aws_waf", v.Product.AWSWAF != nil}, {"cloudflare", v.Product.Cloudflare != nil},
-		{"haproxy", v.Product.HAProxy != nil}} {
+		{"haproxy", v.Product.HAProxy != nil}, {"aws_quota", v.Product.AWSQuota != nil}} {
 		if s.set && s.name != info.Settings {
 			ck.add(path+"."+s.name, "a lane of %s has no %s settings", info.Name, s.name)
 		}

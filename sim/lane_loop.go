@@ -35,6 +35,7 @@ type lane struct {
 	conc           concurrencyLimiter  // nil unless the lane is a concurrency limiter
 	shedRetryAfter time.Duration       // the Retry-After of conc's 503
 	keyTables      []KeyTableStats     // the figures of key tables a rule push replaced
+	nearReplaced   []int64             // per limit: near_limit hits of tables a rule push replaced
 	refusalStatus  int                 // the HTTP status of the lane's refusals (Config.RefusalStatus)
 	gate           clientGate          // nil unless the lane is a client gate
 	quick          admitter            // the chain's one limit when its verdict alone will do (quickPath), else nil

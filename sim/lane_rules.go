@@ -31,6 +31,7 @@ func (l *lane) applyRule() {
 	if err != nil {
 		panic(fmt.Sprintf("sim.lane.applyRule: a checked rule failed: %v", err))
 	}
+	l.keepNearLimit(ch.Limit, l.chain[ch.Limit])
 	l.chain[ch.Limit], l.policies[ch.Limit], l.limits[ch.Limit].Policy = l.bounded(d, ch.Limit, ch.Policy), ch.Policy, ch.Policy
 	l.setQuickPath()
 }

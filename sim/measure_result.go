@@ -38,6 +38,12 @@ type LaneResult struct {
 	// one per limit of the chain; nil without one. A rule push starts a limit's
 	// table afresh: its figures before the push are kept as an entry of their own.
 	KeyTables []KeyTableStats
+	// NearLimit is, in an envoy_ratelimit lane, each limit's near_limit
+	// statistic (envoyproxy/ratelimit's NEAR_LIMIT_RATIO): the hits counted
+	// beyond ⌊requests_per_unit × ratio⌋ and within requests_per_unit, refused
+	// ones too. Limits in a topology count it in the store, so only shared
+	// ones have it; nil in other lanes.
+	NearLimit []LimitCount
 	// RefusalStatus is the HTTP status the lane refuses with
 	// (Config.RefusalStatus): 429 unless the lane or its product says another.
 	RefusalStatus int

@@ -367,5 +367,6 @@ func (l *lane) result() LaneResult {
 	}
 	lr.Adaptive = l.adapt.state(len(lr.Series))
 	lr.KeyTables = slices.Concat(l.keyTables, l.keyTablesNow())
+	lr.NearLimit = l.nearLimits()
 	return lr
 }

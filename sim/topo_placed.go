@@ -249,6 +249,8 @@ type sharedLimit struct {
 	fallback *replicaTables // for FailLocal: the fallback policy, whole or divided
 	mode     FailMode
 	st       LimitTopology
+	// nearBefore is the near_limit hits of the store's tables a rule push replaced.
+	nearBefore int64
 }
 
 func newSharedLimit(f *fleet, rule laneRule, lim Limit, p algorithms.Policy, keys, classes int) (*sharedLimit, error) {
@@ -340,6 +342,9 @@ func (sl *sharedLimit) writeBack(key int32, r int32) {
 }
 
 func (sl *sharedLimit) setPolicy(p algorithms.Policy) {
+	if n, ok := sl.nearLimit(); ok {
+		sl.nearBefore = n
+	}
 	t, err := newTable(sl.rule, p, sl.keys)
 	mustBuild(err)
 	sl.store, sl.epoch = t, sl.epoch+1

@@ -34,7 +34,9 @@ type LaneOptions struct {
 	Status int
 	// Keys, when positive, bounds each limit's key table to Keys keys
 	// (nginx's zone, Traefik's maxSources, HAProxy's table size); WhenFull is
-	// what a request of a key not in a full table meets.
+	// what a request of a key not in a full table meets (its zero value,
+	// TableEvictIdle; a scenario file's nginx and traefik lanes default to
+	// TableEvict, as those products do).
 	Keys     int
 	WhenFull TableFull
 	// AlignFirst aligns a fixed window lane's windows to each key's first

@@ -13,6 +13,7 @@ type ProductSettings struct {
 	AWSWAF         *AWSWAFSettings
 	Cloudflare     *CloudflareSettings
 	HAProxy        *HAProxySettings
+	AWSQuota       *AWSQuotaSettings
 }
 
 // NginxSettings are an nginx lane's limit_req settings other than the rate and
@@ -66,6 +67,14 @@ type EnvoyRateLimitSettings struct {
 	ShadowMode bool // shadow_mode: counted, never refused
 	Unlimited  bool // unlimited: never counted, never refused
 	LocalCache bool // LOCAL_CACHE_SIZE_IN_BYTES > 0: over-limit keys answered from a local cache
+	// NearLimitRatio is NEAR_LIMIT_RATIO, in (0, 1]; zero is the service's
+	// default, 0.8. It changes no verdict, only LaneResult.NearLimit.
+	NearLimitRatio float32
+	// FailureModeDeny, when set, is the Envoy filter's failure_mode_deny:
+	// what the filter does when the service cannot answer, which in rlsim is
+	// the shared limits' on_store_error (true: closed, false: open); it must
+	// agree with every shared limit's.
+	FailureModeDeny *bool
 }
 
 // KongSettings are a Kong rate-limiting lane's settings other than the one
@@ -100,6 +109,15 @@ type CloudflareSettings struct {
 	MitigationTimeout time.Duration
 	// ExcludeBlocked keeps blocked requests out of the count.
 	ExcludeBlocked bool
+}
+
+// AWSQuotaSettings are an API Gateway usage plan quota lane's settings other
+// than its limit and period (the limit's policy).
+type AWSQuotaSettings struct {
+	// Offset is QuotaSettings' offset: "the number of requests subtracted from
+	// the given limit in the initial time period" (the period holding the
+	// run's start); 0 ≤ Offset < the limit.
+	Offset int64
 }
 
 // HAProxySettings are an HAProxy stick-table lane's settings other than the
