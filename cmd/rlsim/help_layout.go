@@ -3,6 +3,7 @@ package main
 import (
 	"fmt"
 	"strings"
+	"sync"
 
 	"github.com/spf13/cobra"
 	"github.com/spf13/pflag"
@@ -16,17 +17,24 @@ const helpWidth = 80
 // wrapHelp makes root's usage (and every command's, which inherit it) wrap
 // the flags' lines at helpWidth.
 func wrapHelp(root *cobra.Command) {
-	cobra.AddTemplateFunc("wrapFlags", func(fs *pflag.FlagSet) string {
-		lines := strings.Split(fs.FlagUsagesWrapped(helpWidth), "\n")
-		for i, l := range lines {
-			lines[i] = strings.TrimRight(l, " ")
-		}
-		return strings.Join(lines, "\n")
-	})
+	addWrapFlags.Do(func() { cobra.AddTemplateFunc("wrapFlags", wrapFlags) })
 	t := root.UsageTemplate()
 	t = strings.ReplaceAll(t, ".LocalFlags.FlagUsages", "wrapFlags .LocalFlags")
 	t = strings.ReplaceAll(t, ".InheritedFlags.FlagUsages", "wrapFlags .InheritedFlags")
 	root.SetUsageTemplate(t)
+}
+
+// addWrapFlags adds the template function once: cobra's table of them is
+// global, and commands are built at once in tests.
+var addWrapFlags sync.Once
+
+// wrapFlags is fs's flags wrapped at helpWidth, no line ending in spaces.
+func wrapFlags(fs *pflag.FlagSet) string {
+	lines := strings.Split(fs.FlagUsagesWrapped(helpWidth), "\n")
+	for i, l := range lines {
+		lines[i] = strings.TrimRight(l, " ")
+	}
+	return strings.Join(lines, "\n")
 }
 
 // usageOnBadArgs wraps the argument checks of c and every command below it:
