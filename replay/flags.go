@@ -31,6 +31,11 @@ type Flags struct {
 	Find       string
 	Where      []string
 	Scenario   string
+
+	// NginxFormat and EnvoyFormat are a log_format string and an Envoy
+	// text_format string (--nginx-format, --envoy-format): either one implies
+	// its --log-format.
+	NginxFormat, EnvoyFormat string
 }
 
 // Options are the replay f asks for, or every bad flag's error at once, each
@@ -91,6 +96,7 @@ func (opts Flags) Options() (Options, error) {
 		errs = append(errs, fmt.Errorf("--fields: %v", err))
 	}
 	ro.Fields = fields
+	errs = append(errs, opts.customFormat(&ro, err == nil)...)
 	if ro.Location, err = time.LoadLocation(opts.TZ); err != nil {
 		errs = append(errs, fmt.Errorf("--tz: unknown zone %q", opts.TZ))
 	}
@@ -148,12 +154,45 @@ func (opts Flags) Options() (Options, error) {
 	default:
 		errs = append(errs, fmt.Errorf("--format: unknown %q (want text, json, csv)", opts.Format))
 	}
-	switch opts.LogFormat {
-	case "auto", "combined", "json", "csv":
-	default:
-		errs = append(errs, fmt.Errorf("--log-format: unknown %q (want auto, combined, json, csv)", opts.LogFormat))
+	if !slices.Contains(Formats, opts.LogFormat) {
+		errs = append(errs, fmt.Errorf("--log-format: unknown %q (want %s)", opts.LogFormat, strings.Join(Formats, ", ")))
 	}
 	return ro, errors.Join(errs...)
+}
+
+// customFormat compiles --nginx-format or --envoy-format into ro.LogFormat
+// (its --log-format then being nginx or envoy) and checks that --fields names
+// fields it has, when fieldsOK; the errors name their flags.
+func (opts Flags) customFormat(ro *Options, fieldsOK bool) []error {
+	var errs []error
+	if opts.LogFormat == "nginx" && opts.NginxFormat == "" {
+		errs = append(errs, errors.New("--log-format nginx: needs the log_format string, --nginx-format '$remote_addr - $remote_user [$time_local] \"$request\" ...'"))
+	}
+	if opts.NginxFormat != "" && opts.EnvoyFormat != "" {
+		return append(errs, errors.New("--nginx-format, --envoy-format: give one"))
+	}
+	for _, c := range []struct {
+		flag, product, text string
+		compile             func(string) (*LogFormat, error)
+	}{{"--nginx-format", "nginx", opts.NginxFormat, NginxFormat}, {"--envoy-format", "envoy", opts.EnvoyFormat, EnvoyFormat}} {
+		if c.text == "" {
+			continue
+		}
+		if opts.LogFormat != "auto" && opts.LogFormat != c.product {
+			errs = append(errs, fmt.Errorf("%s: is an %s format, but --log-format is %s", c.flag, c.product, opts.LogFormat))
+			continue
+		}
+		f, err := c.compile(c.text)
+		if err != nil {
+			errs = append(errs, fmt.Errorf("%s: %v", c.flag, err))
+			continue
+		}
+		ro.LogFormat, ro.Format = f, c.product
+		if _, err := f.resolve(ro.Fields); err != nil && fieldsOK {
+			errs = append(errs, fmt.Errorf("%s, --fields: %v", c.flag, err))
+		}
+	}
+	return errs
 }
 
 // WhereMetricNames lists the metrics a replay's --where names.

@@ -11,7 +11,8 @@ type Part struct {
 	// Kind is "ip", "ip/24" (IPv4 /24, IPv6 /64 prefix), "method", "path",
 	// "endpoint" (method and normalised path), "user", "global" or "field".
 	Kind string
-	// Field names the JSON or CSV field (or header column) when Kind is "field".
+	// Field names the field when Kind is "field": a JSON or CSV field (or header
+	// column), or a field of another format (nginx's http_x_api_key, ALB's client:port).
 	Field string
 }
 

@@ -76,7 +76,7 @@ func TestPromiseStrict(t *testing.T) {
 		t.Errorf("no limit: %v", err)
 	}
 	_, err = replayString(t, "u.log", "???\n", Options{Format: "xml", Lanes: []string{"gcra"}})
-	if err == nil || err.Error() != `u.log: unknown format "xml" (want auto, combined, json, csv)` {
+	if err == nil || err.Error() != `u.log: unknown format "xml" (want auto, combined, json, csv, nginx, envoy, envoy-json, haproxy, alb, elb)` {
 		t.Errorf("an unknown format: %v", err)
 	}
 }

@@ -18,10 +18,26 @@ import (
 var errHeader = errors.New("header")
 
 // errUnsniffed is a line before the format is known that shows no format.
-var errUnsniffed = errors.New("not JSON, combined or a CSV header (--log-format auto reads the format from the first line that shows one)")
+var errUnsniffed = errors.New("not JSON, Envoy's default, HAProxy's httplog, AWS ALB or ELB, combined or a CSV header (--log-format auto reads the format from the first line that shows one)")
 
 // Formats are the log formats Read understands.
-var Formats = []string{"auto", "combined", "json", "csv"}
+var Formats = []string{"auto", "combined", "json", "csv", "nginx", "envoy", "envoy-json", "haproxy", "alb", "elb"}
+
+// formatsRead says what each format of Formats (but auto) is, in order.
+var formatsRead = []string{"combined (nginx/Apache)", "json (one object a line)", "csv (with a header line)",
+	"nginx (any log_format, given by --nginx-format)", "envoy (Envoy's default access-log format, or --envoy-format)",
+	"envoy-json (Envoy's json_format)", "haproxy (HAProxy's option httplog)",
+	"alb (AWS Application Load Balancer)", "elb (AWS Classic Load Balancer)"}
+
+// describe is a format's name with what it is: "haproxy (HAProxy's option httplog)".
+func describe(format string) string {
+	for _, d := range formatsRead {
+		if name, _, _ := strings.Cut(d, " "); name == format {
+			return d
+		}
+	}
+	return format
+}
 
 // MaxShown is how many unparsable lines a replay keeps to show.
 const MaxShown = 5
@@ -39,7 +55,7 @@ type NoneParsedError struct {
 
 func (e *NoneParsedError) Error() string {
 	var b strings.Builder
-	fmt.Fprintf(&b, "no line of the log parsed (%d bad lines); format detected: %s; formats read: combined (nginx/Apache), json (one object a line), csv (with a header line); --log-format and --fields say which", e.Bad, cmp.Or(e.Format, "none"))
+	fmt.Fprintf(&b, "no line of the log parsed (%d bad lines); format detected: %s; formats read: %s; --log-format and --fields say which", e.Bad, describe(cmp.Or(e.Format, "none")), strings.Join(formatsRead, ", "))
 	for _, s := range e.Shown {
 		fmt.Fprintf(&b, "\n  %s", s)
 	}
@@ -48,24 +64,41 @@ func (e *NoneParsedError) Error() string {
 
 // formatOf names p's format.
 func formatOf(p parser) string {
-	switch p.(type) {
+	switch p := p.(type) {
 	case *combined:
 		return "combined"
 	case *jsonLines:
 		return "json"
 	case *csvLines:
 		return "csv"
+	case *logFormatParser:
+		return p.f.product
+	case *envoyJSON:
+		return "envoy-json"
+	case *haproxyLog:
+		return "haproxy"
+	case *awsLog:
+		return p.product
 	}
 	return ""
 }
 
-// envoyDefault is how Envoy's default access-log format starts a line.
-var envoyDefault = regexp.MustCompile(`^\[\d{4}-\d\d-\d\dT\d\d:\d\d:\d\d(\.\d+)?Z\] "`)
+// The first lines of the formats sniff tells apart by their shape.
+var (
+	// envoyLine is how Envoy's default access-log format starts a line.
+	envoyLine = regexp.MustCompile(`^\[\d{4}-\d\d-\d\dT\d\d:\d\d:\d\d(\.\d+)?Z\] "`)
+	// haproxyLine: an optional syslog prefix up to "]: ", then client_ip:client_port [request_date].
+	haproxyLine = regexp.MustCompile(`^(?:[^\[]*\[\d+\]: )?\S+:\d+ \[\d\d/[A-Z][a-z]{2}/\d{4}:\d\d:\d\d:\d\d\.\d{3}\] \S+ \S+/\S+ `)
+	// albLine: type, time, elb, client:port.
+	albLine = regexp.MustCompile(`^(?:http|https|h2|grpcs|ws|wss) \d{4}-\d\d-\d\dT\d\d:\d\d:\d\d(?:\.\d+)?Z \S+ \S+:\d+ `)
+	// elbLine: time, elb, client:port, backend:port.
+	elbLine = regexp.MustCompile(`^\d{4}-\d\d-\d\dT\d\d:\d\d:\d\d(?:\.\d+)?Z \S+ \S+:\d+ \S+ `)
+)
 
 // unsniffed names the format of a line sniff does not read, when it is a known one.
 func unsniffed(line []byte) string {
-	if envoyDefault.Match(line) {
-		return "Envoy's default access-log format (not read: write JSON with json_format, or CSV)"
+	if envoyLine.Match(line) {
+		return "Envoy's default access-log format (read with --log-format envoy)"
 	}
 	return "none"
 }
@@ -90,7 +123,13 @@ type parser interface {
 	parse(line []byte, r *Record) error
 }
 
-func newParser(format string, fields Fields, loc *time.Location, first []byte) (parser, error) {
+// newParser is the parser of format (auto: sniffed from first); custom is
+// the compiled --nginx-format or --envoy-format, if one was given (auto then
+// means its product).
+func newParser(format string, fields Fields, loc *time.Location, custom *LogFormat, first []byte) (parser, error) {
+	if format == "auto" && custom != nil {
+		format = custom.product
+	}
 	if format == "auto" {
 		if format = sniff(first); format == "" {
 			return nil, errUnsniffed
@@ -103,17 +142,49 @@ func newParser(format string, fields Fields, loc *time.Location, first []byte) (
 		return &jsonLines{fields: fields, loc: loc}, nil
 	case "csv":
 		return &csvLines{fields: fields, loc: loc}, nil
+	case "nginx":
+		if custom == nil || custom.product != "nginx" {
+			return nil, errors.New("--log-format nginx needs the log_format string, --nginx-format '$remote_addr ...'")
+		}
+		return newLogFormatParser(custom, fields, loc)
+	case "envoy":
+		f := envoyDefault
+		if custom != nil && custom.product == "envoy" {
+			f = custom
+		}
+		return newLogFormatParser(f, fields, loc)
+	case "envoy-json":
+		return newEnvoyJSON(fields, loc), nil
+	case "haproxy":
+		return newHAProxy(fields, loc), nil
+	case "alb", "elb":
+		return newAWS(format, fields, loc), nil
 	}
-	return nil, fmt.Errorf("unknown format %q (want auto, combined, json, csv)", format)
+	return nil, fmt.Errorf("unknown format %q (want %s)", format, strings.Join(Formats, ", "))
 }
 
-// sniff guesses a log's format from a line: "{" starts JSON lines, " [" and
-// "] \"" make combined, a comma a CSV header; "" when none of these.
+// sniff guesses a log's format from a line: "{" starts JSON lines (Envoy's
+// json_format when it has a "start_time" key); Envoy's default format, HAProxy's
+// httplog and AWS ALB and ELB entries by their first fields (envoyLine,
+// haproxyLine, albLine, elbLine); " [" and "] \"" make combined, a comma a CSV
+// header; "" when none of these. A custom nginx or Envoy format is not
+// sniffed: --nginx-format or --envoy-format says it.
 func sniff(line []byte) string {
 	line = bytes.TrimSpace(line)
 	switch {
 	case len(line) > 0 && line[0] == '{':
+		if bytes.Contains(line, []byte(`"start_time"`)) {
+			return "envoy-json"
+		}
 		return "json"
+	case envoyLine.Match(line):
+		return "envoy"
+	case haproxyLine.Match(line):
+		return "haproxy"
+	case albLine.Match(line):
+		return "alb"
+	case elbLine.Match(line):
+		return "elb"
 	case bytes.Contains(line, []byte(" [")) && bytes.Contains(line, []byte("] \"")):
 		return "combined"
 	case bytes.IndexByte(line, ',') >= 0:

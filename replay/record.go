@@ -1,6 +1,7 @@
 package replay
 
 import (
+	"bytes"
 	"errors"
 	"fmt"
 	"strconv"
@@ -17,8 +18,9 @@ type Record struct {
 	User   []byte
 	Method []byte
 	Path   []byte
-	names  []string // JSON or CSV field names, beside values
+	names  []string // the line's field names (JSON, CSV or a format's), beside values
 	values [][]byte
+	clock  stampCache // the zone's offset of the last zoneless time read
 }
 
 func (r *Record) reset() {
@@ -35,7 +37,9 @@ func (r *Record) field(name string) ([]byte, bool) {
 	return nil, false
 }
 
-// Fields names the JSON or CSV fields that hold a request's parts.
+// Fields names the fields that hold a request's parts: JSON or CSV fields, or
+// another format's (an nginx variable, an Envoy operator), which reads its own
+// by default; a part left as in DefaultFields keeps the format's default.
 type Fields struct {
 	Time   string // RFC 3339, "2006-01-02 15:04:05[.fraction]" in Location, or Unix seconds
 	IP     string
@@ -82,7 +86,7 @@ func (r *Record) fill(f Fields, loc *time.Location) error {
 	if !ok {
 		return fmt.Errorf("no %q field", f.Time)
 	}
-	at, err := parseTime(ts, loc)
+	at, err := r.clock.readAny(ts, loc)
 	if err != nil {
 		return fmt.Errorf("%s: %w", f.Time, err)
 	}
@@ -91,7 +95,7 @@ func (r *Record) fill(f Fields, loc *time.Location) error {
 	r.Method, _ = r.field(f.Method)
 	r.User, _ = r.field(f.User)
 	r.Path, _ = r.field(f.Path)
-	if i := strings.Index(string(r.Path), "://"); i >= 0 {
+	if i := bytes.Index(r.Path, []byte("://")); i >= 0 {
 		rest := r.Path[i+3:]
 		j := 0
 		for j < len(rest) && rest[j] != '/' {

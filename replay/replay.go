@@ -14,8 +14,11 @@ import (
 type Options struct {
 	Limits []Limit
 	Lanes  []string // default DefaultLanes
-	Format string   // auto, combined, json, csv
-	Fields Fields   // for json and csv
+	Format string   // one of Formats
+	Fields Fields   // for json and csv; renames the parts of the other formats
+	// LogFormat is the compiled --nginx-format or --envoy-format, for Format
+	// nginx or envoy (or auto, which it then means).
+	LogFormat *LogFormat
 	// Location is the zone of times written without an offset (default UTC).
 	Location *time.Location
 	// Late is the reorder bound: a line up to Late behind the latest line read
@@ -267,7 +270,7 @@ func read(ctx context.Context, inputs []Input, opts Options, res *Result, send f
 			}
 			if p == nil {
 				var perr error
-				if p, perr = newParser(opts.Format, opts.Fields, opts.Location, line); perr == errUnsniffed {
+				if p, perr = newParser(opts.Format, opts.Fields, opts.Location, opts.LogFormat, line); perr == errUnsniffed {
 					bad(perr.Error())
 					if res.Format == "" {
 						res.Format = unsniffed(line)

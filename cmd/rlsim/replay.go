@@ -4,6 +4,7 @@ import (
 	"context"
 	"io"
 	"os"
+	"strings"
 	"time"
 
 	"github.com/spf13/cobra"
@@ -28,10 +29,12 @@ func NewCmdReplay(out, progress io.Writer, runF func(*replayOptions) error) *cob
 	cmd := &cobra.Command{
 		Use:   "replay LOG...",
 		Short: "Replay access logs through every lane in shadow: whom each limit would refuse",
-		Long: `Read access logs (nginx/Apache combined, JSON lines or CSV with a header; gzip
-read directly; - is stdin) and replay every request's time and key through the
-six per-key lanes in shadow: nothing is refused, so the traffic stays what it
-was. For each limit and lane: requests that would have been refused, keys ever
+		Long: `Read access logs (nginx/Apache combined, any nginx log_format with
+--nginx-format, Envoy's default or --envoy-format, Envoy json_format, HAProxy
+httplog, AWS ALB and Classic ELB, JSON lines or CSV with a header; gzip read
+directly; - is stdin) and replay every request's time and key through the six
+per-key lanes in shadow: nothing is refused, so the traffic stays what it was.
+For each limit and lane: requests that would have been refused, keys ever
 refused, the top key with its peak requests per window, and the
 legitimate-looking keys caught (at most --legit-below of the limit per window in
 90% of the windows they were active). Lines up to --late behind the latest are
@@ -40,11 +43,15 @@ fatal unless --strict; but a log in which no line parses is exit 2, and more
 than 10% bad lines a warning.
 
 Keys: ip, ip/24 (IPv6: /64), method, path, endpoint (method and normalised
-path), user, global, field:NAME (a JSON or CSV field), joined by +
-(ip+endpoint).`,
+path), user, global, field:NAME (any field of the format: a JSON or CSV field,
+an nginx variable such as http_x_api_key, an Envoy operator such as
+req.x-api-key, an ALB field such as client:port), joined by + (ip+endpoint).`,
 		Example: `  rlsim replay access.log.gz --limit 'key=ip limit=100/1m burst=20'
   rlsim replay api.jsonl --fields time=ts,ip=remote_addr \
-      --limit 'key=field:api_key limit=10/1s'`,
+      --limit 'key=field:api_key limit=10/1s'
+  rlsim replay access.log \
+      --nginx-format '$remote_addr [$time_local] "$request" "$http_x_api_key"' \
+      --limit 'key=field:http_x_api_key limit=10/1s'`,
 		Args: cobra.MinimumNArgs(1),
 		RunE: func(cmd *cobra.Command, args []string) error {
 			opts.Args, opts.Ctx, opts.Err = args, cmd.Context(), cmd.ErrOrStderr()
@@ -56,10 +63,12 @@ path), user, global, field:NAME (a JSON or CSV field), joined by +
 	}
 	f := cmd.Flags()
 	f.StringVar(&opts.Scenario, "scenario", "", "take the limits and lanes from a scenario `FILE|NAME` (before any --limit; api_key and tenant keys read those fields)")
-	f.StringArrayVar(&opts.Limits, "limit", nil, "a limit to replay, `'key=ip limit=100/1m burst=20 name=N endpoint=/login'`; repeatable")
+	f.StringArrayVar(&opts.Limits, "limit", nil, "a limit to replay, `SPEC` 'key=ip limit=100/1m burst=20 name=N endpoint=/login'; repeatable")
 	f.StringArrayVar(&opts.Lanes, "lane", nil, "replay only this `lane` (default all six per-key lanes); repeatable")
-	f.StringVar(&opts.LogFormat, "log-format", "auto", "the logs' `format`: auto, combined, json, csv")
-	f.StringVar(&opts.Fields, "fields", "", "JSON/CSV field names, `time=ts,ip=remote_addr,method=m,path=p,user=u`")
+	f.StringVar(&opts.LogFormat, "log-format", "auto", "the logs' `format`: "+strings.Join(replay.Formats, ", "))
+	f.StringVar(&opts.NginxFormat, "nginx-format", "", "read nginx logs written by this log_format `STRING` ('$remote_addr - [$time_local] \"$request\" $http_x_api_key'); implies --log-format nginx")
+	f.StringVar(&opts.EnvoyFormat, "envoy-format", "", "read Envoy logs written by this text_format `STRING` of %COMMAND% operators (default: Envoy's default format); implies --log-format envoy")
+	f.StringVar(&opts.Fields, "fields", "", "the fields holding a request's parts, `time=ts,ip=remote_addr,method=m,path=p,user=u` (JSON/CSV names, or another format's fields)")
 	f.StringVar(&opts.TZ, "tz", "UTC", "the time `zone` of JSON/CSV times written without an offset")
 	f.DurationVar(&opts.Late, "late", 5*time.Second, "replay lines up to `D` behind the latest in their place; count later ones")
 	f.BoolVar(&opts.Strict, "strict", false, "stop at the first line that does not parse")
