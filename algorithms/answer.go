@@ -5,9 +5,13 @@ import "time"
 // Answerer is a Refuser that gives Admit's verdict and, for a request it does
 // not admit, Refusal's, in one computation: admitted when Decide would admit
 // the request at once (s then left as Decide leaves it); refused when Decide
-// would refuse it, with Decide's RetryAfter, s unchanged; neither when Decide
-// must answer (a delay, or time going backwards). Admit and Refusal are
-// Answer's verdicts (answer_test.go checks Answer against Decide).
+// would refuse it, with Decide's RetryAfter, s then left as Decide leaves it
+// too (unchanged but where the product counts a refusal, as
+// envoyproxy/ratelimit's INCRBY, Kong rate-limiting-advanced's penalty and
+// Cloudflare's counting do); neither when Decide must answer (a delay, or
+// time going backwards), s unchanged. Admit and Refusal are Answer's verdicts
+// where a refusal changes nothing (answer_test.go and products_fast_test.go
+// check Answer against Decide).
 type Answerer[S any] interface {
 	Answer(s *S, now time.Duration, cost int64) (retryAfter time.Duration, admitted, refused bool)
 }

@@ -315,8 +315,16 @@ func (e *EnvoyLocal) waitFor(t float64, now time.Duration, c float64) time.Durat
 	for step := time.Duration(2); !ok(hi); step *= 2 {
 		lo, hi = hi, hi+step
 	}
-	if l := hi - 64; l > lo && !ok(l) {
-		lo = l
+	// The guess is within a few ns: gallop down from hi to a d that is not
+	// enough, and bisect only what is left (total being monotone, every
+	// search finds the one least d).
+	for step := time.Duration(1); hi-lo > 1; step *= 2 {
+		l := max(hi-step, lo+1)
+		if !ok(l) {
+			lo = l
+			break
+		}
+		hi = l
 	}
 	for hi-lo > 1 {
 		mid := lo + (hi-lo)/2

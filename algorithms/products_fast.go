@@ -7,10 +7,11 @@ import "time"
 // arithmetic, so that a product lane takes the paths its textbook twin takes.
 // Admit (Admitter) is Decide's admission at once; Queue (LeakyBucket.Queue's
 // shape) is Decide's admission, now or late, with its delay; Answer
-// (Answerer) adds the refusal and its Retry-After where Decide's refusal
-// changes nothing. Each does what Decide does, step for step, and where
-// Decide's refusal counts (HAProxy, Kong rate-limiting-advanced's penalty,
-// AWS WAF, Cloudflare, envoyproxy/ratelimit's INCRBY) Admit leaves the
+// (Answerer) adds the refusal and its Retry-After, and where Decide's refusal
+// counts (Kong rate-limiting-advanced's penalty, Cloudflare,
+// envoyproxy/ratelimit's INCRBY) counts it as Decide does, without the rest
+// of the Decision. Each does what Decide does, step for step, and where
+// Decide's refusal counts (those, HAProxy and AWS WAF) Admit leaves the
 // refusal to Decide: on false it has changed nothing. The rules and their
 // sources are those of each product's Decide (its file's doc comment);
 // products_fast_test.go holds each method to Decide on arbitrary traffic,
@@ -22,12 +23,17 @@ var (
 	_ Admitter[EnvoyLocalState]   = (*EnvoyLocal)(nil)
 	_ Answerer[EnvoyLocalState]   = (*EnvoyLocal)(nil)
 	_ Admitter[EnvoyRLSState]     = (*EnvoyRLS)(nil)
+	_ Answerer[EnvoyRLSState]     = (*EnvoyRLS)(nil)
 	_ Admitter[KongState]         = (*Kong)(nil)
 	_ Answerer[KongState]         = (*Kong)(nil)
 	_ Admitter[KongAdvancedState] = (*KongAdvanced)(nil)
+	_ Answerer[KongAdvancedState] = (*KongAdvanced)(nil)
 	_ Admitter[AWSWAFState]       = (*AWSWAF)(nil)
 	_ Admitter[CloudflareState]   = (*Cloudflare)(nil)
+	_ Answerer[CloudflareState]   = (*Cloudflare)(nil)
 	_ Admitter[HAProxyState]      = (*HAProxy)(nil)
+	_ Admitter[TraefikState]      = (*Traefik)(nil)
+	_ Answerer[TraefikState]      = (*Traefik)(nil)
 )
 
 // Queue is Decide's verdict and delay alone (as LeakyBucket.Queue): when
@@ -61,7 +67,7 @@ func (n *Nginx) Queue(s *NginxState, now time.Duration, cost int64) (delay time.
 // Traefik's maxDelay; Traefik v3.7.9 pkg/middlewares/ratelimiter/rate_limiter.go,
 // as Traefik's doc comment gives it), leaving s as Decide would; false, with s unchanged,
 // when Decide refuses, whose reservation it cancels and whose TTL entry it
-// touches: Decide does that. Traefik delays, so it is no Admitter.
+// touches: Decide does that.
 func (t *Traefik) Queue(s *TraefikState, now time.Duration, cost int64) (delay time.Duration, ok bool) {
 	if cost < 1 {
 		badCost("Traefik.Queue", cost)
@@ -87,6 +93,63 @@ func (t *Traefik) Queue(s *TraefikState, now time.Duration, cost int64) (delay t
 	c.tokens, c.last = tokens, now
 	*s = c
 	return wait, true
+}
+
+// Answer is Admit, or Refusal for what it does not admit (see Answerer): the
+// reservation kept when it needs no wait (a wait within maxDelay is Decide's
+// delay, left to it), or refused as Decide refuses it: with no reservation
+// when cost exceeds the burst, else reserved and cancelled at once
+// (CancelAt), the TTL entry touched either way.
+func (t *Traefik) Answer(s *TraefikState, now time.Duration, cost int64) (retryAfter time.Duration, admitted, refused bool) {
+	if cost < 1 {
+		badCost("Traefik.Answer", cost)
+	}
+	if t.unlimited {
+		return 0, true, false
+	}
+	c := *s
+	if t.fresh(&c, now) {
+		c.tokens, c.last = float64(t.burst), now
+	}
+	c.seen, c.access = true, now
+	if cost > t.burst {
+		*s = c
+		return Never, false, true
+	}
+	tokens := t.advance(&c, now) - float64(cost)
+	var wait time.Duration
+	if tokens < 0 {
+		wait = t.durationFromTokens(-tokens)
+	}
+	switch {
+	case wait == 0:
+		c.tokens, c.last = tokens, now
+		*s = c
+		return 0, true, false
+	case wait <= t.maxDelay:
+		return 0, false, false
+	}
+	c.last = now
+	restored := tokens + float64(cost)
+	if burst := float64(t.burst); restored > burst {
+		restored = burst
+	}
+	c.tokens = restored
+	*s = c
+	return retryAfterHeader(wait), false, true
+}
+
+// Admit is Decide's verdict alone (see Admitter): Answer's admission, the
+// refusal left to Decide (it touches the TTL entry and may cancel a
+// reservation), and a delay too. Admit does not make Traefik a lane that may
+// share requests: it delays (sim's registry says so).
+func (t *Traefik) Admit(s *TraefikState, now time.Duration, cost int64) bool {
+	c := *s
+	_, admitted, _ := t.Answer(&c, now, cost)
+	if admitted {
+		*s = c
+	}
+	return admitted
 }
 
 // Admit is Decide's verdict alone (see Admitter): TokenBucket's Admit, at the
@@ -170,6 +233,36 @@ func (r *EnvoyRLS) Admit(s *EnvoyRLSState, now time.Duration, cost int64) bool {
 	}
 	s.start, s.count, s.cached = start, count, cached
 	return true
+}
+
+// Answer is Admit, or Refusal for what it does not admit (see Answerer),
+// with the over-limit hit counted as Decide counts it: Redis has incremented
+// it (fixed_cache_impl.go), and the local cache holds the key from then on.
+// Retry-After is the window's end, as Decide's.
+func (r *EnvoyRLS) Answer(s *EnvoyRLSState, now time.Duration, cost int64) (retryAfter time.Duration, admitted, refused bool) {
+	if cost < 1 {
+		badCost("EnvoyRLS.Answer", cost)
+	}
+	if r.unlim {
+		return 0, true, false
+	}
+	start, count, cached := r.current(s, now)
+	if !(r.useCache && cached) {
+		if count = satAdd(count, cost); count > r.limit {
+			cached = r.useCache
+		} else {
+			s.start, s.count, s.cached = start, count, cached
+			return 0, true, false
+		}
+	}
+	s.start, s.count, s.cached = start, count, cached
+	switch {
+	case r.shadow:
+		return 0, true, false
+	case cost > r.limit:
+		return Never, false, true
+	}
+	return start + r.window - now, false, true
 }
 
 // Admit is Decide's verdict alone (see Admitter): every configured period's
@@ -262,6 +355,29 @@ func (k *KongAdvanced) Admit(s *KongAdvancedState, now time.Duration, cost int64
 	return k.fw.Admit(&s.fw, k.tau(now), cost)
 }
 
+// Answer is Admit, or Refusal for what it does not admit (see Answerer),
+// with the penalty counted as Decide counts it: the refused request too,
+// unless disable_penalty. Retry-After is Decide's, on the wall clock's
+// whole seconds.
+func (k *KongAdvanced) Answer(s *KongAdvancedState, now time.Duration, cost int64) (retryAfter time.Duration, admitted, refused bool) {
+	if cost < 1 {
+		badCost("KongAdvanced.Answer", cost)
+	}
+	t := k.tau(now)
+	if k.sliding {
+		retryAfter, admitted = answerCounted(k.sw, &s.sw, t, cost, k.penalty, false)
+	} else if retryAfter, admitted, _ = k.fw.Answer(&s.fw, t, cost); !admitted && k.penalty {
+		k.fw.Charge(&s.fw, t, cost)
+	}
+	switch {
+	case admitted:
+		return 0, true, false
+	case retryAfter != Never:
+		retryAfter = k.untau(t+retryAfter, now)
+	}
+	return retryAfter, false, true
+}
+
 // Admit is Decide's verdict alone (see Admitter): the latest evaluation at or
 // before now at most the limit, the request then counted (AWS WAF developer
 // guide, waf-rule-statement-type-rate-based-high-level-settings.html and
@@ -297,6 +413,45 @@ func (c *Cloudflare) Admit(s *CloudflareState, now time.Duration, cost int64) bo
 		return false
 	}
 	return c.sw.Admit(&s.sw, now+c.off, cost)
+}
+
+// Answer is Admit, or Refusal for what it does not admit (see Answerer),
+// counted as Decide counts it (unless counting excludes blocked requests),
+// starting a ban when there is none and a mitigation timeout is set; the
+// Retry-After is Decide's, not before the ban ends.
+func (c *Cloudflare) Answer(s *CloudflareState, now time.Duration, cost int64) (retryAfter time.Duration, admitted, refused bool) {
+	if cost < 1 {
+		badCost("Cloudflare.Answer", cost)
+	}
+	inBan := now < s.banUntil
+	if retryAfter, admitted = answerCounted(c.sw, &s.sw, now+c.off, cost, !c.exclude, inBan); admitted {
+		return 0, true, false
+	}
+	if !inBan && c.ban > 0 {
+		s.banUntil = now + c.ban
+	}
+	if now < s.banUntil && retryAfter != Never {
+		retryAfter = max(retryAfter, s.banUntil-now)
+	}
+	return retryAfter, false, true
+}
+
+// answerCounted is decideCounted's verdict and RetryAfter alone, leaving s as
+// decideCounted leaves it.
+func answerCounted(sw *SlidingWindowCounter, s *SlidingWindowCounterState, t time.Duration, cost int64, count, refuse bool) (retryAfter time.Duration, admitted bool) {
+	c := sw.at(s, t)
+	if !refuse && sw.fits(c, cost) {
+		s.start, s.prev, s.cur = c.start, c.prev, c.cur+cost
+		return 0, true
+	}
+	if count {
+		c.cur = satAdd(c.cur, cost)
+		s.start, s.prev, s.cur = c.start, c.prev, c.cur
+	}
+	if cost > sw.limit {
+		return Never, false
+	}
+	return sw.retryAt(c, cost) - t, false
 }
 
 // Admit is Decide's verdict alone (see Admitter): the request counted on a

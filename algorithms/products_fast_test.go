@@ -66,7 +66,8 @@ func saw(fast bool) {
 // fastMutant is a planted bug in a fast path, for the checks to catch: none,
 // an admission of what it would refuse (state unchanged), a refusal that
 // charges the state, an admission that forgets to charge it, a delay or a
-// Retry-After one nanosecond off.
+// Retry-After one nanosecond off, a refusal that forgets to count where
+// Decide's refusal counts.
 type fastMutant int
 
 const (
@@ -76,6 +77,7 @@ const (
 	mutantForgetsCharge
 	mutantDelayOff
 	mutantRetryAfterOff
+	mutantCleanRefusal
 )
 
 type fastRule[S any] interface {
@@ -158,8 +160,9 @@ func checkQueueIsDecide[S any](alg fastRule[S], queue func(*S, time.Duration, in
 }
 
 // checkAnswerIsDecide checks answer (an Answer) against alg's Decide on reqs:
-// admitted as Admit; refused with Decide's refusal and RetryAfter, the state
-// unchanged by both; neither, the state unchanged.
+// admitted as Admit; refused with Decide's refusal and RetryAfter, leaving
+// the state as Decide leaves it (a refusal that counts is counted); neither,
+// the state unchanged.
 func checkAnswerIsDecide[S any](alg fastRule[S], answer func(*S, time.Duration, int64) (time.Duration, bool, bool), mutant fastMutant, reqs []request) error {
 	var s S
 	for i, r := range reqs {
@@ -169,18 +172,23 @@ func checkAnswerIsDecide[S any](alg fastRule[S], answer func(*S, time.Duration, 
 		if refused {
 			fastSeen.refused++
 		}
-		if mutant == mutantRetryAfterOff && refused {
+		switch {
+		case mutant == mutantRetryAfterOff && refused:
 			retryAfter++
+		case mutant == mutantDirtyRefusal && refused:
+			alg.Charge(&s, r.at, r.cost)
+		case mutant == mutantCleanRefusal && refused:
+			s = before
 		}
 		want := before
 		d := alg.Decide(&want, r.at, r.cost)
 		switch {
-		case !admitted && !reflect.DeepEqual(s, before):
-			return fmt.Errorf("request %d: Answer(t0+%v, cost %d) = not admitted changed the state from %+v to %+v", i, r.at, r.cost, before, s)
+		case !admitted && !refused && !reflect.DeepEqual(s, before):
+			return fmt.Errorf("request %d: Answer(t0+%v, cost %d) = neither changed the state from %+v to %+v", i, r.at, r.cost, before, s)
 		case admitted && (d.Verdict != Admit || d.Delay != 0 || !reflect.DeepEqual(s, want)):
 			return fmt.Errorf("request %d: Answer(t0+%v, cost %d) admitted, leaving %+v; Decide = %+v, leaving %+v", i, r.at, r.cost, s, d, want)
-		case refused && (d.Verdict != Refuse || d.RetryAfter != retryAfter || !reflect.DeepEqual(want, before)):
-			return fmt.Errorf("request %d: Answer(t0+%v, cost %d) refused, Retry-After %v; Decide = %+v, leaving %+v", i, r.at, r.cost, retryAfter, d, want)
+		case refused && (d.Verdict != Refuse || d.RetryAfter != retryAfter || !reflect.DeepEqual(s, want)):
+			return fmt.Errorf("request %d: Answer(t0+%v, cost %d) refused, Retry-After %v, leaving %+v; Decide = %+v, leaving %+v", i, r.at, r.cost, retryAfter, s, d, want)
 		case admitted && refused:
 			return fmt.Errorf("request %d: Answer(t0+%v, cost %d) both admitted and refused", i, r.at, r.cost)
 		}
@@ -215,12 +223,17 @@ func admitCase[S any, A interface {
 	}}
 }
 
-// answerCase is the fastCase of an Answerer made by newRule.
+// answerCase is the fastCase of an Answerer made by newRule; counting is
+// true when the rule's refusals count (its Answer then counts them too).
 func answerCase[S any, A interface {
 	fastRule[S]
 	Answerer[S]
-}](name string, newRule func(fastArgs) (A, time.Duration, error)) fastCase {
-	return fastCase{name: name + "/Answer", mutants: []fastMutant{mutantRetryAfterOff}, check: func(x fastArgs, seed uint64, m fastMutant) error {
+}](name string, newRule func(fastArgs) (A, time.Duration, error), counting bool) fastCase {
+	mutants := []fastMutant{mutantRetryAfterOff, mutantDirtyRefusal}
+	if counting {
+		mutants = append(mutants, mutantCleanRefusal)
+	}
+	return fastCase{name: name + "/Answer", mutants: mutants, check: func(x fastArgs, seed uint64, m fastMutant) error {
 		alg, unit, err := newRule(x)
 		if err != nil {
 			return nil
@@ -383,18 +396,23 @@ func newHAProxyFast(x fastArgs) (*HAProxy, time.Duration, error) {
 var fastCases = []fastCase{
 	queueCase[NginxState]("nginx", newNginxFast),
 	queueCase[TraefikState]("traefik", newTraefikFast),
+	admitCase[TraefikState]("traefik", newTraefikFast),
+	answerCase[TraefikState]("traefik", newTraefikFast, true),
 	admitCase[AWSThrottleState]("aws_apigw", newAWSThrottleFast),
-	answerCase[AWSThrottleState]("aws_apigw", newAWSThrottleFast),
+	answerCase[AWSThrottleState]("aws_apigw", newAWSThrottleFast, false),
 	admitCase[AWSQuotaState]("aws_quota", newAWSQuotaFast),
-	answerCase[AWSQuotaState]("aws_quota", newAWSQuotaFast),
+	answerCase[AWSQuotaState]("aws_quota", newAWSQuotaFast, false),
 	admitCase[EnvoyLocalState]("envoy_local", newEnvoyLocalFast),
-	answerCase[EnvoyLocalState]("envoy_local", newEnvoyLocalFast),
+	answerCase[EnvoyLocalState]("envoy_local", newEnvoyLocalFast, false),
 	admitCase[EnvoyRLSState]("envoy_rls", newEnvoyRLSFast),
+	answerCase[EnvoyRLSState]("envoy_rls", newEnvoyRLSFast, true),
 	admitCase[KongState]("kong", newKongFast),
-	answerCase[KongState]("kong", newKongFast),
+	answerCase[KongState]("kong", newKongFast, false),
 	admitCase[KongAdvancedState]("kong_advanced", newKongAdvancedFast),
+	answerCase[KongAdvancedState]("kong_advanced", newKongAdvancedFast, true),
 	admitCase[AWSWAFState]("aws_waf", newAWSWAFFast),
 	admitCase[CloudflareState]("cloudflare", newCloudflareFast),
+	answerCase[CloudflareState]("cloudflare", newCloudflareFast, true),
 	admitCase[HAProxyState]("haproxy", newHAProxyFast),
 }
 

@@ -228,12 +228,26 @@ func (t *Traefik) Decide(s *TraefikState, now time.Duration, cost int64) Decisio
 
 // retryAfterHeader is Traefik's Retry-After: fmt "%.0f" of ⌈delay.Seconds()⌉.
 func retryAfterHeader(delay time.Duration) time.Duration {
+	if delay >= 0 && delay < exactSeconds {
+		// Seconds() is whole seconds plus ns/1e9, which rounds to neither
+		// neighbouring whole second below 2²² s: its ceiling in integers.
+		sec := delay / time.Second
+		if delay%time.Second != 0 {
+			sec++
+		}
+		return sec * time.Second
+	}
 	sec := math.Ceil(delay.Seconds())
 	if sec >= float64(math.MaxInt64/int64(time.Second)) {
 		return Never
 	}
 	return time.Duration(sec) * time.Second
 }
+
+// exactSeconds bounds the delays whose Seconds() lies strictly between two
+// whole seconds unless whole: below 2²² s a float64's ulp is at most 2⁻³⁰ s,
+// under half of the 1ns that the fraction keeps from either.
+const exactSeconds = (1 << 22) * time.Second
 
 // Idle reports whether the source's Limiter has expired from the TTL map at now,
 // or is full, so that it decides as a new one: a full Limiter and a new one both

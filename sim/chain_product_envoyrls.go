@@ -60,6 +60,7 @@ type envoyRLSCounted struct {
 var (
 	_ rule[envoyRLSCounted]                = envoyRLSRule{}
 	_ algorithms.Admitter[envoyRLSCounted] = envoyRLSRule{}
+	_ algorithms.Answerer[envoyRLSCounted] = envoyRLSRule{}
 	_ nearLimitCounter[envoyRLSCounted]    = envoyRLSRule{}
 )
 
@@ -85,6 +86,18 @@ func (r envoyRLSRule) Admit(s *envoyRLSCounted, now time.Duration, cost int64) b
 	}
 	r.kept(s, before)
 	return true
+}
+
+// Answer is EnvoyRLS.Answer, keeping the near_limit hits of a window the
+// answer left, refused or admitted (a refusal counts its hit too); neither
+// changes nothing.
+func (r envoyRLSRule) Answer(s *envoyRLSCounted, now time.Duration, cost int64) (time.Duration, bool, bool) {
+	before := s.st
+	retryAfter, admitted, refused := r.EnvoyRLS.Answer(&s.st, now, cost)
+	if admitted || refused {
+		r.kept(s, before)
+	}
+	return retryAfter, admitted, refused
 }
 
 func (r envoyRLSRule) Charge(s *envoyRLSCounted, now time.Duration, cost int64) {

@@ -17,11 +17,15 @@ import (
 // value is none.
 type directPath struct {
 	t directTable
+	// late is t's delays, asked once.
+	late bool
 }
 
 // directTable is a dense table's direct path (dense.direct).
 type directTable interface {
 	admit(key int32, now time.Duration, cost int64) (delay time.Duration, ok bool)
+	admitNow(key int32, now time.Duration, cost int64) bool
+	delays() bool
 	answer(key int32, now time.Duration, cost int64) (retryAfter time.Duration, admitted, refused bool)
 	decide(d *algorithms.Decision, key int32, now time.Duration, cost int64)
 	unused(key int32) int64
@@ -30,12 +34,18 @@ type directTable interface {
 // directPathOf is limit's directPath: none when limit is nil or takes none.
 func directPathOf(limit decider) directPath {
 	if t, ok := limit.(interface{ direct() directTable }); ok {
-		return directPath{t.direct()}
+		dt := t.direct()
+		return directPath{t: dt, late: dt != nil && dt.delays()}
 	}
 	return directPath{}
 }
 
 func (p *directPath) known() bool { return p.t != nil }
+
+// delays reports whether admit may admit late (a Queue): the kernel then asks
+// it for a request admitNow did not admit, which it may delay, before decide.
+// False when there is no direct path.
+func (p *directPath) delays() bool { return p.late }
 
 // attemptDirect is attempt's decision for request r of client c at now when
 // the lane has a direct path and no trace: the quick path's, with one interface call.
@@ -58,10 +68,19 @@ func (p *directPath) admit(key int32, now time.Duration, cost int64) (delay time
 	return p.t.admit(key, now, cost)
 }
 
+// admitNow is admit's verdict on an admission at once: true, the state
+// changed as Decide would change it, or false and nothing changed, Decide
+// then giving the answer (a delay too). For the kernel, which has no
+// release to schedule.
+func (p *directPath) admitNow(key int32, now time.Duration, cost int64) bool {
+	return p.t.admitNow(key, now, cost)
+}
+
 // answer is admit and, for a request it does not admit, the refusal with its
 // Retry-After where the limit tells one without a Decision
-// (algorithms.Answerer); neither admitted nor refused leaves the answer to
-// decide. For callers that keep no headers.
+// (algorithms.Answerer), the state then left as decide leaves it (a refusal
+// the product counts is counted); neither admitted nor refused leaves the
+// answer to decide. For callers that keep no headers.
 func (p *directPath) answer(key int32, now time.Duration, cost int64) (retryAfter time.Duration, admitted, refused bool) {
 	return p.t.answer(key, now, cost)
 }
@@ -113,11 +132,13 @@ func (l *lane) warm(c int32) {
 }
 
 // direct is d's direct path: its algorithm's Admit (and Answer, if it has
-// one), or its Queue; nil when it has neither.
+// one, and its Queue for admit, if it delays), or its Queue; nil when it has
+// neither.
 func (d *dense[S]) direct() directTable {
 	if d.quick != nil {
 		answers, _ := d.alg.(algorithms.Answerer[S])
-		return &directAdmits[S]{d, answers}
+		queue, _ := d.alg.(queuer[S])
+		return &directAdmits[S]{d, answers, queue}
 	}
 	if q, ok := d.alg.(queuer[S]); ok {
 		return &directQueues[S]{d, q}
@@ -130,15 +151,31 @@ type queuer[S any] interface {
 	Queue(s *S, now time.Duration, cost int64) (delay time.Duration, ok bool)
 }
 
+// queues reports whether d's algorithm is a queuer: one that may delay (fastDelays).
+func (d *dense[S]) queues() bool {
+	_, ok := d.alg.(queuer[S])
+	return ok
+}
+
 // directAdmits is the direct path of an Admitter's table; answers is its
-// algorithm if it is an Answerer.
+// algorithm if it is an Answerer, queue if it also delays (Traefik).
 type directAdmits[S any] struct {
 	d       *dense[S]
 	answers algorithms.Answerer[S]
+	queue   queuer[S]
 }
 
 func (t *directAdmits[S]) admit(key int32, now time.Duration, cost int64) (time.Duration, bool) {
+	if t.queue != nil {
+		return t.queue.Queue(&t.d.states[key], now, cost)
+	}
 	return 0, t.d.quick.Admit(&t.d.states[key], now, cost)
+}
+
+func (t *directAdmits[S]) delays() bool { return t.queue != nil }
+
+func (t *directAdmits[S]) admitNow(key int32, now time.Duration, cost int64) bool {
+	return t.d.quick.Admit(&t.d.states[key], now, cost)
 }
 
 func (t *directAdmits[S]) answer(key int32, now time.Duration, cost int64) (time.Duration, bool, bool) {
@@ -163,6 +200,12 @@ type directQueues[S any] struct {
 func (t *directQueues[S]) admit(key int32, now time.Duration, cost int64) (time.Duration, bool) {
 	return t.queue.Queue(&t.d.states[key], now, cost)
 }
+
+func (t *directQueues[S]) delays() bool { return true }
+
+// admitNow leaves every answer to decide: a queue is never in the kernel,
+// which alone asks it.
+func (t *directQueues[S]) admitNow(int32, time.Duration, int64) bool { return false }
 
 func (t *directQueues[S]) answer(key int32, now time.Duration, cost int64) (time.Duration, bool, bool) {
 	_, admitted := t.queue.Queue(&t.d.states[key], now, cost)

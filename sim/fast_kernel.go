@@ -264,8 +264,9 @@ func (l *lane) kernelRequest(run *kernelRun, c int32, cls *kernelClass, now time
 	run.point.started++
 
 	// The decision: Admit on the limit's direct path where it has one,
-	// and once the first refusal's headers are kept, its refusal too. No
-	// delay: a leaky bucket is no Admitter, never in the kernel.
+	// and once the first refusal's headers are kept, its refusal too. A
+	// delay (Traefik's: a queue that admits is in the kernel) is
+	// kernelDecide's, which hands it to the general path.
 	cost, key := cls.cost, l.kern.keys[c]
 	var retryAfter time.Duration
 	var admitted, refused bool
@@ -275,7 +276,7 @@ func (l *lane) kernelRequest(run *kernelRun, c int32, cls *kernelClass, now time
 	case l.m.headersSet:
 		retryAfter, admitted, refused = l.direct.answer(key, now, cost)
 	default:
-		_, admitted = l.direct.admit(key, now, cost)
+		admitted = l.direct.admitNow(key, now, cost)
 	}
 	if !admitted && !refused {
 		if retryAfter, admitted, refused = l.kernelDecide(run, c, cls, key); !admitted && !refused {
@@ -346,6 +347,17 @@ func (l *lane) kernelDecide(run *kernelRun, c int32, cls *kernelClass, key int32
 			return retryAfter, false, true
 		}
 	}
+	// A limit that may delay (Traefik) gives its delay without a Decision:
+	// nobody in the kernel's world reads more (quickPath).
+	if l.direct.delays() {
+		if delay, ok := l.direct.admit(key, now, cost); ok {
+			if delay == 0 {
+				return 0, true, false
+			}
+			l.kernelLate(run, c, cost, delay)
+			return 0, false, false
+		}
+	}
 	// d is filled in place and read field by field: a Decision copied whole
 	// from where a call left it costs more than the call.
 	d := &l.dec
@@ -373,6 +385,18 @@ func (l *lane) kernelDelay(run *kernelRun, c int32, d *algorithms.Decision) {
 	answer, quota, refused := l.decideOnly(*d)
 	l.m.verdicts = run.verdicts
 	l.act(r, answer, quota, refused, false)
+	run.verdicts = l.m.verdicts
+}
+
+// kernelLate hands a request of client c and cost that its limit admits
+// after delay to the general path, as attemptDirect does (admitLate): the
+// answer unread, no Decision.
+func (l *lane) kernelLate(run *kernelRun, c int32, cost int64, delay time.Duration) {
+	l.flushChecks(run) // the general path asks the cross-check itself
+	r := l.reqs.get()
+	l.reqs.all[r] = request{client: c, attempt: 1, num: l.clients[c].requests, cost: cost, raDue: -1, started: l.eng.Now()}
+	l.m.verdicts = run.verdicts
+	l.admitLate(r, delay, false)
 	run.verdicts = l.m.verdicts
 }
 

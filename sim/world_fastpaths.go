@@ -88,9 +88,16 @@ const (
 	// fastAnswers: it tells a refusal and its Retry-After without a Decision
 	// (algorithms.Answerer), which the kernel asks once headers are kept.
 	fastAnswers
+	// fastDelays: it may delay a request, and gives its verdict and delay
+	// alone (a Queue, as algorithms.LeakyBucket's): the direct path asks
+	// that, and the kernel, where it also admits (Traefik), hands a delay
+	// to the general path.
+	fastDelays
 )
 
 // shares reports whether lanes of the algorithm may share requests (run_shared.go):
 // sim calls it directly and its verdict alone decides, so a request is never
 // delayed.
-func (f laneFast) shares() bool { return f&(fastDirect|fastAdmits) == fastDirect|fastAdmits }
+func (f laneFast) shares() bool {
+	return f&(fastDirect|fastAdmits|fastDelays) == fastDirect|fastAdmits
+}
