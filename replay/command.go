@@ -28,6 +28,11 @@ type Command struct {
 // the warnings, then the report folder, then the output. A log that cannot be
 // opened or replayed is an *run.InputError, unless ctx was cancelled.
 func (c Command) Run(ctx context.Context, names []string, o Options) error {
+	if c.Warn != nil {
+		for _, w := range o.ConfigWarnings {
+			fmt.Fprintf(c.Warn, "warning: %s\n", w) // as rlsim run --config warns
+		}
+	}
 	inputs, total, closeInputs, err := OpenInputs(names, c.Stdin)
 	defer closeInputs()
 	if err != nil {

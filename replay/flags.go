@@ -36,6 +36,14 @@ type Flags struct {
 	// text_format string (--nginx-format, --envoy-format): either one implies
 	// its --log-format.
 	NginxFormat, EnvoyFormat string
+	// Product lanes and the fleet (fleetflags.go).
+	Config   string // a product's config: its limits and lanes, as --scenario takes a scenario's
+	From     string // the config's product, auto by default
+	Replicas int
+	Routing  string
+	HashKey  string
+	State    string
+	Seed     uint64
 }
 
 // Options are the replay f asks for, or every bad flag's error at once, each
@@ -44,24 +52,30 @@ func (opts Flags) Options() (Options, error) {
 	var errs []error
 	ro := Options{Lanes: opts.Lanes, Format: opts.LogFormat, Late: opts.Late, Strict: opts.Strict,
 		LegitBelow: opts.LegitBelow, Top: opts.Top}
-	if opts.Scenario != "" {
-		sc, err := run.Load(opts.Scenario)
+	if opts.Scenario != "" || opts.Config != "" {
+		sc, err := opts.scenario(&ro)
 		switch {
+		case err != nil && opts.Config != "":
+			errs = append(errs, err) // it names --config
 		case err != nil:
 			errs = append(errs, fmt.Errorf("--scenario: %w", err))
 		case sc.Config == nil:
-			errs = append(errs, fmt.Errorf("--scenario %s: a contention study has no limits to replay", opts.Scenario))
+			errs = append(errs, fmt.Errorf("%s: a contention study has no limits to replay", opts.source()))
 		default:
 			limits, lanes, err := FromScenario(sc.Config)
 			if err != nil {
-				errs = append(errs, fmt.Errorf("--scenario %s: %v", opts.Scenario, err))
+				errs = append(errs, fmt.Errorf("%s: %v", opts.source(), err))
 			}
 			ro.Limits = limits
 			if len(ro.Lanes) == 0 {
 				ro.Lanes = lanes
 			}
+			ro.Config = sc.Config
+			ro.Fleet, _ = ScenarioFleet(sc.Config)
+			ro.ConfigWarnings = append(ro.ConfigWarnings, ScenarioWarnings(sc.Config)...)
 		}
 	}
+	errs = append(errs, opts.fleet(&ro)...)
 	// The lanes' own checks on each limit (a limit or burst whose exact
 	// arithmetic would overflow), on the lanes that will replay it.
 	var lanesKnown []string
@@ -74,7 +88,7 @@ func (opts Flags) Options() (Options, error) {
 	for _, l := range ro.Limits {
 		if err := l.Check(lanesKnown); err != nil {
 			limitsOK = false
-			errs = append(errs, fmt.Errorf("--scenario %s: limit %s: %v", opts.Scenario, l.Name, err))
+			errs = append(errs, fmt.Errorf("%s: limit %s: %v", opts.source(), l.Name, err))
 		}
 	}
 	for _, s := range opts.Limits {
@@ -88,7 +102,7 @@ func (opts Flags) Options() (Options, error) {
 		}
 		ro.Limits = append(ro.Limits, l)
 	}
-	if len(opts.Limits) == 0 && opts.Scenario == "" {
+	if len(opts.Limits) == 0 && opts.Scenario == "" && opts.Config == "" {
 		errs = append(errs, errors.New("--limit: at least one is needed (or --scenario), e.g. --limit 'key=ip limit=100/1m burst=20'"))
 	}
 	fields, err := ParseFields(opts.Fields)
@@ -113,8 +127,8 @@ func (opts Flags) Options() (Options, error) {
 		errs = append(errs, fmt.Errorf("--top: must be positive, got %d", opts.Top))
 	}
 	for _, lane := range opts.Lanes {
-		if !slices.Contains(LaneNames, lane) {
-			errs = append(errs, fmt.Errorf("--lane: %q is not a lane a log can replay (want %s)", lane, strings.Join(LaneNames, ", ")))
+		if _, err := ro.spec(lane); err != nil {
+			errs = append(errs, fmt.Errorf("--lane: %q is not a lane a log can replay (want %s)", lane, strings.Join(ro.laneChoices(), ", ")))
 		}
 	}
 	if opts.Vary != "" {

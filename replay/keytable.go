@@ -22,6 +22,9 @@ type keyTable struct {
 	retired     []retiree // retired since the last take, times in ns since the epoch
 	episodes    int       // ids given out
 	retirements int64     // ids freed
+	// track keeps born: the keys given an id since the last takeBorn.
+	track bool
+	born  []retiree
 }
 
 func newKeyTable(limits []Limit, late time.Duration) *keyTable {
@@ -58,6 +61,9 @@ func (t *keyTable) id(key []byte, at int64) (int32, bool) {
 	t.names[id], t.seen[id], t.queued[id] = string(key), at, 0
 	t.ids[t.names[id]] = id
 	t.episodes++
+	if t.track {
+		t.born = append(t.born, retiree{id: id, name: t.names[id]})
+	}
 	return id, true
 }
 
@@ -112,6 +118,17 @@ func (t *keyTable) take(origin int64, before int) []retiree {
 	t.retired = nil
 	for i := range out {
 		out[i].at -= time.Duration(origin)
+		out[i].before = before
+	}
+	return out
+}
+
+// takeBorn returns the keys given an id since the last take, to be applied
+// before the batch's event at index before.
+func (t *keyTable) takeBorn(before int) []retiree {
+	out := t.born
+	t.born = nil
+	for i := range out {
 		out[i].before = before
 	}
 	return out

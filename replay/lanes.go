@@ -11,9 +11,9 @@ import (
 // LaneNames are the per-key lanes a log can replay through, in table order, by
 // their scenario-file names: the registry's textbook rate-limiter lanes. AIMD
 // and client throttling need a backend and clients that react, which a log
-// does not have; a product lane reads only the policies its product can say,
-// and may need far longer than retireAfter to forget a key (a Kong month), so
-// replay does not run them yet.
+// does not have. The product lanes (ProductLanes) replay too, when named:
+// they read only the policies their product can say, and a key whose product
+// state is not idle at retirement is kept by name (placedLimit).
 var LaneNames = textbookLanes()
 
 // DefaultLanes are the lanes a replay runs when none is named: LaneNames.

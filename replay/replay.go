@@ -5,9 +5,12 @@ import (
 	"context"
 	"errors"
 	"fmt"
+	"math"
 	"slices"
 	"sync"
 	"time"
+
+	"github.com/rlsim/rlsim/sim"
 )
 
 // Options say what to replay and how to read it.
@@ -48,9 +51,24 @@ type Options struct {
 	Sweep *Sweep
 	// Where is what Result.Smallest picks by (default DefaultWhere).
 	Where []Where
+	// Config, when set, is the scenario whose lanes Lanes names (by lane
+	// name, variants too): each decides as that lane of a run, with its
+	// product settings and lane options.
+	Config *sim.Config
+	// Fleet is the replicas the lines are routed over and where each limit's
+	// state lives (zero: one limiter).
+	Fleet Fleet
+	// ConfigWarnings are the parts of --config's product config the scenario
+	// it imports as cannot say (importer.Model.Problems), and what of a
+	// scenario replay takes otherwise (ScenarioWarnings): Command writes them
+	// to its Warn before replaying.
+	ConfigWarnings []string
 
-	reorderMax int // the reorder buffer's bound in lines (tests; default reorderLines)
-	batchMax   int // the events per batch (tests; default batchLen)
+	reorderMax int  // the reorder buffer's bound in lines (tests; default reorderLines)
+	batchMax   int  // the events per batch (tests; default batchLen)
+	parks      bool // some lane parks keys (placed): the reader says which keys get ids
+	noRetire   bool // keep every key to the end (tests: retirement changes no verdict)
+	products   bool // some lane is a product's
 }
 
 func (o *Options) defaults() {
@@ -106,6 +124,12 @@ type batch struct {
 	// retired are keys retired, in order, each before the event at its index:
 	// their ids may then be given to other keys.
 	retired []retiree
+	// born are the keys given an id, each before the event at its index (after
+	// the retirements there), when a lane parks keys (placed).
+	born []retiree
+	// replica is each event's replica, with a fleet.
+	replica []int32
+	origin  time.Time // the replay's origin, the wall-clock instant of t=0
 }
 
 // retiree is a key retired: sent nothing for retireAfter, so every lane decides
@@ -131,20 +155,43 @@ func Replay(ctx context.Context, inputs []Input, opts Options) (*Result, error) 
 	if opts.Sweep != nil {
 		opts.Limits = opts.Sweep.Expand(slices.Clone(opts.Limits))
 	}
+	if err := opts.Fleet.check(); err != nil {
+		return nil, err
+	}
 	var deciders [][]decider // [lane][limit]
-	for _, lane := range opts.Lanes {
+	routes := make([]*int32, len(opts.Lanes))
+	every := time.Duration(newKeyTable(opts.Limits, opts.Late).after)
+	for i, lane := range opts.Lanes {
+		s, err := opts.spec(lane)
+		if err != nil {
+			return nil, err
+		}
 		var row []decider
-		for _, l := range opts.Limits {
-			d, err := newDecider(lane, l.Policy)
+		routes[i] = new(int32)
+		for j, l := range opts.Limits {
+			d, err := opts.laneDecider(s, j, l, routes[i], every)
 			if err != nil {
 				return nil, fmt.Errorf("limit %s: %w", l.Name, err)
 			}
+			if _, ok := d.(*placedLimit); ok {
+				opts.parks = true
+			}
 			row = append(row, d)
+		}
+		if s.product() {
+			opts.products = true
 		}
 		deciders = append(deciders, row)
 	}
 	res := newResult(opts)
 	res.deciders = deciders
+	res.products = opts.products
+	if opts.Fleet.on() {
+		res.Replicas, res.Routing = opts.Fleet.Replicas, opts.Fleet.Routing.String()
+	}
+	for i, lw := range res.lanes {
+		lw.route = routes[i]
+	}
 	workers := make([]chan *batch, len(opts.Lanes)+1)
 	var wg sync.WaitGroup
 	for i := range workers {
@@ -192,9 +239,25 @@ func Replay(ctx context.Context, inputs []Input, opts Options) (*Result, error) 
 func read(ctx context.Context, inputs []Input, opts Options, res *Result, send func(*batch)) error {
 	nl := len(opts.Limits)
 	perBatch := cmp.Or(opts.batchMax, batchLen(nl))
-	q := reorder{late: int64(opts.Late), max: cmp.Or(opts.reorderMax, reorderLines(nl))}
+	hashes := opts.Fleet.on() && opts.Fleet.Routing == sim.RoutingHash
+	stride := nl // the slab's int32s per line: its keys, and with hash routing its replica
+	if hashes {
+		stride++
+	}
+	q := reorder{late: int64(opts.Late), max: cmp.Or(opts.reorderMax, reorderLines(stride))}
 	defer func() { res.reorderHigh = q.high }()
 	keys := newKeyTable(opts.Limits, opts.Late)
+	keys.track = opts.parks
+	if opts.noRetire {
+		keys.after = math.MaxInt64 / 4
+	}
+	route := newRouter(opts.Fleet)
+	hashKey := opts.Fleet.HashKey
+	if len(hashKey) == 0 {
+		hashKey = KeySpec{{Kind: "ip"}}
+	}
+	var hashBuf []byte
+	var hash int32    // the line's replica by hash routing, kept past its keys in the slab
 	var keyBuf []byte // every limit's key, one after another, ending at ends
 	var ends []int
 	var pathBuf []byte
@@ -205,6 +268,7 @@ func read(ctx context.Context, inputs []Input, opts Options, res *Result, send f
 	cur := &batch{}
 	flush := func() {
 		if len(cur.at) > 0 {
+			cur.origin = res.Origin
 			send(cur)
 			cur = &batch{}
 		}
@@ -225,6 +289,16 @@ func read(ctx context.Context, inputs []Input, opts Options, res *Result, send f
 			}
 			if len(keys.retired) > 0 {
 				cur.retired = append(cur.retired, keys.take(origin, len(cur.at))...)
+			}
+			if len(keys.born) > 0 {
+				cur.born = append(cur.born, keys.takeBorn(len(cur.at))...)
+			}
+			if opts.Fleet.on() {
+				var h int32
+				if hashes {
+					h = e.keys[:stride][nl]
+				}
+				cur.replica = append(cur.replica, route.pick(uint64(h)))
 			}
 			keys.released(e.keys, e.at)
 			cur.at = append(cur.at, time.Duration(e.at-origin))
@@ -304,6 +378,14 @@ func read(ctx context.Context, inputs []Input, opts Options, res *Result, send f
 				}
 				ends = append(ends, len(keyBuf))
 			}
+			if hashes {
+				var ok bool
+				if hashBuf, ok = hashKey.appendKey(hashBuf[:0], &rec); !ok {
+					bad(fmt.Sprintf("no %s for --hash-key", hashKey))
+					return
+				}
+				hash = int32(hashOf(hashBuf) % uint64(opts.Fleet.Replicas))
+			}
 			switch q.place(rec.At) {
 			case tooLate:
 				res.TooLate++
@@ -320,10 +402,13 @@ func read(ctx context.Context, inputs []Input, opts Options, res *Result, send f
 			// waiting in the buffer only if it sent within Late of this line.
 			q.advance(rec.At)
 			release(false)
-			if len(slab) < nl {
-				slab = make([]int32, 1024*nl)
+			if len(slab) < stride {
+				slab = make([]int32, 1024*stride)
 			}
-			ids := slab[:nl:nl]
+			ids := slab[:nl:stride]
+			if hashes {
+				slab[nl] = hash
+			}
 			from := 0
 			for i, end := range ends {
 				if end < 0 {
@@ -337,7 +422,7 @@ func read(ctx context.Context, inputs []Input, opts Options, res *Result, send f
 				}
 				ids[i], from = id, end
 			}
-			slab = slab[nl:]
+			slab = slab[stride:]
 			seq++
 			q.push(event{at: rec.At, seq: seq, keys: ids}) // placed: checked above
 			keys.pending(ids)

@@ -29,6 +29,9 @@ type Result struct {
 	Origin   time.Time     `json:"origin"`        // the hour the first request fell in: hour 0, and windows align to it
 	Last     time.Time     `json:"last"`
 	Limits   []LimitResult `json:"limits"`
+	// Replicas and Routing are the fleet replayed through (omitted for one limiter).
+	Replicas int    `json:"replicas,omitempty"`
+	Routing  string `json:"routing,omitempty"`
 	// Sweep is every --vary value's lanes; Smallest each lane's smallest value
 	// meeting Options.Where (by default: refusing no key at or below the p99 of
 	// per-key peaks; 0: none).
@@ -43,7 +46,8 @@ type Result struct {
 	retired     int64
 	retireAfter time.Duration
 	traffic     *trafficWork
-	reorderHigh int // the most lines the reorder buffer held at once
+	reorderHigh int  // the most lines the reorder buffer held at once
+	products    bool // some lane is a product's: the text shows delays
 }
 
 // LimitResult is one limit's traffic and each lane's would-be refusals.
@@ -83,6 +87,8 @@ type LaneResult struct {
 	ByHourSparse   [][2]int64 `json:"refused_by_hour_sparse,omitempty"`
 	ByMinuteSparse [][2]int64 `json:"refused_by_minute_sparse,omitempty"`
 	Verdicts       []uint8    `json:"-"`
+	// Fleet is what the lane admitted across the fleet, with more than one replica.
+	Fleet *LaneFleet `json:"fleet,omitempty"`
 }
 
 // KeyCount is a key's would-be refusals and its peak requests in one window.
@@ -111,6 +117,7 @@ type laneWork struct {
 	lane   string
 	keep   bool
 	limits []*laneLimit
+	route  *int32 // the replica of the event being decided, read by placed deciders
 }
 
 type laneLimit struct {
@@ -141,13 +148,24 @@ func (k *keptKey) add(refused int64, r keyRate) {
 
 func (w *laneWork) consume(in <-chan *batch, ds []decider) {
 	nl := len(ds)
+	started := false
 	for b := range in {
-		ri := 0
+		if !started {
+			started = true
+			startPlaced(ds, b.origin)
+		}
+		ri, bi := 0, 0
 		for i, now := range b.at {
 			for ; ri < len(b.retired) && b.retired[ri].before == i; ri++ {
 				for j, d := range ds {
 					w.limits[j].retire(d, b.retired[ri])
 				}
+			}
+			for ; bi < len(b.born) && b.born[bi].before == i; bi++ {
+				bornPlaced(ds, b.born[bi])
+			}
+			if b.replica != nil {
+				*w.route = b.replica[i]
 			}
 			for j, d := range ds {
 				ll := w.limits[j]
@@ -180,7 +198,13 @@ func (w *laneWork) consume(in <-chan *batch, ds []decider) {
 // retire forgets a retired key's state; its figures are kept, by name, if this
 // lane ever refused it.
 func (ll *laneLimit) retire(d decider, r retiree) {
-	rate, ok := d.retire(r.id, r.at)
+	var rate keyRate
+	var ok bool
+	if p, isPlaced := d.(*placedLimit); isPlaced {
+		rate, ok = p.retireNamed(r)
+	} else {
+		rate, ok = d.retire(r.id, r.at)
+	}
 	if !ok {
 		return
 	}
@@ -325,6 +349,9 @@ func (r *Result) finish(opts Options) {
 			r.keepLive(ll, r.deciders[i][j])
 			lane := LaneResult{Lane: lw.lane, Refused: ll.total, Delayed: ll.delayed, KeysRefused: len(ll.kept),
 				Verdicts: ll.verdicts}
+			if p, ok := r.deciders[i][j].(*placedLimit); ok {
+				lane.Fleet = p.fleet(r.names)
+			}
 			sparse := len(ll.byMinute) > 0 && ll.byMinute[len(ll.byMinute)-1][0] >= MaxSeries
 			lane.ByHour, lane.ByHourSparse = ll.byHour.out(sparse)
 			lane.ByMinute, lane.ByMinuteSparse = ll.byMinute.out(sparse)

@@ -22,14 +22,18 @@ var scenarioKeys = map[sim.KeyKind]Part{
 }
 
 // FromScenario takes a scenario's limits (each with its name, key, policy and
-// endpoint) and those of its lanes a log can replay (the per-key ones; all six
-// if it names none). A limit's headers setting changes no verdict, and its
-// enforce: false (a shadow) decides as replay always does, so both are taken
-// as they are. What replay cannot honour is an error naming it, all at once: a
-// limit's rule pushes (changes: a log has no run start to time them from), a
-// topology (replicas and a store, and with it a limit's state, local_limit,
-// sync_interval, on_store_error and fallback), overrides (a lane's own policy
-// for a limit), and a scenario none of whose lanes can be replayed.
+// endpoint) and those of its lanes a log can replay, by lane name (the
+// rate-limiter lanes, product lanes and variants among them; all six
+// textbook lanes if it names none). A limit's headers setting changes no
+// verdict, and its enforce: false (a shadow) decides as replay always does,
+// so both are taken as they are; so are the topology's placements
+// (ScenarioFleet). What replay cannot honour is an error naming it, all at
+// once: a limit's rule pushes (changes: a log has no run start to time them
+// from), a topology replay cannot reproduce (see ScenarioFleet) and a
+// scenario none of whose lanes can be replayed. A bounded key table is kept
+// unbounded (ScenarioWarnings says so). A lane's
+// own policy for a limit (an override: a variant's limits, a product
+// section's rate) is the policy that lane decides the limit by (Options.Config).
 func FromScenario(cfg *sim.Config) ([]Limit, []string, error) {
 	var limits []Limit
 	var errs []error
@@ -42,11 +46,6 @@ func FromScenario(cfg *sim.Config) ([]Limit, []string, error) {
 		if !ok {
 			errs = append(errs, fmt.Errorf("limits[%d].key: replay cannot count by %s", i, l.Key))
 		}
-		if cfg.Topology != nil {
-			for _, f := range topologyFields(l) {
-				errs = append(errs, fmt.Errorf("limits[%d].%s: replay replays one limiter, not a topology's replicas and store", i, f))
-			}
-		}
 		for _, r := range cfg.Rules {
 			if r.Limit == i {
 				errs = append(errs, fmt.Errorf("limits[%d].changes: replay cannot push rules (a log has no run start to time them from)", i))
@@ -55,25 +54,59 @@ func FromScenario(cfg *sim.Config) ([]Limit, []string, error) {
 		}
 		limits = append(limits, Limit{Name: name, Key: KeySpec{part}, Policy: l.Policy, Endpoint: l.Endpoint})
 	}
-	if cfg.Topology != nil {
-		errs = append(errs, errors.New("topology: replay replays one limiter, not replicas behind a load balancer"))
-	}
-	if len(cfg.Overrides) > 0 {
-		errs = append(errs, errors.New("overrides (or a lane's own limits): replay applies each limit's policy in every lane"))
+	if _, err := ScenarioFleet(cfg); err != nil {
+		errs = append(errs, err)
 	}
 	var lanes []string
-	for _, k := range cfg.Lanes {
-		if name := k.String(); slices.Contains(LaneNames, name) && !slices.Contains(lanes, name) {
-			lanes = append(lanes, name)
+	for i, k := range cfg.Lanes {
+		name := cfg.LaneName(i)
+		if k.Info().Class != sim.RateLimiter || slices.Contains(lanes, name) {
+			continue
 		}
+		lanes = append(lanes, name)
 	}
 	if len(cfg.Lanes) > 0 && len(lanes) == 0 {
-		errs = append(errs, fmt.Errorf("none of the scenario's lanes is a per-key lane a log can replay (%v)", LaneNames))
+		errs = append(errs, fmt.Errorf("none of the scenario's lanes is a per-key lane a log can replay (%v)", ReplayableLanes()))
 	}
 	if len(errs) > 0 {
 		return nil, nil, errors.Join(errs...)
 	}
 	return limits, lanes, nil
+}
+
+// ScenarioFleet is the fleet of a scenario's topology (the zero Fleet
+// without one): its replicas, routing and hash key, and each limit's state,
+// local_limit and sync_interval. A limit's on_store_error and fallback are
+// taken as they are: a store of no latency that never fails decides no
+// request by them. What replay cannot reproduce is an error naming it: an
+// autoscaler (more than one replica step), and a store with latency, a
+// timeout, outages or a racy check (replay's store is atomic, instantaneous
+// and always answers).
+func ScenarioFleet(cfg *sim.Config) (Fleet, error) {
+	t := cfg.Topology
+	if t == nil {
+		return Fleet{}, nil
+	}
+	var errs []error
+	f := Fleet{Routing: t.Routing, Seed: cfg.Seed}
+	if len(t.Replicas) > 0 {
+		f.Replicas = t.Replicas[0].Count
+	}
+	if len(t.Replicas) > 1 {
+		errs = append(errs, errors.New("topology.replicas: replay replays a fixed fleet, not an autoscaler's steps"))
+	}
+	if part, ok := scenarioKeys[t.HashKey]; ok {
+		f.HashKey = KeySpec{part}
+	}
+	st := t.Store
+	if st.Latency != (sim.Service{}) || st.Timeout != 0 || len(st.Outages) > 0 || st.Racy {
+		errs = append(errs, errors.New("topology.store: replay's store is atomic, instantaneous and always answers (no latency, timeout, outages or racy check)"))
+	}
+	for _, l := range cfg.Limits {
+		f.Places = append(f.Places, Place{State: l.State, Divided: l.LocalLimit == sim.LocalDivided, SyncInterval: l.SyncInterval})
+	}
+	f.Place = Place{} // a --limit after the scenario's: local, whole
+	return f, errors.Join(errs...)
 }
 
 // topologyFields names a limit's settings that only a topology reads, where set.
@@ -112,4 +145,18 @@ func inScope(e string, rec *Record, buf []byte) (bool, []byte) {
 	}
 	m, rest, ok := strings.Cut(e, " ")
 	return ok && m == string(rec.Method) && rest == p, buf
+}
+
+// ScenarioWarnings say what of a scenario replay takes otherwise than run
+// would, without changing a verdict while the scenario's limits hold: a
+// lane's bounded key table (an nginx zone's size, Traefik's maxSources) is
+// unbounded in replay, which keeps every live key.
+func ScenarioWarnings(cfg *sim.Config) []string {
+	var ws []string
+	for i := range cfg.Lanes {
+		if n := cfg.LaneKeys(i); n > 0 {
+			ws = append(ws, fmt.Sprintf("lane %s: replay keeps every live key, not a table of %d (a full table's evictions are not replayed)", cfg.LaneName(i), n))
+		}
+	}
+	return ws
 }

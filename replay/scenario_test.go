@@ -72,16 +72,11 @@ var limitFieldCases = map[string]fieldCase{
 	"endpoint": {limit: "{key: ip, limit: 2, window: 1s, endpoint: login}"},
 	"changes": {limit: "{key: ip, limit: 3, window: 1s, changes: [{at: 2s, limit: 1}]}",
 		err: "limits[0].changes: replay cannot push rules"},
-	"state": {limit: "{key: ip, limit: 3, window: 1s, state: shared}", extra: "topology: {replicas: 2}",
-		err: "limits[0].state: replay replays one limiter"},
-	"local_limit": {limit: "{key: ip, limit: 3, window: 1s, local_limit: divided}", extra: "topology: {replicas: 2}",
-		err: "limits[0].local_limit: replay replays one limiter"},
-	"sync_interval": {limit: "{key: ip, limit: 3, window: 1s, state: synced, sync_interval: 100ms}", extra: "topology: {replicas: 2}",
-		err: "limits[0].sync_interval: replay replays one limiter"},
-	"on_store_error": {limit: "{key: ip, limit: 3, window: 1s, state: shared, on_store_error: closed}", extra: "topology: {replicas: 2}",
-		err: "limits[0].on_store_error: replay replays one limiter"},
-	"fallback": {limit: "{key: ip, limit: 3, window: 1s, state: shared, on_store_error: local, fallback: {limit: 1}}", extra: "topology: {replicas: 2}",
-		err: "limits[0].fallback: replay replays one limiter"},
+	"state":          {limit: "{key: ip, limit: 3, window: 1s, state: shared}", extra: "topology: {replicas: 2}"},
+	"local_limit":    {limit: "{key: ip, limit: 3, window: 1s, local_limit: divided}", extra: "topology: {replicas: 2}"},
+	"sync_interval":  {limit: "{key: ip, limit: 3, window: 1s, state: synced, sync_interval: 100ms}", extra: "topology: {replicas: 2}"},
+	"on_store_error": {limit: "{key: ip, limit: 3, window: 1s, state: shared, on_store_error: closed}", extra: "topology: {replicas: 2}"},
+	"fallback":       {limit: "{key: ip, limit: 3, window: 1s, state: shared, on_store_error: local, fallback: {limit: 1}}", extra: "topology: {replicas: 2}"},
 }
 
 // fieldScenario is a scenario of two groups on two endpoints, whose clients
@@ -202,8 +197,12 @@ func TestScenarioLimitFields(t *testing.T) {
 			if _, err := sim.Run(context.Background(), cfg, sim.Options{Trace: tl}); err != nil {
 				t.Fatal(err)
 			}
+			fleet, err := ScenarioFleet(s.Config) // a topology's replicas, routing and placements
+			if err != nil {
+				t.Fatal(err)
+			}
 			res, err := Replay(context.Background(), []Input{{Name: f, R: bytes.NewReader(tl.log.Bytes())}},
-				Options{Limits: limits, Lanes: lanes, Format: "json", Verdicts: true})
+				Options{Limits: limits, Lanes: lanes, Format: "json", Verdicts: true, Config: s.Config, Fleet: fleet})
 			if err != nil {
 				t.Fatal(err)
 			}

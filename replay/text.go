@@ -5,6 +5,7 @@ import (
 	"encoding/json"
 	"fmt"
 	"io"
+	"slices"
 	"strconv"
 	"strings"
 
@@ -48,16 +49,25 @@ func WriteTextFit(w io.Writer, r *Result, width int) error {
 			l.PeakP50, l.PeakP90, l.PeakP99, l.PeakMax)
 		fmt.Fprintf(&b, "legit-looking: at most %d requests per window in %.0f%% of the windows a key was active\n",
 			l.LegitBelow, 100*l.LegitShare)
+		delays := r.products && slices.ContainsFunc(l.Lanes, func(x LaneResult) bool { return x.Delayed > 0 })
 		t := &textlayout.Table{Head: []string{"lane", "would refuse", "keys refused", "legit-looking caught", "top key (refused, peak)"}}
+		if delays {
+			t.Head = slices.Insert(t.Head, 2, "would delay")
+		}
 		for _, lane := range l.Lanes {
 			top := "-"
 			if len(lane.Top) > 0 {
 				k := lane.Top[0]
 				top = fmt.Sprintf("%s (%d, %d)", k.Key, k.Refused, k.Peak)
 			}
-			t.Add(lane.Lane, i64(lane.Refused), strconv.Itoa(lane.KeysRefused), strconv.Itoa(lane.LegitCaught), top)
+			row := []string{lane.Lane, i64(lane.Refused), strconv.Itoa(lane.KeysRefused), strconv.Itoa(lane.LegitCaught), top}
+			if delays {
+				row = slices.Insert(row, 2, i64(lane.Delayed))
+			}
+			t.Add(row...)
 		}
 		t.Fit(width, textDrop).Write(&b)
+		writeFleet(&b, r, l, width)
 	}
 	_, err := io.WriteString(w, b.String())
 	return err
@@ -89,3 +99,21 @@ func WriteCSV(w io.Writer, r *Result) error {
 }
 
 func i64(n int64) string { return strconv.FormatInt(n, 10) }
+
+// writeFleet writes a limit's fleet table, as rlsim run's (report's
+// fleetTable): per lane the most admitted in any window across the fleet,
+// the busiest replica and its most, and the admissions beyond the limit.
+func writeFleet(b *strings.Builder, r *Result, l LimitResult, width int) {
+	t := &textlayout.Table{Head: []string{"lane", "state", "fleet max", "replica", "replica max", "admitted beyond limit"}}
+	t.Left = 2
+	for _, lane := range l.Lanes {
+		if f := lane.Fleet; f != nil {
+			t.Add(lane.Lane, f.Place, f.Fleet.Cell(), strconv.Itoa(f.BusiestReplica), f.Replica.Cell(), i64(f.Beyond))
+		}
+	}
+	if len(t.Rows()) == 0 {
+		return
+	}
+	fmt.Fprintf(b, "\nthrough %d replicas (%s): the most admitted in one window for one key, across the fleet and on the busiest replica\n", r.Replicas, r.Routing)
+	t.Fit(width, []string{"replica", "state"}).Write(b)
+}

@@ -60,6 +60,7 @@ var flagMeanings = map[string]string{
 	"conform --max-wall=2562047h":               "no check is refused for its length",
 	"replay --late=2562047h":                    "no line is too late to replay in its place",
 	"replay --top=9223372036854775807":          "every key listed",
+	"replay --seed=18446744073709551615":        "a seed like any other",
 }
 
 // flagGaps are hostile values a command of another owner mishandles, each with

@@ -9,6 +9,7 @@ import (
 
 	"github.com/spf13/cobra"
 
+	"github.com/rlsim/rlsim/importer"
 	"github.com/rlsim/rlsim/replay"
 )
 
@@ -45,16 +46,39 @@ than 10% bad lines a warning.
 Keys: ip, ip/24 (IPv6: /64), method, path, endpoint (method and normalised
 path), user, global, field:NAME (any field of the format: a JSON or CSV field,
 an nginx variable such as http_x_api_key, an Envoy operator such as
-req.x-api-key, an ALB field such as client:port), joined by + (ip+endpoint).`,
+req.x-api-key, an ALB field such as client:port), joined by + (ip+endpoint).
+
+Product lanes (--lane nginx, or a --scenario's or --config's lanes with their
+settings) decide as in rlsim run; a line that would wait is counted delayed.
+--replicas N replays through N replicas (--routing, --state; a scenario's
+topology), with the fleet's peak, the busiest replica and what it let through
+beyond the limit.`,
 		Example: `  rlsim replay access.log.gz --limit 'key=ip limit=100/1m burst=20'
   rlsim replay api.jsonl --fields time=ts,ip=remote_addr \
       --limit 'key=field:api_key limit=10/1s'
   rlsim replay access.log \
       --nginx-format '$remote_addr [$time_local] "$request" "$http_x_api_key"' \
-      --limit 'key=field:http_x_api_key limit=10/1s'`,
+      --limit 'key=field:http_x_api_key limit=10/1s'
+  rlsim replay access.log --limit 'key=ip limit=100/1m' --lane nginx \
+      --lane kong --replicas 3`,
 		Args: cobra.MinimumNArgs(1),
 		RunE: func(cmd *cobra.Command, args []string) error {
 			opts.Args, opts.Ctx, opts.Err = args, cmd.Context(), cmd.ErrOrStderr()
+			if cmd.Flags().Changed("replicas") && opts.Replicas == 0 {
+				opts.Replicas = -1 // given, and out of range (0 is "not given")
+			}
+			for name, v := range map[string]any{"replicas": &opts.Replicas, "routing": &opts.Routing, "hash-key": &opts.HashKey, "state": &opts.State, "seed": &opts.Seed, "from": &opts.From} {
+				if !cmd.Flags().Changed(name) { // not given: the scenario's, else the default
+					switch p := v.(type) {
+					case *int:
+						*p = 0
+					case *string:
+						*p = ""
+					case *uint64:
+						*p = 0
+					}
+				}
+			}
 			if runF != nil {
 				return runF(opts)
 			}
@@ -64,7 +88,7 @@ req.x-api-key, an ALB field such as client:port), joined by + (ip+endpoint).`,
 	f := cmd.Flags()
 	f.StringVar(&opts.Scenario, "scenario", "", "take the limits and lanes from a scenario `FILE|NAME` (before any --limit; api_key and tenant keys read those fields)")
 	f.StringArrayVar(&opts.Limits, "limit", nil, "a limit to replay, `SPEC` 'key=ip limit=100/1m burst=20 name=N endpoint=/login'; repeatable")
-	f.StringArrayVar(&opts.Lanes, "lane", nil, "replay only this `lane` (default all six per-key lanes); repeatable")
+	f.StringArrayVar(&opts.Lanes, "lane", nil, "replay only this `lane` (default all six per-key lanes; a product lane such as nginx, or a --scenario lane by name); repeatable")
 	f.StringVar(&opts.LogFormat, "log-format", "auto", "the logs' `format`: "+strings.Join(replay.Formats, ", "))
 	f.StringVar(&opts.NginxFormat, "nginx-format", "", "read nginx logs written by this log_format `STRING` ('$remote_addr - [$time_local] \"$request\" $http_x_api_key'); implies --log-format nginx")
 	f.StringVar(&opts.EnvoyFormat, "envoy-format", "", "read Envoy logs written by this text_format `STRING` of %COMMAND% operators (default: Envoy's default format); implies --log-format envoy")
@@ -78,6 +102,13 @@ req.x-api-key, an ALB field such as client:port), joined by + (ip+endpoint).`,
 	f.StringVar(&opts.OutDir, "out", "", "also write replay.txt, .json, .csv, report.html and PNG plots into `DIR` (a report folder)")
 	f.StringVar(&opts.Vary, "vary", "", "replay limits[N].limit or limits[N].burst at each of `PATH=V1,V2 or PATH=FROM..TO/STEP`, in the same pass")
 	f.StringVar(&opts.Find, "find", "", "with --vary, `min PATH`: each lane's smallest value meeting every --where (default: refusing no key at or below the p99 of per-key peaks)")
+	f.StringVar(&opts.Config, "config", "", "take the limits and product lanes from a product's config `FILE` (nginx, Envoy, Kong, Traefik, HAProxy; see rlsim import), as --scenario takes a scenario's")
+	f.StringVar(&opts.From, "from", "auto", "the --config file's product: auto (detected), "+strings.Join(importer.Products(), ", "))
+	f.IntVar(&opts.Replicas, "replicas", 1, "replay through `N` replicas (1 to 1000; default the scenario's topology, else 1)")
+	f.StringVar(&opts.Routing, "routing", "round_robin", "how lines are routed over the replicas: round_robin, random (seeded by --seed), hash (of --hash-key)")
+	f.StringVar(&opts.HashKey, "hash-key", "ip", "the `key` hash routing hashes, as --limit's key=")
+	f.StringVar(&opts.State, "state", "local", "where each --limit's state lives with replicas: local (each replica counts alone), divided (each its share), shared (one atomic store)")
+	f.Uint64Var(&opts.Seed, "seed", 1, "the `seed` of random routing")
 	f.StringArrayVar(&opts.Where, "where", nil, "with --find, a `CONDITION` '[lane LANE] METRIC OP VALUE' on a swept row, METRIC one of "+replay.WhereMetricNames()+"; repeatable")
 	return cmd
 }
