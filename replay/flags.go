@@ -192,6 +192,9 @@ func (opts Flags) customFormat(ro *Options, fieldsOK bool) []error {
 		if c.text == "" {
 			continue
 		}
+		if named, ok := ro.configFormats[c.text]; ok && c.product == "nginx" && !strings.Contains(c.text, "$") {
+			c.text = named // a log_format of the --config, by its name
+		}
 		if opts.LogFormat != "auto" && opts.LogFormat != c.product {
 			errs = append(errs, fmt.Errorf("%s: is an %s format, but --log-format is %s", c.flag, c.product, opts.LogFormat))
 			continue

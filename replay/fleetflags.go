@@ -40,6 +40,7 @@ func (opts Flags) scenario(ro *Options) (*scenarios.Scenario, error) {
 	}
 	sc, warnings, err := imported(opts.Config, c.Model)
 	ro.ConfigWarnings = append(ro.ConfigWarnings, warnings...)
+	ro.configFormats = c.Model.LogFormats
 	return sc, err
 }
 

@@ -63,6 +63,9 @@ type Options struct {
 	// scenario replay takes otherwise (ScenarioWarnings): Command writes them
 	// to its Warn before replaying.
 	ConfigWarnings []string
+	// configFormats are the --config's nginx log_formats by name, which
+	// --nginx-format may name instead of spelling one out.
+	configFormats map[string]string
 
 	reorderMax int  // the reorder buffer's bound in lines (tests; default reorderLines)
 	batchMax   int  // the events per batch (tests; default batchLen)

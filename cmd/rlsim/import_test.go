@@ -1,6 +1,7 @@
 package main
 
 import (
+	"encoding/json"
 	"os"
 	"path/filepath"
 	"strings"
@@ -63,5 +64,40 @@ func TestRunWithConfig(t *testing.T) {
 	}
 	if code, _, errOut := execute(t, "run", "demo", "--from", "kong"); code != exitBadInput || !strings.Contains(errOut, "--from and --strict need --config") {
 		t.Errorf("--from without --config: exit %d, %q", code, errOut)
+	}
+}
+
+// replay --config takes the config's limits and lanes, and --nginx-format
+// may name one of its log_formats: importer/testdata/nginx/production.conf's
+// main. Seven requests to /login at once and one a second later: the login
+// zone (30r/m, burst=5 nodelay) passes 6 at once, refuses the 7th, and the
+// 8th (0.5 of a request drained by then) too.
+func TestReplayWithConfigAndItsLogFormat(t *testing.T) {
+	const conf = "../../importer/testdata/nginx/production.conf"
+	code, out, errOut := execute(t, "replay", "testdata/nginx-main.log", "--config", conf, "--nginx-format", "main", "-o", "json")
+	if code != 0 {
+		t.Fatalf("replay --config --nginx-format main: exit %d, %s", code, errOut)
+	}
+	var doc struct {
+		Format string `json:"format"`
+		Limits []struct {
+			Limit string `json:"limit"`
+			Lanes []struct {
+				Lane    string `json:"lane"`
+				Refused int64  `json:"refused"`
+			} `json:"lanes"`
+		} `json:"limits"`
+	}
+	if err := json.Unmarshal([]byte(out), &doc); err != nil {
+		t.Fatalf("%v: %.300s", err, out)
+	}
+	if doc.Format != "nginx" || len(doc.Limits) == 0 || !strings.HasPrefix(doc.Limits[0].Limit, "name=login ") || len(doc.Limits[0].Lanes) != 1 {
+		t.Fatalf("replay read %q with limits %+v", doc.Format, doc.Limits)
+	}
+	if l := doc.Limits[0].Lanes[0]; l.Lane != "nginx" || l.Refused != 2 {
+		t.Errorf("login through the nginx lane: %+v, want 2 refused", l)
+	}
+	if !strings.Contains(errOut, "warning: ") {
+		t.Errorf("the config's problems are not warned of: %q", errOut)
 	}
 }

@@ -90,7 +90,7 @@ beyond the limit.`,
 	f.StringArrayVar(&opts.Limits, "limit", nil, "a limit to replay, `SPEC` 'key=ip limit=100/1m burst=20 name=N endpoint=/login'; repeatable")
 	f.StringArrayVar(&opts.Lanes, "lane", nil, "replay only this `lane` (default all six per-key lanes; a product lane such as nginx, or a --scenario lane by name); repeatable")
 	f.StringVar(&opts.LogFormat, "log-format", "auto", "the logs' `format`: "+strings.Join(replay.Formats, ", "))
-	f.StringVar(&opts.NginxFormat, "nginx-format", "", "read nginx logs written by this log_format `STRING` ('$remote_addr - [$time_local] \"$request\" $http_x_api_key'); implies --log-format nginx")
+	f.StringVar(&opts.NginxFormat, "nginx-format", "", "read nginx logs written by this log_format `STRING`, or the name of one in --config ('$remote_addr - [$time_local] \"$request\" $http_x_api_key'); implies --log-format nginx")
 	f.StringVar(&opts.EnvoyFormat, "envoy-format", "", "read Envoy logs written by this text_format `STRING` of %COMMAND% operators (default: Envoy's default format); implies --log-format envoy")
 	f.StringVar(&opts.Fields, "fields", "", "the fields holding a request's parts, `time=ts,ip=remote_addr,method=m,path=p,user=u` (JSON/CSV names, or another format's fields)")
 	f.StringVar(&opts.TZ, "tz", "UTC", "the time `zone` of JSON/CSV times written without an offset")
