@@ -15,6 +15,13 @@ type Config struct {
 	Path  string          // the file, as given
 	From  string          // the product, "" or "auto": detected
 	Model *importer.Model // the import
+	name  string          // how problems name it; "": --config Path
+}
+
+// ConfigFromModel is a config imported by the caller (the playground's
+// pasted config), named label in problems and in the scenario's description.
+func ConfigFromModel(m *importer.Model, label string) *Config {
+	return &Config{Path: label, From: m.Product, Model: m, name: label}
 }
 
 // ImportConfig reads the product config at path for --config; strict
@@ -43,7 +50,12 @@ func problemsError(m *importer.Model) error {
 	return errors.Join(errs...)
 }
 
-func (c *Config) label() string { return "--config " + c.Path }
+func (c *Config) label() string {
+	if c.name != "" {
+		return c.name
+	}
+	return "--config " + c.Path
+}
 
 // sets are the ConfigSets that write c into a scenario: its limits and lanes,
 // its chain (the default when it has none), no overrides (they name the
@@ -66,18 +78,30 @@ func (c *Config) sets(hasTopology bool) []scenarios.Set {
 // load loads arg with c written into it, then sets (so a --set changes
 // the config's limits as it would the file's).
 func (c *Config) load(arg string, sets []scenarios.Set) (*scenarios.Scenario, error) {
-	s, err := Load(arg)
+	s, _, err := c.loadWith(func(sets ...scenarios.Set) (*scenarios.Scenario, error) { return Load(arg, sets...) }, sets)
+	return s, err
+}
+
+// loadWith is load for a scenario that load reads, with the sets given;
+// hasTopology is whether the scenario had its own.
+func (c *Config) loadWith(load func(...scenarios.Set) (*scenarios.Scenario, error), sets []scenarios.Set) (s *scenarios.Scenario, hasTopology bool, err error) {
+	s, err = load()
 	if err != nil {
-		return nil, err
+		return nil, false, err
 	}
 	if s.Config == nil {
-		return nil, &scenarios.FieldError{File: s.File, Msg: "a contention study has no limits for " + c.label() + " to replace"}
+		return nil, false, &scenarios.FieldError{File: s.File, Msg: "a contention study has no limits for " + c.label() + " to replace"}
 	}
-	s, err = Load(arg, append(c.sets(s.Config.Topology != nil), sets...)...)
+	hasTopology = s.Config.Topology != nil
+	s, err = load(append(c.sets(hasTopology), sets...)...)
 	if err != nil {
-		return nil, err
+		return nil, false, err
 	}
 	// The scenario's own description speaks of its own limits and lanes.
-	s.Description = fmt.Sprintf("%s's clients against the limits and lanes of %s (%s)", s.Name, c.Path, c.Model.Product)
-	return s, nil
+	s.Description = c.description(s.Name)
+	return s, hasTopology, nil
+}
+
+func (c *Config) description(name string) string {
+	return fmt.Sprintf("%s's clients against the limits and lanes of %s (%s)", name, c.Path, c.Model.Product)
 }

@@ -7,9 +7,11 @@ import (
 	"fmt"
 	"io"
 	"net/http"
+	"slices"
 	"strings"
 	"time"
 
+	"github.com/rlsim/rlsim/importer"
 	"github.com/rlsim/rlsim/run"
 	"github.com/rlsim/rlsim/scenarios"
 	"github.com/rlsim/rlsim/sim"
@@ -17,18 +19,32 @@ import (
 
 // createRequest asks for a session playing a built-in (Builtin), a scenario
 // written in the page's editor (YAML), or, with neither, the
-// scenario the server was started with.
+// scenario the server was started with; with a product's config pasted
+// (Config, read as From: auto or a product), its limits, lanes and chain
+// replace the scenario's, as rlsim run --config writes them.
 type createRequest struct {
 	Builtin string `json:"builtin"`
 	YAML    string `json:"yaml"`
+	Config  string `json:"config"`
+	From    string `json:"from"`
 }
 
-// fieldError is one problem of a scenario, at its line (0: no one line).
+// fieldError is one problem of a scenario or of the pasted config, at its
+// line (0: no one line).
 type fieldError struct {
 	Line    int    `json:"line"`
 	Field   string `json:"field"`
 	Message string `json:"message"`
-	Text    string `json:"text"` // as rlsim run prints it: file:line: field: problem
+	Text    string `json:"text"`             // as rlsim run prints it: file:line: field: problem
+	Source  string `json:"source,omitempty"` // the editor it is in: scenario or config
+}
+
+// warning is a part of the pasted config the scenario cannot say as the
+// config does: the session plays, the page shows it under the config.
+type warning struct {
+	Line    int    `json:"line"`
+	Message string `json:"message"`
+	Text    string `json:"text"` // as rlsim run --config warns: config:line: problem
 }
 
 // sessionReply describes a new session to its page.
@@ -45,6 +61,7 @@ type sessionReply struct {
 	Column      int64       `json:"column"`   // ns of virtual time per column
 	Speeds      []int64     `json:"speeds"`   // tenths of real time
 	Speed       int         `json:"speed"`
+	Warnings    []warning   `json:"warnings,omitempty"` // the pasted config's parts the scenario cannot say
 }
 
 type laneInfo struct {
@@ -71,6 +88,19 @@ type groupInfo struct {
 // editorFile is the file name errors in the page's editor are reported against.
 const editorFile = "editor.yaml"
 
+// configFile is the name the pasted config's lines are reported against, and
+// configLabel how the scenario's problems with what it wrote name it.
+const (
+	configFile  = "config"
+	configLabel = "the pasted config"
+)
+
+// Sources of a fieldError: the editor a problem is shown under.
+const (
+	fromScenario = "scenario"
+	fromConfig   = "config"
+)
+
 func (s *Server) create(w http.ResponseWriter, r *http.Request) {
 	// The slot first: a creation refused for the cap reads, parses and builds nothing.
 	sl, err := s.reserve()
@@ -82,14 +112,15 @@ func (s *Server) create(w http.ResponseWriter, r *http.Request) {
 	// A client that sends its request slowly holds the slot no longer than BodyWithin.
 	rc := http.NewResponseController(w)
 	slow := time.AfterFunc(s.opt.BodyWithin, func() { _ = rc.SetReadDeadline(time.Unix(1, 0)) })
-	// JSON escapes a line break in two bytes: room for the YAML's escaping.
-	body, err := io.ReadAll(http.MaxBytesReader(w, r.Body, 2*s.opt.MaxScenarioBytes+4096))
+	// JSON escapes a line break in two bytes: room for the escaping of the
+	// YAML and of the config, each up to MaxScenarioBytes.
+	body, err := io.ReadAll(http.MaxBytesReader(w, r.Body, 4*s.opt.MaxScenarioBytes+4096))
 	if !slow.Stop() {
 		writeJSON(w, http.StatusRequestTimeout, errorReply{Error: fmt.Sprintf("the request took over %v to send", s.opt.BodyWithin)})
 		return
 	}
 	if err != nil {
-		writeJSON(w, http.StatusRequestEntityTooLarge, errorReply{Error: fmt.Sprintf("the request is over %d bytes, the most a scenario may hold here", s.opt.MaxScenarioBytes)})
+		writeJSON(w, http.StatusRequestEntityTooLarge, errorReply{Error: fmt.Sprintf("the request is over %d bytes, the most a scenario and a config may hold here", 2*s.opt.MaxScenarioBytes)})
 		return
 	}
 	var req createRequest
@@ -101,9 +132,18 @@ func (s *Server) create(w http.ResponseWriter, r *http.Request) {
 		writeJSON(w, http.StatusRequestEntityTooLarge, errorReply{Error: fmt.Sprintf("the scenario is over %d bytes, the most one may hold here", s.opt.MaxScenarioBytes)})
 		return
 	}
-	sc, err := s.load(req)
+	if int64(len(req.Config)) > s.opt.MaxScenarioBytes {
+		writeJSON(w, http.StatusRequestEntityTooLarge, errorReply{Error: fmt.Sprintf("the config is over %d bytes, the most one may hold here", s.opt.MaxScenarioBytes)})
+		return
+	}
+	cfg, bad := s.importConfig(req)
+	if bad != nil {
+		writeJSON(w, http.StatusBadRequest, *bad)
+		return
+	}
+	sc, err := s.loadConfigured(req, cfg)
 	if err != nil {
-		writeJSON(w, http.StatusBadRequest, scenarioProblems(err))
+		writeJSON(w, http.StatusBadRequest, sourced(scenarioProblems(err), fromScenario))
 		return
 	}
 	if err := checkFootprint(sc, s.opt.MaxSessionBytes); err != nil {
@@ -123,16 +163,77 @@ func (s *Server) create(w http.ResponseWriter, r *http.Request) {
 		writeJSON(w, http.StatusServiceUnavailable, errorReply{Error: err.Error()})
 		return
 	}
-	writeJSON(w, http.StatusOK, describe(sess))
+	reply := describe(sess)
+	if cfg != nil {
+		for _, p := range cfg.Model.Problems {
+			reply.Warnings = append(reply.Warnings, warning{Line: p.At.Line, Message: p.Message, Text: p.String()})
+		}
+	}
+	writeJSON(w, http.StatusOK, reply)
+}
+
+// importConfig reads the request's pasted config, if any; a config that
+// cannot be read is a reply listing its problems, each at its line.
+func (s *Server) importConfig(req createRequest) (*run.Config, *errorReply) {
+	if req.Config == "" {
+		if req.From != "" && req.From != "auto" {
+			return nil, &errorReply{Error: "from: " + req.From + " names the product of a config, and none is pasted"}
+		}
+		return nil, nil
+	}
+	if req.From != "" && req.From != "auto" && !slices.Contains(importer.Products(), req.From) {
+		msg := fmt.Sprintf("from: rlsim reads no %s config yet (it reads %s): pick auto or one of them", req.From, strings.Join(importer.Products(), ", "))
+		return nil, &errorReply{Error: msg, Errors: []fieldError{{Message: msg, Text: configFile + ": " + msg, Source: fromConfig}}}
+	}
+	src := importer.Source{Path: configFile, Data: []byte(req.Config)} // no Read: an include is a problem
+	if s.onImport != nil {
+		s.onImport()
+	}
+	m, err := importer.Import(src, req.From)
+	if err == nil {
+		return run.ConfigFromModel(m, configLabel), nil
+	}
+	reply := &errorReply{Error: err.Error()}
+	var syntax *importer.SyntaxError
+	if errors.As(err, &syntax) {
+		for _, p := range syntax.Problems {
+			reply.Errors = append(reply.Errors, fieldError{Line: p.At.Line, Message: p.Message, Text: p.String(), Source: fromConfig})
+		}
+	} else {
+		reply.Errors = []fieldError{{Message: err.Error(), Text: err.Error(), Source: fromConfig}}
+	}
+	// A product named that the config is not: say which it looks like.
+	if d := importer.Detected(src); req.From != "" && req.From != "auto" && d != "" && d != req.From {
+		hint := fmt.Sprintf("this config looks like %s's, not %s's: pick %s or auto", d, req.From, d)
+		reply.Error = hint + "\n" + reply.Error
+		reply.Errors = append([]fieldError{{Message: hint, Text: configFile + ": " + hint, Source: fromConfig}}, reply.Errors...)
+	}
+	return nil, reply
+}
+
+// sourced is reply with every problem marked as source's.
+func sourced(reply errorReply, source string) errorReply {
+	for i := range reply.Errors {
+		reply.Errors[i].Source = source
+	}
+	return reply
 }
 
 // load reads the scenario a request asks for, with the server's overrides.
 func (s *Server) load(req createRequest) (*scenarios.Scenario, error) {
+	return s.loadConfigured(req, nil)
+}
+
+// loadConfigured is load with cfg, when not nil, written into the scenario as
+// rlsim run --config writes it.
+func (s *Server) loadConfigured(req createRequest, cfg *run.Config) (*scenarios.Scenario, error) {
 	var sc *scenarios.Scenario
 	var err error
 	switch {
 	case req.Builtin != "" && req.YAML != "":
 		return nil, errors.New("ask for a built-in or send YAML, not both")
+	case cfg != nil:
+		sc, err = s.loadWith(req, cfg)
 	case req.Builtin != "":
 		sc, err = run.Load(run.BuiltinPrefix + req.Builtin)
 	case req.YAML != "":
@@ -154,6 +255,25 @@ func (s *Server) load(req createRequest) (*scenarios.Scenario, error) {
 		return nil, err
 	}
 	return sc, nil
+}
+
+// loadWith is the scenario req asks for with cfg written into it: the
+// server's first scenario is read again from its source, with its --sets
+// after the config's, as rlsim run --config --set writes them.
+func (s *Server) loadWith(req createRequest, cfg *run.Config) (*scenarios.Scenario, error) {
+	switch {
+	case req.Builtin != "":
+		return cfg.Scenario(run.BuiltinPrefix+req.Builtin, nil, nil)
+	case req.YAML != "":
+		return cfg.Scenario(editorFile, []byte(req.YAML), nil)
+	case s.opt.First != nil:
+		sets, err := run.ParseSets(s.opt.First.Sets)
+		if err != nil {
+			return nil, err
+		}
+		return cfg.Scenario(s.opt.First.File, s.opt.First.Source, sets)
+	}
+	return cfg.Scenario(run.BuiltinPrefix+scenarios.DefaultName, nil, nil)
 }
 
 // watchable checks, before any work, that sc has lanes to watch and no more
@@ -342,10 +462,8 @@ func (s *Server) reproduce(sc *scenarios.Scenario) string {
 	if s.opt.Overrides.Lanes != "" {
 		flags = append(flags, "--lanes "+run.ShellQuote(s.opt.Overrides.Lanes))
 	}
-	if sc == s.opt.First {
-		for _, set := range sc.Sets {
-			flags = append(flags, "--set "+run.ShellQuote(set))
-		}
+	for _, set := range sc.Sets { // the first scenario's, also when read again with a pasted config
+		flags = append(flags, "--set "+run.ShellQuote(set))
 	}
 	return "rlsim run " + strings.Join(append([]string{run.ShellQuote(arg)}, flags...), " ")
 }

@@ -75,6 +75,7 @@ type Server struct {
 	closed   sync.Once
 	onEnd    func() // tests: called when a session ends
 	onBuild  func() // tests: called as a session's simulation starts being built
+	onImport func() // tests: called as a pasted config starts being imported
 }
 
 // New returns a Server for opt.

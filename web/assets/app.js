@@ -66,13 +66,15 @@ function setStatus(text, error) {
   s.classList.toggle("error", !!error);
 }
 
-// openSession asks for a session (a built-in, YAML, or the server's first) and
-// starts drawing it; on a scenario's problems it shows them in the editor.
+// openSession asks for a session (a built-in, YAML, or the server's first,
+// with a pasted config or not) and starts drawing it; on problems it shows
+// each under its editor, the scenario's or the config's.
 async function openSession(body) {
   const { ok, data } = await post("/api/sessions", body);
   if (ok) state.opened = body;
   if (!ok) {
-    if (data.errors && body.yaml !== undefined) { showProblems(data.errors, data.error); return false; }
+    if (data.errors && (body.yaml !== undefined || body.config !== undefined)) { showProblems(data.errors, data.error, body.config !== undefined); return false; }
+    if (body.config !== undefined) editors.config.show([], data.error, []);
     setStatus(data.error, true);
     return false;
   }
@@ -86,8 +88,11 @@ async function openSession(body) {
   state.width = 0;
   setupControls();
   $("yaml").value = data.yaml;
-  showProblems([], "");
-  editorChanged();
+  editors.scenario.show([], "", []);
+  if (body.config !== undefined) {
+    editors.config.show([], "", data.warnings || []);
+    if (!(data.warnings || []).length) editors.config.status.textContent = `applied: ${data.lanes.map((l) => l.name).join(", ")} in place of the scenario's lanes`;
+  } else editors.config.show([], "", []);
   $("description").textContent = data.description || "";
   const sel = $("scenario");
   sel.value = [...sel.options].some((o) => o.value === data.name && !o.disabled) && body.yaml === undefined ? data.name : "";
@@ -461,62 +466,96 @@ function showSample(smp) {
   tip.hidden = false;
 }
 
-// The editor: line numbers, and each problem marked at its line.
-let problems = [];
-function editorChanged() {
-  const ta = $("yaml");
-  const lines = ta.value.split("\n").length;
-  const bad = new Set(problems.map((p) => p.line));
-  let html = "";
-  for (let n = 1; n <= lines; n++) html += (bad.has(n) ? `<span class="bad">${n}</span>` : n) + "\n";
-  $("gutter").innerHTML = html;
-  syncScroll();
-}
-function syncScroll() {
-  const ta = $("yaml");
-  $("gutter").scrollTop = ta.scrollTop;
-  const marks = $("marks");
-  marks.textContent = "";
-  const lh = 18, pad = 6;
-  for (const p of problems) {
-    if (!(p.line > 0)) continue;
-    const d = document.createElement("div");
-    d.dataset.line = p.line;
-    d.style.top = (pad + (p.line - 1) * lh - ta.scrollTop) + "px";
-    const sp = document.createElement("span");
-    sp.textContent = (p.field ? p.field + ": " : "") + p.message;
-    d.appendChild(sp);
-    marks.appendChild(d);
+// The editors, the scenario's and the product config's: line numbers, and
+// each problem (red) or warning (amber) marked at its line.
+class Editor {
+  constructor(ta, gutter, marks, list, status) {
+    Object.assign(this, { ta: $(ta), gutter: $(gutter), marks: $(marks), list: $(list), status: $(status), problems: [], warnings: [] });
+    this.ta.addEventListener("input", () => this.show([], "", []));
+    this.ta.addEventListener("scroll", () => this.sync());
+  }
+  // marked is every problem and warning with a line, problems first.
+  marked() { return [...this.problems.map((p) => ({ p, warn: false })), ...this.warnings.map((p) => ({ p, warn: true }))]; }
+  changed() {
+    const lines = this.ta.value.split("\n").length;
+    const bad = new Set(this.problems.map((p) => p.line)), warn = new Set(this.warnings.map((p) => p.line));
+    let html = "";
+    for (let n = 1; n <= lines; n++) html += (bad.has(n) ? `<span class="bad">${n}</span>` : warn.has(n) ? `<span class="warn">${n}</span>` : n) + "\n";
+    this.gutter.innerHTML = html;
+    this.sync();
+  }
+  sync() {
+    const ta = this.ta;
+    this.gutter.scrollTop = ta.scrollTop;
+    this.marks.textContent = "";
+    const lh = 18, pad = 6, at = new Map();
+    for (const { p, warn } of this.marked()) {
+      if (!(p.line > 0)) continue;
+      // One mark a line: a problem's message (with how many more), or a
+      // warning's band alone; the list below has every one in full.
+      const seen = at.get(p.line);
+      if (seen) {
+        if (!warn && seen.span) seen.span.textContent = seen.text + ` (and ${++seen.more} more)`;
+        continue;
+      }
+      const d = document.createElement("div");
+      d.dataset.line = p.line;
+      if (warn) d.className = "warn";
+      d.style.top = (pad + (p.line - 1) * lh - ta.scrollTop) + "px";
+      const mark = { more: 0 };
+      if (!warn) {
+        mark.span = document.createElement("span");
+        mark.text = mark.span.textContent = (p.field ? p.field + ": " : "") + p.message;
+        d.appendChild(mark.span);
+      }
+      at.set(p.line, mark);
+      this.marks.appendChild(d);
+    }
+  }
+  // show lists problems (nothing applied) and warnings (applied anyway).
+  show(problems, summary, warnings) {
+    this.problems = problems || [];
+    this.warnings = warnings || [];
+    const ul = this.list;
+    ul.textContent = "";
+    for (const { p, warn } of this.marked()) {
+      const li = document.createElement("li");
+      li.textContent = (warn ? "warning: " : "") + p.text;
+      li.dataset.line = p.line;
+      if (warn) li.className = "warn";
+      li.onclick = () => this.goto(p.line);
+      ul.appendChild(li);
+    }
+    if (!this.problems.length && summary) {
+      const li = document.createElement("li");
+      li.textContent = summary;
+      ul.appendChild(li);
+    }
+    const n = this.problems.length, w = this.warnings.length;
+    this.status.textContent = n ? `${n} problem${n > 1 ? "s" : ""}: nothing applied` :
+      w ? `applied; ${w} part${w > 1 ? "s" : ""} the scenario cannot say as the config does` : "";
+    this.changed();
+  }
+  goto(line) {
+    if (!(line > 0)) return;
+    const ta = this.ta;
+    const lines = ta.value.split("\n");
+    let pos = 0;
+    for (let n = 1; n < line && n <= lines.length; n++) pos += lines[n - 1].length + 1;
+    ta.focus();
+    ta.setSelectionRange(pos, pos + (lines[line - 1] || "").length);
+    ta.scrollTop = Math.max(0, (line - 5) * 18);
+    this.sync();
   }
 }
-function showProblems(list, summary) {
-  problems = list || [];
-  const ul = $("problems");
-  ul.textContent = "";
-  for (const p of problems) {
-    const li = document.createElement("li");
-    li.textContent = p.text;
-    li.dataset.line = p.line;
-    li.onclick = () => gotoLine(p.line);
-    ul.appendChild(li);
-  }
-  if (!problems.length && summary) {
-    const li = document.createElement("li");
-    li.textContent = summary;
-    ul.appendChild(li);
-  }
-  $("edit-status").textContent = problems.length ? `${problems.length} problem${problems.length > 1 ? "s" : ""}: nothing applied` : "";
-  editorChanged();
-}
-function gotoLine(line) {
-  const ta = $("yaml");
-  const lines = ta.value.split("\n");
-  let pos = 0;
-  for (let n = 1; n < line && n <= lines.length; n++) pos += lines[n - 1].length + 1;
-  ta.focus();
-  ta.setSelectionRange(pos, pos + (lines[line - 1] || "").length);
-  ta.scrollTop = Math.max(0, (line - 5) * 18);
-  syncScroll();
+const editors = {};
+
+// showProblems shows a refused session's problems under the editor each is
+// in: the config's under the config, the rest under the scenario.
+function showProblems(list, summary, configSent) {
+  const config = (list || []).filter((p) => p.source === "config");
+  editors.scenario.show((list || []).filter((p) => p.source !== "config"), config.length ? "" : summary, []);
+  if (configSent) editors.config.show(config, "", []);
 }
 
 function wire() {
@@ -529,9 +568,15 @@ function wire() {
   for (const id of ["limit", "window", "burst"]) $(id).addEventListener("change", pushRule);
   $("rate").addEventListener("change", pushRate);
   $("group").addEventListener("change", pickGroup);
+  editors.scenario = new Editor("yaml", "gutter", "marks", "problems", "edit-status");
+  editors.config = new Editor("config", "config-gutter", "config-marks", "config-problems", "config-status");
   $("apply").addEventListener("click", () => openSession({ yaml: $("yaml").value }));
-  $("yaml").addEventListener("input", () => { problems = []; $("problems").textContent = ""; $("edit-status").textContent = ""; editorChanged(); });
-  $("yaml").addEventListener("scroll", syncScroll);
+  $("apply-config").addEventListener("click", () => {
+    if (!$("config").value.trim()) { editors.config.show([], "paste a config first", []); return; }
+    const body = { config: $("config").value, from: $("from").value };
+    if ($("yaml").value.trim()) body.yaml = $("yaml").value;
+    openSession(body);
+  });
   document.addEventListener("keydown", (e) => {
     if (e.target.closest("textarea, input, select")) return;
     if (e.key === " ") { e.preventDefault(); $("play").click(); }
