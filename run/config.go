@@ -28,13 +28,23 @@ func ConfigFromModel(m *importer.Model, label string) *Config {
 // refuses a config with any part the scenario cannot say. The problems of a
 // config imported anyway are in the Model, for the caller to show.
 func ImportConfig(path, from string, strict bool) (*Config, error) {
+	return importFile(path, from, strict, "--config: ")
+}
+
+// ImportFile is ImportConfig for rlsim import, whose errors name the file
+// alone (it is the command's argument, not a --config).
+func ImportFile(path, from string, strict bool) (*Config, error) {
+	return importFile(path, from, strict, "")
+}
+
+func importFile(path, from string, strict bool, prefix string) (*Config, error) {
 	src, err := importer.SourceFile(path)
 	if err != nil {
-		return nil, BadInputf("--config: %v", err)
+		return nil, BadInputf("%s%v", prefix, err)
 	}
 	m, err := importer.Import(src, from)
 	if err != nil {
-		return nil, BadInputf("--config: %v", err)
+		return nil, BadInputf("%s%v", prefix, err)
 	}
 	if strict && len(m.Problems) > 0 {
 		return nil, BadInput(problemsError(m))

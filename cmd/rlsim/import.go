@@ -61,7 +61,7 @@ config's limits without writing the scenario.`,
 }
 
 func importRun(opts *importOptions) error {
-	cfg, err := run.ImportConfig(opts.Config.Path, opts.Config.From, opts.Config.Strict)
+	cfg, err := run.ImportFile(opts.Config.Path, opts.Config.From, opts.Config.Strict)
 	if err != nil {
 		return err
 	}
