@@ -163,6 +163,12 @@ func retries(r sim.Result) []string {
 	if hi.RetryAmplification < 1.2 {
 		return nil
 	}
+	if trimFloat(hi.RetryAmplification, 2) == trimFloat(lo.RetryAmplification, 2) {
+		// No lane stands out: one sentence of them all, not one lane named
+		// both the most and the least.
+		return []string{fmt.Sprintf("retries multiplied the load alike under every lane: %s attempts per request",
+			trimFloat(hi.RetryAmplification, 2))}
+	}
 	return []string{fmt.Sprintf("retries multiplied the load most under %s (%s attempts per request, all done at t=%s) and least under %s (%s, done at t=%s)",
 		hi.Title(), trimFloat(hi.RetryAmplification, 2), FormatDuration(hi.AllDoneAt),
 		lo.Title(), trimFloat(lo.RetryAmplification, 2), FormatDuration(lo.AllDoneAt))}

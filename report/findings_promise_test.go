@@ -174,3 +174,20 @@ func TestPromiseList(t *testing.T) {
 		}
 	}
 }
+
+// Lanes whose retries multiplied the load alike are said alike: no lane is
+// named both the most and the least.
+func TestRetriesAlikeNameNoLaneTwice(t *testing.T) {
+	r := sim.Result{Lanes: []sim.LaneResult{
+		{Lane: sim.LaneTokenBucket, Name: "token_bucket", RetryAmplification: 3.58},
+		{Lane: sim.LaneGCRA, Name: "gcra", RetryAmplification: 3.5801},
+	}}
+	got := retries(r)
+	if len(got) != 1 || got[0] != "retries multiplied the load alike under every lane: 3.58 attempts per request" {
+		t.Errorf("retries = %q", got)
+	}
+	r.Lanes[1].RetryAmplification = 2.1
+	if got := retries(r); len(got) != 1 || !strings.Contains(got[0], "most under "+sim.LaneTokenBucket.Title()) || !strings.Contains(got[0], "least under "+sim.LaneGCRA.Title()) {
+		t.Errorf("retries with a difference = %q", got)
+	}
+}

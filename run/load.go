@@ -7,6 +7,7 @@ import (
 	"os"
 	"strings"
 	"sync"
+	"sync/atomic"
 
 	"github.com/rlsim/rlsim/scenarios"
 )
@@ -49,6 +50,9 @@ func Load(arg string, sets ...scenarios.Set) (*scenarios.Scenario, error) {
 			return nil, err
 		}
 		return scenarios.Parse(StdinFile, data, sets...)
+	}
+	if arg == CommandLineArg {
+		return scenarios.Parse(CommandLineFile, commandLine.Load().([]byte), sets...)
 	}
 	if name, ok := strings.CutPrefix(arg, BuiltinPrefix); ok {
 		if _, ok := scenarios.BuiltinSource(name); !ok {
@@ -140,3 +144,16 @@ func stdinScenario() ([]byte, error) {
 	}
 	return stdin.data, stdin.err
 }
+
+// CommandLineArg is the argument that reads the scenario a command built
+// from its flags (SetCommandLine: rlsim run --limit … --traffic …), and
+// CommandLineFile the name its problems are reported at.
+const (
+	CommandLineArg  = "\x00command-line"
+	CommandLineFile = "command-line.yaml"
+)
+
+var commandLine atomic.Value // []byte
+
+// SetCommandLine makes data the scenario CommandLineArg loads.
+func SetCommandLine(data []byte) { commandLine.Store(data) }

@@ -83,7 +83,29 @@ func LoadBuiltin(name string, sets ...Set) (*Scenario, error) {
 	if s.Config != nil {
 		s.Config.Name = name
 	}
+	if changed := changingSets(sets); len(changed) > 0 {
+		// The shipped description speaks of the shipped scenario.
+		s.Description = fmt.Sprintf("the built-in %s with --set %s; as shipped: %s", name, strings.Join(changed, " --set "), s.Description)
+	}
 	return s, nil
+}
+
+// changingSets are the sets, as written, that change what a scenario is
+// about: any but its seed, description, checks and buckets, and the
+// ConfigSets (--config names itself).
+func changingSets(sets []Set) []string {
+	var out []string
+	for _, set := range sets {
+		if set.label != "" || len(set.steps) == 0 {
+			continue
+		}
+		switch set.steps[0].field {
+		case "seed", "description", "checks", "bucket":
+			continue
+		}
+		out = append(out, set.Path+"="+set.Value)
+	}
+	return out
 }
 
 // UnknownBuiltin says that name is no built-in scenario and which ones there are.

@@ -53,6 +53,8 @@ var documentedDefaults = map[string]string{
 	"conform --output": "text", "replay --output": "text", "run --output": "text", "sweep --output": "text",
 	"sweep merge --output": "text", "version --output": "text",
 	"validate --format": "text", "validate --output": "text", "scenarios --format": "text", "scenarios --output": "text",
+	// docs/scenarios.md "A scenario in one line"
+	"run --limit": "[]", "run --traffic": "[]", "run --print-scenario": "false",
 	"run --config": "", "run --from": "auto", "run --strict": "false",
 	"sweep --config": "", "sweep --from": "auto", "sweep --strict": "false",
 	"validate --config": "", "validate --from": "auto", "validate --strict": "false",

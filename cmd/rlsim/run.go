@@ -33,6 +33,7 @@ type runOptions struct {
 	MaxEvents int64
 	Config    configFlags
 	config    *run.Config // Config imported
+	OneLine   oneLine
 	// Seeds above 1 runs each scenario with that many seeds and reports the spread.
 	Seeds int
 	// Width is the terminal's width for the table, 0 for the full layout.
@@ -113,6 +114,9 @@ results.json) and an absolute one must lie outside DIR.`,
 				return err
 			}
 			opts.config = cfg
+			if err := opts.oneLineScenario(args); err != nil || opts.OneLine.Print {
+				return err
+			}
 			if opts.Width < 0 {
 				return badInputf("--width: must be 0 or more, got %d", opts.Width)
 			}
@@ -141,6 +145,9 @@ results.json) and an absolute one must lie outside DIR.`,
 	f.IntVar(&opts.Width, "width", opts.Width, "fit the table to `N` columns (default: the terminal's width; 0: full layout)")
 	f.Int64Var(&opts.MaxEvents, "max-events", defaultMaxEvents, "the event budget: refuse a scenario estimated to need more than `N` events, and stop a run that reaches N")
 	opts.Config.add(f)
+	f.StringArrayVar(&opts.OneLine.Limits, "limit", nil, "run without a file: a limit `SPEC` 'key=ip limit=100/1m burst=20 name=N endpoint=/login' (replay's syntax); repeatable")
+	f.StringArrayVar(&opts.OneLine.Traffic, "traffic", nil, "run without a file: a client group `SPEC` '100 poisson 2/s retry=exponential' (count, arrival kind, rate, retry kind, NAME=VALUE fields); repeatable")
+	f.BoolVar(&opts.OneLine.Print, "print-scenario", false, "print the scenario --limit and --traffic build, to save and edit, instead of running it")
 	_ = cmd.RegisterFlagCompletionFunc("format", cobra.FixedCompletions(output.Completions(output.ForRuns), cobra.ShellCompDirectiveNoFileComp))
 	_ = cmd.RegisterFlagCompletionFunc("lanes", completeLanes)
 	_ = cmd.RegisterFlagCompletionFunc("trace", cobra.FixedCompletions([]string{"csv", "jsonl"}, cobra.ShellCompDirectiveFilterFileExt))
@@ -167,5 +174,36 @@ func (opts *runOptions) overrides() run.Overrides {
 
 // reproduce is the command line that runs arg again with the same settings.
 func reproduce(opts *runOptions, arg string, o report.Run) string {
+	if arg == run.CommandLineArg {
+		return opts.OneLine.command(opts.overrides().Command("", o.Seed()))
+	}
 	return opts.overrides().Command(arg, o.Seed())
+}
+
+// oneLineScenario builds the scenario of --limit and --traffic, if given,
+// and runs it in place of a file's, or prints it (--print-scenario).
+func (opts *runOptions) oneLineScenario(args []string) error {
+	o := &opts.OneLine
+	switch {
+	case !o.given() && o.Print:
+		return badInputf("--print-scenario: prints the scenario --limit and --traffic build; give them")
+	case !o.given():
+		return nil
+	case len(args) > 0:
+		return badInputf("--limit, --traffic: build a scenario of their own; give them or a scenario %s, not both", run.ShellQuote(args[0]))
+	}
+	data, err := o.scenario()
+	if err != nil {
+		return err
+	}
+	run.SetCommandLine(data)
+	if _, err := run.Load(run.CommandLineArg); err != nil {
+		return badInput(err)
+	}
+	if o.Print {
+		_, err := opts.Out.Write(data)
+		return err
+	}
+	opts.Args = []string{run.CommandLineArg}
+	return nil
 }
