@@ -269,7 +269,7 @@ func yamlValue(s string) string {
 }
 
 // command is the rlsim run command line of o with the rest of a command's
-// flags (base: "rlsim run ” --seed 1 …", its empty argument dropped).
+// flags (base: Overrides.Command of an empty argument, which it drops).
 func (o *oneLine) command(base string) string {
 	parts := []string{"rlsim run"}
 	for _, l := range o.Limits {
