@@ -3,6 +3,7 @@ package run
 import (
 	"bufio"
 	"encoding/json"
+	"io"
 	"os"
 	"path/filepath"
 	"strconv"
@@ -16,6 +17,7 @@ import (
 // Ctrl-C leaves no partial trace behind.
 type TraceFile struct {
 	path  string
+	to    io.Writer // StdoutTrace: where Commit copies the trace, in place of path
 	tmp   *os.File
 	w     *bufio.Writer
 	jsonl bool
@@ -31,6 +33,9 @@ var traceColumns = []string{"scenario", "at_ns", "lane", "event", "client", "cla
 
 // TraceIsJSONL reports whether the trace's name asks for JSON lines rather than CSV.
 func TraceIsJSONL(path string) (bool, error) {
+	if path == StdoutTrace {
+		return true, nil
+	}
 	switch strings.ToLower(filepath.Ext(path)) {
 	case ".csv":
 		return false, nil
@@ -38,6 +43,21 @@ func TraceIsJSONL(path string) (bool, error) {
 		return true, nil
 	}
 	return false, BadInputf("--trace %s: want a file name ending in .csv or .jsonl", path)
+}
+
+// StdoutTrace is the --trace that writes the trace, JSON lines, to standard
+// output (which then carries nothing else).
+const StdoutTrace = "-"
+
+// CreateTraceTo starts a trace, JSON lines, that Commit copies to w whole:
+// a trace to standard output, kept aside until the run is done, so that an
+// error or Ctrl-C writes none of it.
+func CreateTraceTo(w io.Writer) (*TraceFile, error) {
+	tmp, err := os.CreateTemp("", ".rlsim-trace.*.tmp")
+	if err != nil {
+		return nil, err
+	}
+	return &TraceFile{to: w, tmp: tmp, w: bufio.NewWriterSize(tmp, 1<<16), jsonl: true}, nil
 }
 
 // CreateTrace starts a trace that Commit puts at path: CSV, or JSON lines when
@@ -67,6 +87,14 @@ func (t *TraceFile) Sink(scenario string) sim.TraceSink {
 func (t *TraceFile) Commit() error {
 	if err := t.w.Flush(); err != nil {
 		t.Abort()
+		return err
+	}
+	if t.to != nil {
+		defer t.Abort() // the copy made, the file goes
+		if _, err := t.tmp.Seek(0, io.SeekStart); err != nil {
+			return err
+		}
+		_, err := io.Copy(t.to, t.tmp)
 		return err
 	}
 	// CreateTemp makes the file private; a trace is an ordinary output file.

@@ -134,7 +134,7 @@ results.json) and an absolute one must lie outside DIR.`,
 	}
 	f := cmd.Flags()
 	formatFlag(f, &opts.Format, output.Default, output.Help(output.ForRuns))
-	f.StringVar(&opts.TracePath, "trace", "", "write every attempt to `FILE` (.csv or .jsonl)")
+	f.StringVar(&opts.TracePath, "trace", "", "write every attempt to `FILE` (.csv or .jsonl; - is standard output, as JSON lines, with --out DIR for the results)")
 	f.StringVar(&opts.OutDir, "out", "", "write the HTML report, PNG plots and results.json to `DIR`")
 	f.Uint64Var(&seed, "seed", 0, "seed of every random stream, replacing the file's")
 	f.DurationVar(&opts.Duration, "duration", 0, "how long new requests may start, replacing the file's")

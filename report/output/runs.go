@@ -69,10 +69,16 @@ func Runs(ctx context.Context, out io.Writer, list []*scenarios.Scenario, o RunO
 		defer dir.Abort() // after Commit, a no-op
 	}
 	var trace *run.TraceFile
-	if o.Trace != "" {
-		if trace, err = run.CreateTrace(report.TracePath(o.Trace, dir)); err != nil {
-			return nil, err
-		}
+	switch {
+	case o.Trace == run.StdoutTrace:
+		trace, err = run.CreateTraceTo(out)
+	case o.Trace != "":
+		trace, err = run.CreateTrace(report.TracePath(o.Trace, dir))
+	}
+	if err != nil {
+		return nil, err
+	}
+	if trace != nil {
 		defer trace.Abort() // after Commit, a no-op
 	}
 	var runs []report.Run
@@ -87,7 +93,7 @@ func Runs(ctx context.Context, out io.Writer, list []*scenarios.Scenario, o RunO
 	if err := f.Runs(&buf, runs, o.Width); err != nil {
 		return nil, err
 	}
-	if trace != nil {
+	if trace != nil && o.Trace != run.StdoutTrace {
 		if err := trace.Commit(); err != nil {
 			return nil, err
 		}
@@ -103,6 +109,9 @@ func Runs(ctx context.Context, out io.Writer, list []*scenarios.Scenario, o RunO
 		if err := dir.Commit(); err != nil {
 			return nil, err
 		}
+	}
+	if o.Trace == run.StdoutTrace { // standard output carries the trace alone
+		return runs, trace.Commit()
 	}
 	if _, err := out.Write(buf.Bytes()); err != nil {
 		return nil, err
@@ -138,7 +147,10 @@ func CheckPaths(dir, trace string) error {
 	if dir != "" {
 		errs = append(errs, report.CheckDir(dir))
 	}
-	if trace != "" {
+	switch {
+	case trace == run.StdoutTrace && dir == "":
+		errs = append(errs, run.BadInputf("--trace -: the trace then takes standard output, so the results need --out DIR"))
+	case trace != "" && trace != run.StdoutTrace:
 		_, err := run.TraceIsJSONL(trace)
 		errs = append(errs, err, report.CheckTrace(trace, dir))
 	}
