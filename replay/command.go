@@ -51,6 +51,9 @@ func (c Command) Run(ctx context.Context, names []string, o Options) error {
 		return run.BadInput(err)
 	}
 	if c.Warn != nil {
+		if o.Format == "auto" && res.Format != "" {
+			fmt.Fprintf(c.Warn, "rlsim replay: read as %s (detected from the first line that shows a format; --log-format names one)\n", res.Format)
+		}
 		for _, w := range res.Warnings {
 			fmt.Fprintf(c.Warn, "rlsim replay: warning: %s\n", w)
 		}

@@ -47,7 +47,8 @@ func TestCommandRun(t *testing.T) {
 	if got, err := os.ReadFile(filepath.Join(dir, "replay.json")); err != nil || string(got) != out.String() {
 		t.Errorf("replay.json = %v, differs from the output", err)
 	}
-	if !strings.HasPrefix(warn.String(), "rlsim replay: warning: 5 of 25 lines (20.0%) did not parse") {
+	if !strings.HasPrefix(warn.String(), "rlsim replay: read as combined (detected") ||
+		!strings.Contains(warn.String(), "\nrlsim replay: warning: 5 of 25 lines (20.0%) did not parse") {
 		t.Errorf("warnings %q", warn.String())
 	}
 	if !strings.Contains(progress.String(), " lines") || !strings.HasSuffix(progress.String(), "\r\033[K") {
