@@ -36,6 +36,14 @@ type Flags struct {
 	// text_format string (--nginx-format, --envoy-format): either one implies
 	// its --log-format.
 	NginxFormat, EnvoyFormat string
+
+	// ToScenario, when set, derives a scenario from the log instead of
+	// replaying it (--to-scenario): "-" prints it, another value is the file
+	// written. Key, Groups and MaxEvents shape it (--key, --groups, --max-events).
+	ToScenario string
+	Key        string
+	Groups     int
+	MaxEvents  int64
 }
 
 // Options are the replay f asks for, or every bad flag's error at once, each
