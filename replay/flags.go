@@ -44,6 +44,14 @@ type Flags struct {
 	HashKey  string
 	State    string
 	Seed     uint64
+
+	// ToScenario, when set, derives a scenario from the log instead of
+	// replaying it (--to-scenario): "-" prints it, another value is the file
+	// written. Key, Groups and MaxEvents shape it (--key, --groups, --max-events).
+	ToScenario string
+	Key        string
+	Groups     int
+	MaxEvents  int64
 }
 
 // Options are the replay f asks for, or every bad flag's error at once, each

@@ -2,6 +2,8 @@ package main
 
 import (
 	"context"
+	"errors"
+	"fmt"
 	"io"
 	"os"
 	"strings"
@@ -22,6 +24,7 @@ type replayOptions struct {
 	Args   []string
 	OutDir string
 	replay.Flags
+	given func(flag string) bool // whether a flag was set (--to-scenario refuses the replay's own)
 }
 
 // NewCmdReplay builds "rlsim replay". runF, when not nil, replaces the replay itself (tests).
@@ -79,6 +82,7 @@ beyond the limit.`,
 					}
 				}
 			}
+			opts.given = cmd.Flags().Changed
 			if runF != nil {
 				return runF(opts)
 			}
@@ -110,10 +114,28 @@ beyond the limit.`,
 	f.StringVar(&opts.State, "state", "local", "where each --limit's state lives with replicas: local (each replica counts alone), divided (each its share), shared (one atomic store)")
 	f.Uint64Var(&opts.Seed, "seed", 1, "the `seed` of random routing")
 	f.StringArrayVar(&opts.Where, "where", nil, "with --find, a `CONDITION` '[lane LANE] METRIC OP VALUE' on a swept row, METRIC one of "+replay.WhereMetricNames()+"; repeatable")
+	// --to-scenario: a scenario derived from the log (docs/replay.md, "A scenario from a log").
+	f.StringVar(&opts.ToScenario, "to-scenario", "", "derive a scenario from the log instead: print it, or write it to `FILE` (--to-scenario=FILE; never over a file rlsim did not write)")
+	f.Lookup("to-scenario").NoOptDefVal = "-"
+	f.StringVar(&opts.Key, "key", "ip", "with --to-scenario, what a client is: a key `SPEC` as a --limit's")
+	f.IntVar(&opts.Groups, "groups", 5, "with --to-scenario, at most `N` client groups (1 to 50)")
+	f.Int64Var(&opts.MaxEvents, "max-events", 50_000_000, "with --to-scenario, refuse a derived scenario estimated to need more than `N` events")
 	return cmd
 }
 
 func replayRun(opts *replayOptions) error {
+	given := opts.given
+	if given == nil {
+		given = func(string) bool { return false }
+	}
+	if opts.ToScenario != "" {
+		return toScenarioRun(opts, given)
+	}
+	for _, f := range []string{"key", "groups", "max-events"} {
+		if given(f) {
+			return badInput(fmt.Errorf("--%s: only with --to-scenario (a --limit names its own key)", f))
+		}
+	}
 	ro, err := opts.Options()
 	if err != nil {
 		return badInput(err)
@@ -121,4 +143,20 @@ func replayRun(opts *replayOptions) error {
 	c := replay.Command{Stdin: os.Stdin, Out: opts.Out, Warn: opts.Err, Progress: opts.Progress, Clock: time.Now,
 		Width: terminalWidth(opts.Out), Format: opts.Format, Find: opts.Find != "", Dir: opts.OutDir}
 	return c.Run(ctxOf(opts.Ctx), opts.Args, ro)
+}
+
+func toScenarioRun(opts *replayOptions, given func(string) bool) error {
+	do, err := opts.DeriveOptions(given)
+	if opts.ToScenario == "-" {
+		for _, a := range opts.Args {
+			if strings.HasSuffix(a, ".yaml") || strings.HasSuffix(a, ".yml") {
+				err = errors.Join(err, fmt.Errorf("--to-scenario: %s would be read as a log; write --to-scenario=%s to write the scenario there", a, a))
+			}
+		}
+	}
+	if err != nil {
+		return badInput(err)
+	}
+	c := replay.ScenarioCommand{Stdin: os.Stdin, Out: opts.Out, Err: opts.Err, To: opts.ToScenario}
+	return c.Run(ctxOf(opts.Ctx), opts.Args, do)
 }

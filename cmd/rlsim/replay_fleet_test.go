@@ -85,7 +85,7 @@ func TestReplayDocsFleetExamples(t *testing.T) {
 		t.Fatal(err)
 	}
 	s := string(data)
-	from, to := strings.Index(s, "## Product lanes and configs"), strings.Index(s, "## Limits and keys")
+	from, to := strings.Index(s, "## Product lanes and configs"), strings.Index(s, "## A scenario from a log")
 	if from < 0 || to < from {
 		t.Fatal("docs/replay.md lacks the sections")
 	}

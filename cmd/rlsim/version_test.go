@@ -18,6 +18,9 @@ func TestVersionNamesTheCommit(t *testing.T) {
 	}
 	want := strings.TrimSpace(string(head))
 	bin := binary(t)
+	if info, err := exec.Command("go", "version", "-m", bin).Output(); err == nil && !strings.Contains(string(info), "vcs.revision=") {
+		t.Skip("go stamped no commit into this build (it does not in a git worktree): nothing for rlsim to name")
+	}
 	out, err := exec.Command(bin, "version", "-o", "json").Output()
 	if err != nil {
 		t.Fatal(err)
