@@ -36,6 +36,9 @@ type Flags struct {
 	// text_format string (--nginx-format, --envoy-format): either one implies
 	// its --log-format.
 	NginxFormat, EnvoyFormat string
+	// Shard is --shard i/n: replay shard i of n of the keys (ParseShard) and
+	// print a partial result for rlsim replay merge.
+	Shard string
 }
 
 // Options are the replay f asks for, or every bad flag's error at once, each
@@ -148,6 +151,11 @@ func (opts Flags) Options() (Options, error) {
 			errs = append(errs, err)
 		}
 		ro.Where = append(ro.Where, w)
+	}
+	if opts.Shard != "" {
+		sh, err := ParseShard(opts.Shard)
+		ro.Shard = sh
+		errs = append(errs, err, CheckShardable(ro.Limits))
 	}
 	switch opts.Format {
 	case "text", "json", "csv":

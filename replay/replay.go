@@ -48,6 +48,8 @@ type Options struct {
 	Sweep *Sweep
 	// Where is what Result.Smallest picks by (default DefaultWhere).
 	Where []Where
+	// Shard, when set, replays only the keys it owns (shard.go); see WritePartial.
+	Shard Shard
 
 	reorderMax int // the reorder buffer's bound in lines (tests; default reorderLines)
 	batchMax   int // the events per batch (tests; default batchLen)
@@ -328,6 +330,10 @@ func read(ctx context.Context, inputs []Input, opts Options, res *Result, send f
 			for i, end := range ends {
 				if end < 0 {
 					ids[i] = outOfScope
+					continue
+				}
+				if !opts.Shard.owns(keyBuf[from:end]) {
+					ids[i], from = outOfScope, end // another shard's key
 					continue
 				}
 				id, ok := keys.id(keyBuf[from:end], rec.At)

@@ -30,6 +30,8 @@ var documentedDefaults = map[string]string{
 	"replay --legit-below": "0.5", "replay --limit": "[]", "replay --log-format": "auto", "replay --out": "",
 	"replay --scenario": "", "replay --strict": "false", "replay --top": "10", "replay --tz": "UTC", "replay --vary": "",
 	"replay --where": "[]", "replay --nginx-format": "", "replay --envoy-format": "",
+	// docs/distributed.md: every key unless --shard; the merge prints text unless --format
+	"replay --shard": "", "replay merge --format": "text", "replay merge --out": "", "replay merge --output": "text",
 	// docs/output.md: a table by default; docs/scenarios.md: 50,000,000 events
 	"run --duration": "0s", "run --format": "text", "run --lanes": "", "run --max-events": "50000000", "run --out": "",
 	"run --seed": "0", "run --seeds": "1", "run --set": "[]", "run --trace": "", "run --wide": "false", "run --width": "0",

@@ -79,6 +79,8 @@ req.x-api-key, an ALB field such as client:port), joined by + (ip+endpoint).`,
 	f.StringVar(&opts.Vary, "vary", "", "replay limits[N].limit or limits[N].burst at each of `PATH=V1,V2 or PATH=FROM..TO/STEP`, in the same pass")
 	f.StringVar(&opts.Find, "find", "", "with --vary, `min PATH`: each lane's smallest value meeting every --where (default: refusing no key at or below the p99 of per-key peaks)")
 	f.StringArrayVar(&opts.Where, "where", nil, "with --find, a `CONDITION` '[lane LANE] METRIC OP VALUE' on a swept row, METRIC one of "+replay.WhereMetricNames()+"; repeatable")
+	f.StringVar(&opts.Shard, "shard", "", "replay share `i/n` of the keys (by FNV-1a of the key) and print a partial result for rlsim replay merge")
+	cmd.AddCommand(NewCmdReplayMerge(out, nil))
 	return cmd
 }
 
@@ -86,6 +88,9 @@ func replayRun(opts *replayOptions) error {
 	ro, err := opts.Options()
 	if err != nil {
 		return badInput(err)
+	}
+	if opts.Shard != "" {
+		return replayShardRun(opts, ro)
 	}
 	c := replay.Command{Stdin: os.Stdin, Out: opts.Out, Warn: opts.Err, Progress: opts.Progress, Clock: time.Now,
 		Width: terminalWidth(opts.Out), Format: opts.Format, Find: opts.Find != "", Dir: opts.OutDir}
