@@ -52,6 +52,9 @@ type Flags struct {
 	Key        string
 	Groups     int
 	MaxEvents  int64
+	// Shard is --shard i/n: replay shard i of n of the keys (ParseShard) and
+	// print a partial result for rlsim replay merge.
+	Shard string
 }
 
 // Options are the replay f asks for, or every bad flag's error at once, each
@@ -170,6 +173,19 @@ func (opts Flags) Options() (Options, error) {
 			errs = append(errs, err)
 		}
 		ro.Where = append(ro.Where, w)
+	}
+	if opts.Shard != "" {
+		sh, err := ParseShard(opts.Shard)
+		ro.Shard = sh
+		errs = append(errs, err, CheckShardable(ro.Limits))
+		for _, lane := range ro.Lanes {
+			if !slices.Contains(LaneNames, lane) && !slices.Contains(ProductLanes, lane) {
+				errs = append(errs, fmt.Errorf("--shard: lane %s is a --scenario's or --config's own: lanes by their own names are not merged yet; replay it without --shard", lane))
+			}
+		}
+		if ro.Fleet.on() {
+			errs = append(errs, fmt.Errorf("--shard: a fleet's figures (the busiest replica, the fleet's peak) are not merged yet: replay through %d replicas without --shard", ro.Fleet.Replicas))
+		}
 	}
 	switch opts.Format {
 	case "text", "json", "csv":

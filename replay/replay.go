@@ -66,6 +66,8 @@ type Options struct {
 	// configFormats are the --config's nginx log_formats by name, which
 	// --nginx-format may name instead of spelling one out.
 	configFormats map[string]string
+	// Shard, when set, replays only the keys it owns (shard.go); see WritePartial.
+	Shard Shard
 
 	reorderMax int  // the reorder buffer's bound in lines (tests; default reorderLines)
 	batchMax   int  // the events per batch (tests; default batchLen)
@@ -416,6 +418,10 @@ func read(ctx context.Context, inputs []Input, opts Options, res *Result, send f
 			for i, end := range ends {
 				if end < 0 {
 					ids[i] = outOfScope
+					continue
+				}
+				if !opts.Shard.owns(keyBuf[from:end]) {
+					ids[i], from = outOfScope, end // another shard's key
 					continue
 				}
 				id, ok := keys.id(keyBuf[from:end], rec.At)

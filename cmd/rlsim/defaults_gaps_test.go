@@ -34,6 +34,8 @@ var documentedDefaults = map[string]string{
 	"replay --config": "", "replay --from": "auto", "replay --replicas": "1", "replay --routing": "round_robin",
 	"replay --hash-key": "ip", "replay --state": "local", "replay --seed": "1",
 	"replay --to-scenario": "", "replay --key": "ip", "replay --groups": "5", "replay --max-events": "50000000",
+	// docs/distributed.md: every key unless --shard; the merge prints text unless --format
+	"replay --shard": "", "replay merge --format": "text", "replay merge --out": "", "replay merge --output": "text",
 	// docs/output.md: a table by default; docs/scenarios.md: 50,000,000 events
 	"run --duration": "0s", "run --format": "text", "run --lanes": "", "run --max-events": "50000000", "run --out": "",
 	"run --seed": "0", "run --seeds": "1", "run --set": "[]", "run --trace": "", "run --wide": "false", "run --width": "0",

@@ -120,6 +120,8 @@ beyond the limit.`,
 	f.StringVar(&opts.Key, "key", "ip", "with --to-scenario, what a client is: a key `SPEC` as a --limit's")
 	f.IntVar(&opts.Groups, "groups", 5, "with --to-scenario, at most `N` client groups (1 to 50)")
 	f.Int64Var(&opts.MaxEvents, "max-events", 50_000_000, "with --to-scenario, refuse a derived scenario estimated to need more than `N` events")
+	f.StringVar(&opts.Shard, "shard", "", "replay share `i/n` of the keys (by FNV-1a of the key) and print a partial result for rlsim replay merge")
+	cmd.AddCommand(NewCmdReplayMerge(out, nil))
 	return cmd
 }
 
@@ -139,6 +141,9 @@ func replayRun(opts *replayOptions) error {
 	ro, err := opts.Options()
 	if err != nil {
 		return badInput(err)
+	}
+	if opts.Shard != "" {
+		return replayShardRun(opts, ro)
 	}
 	c := replay.Command{Stdin: os.Stdin, Out: opts.Out, Warn: opts.Err, Progress: opts.Progress, Clock: time.Now,
 		Width: terminalWidth(opts.Out), Format: opts.Format, Find: opts.Find != "", Dir: opts.OutDir}
