@@ -26,7 +26,7 @@ var layers = [][]string{
 	{"run"},
 	{"run/sweep", "report", "tui", "conform"},
 	{"report/sweep", "web", "replay"},
-	{"report/output"},
+	{"report/output", "report/diff"},
 	{"cmd/rlsim"},
 }
 

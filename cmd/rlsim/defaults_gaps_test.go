@@ -63,6 +63,11 @@ var documentedDefaults = map[string]string{
 	"validate --config": "", "validate --from": "auto", "validate --strict": "false",
 	"tui --config": "", "tui --from": "auto", "tui --strict": "false",
 	"serve --config": "", "serve --from": "auto", "serve --strict": "false",
+	// docs/diff.md
+	"diff --scenario": "", "diff --log": "[]", "diff --lane": "", "diff --from": "auto", "diff --seed": "0",
+	"diff --max-events": "50000000", "diff --top": "10", "diff --fail-on": "[]", "diff --junit": "", "diff --format": "text",
+	"diff --output": "text", "diff --log-format": "auto", "diff --nginx-format": "", "diff --envoy-format": "", "diff --fields": "",
+	"diff --tz": "UTC", "diff --late": "5s", "diff --strict": "false",
 }
 
 // sameDefault compares a flag's default with a stated one, as the flag reads

@@ -88,6 +88,7 @@ func commandBase(t *testing.T) map[string][]string {
 		"sweep":       {tiny, "--vary", "limits[0].limit=4,6"},
 		"sweep merge": {partial},
 		"replay":      {filepath.Join("testdata", "numbers", "access.log"), "--limit", "key=ip limit=10/1s"},
+		"diff":        {diffCurrent, diffProposed, "--log", filepath.Join("testdata", "numbers", "access.log")},
 	}
 }
 

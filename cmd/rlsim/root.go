@@ -109,6 +109,7 @@ Exit status:
 		NewCmdSweep(out, progress, nil),
 		NewCmdReplay(out, progress, nil),
 		NewCmdImport(out, nil),
+		NewCmdDiff(out, nil),
 	)
 	usageOnBadArgs(root)
 	return root
