@@ -49,17 +49,15 @@ func Log(ctx context.Context, cur, prop *Side, o LogOptions) (*Report, []string,
 	sides := []*Side{cur, prop}
 	var limits [][]replay.Limit
 	var lanes [][]string
+	var configs []*sim.Config
 	var errs []error
 	notes := []string{}
 	for i, s := range sides {
-		l, ln, note, err := s.replayLimits()
+		l, ln, cfg, err := s.replayLimits()
 		if err != nil {
 			errs = append(errs, sideError(i, s, err))
 		}
-		if note != "" {
-			notes = append(notes, s.Arg+": "+note)
-		}
-		limits, lanes = append(limits, l), append(lanes, ln)
+		limits, lanes, configs = append(limits, l), append(lanes, ln), append(configs, cfg)
 	}
 	if err := errors.Join(errs...); err != nil {
 		return nil, nil, run.BadInput(err)
@@ -76,7 +74,7 @@ func Log(ctx context.Context, cur, prop *Side, o LogOptions) (*Report, []string,
 	var warnings []string
 	for i, s := range sides {
 		opts := o.Read
-		opts.Limits, opts.Lanes, opts.Top = limits[i], nil, math.MaxInt32 // every refused key
+		opts.Limits, opts.Lanes, opts.Top, opts.Config = limits[i], nil, math.MaxInt32, configs[i] // every refused key
 		for _, p := range lanePairs {
 			if !slices.Contains(opts.Lanes, p[i]) {
 				opts.Lanes = append(opts.Lanes, p[i])
@@ -157,51 +155,25 @@ func logFigures(l *replay.LaneResult) keyFigures {
 	return figs
 }
 
-// replayLimits are the side's limits and the lanes a log can replay them
-// through, as rlsim replay --scenario takes them (replay.FromScenario). A
-// product's config is taken as rlsim import writes it; its nginx lane, which
-// a log cannot replay yet, is replayed as gcra with the import's burst
-// (limit_req's burst + 1). nginx 1.22.1, ngx_http_limit_req_module.c
-// (ngx_http_limit_req_lookup, lines 454-462 and 512 at release-1.22.1): a
-// key's first request stores excess 0; a later one computes excess =
-// lr->excess − rate×ms/1000 + 1000, clipped at 0, and is refused when excess
-// > burst×1000. With T = 1/rate and the backlog X = excess×T/1000 + T, that
-// is X' = max(X − elapsed, 0) + T refused when X' > (burst+1)×T: GCRA's
-// rule (new TAT − now > burst×T) with burst + 1, nginx's whole-millisecond
-// clock aside (a log's times are whole seconds or milliseconds).
-func (s *Side) replayLimits() (limits []replay.Limit, lanes []string, note string, err error) {
-	cfg := (*sim.Config)(nil)
+// replayLimits are the side's limits, the lanes a log replays them through
+// and the scenario those lanes are the lanes of, as rlsim replay --scenario
+// and --config take them (replay.FromScenario): a product's config as rlsim
+// import writes it, its product lanes deciding as in rlsim run.
+func (s *Side) replayLimits() (limits []replay.Limit, lanes []string, cfg *sim.Config, err error) {
 	if s.scenario != nil {
 		cfg = s.scenario.Config
 	} else {
 		sc, err := scenarios.Parse(s.Arg, importer.Render(s.config.Model))
 		if err != nil {
-			return nil, nil, "", err
+			return nil, nil, nil, err
 		}
 		cfg = sc.Config
-		var product []string
-		for _, k := range cfg.Lanes {
-			if name := k.String(); !slices.Contains(replay.LaneNames, name) {
-				product = append(product, name)
-			}
-		}
-		if len(product) == len(cfg.Lanes) && len(product) > 0 {
-			if slices.ContainsFunc(product, func(n string) bool { return n != "nginx" }) {
-				return nil, nil, "", errorf("its lanes (%s) are product lanes, which a log cannot replay yet (it replays %s); write its limits into a scenario with one of those lanes",
-					strings.Join(product, ", "), strings.Join(replay.LaneNames, ", "))
-			}
-			gcra, _ := sim.ParseLane("gcra")
-			c := *cfg
-			c.Lanes, c.Variants, c.Overrides = []sim.LaneKind{gcra}, nil, nil // overrides name the nginx lane
-			cfg = &c
-			note = "nginx's limit_req is replayed as gcra with burst + 1, which refuses what limit_req refuses (nginx 1.22.1; see docs/diff.md)"
-		}
 	}
 	if limits, lanes, err = replay.FromScenario(cfg); err != nil {
-		return nil, nil, "", err
+		return nil, nil, nil, err
 	}
 	if len(lanes) == 0 {
 		lanes = replay.DefaultLanes
 	}
-	return limits, lanes, note, nil
+	return limits, lanes, cfg, nil
 }
