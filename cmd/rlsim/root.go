@@ -81,7 +81,8 @@ Start with "rlsim run" (a demo), "rlsim scenarios" (the built-in library) and
 Exit status:
   0    done
   1    the run finished and a check failed: a scenario's checks (rlsim run
-       prints which), or conform found differences
+       prints which), a --fail-on of rlsim diff that held, or conform found
+       differences
   2    bad input: a scenario, config, flag, argument or output path to fix
   3    could not finish: an output that cannot be written, a server that went
        away or stopped answering, a dependency that failed
