@@ -169,9 +169,18 @@ func retries(r sim.Result) []string {
 		return []string{fmt.Sprintf("retries multiplied the load alike under every lane: %s attempts per request",
 			trimFloat(hi.RetryAmplification, 2))}
 	}
-	return []string{fmt.Sprintf("retries multiplied the load most under %s (%s attempts per request, all done at t=%s) and least under %s (%s, done at t=%s)",
-		hi.Title(), trimFloat(hi.RetryAmplification, 2), FormatDuration(hi.AllDoneAt),
-		lo.Title(), trimFloat(lo.RetryAmplification, 2), FormatDuration(lo.AllDoneAt))}
+	return []string{fmt.Sprintf("retries multiplied the load most under %s (%s attempts per request, %s) and least under %s (%s, %s)",
+		hi.Title(), trimFloat(hi.RetryAmplification, 2), doneAt(hi, "all done"),
+		lo.Title(), trimFloat(lo.RetryAmplification, 2), doneAt(lo, "done"))}
+}
+
+// doneAt says when l's last request succeeded or gave up, or how many were
+// still unfinished when the run ended: then nothing was all done.
+func doneAt(l sim.LaneResult, done string) string {
+	if l.Pending > 0 {
+		return fmt.Sprintf("%d unfinished at the end", l.Pending)
+	}
+	return done + " at t=" + FormatDuration(l.AllDoneAt)
 }
 
 // shedding reports the lanes that answered 503, with the backend latency they left.

@@ -191,3 +191,15 @@ func TestRetriesAlikeNameNoLaneTwice(t *testing.T) {
 		t.Errorf("retries with a difference = %q", got)
 	}
 }
+
+// A lane with requests unfinished at the end is not said to be all done.
+func TestRetriesFindingNamesUnfinished(t *testing.T) {
+	r := sim.Result{Lanes: []sim.LaneResult{
+		{Lane: sim.LaneTokenBucket, Name: "token_bucket", RetryAmplification: 6.8, AllDoneAt: time.Second, Pending: 190},
+		{Lane: sim.LaneGCRA, Name: "gcra", RetryAmplification: 2, AllDoneAt: 3 * time.Second},
+	}}
+	got := retries(r)
+	if len(got) != 1 || !strings.Contains(got[0], "6.8 attempts per request, 190 unfinished at the end)") || !strings.Contains(got[0], "(2, done at t=3s)") {
+		t.Errorf("retries = %q", got)
+	}
+}

@@ -85,3 +85,13 @@ func TestOneLineReproduces(t *testing.T) {
 		t.Errorf("command = %q, want %q", got, want)
 	}
 }
+
+// --set applies to the one-line scenario as to a file's: a state that needs
+// a topology the --set gives is no problem.
+func TestOneLineTakesSets(t *testing.T) {
+	code, _, errOut := execute(t, "run", "--limit", "key=user limit=10/1s name=a state=shared", "--traffic", "5 poisson 5/s",
+		"--set", "topology.replicas=2", "--lanes", "gcra")
+	if code != 0 {
+		t.Errorf("one line with --set topology.replicas=2: exit %d, %s", code, errOut)
+	}
+}

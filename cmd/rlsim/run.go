@@ -197,8 +197,12 @@ func (opts *runOptions) oneLineScenario(args []string) error {
 		return err
 	}
 	run.SetCommandLine(data)
-	if _, err := run.Load(run.CommandLineArg); err != nil {
-		return badInput(err)
+	sets, err := run.ParseSets(opts.Sets)
+	if err != nil {
+		return err
+	}
+	if _, err := run.Load(run.CommandLineArg, sets...); err != nil {
+		return badInput(err) // as it will run: with the --sets
 	}
 	if o.Print {
 		_, err := opts.Out.Write(data)

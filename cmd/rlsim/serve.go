@@ -97,12 +97,24 @@ func serveRun(opts *serveOptions) error {
 	if err != nil {
 		return err
 	}
-	err = web.ListenAndServe(ctxOf(opts.Ctx), opts.Addr, web.Options{First: first, Overrides: ov}, func(url string) {
-		fmt.Fprintf(opts.Out, "rlsim playground: %s (Ctrl-C stops it)\n", url)
+	// A URL line that cannot be written stops the server: nobody would know
+	// where it serves.
+	ctx, stop := context.WithCancel(ctxOf(opts.Ctx))
+	defer stop()
+	var lost error
+	err = web.ListenAndServe(ctx, opts.Addr, web.Options{First: first, Overrides: ov}, func(url string) {
+		if _, err := fmt.Fprintf(opts.Out, "rlsim playground: %s (Ctrl-C stops it)\n", url); err != nil {
+			lost = err
+			stop()
+			return
+		}
 		if opts.Ready != nil {
 			opts.Ready(url)
 		}
 	})
+	if lost != nil {
+		return run.CouldNotFinish(fmt.Errorf("rlsim serve: writing its address failed, so it stopped: %w", lost))
+	}
 	if err != nil {
 		return err
 	}

@@ -126,11 +126,13 @@ func (s Report) pointLabel(pi int) string {
 func (s Report) describe() string {
 	r := s.Result
 	seeds := fmt.Sprintf("seed %d", r.Seed)
+	spread := "; each figure is one run's (one seed: no interval)"
 	if r.Seeds > 1 {
 		seeds = fmt.Sprintf("%d seeds (%d to %d)", r.Seeds, r.Seed, r.Seed+uint64(r.Seeds)-1)
+		spread = "; each figure is the mean ± the half-width of its 95% interval (Student's t)"
 	}
 	if len(r.Varies) == 0 {
-		return fmt.Sprintf("%s over %s; each figure is the mean ± the half-width of its 95%% interval (Student's t)", r.Scenario, seeds)
+		return fmt.Sprintf("%s over %s%s", r.Scenario, seeds, spread)
 	}
-	return fmt.Sprintf("%s: %d points × %s; each figure is the mean ± the half-width of its 95%% interval (Student's t)", r.Scenario, len(r.Points), seeds)
+	return fmt.Sprintf("%s: %d points × %s%s", r.Scenario, len(r.Points), seeds, spread)
 }

@@ -101,7 +101,7 @@ func TestDescribe(t *testing.T) {
 	const tail = "; each figure is the mean ± the half-width of its 95% interval (Student's t)"
 	one := spreadSweep([]float64{1}, []float64{1})
 	one.Result.Seed = 7
-	if got, want := one.describe(), "s over seed 7"+tail; got != want {
+	if got, want := one.describe(), "s over seed 7; each figure is one run's (one seed: no interval)"; got != want {
 		t.Errorf("describe of one seed = %q, want %q", got, want)
 	}
 	three := spreadSweep([]float64{1, 1, 1}, []float64{1, 1, 1})
