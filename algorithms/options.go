@@ -14,8 +14,10 @@ import (
 //
 // counts refusals (penalty), bans a key whose request was refused (ban), and
 // sees time on a whole-millisecond clock (clock), in that order from the
-// outside in. WithWait and StartAt need a bucket (TokenBucket, GCRA) inside;
-// AlignedFixedWindow and CalendarWindow are in options_window.go.
+// outside in. WithWait and StartAt need a bucket (TokenBucket, GCRA,
+// StepwiseBucket) inside; AlignedFixedWindow and CalendarWindow are in
+// options_window.go, StepwiseBucket (the refill in steps) in
+// options_stepwise.go.
 //
 // Every wrapper is immutable and safe for concurrent use; a state belongs to
 // one goroutine at a time. None allocates per decision (options_bench_test.go);

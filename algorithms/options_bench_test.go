@@ -17,7 +17,8 @@ func optionCases() []struct {
 	var logS, logPenS SlidingLogState
 	var banLog BanState[SlidingLogState]
 	var fws FixedWindowState
-	var afs AlignedFixedWindowState
+	var afs, cfs AlignedFixedWindowState
+	var sws, swc StepwiseBucketState
 	bare, pen, clk := tb(), WithPenalty(Chargeable[TokenBucketState](tb())), must(WithClock(Chargeable[TokenBucketState](tb()), time.Millisecond))
 	ban := must(WithBan(Chargeable[TokenBucketState](tb()), 50*time.Millisecond))
 	wait := must(WithWait(Chargeable[TokenBucketState](tb()), 20*time.Millisecond))
@@ -28,6 +29,10 @@ func optionCases() []struct {
 	slBan := must(WithBan(Chargeable[SlidingLogState](must(NewSlidingLog(benchPolicy))), 50*time.Millisecond))
 	fw := must(NewFixedWindow(benchPolicy))
 	af := must(NewAlignedFixedWindow(benchPolicy, AlignFirst))
+	cf := must(NewCalendarFixedWindow(benchPolicy, time.Date(2026, 12, 1, 9, 0, 30, 0, time.UTC)))
+	sw := must(NewStepwiseBucket(benchPolicy, AlignClock, time.Time{}))
+	swComp := must(WithClock(Chargeable[StepwiseBucketState](WithPenalty(Chargeable[StepwiseBucketState](must(WithWait(Chargeable[StepwiseBucketState](
+		must(StartAt(Chargeable[StepwiseBucketState](must(NewStepwiseBucket(benchPolicy, AlignFirst, time.Time{}))), 0, 0))), 20*time.Millisecond))))), time.Millisecond))
 	sl.Decide(&logS, 0, 1) // the rings are allocated on the first admission and grow to the window
 	slPen.Decide(&logPenS, 0, 1)
 	slBan.Decide(&banLog, 0, 1)
@@ -52,6 +57,9 @@ func optionCases() []struct {
 		{"sliding log ban", func(now time.Duration) { slBan.Decide(&banLog, 3*time.Second+now, 1) }},
 		{"fixed window", func(now time.Duration) { fw.Decide(&fws, now, 1) }},
 		{"fixed window aligned first", func(now time.Duration) { af.Decide(&afs, now, 1) }},
+		{"fixed window aligned calendar", func(now time.Duration) { cf.Decide(&cfs, now, 1) }},
+		{"token bucket stepwise", func(now time.Duration) { sw.Decide(&sws, now, 1) }},
+		{"token bucket stepwise first start wait penalty clock", func(now time.Duration) { swComp.Decide(&swc, now, 1) }},
 	}
 }
 

@@ -23,6 +23,20 @@ const (
 	// (configuration.txt, "sc_http_req_rate"), but its rate interpolates the
 	// previous period, which this rule does not.
 	AlignFirst
+	// AlignCalendar aligns windows to the wall clock: to multiples of Window
+	// since the Unix epoch (1970-01-01T00:00:00Z), in the wall time of the
+	// run's t=0 (NewCalendarFixedWindow's epoch). A window that divides a day
+	// so starts at each whole UTC second, minute or hour (1s, 1m, 1h, 15m …)
+	// and a 24h window at each UTC midnight, as Kong 3.x rate-limiting's
+	// second … day periods (kong/tools/timestamp.lua, get_timestamps) and the
+	// Envoy ratelimit service's unit counters (envoyproxy/ratelimit,
+	// src/utils/utilities.go, UnitToDivider: ⌊now/divider⌋×divider Unix
+	// seconds) do; a window that does not divide a day (7m) falls at multiples
+	// of itself since the Unix epoch. UTC has no leap seconds here, as in Go's
+	// time package. With the epoch at the Unix epoch it is AlignClock.
+	// Calendar months and years are not durations: aws_quota and kong lanes
+	// have them (CalendarWindow).
+	AlignCalendar
 )
 
 func (a Align) String() string {
@@ -31,6 +45,8 @@ func (a Align) String() string {
 		return "clock"
 	case AlignFirst:
 		return "first"
+	case AlignCalendar:
+		return "calendar"
 	}
 	return fmt.Sprintf("Align(%d)", uint8(a))
 }
@@ -40,7 +56,10 @@ func (a Align) String() string {
 // request while count+cost ≤ Limit; refused requests are not counted (a
 // Penalty around it counts them); Burst is ignored.
 //
-// With AlignClock it decides exactly as FixedWindow. With AlignFirst a window
+// With AlignClock it decides exactly as FixedWindow; with AlignCalendar
+// (NewCalendarFixedWindow) as FixedWindow on windows shifted to the wall
+// clock's multiples of Window, the first of which may have begun before t=0.
+// With AlignFirst a window
 // opens at a request that finds none open and is admitted (or charged): the
 // window is [t, t+Window) for that request's t. It stays open while
 // now < t+Window; the first admitted (or charged) request at or after t+Window,
@@ -62,6 +81,7 @@ type AlignedFixedWindow struct {
 	limit  int64
 	window time.Duration
 	align  Align
+	phase  time.Duration // AlignCalendar: windows start where (now + phase) mod window = 0
 }
 
 // AlignedFixedWindowState is one key's count in its current window: 16 bytes.
@@ -91,6 +111,18 @@ func NewAlignedFixedWindow(p Policy, align Align) (*AlignedFixedWindow, error) {
 	return &AlignedFixedWindow{limit: p.Limit, window: p.Window, align: align}, nil
 }
 
+// NewCalendarFixedWindow returns a fixed-window rule for p with windows
+// aligned to the wall clock (AlignCalendar), epoch being the wall-clock instant
+// of t=0, in the years 1678 to 2262; or every problem with p.
+func NewCalendarFixedWindow(p Policy, epoch time.Time) (*AlignedFixedWindow, error) {
+	fw, err := NewAlignedFixedWindow(p, AlignClock)
+	if err != nil {
+		return nil, err
+	}
+	fw.align, fw.phase = AlignCalendar, calendarPhase(epoch, p.Window)
+	return fw, nil
+}
+
 // current is the window now falls in, as s counts it: its start and the cost
 // counted in it (0 in a window s has not opened yet).
 func (fw *AlignedFixedWindow) current(s *AlignedFixedWindowState, now time.Duration) (start time.Duration, count int64) {
@@ -100,7 +132,11 @@ func (fw *AlignedFixedWindow) current(s *AlignedFixedWindowState, now time.Durat
 		}
 		return now, 0
 	}
-	if start = now - now%fw.window; start > s.start {
+	start = now - now%fw.window
+	if fw.align == AlignCalendar {
+		start = now - time.Duration(floorMod(int64(now%fw.window)+int64(fw.phase), int64(fw.window)))
+	}
+	if start > s.start || s.count == 0 {
 		return start, 0
 	}
 	return s.start, s.count

@@ -111,7 +111,7 @@ func variantOf(ls laneSpec) sim.Variant {
 // laneOptions are the lane options o writes.
 func laneOptions(o laneSpec) sim.LaneOptions {
 	lo := sim.LaneOptions{Penalty: o.Penalty, Ban: durOr(o.Ban, 0), Clock: durOr(o.Clock, 0), Wait: durOr(o.Wait, 0),
-		Status: o.Status, Keys: o.Keys, AlignFirst: o.Align == "first"}
+		Status: o.Status, Keys: o.Keys, AlignFirst: o.Align == "first", AlignCalendar: o.Align == "calendar", Stepwise: o.Refill == "stepwise"}
 	lo.WhenFull, _ = sim.ParseTableFull(o.WhenFull) // an unknown name is reported; "" is evict_idle
 	if o.WhenFull == "" {
 		lo.WhenFull = defaultWhenFull(o.Algorithm, o.Keys)
@@ -150,6 +150,12 @@ func laneOptionsToFile(o sim.LaneOptions, spec *laneSpec) {
 	}
 	if o.AlignFirst {
 		spec.Align = "first"
+	}
+	if o.AlignCalendar {
+		spec.Align = "calendar"
+	}
+	if o.Stepwise {
+		spec.Refill = "stepwise"
 	}
 }
 

@@ -122,7 +122,8 @@ type laneSpec struct {
 	Status   int       `yaml:"status,omitempty" check:"positive" doc:"the HTTP status of the lane's refusals, 400 to 599, as nginx's limit_req_status (default 429; an nginx lane's 503)"`
 	Keys     int       `yaml:"keys,omitempty" check:"positive" doc:"the most keys each limit's table holds, as nginx's zone, Traefik's maxSources and HAProxy's table size (default unbounded)"`
 	WhenFull string    `yaml:"when_full,omitempty" enum:"when_full" doc:"what a new key meets in a full table: evict_idle (the least recently used key if idle, else refused), evict (it, whatever it counted), refuse or admit (untracked) (default evict_idle; an nginx or traefik lane's evict, as nginx and Traefik free a full table's oldest entry)"`
-	Align    string    `yaml:"align,omitempty" enum:"align" doc:"fixed_window: clock (windows from the start of the run) or first (from each key's first request) (default clock)"`
+	Align    string    `yaml:"align,omitempty" enum:"align" doc:"fixed_window, and token_bucket with refill stepwise: clock (windows or steps at multiples of the window from the start of the run), first (from each key's first request) or calendar (at multiples of the window since 1970-01-01T00:00:00Z in the wall time of start:, so 1m at each UTC minute, 24h at each UTC midnight) (default clock)"`
+	Refill   string    `yaml:"refill,omitempty" enum:"refill" doc:"token_bucket: continuous (limit per window, a token at a time) or stepwise (the whole limit at once at the end of each window, up to the burst, as Envoy's timer before 1.32 and Bucket4j's refillIntervally) (default continuous)"`
 }
 
 // shortField is the field a lane written as a name alone fills.

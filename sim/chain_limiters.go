@@ -128,8 +128,8 @@ func newDecider(r laneRule, p algorithms.Policy, keys int) (decider, error) {
 		return nil, fmt.Errorf("lane %v has no per-key limiter", r.kind)
 	}
 	build := r.kind.Info().rate
-	if r.kind == LaneFixedWindow && r.options().AlignFirst {
-		build = rateOf(alignedFirst)
+	if b := r.optionRate(); b != nil {
+		build = b
 	}
 	newState, err := build(p, r)
 	if err != nil {

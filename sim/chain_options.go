@@ -15,10 +15,38 @@ func (r laneRule) options() LaneOptions {
 }
 
 // wraps reports whether o wraps the lane's rule: every option but the status
-// (what a refusal says) and AlignFirst (another rule, alignedFirst).
+// (what a refusal says) and those that choose another rule (optionRate).
 func (o LaneOptions) wraps() bool {
-	o.Status, o.AlignFirst = 0, false
+	o.Status, o.AlignFirst, o.AlignCalendar, o.Stepwise = 0, false, false, false
 	return !o.None()
+}
+
+// optionRate is the registry builder of the rule r's options choose in place
+// of its kind's own: a stepwise token bucket, a fixed window aligned to the
+// first request or to the calendar; nil when they choose none.
+func (r laneRule) optionRate() func(algorithms.Policy, laneRule) (func(int) decider, error) {
+	o := r.options()
+	align := algorithms.AlignClock
+	switch {
+	case o.AlignFirst:
+		align = algorithms.AlignFirst
+	case o.AlignCalendar:
+		align = algorithms.AlignCalendar
+	}
+	epoch := r.epoch()
+	switch {
+	case r.kind == LaneTokenBucket && o.Stepwise:
+		return rateOf(func(p algorithms.Policy) (*algorithms.StepwiseBucket, error) {
+			return algorithms.NewStepwiseBucket(p, align, epoch)
+		})
+	case r.kind == LaneFixedWindow && o.AlignCalendar:
+		return rateOf(func(p algorithms.Policy) (*algorithms.AlignedFixedWindow, error) {
+			return algorithms.NewCalendarFixedWindow(p, epoch)
+		})
+	case r.kind == LaneFixedWindow && o.AlignFirst:
+		return rateOf(alignedFirst)
+	}
+	return nil
 }
 
 // withOptions is the builder of dense tables of rule a wrapped in the lane

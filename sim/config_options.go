@@ -56,8 +56,26 @@ func checkOptions(ck *checker, path string, c *Config, i int) {
 	if !tableFullEnum.valid(o.WhenFull) {
 		ck.add(path+".when_full", "unknown value %v (want %s)", o.WhenFull, strings.Join(TableFullNames(), ", "))
 	}
-	if o.AlignFirst && kind != LaneFixedWindow {
-		ck.add(path+".align", "%v has no windows to align; only fixed_window has", kind)
+	checkSteps(ck, path, kind, o)
+}
+
+// checkSteps reports a stepwise refill or an alignment that lane kind cannot apply.
+func checkSteps(ck *checker, path string, kind LaneKind, o LaneOptions) {
+	switch {
+	case o.Stepwise && kind == LaneGCRA:
+		ck.add(path+".refill", "gcra has no refill to make stepwise: its one number, the theoretical arrival time, moves on continuously by definition, and a GCRA in steps would be the stepwise token bucket; use token_bucket")
+	case o.Stepwise && kind != LaneTokenBucket:
+		ck.add(path+".refill", "%v has no bucket to refill; only token_bucket has", kind)
+	}
+	if o.AlignFirst && o.AlignCalendar {
+		ck.add(path+".align", "is first or calendar, not both")
+	}
+	switch {
+	case !o.AlignFirst && !o.AlignCalendar, kind == LaneFixedWindow, kind == LaneTokenBucket && o.Stepwise:
+	case kind == LaneTokenBucket:
+		ck.add(path+".align", "a token bucket that refills continuously has no steps to align; only fixed_window has windows, and token_bucket with refill: stepwise steps")
+	default:
+		ck.add(path+".align", "%v cannot align its windows; only fixed_window can, and token_bucket with refill: stepwise its steps", kind)
 	}
 }
 

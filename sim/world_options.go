@@ -43,6 +43,17 @@ type LaneOptions struct {
 	// request (as Redis INCR and EXPIRE scripts do) instead of to the start of
 	// the run.
 	AlignFirst bool
+	// AlignCalendar aligns a fixed window lane's windows, or a stepwise token
+	// bucket's steps, to the wall clock: to multiples of the window since the
+	// Unix epoch, in the wall time of Config.Start (algorithms.AlignCalendar),
+	// so a 1m window starts at each whole UTC minute and 24h at UTC midnight.
+	AlignCalendar bool
+	// Stepwise refills a token bucket lane's bucket in steps: its whole limit
+	// at once at each window's end, up to the burst, instead of continuously
+	// (algorithms.StepwiseBucket). The steps fall at multiples of the window
+	// from t=0; from each key's first request with AlignFirst (Bucket4j's
+	// refillIntervally); on the wall clock with AlignCalendar.
+	Stepwise bool
 }
 
 // None reports whether o changes nothing.
