@@ -50,6 +50,9 @@ var documentedDefaults = map[string]string{
 	"validate --max-events": "50000000", "validate --set": "[]",
 	// docs/import.md: no config, its product detected, problems warned of
 	"import --from": "auto", "import --strict": "false",
+	// cobra's completion commands
+	"completion bash --no-descriptions": "false", "completion fish --no-descriptions": "false",
+	"completion powershell --no-descriptions": "false", "completion zsh --no-descriptions": "false",
 	// rlsim version --help
 	"version --format": "text",
 	// --output (-f), hidden, is --format (-o) under its first short form

@@ -4,6 +4,7 @@ import (
 	"fmt"
 	"strings"
 	"sync"
+	"unicode/utf8"
 
 	"github.com/spf13/cobra"
 	"github.com/spf13/pflag"
@@ -74,4 +75,56 @@ func firstExample(c *cobra.Command) string {
 	}
 	first, _, _ := strings.Cut(ex, "\n")
 	return "\nExample: " + strings.TrimSuffix(strings.TrimSpace(first), `\`)
+}
+
+// strictHelpAndCompletion makes "rlsim help TOPIC" and "rlsim completion
+// SHELL" refuse what they do not know, with status 2 as rlsim's own
+// commands do (cobra's print the usage and end 0).
+func strictHelpAndCompletion(root *cobra.Command) {
+	root.InitDefaultHelpCmd()
+	root.InitDefaultCompletionCmd()
+	for _, c := range root.Commands() {
+		switch c.Name() {
+		case "help":
+			show := c.Run
+			c.Run = nil
+			c.RunE = func(cmd *cobra.Command, args []string) error {
+				if found, _, err := cmd.Root().Find(args); err != nil || found == nil {
+					return badInputf("rlsim help: no command %q (rlsim --help lists them)", strings.Join(args, " "))
+				}
+				show(cmd, args)
+				return nil
+			}
+		case "completion":
+			c.Args = func(cmd *cobra.Command, args []string) error {
+				if len(args) > 0 {
+					return fmt.Errorf("unknown shell %q (want bash, zsh, fish or powershell)", args[0])
+				}
+				return nil
+			}
+			c.RunE = func(cmd *cobra.Command, _ []string) error { return cmd.Help() }
+			for _, shell := range c.Commands() {
+				shell.Long = wrapLines(shell.Long, helpWidth) // cobra's texts run past 80 columns
+			}
+		}
+	}
+}
+
+// wrapLines breaks each line of text longer than width at its last space
+// within width, keeping its indentation on the lines it breaks into.
+func wrapLines(text string, width int) string {
+	var out []string
+	for _, line := range strings.Split(text, "\n") {
+		indent := line[:len(line)-len(strings.TrimLeft(line, " \t"))]
+		for utf8.RuneCountInString(line) > width {
+			cut := strings.LastIndex(line[:width], " ")
+			if cut <= len(indent) {
+				break
+			}
+			out = append(out, line[:cut])
+			line = indent + line[cut+1:]
+		}
+		out = append(out, line)
+	}
+	return strings.Join(out, "\n")
 }

@@ -112,6 +112,7 @@ Exit status:
 		NewCmdImport(out, nil),
 		NewCmdDiff(out, nil),
 	)
+	strictHelpAndCompletion(root)
 	usageOnBadArgs(root)
 	return root
 }

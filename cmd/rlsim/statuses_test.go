@@ -231,18 +231,17 @@ func statusTable(t *testing.T) (map[string][]statusCase, map[string]statusNotHer
 		"completion": {
 			{status: 0},
 			{status: 2, args: []string{"--nosuch"}},
+			{status: 2, args: []string{"nosh"}, why: "no such shell"},
 			{status: 3, lost: true},
 		},
 		"completion bash":       completion(),
 		"completion zsh":        completion(),
 		"completion fish":       completion(),
 		"completion powershell": completion(),
-		// cobra's help and completion commands end 0 on an unknown topic or
-		// shell ("rlsim help nosuch", "rlsim completion nosh": the usage,
-		// on stdout), where rlsim's own commands give 2.
 		"help": {
 			{status: 0, args: []string{"run"}},
 			{status: 2, args: []string{"--nosuch"}},
+			{status: 2, args: []string{"nosuch"}, why: "no such command"},
 			{status: 3, args: []string{"run"}, lost: true},
 		},
 	}
