@@ -26,6 +26,11 @@ func CheckTrace(trace, out string) error {
 		if st, err := os.Stat(trace); err == nil && st.IsDir() {
 			return run.BadInputf("--trace %s: is a folder; give a file name ending in .csv or .jsonl", trace)
 		}
+		// The folder it goes in must be one: an output path to fix, said
+		// before anything runs (not an I/O failure once it has).
+		if st, err := os.Stat(filepath.Dir(trace)); err != nil || !st.IsDir() {
+			return run.BadInputf("--trace %s: %s is not a folder to write it in", trace, filepath.Dir(trace))
+		}
 	}
 	if out == "" {
 		return nil
