@@ -4,7 +4,9 @@ import (
 	"context"
 	"errors"
 	"fmt"
+	"regexp"
 	"slices"
+	"strconv"
 	"strings"
 
 	"github.com/rlsim/rlsim/scenarios"
@@ -31,9 +33,23 @@ func (k comparison) override(ov Overrides, lanes []string) (bool, error) {
 		return false, err
 	}
 	if err := c.Validate(); err != nil {
-		return false, BadInputf("%s: with the flags given: %s", k.s.File, strings.ReplaceAll(err.Error(), "\n", "; "))
+		return false, BadInputf("%s: with the flags given: %s", k.s.File, laneNamed(c, strings.ReplaceAll(err.Error(), "\n", "; ")))
 	}
 	return true, nil
+}
+
+var variantPath = regexp.MustCompile(`variants\[(\d+)\]`)
+
+// laneNamed names a lane of msg by its name rather than sim's
+// variants[i], which no file or flag of the user's says.
+func laneNamed(c *sim.Config, msg string) string {
+	return variantPath.ReplaceAllStringFunc(msg, func(m string) string {
+		i, err := strconv.Atoi(variantPath.FindStringSubmatch(m)[1])
+		if err != nil || i >= len(c.LanesRun()) {
+			return m
+		}
+		return "lane " + c.LaneName(i)
+	})
 }
 
 func (comparison) unwatchable() error { return nil }
