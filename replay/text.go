@@ -47,8 +47,12 @@ func WriteTextFit(w io.Writer, r *Result, width int) error {
 		}
 		fmt.Fprintf(&b, "; per-key peak per window p50 %d, p90 %d, p99 %d, max %d\n",
 			l.PeakP50, l.PeakP90, l.PeakP99, l.PeakMax)
-		fmt.Fprintf(&b, "legit-looking: at most %d requests per window in %.0f%% of the windows a key was active\n",
-			l.LegitBelow, 100*l.LegitShare)
+		requests := "requests"
+		if l.LegitBelow == 1 {
+			requests = "request"
+		}
+		fmt.Fprintf(&b, "legit-looking: at most %d %s per window in %.0f%% of the windows a key was active\n",
+			l.LegitBelow, requests, 100*l.LegitShare)
 		delays := r.products && slices.ContainsFunc(l.Lanes, func(x LaneResult) bool { return x.Delayed > 0 })
 		t := &textlayout.Table{Head: []string{"lane", "would refuse", "keys refused", "legit-looking caught", "top key (refused, peak)"}}
 		if delays {
