@@ -73,5 +73,5 @@ func firstExample(c *cobra.Command) string {
 		return ""
 	}
 	first, _, _ := strings.Cut(ex, "\n")
-	return "\nExample: " + strings.TrimSuffix(strings.TrimSpace(first), `\`)
+	return "\nExample: " + strings.TrimSpace(strings.TrimSuffix(strings.TrimSpace(first), `\`))
 }
