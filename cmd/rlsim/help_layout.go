@@ -74,7 +74,7 @@ func firstExample(c *cobra.Command) string {
 		return ""
 	}
 	first, _, _ := strings.Cut(ex, "\n")
-	return "\nExample: " + strings.TrimSuffix(strings.TrimSpace(first), `\`)
+	return "\nExample: " + strings.TrimSpace(strings.TrimSuffix(strings.TrimSpace(first), `\`))
 }
 
 // strictHelpAndCompletion makes "rlsim help TOPIC" and "rlsim completion
