@@ -195,8 +195,8 @@ func NewAWSQuota(x AWSQuotaParams) (*AWSQuota, error) {
 	if x.Limit < 0 {
 		errs = append(errs, fmt.Errorf("limit must not be negative, got %d", x.Limit))
 	}
-	if x.Offset < 0 || x.Offset > x.Limit {
-		errs = append(errs, fmt.Errorf("offset must be 0..limit %d, got %d", x.Limit, x.Offset))
+	if x.Offset < 0 || x.Offset >= x.Limit {
+		errs = append(errs, fmt.Errorf("offset must be 0 or more and below the limit %d (as the scenario checks), got %d", x.Limit, x.Offset))
 	}
 	switch x.Period {
 	case AWSQuotaDay, AWSQuotaWeek, AWSQuotaMonth:
