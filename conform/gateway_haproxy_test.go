@@ -109,6 +109,7 @@ func startGatewayHAProxy(t *testing.T) (base, accessLog string) {
 // agrees, at tolerance 0. The lane refuses about half, so agreement says
 // something.
 func TestGatewayRealHAProxy(t *testing.T) {
+	t.Parallel() // its own server, on its own free port
 	base, accessLog := startGatewayHAProxy(t)
 	var out bytes.Buffer
 	err := RunGateway(context.Background(), &out, &GatewayFlags{

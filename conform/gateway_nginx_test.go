@@ -49,6 +49,7 @@ func startGatewayNginx(t *testing.T) (*nginxServer, string) {
 // the wall clock's, truncated apart: 1 ms of phase). The lane refuses some, so
 // agreement says something.
 func TestGatewayRealNginx(t *testing.T) {
+	t.Parallel() // its own server, on its own free port
 	n, accessLog := startGatewayNginx(t)
 	var out bytes.Buffer
 	err := RunGateway(context.Background(), &out, &GatewayFlags{
