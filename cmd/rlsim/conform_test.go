@@ -186,6 +186,7 @@ func startRedisServer(t *testing.T) string {
 // Redis that nothing listens for, or that never answers, exits 3 (the run
 // could not finish), writing nothing.
 func TestConformExitStatuses(t *testing.T) {
+	t.Parallel() // its own tmux server or Redis, and ports of its own
 	refused, err := net.Listen("tcp", "127.0.0.1:0")
 	if err != nil {
 		t.Fatal(err)

@@ -176,6 +176,7 @@ func TestTuiNeedsATerminal(t *testing.T) {
 // TestTuiInTmux builds the real binary and plays it in a tmux terminal: the
 // lanes appear, keys work and q exits with status 0. CI installs tmux (.ci/run).
 func TestTuiInTmux(t *testing.T) {
+	t.Parallel() // its own tmux server or Redis, and ports of its own
 	if _, err := exec.LookPath("tmux"); err != nil {
 		t.Skip("tmux is not installed, so the binary cannot be played in a terminal (apt-get install tmux; .ci/run does)")
 	}
