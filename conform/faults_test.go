@@ -147,6 +147,7 @@ var takeAways = []takeAway{
 // run ends, within many times its bound, with an *run.UnfinishedError that
 // says what happened, never with results and never hanging.
 func TestRedisGoneEndsTheRun(t *testing.T) {
+	t.Parallel() // each case its own redis-server
 	needRedis(t)
 	traffic, err := Traffic(context.Background(), *loadConfig(t, "testdata/mixed.yaml"), ScriptLanes(), 0)
 	if err != nil {
