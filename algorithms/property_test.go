@@ -374,7 +374,10 @@ func TestProperties(t *testing.T) {
 		n = 200
 	}
 	for _, prop := range properties {
-		t.Run(prop.name, func(t *testing.T) { forRandomCases(t, n, prop.check) })
+		t.Run(prop.name, func(t *testing.T) {
+			t.Parallel() // each property its own random cases: both cores
+			forRandomCases(t, n, prop.check)
+		})
 	}
 }
 

@@ -112,7 +112,7 @@ func TestHAProxyRealDecidesAsTheModel(t *testing.T) {
 
 	models := map[string]*algorithms.HAProxy{}
 	states := map[string]*algorithms.HAProxyState{}
-	agreed, differed := 0, 0
+	agreed, phase, differed := 0, 0, 0
 	for _, a := range arrivals {
 		m := models[a.fe]
 		if m == nil {
@@ -129,16 +129,32 @@ func TestHAProxyRealDecidesAsTheModel(t *testing.T) {
 			s = new(algorithms.HAProxyState)
 			states[a.fe+" "+a.key] = s
 		}
-		d := m.Decide(s, at(a), 1)
-		rate := m.Rate(s, at(a))
-		if (a.status == http.StatusOK) != (d.Verdict == algorithms.Admit) || rate != a.rate {
-			differed++
-			t.Errorf("%s at t0+%v: haproxy %d with rate %d, model %v with rate %d", a.id, at(a), a.status, a.rate, d.Verdict, rate)
-			continue
+		// haproxy logs the date of the poll loop that accepted a request and
+		// rates it on now_ms when its rules run; on a loaded machine these may
+		// be a ms apart (as nginx's logged and deciding ms, TestNginxRealLimitReq):
+		// a request the model gives haproxy's verdict and rate 1 ms later or
+		// earlier is "phase", not a difference.
+		matched := false
+		for _, dt := range []time.Duration{0, time.Millisecond, -time.Millisecond} {
+			c := *s
+			d := m.Decide(&c, at(a)+dt, 1)
+			if (a.status == http.StatusOK) == (d.Verdict == algorithms.Admit) && m.Rate(&c, at(a)+dt) == a.rate {
+				*s, matched = c, true
+				if dt == 0 {
+					agreed++
+				} else {
+					phase++
+				}
+				break
+			}
 		}
-		agreed++
+		if !matched {
+			d := m.Decide(s, at(a), 1)
+			differed++
+			t.Errorf("%s at t0+%v: haproxy %d with rate %d, model %v with rate %d", a.id, at(a), a.status, a.rate, d.Verdict, m.Rate(s, at(a)))
+		}
 	}
-	t.Logf("algorithms.HAProxy against haproxy 2.6: %d requests, %d agreed, %d differed", len(arrivals), agreed, differed)
+	t.Logf("algorithms.HAProxy against haproxy 2.6: %d requests, %d agreed, %d a ms of clock phase apart, %d differed", len(arrivals), agreed, phase, differed)
 
 	// The textbook lanes with the policy each table translates from, compared
 	// on every key but the dense ones, which only probe the clock.

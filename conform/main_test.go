@@ -3,6 +3,7 @@ package conform
 import (
 	"bufio"
 	"context"
+	"flag"
 	"fmt"
 	"net"
 	"os"
@@ -22,6 +23,14 @@ var redisAddr, skipReason string
 // that need it skip, except under CI (CI=true), where that is a failure.
 func TestMain(m *testing.M) {
 	redis.SetLogger(quiet{}) // the store errors the fault tests cause are theirs to tell
+	// The parallel tests here wait on real servers and the real clock (a
+	// gateway's aligned second, nginx's delays, a killed Redis), not on the
+	// CPU: let more of them wait at once than the cores, unless -parallel
+	// says how many.
+	flag.Parse()
+	if !parallelGiven() {
+		flag.Set("test.parallel", "6")
+	}
 	addr, stop, err := startRedis(0)
 	if err != nil {
 		if os.Getenv("CI") == "true" {
@@ -36,6 +45,13 @@ func TestMain(m *testing.M) {
 		stop()
 	}
 	os.Exit(code)
+}
+
+// parallelGiven reports whether the command line set -parallel.
+func parallelGiven() bool {
+	given := false
+	flag.Visit(func(f *flag.Flag) { given = given || f.Name == "test.parallel" })
+	return given
 }
 
 // startRedis starts a redis-server on port, or on a free one when port is 0,
