@@ -28,35 +28,9 @@ type Command struct {
 // the warnings, then the report folder, then the output. A log that cannot be
 // opened or replayed is an *run.InputError, unless ctx was cancelled.
 func (c Command) Run(ctx context.Context, names []string, o Options) error {
-	if c.Warn != nil {
-		for _, w := range o.ConfigWarnings {
-			fmt.Fprintf(c.Warn, "warning: %s\n", w) // as rlsim run --config warns
-		}
-	}
-	inputs, total, closeInputs, err := OpenInputs(names, c.Stdin)
-	defer closeInputs()
+	res, err := c.replay(ctx, names, o)
 	if err != nil {
 		return err
-	}
-	if c.Progress != nil {
-		update, clear := Progress(c.Progress, total, c.Clock)
-		o.Progress = update
-		defer clear()
-	}
-	res, err := Replay(ctx, inputs, o)
-	if err != nil {
-		if errors.Is(err, context.Canceled) {
-			return err
-		}
-		return run.BadInput(err)
-	}
-	if c.Warn != nil {
-		if o.Format == "auto" && res.Format != "" {
-			fmt.Fprintf(c.Warn, "rlsim replay: read as %s (detected from the first line that shows a format; --log-format names one)\n", res.Format)
-		}
-		for _, w := range res.Warnings {
-			fmt.Fprintf(c.Warn, "rlsim replay: warning: %s\n", w)
-		}
 	}
 	outs, err := Render(res, o, c.Find, c.Width)
 	if err != nil {
@@ -69,4 +43,37 @@ func (c Command) Run(ctx context.Context, names []string, o Options) error {
 	}
 	_, err = c.Out.Write(outs.Format(c.Format))
 	return err
+}
+
+// replay replays the logs names with o, the progress line drawn as it goes,
+// and writes to c.Warn the config's warnings, the format detected and the
+// replay's warnings: what Run and RunShard share.
+func (c Command) replay(ctx context.Context, names []string, o Options) (*Result, error) {
+	if c.Warn != nil {
+		for _, w := range o.ConfigWarnings {
+			fmt.Fprintf(c.Warn, "warning: %s\n", w) // as rlsim run --config warns
+		}
+	}
+	inputs, total, closeInputs, err := OpenInputs(names, c.Stdin)
+	defer closeInputs()
+	if err != nil {
+		return nil, err
+	}
+	if c.Progress != nil {
+		update, clear := Progress(c.Progress, total, c.Clock)
+		o.Progress = update
+		defer clear()
+	}
+	res, err := Replay(ctx, inputs, o)
+	if err != nil {
+		if errors.Is(err, context.Canceled) {
+			return nil, err
+		}
+		return nil, run.BadInput(err)
+	}
+	if c.Warn != nil && o.Format == "auto" && res.Format != "" {
+		fmt.Fprintf(c.Warn, "rlsim replay: read as %s (detected from the first line that shows a format; --log-format names one)\n", res.Format)
+	}
+	c.warn(res)
+	return res, nil
 }

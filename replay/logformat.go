@@ -560,8 +560,8 @@ func (c *stampCache) haproxy(b []byte, loc *time.Location) (int64, error) {
 	return atSec(sec, ns, b)
 }
 
-// parseUnixBytes is parseUnix(string(b)), exactly, without allocating: Unix
-// seconds with an optional fraction of up to 9 digits ("1551345600.123").
+// parseUnixBytes reads Unix seconds with an optional fraction of up to 9
+// digits ("1551345600.123"), without allocating: every format's Unix times.
 func parseUnixBytes(b []byte) (int64, error) {
 	whole, frac, _ := bytes.Cut(b, []byte("."))
 	bad := len(whole) == 0 || len(frac) > 9

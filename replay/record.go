@@ -4,7 +4,6 @@ import (
 	"bytes"
 	"errors"
 	"fmt"
-	"strconv"
 	"strings"
 	"time"
 )
@@ -115,7 +114,7 @@ func parseTime(b []byte, loc *time.Location) (int64, error) {
 		return 0, fmt.Errorf("empty time")
 	}
 	if s[0] >= '0' && s[0] <= '9' && !strings.ContainsAny(s, "-:T ") {
-		return parseUnix(s)
+		return parseUnixBytes(b)
 	}
 	if t, err := time.Parse(time.RFC3339Nano, s); err == nil {
 		return unixNano(t, s)
@@ -145,27 +144,4 @@ func unixNano[S string | []byte](t time.Time, s S) (int64, error) {
 		return 0, fmt.Errorf("time %q: year %d UTC is %w", s, y, errYears)
 	}
 	return t.UnixNano(), nil
-}
-
-func parseUnix(s string) (int64, error) {
-	whole, frac, _ := strings.Cut(s, ".")
-	sec, err := strconv.ParseInt(whole, 10, 64)
-	if err != nil || len(frac) > 9 {
-		return 0, fmt.Errorf("time %q: not Unix seconds", s)
-	}
-	if sec >= lastUnix {
-		return 0, fmt.Errorf("time %q: a year after 2261 is %w", s, errYears)
-	}
-	ns := int64(0)
-	for i := 0; i < 9; i++ {
-		ns *= 10
-		if i < len(frac) {
-			c := frac[i]
-			if c < '0' || c > '9' {
-				return 0, fmt.Errorf("time %q: not Unix seconds", s)
-			}
-			ns += int64(c - '0')
-		}
-	}
-	return sec*1e9 + ns, nil
 }

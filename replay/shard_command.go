@@ -31,24 +31,10 @@ func (c Command) RunShard(ctx context.Context, names []string, f Flags, o Option
 		}
 		sizes = append(sizes, PartialInput{Name: exact(name), Size: size})
 	}
-	inputs, total, closeInputs, err := OpenInputs(names, c.Stdin)
-	defer closeInputs()
+	res, err := c.replay(ctx, names, o)
 	if err != nil {
 		return err
 	}
-	if c.Progress != nil {
-		update, clear := Progress(c.Progress, total, c.Clock)
-		o.Progress = update
-		defer clear()
-	}
-	res, err := Replay(ctx, inputs, o)
-	if err != nil {
-		if errors.Is(err, context.Canceled) {
-			return err
-		}
-		return run.BadInput(err)
-	}
-	c.warn(res)
 	return WritePartial(c.Out, res, o.Shard, sizes, f, o)
 }
 
