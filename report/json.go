@@ -141,6 +141,18 @@ type jsonTopology struct {
 	Waiting             int64               `json:"waiting"`
 	StoreLatency        jsonPercentiles     `json:"store_latency"`
 	Limits              []jsonLimitTopology `json:"limits"`
+	Phases              []jsonPhase         `json:"phases"`
+	PhasesCut           bool                `json:"phases_cut,omitempty"`
+}
+
+// jsonPhase is a moment that changed what the fleet did (sim.Phase); replica
+// and shard -1 mean the whole fleet and every shard.
+type jsonPhase struct {
+	At      float64 `json:"t"`
+	Kind    string  `json:"kind"`
+	Replica int     `json:"replica"`
+	Shard   int     `json:"shard"`
+	Limit   string  `json:"limit,omitempty"`
 }
 
 type jsonLimitTopology struct {
@@ -178,7 +190,10 @@ func topologyJSON(t *sim.TopologyResult) *jsonTopology {
 	}
 	jt := &jsonTopology{Replicas: t.Replicas, Routing: t.Routing.String(), StoreCalls: t.StoreCalls,
 		StoreCallsPerSecond: finite(t.StoreCallsPerSecond), StoreErrors: t.StoreErrors, Waiting: t.Waiting,
-		StoreLatency: percentiles(t.StoreLatency), Limits: []jsonLimitTopology{}}
+		StoreLatency: percentiles(t.StoreLatency), Limits: []jsonLimitTopology{}, Phases: []jsonPhase{}, PhasesCut: t.PhasesCut}
+	for _, p := range t.Phases {
+		jt.Phases = append(jt.Phases, jsonPhase{At: secs(p.At), Kind: p.Kind.String(), Replica: p.Replica, Shard: p.Shard, Limit: p.Limit})
+	}
 	for _, l := range t.Limits {
 		jl := jsonLimitTopology{Limit: l.Limit, State: l.State.String(), Fleet: peak(l.Fleet), Replica: peak(l.Replica),
 			Arrived: peak(l.Arrived), Exact: peak(l.Exact),

@@ -221,6 +221,10 @@ type TopologyResult struct {
 	StoreLatency Percentiles
 	// Limits is one entry per limit of the chain, in chain order.
 	Limits []LimitTopology
+	// Phases are the moments that changed what the fleet did, in time order
+	// (at most maxPhases; PhasesCut when more happened).
+	Phases    []Phase
+	PhasesCut bool
 }
 
 // LimitTopology is what one limit of the chain did across the fleet.

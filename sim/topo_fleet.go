@@ -40,6 +40,10 @@ type fleet struct {
 	exact     []exactLimit     // per limit: one exact limiter deciding the same attempts
 	latency   window.Histogram
 	result    TopologyResult
+	// lastOutcome is the last store call's outcome; failStretch counts the
+	// stretches of failed calls so far (the phases they start: callOutcome).
+	lastOutcome storeFailure
+	failStretch uint32
 }
 
 // placed is one limit of the chain in a topology.

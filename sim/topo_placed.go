@@ -249,6 +249,7 @@ type sharedLimit struct {
 	fallback *replicaTables // for FailLocal: the fallback policy, whole or divided
 	mode     FailMode
 	st       LimitTopology
+	stretch  uint32 // the fleet's stretch of store errors its fail mode last decided in
 	// nearBefore is the near_limit hits of the store's tables a rule push replaced.
 	nearBefore int64
 }
@@ -323,6 +324,7 @@ func (sl *sharedLimit) failed(key int32, now time.Duration, cost int64, peek boo
 	if peek && d.Admitted() {
 		return d
 	}
+	sl.failModePhase()
 	*count++
 	c := &sl.st.Classes[sl.f.ctx.class]
 	c.Decided++
