@@ -79,6 +79,7 @@ type partialState struct {
 	Format      string              `json:"format"`
 	Warnings    []string            `json:"warnings"`
 	Origin      time.Time           `json:"origin"`
+	First       time.Time           `json:"first"`
 	Last        time.Time           `json:"last"`
 	RetireAfter time.Duration       `json:"retire_after_ns"`
 	Keys        int                 `json:"key_episodes"` // this shard's
@@ -238,7 +239,7 @@ func (o Options) expanded() []Limit {
 // partialStateOf is r's state for a partial: r is what Replay returned.
 func partialStateOf(r *Result) partialState {
 	s := partialState{Lines: r.Lines, Requests: r.Requests, Bad: r.Bad, TooLate: r.TooLate, BehindFull: r.BehindFull,
-		Late: r.Late, Format: r.Format, Warnings: r.Warnings, Origin: r.Origin, Last: r.Last,
+		Late: r.Late, Format: r.Format, Warnings: r.Warnings, Origin: r.Origin, First: r.First, Last: r.Last,
 		RetireAfter: r.retireAfter, Keys: r.Keys, Retired: r.retired}
 	for _, b := range r.Shown {
 		s.Shown = append(s.Shown, partialBad{File: exact(b.File), Line: b.Line, Problem: exact(b.Problem)})
@@ -524,7 +525,7 @@ func readPartial(path string) (*partialFile, Options, error) {
 func merge(parts []*partialFile, o Options) (*Result, error) {
 	s := &parts[0].State
 	r := &Result{Lines: s.Lines, Requests: s.Requests, Bad: s.Bad, TooLate: s.TooLate, BehindFull: s.BehindFull,
-		Late: s.Late, Format: s.Format, Warnings: s.Warnings, Origin: s.Origin, Last: s.Last, retireAfter: s.RetireAfter}
+		Late: s.Late, Format: s.Format, Warnings: s.Warnings, Origin: s.Origin, First: s.First, Last: s.Last, retireAfter: s.RetireAfter}
 	for _, b := range s.Shown {
 		r.Shown = append(r.Shown, BadLine{File: string(b.File), Line: b.Line, Problem: string(b.Problem)})
 	}
@@ -622,6 +623,7 @@ func readingDifferences(a, b *partialState) string {
 	diff("too late", x.TooLate, y.TooLate)
 	diff("behind a full buffer", x.BehindFull, y.BehindFull)
 	diff("first hour", x.Origin, y.Origin)
+	diff("first request", x.First, y.First)
 	diff("last request", x.Last, y.Last)
 	if len(out) == 0 {
 		return "bad lines shown, format, warnings or retirement time"

@@ -61,8 +61,8 @@ func TestPromiseResultFigures(t *testing.T) {
 	if res.Lines != 42 || res.Requests != 42 || res.Bad != 0 || res.TooLate != 0 || res.Keys != 5 {
 		t.Errorf("lines %d requests %d bad %d too late %d keys %d; want 42, 42, 0, 0, 5", res.Lines, res.Requests, res.Bad, res.TooLate, res.Keys)
 	}
-	if !res.Origin.Equal(promiseT0) || !res.Last.Equal(promiseT0.Add(10*time.Minute+14*time.Second)) {
-		t.Errorf("origin %v last %v; want 09:00 and 09:10:14", res.Origin, res.Last)
+	if !res.Origin.Equal(promiseT0) || !res.First.Equal(promiseT0.Add(10*time.Second)) || !res.Last.Equal(promiseT0.Add(10*time.Minute+14*time.Second)) {
+		t.Errorf("origin %v first %v last %v; want 09:00, 09:00:10 and 09:10:14 (the text's \"from\" is the first request, not its hour)", res.Origin, res.First, res.Last)
 	}
 	l := res.Limits[0]
 	if l.Limit != "name=ip key=ip limit=4/1m burst=4" || l.Keys != 5 || l.PeakP50 != 5 || l.PeakP90 != 6 || l.PeakP99 != 6 || l.PeakMax != 6 ||
@@ -100,7 +100,7 @@ func TestPromiseTextFields(t *testing.T) {
 		t.Fatalf("retireAfter = %v, want 3m30s", after)
 	}
 	for _, want := range []string{
-		"replayed 42 requests (42 lines; 0 bad, 0 more than 5s late) from 2026-03-01 09:00 to 2026-03-01 09:10:14 UTC\n",
+		"replayed 42 requests (42 lines; 0 bad, 0 more than 5s late) from 2026-03-01 09:00:10 to 2026-03-01 09:10:14 UTC\n",
 		"\nlimit name=ip key=ip limit=4/1m burst=4: 5 keys (a key back after 3m30s idle counts again); per-key peak per window p50 5, p90 6, p99 6, max 6\n",
 		"legit-looking: at most 2 requests per window in 90% of the windows a key was active\n",
 		"192.0.2.1 (2, 6)",

@@ -286,7 +286,7 @@ func read(ctx context.Context, inputs []Input, opts Options, res *Result, send f
 			}
 			if !haveOrigin {
 				origin, haveOrigin = floorHour(e.at), true
-				res.Origin = time.Unix(0, origin).UTC()
+				res.Origin, res.First = time.Unix(0, origin).UTC(), time.Unix(0, e.at).UTC()
 				keys.nextScan = e.at
 			}
 			if e.at >= keys.nextScan {

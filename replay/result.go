@@ -27,6 +27,7 @@ type Result struct {
 	Warnings []string      `json:"warnings,omitempty"`
 	Keys     int           `json:"distinct_keys"` // key episodes: a key back after the retirement time counts again
 	Origin   time.Time     `json:"origin"`        // the hour the first request fell in: hour 0, and windows align to it
+	First    time.Time     `json:"first"`         // the first request's time
 	Last     time.Time     `json:"last"`
 	Limits   []LimitResult `json:"limits"`
 	// Replicas and Routing are the fleet replayed through (omitted for one limiter).

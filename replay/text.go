@@ -31,7 +31,7 @@ func WriteTextFit(w io.Writer, r *Result, width int) error {
 	}
 	b.WriteString(")")
 	if r.Requests > 0 {
-		fmt.Fprintf(&b, " from %s to %s UTC", r.Origin.Format("2006-01-02 15:04"), r.Last.Format("2006-01-02 15:04:05"))
+		fmt.Fprintf(&b, " from %s to %s UTC", r.First.Format("2006-01-02 15:04:05"), r.Last.Format("2006-01-02 15:04:05"))
 	}
 	b.WriteString("\n")
 	for _, bad := range r.Shown {
