@@ -20,7 +20,7 @@
 // The rules are immutable after construction and safe for concurrent use; a state
 // belongs to one goroutine at a time.
 //
-// AIMD and Vegas (server-side adaptive concurrency limits: Acquire at now,
+// AIMD, Vegas and Gradient2 (server-side adaptive concurrency limits: Acquire at now,
 // Release with the latency) and Throttle (client-side adaptive throttling)
 // complete the set.
 package algorithms

@@ -113,7 +113,7 @@ func AdaptiveFigure(r sim.Result) *chart.Figure {
 		panels = append(panels, p)
 	}
 	return &chart.Figure{Name: "adaptive", Title: "The adaptive lanes' state over time",
-		Caption: fmt.Sprintf("Per %s bucket. AIMD and Vegas: the limit on requests in flight (its lowest in the bucket, so every cut shows) and the most in flight. Client throttling: the drop probability at the clients' send decisions, mean and highest.", FormatDuration(r.Bucket)),
+		Caption: fmt.Sprintf("Per %s bucket. The concurrency lanes (AIMD, Vegas, Gradient2): the limit on requests in flight (its lowest in the bucket, so every cut shows) and the most in flight. Client throttling: the drop probability at the clients' send decisions, mean and highest.", FormatDuration(r.Bucket)),
 		Legend: []chart.LegendEntry{{Label: "limit / mean drop probability", Colour: chart.ColAdmitted, Line: true},
 			{Label: "most in flight / highest drop probability", Colour: chart.ColShed, Line: true, Dashed: true}},
 		Width: 11 * vg.Inch, Height: vg.Length(0.9+2.3*float64((len(panels)+3)/4)) * vg.Inch, Body: chart.Grid(panels, min(4, max(len(panels), 1)))}

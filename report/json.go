@@ -114,7 +114,7 @@ type jsonLane struct {
 	// Topology: what the replicas and the store did (present with a topology,
 	// in the lanes it applies to).
 	Topology *jsonTopology `json:"topology,omitempty"`
-	// Adaptive: the adaptive lanes' state over time (AIMD, Vegas, client throttling).
+	// Adaptive: the adaptive lanes' state over time (AIMD, Vegas, Gradient2, client throttling).
 	Adaptive *jsonAdaptive `json:"adaptive,omitempty"`
 	// KeyTables: what a lane's bounded key tables did (present with the lane
 	// option keys), one per limit.

@@ -49,7 +49,7 @@ func anyTopology(runs []Run) bool {
 
 // topologyColumns are the per-lane columns of a run in a topology: shown (and
 // in the CSV) only when it has one. A lane the topology does not apply to
-// (AIMD, Vegas) reads "-" in the tables and empty fields in the CSV.
+// (AIMD, Vegas, Gradient2) reads "-" in the tables and empty fields in the CSV.
 var topologyColumns = []laneColumn{
 	topoColumn("replicas", "replicas", hasTopology, 16, func(t *sim.TopologyResult) string { return count(int64(t.Replicas)) },
 		func(t *sim.TopologyResult) float64 { return float64(t.Replicas) }),

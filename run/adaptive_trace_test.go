@@ -10,6 +10,7 @@ import (
 	"testing"
 	"time"
 
+	"github.com/rlsim/rlsim/algorithms"
 	"github.com/rlsim/rlsim/sim"
 )
 
@@ -106,8 +107,8 @@ func TestTraceNamesTheReplicaOfEveryAttempt(t *testing.T) {
 // most in flight; the throttle's mean and highest drop probability over the
 // send decisions. And AIMD, on downstream-slowdown, cuts its limit.
 func TestAdaptiveStateIsTheTraces(t *testing.T) {
-	res, rows := traceRows(t, "downstream-slowdown", "lanes=[token_bucket, aimd, vegas, client_throttle]",
-		"aimd.initial=12", "vegas.initial=15")
+	res, rows := traceRows(t, "downstream-slowdown", "lanes=[token_bucket, aimd, vegas, gradient2, client_throttle]",
+		"aimd.initial=12", "vegas.initial=15", "gradient2.initial=17")
 	byLane := map[string][]map[string]string{}
 	for _, r := range rows {
 		byLane[r["lane"]] = append(byLane[r["lane"]], r)
@@ -123,7 +124,7 @@ func TestAdaptiveStateIsTheTraces(t *testing.T) {
 	for _, l := range res.Lanes {
 		lrows := byLane[l.Name]
 		switch l.Lane {
-		case sim.LaneAIMD, sim.LaneVegas:
+		case sim.LaneAIMD, sim.LaneVegas, sim.LaneGradient2:
 		case sim.LaneClientThrottle:
 		default:
 			if l.Adaptive != nil {
@@ -167,7 +168,7 @@ func TestAdaptiveStateIsTheTraces(t *testing.T) {
 			}
 			continue
 		}
-		limit := map[sim.LaneKind]float64{sim.LaneAIMD: 12, sim.LaneVegas: 15}[l.Lane] // as set
+		limit := map[sim.LaneKind]float64{sim.LaneAIMD: 12, sim.LaneVegas: 15, sim.LaneGradient2: 17}[l.Lane] // as set
 		in, next := 0, 0
 		for i := range want {
 			want[i] = sim.AdaptivePoint{Limit: limit, LimitMin: limit, InFlightMax: in}
@@ -185,8 +186,8 @@ func TestAdaptiveStateIsTheTraces(t *testing.T) {
 			t.Errorf("%s: the limit never fell below the one before; the scenario says AIMD cuts it", l.Name)
 		}
 	}
-	if len(checked) != 3 {
-		t.Errorf("checked %v, want aimd, vegas and client_throttle", checked)
+	if len(checked) != 4 {
+		t.Errorf("checked %v, want aimd, vegas, gradient2 and client_throttle", checked)
 	}
 }
 
@@ -199,4 +200,42 @@ func cutIts(pts []sim.AdaptivePoint) bool {
 		}
 	}
 	return false
+}
+
+// TestGradient2LaneIsTheAlgorithmOnItsTrace replays the gradient2 lane's trace
+// through algorithms.Gradient2 (admit: Acquire; success: Release with the
+// latency; a shed of an admitted request: Release with none) and requires the
+// limit and the requests in flight the trace printed after every event. On
+// downstream-slowdown the slowdown then cuts the limit, and the recovery grows it.
+func TestGradient2LaneIsTheAlgorithmOnItsTrace(t *testing.T) {
+	_, rows := traceRows(t, "downstream-slowdown", "lanes=[gradient2]", "gradient2.initial=17", "gradient2.min=2")
+	g, err := algorithms.NewGradient2(algorithms.Gradient2Config{Initial: 17, Min: 2})
+	if err != nil {
+		t.Fatal(err)
+	}
+	lowest, highest := 17.0, 17.0
+	for i, r := range rows {
+		switch r["event"] {
+		case "admit":
+			if !g.Acquire(0) {
+				t.Fatalf("row %d: the lane admitted with %d in flight at limit %v", i+2, g.InFlight(), g.Limit())
+			}
+		case "success":
+			lat, _ := strconv.ParseInt(r["latency_ns"], 10, 64)
+			g.Release(0, time.Duration(lat))
+		case "shed":
+			if r["concurrency_limit"] != "" && g.InFlight() > 0 && strconv.Itoa(g.InFlight()-1) == r["in_flight"] {
+				g.Release(0, 0) // admitted, then shed by the backend's full queue
+			}
+		}
+		limit, _ := strconv.ParseFloat(r["concurrency_limit"], 64)
+		if math.Abs(limit-g.Limit()) > 1e-9*g.Limit() || r["in_flight"] != strconv.Itoa(g.InFlight()) {
+			t.Fatalf("row %d (%s): the trace says limit %s, %s in flight; the algorithm %v, %d", i+2, r["event"],
+				r["concurrency_limit"], r["in_flight"], g.Limit(), g.InFlight())
+		}
+		lowest, highest = min(lowest, g.Limit()), max(highest, g.Limit())
+	}
+	if lowest >= 17 || highest <= 17 {
+		t.Errorf("the limit ranged over [%v, %v]: want it cut below and grown above its initial 17", lowest, highest)
+	}
 }

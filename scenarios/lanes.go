@@ -104,6 +104,7 @@ func variantOf(ls laneSpec) sim.Variant {
 		v.Name = ""
 	}
 	v.AIMD, v.Throttle, v.Vegas = aimdSettings(ls.AIMD), throttleSettings(ls.Throttle), vegasSettings(ls.Vegas)
+	v.Gradient2 = gradient2Settings(ls.Gradient2)
 	v.Options = laneOptions(ls)
 	return v
 }
@@ -190,6 +191,9 @@ func laneSettings(f *fileSpec, c *sim.Config) {
 	if v := vegasSettings(f.Vegas); v != nil {
 		c.Vegas = *v
 	}
+	if g := gradient2Settings(f.Gradient2); g != nil {
+		c.Gradient2 = *g
+	}
 }
 
 func aimdSettings(a *aimdSpec) *sim.AIMDSettings {
@@ -219,6 +223,19 @@ func vegasSettings(v *vegasSpec) *sim.VegasSettings {
 		RetryAfter: durOr(v.RetryAfter, 0)}
 }
 
+func gradient2Settings(g *gradient2Spec) *sim.Gradient2Settings {
+	if g == nil {
+		return nil
+	}
+	return &sim.Gradient2Settings{Initial: g.Initial, Min: g.Min, Max: g.Max, Smoothing: g.Smoothing, QueueSize: g.QueueSize,
+		LongWindow: g.LongWindow, RTTTolerance: g.RTTTolerance, RetryAfter: durOr(g.RetryAfter, 0)}
+}
+
+func gradient2ToFile(g sim.Gradient2Settings) *gradient2Spec {
+	return &gradient2Spec{Initial: g.Initial, Min: g.Min, Max: g.Max, Smoothing: g.Smoothing, QueueSize: g.QueueSize,
+		LongWindow: g.LongWindow, RTTTolerance: g.RTTTolerance, RetryAfter: optDur(g.RetryAfter)}
+}
+
 // laneSettingsToFile is laneSettings the other way: the sections of c's lanes
 // that are set, into f.
 func laneSettingsToFile(c *sim.Config, f *fileSpec) {
@@ -230,6 +247,9 @@ func laneSettingsToFile(c *sim.Config, f *fileSpec) {
 	}
 	if v := c.Vegas; v != (sim.VegasSettings{}) {
 		f.Vegas = vegasToFile(v)
+	}
+	if g := c.Gradient2; g != (sim.Gradient2Settings{}) {
+		f.Gradient2 = gradient2ToFile(g)
 	}
 }
 
@@ -270,6 +290,9 @@ func lanesToFile(c *sim.Config) []laneSpec {
 			if v.Vegas != nil {
 				ls.Vegas = vegasToFile(*v.Vegas)
 			}
+			if v.Gradient2 != nil {
+				ls.Gradient2 = gradient2ToFile(*v.Gradient2)
+			}
 			laneOptionsToFile(v.Options, &ls)
 			productsToFile(v.Product, &ls)
 		}
@@ -280,7 +303,7 @@ func lanesToFile(c *sim.Config) []laneSpec {
 
 // MarshalYAML writes a lane that is only an algorithm as its name alone.
 func (l laneSpec) MarshalYAML() (any, error) {
-	if l.Name == "" && len(l.Limits) == 0 && l.AIMD == nil && l.Throttle == nil && l.Vegas == nil && !l.hasProduct() && laneOptions(l).None() {
+	if l.Name == "" && len(l.Limits) == 0 && l.AIMD == nil && l.Throttle == nil && l.Vegas == nil && l.Gradient2 == nil && !l.hasProduct() && laneOptions(l).None() {
 		return l.Algorithm, nil
 	}
 	type long laneSpec // without this method

@@ -27,6 +27,7 @@ type fileSpec struct {
 	AIMD        *aimdSpec      `yaml:"aimd,omitempty" doc:"settings of the AIMD concurrency lane"`
 	Throttle    *throttleSpec  `yaml:"throttle,omitempty" doc:"settings of the client-throttling lane"`
 	Vegas       *vegasSpec     `yaml:"vegas,omitempty" doc:"settings of the Vegas concurrency lane (not run unless lanes names vegas)"`
+	Gradient2   *gradient2Spec `yaml:"gradient2,omitempty" doc:"settings of the Gradient2 concurrency lane (not run unless lanes names gradient2)"`
 
 	Clients []clientSpec `yaml:"clients,omitempty" doc:"the client population: groups of identical clients"`
 	Backend *backendSpec `yaml:"backend,omitempty" doc:"the service behind the limiter (default none: answers at once)"`
@@ -102,6 +103,7 @@ type laneSpec struct {
 	AIMD           *aimdSpec           `yaml:"aimd,omitempty" doc:"an aimd lane's own settings; a field left out keeps the aimd section's"`
 	Throttle       *throttleSpec       `yaml:"throttle,omitempty" doc:"a client_throttle lane's own settings; a field left out keeps the throttle section's"`
 	Vegas          *vegasSpec          `yaml:"vegas,omitempty" doc:"a vegas lane's own settings; a field left out keeps the vegas section's"`
+	Gradient2      *gradient2Spec      `yaml:"gradient2,omitempty" doc:"a gradient2 lane's own settings; a field left out keeps the gradient2 section's"`
 	Nginx          *nginxSpec          `yaml:"nginx,omitempty" doc:"an nginx lane's limit_req, in nginx's words (docs/products.md)"`
 	HAProxy        *haproxySpec        `yaml:"haproxy,omitempty" doc:"an haproxy lane's stick table and deny rule, in HAProxy's words (docs/products.md)"`
 	EnvoyLocal     *envoyLocalSpec     `yaml:"envoy_local,omitempty" doc:"an envoy_local lane's token bucket, in Envoy's words (docs/products.md)"`
@@ -159,6 +161,17 @@ type vegasSpec struct {
 	Smoothing       float64   `yaml:"smoothing,omitempty" check:"positive" doc:"weight of a new limit against the old one, at most 1 (default 1: no smoothing)"`
 	ProbeMultiplier int       `yaml:"probe_multiplier,omitempty" check:"positive" doc:"the no-load latency is probed again about every probe_multiplier x limit completions (default 30)"`
 	RetryAfter      *Duration `yaml:"retry_after,omitempty" check:"positive" doc:"Retry-After sent with a 503 over the concurrency limit, rounded up to whole seconds in the header (default none)"`
+}
+
+type gradient2Spec struct {
+	Initial      float64   `yaml:"initial,omitempty" check:"positive" doc:"starting concurrency limit (default 20)"`
+	Min          float64   `yaml:"min,omitempty" check:"positive" doc:"lowest concurrency limit (default 20)"`
+	Max          float64   `yaml:"max,omitempty" check:"positive" doc:"highest concurrency limit (default 200)"`
+	Smoothing    float64   `yaml:"smoothing,omitempty" check:"positive" doc:"weight of a new estimate against the old limit, at most 1 (default 0.2)"`
+	QueueSize    float64   `yaml:"queue_size,omitempty" check:"positive" doc:"queue allowed on top of the gradient's limit: the limit grows by smoothing x queue_size a completion while latency holds (default 4)"`
+	LongWindow   int       `yaml:"long_window,omitempty" check:"positive" doc:"completions in the long-term latency average (default 600)"`
+	RTTTolerance float64   `yaml:"rtt_tolerance,omitempty" check:"positive" doc:"how far latency may rise above its long-term average before the limit shrinks, at least 1 (default 1.5)"`
+	RetryAfter   *Duration `yaml:"retry_after,omitempty" check:"positive" doc:"Retry-After sent with a 503 over the concurrency limit, rounded up to whole seconds in the header (default none)"`
 }
 
 type throttleSpec struct {

@@ -186,7 +186,7 @@ func (b *boundState[S]) Idle(now time.Duration) bool { return b.alg.Idle(&b.s, n
 
 // concurrencyLimiter bounds the requests in flight to the backend: a lane of
 // class ConcurrencyLimiter asks it before a request enters and tells it when the
-// request completes. The algorithms package's AIMD and Vegas are ones.
+// request completes. The algorithms package's AIMD, Vegas and Gradient2 are ones.
 type concurrencyLimiter interface {
 	// Acquire admits a request at now, counting it in flight, or refuses it.
 	Acquire(now time.Duration) bool

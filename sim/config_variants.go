@@ -86,13 +86,14 @@ func (c *Config) laneConfig(i int) *Config {
 		return c
 	}
 	v := c.Variants[i]
-	if v.AIMD == nil && v.Throttle == nil && v.Vegas == nil && v.Options.None() && v.Product == (ProductSettings{}) {
+	if v.AIMD == nil && v.Throttle == nil && v.Vegas == nil && v.Gradient2 == nil && v.Options.None() && v.Product == (ProductSettings{}) {
 		return c
 	}
 	lc := *c
 	lc.AIMD = overlay(c.AIMD, v.AIMD)
 	lc.Throttle = overlay(c.Throttle, v.Throttle)
 	lc.Vegas = overlay(c.Vegas, v.Vegas)
+	lc.Gradient2 = overlay(c.Gradient2, v.Gradient2)
 	lc.options, lc.product = v.Options, v.Product
 	return &lc
 }
@@ -168,7 +169,7 @@ func checkVariantSettings(ck *checker, path string, c *Config, i int) {
 	for _, s := range []struct {
 		name string
 		set  bool
-	}{{"aimd", v.AIMD != nil}, {"throttle", v.Throttle != nil}, {"vegas", v.Vegas != nil}, {"nginx", v.Product.Nginx != nil},
+	}{{"aimd", v.AIMD != nil}, {"throttle", v.Throttle != nil}, {"vegas", v.Vegas != nil}, {"gradient2", v.Gradient2 != nil}, {"nginx", v.Product.Nginx != nil},
 		{"envoy_local", v.Product.EnvoyLocal != nil}, {"envoy_ratelimit", v.Product.EnvoyRateLimit != nil}, {"kong", v.Product.Kong != nil},
 		{"kong_advanced", v.Product.KongAdvanced != nil}, {"aws_waf", v.Product.AWSWAF != nil}, {"cloudflare", v.Product.Cloudflare != nil},
 		{"haproxy", v.Product.HAProxy != nil}, {"aws_quota", v.Product.AWSQuota != nil}} {

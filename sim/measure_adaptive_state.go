@@ -4,7 +4,7 @@ import "time"
 
 // AdaptiveState is an adaptive lane's state over time, one point per
 // Result.Bucket (point i starts at i × Bucket), sampled at every change: the
-// concurrency limiters' (AIMD, Vegas) limit and requests in flight after every
+// concurrency limiters' (AIMD, Vegas, Gradient2) limit and requests in flight after every
 // admission, shed and completion; client throttling's drop probability at every
 // send decision. It is nil for a lane without such state.
 type AdaptiveState struct {
@@ -33,7 +33,7 @@ type AdaptivePoint struct {
 }
 
 // inFlighter is a concurrency limiter that counts its requests in flight
-// (algorithms.AIMD and Vegas do).
+// (algorithms.AIMD, Vegas and Gradient2 do).
 type inFlighter interface{ InFlight() int }
 
 // adaptiveSampler builds a lane's AdaptiveState as the run goes.

@@ -102,7 +102,7 @@ type LaneResult struct {
 	SlidingLogDisagreement float64
 
 	Series []Point // time series, Result.Bucket wide each
-	// Adaptive is the adaptive lanes' (AIMD, Vegas, client throttling) state over time; nil for the others.
+	// Adaptive is the adaptive lanes' (AIMD, Vegas, Gradient2, client throttling) state over time; nil for the others.
 	Adaptive *AdaptiveState
 
 	// Topology is what the replicas and the store did; nil without a topology

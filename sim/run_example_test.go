@@ -86,6 +86,7 @@ func ExampleLanes() {
 	// cloudflare             Cloudflare rate limiting rule rate limiter        default false
 	// haproxy                HAProxy stick table           rate limiter        default false
 	// aws_quota              AWS API Gateway quota         rate limiter        default false
+	// gradient2              Gradient2 concurrency         concurrency limiter default false
 }
 
 // One algorithm as two lanes: token buckets of burst 5 and burst 20, named

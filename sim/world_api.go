@@ -87,7 +87,7 @@ type TraceRecord struct {
 	// order; "" when none would have.
 	Shadow  string
 	Latency time.Duration // TraceSuccess: time in the backend
-	// Concurrency is true in a concurrency-limiter lane (AIMD, Vegas), whose
+	// Concurrency is true in a concurrency-limiter lane (AIMD, Vegas, Gradient2), whose
 	// ConcurrencyLimit and InFlight are then the limit on requests in flight and
 	// the requests in flight just after the record's event.
 	Concurrency      bool

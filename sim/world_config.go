@@ -47,9 +47,10 @@ type Config struct {
 	// the same instant apply in the order given, before any request at that instant.
 	Rules []RuleChange
 	// Lane-specific settings.
-	AIMD     AIMDSettings
-	Throttle ThrottleSettings
-	Vegas    VegasSettings
+	AIMD      AIMDSettings
+	Throttle  ThrottleSettings
+	Vegas     VegasSettings
+	Gradient2 Gradient2Settings
 
 	Clients []ClientGroup
 	// Backend is the service behind the limiter; nil means an infinitely fast one.
@@ -148,11 +149,12 @@ type Variant struct {
 	// The lanes of a Config have distinct names, and a lane may bear the name of
 	// a kind only if it is of that kind.
 	Name string
-	// AIMD, Throttle and Vegas, when set, change the Config's settings of the
+	// AIMD, Throttle, Vegas and Gradient2, when set, change the Config's settings of the
 	// lane's kind in this lane alone: their non-zero fields replace the Config's.
-	AIMD     *AIMDSettings
-	Throttle *ThrottleSettings
-	Vegas    *VegasSettings
+	AIMD      *AIMDSettings
+	Throttle  *ThrottleSettings
+	Vegas     *VegasSettings
+	Gradient2 *Gradient2Settings
 	// Options change how the lane's per-key limiter decides (a rate-limiter
 	// lane's, or a client_throttle lane's server chain).
 	Options LaneOptions
@@ -199,6 +201,7 @@ const (
 	LaneCloudflare
 	LaneHAProxy
 	LaneAWSQuota
+	LaneGradient2
 )
 
 // ClientGroup is Count identical clients.
@@ -392,6 +395,21 @@ type VegasSettings struct {
 	Initial, Max    float64
 	Smoothing       float64
 	ProbeMultiplier int
+	// RetryAfter is the Retry-After sent with a 503 over the limit; zero sends none.
+	RetryAfter time.Duration
+}
+
+// Gradient2Settings configure the Gradient2 concurrency lane (algorithms.Gradient2),
+// which limits requests in flight to the backend instead of applying the limit
+// chain. Zero fields take the defaults of Netflix concurrency-limits'
+// Gradient2Limit: Initial 20, Min 20, Max 200, Smoothing 0.2, QueueSize 4,
+// LongWindow 600, RTTTolerance 1.5.
+type Gradient2Settings struct {
+	Initial, Min, Max float64
+	Smoothing         float64
+	QueueSize         float64
+	LongWindow        int
+	RTTTolerance      float64
 	// RetryAfter is the Retry-After sent with a 503 over the limit; zero sends none.
 	RetryAfter time.Duration
 }

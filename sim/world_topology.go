@@ -10,7 +10,7 @@ import "time"
 //
 // Topology applies to the lanes that decide the limit chain: rate-limiter
 // lanes and the server-side chain behind a client gate. A concurrency limiter
-// (AIMD, Vegas) bounds the requests in flight to the backend, not a keyed rate,
+// (AIMD, Vegas, Gradient2) bounds the requests in flight to the backend, not a keyed rate,
 // and runs as without a topology; the result says so (LaneResult.Topology is nil).
 type Topology struct {
 	// Replicas is the fleet size over time: Count replicas from each step's At

@@ -177,7 +177,7 @@ func substitute(src []byte, o occurrence, value string) []byte {
 }
 
 // problemLine is one line of validate's stderr: where, the line, the field, what.
-var problemLine = regexp.MustCompile(`^(.*?)(?::(\d+))?: ([a-z_]+(?:\[\d+\])*(?:\.[a-z_]+(?:\[\d+\])*)*): (.*)$`)
+var problemLine = regexp.MustCompile(`^(.*?)(?::(\d+))?: ([a-z_][a-z0-9_]*(?:\[\d+\])*(?:\.[a-z_][a-z0-9_]*(?:\[\d+\])*)*): (.*)$`)
 
 // namesField reports whether a line of errOut, a problem at where (a file, or a
 // file and a --set flag), points the user at the field at path: on path itself
