@@ -52,7 +52,7 @@ func (b *backend) arrive(l *lane, r int32) {
 		b.n++
 		b.maxQueue = max(b.maxQueue, b.n)
 	default:
-		l.shed(r, b.cfg.RetryAfter)
+		l.backendShed(r, b.cfg.RetryAfter)
 		return
 	}
 	b.maxInFlight = max(b.maxInFlight, b.inFlight())
@@ -104,7 +104,7 @@ func (b *backend) change(l *lane, i int) {
 			r := b.queue[b.head]
 			b.head = (b.head + 1) % len(b.queue)
 			b.n--
-			l.shed(r, b.cfg.RetryAfter)
+			l.backendShed(r, b.cfg.RetryAfter)
 		}
 	}
 	b.startWaiting(l)

@@ -457,6 +457,21 @@ func (l *lane) shed(r int32, retryAfter time.Duration) {
 	l.fail(r, retryAfter, statusShed)
 }
 
+// backendShed answers 503 to request r, which the backend took and could not
+// serve (its queue full, or an outage). In a concurrency-limiter lane r holds a
+// slot of the limit: it is released with the time r spent in the backend as
+// its latency, as the libraries' servlet filter and gRPC interceptor release a
+// request their service answered with an error (onSuccess with its round trip;
+// only a deadline passed is a drop), so the slot is not held for ever.
+func (l *lane) backendShed(r int32, retryAfter time.Duration) {
+	if l.conc != nil {
+		now := l.eng.Now()
+		l.conc.Release(now, now-l.reqs.all[r].entered)
+		l.adapt.conc(now, l.conc)
+	}
+	l.shed(r, retryAfter)
+}
+
 // succeed answers 200 to request r.
 func (l *lane) succeed(r int32) {
 	now := l.eng.Now()
