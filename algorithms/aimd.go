@@ -72,6 +72,11 @@ func (a *AIMD) Acquire(now time.Duration) bool {
 	return true
 }
 
+// AcquireOver counts a request in flight at now whatever the limit: a
+// partitioned limiter admits a partition within its guaranteed share even when
+// the limit is full (concurrency-limits' AbstractPartitionedLimiter).
+func (a *AIMD) AcquireOver(now time.Duration) { a.inFlight++ }
+
 // Release records the completion at now of an acquired request that took
 // latency, and adapts the limit. It panics if nothing is in flight.
 func (a *AIMD) Release(now, latency time.Duration) {

@@ -131,6 +131,11 @@ func (g *Gradient2) Acquire(now time.Duration) bool {
 	return true
 }
 
+// AcquireOver counts a request in flight at now whatever the limit: a
+// partitioned limiter admits a partition within its guaranteed share even when
+// the limit is full (concurrency-limits' AbstractPartitionedLimiter).
+func (g *Gradient2) AcquireOver(now time.Duration) { g.inFlight++ }
+
 // Release records the completion at now of an acquired request that took
 // latency, and adapts the limit. It panics if nothing is in flight.
 func (g *Gradient2) Release(now, latency time.Duration) {

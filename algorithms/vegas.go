@@ -111,6 +111,11 @@ func (v *Vegas) Acquire(now time.Duration) bool {
 	return true
 }
 
+// AcquireOver counts a request in flight at now whatever the limit: a
+// partitioned limiter admits a partition within its guaranteed share even when
+// the limit is full (concurrency-limits' AbstractPartitionedLimiter).
+func (v *Vegas) AcquireOver(now time.Duration) { v.inFlight++ }
+
 // Release records the completion at now of an acquired request that took
 // latency, and adapts the limit. It panics if nothing is in flight.
 func (v *Vegas) Release(now, latency time.Duration) {

@@ -85,7 +85,7 @@ func (b *builder) build(f *fileSpec, s *Scenario) {
 		seed = *f.Seed
 	}
 	if f.Contention != nil {
-		for _, p := range []string{"duration", "drain", "bucket", "limits", "header_style", "chain", "lanes", "aimd", "throttle", "vegas", "gradient2", "clients", "backend", "checks", "topology"} {
+		for _, p := range []string{"duration", "drain", "bucket", "limits", "header_style", "chain", "lanes", "aimd", "throttle", "vegas", "gradient2", "partitions", "clients", "backend", "checks", "topology"} {
 			if b.has(p) {
 				b.addf(p, "not used by a contention study (the file has a contention section)")
 			}
@@ -119,6 +119,7 @@ func (b *builder) build(f *fileSpec, s *Scenario) {
 		c.Chain, _ = sim.ParseChain(f.Chain)
 	}
 	laneSettings(f, c)
+	c.ConcurrencyPartitions = partitions(f.Partitions)
 	b.lanes(f.Lanes, c)
 	c.Overrides = append(b.overrides(f.Overrides, c), c.Overrides...)
 	for i := range f.Clients {

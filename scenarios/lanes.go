@@ -105,6 +105,13 @@ func variantOf(ls laneSpec) sim.Variant {
 	}
 	v.AIMD, v.Throttle, v.Vegas = aimdSettings(ls.AIMD), throttleSettings(ls.Throttle), vegasSettings(ls.Vegas)
 	v.Gradient2 = gradient2Settings(ls.Gradient2)
+	if ls.Partitions != nil {
+		parts := partitions(*ls.Partitions)
+		if parts == nil {
+			parts = []sim.ConcurrencyPartition{}
+		}
+		v.Partitions = &parts
+	}
 	v.Options = laneOptions(ls)
 	return v
 }
@@ -251,6 +258,7 @@ func laneSettingsToFile(c *sim.Config, f *fileSpec) {
 	if g := c.Gradient2; g != (sim.Gradient2Settings{}) {
 		f.Gradient2 = gradient2ToFile(g)
 	}
+	f.Partitions = partitionsToFile(c.ConcurrencyPartitions)
 }
 
 func aimdToFile(a sim.AIMDSettings) *aimdSpec {
@@ -293,6 +301,13 @@ func lanesToFile(c *sim.Config) []laneSpec {
 			if v.Gradient2 != nil {
 				ls.Gradient2 = gradient2ToFile(*v.Gradient2)
 			}
+			if v.Partitions != nil {
+				parts := partitionsToFile(*v.Partitions)
+				if parts == nil {
+					parts = []partitionSpec{}
+				}
+				ls.Partitions = &parts
+			}
 			laneOptionsToFile(v.Options, &ls)
 			productsToFile(v.Product, &ls)
 		}
@@ -303,7 +318,7 @@ func lanesToFile(c *sim.Config) []laneSpec {
 
 // MarshalYAML writes a lane that is only an algorithm as its name alone.
 func (l laneSpec) MarshalYAML() (any, error) {
-	if l.Name == "" && len(l.Limits) == 0 && l.AIMD == nil && l.Throttle == nil && l.Vegas == nil && l.Gradient2 == nil && !l.hasProduct() && laneOptions(l).None() {
+	if l.Name == "" && len(l.Limits) == 0 && l.AIMD == nil && l.Throttle == nil && l.Vegas == nil && l.Gradient2 == nil && l.Partitions == nil && !l.hasProduct() && laneOptions(l).None() {
 		return l.Algorithm, nil
 	}
 	type long laneSpec // without this method
@@ -358,4 +373,22 @@ func SelectLanes(c *sim.Config, names []string) error {
 		return !slices.Contains(kept, name)
 	})
 	return nil
+}
+
+// partitions are the concurrency partitions specs write.
+func partitions(specs []partitionSpec) []sim.ConcurrencyPartition {
+	var out []sim.ConcurrencyPartition
+	for _, p := range specs {
+		out = append(out, sim.ConcurrencyPartition{Name: p.Name, Classes: p.Classes, Share: p.Share})
+	}
+	return out
+}
+
+// partitionsToFile is partitions the other way.
+func partitionsToFile(parts []sim.ConcurrencyPartition) []partitionSpec {
+	var out []partitionSpec
+	for _, p := range parts {
+		out = append(out, partitionSpec{Name: p.Name, Classes: p.Classes, Share: p.Share})
+	}
+	return out
 }

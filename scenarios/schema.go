@@ -19,15 +19,16 @@ type fileSpec struct {
 	Start       WallTime  `yaml:"start,omitempty" doc:"the wall-clock instant of t=0, RFC 3339 (2026-12-01T09:00:00Z), for the product lanes whose windows follow the clock or the calendar (default 1970-01-01T00:00:00Z)"`
 	Bucket      *Duration `yaml:"bucket,omitempty" check:"positive" doc:"width of the time-series buckets (default about duration/200, at least 1ms, tiling the first limit's window)"`
 
-	Limits      []limitSpec    `yaml:"limits,omitempty" doc:"the limit chain a request passes, most specific first (default one global limit of 10 per 1s)"`
-	HeaderStyle string         `yaml:"header_style,omitempty" enum:"header_style" doc:"how the server writes quota headers: draft (RateLimit and RateLimit-Policy, draft-ietf-httpapi-ratelimit-headers-11) or legacy (X-RateLimit-Limit, -Remaining, -Reset) (default draft)"`
-	Chain       string         `yaml:"chain,omitempty" enum:"chain" doc:"how a chain of several limits charges a request: all_or_nothing (a refusal by any limit is counted by none) or charge_until_refused (limits before the refusing one count it) (default all_or_nothing)"`
-	Lanes       []laneSpec     `yaml:"lanes,omitempty" doc:"the limiting strategies to compare, in order (default the eight up to client_throttle): an algorithm's name, or a variant of one with a name and settings of its own"`
-	Overrides   []overrideSpec `yaml:"overrides,omitempty" doc:"another policy for one lane and one limit of the chain, e.g. a deeper leaky queue"`
-	AIMD        *aimdSpec      `yaml:"aimd,omitempty" doc:"settings of the AIMD concurrency lane"`
-	Throttle    *throttleSpec  `yaml:"throttle,omitempty" doc:"settings of the client-throttling lane"`
-	Vegas       *vegasSpec     `yaml:"vegas,omitempty" doc:"settings of the Vegas concurrency lane (not run unless lanes names vegas)"`
-	Gradient2   *gradient2Spec `yaml:"gradient2,omitempty" doc:"settings of the Gradient2 concurrency lane (not run unless lanes names gradient2)"`
+	Limits      []limitSpec     `yaml:"limits,omitempty" doc:"the limit chain a request passes, most specific first (default one global limit of 10 per 1s)"`
+	HeaderStyle string          `yaml:"header_style,omitempty" enum:"header_style" doc:"how the server writes quota headers: draft (RateLimit and RateLimit-Policy, draft-ietf-httpapi-ratelimit-headers-11) or legacy (X-RateLimit-Limit, -Remaining, -Reset) (default draft)"`
+	Chain       string          `yaml:"chain,omitempty" enum:"chain" doc:"how a chain of several limits charges a request: all_or_nothing (a refusal by any limit is counted by none) or charge_until_refused (limits before the refusing one count it) (default all_or_nothing)"`
+	Lanes       []laneSpec      `yaml:"lanes,omitempty" doc:"the limiting strategies to compare, in order (default the eight up to client_throttle): an algorithm's name, or a variant of one with a name and settings of its own"`
+	Overrides   []overrideSpec  `yaml:"overrides,omitempty" doc:"another policy for one lane and one limit of the chain, e.g. a deeper leaky queue"`
+	AIMD        *aimdSpec       `yaml:"aimd,omitempty" doc:"settings of the AIMD concurrency lane"`
+	Throttle    *throttleSpec   `yaml:"throttle,omitempty" doc:"settings of the client-throttling lane"`
+	Vegas       *vegasSpec      `yaml:"vegas,omitempty" doc:"settings of the Vegas concurrency lane (not run unless lanes names vegas)"`
+	Gradient2   *gradient2Spec  `yaml:"gradient2,omitempty" doc:"settings of the Gradient2 concurrency lane (not run unless lanes names gradient2)"`
+	Partitions  []partitionSpec `yaml:"partitions,omitempty" doc:"shares of the concurrency lanes' limit (aimd, vegas, gradient2) guaranteed to classes of clients once the limit is full (default none: one limit for all)"`
 
 	Clients []clientSpec `yaml:"clients,omitempty" doc:"the client population: groups of identical clients"`
 	Backend *backendSpec `yaml:"backend,omitempty" doc:"the service behind the limiter (default none: answers at once)"`
@@ -104,6 +105,7 @@ type laneSpec struct {
 	Throttle       *throttleSpec       `yaml:"throttle,omitempty" doc:"a client_throttle lane's own settings; a field left out keeps the throttle section's"`
 	Vegas          *vegasSpec          `yaml:"vegas,omitempty" doc:"a vegas lane's own settings; a field left out keeps the vegas section's"`
 	Gradient2      *gradient2Spec      `yaml:"gradient2,omitempty" doc:"a gradient2 lane's own settings; a field left out keeps the gradient2 section's"`
+	Partitions     *[]partitionSpec    `yaml:"partitions,omitempty" doc:"a concurrency lane's own partitions, replacing the top-level partitions in this lane ([] for none)"`
 	Nginx          *nginxSpec          `yaml:"nginx,omitempty" doc:"an nginx lane's limit_req, in nginx's words (docs/products.md)"`
 	HAProxy        *haproxySpec        `yaml:"haproxy,omitempty" doc:"an haproxy lane's stick table and deny rule, in HAProxy's words (docs/products.md)"`
 	EnvoyLocal     *envoyLocalSpec     `yaml:"envoy_local,omitempty" doc:"an envoy_local lane's token bucket, in Envoy's words (docs/products.md)"`
@@ -172,6 +174,12 @@ type gradient2Spec struct {
 	LongWindow   int       `yaml:"long_window,omitempty" check:"positive" doc:"completions in the long-term latency average (default 600)"`
 	RTTTolerance float64   `yaml:"rtt_tolerance,omitempty" check:"positive" doc:"how far latency may rise above its long-term average before the limit shrinks, at least 1 (default 1.5)"`
 	RetryAfter   *Duration `yaml:"retry_after,omitempty" check:"positive" doc:"Retry-After sent with a 503 over the concurrency limit, rounded up to whole seconds in the header (default none)"`
+}
+
+type partitionSpec struct {
+	Name    string   `yaml:"name" doc:"names the partition"`
+	Classes []string `yaml:"classes" doc:"the client groups (by name) in the partition"`
+	Share   float64  `yaml:"share" doc:"the share of the limit the partition is guaranteed, in [0, 1]; the shares sum to at most 1"`
 }
 
 type throttleSpec struct {

@@ -196,6 +196,10 @@ type concurrencyLimiter interface {
 	Limit() float64
 }
 
+// inFlighter is a concurrency limiter that counts its requests in flight
+// (algorithms.AIMD, Vegas and Gradient2 do).
+type inFlighter interface{ InFlight() int }
+
 // clientGate drops requests in the client before they are sent: a lane of class
 // ClientGate asks it before every attempt of client c and tells it every answer.
 type clientGate interface {

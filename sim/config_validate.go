@@ -92,6 +92,7 @@ func (c Config) validate(ck checker) error {
 		checkBackend(&ck, "backend", *c.Backend, ck.within(c.Duration))
 	}
 	checkWallStart(&ck, c.Start)
+	checkPartitions(&ck, &c)
 	checkTopology(&ck, c)
 	checkCaps(&ck, c)
 	checkTopologyCaps(&ck, c)

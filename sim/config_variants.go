@@ -86,7 +86,7 @@ func (c *Config) laneConfig(i int) *Config {
 		return c
 	}
 	v := c.Variants[i]
-	if v.AIMD == nil && v.Throttle == nil && v.Vegas == nil && v.Gradient2 == nil && v.Options.None() && v.Product == (ProductSettings{}) {
+	if v.AIMD == nil && v.Throttle == nil && v.Vegas == nil && v.Gradient2 == nil && v.Partitions == nil && v.Options.None() && v.Product == (ProductSettings{}) {
 		return c
 	}
 	lc := *c
@@ -94,6 +94,9 @@ func (c *Config) laneConfig(i int) *Config {
 	lc.Throttle = overlay(c.Throttle, v.Throttle)
 	lc.Vegas = overlay(c.Vegas, v.Vegas)
 	lc.Gradient2 = overlay(c.Gradient2, v.Gradient2)
+	if v.Partitions != nil {
+		lc.ConcurrencyPartitions = *v.Partitions
+	}
 	lc.options, lc.product = v.Options, v.Product
 	return &lc
 }
@@ -178,6 +181,7 @@ func checkVariantSettings(ck *checker, path string, c *Config, i int) {
 		}
 		own = own || s.set && s.name == info.Settings
 	}
+	checkVariantPartitions(ck, path, c, i)
 	if info.check == nil || !own {
 		return
 	}

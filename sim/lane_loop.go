@@ -34,6 +34,7 @@ type lane struct {
 	ruleAt         time.Duration       // when: cfg.Rules[nextRule].At, or noRule
 	conc           concurrencyLimiter  // nil unless the lane is a concurrency limiter
 	shedRetryAfter time.Duration       // the Retry-After of conc's 503
+	parts          *partitionedLimiter // conc's partitions; nil without
 	keyTables      []KeyTableStats     // the figures of key tables a rule push replaced
 	nearReplaced   []int64             // per limit: near_limit hits of tables a rule push replaced
 	refusalStatus  int                 // the HTTP status of the lane's refusals (Config.RefusalStatus)
@@ -414,7 +415,7 @@ func (l *lane) admit(r int32) {
 func (l *lane) enter(r int32) bool {
 	if l.conc != nil {
 		req := &l.reqs.all[r]
-		ok := l.conc.Acquire(l.eng.Now())
+		ok := l.concAcquire(req.client)
 		l.adapt.conc(l.eng.Now(), l.conc)
 		l.slidingLogCheck(req.client, req.cost, ok)
 		if !ok {
@@ -457,6 +458,24 @@ func (l *lane) shed(r int32, retryAfter time.Duration) {
 	l.fail(r, retryAfter, statusShed)
 }
 
+// concAcquire asks the lane's concurrency limit, through its partitions if
+// it has some, for a slot for a request of client c.
+func (l *lane) concAcquire(c int32) bool {
+	if l.parts != nil {
+		return l.parts.acquire(l.eng.Now(), int(l.pop.groupOf[c]))
+	}
+	return l.conc.Acquire(l.eng.Now())
+}
+
+// concRelease gives back the slot of a request of client c, done at now after latency.
+func (l *lane) concRelease(now, latency time.Duration, c int32) {
+	if l.parts != nil {
+		l.parts.release(now, latency, int(l.pop.groupOf[c]))
+		return
+	}
+	l.conc.Release(now, latency)
+}
+
 // backendShed answers 503 to request r, which the backend took and could not
 // serve (its queue full, or an outage). In a concurrency-limiter lane r holds a
 // slot of the limit: it is released with the time r spent in the backend as
@@ -466,7 +485,7 @@ func (l *lane) shed(r int32, retryAfter time.Duration) {
 func (l *lane) backendShed(r int32, retryAfter time.Duration) {
 	if l.conc != nil {
 		now := l.eng.Now()
-		l.conc.Release(now, now-l.reqs.all[r].entered)
+		l.concRelease(now, now-l.reqs.all[r].entered, l.reqs.all[r].client)
 		l.adapt.conc(now, l.conc)
 	}
 	l.shed(r, retryAfter)
@@ -478,7 +497,7 @@ func (l *lane) succeed(r int32) {
 	req := &l.reqs.all[r]
 	latency := now - req.entered
 	if l.conc != nil {
-		l.conc.Release(now, latency)
+		l.concRelease(now, latency, req.client)
 		l.adapt.conc(now, l.conc)
 	}
 	l.throttleAnswer(req.client, true)

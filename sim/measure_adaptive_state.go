@@ -32,10 +32,6 @@ type AdaptivePoint struct {
 	DropProbabilityMax float64
 }
 
-// inFlighter is a concurrency limiter that counts its requests in flight
-// (algorithms.AIMD, Vegas and Gradient2 do).
-type inFlighter interface{ InFlight() int }
-
 // adaptiveSampler builds a lane's AdaptiveState as the run goes.
 type adaptiveSampler struct {
 	bucket    time.Duration

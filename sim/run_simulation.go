@@ -169,6 +169,7 @@ func (l *lane) buildLimiters() error {
 		l.shedRetryAfter = info.shedRetryAfter(l.cfg)
 		if err == nil {
 			l.adapt = newAdaptiveSampler(l.cfg.Bucket, l.conc)
+			l.parts = newPartitioned(l.cfg, l.conc)
 		}
 		return err
 	case info.gate != nil:

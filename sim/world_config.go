@@ -51,6 +51,9 @@ type Config struct {
 	Throttle  ThrottleSettings
 	Vegas     VegasSettings
 	Gradient2 Gradient2Settings
+	// ConcurrencyPartitions share the concurrency lanes' limit among classes of
+	// clients; none means one limit for all.
+	ConcurrencyPartitions []ConcurrencyPartition
 
 	Clients []ClientGroup
 	// Backend is the service behind the limiter; nil means an infinitely fast one.
@@ -155,6 +158,9 @@ type Variant struct {
 	Throttle  *ThrottleSettings
 	Vegas     *VegasSettings
 	Gradient2 *Gradient2Settings
+	// Partitions, when not nil, replace the Config's ConcurrencyPartitions in
+	// this lane, a concurrency lane's (an empty list: no partitions).
+	Partitions *[]ConcurrencyPartition
 	// Options change how the lane's per-key limiter decides (a rate-limiter
 	// lane's, or a client_throttle lane's server chain).
 	Options LaneOptions
