@@ -56,6 +56,9 @@ const (
 	MaxReplicaStates = 1_000_000
 	// MinSyncInterval is the shortest sync interval of a synced limit.
 	MinSyncInterval = time.Millisecond
+	// MaxBreakerCalls bounds a breaker's Failures and Probes (a replica keeps
+	// the times of its last Failures failures).
+	MaxBreakerCalls = 1000
 	// maxPlacedLimits is the longest chain a topology places (a racy check
 	// marks the limits to write back in one word).
 	maxPlacedLimits = 64
@@ -125,6 +128,32 @@ func checkStore(ck *checker, path string, s Store) {
 		ck.atMostTime(p+".to", o.To)
 		prev = o.To
 	}
+	checkBreaker(ck, path+".breaker", s.Breaker)
+}
+
+// checkBreaker checks a circuit breaker's settings; Failures 0 is none (and
+// then every other setting must be 0 too).
+func checkBreaker(ck *checker, path string, b Breaker) {
+	if b.Failures == 0 {
+		if b != (Breaker{}) {
+			ck.add(path+".failures", "a breaker needs failures (1 to %d); got 0 with other settings", MaxBreakerCalls)
+		}
+		return
+	}
+	if b.Failures < 1 || b.Failures > MaxBreakerCalls {
+		ck.add(path+".failures", "must be 1 to %d, got %d", MaxBreakerCalls, b.Failures)
+	}
+	if b.Probes < 1 || b.Probes > MaxBreakerCalls {
+		ck.add(path+".probes", "must be 1 to %d, got %d", MaxBreakerCalls, b.Probes)
+	}
+	if b.Window <= 0 {
+		ck.add(path+".window", "must be positive, got %v", b.Window)
+	}
+	ck.atMostTime(path+".window", b.Window)
+	if b.Cooldown <= 0 {
+		ck.add(path+".cooldown", "must be positive, got %v", b.Cooldown)
+	}
+	ck.atMostTime(path+".cooldown", b.Cooldown)
 }
 
 func checkPlacement(ck *checker, path string, l Limit) {

@@ -44,6 +44,9 @@ type fleet struct {
 	// stretches of failed calls so far (the phases they start: callOutcome).
 	lastOutcome storeFailure
 	failStretch uint32
+	// breakers are the circuit breakers, per replica × shard (with
+	// Store.Breaker.Failures > 0), grown as replicas call.
+	breakers []breaker
 }
 
 // placed is one limit of the chain in a topology.

@@ -27,6 +27,7 @@ func (f *fleet) admitted(r int32, now time.Duration, cost int64) {
 func (f *fleet) topologyResult(cfg *Config) *TopologyResult {
 	r := f.result
 	f.store.account(&r)
+	f.breakerResult(&r.Remedies)
 	r.Replicas, r.Routing = f.most, f.topo.Routing
 	if cfg.Duration > 0 {
 		r.StoreCallsPerSecond = float64(r.StoreCalls) / cfg.Duration.Seconds()
