@@ -29,6 +29,7 @@ type fleet struct {
 		class    int32
 		storeErr bool
 		racy     bool // deciding on copies read from the store (racy check)
+		cached   bool // deciding on the replica's refusal cache, no call made
 	}
 	limits    []placed
 	shared    bool             // some limit calls the store on every decision
@@ -167,7 +168,7 @@ func (f *fleet) unrouted(r int32) {
 func (f *fleet) setCtx(r int32) {
 	f.ctx.req, f.ctx.replica = r, f.replicaOf[r]
 	f.ctx.class = f.lane.pop.groupOf[f.lane.reqs.all[r].client]
-	f.ctx.storeErr, f.ctx.racy = false, false
+	f.ctx.storeErr, f.ctx.racy, f.ctx.cached = false, false, false
 }
 
 // resize applies autoscaler step i.

@@ -252,6 +252,8 @@ type sharedLimit struct {
 	stretch  uint32 // the fleet's stretch of store errors its fail mode last decided in
 	// nearBefore is the near_limit hits of the store's tables a rule push replaced.
 	nearBefore int64
+	// cache is the refusal cache (Store.RefusalCache), per replica × key.
+	cache []refusal
 }
 
 func newSharedLimit(f *fleet, rule laneRule, lim Limit, p algorithms.Policy, keys, classes int) (*sharedLimit, error) {
@@ -261,6 +263,9 @@ func newSharedLimit(f *fleet, rule laneRule, lim Limit, p algorithms.Policy, key
 		return nil, err
 	}
 	sl.copies = sl.store.like(0)
+	if f.topo.Store.RefusalCache {
+		sl.cache = make([]refusal, f.most*keys)
+	}
 	if sl.mode == FailLocal {
 		sl.fallback = &replicaTables{f: f, rule: rule, divided: lim.LocalLimit == LocalDivided, keys: keys}
 		if err := sl.fallback.build(lim.Fallback); err != nil {
@@ -279,6 +284,8 @@ func (sl *sharedLimit) decide(key int32, now time.Duration, cost int64) algorith
 	switch {
 	case ctx.storeErr:
 		return sl.failed(key, now, cost, false)
+	case ctx.cached:
+		return sl.fromCache(key, now, cost)
 	case ctx.racy:
 		slot := ctx.req
 		sl.copies.grow(int(slot) + 1)
@@ -291,16 +298,24 @@ func (sl *sharedLimit) decide(key int32, now time.Duration, cost int64) algorith
 		if d.Admitted() {
 			sl.f.calls[slot].writes |= 1 << sl.index
 		}
+		sl.remember(key, now, d)
 		return d
 	}
-	return sl.store.decide(key, now, cost)
+	d := sl.store.decide(key, now, cost)
+	sl.remember(key, now, d)
+	return d
 }
 
 func (sl *sharedLimit) peek(key int32, now time.Duration, cost int64) algorithms.Decision {
-	if sl.f.ctx.storeErr {
+	switch {
+	case sl.f.ctx.storeErr:
 		return sl.failed(key, now, cost, true)
+	case sl.f.ctx.cached:
+		return sl.fromCache(key, now, cost)
 	}
-	return sl.store.peek(key, now, cost)
+	d := sl.store.peek(key, now, cost)
+	sl.remember(key, now, d) // the chain refuses on it, as the store decided
+	return d
 }
 
 // failed is the limit's decision when its store call failed, by its fail
@@ -360,6 +375,7 @@ func (sl *sharedLimit) resize(old, n int) {
 	if sl.fallback != nil {
 		sl.fallback.resize(old, n)
 	}
+	sl.forgetReplicas(min(old, n), max(old, n))
 }
 
 func (sl *sharedLimit) stats() *LimitTopology { return &sl.st }

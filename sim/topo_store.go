@@ -87,6 +87,13 @@ func (f *fleet) begin(r int32, atRA bool) {
 	if f.topo.Store.Racy {
 		trips = 2
 	}
+	if f.topo.Store.RefusalCache && f.cachedRefusal(c, now) {
+		f.result.Remedies.CacheHits++
+		f.result.Remedies.CacheSaved += trips
+		f.ctx.cached = true
+		f.decideNow(r, atRA)
+		return
+	}
 	var b *breaker
 	var gen uint32
 	if f.topo.Store.Breaker.Failures > 0 {
@@ -170,7 +177,7 @@ func (f *fleet) decideNow(r int32, atRA bool) {
 	l := f.lane
 	req := &l.reqs.all[r]
 	answer, quota, refused := l.decideChain(req.client, l.eng.Now(), req.cost)
-	f.ctx.storeErr = false
+	f.ctx.storeErr, f.ctx.cached = false, false
 	f.exactDecide(r, answer, quota, refused)
 	l.act(r, answer, quota, refused, atRA)
 }
