@@ -12,6 +12,7 @@ import (
 func remedyFindings(r sim.Result, topo *sim.Topology) []string {
 	var out []string
 	out = append(out, byLanes(r, func(l sim.LaneResult) string { return breakerFinding(r, topo, l) })...)
+	out = append(out, byLanes(r, func(l sim.LaneResult) string { return cacheFinding(topo, l) })...)
 	return out
 }
 
@@ -29,10 +30,26 @@ func breakerFinding(r sim.Result, topo *sim.Topology, l sim.LaneResult) string {
 			modes = append(modes, fmt.Sprintf("%s %s", scenarios.Escape(lim.Name), lim.OnStoreError))
 		}
 	}
-	return fmt.Sprintf("the circuit breakers (open after %d failed store calls within %s, for %s, then %d %s) opened %d %s on %d %s, open %s in all: they saved %d store calls, the decisions meanwhile taken at once, unasked, by the fail modes (%s)",
+	return fmt.Sprintf("the circuit breakers (open after %d failed store calls within %s, for %s, then %d %s) opened %d %s, on %d %s, open %s in all: they saved %d store calls, the decisions meanwhile taken at once, unasked, by the fail modes (%s)",
 		b.Failures, FormatDuration(b.Window), FormatDuration(b.Cooldown), b.Probes, plural(b.Probes, "probe", "probes"),
-		rem.BreakerOpens, plural(int(rem.BreakerOpens), "time", "times"), len(rem.Breakers), plural(len(rem.Breakers), "replica and shard", "replicas and shards"),
+		rem.BreakerOpens, plural(int(rem.BreakerOpens), "time", "times"), len(rem.Breakers), plural(len(rem.Breakers), "replica × shard breaker", "replica × shard breakers"),
 		FormatDuration(rem.BreakerOpenTime), rem.BreakerSaved, strings.Join(modes, ", "))
+}
+
+// cacheFinding: the refusal caches refused so many attempts without a call,
+// saving so many calls, and so many of those refusals the store would have
+// admitted.
+func cacheFinding(topo *sim.Topology, l sim.LaneResult) string {
+	rem := l.Topology.Remedies
+	if !topo.Store.RefusalCache || rem.CacheHits == 0 {
+		return ""
+	}
+	cost := "none of which the store would have admitted"
+	if rem.CacheDiffers > 0 {
+		cost = fmt.Sprintf("%d of which (%s) the store would have admitted, its state as it was at the attempt", rem.CacheDiffers, percent(rem.CacheDiffers, rem.CacheHits))
+	}
+	return fmt.Sprintf("the replicas' refusal caches refused %d attempts without calling the store, saving %d store calls (%s of the %d made and saved): %s",
+		rem.CacheHits, rem.CacheSaved, percent(rem.CacheSaved, rem.CacheSaved+l.Topology.StoreCalls), rem.CacheSaved+l.Topology.StoreCalls, cost)
 }
 
 func plural(n int, one, many string) string {

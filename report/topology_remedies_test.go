@@ -2,6 +2,7 @@ package report
 
 import (
 	"context"
+	"slices"
 	"strings"
 	"testing"
 
@@ -50,7 +51,7 @@ clients:
 // for 5s: 6 openings, 30s open, 294 calls not made; and nothing without one.
 func TestBreakerFindingSaysWhatItSaved(t *testing.T) {
 	b := "    breaker:\n      failures: 3\n      window: 1s\n      cooldown: 5s\n      probes: 2"
-	want := "under fixed window, the circuit breakers (open after 3 failed store calls within 1s, for 5s, then 2 probes) opened 6 times on 1 replica and shard, open 30s in all: they saved 294 store calls, the decisions meanwhile taken at once, unasked, by the fail modes (api open)"
+	want := "under fixed window, the circuit breakers (open after 3 failed store calls within 1s, for 5s, then 2 probes) opened 6 times, on 1 replica × shard breaker, open 30s in all: they saved 294 store calls, the decisions meanwhile taken at once, unasked, by the fail modes (api open)"
 	got := sourceFindings(t, strings.Replace(breakerScenario, "%BREAKER%", b, 1))
 	found := false
 	for _, f := range got {
@@ -63,5 +64,45 @@ func TestBreakerFindingSaysWhatItSaved(t *testing.T) {
 		if strings.Contains(f, "circuit breaker") {
 			t.Errorf("without a breaker: %s", f)
 		}
+	}
+}
+
+const cacheScenario = `duration: 10s
+lanes: [fixed_window]
+limits:
+  - name: api
+    key: ip
+    limit: 5
+    window: 1s
+    state: shared
+%CHANGES%topology:
+  store:
+    refusal_cache: true
+clients:
+  - name: c
+    arrivals:
+      - kind: constant
+        rate: 20/s
+`
+
+// The cache's finding, with figures derived by hand (sim's
+// TestRefusalCacheSavesWhatTheWindowImplies and ...CostAfterARulePush): 20
+// attempts a second against 5 per second: 140 refused from the cache, of 200
+// calls 140 saved (70%), none the store would have admitted; after a rule
+// push to 100 at 475ms, 10 of the first window's 14 the store would have.
+func TestCacheFindingSaysWhatItSavedAndCost(t *testing.T) {
+	want := "under fixed window, the replicas' refusal caches refused 140 attempts without calling the store, saving 140 store calls (70% of the 200 made and saved): none of which the store would have admitted"
+	got := sourceFindings(t, strings.Replace(cacheScenario, "%CHANGES%", "", 1))
+	if !slices.Contains(got, want) {
+		t.Errorf("findings:\n%s\nwant the line\n%s", strings.Join(got, "\n"), want)
+	}
+	// After the push every later window has 100: the cache refuses in the first
+	// window only, 14 attempts, 10 of them (71%) after the push; of the 200
+	// attempts, 186 call the store.
+	push := "    changes:\n      - at: 475ms\n        limit: 100\n"
+	want = "under fixed window, the replicas' refusal caches refused 14 attempts without calling the store, saving 14 store calls (7% of the 200 made and saved): 10 of which (71%) the store would have admitted, its state as it was at the attempt"
+	got = sourceFindings(t, strings.Replace(cacheScenario, "%CHANGES%", push, 1))
+	if !slices.Contains(got, want) {
+		t.Errorf("findings:\n%s\nwant the line\n%s", strings.Join(got, "\n"), want)
 	}
 }

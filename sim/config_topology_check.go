@@ -96,6 +96,7 @@ func checkTopology(ck *checker, c Config) {
 		ck.add("topology.hash_key", "unknown key %v", t.HashKey)
 	}
 	checkStore(ck, "topology.store", t.Store)
+	checkRemedies(ck, t.Store, c.Limits)
 	if len(c.Limits) > maxPlacedLimits {
 		ck.add("limits", "a topology places at most %d limits, got %d", maxPlacedLimits, len(c.Limits))
 	}
@@ -129,6 +130,21 @@ func checkStore(ck *checker, path string, s Store) {
 		prev = o.To
 	}
 	checkBreaker(ck, path+".breaker", s.Breaker)
+}
+
+// checkRemedies reports the store's remedies set without a shared limit to apply to.
+func checkRemedies(ck *checker, s Store, limits []Limit) {
+	for _, l := range limits {
+		if l.State == StateShared {
+			return
+		}
+	}
+	if s.Breaker.Failures > 0 {
+		ck.add("topology.store.breaker", "is only used with a shared limit (state shared): no limit calls the store on its decisions")
+	}
+	if s.RefusalCache {
+		ck.add("topology.store.refusal_cache", "is only used with a shared limit (state shared): no limit calls the store on its decisions")
+	}
 }
 
 // checkBreaker checks a circuit breaker's settings; Failures 0 is none (and
