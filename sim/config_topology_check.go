@@ -59,6 +59,8 @@ const (
 	// MaxBreakerCalls bounds a breaker's Failures and Probes (a replica keeps
 	// the times of its last Failures failures).
 	MaxBreakerCalls = 1000
+	// MaxLease bounds Store.Lease.
+	MaxLease = 1 << 40
 	// maxPlacedLimits is the longest chain a topology places (a racy check
 	// marks the limits to write back in one word).
 	maxPlacedLimits = 64
@@ -130,6 +132,12 @@ func checkStore(ck *checker, path string, s Store) {
 		prev = o.To
 	}
 	checkBreaker(ck, path+".breaker", s.Breaker)
+	if s.Lease < 0 || s.Lease > MaxLease {
+		ck.add(path+".lease", "must be 0 (none) to %d, got %d", MaxLease, s.Lease)
+	}
+	if s.Lease > 0 && s.Racy {
+		ck.add(path+".lease", "leases need an atomic store (a lease is taken by one script)")
+	}
 }
 
 // checkRemedies reports the store's remedies set without a shared limit to apply to.
@@ -141,6 +149,9 @@ func checkRemedies(ck *checker, s Store, limits []Limit) {
 	}
 	if s.Breaker.Failures > 0 {
 		ck.add("topology.store.breaker", "is only used with a shared limit (state shared): no limit calls the store on its decisions")
+	}
+	if s.Lease > 0 {
+		ck.add("topology.store.lease", "is only used with a shared limit (state shared): no limit calls the store on its decisions")
 	}
 	if s.RefusalCache {
 		ck.add("topology.store.refusal_cache", "is only used with a shared limit (state shared): no limit calls the store on its decisions")

@@ -32,4 +32,8 @@ type Remedies struct {
 	// CacheDiffers counts the cache's refusals the store would have admitted
 	// (its state peeked at the attempt): what the cache cost.
 	CacheDiffers int64
+	// LeaseLocal counts the decisions taken on leased units alone, no call
+	// made; LeaseTaken the units the store granted in leases, LeaseExpired
+	// those of them never spent (expired, or held at the end).
+	LeaseLocal, LeaseTaken, LeaseExpired int64
 }

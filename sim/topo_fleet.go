@@ -48,6 +48,7 @@ type fleet struct {
 	// breakers are the circuit breakers, per replica × shard (with
 	// Store.Breaker.Failures > 0), grown as replicas call.
 	breakers []breaker
+	leasing  bool // some shared limit leases units (Store.Lease)
 }
 
 // placed is one limit of the chain in a topology.
@@ -93,6 +94,7 @@ func newFleet(l *lane, kind LaneKind) (*fleet, error) {
 		switch lim.State {
 		case StateShared:
 			f.shared = true
+			f.leasing = f.leasing || leases(f, rule.kind)
 			pl, err = newSharedLimit(f, rule, lim, p, keys, len(l.pop.groups))
 		case StateSynced:
 			pl, err = newSyncedLimit(f, rule, lim, p, keys)

@@ -25,6 +25,11 @@ func (f *fleet) admitted(r int32, now time.Duration, cost int64) {
 
 // topologyResult is the fleet's figures at the end.
 func (f *fleet) topologyResult(cfg *Config) *TopologyResult {
+	for _, pl := range f.limits {
+		if sl, ok := pl.(*sharedLimit); ok {
+			sl.dropLeases(0, f.most)
+		}
+	}
 	r := f.result
 	f.store.account(&r)
 	f.breakerResult(&r.Remedies)

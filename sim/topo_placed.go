@@ -254,6 +254,10 @@ type sharedLimit struct {
 	nearBefore int64
 	// cache is the refusal cache (Store.RefusalCache), per replica × key.
 	cache []refusal
+	// leased is each replica's lease per key (Store.Lease), window the
+	// policy's (a lease expires at its window's end).
+	leased []lease
+	window time.Duration
 }
 
 func newSharedLimit(f *fleet, rule laneRule, lim Limit, p algorithms.Policy, keys, classes int) (*sharedLimit, error) {
@@ -265,6 +269,9 @@ func newSharedLimit(f *fleet, rule laneRule, lim Limit, p algorithms.Policy, key
 	sl.copies = sl.store.like(0)
 	if f.topo.Store.RefusalCache {
 		sl.cache = make([]refusal, f.most*keys)
+	}
+	if leases(f, rule.kind) {
+		sl.leased, sl.window = make([]lease, f.most*keys), p.Window
 	}
 	if sl.mode == FailLocal {
 		sl.fallback = &replicaTables{f: f, rule: rule, divided: lim.LocalLimit == LocalDivided, keys: keys}
@@ -301,6 +308,9 @@ func (sl *sharedLimit) decide(key int32, now time.Duration, cost int64) algorith
 		sl.remember(key, now, d)
 		return d
 	}
+	if sl.leased != nil {
+		return sl.leaseDecide(key, now, cost, false)
+	}
 	d := sl.store.decide(key, now, cost)
 	sl.remember(key, now, d)
 	return d
@@ -312,6 +322,8 @@ func (sl *sharedLimit) peek(key int32, now time.Duration, cost int64) algorithms
 		return sl.failed(key, now, cost, true)
 	case sl.f.ctx.cached:
 		return sl.fromCache(key, now, cost)
+	case sl.leased != nil:
+		return sl.leaseDecide(key, now, cost, true)
 	}
 	d := sl.store.peek(key, now, cost)
 	sl.remember(key, now, d) // the chain refuses on it, as the store decided
@@ -365,6 +377,8 @@ func (sl *sharedLimit) setPolicy(p algorithms.Policy) {
 	t, err := newTable(sl.rule, p, sl.keys)
 	mustBuild(err)
 	sl.store, sl.epoch = t, sl.epoch+1
+	sl.window = p.Window
+	sl.dropLeases(0, sl.f.most) // leases of the old policy's state go with it
 	sl.copies = t.like(sl.copiesLen())
 }
 
@@ -376,6 +390,7 @@ func (sl *sharedLimit) resize(old, n int) {
 		sl.fallback.resize(old, n)
 	}
 	sl.forgetReplicas(min(old, n), max(old, n))
+	sl.dropLeases(min(old, n), max(old, n))
 }
 
 func (sl *sharedLimit) stats() *LimitTopology { return &sl.st }

@@ -94,6 +94,11 @@ func (f *fleet) begin(r int32, atRA bool) {
 		f.decideNow(r, atRA)
 		return
 	}
+	if f.leasing && f.covered(c, now, l.reqs.all[r].cost) {
+		f.result.Remedies.LeaseLocal++
+		f.decideNow(r, atRA)
+		return
+	}
 	var b *breaker
 	var gen uint32
 	if f.topo.Store.Breaker.Failures > 0 {

@@ -74,6 +74,14 @@ type Store struct {
 	// keys (LOCAL_CACHE_SIZE_IN_BYTES; src/limiter/base_limiter.go sets each
 	// over-limit key with a TTL of the limit's unit, its window).
 	RefusalCache bool
+	// Lease, when positive, has each replica take up to Lease cost units of a
+	// shared fixed window or token bucket limit (in the lanes running those)
+	// from the store in one call, per key, and spend them locally with no
+	// call until they run out; what is left expires at the end of the window
+	// (aligned, [k·Window, (k+1)·Window)) it was taken in. The store is charged
+	// what it grants when it grants it, so the fleet can hold up to replicas ×
+	// Lease units it has not spent: its overshoot over one exact limiter.
+	Lease int64
 }
 
 // Breaker is a circuit breaker on a replica's calls to one shard of the
