@@ -146,7 +146,7 @@ type jsonTopology struct {
 	Remedies            jsonRemedies        `json:"remedies"`
 }
 
-// jsonRemedies is what the circuit breakers and the refusal cache did (sim.Remedies).
+// jsonRemedies is what the circuit breakers, the refusal cache and token leases did (sim.Remedies).
 type jsonRemedies struct {
 	Breakers     []jsonBreaker `json:"breakers"`
 	BreakerOpens int64         `json:"breaker_opens"`
@@ -155,6 +155,9 @@ type jsonRemedies struct {
 	CacheHits    int64         `json:"cache_refusals"`
 	CacheSaved   int64         `json:"cache_saved_calls"`
 	CacheDiffers int64         `json:"cache_differs"`
+	LeaseLocal   int64         `json:"lease_local"`
+	LeaseTaken   int64         `json:"lease_taken"`
+	LeaseExpired int64         `json:"lease_expired"`
 }
 
 // jsonBreaker is one replica's breaker on one shard that opened.
@@ -231,7 +234,8 @@ func topologyJSON(t *sim.TopologyResult) *jsonTopology {
 
 func remediesJSON(r sim.Remedies) jsonRemedies {
 	j := jsonRemedies{Breakers: []jsonBreaker{}, BreakerOpens: r.BreakerOpens, BreakerSaved: r.BreakerSaved,
-		BreakerOpenS: secs(r.BreakerOpenTime), CacheHits: r.CacheHits, CacheSaved: r.CacheSaved, CacheDiffers: r.CacheDiffers}
+		BreakerOpenS: secs(r.BreakerOpenTime), CacheHits: r.CacheHits, CacheSaved: r.CacheSaved, CacheDiffers: r.CacheDiffers,
+		LeaseLocal: r.LeaseLocal, LeaseTaken: r.LeaseTaken, LeaseExpired: r.LeaseExpired}
 	for _, b := range r.Breakers {
 		j.Breakers = append(j.Breakers, jsonBreaker{Replica: b.Replica, Shard: b.Shard, Opens: b.Opens, Saved: b.Saved, OpenS: secs(b.OpenTime)})
 	}

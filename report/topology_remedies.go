@@ -13,6 +13,7 @@ func remedyFindings(r sim.Result, topo *sim.Topology) []string {
 	var out []string
 	out = append(out, byLanes(r, func(l sim.LaneResult) string { return breakerFinding(r, topo, l) })...)
 	out = append(out, byLanes(r, func(l sim.LaneResult) string { return cacheFinding(topo, l) })...)
+	out = append(out, byLanes(r, func(l sim.LaneResult) string { return leaseFinding(r, topo, l) })...)
 	return out
 }
 
@@ -50,6 +51,26 @@ func cacheFinding(topo *sim.Topology, l sim.LaneResult) string {
 	}
 	return fmt.Sprintf("the replicas' refusal caches refused %d attempts without calling the store, saving %d store calls (%s of the %d made and saved): %s",
 		rem.CacheHits, rem.CacheSaved, percent(rem.CacheSaved, rem.CacheSaved+l.Topology.StoreCalls), rem.CacheSaved+l.Topology.StoreCalls, cost)
+}
+
+// leaseFinding: the decisions leases took without a call, beside the calls
+// made; the units leased and expired unspent; each shared limit's overshoot
+// against the bound replicas × lease.
+func leaseFinding(r sim.Result, topo *sim.Topology, l sim.LaneResult) string {
+	rem := l.Topology.Remedies
+	if topo.Store.Lease == 0 || rem.LeaseTaken == 0 {
+		return ""
+	}
+	n := l.Topology.Replicas
+	var over []string
+	for i, lim := range r.Limits {
+		if lt, ok := limitOf(l, i); ok && lim.State == sim.StateShared {
+			over = append(over, fmt.Sprintf("%s by %d", scenarios.Escape(lt.Limit), lt.Overshoot))
+		}
+	}
+	return fmt.Sprintf("with leases of %d units the replicas took %d decisions on leased units without a store call, beside %d store calls; of %d units leased %d expired unspent; the fleet overshot one exact limiter %s in its busiest window (at most %d %s × %d = %d)",
+		topo.Store.Lease, rem.LeaseLocal, l.Topology.StoreCalls, rem.LeaseTaken, rem.LeaseExpired, strings.Join(over, ", "),
+		n, plural(n, "replica", "replicas"), topo.Store.Lease, int64(n)*topo.Store.Lease)
 }
 
 func plural(n int, one, many string) string {

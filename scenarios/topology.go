@@ -65,6 +65,7 @@ func (b *builder) topology(ts *topologySpec, specs []limitSpec, limits []sim.Lim
 			}
 		}
 		t.Store.RefusalCache = st.RefusalCache
+		t.Store.Lease = st.Lease
 	}
 	return t
 }
@@ -162,7 +163,7 @@ func topologyToFile(t *sim.Topology) *topologySpec {
 	if b := t.Store.Breaker; b.Failures > 0 {
 		st.Breaker = &breakerSpec{Failures: b.Failures, Window: dur(b.Window), Cooldown: dur(b.Cooldown), Probes: b.Probes}
 	}
-	st.RefusalCache = t.Store.RefusalCache
+	st.RefusalCache, st.Lease = t.Store.RefusalCache, t.Store.Lease
 	ts.Store = st
 	return ts
 }

@@ -18,7 +18,7 @@ type BreakerCounts struct {
 }
 
 // Remedies is what the store's remedies did in a lane (TopologyResult.Remedies):
-// the circuit breakers and the refusal cache.
+// the circuit breakers, the refusal cache and token leases.
 type Remedies struct {
 	// Breakers are the breakers that opened at least once, by replica then
 	// shard; BreakerOpens, BreakerSaved and BreakerOpenTime their sums.

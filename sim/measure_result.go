@@ -225,7 +225,7 @@ type TopologyResult struct {
 	// (at most maxPhases; PhasesCut when more happened).
 	Phases    []Phase
 	PhasesCut bool
-	// Remedies is what the circuit breakers and the refusal cache did.
+	// Remedies is what the circuit breakers, the refusal cache and token leases did.
 	Remedies Remedies
 }
 
