@@ -2,6 +2,7 @@ package sim
 
 import (
 	"math/rand/v2"
+	"reflect"
 	"testing"
 	"time"
 
@@ -84,5 +85,30 @@ func TestLeaseOvershootBoundedByReplicasTimesLease(t *testing.T) {
 	}
 	if local == 0 {
 		t.Error("no decision was taken on a lease in any world")
+	}
+}
+
+// The same scenario and seed give the same result, every remedy at once, on
+// random traffic over random replicas with exponential round trips, timeouts
+// and an outage.
+func TestRemediesDeterministic(t *testing.T) {
+	r := rand.New(rand.NewPCG(28, 9))
+	for i := range 5 {
+		cfg := randomWorld(r, []LaneKind{LaneFixedWindow, LaneTokenBucket, LaneGCRA}, true)
+		for j := range cfg.Limits {
+			cfg.Limits[j].State, cfg.Limits[j].OnStoreError = StateShared, FailMode(r.IntN(2))
+		}
+		cfg.Topology = &Topology{Replicas: replicas(1 + r.IntN(4)), Routing: RoutingRandom, Store: Store{
+			Latency: Service{Kind: ServiceExponential, Mean: 2 * time.Millisecond}, Timeout: 4 * time.Millisecond,
+			Outages: []Outage{{From: time.Second, To: 2 * time.Second}},
+			Breaker: Breaker{Failures: 2, Window: time.Second, Cooldown: 300 * time.Millisecond, Probes: 2},
+			RefusalCache: true, Lease: 1 + r.Int64N(4)}}
+		a, b := mustRun(t, cfg, Options{}), mustRun(t, cfg, Options{})
+		if !reflect.DeepEqual(a, b) {
+			t.Errorf("world %d: two runs differ", i)
+		}
+		if rem := a.Lanes[0].Topology.Remedies; rem.BreakerOpens == 0 || rem.LeaseTaken == 0 {
+			t.Errorf("world %d: a remedy did nothing: %+v", i, rem)
+		}
 	}
 }
