@@ -100,8 +100,8 @@ func TestRemediesDeterministic(t *testing.T) {
 		}
 		cfg.Topology = &Topology{Replicas: replicas(1 + r.IntN(4)), Routing: RoutingRandom, Store: Store{
 			Latency: Service{Kind: ServiceExponential, Mean: 2 * time.Millisecond}, Timeout: 4 * time.Millisecond,
-			Outages: []Outage{{From: time.Second, To: 2 * time.Second}},
-			Breaker: Breaker{Failures: 2, Window: time.Second, Cooldown: 300 * time.Millisecond, Probes: 2},
+			Outages:      []Outage{{From: time.Second, To: 2 * time.Second}},
+			Breaker:      Breaker{Failures: 2, Window: time.Second, Cooldown: 300 * time.Millisecond, Probes: 2},
 			RefusalCache: true, Lease: 1 + r.Int64N(4)}}
 		a, b := mustRun(t, cfg, Options{}), mustRun(t, cfg, Options{})
 		if !reflect.DeepEqual(a, b) {
