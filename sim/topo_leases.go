@@ -34,7 +34,7 @@ func (sl *sharedLimit) leaseOf(key int32, now time.Duration) *lease {
 // the replica in ctx holds enough of each for cost at now: the decision
 // needs no store call.
 func (f *fleet) covered(c int32, now time.Duration, cost int64) bool {
-	any := false
+	some := false
 	for i, pl := range f.limits {
 		sl, ok := pl.(*sharedLimit)
 		if !ok || f.lane.pop.skips(i, c) {
@@ -43,9 +43,9 @@ func (f *fleet) covered(c int32, now time.Duration, cost int64) bool {
 		if sl.leased == nil || sl.leaseOf(f.lane.pop.keyOf[i][c], now).units < cost {
 			return false
 		}
-		any = true
+		some = true
 	}
-	return any
+	return some
 }
 
 // leaseDecide decides key at now on the replica's lease: spent locally when
