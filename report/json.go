@@ -143,6 +143,30 @@ type jsonTopology struct {
 	Limits              []jsonLimitTopology `json:"limits"`
 	Phases              []jsonPhase         `json:"phases"`
 	PhasesCut           bool                `json:"phases_cut,omitempty"`
+	Remedies            jsonRemedies        `json:"remedies"`
+}
+
+// jsonRemedies is what the circuit breakers, the refusal cache and token leases did (sim.Remedies).
+type jsonRemedies struct {
+	Breakers     []jsonBreaker `json:"breakers"`
+	BreakerOpens int64         `json:"breaker_opens"`
+	BreakerSaved int64         `json:"breaker_saved_calls"`
+	BreakerOpenS float64       `json:"breaker_open_s"`
+	CacheHits    int64         `json:"cache_refusals"`
+	CacheSaved   int64         `json:"cache_saved_calls"`
+	CacheDiffers int64         `json:"cache_differs"`
+	LeaseLocal   int64         `json:"lease_local"`
+	LeaseTaken   int64         `json:"lease_taken"`
+	LeaseExpired int64         `json:"lease_expired"`
+}
+
+// jsonBreaker is one replica's breaker on one shard that opened.
+type jsonBreaker struct {
+	Replica int     `json:"replica"`
+	Shard   int     `json:"shard"`
+	Opens   int64   `json:"opens"`
+	Saved   int64   `json:"saved_calls"`
+	OpenS   float64 `json:"open_s"`
 }
 
 // jsonPhase is a moment that changed what the fleet did (sim.Phase); replica
@@ -191,6 +215,7 @@ func topologyJSON(t *sim.TopologyResult) *jsonTopology {
 	jt := &jsonTopology{Replicas: t.Replicas, Routing: t.Routing.String(), StoreCalls: t.StoreCalls,
 		StoreCallsPerSecond: finite(t.StoreCallsPerSecond), StoreErrors: t.StoreErrors, Waiting: t.Waiting,
 		StoreLatency: percentiles(t.StoreLatency), Limits: []jsonLimitTopology{}, Phases: []jsonPhase{}, PhasesCut: t.PhasesCut}
+	jt.Remedies = remediesJSON(t.Remedies)
 	for _, p := range t.Phases {
 		jt.Phases = append(jt.Phases, jsonPhase{At: secs(p.At), Kind: p.Kind.String(), Replica: p.Replica, Shard: p.Shard, Limit: p.Limit})
 	}
@@ -205,6 +230,16 @@ func topologyJSON(t *sim.TopologyResult) *jsonTopology {
 		jt.Limits = append(jt.Limits, jl)
 	}
 	return jt
+}
+
+func remediesJSON(r sim.Remedies) jsonRemedies {
+	j := jsonRemedies{Breakers: []jsonBreaker{}, BreakerOpens: r.BreakerOpens, BreakerSaved: r.BreakerSaved,
+		BreakerOpenS: secs(r.BreakerOpenTime), CacheHits: r.CacheHits, CacheSaved: r.CacheSaved, CacheDiffers: r.CacheDiffers,
+		LeaseLocal: r.LeaseLocal, LeaseTaken: r.LeaseTaken, LeaseExpired: r.LeaseExpired}
+	for _, b := range r.Breakers {
+		j.Breakers = append(j.Breakers, jsonBreaker{Replica: b.Replica, Shard: b.Shard, Opens: b.Opens, Saved: b.Saved, OpenS: secs(b.OpenTime)})
+	}
+	return j
 }
 
 type jsonLimitCount struct {

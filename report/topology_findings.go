@@ -42,7 +42,7 @@ func topologyFindings(r sim.Result, topo *sim.Topology) []string {
 			out = append(out, byLanes(r, func(l sim.LaneResult) string { return syncedFinding(r, i, l) })...)
 		}
 	}
-	return out
+	return append(out, remedyFindings(r, topo)...)
 }
 
 // byLanes groups the lanes by the sentence say makes of each ("" for none) and

@@ -14,7 +14,8 @@ import (
 
 // fleetPhrase: nothing without a topology; "1 replica" singular, "N replicas"
 // otherwise; later fleet sizes "from t="; the routing; the store atomic or
-// read-then-write, its mean round trip and timeout only when set, each outage.
+// read-then-write, its mean round trip and timeout only when set, each outage;
+// its remedies when set.
 func TestPromiseFleetPhrase(t *testing.T) {
 	ms := time.Millisecond
 	for _, tc := range []struct {
@@ -35,6 +36,9 @@ func TestPromiseFleetPhrase(t *testing.T) {
 			Routing:  sim.RoutingHash, HashKey: sim.KeyIP,
 			Store: sim.Store{Racy: true, Timeout: 50 * ms}},
 			" (2 replicas, 6 from t=30s, routed by " + sim.KeyIP.String() + "; store read-then-write, timeout 50ms)"},
+		{"remedies", &sim.Topology{Replicas: []sim.ReplicaStep{{Count: 3}},
+			Store: sim.Store{Breaker: sim.Breaker{Failures: 3, Window: time.Second, Cooldown: 5 * time.Second, Probes: 2}, RefusalCache: true, Lease: 5}},
+			" (3 replicas, round robin; store atomic, breaker 3 failures in 1s open 5s, refusal cache, leases of 5)"},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
 			if got := fleetPhrase(tc.t); got != tc.want {

@@ -64,6 +64,15 @@ func fleetPhrase(t *sim.Topology) string {
 	for _, o := range st.Outages {
 		s += fmt.Sprintf(", down t=%s–%s", FormatDuration(o.From), FormatDuration(o.To))
 	}
+	if b := st.Breaker; b.Failures > 0 {
+		s += fmt.Sprintf(", breaker %d failures in %s open %s", b.Failures, FormatDuration(b.Window), FormatDuration(b.Cooldown))
+	}
+	if st.RefusalCache {
+		s += ", refusal cache"
+	}
+	if st.Lease > 0 {
+		s += fmt.Sprintf(", leases of %d", st.Lease)
+	}
 	return s + ")"
 }
 

@@ -74,6 +74,7 @@ func TestDocsStateTheCaps(t *testing.T) {
 		fmt.Sprintf("at most %d replicas at any time; with several, each limit's replicas × keys at most %d per-replica states; its `autoscaler` steps and its store's `outages`: at most %d each",
 			sim.MaxReplicas, sim.MaxReplicaStates, sim.MaxChanges),
 		fmt.Sprintf("a synced limit's `sync_interval` at least %v", sim.MinSyncInterval),
+		fmt.Sprintf("a `breaker`'s `failures` and `probes` at most %d each; a `lease` at most %d", sim.MaxBreakerCalls, int64(sim.MaxLease)),
 		fmt.Sprintf("at most %d clients per count, `runs` at most %d", contention.MaxClients, contention.MaxRuns),
 		fmt.Sprintf("`hop_stddev` at most %s each", strings.TrimSuffix(contention.MaxTime.String(), "0m0s")),
 	} {

@@ -79,10 +79,20 @@ type replicaStep struct {
 }
 
 type storeSpec struct {
-	Latency *latencySpec `yaml:"latency,omitempty" doc:"round-trip time of one store call, drawn per call (default 0: instantaneous)"`
-	Atomic  *bool        `yaml:"atomic,omitempty" doc:"true: a shared limit is checked by one script, one round trip, decisions serialised at the store; false: read, then write, two round trips, so decisions of replicas between a read and its write are lost (default true)"`
-	Timeout *Duration    `yaml:"timeout,omitempty" check:"positive" doc:"the most a decision waits for the store: longer round trips (together) are a store error, known after this wait, changing nothing at the store (default none)"`
-	Outages []outageSpec `yaml:"outages,omitempty" doc:"intervals in which every store call fails at once, in time order"`
+	Latency      *latencySpec `yaml:"latency,omitempty" doc:"round-trip time of one store call, drawn per call (default 0: instantaneous)"`
+	Atomic       *bool        `yaml:"atomic,omitempty" doc:"true: a shared limit is checked by one script, one round trip, decisions serialised at the store; false: read, then write, two round trips, so decisions of replicas between a read and its write are lost (default true)"`
+	Timeout      *Duration    `yaml:"timeout,omitempty" check:"positive" doc:"the most a decision waits for the store: longer round trips (together) are a store error, known after this wait, changing nothing at the store (default none)"`
+	Outages      []outageSpec `yaml:"outages,omitempty" doc:"intervals in which every store call fails at once, in time order"`
+	Breaker      *breakerSpec `yaml:"breaker,omitempty" doc:"a circuit breaker on each replica for each shard of the store: after failures failed calls within window it opens, and for cooldown no call is made, each decision taken at once by the limits' on_store_error; then up to probes calls are tried, all succeeding to close it, one failing to open it again (default none)"`
+	Lease        int64        `yaml:"lease,omitempty" check:"nonneg" doc:"with a shared fixed window or token bucket (in the lanes running them): each replica takes up to this many cost units of a key from the store in one call and spends them locally, no call, until they run out; leftovers expire at the end of the window they were taken in (default 0: a call per decision)"`
+	RefusalCache bool         `yaml:"refusal_cache,omitempty" doc:"true: a key a shared limit refused stays refused on that replica until its Retry-After has passed, without a store call (as envoyproxy/ratelimit's local cache) (default false)"`
+}
+
+type breakerSpec struct {
+	Failures int       `yaml:"failures" required:"true" check:"positive" doc:"failed store calls within window that open the breaker (at most 1000)"`
+	Window   *Duration `yaml:"window" required:"true" check:"positive" doc:"the span the failures must fall within"`
+	Cooldown *Duration `yaml:"cooldown" required:"true" check:"positive" doc:"how long it stays open, making no call"`
+	Probes   int       `yaml:"probes,omitempty" check:"positive" doc:"calls tried once the cooldown is over, all of which must succeed to close it (default 1; at most 1000)"`
 }
 
 type latencySpec struct {

@@ -58,6 +58,14 @@ func (b *builder) topology(ts *topologySpec, specs []limitSpec, limits []sim.Lim
 		for _, o := range st.Outages {
 			t.Store.Outages = append(t.Store.Outages, sim.Outage{From: durOr(o.From, 0), To: durOr(o.To, 0)})
 		}
+		if bs := st.Breaker; bs != nil {
+			t.Store.Breaker = sim.Breaker{Failures: bs.Failures, Window: durOr(bs.Window, 0), Cooldown: durOr(bs.Cooldown, 0), Probes: 1}
+			if bs.Probes != 0 {
+				t.Store.Breaker.Probes = bs.Probes
+			}
+		}
+		t.Store.RefusalCache = st.RefusalCache
+		t.Store.Lease = st.Lease
 	}
 	return t
 }
@@ -152,6 +160,10 @@ func topologyToFile(t *sim.Topology) *topologySpec {
 	for _, o := range t.Store.Outages {
 		st.Outages = append(st.Outages, outageSpec{From: dur(o.From), To: dur(o.To)})
 	}
+	if b := t.Store.Breaker; b.Failures > 0 {
+		st.Breaker = &breakerSpec{Failures: b.Failures, Window: dur(b.Window), Cooldown: dur(b.Cooldown), Probes: b.Probes}
+	}
+	st.RefusalCache, st.Lease = t.Store.RefusalCache, t.Store.Lease
 	ts.Store = st
 	return ts
 }

@@ -72,6 +72,53 @@ topology:
 			},
 		},
 		{
+			name: "a breaker, a cache and a lease with no shared limit, out of range, on a racy store",
+			yaml: `limits:
+  - limit: 5
+    state: local
+topology:
+  replicas: 2
+  store:
+    atomic: false
+    breaker:
+      failures: 1001
+      window: 1s
+      cooldown: 0s
+      probes: 0
+    refusal_cache: true
+    lease: -1
+` + okClient,
+			want: []string{
+				`f.yaml:11: topology.store.breaker.cooldown: must be positive, got 0s`,
+				`f.yaml:12: topology.store.breaker.probes: must be positive, got 0`,
+				`f.yaml:14: topology.store.lease: must not be negative, got -1`,
+			},
+		},
+		{
+			name: "remedies the whole config refuses",
+			yaml: `limits:
+  - limit: 5
+    state: local
+topology:
+  replicas: 2
+  store:
+    atomic: false
+    breaker:
+      failures: 1001
+      window: 1s
+      cooldown: 1s
+    refusal_cache: true
+    lease: 3
+` + okClient,
+			want: []string{
+				`f.yaml:8: topology.store.breaker: is only used with a shared limit (state shared): no limit calls the store on its decisions`,
+				`f.yaml:9: topology.store.breaker.failures: must be 1 to 1000, got 1001`,
+				`f.yaml:12: topology.store.refusal_cache: is only used with a shared limit (state shared): no limit calls the store on its decisions`,
+				`f.yaml:13: topology.store.lease: leases need an atomic store (a lease is taken by one script)`,
+				`f.yaml:13: topology.store.lease: is only used with a shared limit (state shared): no limit calls the store on its decisions`,
+			},
+		},
+		{
 			name: "a misspelt state says nothing of the fields it would use",
 			yaml: "limits:\n  - limit: 5\n    state: shraed\n    sync_interval: 1s\ntopology:\n  replicas: 2\n" + okClient,
 			want: []string{`f.yaml:3: limits[0].state: unknown value "shraed" (want local, shared, synced); did you mean "shared"?`},

@@ -56,6 +56,11 @@ const (
 	MaxReplicaStates = 1_000_000
 	// MinSyncInterval is the shortest sync interval of a synced limit.
 	MinSyncInterval = time.Millisecond
+	// MaxBreakerCalls bounds a breaker's Failures and Probes (a replica keeps
+	// the times of its last Failures failures).
+	MaxBreakerCalls = 1000
+	// MaxLease bounds Store.Lease.
+	MaxLease = 1 << 40
 	// maxPlacedLimits is the longest chain a topology places (a racy check
 	// marks the limits to write back in one word).
 	maxPlacedLimits = 64
@@ -93,6 +98,7 @@ func checkTopology(ck *checker, c Config) {
 		ck.add("topology.hash_key", "unknown key %v", t.HashKey)
 	}
 	checkStore(ck, "topology.store", t.Store)
+	checkRemedies(ck, t.Store, c.Limits)
 	if len(c.Limits) > maxPlacedLimits {
 		ck.add("limits", "a topology places at most %d limits, got %d", maxPlacedLimits, len(c.Limits))
 	}
@@ -125,6 +131,56 @@ func checkStore(ck *checker, path string, s Store) {
 		ck.atMostTime(p+".to", o.To)
 		prev = o.To
 	}
+	checkBreaker(ck, path+".breaker", s.Breaker)
+	if s.Lease < 0 || s.Lease > MaxLease {
+		ck.add(path+".lease", "must be 0 (none) to %d, got %d", MaxLease, s.Lease)
+	}
+	if s.Lease > 0 && s.Racy {
+		ck.add(path+".lease", "leases need an atomic store (a lease is taken by one script)")
+	}
+}
+
+// checkRemedies reports the store's remedies set without a shared limit to apply to.
+func checkRemedies(ck *checker, s Store, limits []Limit) {
+	for _, l := range limits {
+		if l.State == StateShared {
+			return
+		}
+	}
+	if s.Breaker.Failures > 0 {
+		ck.add("topology.store.breaker", "is only used with a shared limit (state shared): no limit calls the store on its decisions")
+	}
+	if s.Lease > 0 {
+		ck.add("topology.store.lease", "is only used with a shared limit (state shared): no limit calls the store on its decisions")
+	}
+	if s.RefusalCache {
+		ck.add("topology.store.refusal_cache", "is only used with a shared limit (state shared): no limit calls the store on its decisions")
+	}
+}
+
+// checkBreaker checks a circuit breaker's settings; Failures 0 is none (and
+// then every other setting must be 0 too).
+func checkBreaker(ck *checker, path string, b Breaker) {
+	if b.Failures == 0 {
+		if b != (Breaker{}) {
+			ck.add(path+".failures", "a breaker needs failures (1 to %d); got 0 with other settings", MaxBreakerCalls)
+		}
+		return
+	}
+	if b.Failures < 1 || b.Failures > MaxBreakerCalls {
+		ck.add(path+".failures", "must be 1 to %d, got %d", MaxBreakerCalls, b.Failures)
+	}
+	if b.Probes < 1 || b.Probes > MaxBreakerCalls {
+		ck.add(path+".probes", "must be 1 to %d, got %d", MaxBreakerCalls, b.Probes)
+	}
+	if b.Window <= 0 {
+		ck.add(path+".window", "must be positive, got %v", b.Window)
+	}
+	ck.atMostTime(path+".window", b.Window)
+	if b.Cooldown <= 0 {
+		ck.add(path+".cooldown", "must be positive, got %v", b.Cooldown)
+	}
+	ck.atMostTime(path+".cooldown", b.Cooldown)
 }
 
 func checkPlacement(ck *checker, path string, l Limit) {

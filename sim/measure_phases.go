@@ -22,15 +22,24 @@ const (
 	PhaseFailOpen
 	PhaseFailClosed
 	PhaseFailLocal
+	// PhaseBreakerOpen is a replica's breaker on a shard opening (from closed
+	// or half-open), PhaseBreakerHalfOpen its first decision after the
+	// cooldown (it sends probes), PhaseBreakerClosed its last probe's success.
+	PhaseBreakerOpen
+	PhaseBreakerHalfOpen
+	PhaseBreakerClosed
 )
 
 var phaseEnum = enum[PhaseKind]{"PhaseKind", []string{
-	PhaseStoreTimeouts:  "store_timeouts",
-	PhaseStoreRefusing:  "store_refusing",
-	PhaseStoreAnswering: "store_answering",
-	PhaseFailOpen:       "fail_open",
-	PhaseFailClosed:     "fail_closed",
-	PhaseFailLocal:      "fail_local",
+	PhaseStoreTimeouts:   "store_timeouts",
+	PhaseStoreRefusing:   "store_refusing",
+	PhaseStoreAnswering:  "store_answering",
+	PhaseFailOpen:        "fail_open",
+	PhaseFailClosed:      "fail_closed",
+	PhaseFailLocal:       "fail_local",
+	PhaseBreakerOpen:     "breaker_open",
+	PhaseBreakerHalfOpen: "breaker_half_open",
+	PhaseBreakerClosed:   "breaker_closed",
 }}
 
 func (k PhaseKind) String() string { return phaseEnum.name(k) }

@@ -225,6 +225,8 @@ type TopologyResult struct {
 	// (at most maxPhases; PhasesCut when more happened).
 	Phases    []Phase
 	PhasesCut bool
+	// Remedies is what the circuit breakers, the refusal cache and token leases did.
+	Remedies Remedies
 }
 
 // LimitTopology is what one limit of the chain did across the fleet.

@@ -29,6 +29,7 @@ type fleet struct {
 		class    int32
 		storeErr bool
 		racy     bool // deciding on copies read from the store (racy check)
+		cached   bool // deciding on the replica's refusal cache, no call made
 	}
 	limits    []placed
 	shared    bool             // some limit calls the store on every decision
@@ -44,6 +45,10 @@ type fleet struct {
 	// stretches of failed calls so far (the phases they start: callOutcome).
 	lastOutcome storeFailure
 	failStretch uint32
+	// breakers are the circuit breakers, per replica × shard (with
+	// Store.Breaker.Failures > 0), grown as replicas call.
+	breakers []breaker
+	leasing  bool // some shared limit leases units (Store.Lease)
 }
 
 // placed is one limit of the chain in a topology.
@@ -89,6 +94,7 @@ func newFleet(l *lane, kind LaneKind) (*fleet, error) {
 		switch lim.State {
 		case StateShared:
 			f.shared = true
+			f.leasing = f.leasing || leases(f, rule.kind)
 			pl, err = newSharedLimit(f, rule, lim, p, keys, len(l.pop.groups))
 		case StateSynced:
 			pl, err = newSyncedLimit(f, rule, lim, p, keys)
@@ -164,7 +170,7 @@ func (f *fleet) unrouted(r int32) {
 func (f *fleet) setCtx(r int32) {
 	f.ctx.req, f.ctx.replica = r, f.replicaOf[r]
 	f.ctx.class = f.lane.pop.groupOf[f.lane.reqs.all[r].client]
-	f.ctx.storeErr, f.ctx.racy = false, false
+	f.ctx.storeErr, f.ctx.racy, f.ctx.cached = false, false, false
 }
 
 // resize applies autoscaler step i.

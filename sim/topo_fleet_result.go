@@ -25,8 +25,14 @@ func (f *fleet) admitted(r int32, now time.Duration, cost int64) {
 
 // topologyResult is the fleet's figures at the end.
 func (f *fleet) topologyResult(cfg *Config) *TopologyResult {
+	for _, pl := range f.limits {
+		if sl, ok := pl.(*sharedLimit); ok {
+			sl.dropLeases(0, f.most)
+		}
+	}
 	r := f.result
 	f.store.account(&r)
+	f.breakerResult(&r.Remedies)
 	r.Replicas, r.Routing = f.most, f.topo.Routing
 	if cfg.Duration > 0 {
 		r.StoreCallsPerSecond = float64(r.StoreCalls) / cfg.Duration.Seconds()

@@ -252,6 +252,12 @@ type sharedLimit struct {
 	stretch  uint32 // the fleet's stretch of store errors its fail mode last decided in
 	// nearBefore is the near_limit hits of the store's tables a rule push replaced.
 	nearBefore int64
+	// cache is the refusal cache (Store.RefusalCache), per replica × key.
+	cache []refusal
+	// leased is each replica's lease per key (Store.Lease), window the
+	// policy's (a lease expires at its window's end).
+	leased []lease
+	window time.Duration
 }
 
 func newSharedLimit(f *fleet, rule laneRule, lim Limit, p algorithms.Policy, keys, classes int) (*sharedLimit, error) {
@@ -261,6 +267,12 @@ func newSharedLimit(f *fleet, rule laneRule, lim Limit, p algorithms.Policy, key
 		return nil, err
 	}
 	sl.copies = sl.store.like(0)
+	if f.topo.Store.RefusalCache {
+		sl.cache = make([]refusal, f.most*keys)
+	}
+	if leases(f, rule.kind) {
+		sl.leased, sl.window = make([]lease, f.most*keys), p.Window
+	}
 	if sl.mode == FailLocal {
 		sl.fallback = &replicaTables{f: f, rule: rule, divided: lim.LocalLimit == LocalDivided, keys: keys}
 		if err := sl.fallback.build(lim.Fallback); err != nil {
@@ -279,6 +291,8 @@ func (sl *sharedLimit) decide(key int32, now time.Duration, cost int64) algorith
 	switch {
 	case ctx.storeErr:
 		return sl.failed(key, now, cost, false)
+	case ctx.cached:
+		return sl.fromCache(key, now, cost)
 	case ctx.racy:
 		slot := ctx.req
 		sl.copies.grow(int(slot) + 1)
@@ -291,16 +305,29 @@ func (sl *sharedLimit) decide(key int32, now time.Duration, cost int64) algorith
 		if d.Admitted() {
 			sl.f.calls[slot].writes |= 1 << sl.index
 		}
+		sl.remember(key, now, d)
 		return d
 	}
-	return sl.store.decide(key, now, cost)
+	if sl.leased != nil {
+		return sl.leaseDecide(key, now, cost, false)
+	}
+	d := sl.store.decide(key, now, cost)
+	sl.remember(key, now, d)
+	return d
 }
 
 func (sl *sharedLimit) peek(key int32, now time.Duration, cost int64) algorithms.Decision {
-	if sl.f.ctx.storeErr {
+	switch {
+	case sl.f.ctx.storeErr:
 		return sl.failed(key, now, cost, true)
+	case sl.f.ctx.cached:
+		return sl.fromCache(key, now, cost)
+	case sl.leased != nil:
+		return sl.leaseDecide(key, now, cost, true)
 	}
-	return sl.store.peek(key, now, cost)
+	d := sl.store.peek(key, now, cost)
+	sl.remember(key, now, d) // the chain refuses on it, as the store decided
+	return d
 }
 
 // failed is the limit's decision when its store call failed, by its fail
@@ -350,6 +377,8 @@ func (sl *sharedLimit) setPolicy(p algorithms.Policy) {
 	t, err := newTable(sl.rule, p, sl.keys)
 	mustBuild(err)
 	sl.store, sl.epoch = t, sl.epoch+1
+	sl.window = p.Window
+	sl.dropLeases(0, sl.f.most) // leases of the old policy's state go with it
 	sl.copies = t.like(sl.copiesLen())
 }
 
@@ -360,6 +389,8 @@ func (sl *sharedLimit) resize(old, n int) {
 	if sl.fallback != nil {
 		sl.fallback.resize(old, n)
 	}
+	sl.forgetReplicas(min(old, n), max(old, n))
+	sl.dropLeases(min(old, n), max(old, n))
 }
 
 func (sl *sharedLimit) stats() *LimitTopology { return &sl.st }

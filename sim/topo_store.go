@@ -18,6 +18,7 @@ type storeCall struct {
 	counted     bool // the limit's view of the decision was counted when the store decided it
 	writes      uint64
 	write, back time.Duration
+	gen         uint32 // the breaker's generation it was sent in
 }
 
 // store is the store shared and synced limits keep their state in, as the
@@ -86,10 +87,36 @@ func (f *fleet) begin(r int32, atRA bool) {
 	if f.topo.Store.Racy {
 		trips = 2
 	}
+	if f.topo.Store.RefusalCache && f.cachedRefusal(c, now) {
+		f.result.Remedies.CacheHits++
+		f.result.Remedies.CacheSaved += trips
+		f.ctx.cached = true
+		f.decideNow(r, atRA)
+		return
+	}
+	if f.leasing && f.covered(c, now, l.reqs.all[r].cost) {
+		f.result.Remedies.LeaseLocal++
+		f.decideNow(r, atRA)
+		return
+	}
+	var b *breaker
+	var gen uint32
+	if f.topo.Store.Breaker.Failures > 0 {
+		if b = f.breakerOf(r); !f.allow(b, now) {
+			b.counts.Saved += trips
+			f.ctx.storeErr = true
+			f.decideNow(r, atRA)
+			return
+		}
+		gen = b.gen
+	}
 	a := f.store.call(now, f.replicaOf[r], c, trips)
 	f.called(c, a.trips)
 	f.latency.Add(a.roundTrip)
 	f.callOutcome(a.failure)
+	if a.roundTrip == 0 && b != nil {
+		f.outcome(b, gen, a.failure != storeAnswered, now)
+	}
 	if a.failure != storeAnswered {
 		f.result.StoreErrors++
 		if a.roundTrip == 0 {
@@ -97,7 +124,7 @@ func (f *fleet) begin(r int32, atRA bool) {
 			f.decideNow(r, atRA)
 			return
 		}
-		f.calls[r] = storeCall{atRA: atRA, failed: true, back: later(now, a.roundTrip)}
+		f.calls[r] = storeCall{atRA: atRA, failed: true, back: later(now, a.roundTrip), gen: gen}
 		if f.calls[r].back > l.end {
 			f.result.Waiting++
 			return
@@ -113,7 +140,7 @@ func (f *fleet) begin(r int32, atRA bool) {
 		f.result.Waiting++ // answered after the run: nothing of it is decided
 		return
 	}
-	f.calls[r] = storeCall{atRA: atRA, write: later(now, a.write), back: later(now, a.roundTrip)}
+	f.calls[r] = storeCall{atRA: atRA, write: later(now, a.write), back: later(now, a.roundTrip), gen: gen}
 	f.schedule(later(now, a.reach), evStoreDecide, r)
 }
 
@@ -155,7 +182,7 @@ func (f *fleet) decideNow(r int32, atRA bool) {
 	l := f.lane
 	req := &l.reqs.all[r]
 	answer, quota, refused := l.decideChain(req.client, l.eng.Now(), req.cost)
-	f.ctx.storeErr = false
+	f.ctx.storeErr, f.ctx.cached = false, false
 	f.exactDecide(r, answer, quota, refused)
 	l.act(r, answer, quota, refused, atRA)
 }
@@ -197,6 +224,9 @@ func (f *fleet) storeWrite(r int32) {
 func (f *fleet) storeReply(r int32) {
 	call := f.calls[r]
 	f.setCtx(r)
+	if f.topo.Store.Breaker.Failures > 0 {
+		f.outcome(f.breakerOf(r), call.gen, call.failed, f.lane.eng.Now())
+	}
 	if call.failed {
 		f.ctx.storeErr = true
 		f.decideNow(r, call.atRA)

@@ -65,6 +65,48 @@ type Store struct {
 	// Outages are the intervals [From, To) in which every store call fails at
 	// once (connection refused).
 	Outages []Outage
+	// Breaker, when Failures > 0, is a circuit breaker on each replica for
+	// each shard of the store (see Breaker).
+	Breaker Breaker
+	// RefusalCache keeps, on each replica, every key a shared limit refused
+	// (with a Retry-After) refused locally until its Retry-After has passed,
+	// without a store call: envoyproxy/ratelimit's local cache of over-limit
+	// keys (LOCAL_CACHE_SIZE_IN_BYTES; src/limiter/base_limiter.go sets each
+	// over-limit key with a TTL of the limit's unit, its window).
+	RefusalCache bool
+	// Lease, when positive, has each replica take up to Lease cost units of a
+	// shared fixed window or token bucket limit (in the lanes running those)
+	// from the store in one call, per key, and spend them locally with no
+	// call until they run out; what is left expires at the end of the window
+	// (aligned, [k·Window, (k+1)·Window)) it was taken in. The store is charged
+	// what it grants when it grants it, so the fleet can hold up to replicas ×
+	// Lease units it has not spent: its overshoot over one exact limiter.
+	Lease int64
+}
+
+// Breaker is a circuit breaker on a replica's calls to one shard of the
+// store, with the states and the half-open rule of sony/gobreaker v2
+// (v2/gobreaker.go: beforeRequest, onSuccess, onFailure, currentState):
+//
+//   - closed: every decision calls the store; once Failures of its calls
+//     have failed within Window (the last Failures failures less than Window
+//     apart), it opens (gobreaker's ReadyToTrip, counted over a sliding
+//     window here where gobreaker clears its counts every Interval);
+//   - open: for Cooldown (gobreaker's Timeout) no call is made: each decision
+//     is taken at once by the limits' fail modes (gobreaker's ErrOpenState);
+//   - half-open, from the first decision at or after the cooldown's end: up
+//     to Probes calls are made (gobreaker's MaxRequests), the decisions past
+//     them taken by the fail modes (ErrTooManyRequests); Probes successes
+//     close it, one failure opens it again.
+//
+// As in gobreaker, an outcome counts only in the state (the generation) its
+// call was sent in: a timeout that comes back after the breaker opened
+// changes nothing. A failure is known when the replica knows it: at once for
+// a refused call, Timeout after it for one that timed out.
+type Breaker struct {
+	Failures         int
+	Window, Cooldown time.Duration
+	Probes           int
 }
 
 // Outage is an interval [From, To) of virtual time in which the store is down.
