@@ -93,6 +93,12 @@ func checkTopology(ck *checker, c Config) {
 		ck.add("topology.hash_key", "unknown key %v", t.HashKey)
 	}
 	checkStore(ck, "topology.store", t.Store)
+	most := 0
+	for _, s := range t.Replicas {
+		most = max(most, s.Count)
+	}
+	checkLoss(ck, "topology.store", t.Store, most, c.Limits)
+	checkHealth(ck, "topology.health", t.withHealthDefaults().Health)
 	if len(c.Limits) > maxPlacedLimits {
 		ck.add("limits", "a topology places at most %d limits, got %d", maxPlacedLimits, len(c.Limits))
 	}

@@ -225,6 +225,10 @@ type TopologyResult struct {
 	// (at most maxPhases; PhasesCut when more happened).
 	Phases    []Phase
 	PhasesCut bool
+	// Health is what the health check did (nil without one).
+	Health *HealthResult
+	// Restarts counts the store's restarts (Store.Restarts and flushing outages).
+	Restarts int
 }
 
 // LimitTopology is what one limit of the chain did across the fleet.

@@ -26,6 +26,10 @@ type Topology struct {
 	HashKey KeyKind
 	// Store holds the state of shared and synced limits.
 	Store Store
+	// Health, when set, has the load balancer probe every replica and take
+	// the ones that fail out of the rotation (see HealthCheck); nil routes to
+	// every replica whatever it answers.
+	Health *HealthCheck
 }
 
 // ReplicaStep sets the fleet to Count replicas from At on.
@@ -65,11 +69,21 @@ type Store struct {
 	// Outages are the intervals [From, To) in which every store call fails at
 	// once (connection refused).
 	Outages []Outage
+	// Restarts are the instants, in time order, at which the store restarts
+	// empty (no persistence): every shared limit's state, and every synced
+	// limit's global state, starts afresh; the limits forget what they counted.
+	Restarts []time.Duration
+	// Partitions cut some replicas off the store while the others still reach
+	// it (see Partition).
+	Partitions []Partition
 }
 
 // Outage is an interval [From, To) of virtual time in which the store is down.
+// Flush makes it a restart too: the store comes back empty (its state is
+// emptied at From).
 type Outage struct {
 	From, To time.Duration
+	Flush    bool
 }
 
 // StateKind is where a limit's state lives in a topology.
