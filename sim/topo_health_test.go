@@ -3,6 +3,7 @@ package sim
 import (
 	"reflect"
 	"testing"
+	"testing/quick"
 	"time"
 
 	"github.com/rlsim/rlsim/algorithms"
@@ -67,5 +68,126 @@ func TestHealthCheckTakesTheFleetOutDuringAnOutageAndBack(t *testing.T) {
 	}
 	if !reflect.DeepEqual(got, want) {
 		t.Errorf("phases\n%v\nwant\n%v", got, want)
+	}
+}
+
+// healthCase is an arbitrary small fleet with a health check whose probes
+// fail in store outages: what quick.Check draws.
+type healthCase struct {
+	Seed                 uint64
+	Replicas, Routing    uint8
+	From, Len            uint16 // the outage, in 100ms
+	Interval, Out, In    uint8
+	Steps, Every         uint8 // autoscaler steps, apart by Every seconds
+	Latency, Closed, Key uint8
+}
+
+func (h healthCase) config() Config {
+	cfg := healthWorld()
+	cfg.Seed = h.Seed
+	cfg.Duration, cfg.Drain = 20*time.Second, time.Second
+	cfg.Clients[0].Count = 3
+	cfg.Clients[0].Arrivals = []Arrival{{Kind: ArrivalPoisson, Rate: Rate{Count: 20, Per: time.Second}}}
+	cfg.Clients[0].Retry = Retry{Kind: RetryFixed, Delay: 300 * time.Millisecond, MaxAttempts: 3}
+	cfg.Limits[1].Key = []KeyKind{KeyGlobal, KeyIP, KeyEndpoint}[h.Key%3]
+	if h.Closed%2 == 1 {
+		cfg.Limits[1].OnStoreError = FailOpen // probes then always pass
+	}
+	t := cfg.Topology
+	t.Replicas = []ReplicaStep{{Count: 1 + int(h.Replicas%4)}}
+	for i := range int(h.Steps % 3) {
+		t.Replicas = append(t.Replicas, ReplicaStep{At: time.Duration(i+1) * time.Duration(1+h.Every%5) * time.Second, Count: 1 + (int(h.Replicas)+i+1)%4})
+	}
+	t.Routing = Routing(h.Routing % 3)
+	if h.Latency%2 == 1 { // probes then wait on the store, some timing out (clients never call it)
+		t.Store.Latency, t.Store.Timeout = Service{Kind: ServiceExponential, Mean: 50 * time.Millisecond}, 100*time.Millisecond
+	}
+	from := time.Duration(h.From%200) * 100 * time.Millisecond
+	t.Store.Outages = []Outage{{From: from, To: from + time.Duration(1+h.Len%100)*100*time.Millisecond}}
+	t.Health.Interval = time.Duration(1+h.Interval%20) * 100 * time.Millisecond
+	t.Health.UnhealthyAfter, t.Health.HealthyAfter = 1+int(h.Out%3), 1+int(h.In%3)
+	return cfg
+}
+
+// outIntervals is, per replica, the intervals (out, in) the phases say it
+// was out of the rotation; an autoscaler step that removes a replica ends
+// its interval (in = the step), and the end of the run any still open.
+func outIntervals(cfg Config, ph []Phase) map[int][][2]time.Duration {
+	open := map[int]time.Duration{}
+	got := map[int][][2]time.Duration{}
+	for _, p := range ph {
+		switch p.Kind {
+		case PhaseReplicaOut:
+			open[p.Replica] = p.At
+		case PhaseReplicaIn:
+			got[p.Replica] = append(got[p.Replica], [2]time.Duration{open[p.Replica], p.At})
+			delete(open, p.Replica)
+		}
+	}
+	for r, at := range open {
+		// it may have left the fleet since: then no request reaches it anyway
+		got[r] = append(got[r], [2]time.Duration{at, cfg.Duration + cfg.Drain + 1})
+	}
+	return got
+}
+
+// Property: the load balancer routes no attempt to a replica while it is
+// out of the rotation, and answers 503 (shed, no replica) exactly when none
+// is in it; every probe verdict is counted once.
+func TestHealthNoRequestReachesAReplicaOutOfRotation(t *testing.T) {
+	check := func(h healthCase) bool {
+		cfg := h.config()
+		var recs traceRecords
+		r, err := Run(t.Context(), cfg, Options{Trace: &recs})
+		if err != nil {
+			t.Logf("%+v: %v", h, err)
+			return false
+		}
+		top := r.Lanes[0].Topology
+		if top.PhasesCut {
+			return true
+		}
+		outs := outIntervals(cfg, top.Phases)
+		var noneShed int64
+		for _, rec := range recs {
+			if rec.Event == TraceShed && rec.Replica == -1 {
+				noneShed++
+			}
+			if rec.Event != TraceAdmit && rec.Event != TraceRefuse && rec.Event != TraceDelay {
+				continue
+			}
+			for _, iv := range outs[rec.Replica] {
+				if rec.At > iv[0] && rec.At < iv[1] {
+					t.Logf("%+v: %s at %v on replica %d, out from %v to %v", h, rec.Event, rec.At, rec.Replica, iv[0], iv[1])
+					return false
+				}
+			}
+		}
+		hr := top.Health
+		if noneShed != hr.NoHealthy || r.Lanes[0].Shed != hr.NoHealthy {
+			t.Logf("%+v: %d traced 503s without a replica, %d shed, NoHealthy %d", h, noneShed, r.Lanes[0].Shed, hr.NoHealthy)
+			return false
+		}
+		if hr.Failed > hr.Probes || (cfg.Limits[1].OnStoreError == FailOpen && hr.Failed != 0) {
+			t.Logf("%+v: %d of %d probes failed", h, hr.Failed, hr.Probes)
+			return false
+		}
+		return true
+	}
+	if err := quick.Check(check, &quick.Config{MaxCount: 60}); err != nil {
+		t.Error(err)
+	}
+}
+
+// The same scenario and seed give the same result, health figures included.
+func TestHealthDeterministic(t *testing.T) {
+	h := healthCase{Seed: 7, Replicas: 2, Routing: 1, From: 40, Len: 60, Interval: 4, Out: 1, In: 1, Steps: 2, Every: 3}
+	a := mustRun(t, h.config(), Options{})
+	b := mustRun(t, h.config(), Options{})
+	if !reflect.DeepEqual(a, b) {
+		t.Fatal("two runs of the same config and seed differ")
+	}
+	if a.Lanes[0].Topology.Health.Removals == 0 {
+		t.Fatal("the case takes no replica out: it tests nothing")
 	}
 }
