@@ -69,6 +69,14 @@ type topologySpec struct {
 	Routing    string        `yaml:"routing,omitempty" enum:"routing" doc:"how the load balancer picks a replica for each attempt: round_robin, random (seeded) or hash (sticky by hash_key, modulo the current count) (default round_robin)"`
 	HashKey    string        `yaml:"hash_key,omitempty" enum:"key" doc:"routing hash: the key hashed (default ip)"`
 	Store      *storeSpec    `yaml:"store,omitempty" doc:"the store of shared and synced limits (default atomic, instantaneous, never down)"`
+	Health     *healthSpec   `yaml:"health,omitempty" doc:"the load balancer's health check: a probe to every replica every interval, through its chain (every limit that counts requests to the endpoint counts it); a replica leaves the rotation after unhealthy_after failed probes in a row (refused: 429 or 503) and returns after healthy_after passed ones; with none in the rotation every request gets 503 (default none: every replica always in the rotation)"`
+}
+
+type healthSpec struct {
+	Endpoint       string    `yaml:"endpoint,omitempty" doc:"the endpoint probed: limits with this endpoint, and those with none, count the probes (default /health)"`
+	Interval       *Duration `yaml:"interval,omitempty" check:"positive" doc:"time between two probes of a replica, from 0s on (default 10s; at least 1ms)"`
+	UnhealthyAfter *int      `yaml:"unhealthy_after,omitempty" check:"positive" doc:"failed probes in a row that take a replica out of the rotation (default 3; at most 1000)"`
+	HealthyAfter   *int      `yaml:"healthy_after,omitempty" check:"positive" doc:"passed probes in a row that bring it back (default 1; at most 1000)"`
 }
 
 type replicaStep struct {
@@ -77,10 +85,23 @@ type replicaStep struct {
 }
 
 type storeSpec struct {
-	Latency *latencySpec `yaml:"latency,omitempty" doc:"round-trip time of one store call, drawn per call (default 0: instantaneous)"`
-	Atomic  *bool        `yaml:"atomic,omitempty" doc:"true: a shared limit is checked by one script, one round trip, decisions serialised at the store; false: read, then write, two round trips, so decisions of replicas between a read and its write are lost (default true)"`
-	Timeout *Duration    `yaml:"timeout,omitempty" check:"positive" doc:"the most a decision waits for the store: longer round trips (together) are a store error, known after this wait, changing nothing at the store (default none)"`
-	Outages []outageSpec `yaml:"outages,omitempty" doc:"intervals in which every store call fails at once, in time order"`
+	Latency    *latencySpec    `yaml:"latency,omitempty" doc:"round-trip time of one store call, drawn per call (default 0: instantaneous)"`
+	Atomic     *bool           `yaml:"atomic,omitempty" doc:"true: a shared limit is checked by one script, one round trip, decisions serialised at the store; false: read, then write, two round trips, so decisions of replicas between a read and its write are lost (default true)"`
+	Timeout    *Duration       `yaml:"timeout,omitempty" check:"positive" doc:"the most a decision waits for the store: longer round trips (together) are a store error, known after this wait, changing nothing at the store (default none)"`
+	Outages    []outageSpec    `yaml:"outages,omitempty" doc:"intervals in which every store call fails at once, in time order"`
+	Restarts   []restartSpec   `yaml:"restarts,omitempty" doc:"instants, in time order, at which the store restarts empty (no persistence): shared limits, and synced limits' global state, forget what they counted"`
+	Partitions []partitionSpec `yaml:"partitions,omitempty" doc:"intervals in which some replicas cannot reach the store while the others still do (shared limits' calls and probes; not with a synced limit)"`
+}
+
+type restartSpec struct {
+	At *Duration `yaml:"at" required:"true" check:"nonneg" doc:"when the store restarts empty"`
+}
+
+type partitionSpec struct {
+	From     *Duration `yaml:"from" required:"true" check:"nonneg" doc:"when the replicas are cut off"`
+	To       *Duration `yaml:"to" required:"true" check:"positive" doc:"when they reach the store again"`
+	Replicas []int     `yaml:"replicas" required:"true" doc:"the replicas cut off, by index from 0"`
+	Kind     string    `yaml:"kind,omitempty" enum:"partition_kind" doc:"refused: their calls fail at once (connection refused); hung: unanswered until the store's timeout, which it needs (default refused)"`
 }
 
 type latencySpec struct {
@@ -89,8 +110,9 @@ type latencySpec struct {
 }
 
 type outageSpec struct {
-	From *Duration `yaml:"from" required:"true" check:"nonneg" doc:"when the store goes down"`
-	To   *Duration `yaml:"to" required:"true" check:"positive" doc:"when it is back"`
+	From  *Duration `yaml:"from" required:"true" check:"nonneg" doc:"when the store goes down"`
+	To    *Duration `yaml:"to" required:"true" check:"positive" doc:"when it is back"`
+	Flush bool      `yaml:"flush,omitempty" doc:"true: it comes back empty, as a restart at from (default false: it keeps its state)"`
 }
 
 // laneSpec is one entry of lanes: an algorithm's name alone (the short form,
