@@ -52,7 +52,7 @@ func (c Config) lossEvents() float64 {
 // (about an event's work) and, when it calls a store that takes time, two
 // events more.
 func (c Config) probeEvents(most int) float64 {
-	h := c.Topology.withHealthDefaults().Health
+	h := c.Topology.WithHealthDefaults().Health
 	if h == nil || h.Interval <= 0 {
 		return 0
 	}

@@ -6,9 +6,9 @@ import (
 	"time"
 )
 
-// withHealthDefaults is t with its health check's zero fields defaulted (a
-// copy, when it has one to fill).
-func (t *Topology) withHealthDefaults() *Topology {
+// WithHealthDefaults is t with its health check's zero fields defaulted (a
+// copy, when it has one to fill; t itself when it has none). A nil t is nil.
+func (t *Topology) WithHealthDefaults() *Topology {
 	if t == nil || t.Health == nil {
 		return t
 	}

@@ -98,7 +98,7 @@ func checkTopology(ck *checker, c Config) {
 		most = max(most, s.Count)
 	}
 	checkLoss(ck, "topology.store", t.Store, most, c.Limits)
-	checkHealth(ck, "topology.health", t.withHealthDefaults().Health)
+	checkHealth(ck, "topology.health", t.WithHealthDefaults().Health)
 	if len(c.Limits) > maxPlacedLimits {
 		ck.add("limits", "a topology places at most %d limits, got %d", maxPlacedLimits, len(c.Limits))
 	}

@@ -38,7 +38,7 @@ type probeCall struct {
 // newHealth is fleet f's health check, or nil without one. The probe's
 // keys past a limit's own are the extra slot newFleet gives its tables.
 func newHealth(f *fleet) *health {
-	hc := f.topo.withHealthDefaults().Health
+	hc := f.topo.WithHealthDefaults().Health
 	if hc == nil {
 		return nil
 	}

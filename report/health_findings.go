@@ -1,0 +1,94 @@
+package report
+
+import (
+	"cmp"
+	"fmt"
+	"slices"
+	"strings"
+	"time"
+
+	"github.com/rlsim/rlsim/scenarios"
+	"github.com/rlsim/rlsim/sim"
+)
+
+// healthFindings says what the health check did in each lane, and when the
+// store restarted and what it forgot.
+func healthFindings(r sim.Result, topo *sim.Topology) []string {
+	out := restartFindings(r, topo)
+	h := topo.WithHealthDefaults().Health
+	if h == nil {
+		return out
+	}
+	return append(out, byLanes(r, func(l sim.LaneResult) string { return healthFinding(h, l) })...)
+}
+
+// healthFinding: how many probes failed, which replicas left the rotation
+// for how long, and how many attempts found none in it; "" when every probe passed.
+func healthFinding(h *sim.HealthCheck, l sim.LaneResult) string {
+	hr := l.Topology.Health
+	if hr == nil || hr.Failed == 0 {
+		return ""
+	}
+	s := fmt.Sprintf("%d of %d health checks of %s failed", hr.Failed, hr.Probes, scenarios.Escape(h.Endpoint))
+	if hr.Removals == 0 {
+		return s + fmt.Sprintf(", never %d in a row: no replica left the rotation", h.UnhealthyAfter)
+	}
+	var outs []string
+	for j, d := range hr.Out {
+		if d > 0 {
+			outs = append(outs, fmt.Sprintf("replica %d for %s", j, FormatDuration(d)))
+		}
+	}
+	s += fmt.Sprintf(" and took replicas out of the rotation %d times (after %d failures in a row, back after %d passes): %s",
+		hr.Removals, h.UnhealthyAfter, h.HealthyAfter, strings.Join(outs, ", "))
+	if hr.NoHealthyFor > 0 {
+		s += fmt.Sprintf("; for %s no replica was in it and the load balancer answered 503 to %d attempts",
+			FormatDuration(hr.NoHealthyFor), hr.NoHealthy)
+	}
+	return s
+}
+
+// restartFindings: each restart of the store, and the limits it emptied.
+func restartFindings(r sim.Result, topo *sim.Topology) []string {
+	var at []string
+	for _, t := range topo.Store.Restarts {
+		if t < r.Duration {
+			at = append(at, "t="+FormatDuration(t))
+		}
+	}
+	for _, o := range topo.Store.Outages {
+		if o.Flush && o.From < r.Duration {
+			at = append(at, "t="+FormatDuration(o.From))
+		}
+	}
+	var forgot []string
+	for _, lim := range r.Limits {
+		if lim.State == sim.StateShared || lim.State == sim.StateSynced {
+			forgot = append(forgot, scenarios.Escape(lim.Name))
+		}
+	}
+	if len(at) == 0 || len(forgot) == 0 {
+		return nil
+	}
+	return []string{fmt.Sprintf("the store restarted empty at %s: %s forgot what it had counted and started afresh",
+		list(at), list(forgot))}
+}
+
+// partitionTime is how long, before end, some replica was cut off the
+// store: the union of the partitions, which may overlap.
+func partitionTime(t *sim.Topology, end time.Duration) time.Duration {
+	spans := make([][2]time.Duration, 0, len(t.Store.Partitions))
+	for _, p := range t.Store.Partitions {
+		spans = append(spans, [2]time.Duration{min(p.From, end), min(p.To, end)})
+	}
+	slices.SortFunc(spans, func(a, b [2]time.Duration) int { return cmp.Compare(a[0], b[0]) })
+	var d, reach time.Duration
+	for _, s := range spans {
+		from := max(s[0], reach)
+		if s[1] > from {
+			d += s[1] - from
+		}
+		reach = max(reach, s[1])
+	}
+	return d
+}

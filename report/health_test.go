@@ -1,0 +1,135 @@
+package report
+
+import (
+	"bytes"
+	"encoding/json"
+	"fmt"
+	"strings"
+	"testing"
+	"time"
+
+	"github.com/rlsim/rlsim/sim"
+)
+
+// healthSite is sim's hand-derived case (topo_health_test.go) as a file:
+// two replicas, one client on /api at 10 per second from 50ms on, a health
+// limit failing closed, the store down in [20s, 50s), probes every 5s.
+const healthSite = `
+duration: 60s
+lanes: [token_bucket, gcra]
+limits:
+  - name: api
+    limit: 100
+    endpoint: /api
+  - name: health
+    limit: 1000
+    endpoint: /health
+    state: shared
+    on_store_error: closed
+topology:
+  replicas: 2
+  health:
+    interval: 5s
+    unhealthy_after: 2
+    healthy_after: 3
+  store:
+    outages:
+      - from: 20s
+        to: 50s
+clients:
+  - name: users
+    identity:
+      endpoint: /api
+    arrivals:
+      - kind: constant
+        start: 50ms
+        rate: 10/s
+`
+
+// By hand (see sim's test): probes at 20s … 45s fail, 6 rounds of 2 of the
+// 25 rounds to 120s; both replicas out from 25s to 60s; the 350 arrivals at
+// 25.05s … 59.95s find none. Both lanes alike, so one sentence names both.
+func TestHealthFinding(t *testing.T) {
+	o, _ := runYAML(t, healthSite)
+	want := "under token bucket and GCRA, 12 of 50 health checks of /health failed and took replicas out of the rotation 2 times (after 2 failures in a row, back after 3 passes): replica 0 for 35s, replica 1 for 35s; for 35s no replica was in it and the load balancer answered 503 to 350 attempts"
+	if got := findingsWith(o, "health checks"); len(got) != 1 || got[0] != want {
+		t.Errorf("findings %q\nwant %q", got, want)
+	}
+	// The probes pass whatever the store does once the limit fails open: nothing to say.
+	o, _ = runYAML(t, strings.Replace(healthSite, "on_store_error: closed", "on_store_error: open", 1))
+	if got := findingsWith(o, "health checks"); len(got) != 0 {
+		t.Errorf("failing open: findings %q, want none", got)
+	}
+	// Out after 10 failures in a row: the 6 failures never take a replica out.
+	o, _ = runYAML(t, strings.Replace(healthSite, "unhealthy_after: 2", "unhealthy_after: 10", 1))
+	want = "under token bucket and GCRA, 12 of 50 health checks of /health failed, never 10 in a row: no replica left the rotation"
+	if got := findingsWith(o, "health checks"); len(got) != 1 || got[0] != want {
+		t.Errorf("findings %q\nwant %q", got, want)
+	}
+}
+
+// The JSON carries the health check as run (defaults filled) and what it did.
+func TestHealthJSON(t *testing.T) {
+	o, _ := runYAML(t, strings.Replace(healthSite, "    healthy_after: 3\n", "", 1))
+	var b bytes.Buffer
+	if err := WriteJSON(&b, []Run{o}); err != nil {
+		t.Fatal(err)
+	}
+	var doc struct {
+		Runs []struct {
+			Topology struct {
+				Health jsonHealthSpec `json:"health"`
+			} `json:"topology"`
+			Lanes []struct {
+				Topology struct {
+					Health jsonHealth  `json:"health"`
+					Phases []jsonPhase `json:"phases"`
+				} `json:"topology"`
+			} `json:"lanes"`
+		} `json:"runs"`
+	}
+	if err := json.Unmarshal(b.Bytes(), &doc); err != nil {
+		t.Fatal(err)
+	}
+	run := doc.Runs[0]
+	if want := (jsonHealthSpec{"/health", 5, 2, sim.DefaultHealthHealthyAfter}); run.Topology.Health != want {
+		t.Errorf("health spec %+v, want %+v", run.Topology.Health, want)
+	}
+	// healthy_after 1: back at 50s, the first pass; out 25s each, none in for 25s,
+	// 250 arrivals (25.05s … 49.95s) answered 503.
+	h := run.Lanes[0].Topology.Health
+	if h.Probes != 50 || h.Failed != 12 || h.Removals != 2 || fmt.Sprint(h.OutS) != "[25 25]" || h.NoHealthy != 250 || h.NoHealthyS != 25 {
+		t.Errorf("health %+v", h)
+	}
+	var kinds []string
+	for _, p := range run.Lanes[0].Topology.Phases {
+		kinds = append(kinds, fmt.Sprintf("%s@%g/%d", p.Kind, p.At, p.Replica))
+	}
+	want := "store_refusing@20/-1 fail_closed@20/0 replica_out@25/0 replica_out@25/1 no_healthy_replica@25/-1 store_answering@50/-1 replica_in@50/0 replica_in@50/1"
+	if strings.Join(kinds, " ") != want {
+		t.Errorf("phases %s\nwant %s", strings.Join(kinds, " "), want)
+	}
+}
+
+// A restart, and an outage that flushes, are told with the limits they emptied.
+func TestRestartFinding(t *testing.T) {
+	src := strings.Replace(healthSite, "        to: 50s\n", "        to: 50s\n        flush: true\n    restarts:\n      - at: 10s\n", 1)
+	o, _ := runYAML(t, src)
+	want := "the store restarted empty at t=10s and t=20s: health forgot what it had counted and started afresh"
+	if got := findingsWith(o, "restarted"); len(got) != 1 || got[0] != want {
+		t.Errorf("findings %q\nwant %q", got, want)
+	}
+	if got := o.Result.Lanes[0].Topology.Restarts; got != 2 {
+		t.Errorf("restarts %d, want 2", got)
+	}
+}
+
+// Partitions are counted once where they overlap.
+func TestPartitionTime(t *testing.T) {
+	s := time.Second
+	topo := &sim.Topology{Store: sim.Store{Partitions: []sim.Partition{{From: 5 * s, To: 9 * s}, {From: 1 * s, To: 3 * s}, {From: 2 * s, To: 4 * s}, {From: 6 * s, To: 7 * s}, {From: 20 * s, To: 40 * s}}}}
+	// [1,4) and [5,9) before 30s, and [20,30): 3 + 4 + 10.
+	if got := partitionTime(topo, 30*s); got != 17*s {
+		t.Errorf("partitionTime = %v, want 17s", got)
+	}
+}
