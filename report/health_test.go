@@ -2,12 +2,14 @@ package report
 
 import (
 	"bytes"
+	"context"
 	"encoding/json"
 	"fmt"
 	"strings"
 	"testing"
 	"time"
 
+	"github.com/rlsim/rlsim/scenarios"
 	"github.com/rlsim/rlsim/sim"
 )
 
@@ -131,5 +133,56 @@ func TestPartitionTime(t *testing.T) {
 	// [1,4) and [5,9) before 30s, and [20,30): 3 + 4 + 10.
 	if got := partitionTime(topo, 30*s); got != 17*s {
 		t.Errorf("partitionTime = %v, want 17s", got)
+	}
+}
+
+// The timeline shades, in each lane's row, the time no replica was in the
+// rotation (25s to 60s, by hand): in the PNG's legend and the HTML's data;
+// without a health check, neither.
+func TestTimelineMarksNoHealthyReplica(t *testing.T) {
+	for _, tc := range []struct {
+		name string
+		src  string
+		down bool
+	}{
+		{"health", healthSite, true},
+		{"fails open", strings.Replace(healthSite, "on_store_error: closed", "on_store_error: open", 1), false},
+	} {
+		s, err := scenarios.Parse("health.yaml", []byte(tc.src))
+		if err != nil {
+			t.Fatal(err)
+		}
+		tl := NewTimeline(*s.Config)
+		r, err := sim.Run(context.Background(), *s.Config, sim.Options{Trace: tl})
+		if err != nil {
+			t.Fatal(err)
+		}
+		o := Run{Scenario: s, Result: &r, Timeline: tl}
+		f := Figures(o)[0]
+		labelled := false
+		for _, e := range f.Legend {
+			labelled = labelled || e.Label == "no healthy replica"
+		}
+		if labelled != tc.down || strings.Contains(f.Caption, "no replica in the load balancer's rotation") != tc.down {
+			t.Errorf("%s: PNG legend names it %v, want %v", tc.name, labelled, tc.down)
+		}
+		if _, err := f.PNG(); err != nil {
+			t.Fatal(err)
+		}
+		var hp htmlPageData
+		o.kind().fillPage(&hp)
+		tj := hp.Data.Timeline
+		if tj.NoHealthy != tc.down {
+			t.Errorf("%s: HTML no_healthy %v, want %v", tc.name, tj.NoHealthy, tc.down)
+		}
+		for i, l := range tj.Lanes {
+			want := []spanJSON(nil)
+			if tc.down {
+				want = []spanJSON{{us(25 * time.Second), us(60 * time.Second)}}
+			}
+			if fmt.Sprint(l.Down) != fmt.Sprint(want) {
+				t.Errorf("%s: lane %d down %v, want %v", tc.name, i, l.Down, want)
+			}
+		}
 	}
 }

@@ -162,6 +162,7 @@ func (run comparison) fillPage(hp *htmlPageData) {
 	if run.Timeline != nil {
 		hp.Data.Timeline = newTimelineJSON(r, run.Timeline)
 		hp.Data.Timeline.markTopology(run.topology())
+		hp.Data.Timeline.markHealth(r)
 	}
 }
 
@@ -294,10 +295,13 @@ type timelineJSON struct {
 	// steps (absent without a topology that has them).
 	Outages  []spanJSON     `json:"outages,omitempty"`
 	Replicas []ruleMarkJSON `json:"replicas,omitempty"`
-	Lanes    []laneJSON     `json:"lanes"`
-	TickCap  int            `json:"tick_cap"`
-	Headers  []headerJSON   `json:"headers"` // per lane, the first refusal's, as sim reports them
-	Columns  int            `json:"columns"`
+	// NoHealthy is true when some lane had no replica in the rotation at
+	// some time (laneJSON.Down): the legend names its shading.
+	NoHealthy bool         `json:"no_healthy,omitempty"`
+	Lanes     []laneJSON   `json:"lanes"`
+	TickCap   int          `json:"tick_cap"`
+	Headers   []headerJSON `json:"headers"` // per lane, the first refusal's, as sim reports them
+	Columns   int          `json:"columns"`
 	// Responses are the distinct header blocks of the ticks' answers, lines joined
 	// by "\n", as sim.ResponseHeaders writes them; a tick points into it.
 	Responses []string `json:"responses"`
@@ -335,16 +339,17 @@ type headerJSON struct {
 }
 
 type laneJSON struct {
-	Lane      string    `json:"lane"`      // its name
-	Algorithm string    `json:"algorithm"` // its kind's name
-	Refusal   int       `json:"refusal"`   // the HTTP status of its refusals
-	Title     string    `json:"title"`
-	PeakS     [2]int64  `json:"peak_us"` // the worst window, [start, end)
-	Peak      int64     `json:"peak"`
-	Limit     int64     `json:"limit"`
-	Exact     bool      `json:"exact"`
-	Ticks     *ticksArr `json:"ticks,omitempty"`
-	Columns   [][]int64 `json:"columns,omitempty"` // [column, admitted, delayed, refused, shed, dropped(, would-be refusals of a shadow limit, when any)]
+	Lane      string     `json:"lane"`      // its name
+	Algorithm string     `json:"algorithm"` // its kind's name
+	Refusal   int        `json:"refusal"`   // the HTTP status of its refusals
+	Title     string     `json:"title"`
+	PeakS     [2]int64   `json:"peak_us"` // the worst window, [start, end)
+	Peak      int64      `json:"peak"`
+	Limit     int64      `json:"limit"`
+	Exact     bool       `json:"exact"`
+	Ticks     *ticksArr  `json:"ticks,omitempty"`
+	Columns   [][]int64  `json:"columns,omitempty"` // [column, admitted, delayed, refused, shed, dropped(, would-be refusals of a shadow limit, when any)]
+	Down      []spanJSON `json:"down,omitempty"`    // with a health check: the times no replica was in the rotation
 }
 
 // ticksArr holds a lane's ticks one field per array, index i for tick i.

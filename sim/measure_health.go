@@ -18,4 +18,12 @@ type HealthResult struct {
 	// NoHealthyFor is the time with none in it.
 	NoHealthy    int64
 	NoHealthyFor time.Duration
+	// Down are the intervals with no replica in the rotation, in time order
+	// (the first maxPhases of them; the last open one ends with the run).
+	Down []Span
+}
+
+// Span is an interval [From, To) of virtual time.
+type Span struct {
+	From, To time.Duration
 }

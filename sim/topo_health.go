@@ -280,6 +280,9 @@ func (f *fleet) rerotate() {
 		f.phase(PhaseNoHealthyReplica, -1, -1, "")
 	case was == 0 && len(h.rotation) > 0:
 		h.res.NoHealthyFor += now - h.noneAt
+		if len(h.res.Down) < maxPhases {
+			h.res.Down = append(h.res.Down, Span{h.noneAt, now})
+		}
 	}
 }
 
@@ -316,8 +319,12 @@ func (f *fleet) healthResult(end time.Duration) *HealthResult {
 			r.Out[j] += end - h.since[j]
 		}
 	}
+	r.Down = append([]Span(nil), h.res.Down...)
 	if len(h.rotation) == 0 {
 		r.NoHealthyFor += end - h.noneAt
+		if len(r.Down) < maxPhases {
+			r.Down = append(r.Down, Span{h.noneAt, end})
+		}
 	}
 	return &r
 }

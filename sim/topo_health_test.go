@@ -51,6 +51,9 @@ func TestHealthCheckTakesTheFleetOutDuringAnOutageAndBack(t *testing.T) {
 	if h.NoHealthy != 350 || h.NoHealthyFor != 35*time.Second || h.Removals != 2 {
 		t.Errorf("no healthy: %d attempts for %v, %d removals; want 350 for 35s, 2", h.NoHealthy, h.NoHealthyFor, h.Removals)
 	}
+	if want := []Span{{25 * time.Second, 60 * time.Second}}; !reflect.DeepEqual(h.Down, want) {
+		t.Errorf("down %v, want %v", h.Down, want)
+	}
 	if lr.Shed != 350 || lr.Admitted != 250 || lr.Refused != 0 {
 		t.Errorf("shed %d admitted %d refused %d, want 350, 250, 0", lr.Shed, lr.Admitted, lr.Refused)
 	}
