@@ -186,3 +186,35 @@ func TestTimelineMarksNoHealthyReplica(t *testing.T) {
 		}
 	}
 }
+
+// By hand (as sim's partition test): two replicas round robin, replica 0 cut
+// off the store in [10s, 20s); the 50 arrivals routed to it then fail closed.
+func TestPartitionFinding(t *testing.T) {
+	src := `
+duration: 60s
+lanes: [token_bucket]
+limits:
+  - name: g
+    limit: 1000
+    state: shared
+    on_store_error: closed
+topology:
+  replicas: 2
+  store:
+    partitions:
+      - from: 10s
+        to: 20s
+        replicas: [0]
+clients:
+  - name: users
+    arrivals:
+      - kind: constant
+        start: 50ms
+        rate: 10/s
+`
+	o, _ := runYAML(t, src)
+	want := "under token bucket, while the store was unavailable (cut off from some replicas 10s), g failed closed: users made 50 attempts and 0 got through"
+	if got := findingsWith(o, "unavailable"); len(got) != 1 || got[0] != want {
+		t.Errorf("findings %q\nwant %q", got, want)
+	}
+}

@@ -171,6 +171,14 @@ func TestHealthNoRequestReachesAReplicaOutOfRotation(t *testing.T) {
 			t.Logf("%+v: %d traced 503s without a replica, %d shed, NoHealthy %d", h, noneShed, r.Lanes[0].Shed, hr.NoHealthy)
 			return false
 		}
+		var down time.Duration
+		for _, s := range hr.Down {
+			down += s.To - s.From
+		}
+		if down != hr.NoHealthyFor {
+			t.Logf("%+v: down spans %v sum to %v, NoHealthyFor %v", h, hr.Down, down, hr.NoHealthyFor)
+			return false
+		}
 		if hr.Failed > hr.Probes || (cfg.Limits[1].OnStoreError == FailOpen && hr.Failed != 0) {
 			t.Logf("%+v: %d of %d probes failed", h, hr.Failed, hr.Probes)
 			return false
