@@ -202,3 +202,31 @@ func TestHealthDeterministic(t *testing.T) {
 		t.Fatal("the case takes no replica out: it tests nothing")
 	}
 }
+
+// The event estimate covers the probes, counting each probe's decision as
+// an event's work (a round is one event that decides a probe per replica):
+// a run whose events are mostly probes (every 10ms to 4 replicas over 21s)
+// processes no more events than the estimate, which is at most twice its
+// events and probes together.
+func TestHealthEstimateCoversProbes(t *testing.T) {
+	for _, lat := range []uint8{0, 1} {
+		h := healthCase{Replicas: 3, Out: 2, From: 50, Len: 30, Latency: lat}
+		cfg := h.config()
+		cfg.Topology.Health.Interval = 10 * time.Millisecond
+		s, err := New(cfg, Options{})
+		if err != nil {
+			t.Fatal(err)
+		}
+		r, err := s.RunToEnd(t.Context())
+		if err != nil {
+			t.Fatal(err)
+		}
+		est, got, probes := cfg.EstimateEvents(), s.Events(), r.Lanes[0].Topology.Health.Probes
+		if probes < 2000*4 {
+			t.Fatalf("latency %d: %d probes, want 2101 rounds of 4", lat, probes)
+		}
+		if got > est || est > 2*(got+probes) {
+			t.Errorf("latency %d: EstimateEvents() = %d, the run processed %d events and %d probes", lat, est, got, probes)
+		}
+	}
+}
