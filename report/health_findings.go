@@ -39,8 +39,8 @@ func healthFinding(h *sim.HealthCheck, l sim.LaneResult) string {
 			outs = append(outs, fmt.Sprintf("replica %d for %s", j, FormatDuration(d)))
 		}
 	}
-	s += fmt.Sprintf(" and took replicas out of the rotation %d times (after %d failures in a row, back after %d passes): %s",
-		hr.Removals, h.UnhealthyAfter, h.HealthyAfter, strings.Join(outs, ", "))
+	s += fmt.Sprintf(" and took replicas out of the rotation %s (after %s in a row, back after %s): %s",
+		times(hr.Removals, "once", "times"), times(h.UnhealthyAfter, "failure", "failures"), times(h.HealthyAfter, "pass", "passes"), strings.Join(outs, ", "))
 	if hr.NoHealthyFor > 0 {
 		s += fmt.Sprintf("; for %s no replica was in it and the load balancer answered 503 to %d attempts",
 			FormatDuration(hr.NoHealthyFor), hr.NoHealthy)
@@ -91,4 +91,45 @@ func partitionTime(t *sim.Topology, end time.Duration) time.Duration {
 		reach = max(reach, s[1])
 	}
 	return d
+}
+
+// lossPhrase says the store's restarts and partitions and the health check
+// in a few words, for fleetPhrase: ", restarted t=30s, replica 1 cut off
+// t=5s–10s; health-checked on /health every 5s (out after 2 failures, back
+// after 3 passes)".
+func lossPhrase(t *sim.Topology) string {
+	var s string
+	for _, at := range t.Store.Restarts {
+		s += ", restarted t=" + FormatDuration(at)
+	}
+	for _, p := range t.Store.Partitions {
+		reps := make([]string, len(p.Replicas))
+		for i, r := range p.Replicas {
+			reps[i] = fmt.Sprint(r)
+		}
+		word := "replica"
+		if len(reps) > 1 {
+			word = "replicas"
+		}
+		s += fmt.Sprintf(", %s %s cut off t=%s–%s", word, list(reps), FormatDuration(p.From), FormatDuration(p.To))
+		if p.Hung {
+			s += " (hung)"
+		}
+	}
+	if h := t.WithHealthDefaults().Health; h != nil {
+		s += fmt.Sprintf("; health-checked on %s every %s (out after %s, back after %s)",
+			scenarios.Escape(h.Endpoint), FormatDuration(h.Interval), times(h.UnhealthyAfter, "failure", "failures"), times(h.HealthyAfter, "pass", "passes"))
+	}
+	return s
+}
+
+// times is "n things", "1 thing" or, with one "once", "once".
+func times(n int, one, many string) string {
+	if n == 1 {
+		if one == "once" {
+			return one
+		}
+		return "1 " + one
+	}
+	return fmt.Sprintf("%d %s", n, many)
 }

@@ -57,6 +57,12 @@ func TestHealthFinding(t *testing.T) {
 	if got := findingsWith(o, "health checks"); len(got) != 1 || got[0] != want {
 		t.Errorf("findings %q\nwant %q", got, want)
 	}
+	// One replica: 25 probes, 6 failing; out once, from 25s to 60s.
+	o, _ = runYAML(t, strings.Replace(healthSite, "replicas: 2", "replicas: 1", 1))
+	want = "under token bucket and GCRA, 6 of 25 health checks of /health failed and took replicas out of the rotation once (after 2 failures in a row, back after 3 passes): replica 0 for 35s; for 35s no replica was in it and the load balancer answered 503 to 350 attempts"
+	if got := findingsWith(o, "health checks"); len(got) != 1 || got[0] != want {
+		t.Errorf("findings %q\nwant %q", got, want)
+	}
 	// The probes pass whatever the store does once the limit fails open: nothing to say.
 	o, _ = runYAML(t, strings.Replace(healthSite, "on_store_error: closed", "on_store_error: open", 1))
 	if got := findingsWith(o, "health checks"); len(got) != 0 {

@@ -63,8 +63,11 @@ func fleetPhrase(t *sim.Topology) string {
 	}
 	for _, o := range st.Outages {
 		s += fmt.Sprintf(", down t=%s–%s", FormatDuration(o.From), FormatDuration(o.To))
+		if o.Flush {
+			s += " and back empty"
+		}
 	}
-	return s + ")"
+	return s + lossPhrase(t) + ")"
 }
 
 func routingWords(t *sim.Topology) string {
