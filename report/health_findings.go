@@ -133,3 +133,16 @@ func times(n int, one, many string) string {
 	}
 	return fmt.Sprintf("%d %s", n, many)
 }
+
+// noHealthyShare says how many of lane l's 503s the load balancer gave for
+// want of a replica in its rotation, or "".
+func noHealthyShare(l sim.LaneResult) string {
+	if l.Topology == nil || l.Topology.Health == nil || l.Topology.Health.NoHealthy == 0 {
+		return ""
+	}
+	n := l.Topology.Health.NoHealthy
+	if n == l.Shed {
+		return " (all of them by the load balancer, with no replica in its rotation)"
+	}
+	return fmt.Sprintf(" (%d of them by the load balancer, with no replica in its rotation)", n)
+}

@@ -57,6 +57,14 @@ func TestHealthFinding(t *testing.T) {
 	if got := findingsWith(o, "health checks"); len(got) != 1 || got[0] != want {
 		t.Errorf("findings %q\nwant %q", got, want)
 	}
+	if got := findingsWith(o, "shed"); len(got) != 2 || got[0] != "token bucket shed 350 attempts with 503 (all of them by the load balancer, with no replica in its rotation)" {
+		t.Errorf("shedding findings %q", got)
+	}
+	// With a backend of capacity 0 from 10s to 15s (50 arrivals shed by it), the load balancer's are some of them.
+	o, _ = runYAML(t, healthSite+"backend:\n  capacity: 4\n  service:\n    mean: 1ms\n  changes:\n    - at: 10s\n      capacity: 0\n    - at: 15s\n      capacity: 4\n")
+	if got := findingsWith(o, "shed"); len(got) != 2 || !strings.HasPrefix(got[0], "token bucket shed 400 attempts with 503 (350 of them by the load balancer, with no replica in its rotation)") {
+		t.Errorf("shedding findings with a backend %q", got)
+	}
 	// One replica: 25 probes, 6 failing; out once, from 25s to 60s.
 	o, _ = runYAML(t, strings.Replace(healthSite, "replicas: 2", "replicas: 1", 1))
 	want = "under token bucket and GCRA, 6 of 25 health checks of /health failed and took replicas out of the rotation once (after 2 failures in a row, back after 3 passes): replica 0 for 35s; for 35s no replica was in it and the load balancer answered 503 to 350 attempts"
