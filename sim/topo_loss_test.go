@@ -159,3 +159,26 @@ func TestHealthAndLossValidation(t *testing.T) {
 		t.Errorf("a health check of defaults: %v", err)
 	}
 }
+
+// By hand: a synced limit (one replica, sync every 1s) keeps its view of the
+// store until its next sync: the store restarting empty at 30.5s is seen at
+// the sync at 31s, so the first admission after the first 100 (by 9.95s) is
+// the arrival at 31.05s, and the window admits 100 more: 200.
+func TestStoreRestartReachesASyncedLimitAtItsSync(t *testing.T) {
+	cfg := lossWorld(LaneFixedWindow)
+	cfg.Limits[0].State, cfg.Limits[0].SyncInterval, cfg.Limits[0].OnStoreError = StateSynced, time.Second, FailOpen
+	cfg.Topology.Store.Restarts = []time.Duration{30*time.Second + 500*time.Millisecond}
+	var recs traceRecords
+	lr := mustRun(t, cfg, Options{Trace: &recs}).Lanes[0]
+	if lr.Admitted != 200 {
+		t.Errorf("admitted %d, want 200", lr.Admitted)
+	}
+	for _, r := range recs {
+		if r.Event == TraceAdmit && r.At > 10*time.Second {
+			if r.At != 31*time.Second+50*time.Millisecond {
+				t.Errorf("first admission after the restart at %v, want 31.05s", r.At)
+			}
+			break
+		}
+	}
+}
