@@ -240,7 +240,7 @@ func (f *fleet) verdict(rep int32, gen uint32, passed bool) {
 	if int(rep) >= f.count || gen != h.gen[rep] {
 		return // the replica left the fleet since
 	}
-	if passed == h.out[rep] {
+	if passed == h.out[rep] { // a failure while in, a pass while out: the streak that moves it
 		h.streak[rep]++
 	} else {
 		h.streak[rep] = 0
