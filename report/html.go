@@ -295,16 +295,16 @@ type timelineJSON struct {
 	// steps (absent without a topology that has them).
 	Outages  []spanJSON     `json:"outages,omitempty"`
 	Replicas []ruleMarkJSON `json:"replicas,omitempty"`
-	// NoHealthy is true when some lane had no replica in the rotation at
-	// some time (laneJSON.Down): the legend names its shading.
-	NoHealthy bool         `json:"no_healthy,omitempty"`
-	Lanes     []laneJSON   `json:"lanes"`
-	TickCap   int          `json:"tick_cap"`
-	Headers   []headerJSON `json:"headers"` // per lane, the first refusal's, as sim reports them
-	Columns   int          `json:"columns"`
+	Lanes    []laneJSON     `json:"lanes"`
+	TickCap  int            `json:"tick_cap"`
+	Headers  []headerJSON   `json:"headers"` // per lane, the first refusal's, as sim reports them
+	Columns  int            `json:"columns"`
 	// Responses are the distinct header blocks of the ticks' answers, lines joined
 	// by "\n", as sim.ResponseHeaders writes them; a tick points into it.
 	Responses []string `json:"responses"`
+	// NoHealthy is true when some lane had no replica in the rotation at
+	// some time (laneJSON.Down): the legend names its shading.
+	NoHealthy bool `json:"no_healthy,omitempty"`
 }
 
 type limitJSON struct {
@@ -339,17 +339,18 @@ type headerJSON struct {
 }
 
 type laneJSON struct {
-	Lane      string     `json:"lane"`      // its name
-	Algorithm string     `json:"algorithm"` // its kind's name
-	Refusal   int        `json:"refusal"`   // the HTTP status of its refusals
-	Title     string     `json:"title"`
-	PeakS     [2]int64   `json:"peak_us"` // the worst window, [start, end)
-	Peak      int64      `json:"peak"`
-	Limit     int64      `json:"limit"`
-	Exact     bool       `json:"exact"`
-	Ticks     *ticksArr  `json:"ticks,omitempty"`
-	Columns   [][]int64  `json:"columns,omitempty"` // [column, admitted, delayed, refused, shed, dropped(, would-be refusals of a shadow limit, when any)]
-	Down      []spanJSON `json:"down,omitempty"`    // with a health check: the times no replica was in the rotation
+	Lane      string    `json:"lane"`      // its name
+	Algorithm string    `json:"algorithm"` // its kind's name
+	Refusal   int       `json:"refusal"`   // the HTTP status of its refusals
+	Title     string    `json:"title"`
+	PeakS     [2]int64  `json:"peak_us"` // the worst window, [start, end)
+	Peak      int64     `json:"peak"`
+	Limit     int64     `json:"limit"`
+	Exact     bool      `json:"exact"`
+	Ticks     *ticksArr `json:"ticks,omitempty"`
+	Columns   [][]int64 `json:"columns,omitempty"` // [column, admitted, delayed, refused, shed, dropped(, would-be refusals of a shadow limit, when any)]
+	// Down, with a health check, are the times no replica was in the rotation.
+	Down []spanJSON `json:"down,omitempty"`
 }
 
 // ticksArr holds a lane's ticks one field per array, index i for tick i.

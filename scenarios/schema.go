@@ -101,7 +101,7 @@ type partitionSpec struct {
 	From     *Duration `yaml:"from" required:"true" check:"nonneg" doc:"when the replicas are cut off"`
 	To       *Duration `yaml:"to" required:"true" check:"positive" doc:"when they reach the store again"`
 	Replicas []int     `yaml:"replicas" required:"true" doc:"the replicas cut off, by index from 0"`
-	Kind     string    `yaml:"kind,omitempty" enum:"partition_kind" doc:"refused: their calls fail at once (connection refused); hung: unanswered until the store's timeout, which it needs (default refused)"`
+	Kind     string    `yaml:"kind,omitempty" enum:"partition" doc:"refused: their calls fail at once (connection refused); hung: unanswered until the store's timeout, which it needs (default refused)"`
 }
 
 type latencySpec struct {

@@ -187,7 +187,7 @@ func (l *lane) handle(ev event) {
 		l.fleet.probeDecide(ev.A)
 	case evProbeReply:
 		l.fleet.probeReply(ev.A)
-	case evStoreRestart:
+	case evRestart:
 		l.fleet.restart()
 	}
 }

@@ -35,12 +35,13 @@ const (
 )
 
 var phaseEnum = enum[PhaseKind]{"PhaseKind", []string{
-	PhaseStoreTimeouts:    "store_timeouts",
-	PhaseStoreRefusing:    "store_refusing",
-	PhaseStoreAnswering:   "store_answering",
-	PhaseFailOpen:         "fail_open",
-	PhaseFailClosed:       "fail_closed",
-	PhaseFailLocal:        "fail_local",
+	PhaseStoreTimeouts:  "store_timeouts",
+	PhaseStoreRefusing:  "store_refusing",
+	PhaseStoreAnswering: "store_answering",
+	PhaseFailOpen:       "fail_open",
+	PhaseFailClosed:     "fail_closed",
+	PhaseFailLocal:      "fail_local",
+
 	PhaseReplicaOut:       "replica_out",
 	PhaseReplicaIn:        "replica_in",
 	PhaseNoHealthyReplica: "no_healthy_replica",

@@ -8,7 +8,7 @@ func (f *fleet) startLoss() {
 	s := &f.topo.Store
 	at := func(t time.Duration) {
 		if t <= f.lane.end {
-			f.lane.eng.Schedule(t, evStoreRestart, 0, 0)
+			f.lane.eng.Schedule(t, evRestart, 0, 0)
 		}
 	}
 	for _, t := range s.Restarts {

@@ -7,22 +7,22 @@ import "github.com/rlsim/rlsim/sim/engine"
 type eventKind = engine.Kind
 
 const (
-	evArrival      eventKind = iota // a client's arrival component fires: a new request
-	evAttempt                       // a request tries again
-	evRelease                       // a delayed request leaves the leaky queue
-	evComplete                      // the backend finishes a request
-	evChange                        // the backend's capacity or service time changes
-	evInject                        // a request a live view added (Simulation.Inject)
-	evStudy                         // an event of a study outside sim (Queue)
-	evStoreDecide                   // a request's store call reaches the store (topology)
-	evStoreWrite                    // the write of a racy check reaches the store
-	evStoreReply                    // a request's store call is answered, or times out
-	evReplicas                      // the autoscaler changes the fleet's size
-	evSync                          // a synced limit syncs with the store
-	evProbe                         // the load balancer probes every replica (health check)
-	evProbeDecide                   // a probe's store call reaches the store
-	evProbeReply                    // a probe's store call is answered, or times out
-	evStoreRestart                  // the store restarts empty
+	evArrival     eventKind = iota // a client's arrival component fires: a new request
+	evAttempt                      // a request tries again
+	evRelease                      // a delayed request leaves the leaky queue
+	evComplete                     // the backend finishes a request
+	evChange                       // the backend's capacity or service time changes
+	evInject                       // a request a live view added (Simulation.Inject)
+	evStudy                        // an event of a study outside sim (Queue)
+	evStoreDecide                  // a request's store call reaches the store (topology)
+	evStoreWrite                   // the write of a racy check reaches the store
+	evStoreReply                   // a request's store call is answered, or times out
+	evReplicas                     // the autoscaler changes the fleet's size
+	evSync                         // a synced limit syncs with the store
+	evProbe                        // the load balancer probes every replica (health check)
+	evProbeDecide                  // a probe's store call reaches the store
+	evProbeReply                   // a probe's store call is answered, or times out
+	evRestart                      // the store restarts empty
 )
 
 // event is one scheduled happening of a lane: A and B are what its kind needs
