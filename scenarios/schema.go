@@ -85,10 +85,12 @@ type replicaStep struct {
 }
 
 type storeSpec struct {
-	Latency    *latencySpec    `yaml:"latency,omitempty" doc:"round-trip time of one store call, drawn per call (default 0: instantaneous)"`
-	Atomic     *bool           `yaml:"atomic,omitempty" doc:"true: a shared limit is checked by one script, one round trip, decisions serialised at the store; false: read, then write, two round trips, so decisions of replicas between a read and its write are lost (default true)"`
-	Timeout    *Duration       `yaml:"timeout,omitempty" check:"positive" doc:"the most a decision waits for the store: longer round trips (together) are a store error, known after this wait, changing nothing at the store (default none)"`
-	Outages    []outageSpec    `yaml:"outages,omitempty" doc:"intervals in which every store call fails at once, in time order"`
+	Latency *latencySpec `yaml:"latency,omitempty" doc:"round-trip time of one store call, drawn per call (default 0: instantaneous)"`
+	Atomic  *bool        `yaml:"atomic,omitempty" doc:"true: a shared limit is checked by one script, one round trip, decisions serialised at the store; false: read, then write, two round trips, so decisions of replicas between a read and its write are lost (default true)"`
+	Timeout *Duration    `yaml:"timeout,omitempty" check:"positive" doc:"the most a decision waits for the store: longer round trips (together) are a store error, known after this wait, changing nothing at the store (default none)"`
+	Outages []outageSpec `yaml:"outages,omitempty" doc:"intervals in which every store call fails at once, in time order"`
+
+	// State that can be lost.
 	Restarts   []restartSpec   `yaml:"restarts,omitempty" doc:"instants, in time order, at which the store restarts empty (no persistence): shared limits, and synced limits' global state, forget what they counted"`
 	Partitions []partitionSpec `yaml:"partitions,omitempty" doc:"intervals in which some replicas cannot reach the store while the others still do (shared limits' calls and probes; not with a synced limit)"`
 }
@@ -110,9 +112,10 @@ type latencySpec struct {
 }
 
 type outageSpec struct {
-	From  *Duration `yaml:"from" required:"true" check:"nonneg" doc:"when the store goes down"`
-	To    *Duration `yaml:"to" required:"true" check:"positive" doc:"when it is back"`
-	Flush bool      `yaml:"flush,omitempty" doc:"true: it comes back empty, as a restart at from (default false: it keeps its state)"`
+	From *Duration `yaml:"from" required:"true" check:"nonneg" doc:"when the store goes down"`
+	To   *Duration `yaml:"to" required:"true" check:"positive" doc:"when it is back"`
+
+	Flush bool `yaml:"flush,omitempty" doc:"true: it comes back empty, as a restart at from (default false: it keeps its state)"`
 }
 
 // laneSpec is one entry of lanes: an algorithm's name alone (the short form,
