@@ -190,7 +190,7 @@ func shedding(r sim.Result) []string {
 		if l.Shed == 0 {
 			continue
 		}
-		s := fmt.Sprintf("%s shed %d attempts with 503", l.Title(), l.Shed)
+		s := fmt.Sprintf("%s shed %d attempts with 503", l.Title(), l.Shed) + noHealthyShare(l)
 		if l.Backend.Served > 0 {
 			s += fmt.Sprintf("; the backend's p99 latency was %s", FormatDuration(l.Backend.Latency.P99))
 		}

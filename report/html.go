@@ -162,6 +162,7 @@ func (run comparison) fillPage(hp *htmlPageData) {
 	if run.Timeline != nil {
 		hp.Data.Timeline = newTimelineJSON(r, run.Timeline)
 		hp.Data.Timeline.markTopology(run.topology())
+		hp.Data.Timeline.markHealth(r)
 	}
 }
 
@@ -301,6 +302,9 @@ type timelineJSON struct {
 	// Responses are the distinct header blocks of the ticks' answers, lines joined
 	// by "\n", as sim.ResponseHeaders writes them; a tick points into it.
 	Responses []string `json:"responses"`
+	// NoHealthy is true when some lane had no replica in the rotation at
+	// some time (laneJSON.Down): the legend names its shading.
+	NoHealthy bool `json:"no_healthy,omitempty"`
 }
 
 type limitJSON struct {
@@ -345,6 +349,8 @@ type laneJSON struct {
 	Exact     bool      `json:"exact"`
 	Ticks     *ticksArr `json:"ticks,omitempty"`
 	Columns   [][]int64 `json:"columns,omitempty"` // [column, admitted, delayed, refused, shed, dropped(, would-be refusals of a shadow limit, when any)]
+	// Down, with a health check, are the times no replica was in the rotation.
+	Down []spanJSON `json:"down,omitempty"`
 }
 
 // ticksArr holds a lane's ticks one field per array, index i for tick i.

@@ -144,6 +144,8 @@ type jsonTopology struct {
 	Phases              []jsonPhase         `json:"phases"`
 	PhasesCut           bool                `json:"phases_cut,omitempty"`
 	Remedies            jsonRemedies        `json:"remedies"`
+	Restarts            int                 `json:"restarts,omitempty"`
+	Health              *jsonHealth         `json:"health,omitempty"`
 }
 
 // jsonRemedies is what the circuit breakers, the refusal cache and token leases did (sim.Remedies).
@@ -167,6 +169,27 @@ type jsonBreaker struct {
 	Opens   int64   `json:"opens"`
 	Saved   int64   `json:"saved_calls"`
 	OpenS   float64 `json:"open_s"`
+}
+
+// jsonHealth is what the health check did (sim.HealthResult).
+type jsonHealth struct {
+	Probes     int64     `json:"probes"`
+	Failed     int64     `json:"failed"`
+	Removals   int       `json:"removals"`
+	OutS       []float64 `json:"out_s"`
+	NoHealthy  int64     `json:"no_healthy"`
+	NoHealthyS float64   `json:"no_healthy_s"`
+}
+
+func healthJSON(h *sim.HealthResult) *jsonHealth {
+	if h == nil {
+		return nil
+	}
+	j := &jsonHealth{Probes: h.Probes, Failed: h.Failed, Removals: h.Removals, OutS: []float64{}, NoHealthy: h.NoHealthy, NoHealthyS: secs(h.NoHealthyFor)}
+	for _, d := range h.Out {
+		j.OutS = append(j.OutS, secs(d))
+	}
+	return j
 }
 
 // jsonPhase is a moment that changed what the fleet did (sim.Phase); replica
@@ -214,7 +237,8 @@ func topologyJSON(t *sim.TopologyResult) *jsonTopology {
 	}
 	jt := &jsonTopology{Replicas: t.Replicas, Routing: t.Routing.String(), StoreCalls: t.StoreCalls,
 		StoreCallsPerSecond: finite(t.StoreCallsPerSecond), StoreErrors: t.StoreErrors, Waiting: t.Waiting,
-		StoreLatency: percentiles(t.StoreLatency), Limits: []jsonLimitTopology{}, Phases: []jsonPhase{}, PhasesCut: t.PhasesCut}
+		StoreLatency: percentiles(t.StoreLatency), Limits: []jsonLimitTopology{}, Phases: []jsonPhase{}, PhasesCut: t.PhasesCut,
+		Restarts: t.Restarts, Health: healthJSON(t.Health)}
 	jt.Remedies = remediesJSON(t.Remedies)
 	for _, p := range t.Phases {
 		jt.Phases = append(jt.Phases, jsonPhase{At: secs(p.At), Kind: p.Kind.String(), Replica: p.Replica, Shard: p.Shard, Limit: p.Limit})

@@ -188,6 +188,7 @@ func timelineFigure(r sim.Result, tl *Timeline, topo *sim.Topology) *chart.Figur
 		f.Legend = append(f.Legend, chart.LegendEntry{Label: "rule push", Colour: chart.ColLimit, Line: true, Dashed: true})
 	}
 	addTopologyLegend(f, topo)
+	addHealthLegend(f, r)
 	return f
 }
 
@@ -248,6 +249,7 @@ func (lp lanesPlotter) Plot(c draw.Canvas, p *plot.Plot) {
 	}
 	n := len(lp.r.Lanes)
 	drawOutages(c, p, lp.topo, float64(n)-0.5)
+	drawNoHealthy(c, p, lp.r)
 	for i, l := range lp.r.Lanes {
 		y := float64(n - 1 - i)
 		if l.Peak.End > l.Peak.Start && l.Peak.Count > 0 {

@@ -195,6 +195,22 @@ type jsonTopologySpec struct {
 	Routing  string            `json:"routing"`
 	HashKey  string            `json:"hash_key,omitempty"`
 	Store    jsonStore         `json:"store"`
+	Health   *jsonHealthSpec   `json:"health,omitempty"`
+}
+
+// jsonHealthSpec is the health check as it ran (defaults filled).
+type jsonHealthSpec struct {
+	Endpoint       string  `json:"endpoint"`
+	IntervalS      float64 `json:"interval_s"`
+	UnhealthyAfter int     `json:"unhealthy_after"`
+	HealthyAfter   int     `json:"healthy_after"`
+}
+
+type jsonPartition struct {
+	FromS    float64 `json:"from_s"`
+	ToS      float64 `json:"to_s"`
+	Replicas []int   `json:"replicas"`
+	Kind     string  `json:"kind"`
 }
 
 type jsonReplicaStep struct {
@@ -208,11 +224,14 @@ type jsonStore struct {
 	Atomic              bool             `json:"atomic"`
 	TimeoutS            float64          `json:"timeout_s,omitempty"`
 	Outages             []jsonOutageSpan `json:"outages"`
+	RestartsS           []float64        `json:"restarts_s,omitempty"`
+	Partitions          []jsonPartition  `json:"partitions,omitempty"`
 }
 
 type jsonOutageSpan struct {
 	FromS float64 `json:"from_s"`
 	ToS   float64 `json:"to_s"`
+	Flush bool    `json:"flush,omitempty"`
 }
 
 func topologySpecJSON(t *sim.Topology) *jsonTopologySpec {
@@ -228,9 +247,25 @@ func topologySpecJSON(t *sim.Topology) *jsonTopologySpec {
 		jt.Replicas = append(jt.Replicas, jsonReplicaStep{secs(s.At), s.Count})
 	}
 	for _, o := range t.Store.Outages {
-		jt.Store.Outages = append(jt.Store.Outages, jsonOutageSpan{secs(o.From), secs(o.To)})
+		jt.Store.Outages = append(jt.Store.Outages, jsonOutageSpan{secs(o.From), secs(o.To), o.Flush})
 	}
+	lossSpecJSON(jt, t)
 	return jt
+}
+
+// lossSpecJSON writes the store's restarts and partitions, and the health
+// check, into jt.
+func lossSpecJSON(jt *jsonTopologySpec, t *sim.Topology) {
+	for _, at := range t.Store.Restarts {
+		jt.Store.RestartsS = append(jt.Store.RestartsS, secs(at))
+	}
+	for _, p := range t.Store.Partitions {
+		kind := map[bool]string{false: "refused", true: "hung"}[p.Hung]
+		jt.Store.Partitions = append(jt.Store.Partitions, jsonPartition{secs(p.From), secs(p.To), p.Replicas, kind})
+	}
+	if h := t.WithHealthDefaults().Health; h != nil {
+		jt.Health = &jsonHealthSpec{h.Endpoint, secs(h.Interval), h.UnhealthyAfter, h.HealthyAfter}
+	}
 }
 
 // placementJSON writes where limit l's state lives into jl.

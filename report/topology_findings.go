@@ -27,6 +27,7 @@ func topologyFindings(r sim.Result, topo *sim.Topology) []string {
 	}
 	var out []string
 	out = append(out, autoscalerFindings(r, topo)...)
+	out = append(out, healthFindings(r, topo)...)
 	for i, lim := range r.Limits {
 		if s := dividedFinding(r, topo, i); s != "" {
 			out = append(out, s)
@@ -142,6 +143,9 @@ func outageFinding(r sim.Result, topo *sim.Topology, i int, l sim.LaneResult) st
 	var when []string
 	if d := outageTime(topo, r.Duration); d > 0 {
 		when = append(when, fmt.Sprintf("down %s", FormatDuration(d)))
+	}
+	if d := partitionTime(topo, r.Duration); d > 0 {
+		when = append(when, fmt.Sprintf("cut off from some replicas %s", FormatDuration(d)))
 	}
 	if topo.Store.Timeout > 0 {
 		when = append(when, fmt.Sprintf("or slower than its %s timeout", FormatDuration(topo.Store.Timeout)))

@@ -39,6 +39,13 @@ func TestPromiseFleetPhrase(t *testing.T) {
 		{"remedies", &sim.Topology{Replicas: []sim.ReplicaStep{{Count: 3}},
 			Store: sim.Store{Breaker: sim.Breaker{Failures: 3, Window: time.Second, Cooldown: 5 * time.Second, Probes: 2}, RefusalCache: true, Lease: 5}},
 			" (3 replicas, round robin; store atomic, breaker 3 failures in 1s open 5s, refusal cache, leases of 5)"},
+		{"restarts, partitions, a health check", &sim.Topology{Replicas: []sim.ReplicaStep{{Count: 3}},
+			Store: sim.Store{Timeout: 50 * ms, Restarts: []time.Duration{30 * time.Second},
+				Outages: []sim.Outage{{From: 10 * time.Second, To: 20 * time.Second, Flush: true}},
+				Partitions: []sim.Partition{{From: 5 * time.Second, To: 6 * time.Second, Replicas: []int{1}},
+					{From: 7 * time.Second, To: 8 * time.Second, Replicas: []int{0, 2}, Hung: true}}},
+			Health: &sim.HealthCheck{Interval: 5 * time.Second, UnhealthyAfter: 2}},
+			" (3 replicas, round robin; store atomic, timeout 50ms, down t=10s–20s and back empty, restarted t=30s, replica 1 cut off t=5s–6s, replicas 0 and 2 cut off t=7s–8s (hung); health-checked on /health every 5s (out after 2 failures, back after 1 pass))"},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
 			if got := fleetPhrase(tc.t); got != tc.want {

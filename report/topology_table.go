@@ -63,6 +63,9 @@ func fleetPhrase(t *sim.Topology) string {
 	}
 	for _, o := range st.Outages {
 		s += fmt.Sprintf(", down t=%s–%s", FormatDuration(o.From), FormatDuration(o.To))
+		if o.Flush {
+			s += " and back empty"
+		}
 	}
 	if b := st.Breaker; b.Failures > 0 {
 		s += fmt.Sprintf(", breaker %d failures in %s open %s", b.Failures, FormatDuration(b.Window), FormatDuration(b.Cooldown))
@@ -73,7 +76,7 @@ func fleetPhrase(t *sim.Topology) string {
 	if st.Lease > 0 {
 		s += fmt.Sprintf(", leases of %d", st.Lease)
 	}
-	return s + ")"
+	return s + lossPhrase(t) + ")"
 }
 
 func routingWords(t *sim.Topology) string {

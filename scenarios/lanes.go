@@ -304,7 +304,7 @@ func lanesToFile(c *sim.Config) []laneSpec {
 			if v.Partitions != nil {
 				parts := partitionsToFile(*v.Partitions)
 				if parts == nil {
-					parts = []partitionSpec{}
+					parts = []concPartitionSpec{}
 				}
 				ls.Partitions = &parts
 			}
@@ -376,7 +376,7 @@ func SelectLanes(c *sim.Config, names []string) error {
 }
 
 // partitions are the concurrency partitions specs write.
-func partitions(specs []partitionSpec) []sim.ConcurrencyPartition {
+func partitions(specs []concPartitionSpec) []sim.ConcurrencyPartition {
 	var out []sim.ConcurrencyPartition
 	for _, p := range specs {
 		out = append(out, sim.ConcurrencyPartition{Name: p.Name, Classes: p.Classes, Share: p.Share})
@@ -385,10 +385,10 @@ func partitions(specs []partitionSpec) []sim.ConcurrencyPartition {
 }
 
 // partitionsToFile is partitions the other way.
-func partitionsToFile(parts []sim.ConcurrencyPartition) []partitionSpec {
-	var out []partitionSpec
+func partitionsToFile(parts []sim.ConcurrencyPartition) []concPartitionSpec {
+	var out []concPartitionSpec
 	for _, p := range parts {
-		out = append(out, partitionSpec{Name: p.Name, Classes: p.Classes, Share: p.Share})
+		out = append(out, concPartitionSpec{Name: p.Name, Classes: p.Classes, Share: p.Share})
 	}
 	return out
 }

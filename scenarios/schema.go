@@ -19,16 +19,16 @@ type fileSpec struct {
 	Start       WallTime  `yaml:"start,omitempty" doc:"the wall-clock instant of t=0, RFC 3339 (2026-12-01T09:00:00Z), for the product lanes whose windows follow the clock or the calendar (default 1970-01-01T00:00:00Z)"`
 	Bucket      *Duration `yaml:"bucket,omitempty" check:"positive" doc:"width of the time-series buckets (default about duration/200, at least 1ms, tiling the first limit's window)"`
 
-	Limits      []limitSpec     `yaml:"limits,omitempty" doc:"the limit chain a request passes, most specific first (default one global limit of 10 per 1s)"`
-	HeaderStyle string          `yaml:"header_style,omitempty" enum:"header_style" doc:"how the server writes quota headers: draft (RateLimit and RateLimit-Policy, draft-ietf-httpapi-ratelimit-headers-11) or legacy (X-RateLimit-Limit, -Remaining, -Reset) (default draft)"`
-	Chain       string          `yaml:"chain,omitempty" enum:"chain" doc:"how a chain of several limits charges a request: all_or_nothing (a refusal by any limit is counted by none) or charge_until_refused (limits before the refusing one count it) (default all_or_nothing)"`
-	Lanes       []laneSpec      `yaml:"lanes,omitempty" doc:"the limiting strategies to compare, in order (default the eight up to client_throttle): an algorithm's name, or a variant of one with a name and settings of its own"`
-	Overrides   []overrideSpec  `yaml:"overrides,omitempty" doc:"another policy for one lane and one limit of the chain, e.g. a deeper leaky queue"`
-	AIMD        *aimdSpec       `yaml:"aimd,omitempty" doc:"settings of the AIMD concurrency lane"`
-	Throttle    *throttleSpec   `yaml:"throttle,omitempty" doc:"settings of the client-throttling lane"`
-	Vegas       *vegasSpec      `yaml:"vegas,omitempty" doc:"settings of the Vegas concurrency lane (not run unless lanes names vegas)"`
-	Gradient2   *gradient2Spec  `yaml:"gradient2,omitempty" doc:"settings of the Gradient2 concurrency lane (not run unless lanes names gradient2)"`
-	Partitions  []partitionSpec `yaml:"partitions,omitempty" doc:"shares of the concurrency lanes' limit (aimd, vegas, gradient2) guaranteed to classes of clients once the limit is full (default none: one limit for all)"`
+	Limits      []limitSpec         `yaml:"limits,omitempty" doc:"the limit chain a request passes, most specific first (default one global limit of 10 per 1s)"`
+	HeaderStyle string              `yaml:"header_style,omitempty" enum:"header_style" doc:"how the server writes quota headers: draft (RateLimit and RateLimit-Policy, draft-ietf-httpapi-ratelimit-headers-11) or legacy (X-RateLimit-Limit, -Remaining, -Reset) (default draft)"`
+	Chain       string              `yaml:"chain,omitempty" enum:"chain" doc:"how a chain of several limits charges a request: all_or_nothing (a refusal by any limit is counted by none) or charge_until_refused (limits before the refusing one count it) (default all_or_nothing)"`
+	Lanes       []laneSpec          `yaml:"lanes,omitempty" doc:"the limiting strategies to compare, in order (default the eight up to client_throttle): an algorithm's name, or a variant of one with a name and settings of its own"`
+	Overrides   []overrideSpec      `yaml:"overrides,omitempty" doc:"another policy for one lane and one limit of the chain, e.g. a deeper leaky queue"`
+	AIMD        *aimdSpec           `yaml:"aimd,omitempty" doc:"settings of the AIMD concurrency lane"`
+	Throttle    *throttleSpec       `yaml:"throttle,omitempty" doc:"settings of the client-throttling lane"`
+	Vegas       *vegasSpec          `yaml:"vegas,omitempty" doc:"settings of the Vegas concurrency lane (not run unless lanes names vegas)"`
+	Gradient2   *gradient2Spec      `yaml:"gradient2,omitempty" doc:"settings of the Gradient2 concurrency lane (not run unless lanes names gradient2)"`
+	Partitions  []concPartitionSpec `yaml:"partitions,omitempty" doc:"shares of the concurrency lanes' limit (aimd, vegas, gradient2) guaranteed to classes of clients once the limit is full (default none: one limit for all)"`
 
 	Clients []clientSpec `yaml:"clients,omitempty" doc:"the client population: groups of identical clients"`
 	Backend *backendSpec `yaml:"backend,omitempty" doc:"the service behind the limiter (default none: answers at once)"`
@@ -71,6 +71,14 @@ type topologySpec struct {
 	Routing    string        `yaml:"routing,omitempty" enum:"routing" doc:"how the load balancer picks a replica for each attempt: round_robin, random (seeded) or hash (sticky by hash_key, modulo the current count) (default round_robin)"`
 	HashKey    string        `yaml:"hash_key,omitempty" enum:"key" doc:"routing hash: the key hashed (default ip)"`
 	Store      *storeSpec    `yaml:"store,omitempty" doc:"the store of shared and synced limits (default atomic, instantaneous, never down)"`
+	Health     *healthSpec   `yaml:"health,omitempty" doc:"the load balancer's health check: a probe to every replica every interval, through its chain (every limit that counts requests to the endpoint counts it); a replica leaves the rotation after unhealthy_after failed probes in a row (refused: 429 or 503) and returns after healthy_after passed ones; with none in the rotation every request gets 503 (default none: every replica always in the rotation)"`
+}
+
+type healthSpec struct {
+	Endpoint       string    `yaml:"endpoint,omitempty" doc:"the endpoint probed: limits with this endpoint, and those with none, count the probes (default /health)"`
+	Interval       *Duration `yaml:"interval,omitempty" check:"positive" doc:"time between two probes of a replica, from 0s on (default 10s; at least 1ms)"`
+	UnhealthyAfter *int      `yaml:"unhealthy_after,omitempty" check:"positive" doc:"failed probes in a row that take a replica out of the rotation (default 3; at most 1000)"`
+	HealthyAfter   *int      `yaml:"healthy_after,omitempty" check:"positive" doc:"passed probes in a row that bring it back (default 1; at most 1000)"`
 }
 
 type replicaStep struct {
@@ -86,6 +94,10 @@ type storeSpec struct {
 	Breaker      *breakerSpec `yaml:"breaker,omitempty" doc:"a circuit breaker on each replica for each shard of the store: after failures failed calls within window it opens, and for cooldown no call is made, each decision taken at once by the limits' on_store_error; then up to probes calls are tried, all succeeding to close it, one failing to open it again (default none)"`
 	Lease        int64        `yaml:"lease,omitempty" check:"nonneg" doc:"with a shared fixed window or token bucket (in the lanes running them): each replica takes up to this many cost units of a key from the store in one call and spends them locally, no call, until they run out; leftovers expire at the end of the window they were taken in (default 0: a call per decision)"`
 	RefusalCache bool         `yaml:"refusal_cache,omitempty" doc:"true: a key a shared limit refused stays refused on that replica until its Retry-After has passed, without a store call (as envoyproxy/ratelimit's local cache) (default false)"`
+
+	// State that can be lost.
+	Restarts   []restartSpec   `yaml:"restarts,omitempty" doc:"instants, in time order, at which the store restarts empty (no persistence): shared limits, and synced limits' global state, forget what they counted"`
+	Partitions []partitionSpec `yaml:"partitions,omitempty" doc:"intervals in which some replicas cannot reach the store while the others still do (shared limits' calls and probes; not with a synced limit)"`
 }
 
 type breakerSpec struct {
@@ -93,6 +105,17 @@ type breakerSpec struct {
 	Window   *Duration `yaml:"window" required:"true" check:"positive" doc:"the span the failures must fall within"`
 	Cooldown *Duration `yaml:"cooldown" required:"true" check:"positive" doc:"how long it stays open, making no call"`
 	Probes   int       `yaml:"probes,omitempty" check:"positive" doc:"calls tried once the cooldown is over, all of which must succeed to close it (default 1; at most 1000)"`
+}
+
+type restartSpec struct {
+	At *Duration `yaml:"at" required:"true" check:"nonneg" doc:"when the store restarts empty"`
+}
+
+type partitionSpec struct {
+	From     *Duration `yaml:"from" required:"true" check:"nonneg" doc:"when the replicas are cut off"`
+	To       *Duration `yaml:"to" required:"true" check:"positive" doc:"when they reach the store again"`
+	Replicas []int     `yaml:"replicas" required:"true" doc:"the replicas cut off, by index from 0"`
+	Kind     string    `yaml:"kind,omitempty" enum:"partition" doc:"refused: their calls fail at once (connection refused); hung: unanswered until the store's timeout, which it needs (default refused)"`
 }
 
 type latencySpec struct {
@@ -103,30 +126,32 @@ type latencySpec struct {
 type outageSpec struct {
 	From *Duration `yaml:"from" required:"true" check:"nonneg" doc:"when the store goes down"`
 	To   *Duration `yaml:"to" required:"true" check:"positive" doc:"when it is back"`
+
+	Flush bool `yaml:"flush,omitempty" doc:"true: it comes back empty, as a restart at from (default false: it keeps its state)"`
 }
 
 // laneSpec is one entry of lanes: an algorithm's name alone (the short form,
 // which fills Algorithm), or a mapping that makes a variant of it.
 type laneSpec struct {
-	Name           string              `yaml:"name,omitempty" doc:"the lane's own name in tables, plots, checks, overrides, --lanes and traces: lower case letters, digits, _ and -, starting with a letter, at most 32 bytes (default the algorithm's name)"`
-	Algorithm      string              `yaml:"algorithm" required:"true" enum:"lane" doc:"the algorithm the lane runs"`
-	Limits         []variantLimitSpec  `yaml:"limits,omitempty" doc:"the lane's own policy for each limit of the chain, in chain order; a field left out keeps the chain's"`
-	AIMD           *aimdSpec           `yaml:"aimd,omitempty" doc:"an aimd lane's own settings; a field left out keeps the aimd section's"`
-	Throttle       *throttleSpec       `yaml:"throttle,omitempty" doc:"a client_throttle lane's own settings; a field left out keeps the throttle section's"`
-	Vegas          *vegasSpec          `yaml:"vegas,omitempty" doc:"a vegas lane's own settings; a field left out keeps the vegas section's"`
-	Gradient2      *gradient2Spec      `yaml:"gradient2,omitempty" doc:"a gradient2 lane's own settings; a field left out keeps the gradient2 section's"`
-	Partitions     *[]partitionSpec    `yaml:"partitions,omitempty" doc:"a concurrency lane's own partitions, replacing the top-level partitions in this lane ([] for none)"`
-	Nginx          *nginxSpec          `yaml:"nginx,omitempty" doc:"an nginx lane's limit_req, in nginx's words (docs/products.md)"`
-	HAProxy        *haproxySpec        `yaml:"haproxy,omitempty" doc:"an haproxy lane's stick table and deny rule, in HAProxy's words (docs/products.md)"`
-	EnvoyLocal     *envoyLocalSpec     `yaml:"envoy_local,omitempty" doc:"an envoy_local lane's token bucket, in Envoy's words (docs/products.md)"`
-	EnvoyRateLimit *envoyRateLimitSpec `yaml:"envoy_ratelimit,omitempty" doc:"an envoy_ratelimit lane's descriptor limit, in envoyproxy/ratelimit's words (docs/products.md)"`
-	Kong           *kongSpec           `yaml:"kong,omitempty" doc:"a kong lane's rate-limiting plugin config, in Kong's words (docs/products.md)"`
-	KongAdvanced   *kongAdvancedSpec   `yaml:"kong_advanced,omitempty" doc:"a kong_advanced lane's rate-limiting-advanced plugin config, in Kong's words (docs/products.md)"`
-	Traefik        *traefikSpec        `yaml:"traefik,omitempty" doc:"a traefik lane's RateLimit middleware, in Traefik's words (docs/products.md)"`
-	AWSAPIGateway  *awsAPIGatewaySpec  `yaml:"aws_apigw,omitempty" doc:"an aws_apigw lane's throttle, in API Gateway's words (docs/products.md)"`
-	AWSQuota       *awsQuotaSpec       `yaml:"aws_quota,omitempty" doc:"an aws_quota lane's usage plan quota, in API Gateway's words (docs/products.md)"`
-	AWSWAF         *awsWAFSpec         `yaml:"aws_waf,omitempty" doc:"an aws_waf lane's rate-based rule, in AWS WAF's words (docs/products.md)"`
-	Cloudflare     *cloudflareSpec     `yaml:"cloudflare,omitempty" doc:"a cloudflare lane's rate limiting rule, in Cloudflare's words (docs/products.md)"`
+	Name           string               `yaml:"name,omitempty" doc:"the lane's own name in tables, plots, checks, overrides, --lanes and traces: lower case letters, digits, _ and -, starting with a letter, at most 32 bytes (default the algorithm's name)"`
+	Algorithm      string               `yaml:"algorithm" required:"true" enum:"lane" doc:"the algorithm the lane runs"`
+	Limits         []variantLimitSpec   `yaml:"limits,omitempty" doc:"the lane's own policy for each limit of the chain, in chain order; a field left out keeps the chain's"`
+	AIMD           *aimdSpec            `yaml:"aimd,omitempty" doc:"an aimd lane's own settings; a field left out keeps the aimd section's"`
+	Throttle       *throttleSpec        `yaml:"throttle,omitempty" doc:"a client_throttle lane's own settings; a field left out keeps the throttle section's"`
+	Vegas          *vegasSpec           `yaml:"vegas,omitempty" doc:"a vegas lane's own settings; a field left out keeps the vegas section's"`
+	Gradient2      *gradient2Spec       `yaml:"gradient2,omitempty" doc:"a gradient2 lane's own settings; a field left out keeps the gradient2 section's"`
+	Partitions     *[]concPartitionSpec `yaml:"partitions,omitempty" doc:"a concurrency lane's own partitions, replacing the top-level partitions in this lane ([] for none)"`
+	Nginx          *nginxSpec           `yaml:"nginx,omitempty" doc:"an nginx lane's limit_req, in nginx's words (docs/products.md)"`
+	HAProxy        *haproxySpec         `yaml:"haproxy,omitempty" doc:"an haproxy lane's stick table and deny rule, in HAProxy's words (docs/products.md)"`
+	EnvoyLocal     *envoyLocalSpec      `yaml:"envoy_local,omitempty" doc:"an envoy_local lane's token bucket, in Envoy's words (docs/products.md)"`
+	EnvoyRateLimit *envoyRateLimitSpec  `yaml:"envoy_ratelimit,omitempty" doc:"an envoy_ratelimit lane's descriptor limit, in envoyproxy/ratelimit's words (docs/products.md)"`
+	Kong           *kongSpec            `yaml:"kong,omitempty" doc:"a kong lane's rate-limiting plugin config, in Kong's words (docs/products.md)"`
+	KongAdvanced   *kongAdvancedSpec    `yaml:"kong_advanced,omitempty" doc:"a kong_advanced lane's rate-limiting-advanced plugin config, in Kong's words (docs/products.md)"`
+	Traefik        *traefikSpec         `yaml:"traefik,omitempty" doc:"a traefik lane's RateLimit middleware, in Traefik's words (docs/products.md)"`
+	AWSAPIGateway  *awsAPIGatewaySpec   `yaml:"aws_apigw,omitempty" doc:"an aws_apigw lane's throttle, in API Gateway's words (docs/products.md)"`
+	AWSQuota       *awsQuotaSpec        `yaml:"aws_quota,omitempty" doc:"an aws_quota lane's usage plan quota, in API Gateway's words (docs/products.md)"`
+	AWSWAF         *awsWAFSpec          `yaml:"aws_waf,omitempty" doc:"an aws_waf lane's rate-based rule, in AWS WAF's words (docs/products.md)"`
+	Cloudflare     *cloudflareSpec      `yaml:"cloudflare,omitempty" doc:"a cloudflare lane's rate limiting rule, in Cloudflare's words (docs/products.md)"`
 	// The lane options (sim.LaneOptions), written beside the name and algorithm.
 	Penalty  bool      `yaml:"penalty,omitempty" doc:"true: refused requests count against the limit, as HAProxy tracking before deny and Envoy's global rate limit service do, so a client that keeps retrying stays locked out (default false)"`
 	Ban      *Duration `yaml:"ban,omitempty" check:"positive" doc:"after a refusal the key is refused for this long whatever its rate, as Cloudflare's mitigation timeout (default none)"`
@@ -186,7 +211,7 @@ type gradient2Spec struct {
 	RetryAfter   *Duration `yaml:"retry_after,omitempty" check:"positive" doc:"Retry-After sent with a 503 over the concurrency limit, rounded up to whole seconds in the header (default none)"`
 }
 
-type partitionSpec struct {
+type concPartitionSpec struct {
 	Name    string   `yaml:"name" doc:"names the partition"`
 	Classes []string `yaml:"classes" doc:"the client groups (by name) in the partition"`
 	Share   float64  `yaml:"share" doc:"the share of the limit the partition is guaranteed, in [0, 1]; the shares sum to at most 1"`

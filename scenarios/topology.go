@@ -56,7 +56,14 @@ func (b *builder) topology(ts *topologySpec, specs []limitSpec, limits []sim.Lim
 		t.Store.Racy = st.Atomic != nil && !*st.Atomic
 		t.Store.Timeout = durOr(st.Timeout, 0)
 		for _, o := range st.Outages {
-			t.Store.Outages = append(t.Store.Outages, sim.Outage{From: durOr(o.From, 0), To: durOr(o.To, 0)})
+			t.Store.Outages = append(t.Store.Outages, sim.Outage{From: durOr(o.From, 0), To: durOr(o.To, 0), Flush: o.Flush})
+		}
+		for _, r := range st.Restarts {
+			t.Store.Restarts = append(t.Store.Restarts, durOr(r.At, 0))
+		}
+		for _, p := range st.Partitions {
+			t.Store.Partitions = append(t.Store.Partitions, sim.Partition{From: durOr(p.From, 0), To: durOr(p.To, 0),
+				Replicas: p.Replicas, Hung: p.Kind == "hung"})
 		}
 		if bs := st.Breaker; bs != nil {
 			t.Store.Breaker = sim.Breaker{Failures: bs.Failures, Window: durOr(bs.Window, 0), Cooldown: durOr(bs.Cooldown, 0), Probes: 1}
@@ -67,7 +74,18 @@ func (b *builder) topology(ts *topologySpec, specs []limitSpec, limits []sim.Lim
 		t.Store.RefusalCache = st.RefusalCache
 		t.Store.Lease = st.Lease
 	}
+	if h := ts.Health; h != nil {
+		t.Health = &sim.HealthCheck{Endpoint: h.Endpoint, Interval: durOr(h.Interval, 0),
+			UnhealthyAfter: intOr(h.UnhealthyAfter, 0), HealthyAfter: intOr(h.HealthyAfter, 0)}
+	}
 	return t
+}
+
+func intOr(p *int, def int) int {
+	if p == nil {
+		return def
+	}
+	return *p
 }
 
 // placement sets a limit's topology fields, reporting those its state does not use.
@@ -158,13 +176,29 @@ func topologyToFile(t *sim.Topology) *topologySpec {
 		st.Latency = &latencySpec{Mean: dur(t.Store.Latency.Mean), Distribution: t.Store.Latency.Kind.String()}
 	}
 	for _, o := range t.Store.Outages {
-		st.Outages = append(st.Outages, outageSpec{From: dur(o.From), To: dur(o.To)})
+		st.Outages = append(st.Outages, outageSpec{From: dur(o.From), To: dur(o.To), Flush: o.Flush})
+	}
+	for _, at := range t.Store.Restarts {
+		st.Restarts = append(st.Restarts, restartSpec{At: dur(at)})
+	}
+	for _, p := range t.Store.Partitions {
+		kind := map[bool]string{false: "refused", true: "hung"}[p.Hung]
+		st.Partitions = append(st.Partitions, partitionSpec{From: dur(p.From), To: dur(p.To), Replicas: p.Replicas, Kind: kind})
 	}
 	if b := t.Store.Breaker; b.Failures > 0 {
 		st.Breaker = &breakerSpec{Failures: b.Failures, Window: dur(b.Window), Cooldown: dur(b.Cooldown), Probes: b.Probes}
 	}
 	st.RefusalCache, st.Lease = t.Store.RefusalCache, t.Store.Lease
 	ts.Store = st
+	if h := t.Health; h != nil {
+		ts.Health = &healthSpec{Endpoint: h.Endpoint, Interval: optDur(h.Interval)}
+		if n := h.UnhealthyAfter; n != 0 {
+			ts.Health.UnhealthyAfter = &n
+		}
+		if n := h.HealthyAfter; n != 0 {
+			ts.Health.HealthyAfter = &n
+		}
+	}
 	return ts
 }
 

@@ -41,6 +41,7 @@ func (c Config) withDefaults() Config {
 			l.defaults(&c)
 		}
 	}
+	c.Topology = c.Topology.WithHealthDefaults()
 	return c
 }
 

@@ -32,7 +32,40 @@ func (c Config) topologyEvents(attempts float64) float64 {
 		}
 		e += attempts * perCall
 	}
-	return e + float64(len(t.Replicas))
+	return e + float64(len(t.Replicas)) + c.lossEvents() + c.probeEvents(most)
+}
+
+// lossEvents is the store's restarts.
+func (c Config) lossEvents() float64 {
+	s := &c.Topology.Store
+	n := len(s.Restarts)
+	for _, o := range s.Outages {
+		if o.Flush {
+			n++
+		}
+	}
+	return float64(n)
+}
+
+// probeEvents is a health check's events in a fleet of at most most
+// replicas: a round every interval, each probe of it deciding the chain
+// (about an event's work) and, when it calls a store that takes time, two
+// events more.
+func (c Config) probeEvents(most int) float64 {
+	h := c.Topology.WithHealthDefaults().Health
+	if h == nil || h.Interval <= 0 {
+		return 0
+	}
+	rounds := float64((c.Duration+c.Drain)/h.Interval) + 1
+	perProbe := 1.0
+	s := &c.Topology.Store
+	for _, l := range c.Limits {
+		if l.State == StateShared && (l.Endpoint == "" || l.Endpoint == h.Endpoint) &&
+			(s.Latency.Mean > 0 || s.Timeout > 0) {
+			perProbe = 3
+		}
+	}
+	return rounds * (1 + perProbe*float64(most))
 }
 
 // chainLanes is how many of c's lanes decide the limit chain (and so run in its topology).

@@ -42,6 +42,15 @@ func TestTopologyEventsPromise(t *testing.T) {
 		{"divided local", base(&Topology{Replicas: steps}, Limit{Key: KeyUser, LocalLimit: LocalDivided, Policy: pol}), 2*5*4 + 3},
 		{"divided local, global key", base(&Topology{Replicas: steps}, Limit{Key: KeyGlobal, LocalLimit: LocalDivided, Policy: pol}), 2*1*4 + 3},
 		{"divided, fixed fleet", base(&Topology{Replicas: steps[:1]}, Limit{Key: KeyUser, LocalLimit: LocalDivided, Policy: pol}), 1},
+		// 12s / 1s + 1 = 13 rounds of a round event and a probe to each of 2 replicas.
+		{"health, local", base(&Topology{Replicas: steps[:1], Health: &HealthCheck{Interval: s}}, Limit{Policy: pol}), 13*(1+2) + 1},
+		// the default interval, 10s: rounds at 0 and 10s.
+		{"health, default interval", base(&Topology{Replicas: steps[:1], Health: &HealthCheck{}}, Limit{Policy: pol}), 2*(1+2) + 1},
+		// each probe calls the slow store: two events more.
+		{"health, shared slow store", base(&Topology{Replicas: steps[:1], Store: slow, Health: &HealthCheck{Interval: s}}, Limit{State: StateShared, Policy: pol}), 2*attempts + 13*(1+3*2) + 1},
+		// the shared limit counts another endpoint: the probe does not call the store.
+		{"health, shared limit elsewhere", base(&Topology{Replicas: steps[:1], Store: slow, Health: &HealthCheck{Interval: s}}, Limit{State: StateShared, Endpoint: "/login", Policy: pol}), 2*attempts + 13*(1+2) + 1},
+		{"restarts", base(&Topology{Replicas: steps[:1], Store: Store{Restarts: []time.Duration{s, 2 * s}, Outages: []Outage{{From: s, To: 2 * s, Flush: true}, {From: 3 * s, To: 4 * s}}}}, Limit{Policy: pol}), 3 + 1},
 	}
 	for _, tt := range tests {
 		if got := tt.c.topologyEvents(attempts); got != tt.want {

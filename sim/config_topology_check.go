@@ -99,6 +99,12 @@ func checkTopology(ck *checker, c Config) {
 	}
 	checkStore(ck, "topology.store", t.Store)
 	checkRemedies(ck, t.Store, c.Limits)
+	most := 0
+	for _, s := range t.Replicas {
+		most = max(most, s.Count)
+	}
+	checkLoss(ck, "topology.store", t.Store, most, c.Limits)
+	checkHealth(ck, "topology.health", t.WithHealthDefaults().Health)
 	if len(c.Limits) > maxPlacedLimits {
 		ck.add("limits", "a topology places at most %d limits, got %d", maxPlacedLimits, len(c.Limits))
 	}

@@ -182,6 +182,14 @@ func (l *lane) handle(ev event) {
 		l.fleet.resize(int(ev.A))
 	case evSync:
 		l.fleet.sync(int(ev.A))
+	case evProbe:
+		l.fleet.probeAll()
+	case evProbeDecide:
+		l.fleet.probeDecide(ev.A)
+	case evProbeReply:
+		l.fleet.probeReply(ev.A)
+	case evRestart:
+		l.fleet.restart()
 	}
 }
 

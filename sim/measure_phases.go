@@ -28,18 +28,32 @@ const (
 	PhaseBreakerOpen
 	PhaseBreakerHalfOpen
 	PhaseBreakerClosed
+	// PhaseReplicaOut is a replica leaving the load balancer's rotation after
+	// failed health checks, PhaseReplicaIn one coming back (Replica names it);
+	// PhaseNoHealthyReplica the last one leaving: from then on, until one
+	// comes back, every attempt is answered 503.
+	PhaseReplicaOut
+	PhaseReplicaIn
+	PhaseNoHealthyReplica
+	// PhaseStoreRestart is the store restarting empty: the shared and synced
+	// limits forget what they counted.
+	PhaseStoreRestart
 )
 
 var phaseEnum = enum[PhaseKind]{"PhaseKind", []string{
-	PhaseStoreTimeouts:   "store_timeouts",
-	PhaseStoreRefusing:   "store_refusing",
-	PhaseStoreAnswering:  "store_answering",
-	PhaseFailOpen:        "fail_open",
-	PhaseFailClosed:      "fail_closed",
-	PhaseFailLocal:       "fail_local",
-	PhaseBreakerOpen:     "breaker_open",
-	PhaseBreakerHalfOpen: "breaker_half_open",
-	PhaseBreakerClosed:   "breaker_closed",
+	PhaseStoreTimeouts:    "store_timeouts",
+	PhaseStoreRefusing:    "store_refusing",
+	PhaseStoreAnswering:   "store_answering",
+	PhaseFailOpen:         "fail_open",
+	PhaseFailClosed:       "fail_closed",
+	PhaseFailLocal:        "fail_local",
+	PhaseBreakerOpen:      "breaker_open",
+	PhaseBreakerHalfOpen:  "breaker_half_open",
+	PhaseBreakerClosed:    "breaker_closed",
+	PhaseReplicaOut:       "replica_out",
+	PhaseReplicaIn:        "replica_in",
+	PhaseNoHealthyReplica: "no_healthy_replica",
+	PhaseStoreRestart:     "store_restart",
 }}
 
 func (k PhaseKind) String() string { return phaseEnum.name(k) }

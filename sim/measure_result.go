@@ -227,6 +227,10 @@ type TopologyResult struct {
 	PhasesCut bool
 	// Remedies is what the circuit breakers, the refusal cache and token leases did.
 	Remedies Remedies
+	// Health is what the health check did (nil without one).
+	Health *HealthResult
+	// Restarts counts the store's restarts (Store.Restarts and flushing outages).
+	Restarts int
 }
 
 // LimitTopology is what one limit of the chain did across the fleet.

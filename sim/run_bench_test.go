@@ -102,6 +102,12 @@ func topologyStream(d time.Duration, store Store, place func(*Limit)) Config {
 	return cfg
 }
 
+// withHealth is cfg with its fleet health-checked every interval.
+func withHealth(cfg Config, interval time.Duration) Config {
+	cfg.Topology.Health = &HealthCheck{Interval: interval}
+	return cfg
+}
+
 func BenchmarkTopology(b *testing.B) {
 	lat := Service{Mean: 10 * time.Microsecond}
 	for name, cfg := range map[string]Config{
@@ -109,6 +115,7 @@ func BenchmarkTopology(b *testing.B) {
 		"shared_atomic":     topologyStream(200*time.Second, Store{Latency: lat}, func(l *Limit) { l.State = StateShared }),
 		"shared_racy":       topologyStream(200*time.Second, Store{Latency: lat, Racy: true}, func(l *Limit) { l.State = StateShared }),
 		"synced_every_10ms": topologyStream(200*time.Second, Store{}, func(l *Limit) { l.State, l.SyncInterval = StateSynced, 10*time.Millisecond }),
+		"shared_health_1s":  withHealth(topologyStream(200*time.Second, Store{Latency: lat}, func(l *Limit) { l.State = StateShared }), time.Second),
 	} {
 		b.Run(name, func(b *testing.B) { benchmarkEvents(b, cfg) })
 	}
@@ -120,6 +127,7 @@ func TestNoAllocationPerEventInSteadyState(t *testing.T) {
 		"backend":       queueWorld(200, 300, 2, 1000*time.Second),
 		"racy store":    topologyStream(100*time.Second, Store{Latency: Service{Mean: 10 * time.Microsecond}, Racy: true}, func(l *Limit) { l.State = StateShared }),
 		"synced":        topologyStream(100*time.Second, Store{}, func(l *Limit) { l.State, l.SyncInterval = StateSynced, 10*time.Millisecond }),
+		"health checks": withHealth(topologyStream(100*time.Second, Store{Latency: Service{Mean: 10 * time.Microsecond}}, func(l *Limit) { l.State = StateShared }), 10*time.Millisecond),
 		"per-user keys": perUser(10_000, 100*time.Second),
 		"kernel":        poisson100(100 * time.Second),
 	} {

@@ -30,6 +30,7 @@ type fleet struct {
 		storeErr bool
 		racy     bool // deciding on copies read from the store (racy check)
 		cached   bool // deciding on the replica's refusal cache, no call made
+		probe    bool // deciding a health probe, not a client's attempt
 	}
 	limits    []placed
 	shared    bool             // some limit calls the store on every decision
@@ -41,6 +42,7 @@ type fleet struct {
 	exact     []exactLimit     // per limit: one exact limiter deciding the same attempts
 	latency   window.Histogram
 	result    TopologyResult
+	health    *health // nil without a health check
 	// lastOutcome is the last store call's outcome; failStretch counts the
 	// stretches of failed calls so far (the phases they start: callOutcome).
 	lastOutcome storeFailure
@@ -86,7 +88,7 @@ func newFleet(l *lane, kind LaneKind) (*fleet, error) {
 		}
 	}
 	for i, lim := range l.cfg.Limits {
-		keys := l.pop.keys[i].len()
+		keys := l.pop.keys[i].len() + probeSlots(t)
 		p := l.cfg.policy(l.index, i)
 		rule := l.cfg.ruleOf(kind, i)
 		var pl placed
@@ -106,6 +108,7 @@ func newFleet(l *lane, kind LaneKind) (*fleet, error) {
 		}
 		pl.stats().Limit, pl.stats().State = lim.Name, lim.State
 		f.limits = append(f.limits, pl)
+		keys = l.pop.keys[i].len() // the window peaks and the exact limiter count clients alone
 		f.fleetPeak = append(f.fleetPeak, window.NewUntimed(p.Window, p.Limit, keys))
 		f.repPeak = append(f.repPeak, window.NewUntimed(p.Window, p.Limit, keys*f.most))
 		f.arrived = append(f.arrived, window.NewUntimed(p.Window, p.Limit, keys))
@@ -115,6 +118,7 @@ func newFleet(l *lane, kind LaneKind) (*fleet, error) {
 		}
 		f.exact = append(f.exact, ex)
 	}
+	f.health = newHealth(f)
 	return f, nil
 }
 
@@ -127,8 +131,13 @@ func newTable(rule laneRule, p algorithms.Policy, keys int) (stateTable, error) 
 	return d.(stateTable), nil
 }
 
-// start schedules the fleet's own events: autoscaler steps and syncs.
+// start schedules the fleet's own events: store restarts, health checks,
+// autoscaler steps and syncs.
 func (f *fleet) start() {
+	f.startLoss()
+	if f.health != nil {
+		f.lane.eng.Schedule(0, evProbe, 0, 0)
+	}
 	for i, s := range f.topo.Replicas[1:] {
 		f.lane.eng.Schedule(s.At, evReplicas, int32(i+1), 0)
 	}
@@ -140,16 +149,27 @@ func (f *fleet) start() {
 }
 
 // pick is the replica the load balancer sends client c's attempt to.
+// With a health check it picks among the replicas in the rotation (which
+// must not be empty), as if they were the whole fleet.
 func (f *fleet) pick(c int32) int32 {
 	n := uint64(f.count)
+	var j int32
+	if f.health != nil {
+		n = uint64(len(f.health.rotation))
+	}
 	switch f.topo.Routing {
 	case RoutingRandom:
-		return int32(f.route.Uint64() % n)
+		j = int32(f.route.Uint64() % n)
 	case RoutingHash:
-		return int32(f.hashOf[c] % n)
+		j = int32(f.hashOf[c] % n)
+	default:
+		f.rr++
+		j = int32((f.rr - 1) % n)
 	}
-	f.rr++
-	return int32((f.rr - 1) % n)
+	if f.health != nil {
+		return f.health.rotation[j]
+	}
+	return j
 }
 
 // slot makes the per-request tables hold request r.
@@ -170,7 +190,7 @@ func (f *fleet) unrouted(r int32) {
 func (f *fleet) setCtx(r int32) {
 	f.ctx.req, f.ctx.replica = r, f.replicaOf[r]
 	f.ctx.class = f.lane.pop.groupOf[f.lane.reqs.all[r].client]
-	f.ctx.storeErr, f.ctx.racy, f.ctx.cached = false, false, false
+	f.ctx.storeErr, f.ctx.racy, f.ctx.cached, f.ctx.probe = false, false, false, false
 }
 
 // resize applies autoscaler step i.
@@ -179,6 +199,9 @@ func (f *fleet) resize(i int) {
 	f.count = n
 	for _, pl := range f.limits {
 		pl.resize(old, n)
+	}
+	if f.health != nil {
+		f.resizeHealth(old, n)
 	}
 }
 

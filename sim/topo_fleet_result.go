@@ -38,6 +38,11 @@ func (f *fleet) topologyResult(cfg *Config) *TopologyResult {
 		r.StoreCallsPerSecond = float64(r.StoreCalls) / cfg.Duration.Seconds()
 	}
 	r.StoreLatency = Percentiles(f.latency.Percentiles())
+	end := f.lane.eng.Now() // so far, or the whole run once it is done
+	if f.lane.done() {
+		end = f.lane.end
+	}
+	r.Health = f.healthResult(end)
 	f.lane.m.later.catchUp(f.lane.eng.Now())
 	for i, pl := range f.limits {
 		lt := *pl.stats()

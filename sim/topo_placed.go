@@ -352,6 +352,9 @@ func (sl *sharedLimit) failed(key int32, now time.Duration, cost int64, peek boo
 		return d
 	}
 	sl.failModePhase()
+	if sl.f.ctx.probe {
+		return d // a probe is no client: the health check counts it
+	}
 	*count++
 	c := &sl.st.Classes[sl.f.ctx.class]
 	c.Decided++

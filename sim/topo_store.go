@@ -76,6 +76,10 @@ func (f *fleet) begin(r int32, atRA bool) {
 	now := l.eng.Now()
 	f.slot(r)
 	f.calls[r] = storeCall{}
+	if f.health != nil && len(f.health.rotation) == 0 {
+		f.noHealthy(r)
+		return
+	}
 	f.replicaOf[r] = f.pick(l.reqs.all[r].client)
 	f.setCtx(r)
 	if !f.callsStore(l.reqs.all[r].client) {

@@ -8,8 +8,9 @@ import (
 
 // latencyStore is the store a Store configures: unbounded capacity, every
 // round trip drawn from one distribution (Store.Latency), down in scheduled
-// outages (a call then fails at once, connection refused), and a call slower
-// than Store.Timeout given up on (it fails when the timeout fires). It holds
+// outages (a call then fails at once, connection refused), cut off from some
+// replicas in partitions (refused at once, or hung until the timeout), and a
+// call slower than Store.Timeout given up on (it fails when the timeout fires). It holds
 // nothing of its own beyond the limits' states (which live with the limits).
 type latencyStore struct {
 	cfg    *Store
@@ -23,9 +24,16 @@ func newLatencyStore(cfg *Store, rtt engine.Stream) *latencyStore {
 
 // call draws the check's round trips, the read's then the write's: a failure
 // (outage, timeout) changes nothing at the store.
-func (s *latencyStore) call(at time.Duration, _, _ int32, trips int64) storeAnswer {
+func (s *latencyStore) call(at time.Duration, replica, _ int32, trips int64) storeAnswer {
 	if s.down(at) {
 		return storeAnswer{trips: 1, failure: storeRefused}
+	}
+	if len(s.cfg.Partitions) > 0 {
+		if cut, hung := cut(s.cfg.Partitions, replica, at); hung {
+			return storeAnswer{roundTrip: s.cfg.Timeout, trips: 1, failure: storeTimedOut}
+		} else if cut {
+			return storeAnswer{trips: 1, failure: storeRefused}
+		}
 	}
 	read, write := s.roundTrip(), time.Duration(0)
 	if trips > 1 {

@@ -19,6 +19,10 @@ const (
 	evStoreReply                   // a request's store call is answered, or times out
 	evReplicas                     // the autoscaler changes the fleet's size
 	evSync                         // a synced limit syncs with the store
+	evProbe                        // the load balancer probes every replica (health check)
+	evProbeDecide                  // a probe's store call reaches the store
+	evProbeReply                   // a probe's store call is answered, or times out
+	evRestart                      // the store restarts empty
 )
 
 // event is one scheduled happening of a lane: A and B are what its kind needs

@@ -26,6 +26,10 @@ type Topology struct {
 	HashKey KeyKind
 	// Store holds the state of shared and synced limits.
 	Store Store
+	// Health, when set, has the load balancer probe every replica and take
+	// the ones that fail out of the rotation (see HealthCheck); nil routes to
+	// every replica whatever it answers.
+	Health *HealthCheck
 }
 
 // ReplicaStep sets the fleet to Count replicas from At on.
@@ -82,6 +86,13 @@ type Store struct {
 	// what it grants when it grants it, so the fleet can hold up to replicas ×
 	// Lease units it has not spent: its overshoot over one exact limiter.
 	Lease int64
+	// Restarts are the instants, in time order, at which the store restarts
+	// empty (no persistence): every shared limit's state, and every synced
+	// limit's global state, starts afresh; the limits forget what they counted.
+	Restarts []time.Duration
+	// Partitions cut some replicas off the store while the others still reach
+	// it (see Partition).
+	Partitions []Partition
 }
 
 // Breaker is a circuit breaker on a replica's calls to one shard of the
@@ -110,8 +121,11 @@ type Breaker struct {
 }
 
 // Outage is an interval [From, To) of virtual time in which the store is down.
+// Flush makes it a restart too: the store comes back empty (its state is
+// emptied at From).
 type Outage struct {
 	From, To time.Duration
+	Flush    bool
 }
 
 // StateKind is where a limit's state lives in a topology.

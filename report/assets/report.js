@@ -21,6 +21,7 @@
   var SHADOW = '#D55E00'; // a would-be refusal by a shadow limit: the refusal's colour, hollow
   var RULE = '#1d1d1f';   // a rule push
   var OUTAGE = 'rgba(153,153,153,0.28)'; // the store was down
+  var NOHEALTHY = 'rgba(213,94,0,0.22)'; // no replica in the load balancer's rotation
 
   function fmtDur(us) {
     if (us === 0) return '0';
@@ -163,6 +164,11 @@
       (tl.outages || []).forEach(function (o) {
         var a = self.x(o.from_us), b = self.x(o.to_us);
         ctx.fillStyle = OUTAGE;
+        ctx.fillRect(a, top, Math.max(1, b - a), ROW);
+      });
+      (lane.down || []).forEach(function (o) {
+        var a = self.x(o.from_us), b = self.x(o.to_us);
+        ctx.fillStyle = NOHEALTHY;
         ctx.fillRect(a, top, Math.max(1, b - a), ROW);
       });
       ctx.fillStyle = '#d0d0d0';
