@@ -41,6 +41,7 @@ func (c Config) validate(ck checker) error {
 		ck.add("lanes", "at least one lane is needed (leave lanes out for all %s)", countWord(len(DefaultLanes())))
 	}
 	checkLanes(&ck, &c)
+	checkConcurrencyChain(&ck, &c)
 	limitNames := map[string]int{}
 	for i, l := range c.Limits {
 		path := fmt.Sprintf("limits[%d]", i)
@@ -132,6 +133,10 @@ func checkOverride(ck *checker, path string, o LaneOverride, c *Config) {
 func checkLimit(ck *checker, path string, l Limit) {
 	if !keyEnum.valid(l.Key) {
 		ck.add(path+".key", "unknown key %v", l.Key)
+	}
+	if !l.isRate() {
+		checkConcurrencyLimit(ck, path, l)
+		return
 	}
 	checkPolicy(ck, path, l.Policy)
 }

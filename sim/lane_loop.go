@@ -41,6 +41,7 @@ type lane struct {
 	quick          admitter            // the chain's one limit when its verdict alone will do (quickPath), else nil
 	direct         directPath          // the one limit's direct path, if it has one (setQuickPath)
 	kern           kernel              // the arrivals-only loop, when the lane fits it (fast_kernel.go)
+	concs          []int               // the chain's concurrency limits (lane_concurrency.go)
 
 	clients  []clientState
 	arrivals []arrivalState   // each client's first arrival component; nil when every group is oneShot or superposed
@@ -282,6 +283,7 @@ func (l *lane) attempt(r int32) {
 		return
 	}
 	answer, quota, refused := l.decideChain(c, now, req.cost)
+	l.holdPlaces(r)
 	l.act(r, answer, quota, refused, atRetryAfter)
 }
 
@@ -434,6 +436,7 @@ func (l *lane) enter(r int32) bool {
 }
 
 func (l *lane) refuse(r int32, limit int, d algorithms.Decision) {
+	l.releasePlaces(r)
 	req := &l.reqs.all[r]
 	name := l.cfg.Limits[limit].Name
 	l.m.refused(l.eng.Now(), l.pop.groupOf[req.client], limit, d, l.cfg.HeaderStyle, l.limits)
@@ -446,6 +449,7 @@ func (l *lane) refuse(r int32, limit int, d algorithms.Decision) {
 // shed answers 503: over the concurrency limit, or the backend is full or down. The
 // answer carries retryAfter as its Retry-After, if positive.
 func (l *lane) shed(r int32, retryAfter time.Duration) {
+	l.releasePlaces(r)
 	req := &l.reqs.all[r]
 	l.m.shed(l.eng.Now(), l.pop.groupOf[req.client], retryAfter)
 	l.throttleAnswer(req.client, false)
@@ -459,6 +463,7 @@ func (l *lane) shed(r int32, retryAfter time.Duration) {
 
 // succeed answers 200 to request r.
 func (l *lane) succeed(r int32) {
+	l.releasePlaces(r)
 	now := l.eng.Now()
 	req := &l.reqs.all[r]
 	latency := now - req.entered
