@@ -147,9 +147,13 @@ func (b *builder) limits(specs []limitSpec) []sim.Limit {
 		if name == "" {
 			name = key.String()
 		}
+		window := defaultWindow
+		if l.Concurrency != 0 {
+			window = 0 // a concurrency limit has no rate: a window given is sim's error
+		}
 		limits = append(limits, sim.Limit{Name: name, Key: key, Policy: algorithms.Policy{
-			Limit: l.Limit, Window: durOr(l.Window, defaultWindow), Burst: l.Burst}, NoHeaders: l.Headers == "none",
-			Shadow: l.Enforce != nil && !*l.Enforce, Endpoint: l.Endpoint})
+			Limit: l.Limit, Window: durOr(l.Window, window), Burst: l.Burst}, NoHeaders: l.Headers == "none",
+			Shadow: l.Enforce != nil && !*l.Enforce, Endpoint: l.Endpoint, Concurrency: l.Concurrency})
 	}
 	return limits
 }

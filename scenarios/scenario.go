@@ -194,8 +194,11 @@ func toFile(s *Scenario) (*fileSpec, error) {
 		}
 		for _, l := range c.Limits {
 			ls := limitSpec{Name: l.Name, Key: l.Key.String(), Limit: l.Policy.Limit,
-				Window: dur(l.Policy.Window), Burst: l.Policy.Burst, Endpoint: l.Endpoint}
-			if l.NoHeaders {
+				Window: dur(l.Policy.Window), Burst: l.Policy.Burst, Endpoint: l.Endpoint, Concurrency: l.Concurrency}
+			if l.Concurrency != 0 {
+				ls.Window = nil
+			}
+			if l.NoHeaders && l.Concurrency == 0 {
 				ls.Headers = "none"
 			}
 			if l.Shadow {

@@ -39,15 +39,16 @@ type fileSpec struct {
 }
 
 type limitSpec struct {
-	Name     string     `yaml:"name,omitempty" doc:"names the limit in refusals (default the key)"`
-	Key      string     `yaml:"key,omitempty" enum:"key" doc:"what the limit counts by (default global)"`
-	Limit    int64      `yaml:"limit" required:"true" check:"positive" doc:"cost units admitted per window"`
-	Window   *Duration  `yaml:"window,omitempty" check:"positive" doc:"the window the limit is stated over (default 1s)"`
-	Burst    int64      `yaml:"burst,omitempty" check:"nonneg" doc:"largest burst, in cost units (default the limit)"`
-	Headers  string     `yaml:"headers,omitempty" enum:"limit_headers" doc:"sent: the limit appears in the quota headers; none: it never does, so clients cannot read how fast to probe (default sent)"`
-	Enforce  *bool      `yaml:"enforce,omitempty" doc:"false makes the limit a shadow (dry run, as nginx limit_req_dry_run): it counts the requests it would refuse and lets them go on, sends no quota headers and delays nothing; its state is charged as if it enforced (default true)"`
-	Endpoint string     `yaml:"endpoint,omitempty" doc:"the limit counts only requests to this endpoint (clients whose identity.endpoint is it); the others pass it as if it were not in the chain (default every request)"`
-	Changes  []ruleSpec `yaml:"changes,omitempty" doc:"rule pushes for this limit, in time order: from at on, a new limit, window, burst or enforcement; a new limit, window or burst starts every key afresh, a change of enforcement alone keeps the state"`
+	Name        string     `yaml:"name,omitempty" doc:"names the limit in refusals (default the key)"`
+	Key         string     `yaml:"key,omitempty" enum:"key" doc:"what the limit counts by (default global)"`
+	Limit       int64      `yaml:"limit,omitempty" check:"positive" doc:"cost units admitted per window (required unless concurrency is given)"`
+	Concurrency int64      `yaml:"concurrency,omitempty" check:"positive" doc:"instead of limit and window: a concurrency limit, at most this many requests of a key in flight at once (Stripe's concurrent requests limiter, nginx limit_conn, HAProxy maxconn), whatever their cost; a request holds its place from its admission (delayed or not) until its answer (the backend's, or a later limit's refusal; with no backend at once), refused while every place is taken, with no Retry-After and no quota headers; never the first limit, not with a topology"`
+	Window      *Duration  `yaml:"window,omitempty" check:"positive" doc:"the window the limit is stated over (default 1s)"`
+	Burst       int64      `yaml:"burst,omitempty" check:"nonneg" doc:"largest burst, in cost units (default the limit)"`
+	Headers     string     `yaml:"headers,omitempty" enum:"limit_headers" doc:"sent: the limit appears in the quota headers; none: it never does, so clients cannot read how fast to probe (default sent)"`
+	Enforce     *bool      `yaml:"enforce,omitempty" doc:"false makes the limit a shadow (dry run, as nginx limit_req_dry_run): it counts the requests it would refuse and lets them go on, sends no quota headers and delays nothing; its state is charged as if it enforced (default true)"`
+	Endpoint    string     `yaml:"endpoint,omitempty" doc:"the limit counts only requests to this endpoint (clients whose identity.endpoint is it); the others pass it as if it were not in the chain (default every request)"`
+	Changes     []ruleSpec `yaml:"changes,omitempty" doc:"rule pushes for this limit, in time order: from at on, a new limit, window, burst or enforcement; a new limit, window or burst starts every key afresh, a change of enforcement alone keeps the state"`
 
 	State        string        `yaml:"state,omitempty" enum:"state" doc:"with a topology: where the limit's state lives: local (each replica counts alone), shared (one state in the store, a store call per decision) or synced (counted locally, synced with the store every sync_interval) (default local)"`
 	LocalLimit   string        `yaml:"local_limit,omitempty" enum:"local_limit" doc:"state local: each replica enforces the full limit, or divided: its share of the limit (and burst) over the current replica count, shares differing by at most 1 and summing to the limit, so the fleet never admits more; with fewer per window than replicas some replicas have none and refuse (validate warns); divided anew at each autoscaler step (default full)"`

@@ -1,6 +1,7 @@
 package sim
 
 import (
+	"context"
 	"reflect"
 	"strings"
 	"testing"
@@ -191,5 +192,34 @@ func TestConcurrencyLimitValidation(t *testing.T) {
 	c.Rules = []RuleChange{{At: time.Millisecond, Limit: 1, Shadow: true}}
 	if err := c.Validate(); err != nil {
 		t.Errorf("a rule push making a concurrency limit a shadow: %v", err)
+	}
+}
+
+// Clients retrying against a full concurrency limit make many attempts: the
+// event estimate counts them, within 2× of the real count, at every load.
+func TestEstimateCountsConcurrencyRetries(t *testing.T) {
+	for _, rate := range []int64{5, 30, 200} {
+		for _, retry := range []Retry{{}, {Kind: RetryFixed, Delay: 10 * time.Millisecond}, {Kind: RetryFixed, Delay: 50 * time.Millisecond, MaxAttempts: 3},
+			{Kind: RetryExponential, Base: 10 * time.Millisecond, Cap: 200 * time.Millisecond, Jitter: JitterFull}} {
+			cfg := Config{Duration: 5 * time.Second, Seed: 2, Lanes: []LaneKind{LaneTokenBucket, LaneGCRA},
+				Limits: []Limit{
+					{Key: KeyUser, Policy: algorithms.Policy{Limit: 1000, Window: time.Second}},
+					{Name: "conc", Key: KeyUser, Concurrency: 2},
+				},
+				Clients: []ClientGroup{{Count: 3, Retry: retry,
+					Arrivals: []Arrival{{Kind: ArrivalPoisson, Rate: Rate{Count: rate, Per: time.Second}}}}},
+				Backend: &Backend{Capacity: 10, Service: Service{Mean: 100 * time.Millisecond}}}
+			s, err := New(cfg, Options{})
+			if err != nil {
+				t.Fatal(err)
+			}
+			if _, err := s.RunToEnd(context.Background()); err != nil {
+				t.Fatal(err)
+			}
+			est, real := cfg.EstimateEvents(), s.Events()
+			if est > 2*real || real > 2*est {
+				t.Errorf("%d/s, retry %+v: EstimateEvents() = %d, the run processed %d", rate, retry, est, real)
+			}
+		}
 	}
 }

@@ -70,3 +70,73 @@ func (c Config) concurrencyCapacity(l Limit, d time.Duration) float64 {
 	}
 	return float64(l.Concurrency) * (1 + float64(d)/float64(b.Service.Mean)) * float64(c.keys(l.Key))
 }
+
+// concurrencyRetries is about how many retries the clients of c make against
+// a concurrency limit they overload: the arrivals beyond its throughput μ
+// (its places over the backend's mean service time, on every key) make a
+// backlog growing at λ−μ, each of whose requests retries every wait w of its
+// policy while it waits for a place: over the duration T that is
+// (λ−μ)T²/2w, then, while the backlog B drains at μ in the drain D,
+// B²/2μw, or (BD − μD²/2)/w if it outlasts D (as pacingHolds counts holds).
+// A group with max_attempts m makes at most m−1 retries per request of the
+// backlog. Shared out over the groups by their arrivals.
+func (c Config) concurrencyRetries(arrivals float64) float64 {
+	mu := math.Inf(1)
+	for _, l := range c.Limits {
+		if !l.isRate() {
+			mu = min(mu, c.concurrencyCapacity(l, time.Second)-float64(l.Concurrency)*float64(c.keys(l.Key)))
+		}
+	}
+	T, D := c.Duration.Seconds(), c.Drain.Seconds()
+	lambda := arrivals / T
+	if math.IsInf(mu, 1) || lambda <= mu || T <= 0 {
+		return 0
+	}
+	backlog := (lambda - mu) * T
+	waited := backlog * T / 2 // request-seconds in the backlog over T
+	if mu > 0 && backlog/mu <= D {
+		waited += backlog * backlog / (2 * mu)
+	} else {
+		waited += backlog*D - mu*D*D/2
+	}
+	var retries float64
+	for _, g := range c.Clients {
+		share := 0.0
+		for _, a := range g.Arrivals {
+			share += float64(g.Count) * arrivalsOf(a, c.Duration) / arrivals
+		}
+		if g.Retry.Kind == RetryNone || share == 0 {
+			continue
+		}
+		n := math.Inf(1)
+		if w := retryWait(g.Retry); w > 0 {
+			n = share * waited / w.Seconds()
+		}
+		if m := g.Retry.MaxAttempts; m > 0 {
+			n = min(n, share*backlog*float64(m-1))
+		}
+		if !math.IsInf(n, 1) {
+			retries += n
+		}
+	}
+	return retries
+}
+
+// retryWait is about how long policy r waits between retries once it has
+// backed off: a fixed delay, an exponential backoff's cap (its mean under
+// full jitter) or its base without one, nothing for immediate retries.
+func retryWait(r Retry) time.Duration {
+	switch r.Kind {
+	case RetryFixed:
+		return r.Delay
+	case RetryExponential:
+		if r.Cap <= 0 {
+			return r.Base
+		}
+		if r.Jitter == JitterFull {
+			return max(r.Base, r.Cap/2)
+		}
+		return max(r.Base, r.Cap)
+	}
+	return 0
+}

@@ -21,6 +21,8 @@ import (
 //   - every request served by a backend, and every scheduled backend change;
 //   - every time a pacing client holds a request until its quota resets (see
 //     pacingHolds);
+//   - every retry of a backlog that overloads a concurrency limit (see
+//     concurrencyRetries);
 //   - with a topology, in each lane it applies to: the store's events of every
 //     attempt that calls it (two for an atomic check, three for a racy one,
 //     when the store takes time), every sync of a synced limit and every
@@ -52,6 +54,9 @@ func (c Config) EstimateEvents() int64 {
 	perLane := attempts
 	for _, g := range c.Clients {
 		perLane += c.pacingHolds(g)
+	}
+	if arrivals > 0 {
+		perLane += c.concurrencyRetries(arrivals)
 	}
 	if c.Backend != nil {
 		perLane += min(arrivals, capacity) + float64(len(c.Backend.Changes))

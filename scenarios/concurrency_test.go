@@ -1,0 +1,69 @@
+package scenarios
+
+import (
+	"reflect"
+	"strings"
+	"testing"
+)
+
+const concFile = `duration: 1s
+limits:
+  - name: rate
+    limit: 100
+  - name: in-flight
+    key: user
+    concurrency: 3
+clients:
+  - arrivals:
+      - kind: burst
+        count: 5
+backend:
+  capacity: 10
+  service:
+    mean: 100ms
+`
+
+// A concurrency limit reads into sim's Limit.Concurrency with no rate, and
+// writes back to a file that reads the same.
+func TestConcurrencyLimitReads(t *testing.T) {
+	s, err := Parse("c.yaml", []byte(concFile))
+	if err != nil {
+		t.Fatal(err)
+	}
+	l := s.Config.Limits[1]
+	if l.Concurrency != 3 || l.Policy.Limit != 0 || l.Policy.Window != 0 {
+		t.Errorf("limits[1] = %+v, want concurrency 3 and no rate", l)
+	}
+	out, err := Marshal(s)
+	if err != nil {
+		t.Fatal(err)
+	}
+	back, err := Parse("back.yaml", out)
+	if err != nil {
+		t.Fatalf("the file Marshal wrote does not parse: %v\n%s", err, out)
+	}
+	if !reflect.DeepEqual(back.Config.Limits, s.Config.Limits) {
+		t.Errorf("written and read back: %+v, want %+v", back.Config.Limits, s.Config.Limits)
+	}
+}
+
+// Bad concurrency limits are refused at their file line and field.
+func TestConcurrencyLimitErrorsAtTheirLine(t *testing.T) {
+	for _, tt := range []struct {
+		name, from, to, want string
+	}{
+		{"negative", "concurrency: 3", "concurrency: -3", "c.yaml:7: limits[1].concurrency:"},
+		{"not a number", "concurrency: 3", "concurrency: .nan", "c.yaml:7: limits[1].concurrency:"},
+		{"huge", "concurrency: 3", "concurrency: 9223372036854775807", "c.yaml:7: limits[1].concurrency:"},
+		{"with a window", "concurrency: 3", "concurrency: 3\n    window: 1s", "limits[1].concurrency:"},
+		{"first", "  - name: rate\n    limit: 100\n  - name: in-flight\n    key: user\n    concurrency: 3",
+			"  - name: in-flight\n    key: user\n    concurrency: 3\n  - name: rate\n    limit: 100", "c.yaml:5: limits[0].concurrency: the first limit"},
+		{"neither", "concurrency: 3", "endpoint: x", "limits[1].limit:"},
+	} {
+		src := strings.Replace(concFile, tt.from, tt.to, 1)
+		_, err := Parse("c.yaml", []byte(src))
+		if err == nil || !strings.Contains(err.Error(), tt.want) {
+			t.Errorf("%s: %v, want %q", tt.name, err, tt.want)
+		}
+	}
+}
