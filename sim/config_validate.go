@@ -191,6 +191,7 @@ func checkGroup(ck *checker, path string, g ClientGroup, c *Config) {
 		checkArrival(ck, fmt.Sprintf("%s.arrivals[%d]", path, i), a, ck.within(c.Duration))
 	}
 	checkRetry(ck, path+".retry", g.Retry)
+	checkCriticality(ck, path, g.Criticality)
 }
 
 // checkArrival reports what is wrong with arrival a of a scenario that lasts
@@ -311,6 +312,9 @@ func checkBackend(ck *checker, path string, b Backend, duration time.Duration) {
 		ck.add(path+".queue", "must not be negative, got %d", b.QueueSize)
 	}
 	ck.positive(path+".service.mean", b.Service.Mean)
+	if b.Shedding != nil {
+		checkShedding(ck, path+".shedding", b.Shedding)
+	}
 	if !serviceEnum.valid(b.Service.Kind) {
 		ck.add(path+".service.distribution", "unknown distribution %v", b.Service.Kind)
 	}

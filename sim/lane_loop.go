@@ -52,6 +52,8 @@ type lane struct {
 	means    []superposedMean // per group: its mean gap, if superposed
 	reqs     requests
 	backend  *backend
+	sheds    *shedders // the backend's load shedders; nil without (lane_shedding.go)
+	shedder  string    // the shedder shedding now, for the trace
 
 	m      metrics
 	events int64 // processed so far
@@ -414,6 +416,9 @@ func (l *lane) admit(r int32) {
 // enter hands request r to the backend (through the concurrency limit of a
 // concurrency-limiter lane). It reports false when that limit shed the request.
 func (l *lane) enter(r int32) bool {
+	if l.sheds != nil && l.shedding(r) {
+		return false
+	}
 	if l.conc != nil {
 		req := &l.reqs.all[r]
 		ok := l.conc.Acquire(l.eng.Now())
@@ -455,7 +460,7 @@ func (l *lane) shed(r int32, retryAfter time.Duration) {
 	l.throttleAnswer(req.client, false)
 	if l.trace != nil && l.err == nil {
 		l.fillRecord(TraceShed, r)
-		l.rec.RetryAfter = retryAfter
+		l.rec.RetryAfter, l.rec.Shedder = retryAfter, l.shedder
 		l.err = l.trace.Record(&l.rec)
 	}
 	l.fail(r, retryAfter, statusShed)

@@ -107,6 +107,7 @@ func newLane(ctx context.Context, index int, cfg *Config, pop *population, trace
 	if cfg.Backend != nil {
 		seed := engine.NewStream(cfg.Seed, labelService)
 		l.backend = newBackend(cfg.Backend, seed.Uint64())
+		l.sheds = newShedders(cfg.Backend, len(pop.groups))
 	}
 	l.cold = pop.clients() >= warmFrom || pop.keys[0].len() >= warmFrom || warmAlways
 	l.setKernel()
@@ -369,5 +370,6 @@ func (l *lane) result() LaneResult {
 	lr.KeyTables = slices.Concat(l.keyTables, l.keyTablesNow())
 	lr.NearLimit = l.nearLimits()
 	lr.InFlight = l.inFlightPeaks()
+	lr.ShedBy, lr.Criticality = l.sheddingResult(lr.Classes)
 	return lr
 }

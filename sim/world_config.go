@@ -221,6 +221,9 @@ type ClientGroup struct {
 	Arrivals []Arrival
 	Cost     int64 // cost units per request; zero means 1
 	Retry    Retry
+	// Criticality is how much the group's requests matter to the load
+	// shedders (Backend.Shedding); the zero value is critical.
+	Criticality Criticality
 	// Pace makes the clients read the quota headers of every answer: when the
 	// quota left is 0 they hold every send, first attempts and retries alike,
 	// until the reset the headers give. Clients that do not pace discover the
@@ -348,6 +351,9 @@ type Backend struct {
 	// RetryAfter is the Retry-After sent with a 503 when the backend sheds (queue
 	// full, or down); zero sends none.
 	RetryAfter time.Duration
+	// Shedding is the load shedders in front of the backend; nil sheds only
+	// when the queue is full or the backend down.
+	Shedding *Shedding
 }
 
 // ServiceKind is the distribution of service times.
