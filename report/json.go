@@ -128,6 +128,20 @@ type jsonLane struct {
 	// InFlight: per concurrency limit of the chain, the most requests of one
 	// key in flight at once (present when the chain has one).
 	InFlight []jsonLimitCount `json:"in_flight,omitempty"`
+	// ShedBy: per load shedder of the backend, the attempts it shed (present
+	// with shedders); Criticality: the outcomes per criticality (present with
+	// shedders or a group not critical).
+	ShedBy      []jsonLimitCount  `json:"shed_by,omitempty"`
+	Criticality []jsonCriticality `json:"criticality,omitempty"`
+}
+
+type jsonCriticality struct {
+	Criticality    string `json:"criticality"`
+	Offered        int64  `json:"offered"`
+	Served         int64  `json:"served"`
+	Refused        int64  `json:"refused"`
+	Shed           int64  `json:"shed"`
+	ShedByShedders int64  `json:"shed_by_shedders"`
 }
 
 type jsonKeyTable struct {
@@ -404,6 +418,12 @@ func (c comparison) fillJSON(run *jsonRun) {
 		}
 		for _, n := range l.InFlight {
 			jl.InFlight = append(jl.InFlight, jsonLimitCount(n))
+		}
+		for _, n := range l.ShedBy {
+			jl.ShedBy = append(jl.ShedBy, jsonLimitCount(n))
+		}
+		for _, c := range l.Criticality {
+			jl.Criticality = append(jl.Criticality, jsonCriticality{c.Criticality.String(), c.Offered, c.Served, c.Refused, c.Shed, c.ShedByShedders})
 		}
 		run.Lanes = append(run.Lanes, jl)
 	}

@@ -4,6 +4,9 @@ import (
 	"reflect"
 	"strings"
 	"testing"
+	"time"
+
+	"github.com/rlsim/rlsim/sim"
 )
 
 const concFile = `duration: 1s
@@ -62,6 +65,73 @@ func TestConcurrencyLimitErrorsAtTheirLine(t *testing.T) {
 	} {
 		src := strings.Replace(concFile, tt.from, tt.to, 1)
 		_, err := Parse("c.yaml", []byte(src))
+		if err == nil || !strings.Contains(err.Error(), tt.want) {
+			t.Errorf("%s: %v, want %q", tt.name, err, tt.want)
+		}
+	}
+}
+
+const shedFile = `duration: 1s
+clients:
+  - name: batch
+    criticality: sheddable
+    arrivals:
+      - kind: burst
+        count: 5
+backend:
+  capacity: 10
+  service:
+    mean: 100ms
+  shedding:
+    fleet_usage:
+      reserve: 0.2
+      keep: critical
+    utilisation:
+      threshold: 0.9
+      queue_age: 50ms
+`
+
+// The shedders and criticalities read into sim's, and write back the same.
+func TestSheddingReads(t *testing.T) {
+	s, err := Parse("s.yaml", []byte(shedFile))
+	if err != nil {
+		t.Fatal(err)
+	}
+	sh := s.Config.Backend.Shedding
+	if s.Config.Clients[0].Criticality != sim.Sheddable || sh == nil || *sh.FleetUsage != (sim.FleetUsage{Reserve: 0.2, Keep: sim.Critical}) ||
+		*sh.Utilisation != (sim.UtilisationShedding{Threshold: 0.9, QueueAge: 50 * time.Millisecond}) {
+		t.Errorf("read %+v and %+v", s.Config.Clients[0], sh)
+	}
+	out, err := Marshal(s)
+	if err != nil {
+		t.Fatal(err)
+	}
+	back, err := Parse("back.yaml", out)
+	if err != nil {
+		t.Fatalf("the file Marshal wrote does not parse: %v\n%s", err, out)
+	}
+	if !reflect.DeepEqual(back.Config.Backend, s.Config.Backend) || back.Config.Clients[0].Criticality != sim.Sheddable {
+		t.Errorf("written and read back: %+v, want %+v", back.Config.Backend, s.Config.Backend)
+	}
+}
+
+// Bad shedders and criticalities are refused at their line and field.
+func TestSheddingErrorsAtTheirLine(t *testing.T) {
+	for _, tt := range []struct {
+		name, from, to, want string
+	}{
+		{"unknown criticality", "criticality: sheddable", "criticality: low", "s.yaml:4: clients[0].criticality: unknown value"},
+		{"reserve 1", "reserve: 0.2", "reserve: 1", "s.yaml:14: backend.shedding.fleet_usage.reserve:"},
+		{"reserve NaN", "reserve: 0.2", "reserve: .nan", "s.yaml:14: backend.shedding.fleet_usage.reserve:"},
+		{"reserve negative", "reserve: 0.2", "reserve: -0.2", "s.yaml:14: backend.shedding.fleet_usage.reserve:"},
+		{"keep unknown", "keep: critical", "keep: vip", "s.yaml:15: backend.shedding.fleet_usage.keep: unknown value"},
+		{"threshold over 1", "threshold: 0.9", "threshold: 1.5", "s.yaml:17: backend.shedding.utilisation.threshold:"},
+		{"threshold infinite", "threshold: 0.9", "threshold: .inf", "s.yaml:17: backend.shedding.utilisation.threshold:"},
+		{"queue age negative", "queue_age: 50ms", "queue_age: -5ms", "s.yaml:18: backend.shedding.utilisation.queue_age:"},
+		{"watching nothing", "      threshold: 0.9\n      queue_age: 50ms\n", "      escalate: 1s\n", "backend.shedding.utilisation: watches nothing"},
+	} {
+		src := strings.Replace(shedFile, tt.from, tt.to, 1)
+		_, err := Parse("s.yaml", []byte(src))
 		if err == nil || !strings.Contains(err.Error(), tt.want) {
 			t.Errorf("%s: %v, want %q", tt.name, err, tt.want)
 		}

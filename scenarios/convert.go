@@ -1,6 +1,7 @@
 package scenarios
 
 import (
+	"cmp"
 	"errors"
 	"fmt"
 	"slices"
@@ -178,6 +179,7 @@ func (b *builder) client(cs *clientSpec, path string, index int) sim.ClientGroup
 	if cs.Retry != nil {
 		g.Retry = b.retry(cs.Retry, path+".retry")
 	}
+	g.Criticality, _ = sim.ParseCriticality(cmp.Or(cs.Criticality, sim.Critical.String()))
 	return g
 }
 
@@ -267,6 +269,7 @@ func backend(bs *backendSpec) *sim.Backend {
 	if bs.Service != nil {
 		be.Service = service(bs.Service)
 	}
+	be.Shedding = shedding(bs.Shedding)
 	for _, ch := range bs.Changes {
 		c := sim.BackendChange{At: durOr(ch.At, 0)}
 		if ch.Capacity != nil {

@@ -169,13 +169,14 @@ type throttleSpec struct {
 }
 
 type clientSpec struct {
-	Name     string        `yaml:"name,omitempty" doc:"the class of these clients in per-class outcomes (default group<index>)"`
-	Count    *int          `yaml:"count,omitempty" check:"positive" doc:"how many identical clients (default 1)"`
-	Identity *identitySpec `yaml:"identity,omitempty" doc:"each client's keys; {i} is the client's index in the group, {g} the group name"`
-	Cost     int64         `yaml:"cost,omitempty" check:"positive" doc:"cost units per request (default 1)"`
-	Arrivals []arrivalSpec `yaml:"arrivals" required:"true" doc:"when each client sends: the union of these components"`
-	Retry    *retrySpec    `yaml:"retry,omitempty" doc:"what a client does after a refusal, a shed or a local drop (default give up)"`
-	Pace     bool          `yaml:"pace,omitempty" doc:"read the quota headers of every answer and, when no quota is left, send nothing until the reset they give"`
+	Name        string        `yaml:"name,omitempty" doc:"the class of these clients in per-class outcomes (default group<index>)"`
+	Count       *int          `yaml:"count,omitempty" check:"positive" doc:"how many identical clients (default 1)"`
+	Identity    *identitySpec `yaml:"identity,omitempty" doc:"each client's keys; {i} is the client's index in the group, {g} the group name"`
+	Cost        int64         `yaml:"cost,omitempty" check:"positive" doc:"cost units per request (default 1)"`
+	Arrivals    []arrivalSpec `yaml:"arrivals" required:"true" doc:"when each client sends: the union of these components"`
+	Retry       *retrySpec    `yaml:"retry,omitempty" doc:"what a client does after a refusal, a shed or a local drop (default give up)"`
+	Pace        bool          `yaml:"pace,omitempty" doc:"read the quota headers of every answer and, when no quota is left, send nothing until the reset they give"`
+	Criticality string        `yaml:"criticality,omitempty" enum:"criticality" doc:"how much the group's requests matter to the backend's load shedders, in Google's names, most critical first: critical_plus, critical, sheddable_plus or sheddable (default critical)"`
 }
 
 type identitySpec struct {
@@ -213,11 +214,29 @@ type retrySpec struct {
 }
 
 type backendSpec struct {
-	Capacity   *int         `yaml:"capacity,omitempty" check:"nonneg" doc:"requests served in parallel (default 1; 0 is an outage: every request gets 503)"`
-	Queue      int          `yaml:"queue,omitempty" check:"nonneg" doc:"requests that may wait for a server; one more is shed with 503 (default 0)"`
-	Service    *serviceSpec `yaml:"service" required:"true" doc:"the service time of one request"`
-	Changes    []changeSpec `yaml:"changes,omitempty" doc:"capacity and service-time changes over time: slowdown, outage, recovery"`
-	RetryAfter *Duration    `yaml:"retry_after,omitempty" check:"positive" doc:"Retry-After sent with a 503 when the backend sheds, rounded up to whole seconds in the header (default none)"`
+	Capacity   *int          `yaml:"capacity,omitempty" check:"nonneg" doc:"requests served in parallel (default 1; 0 is an outage: every request gets 503)"`
+	Queue      int           `yaml:"queue,omitempty" check:"nonneg" doc:"requests that may wait for a server; one more is shed with 503 (default 0)"`
+	Service    *serviceSpec  `yaml:"service" required:"true" doc:"the service time of one request"`
+	Changes    []changeSpec  `yaml:"changes,omitempty" doc:"capacity and service-time changes over time: slowdown, outage, recovery"`
+	RetryAfter *Duration     `yaml:"retry_after,omitempty" check:"positive" doc:"Retry-After sent with a 503 when the backend sheds, rounded up to whole seconds in the header (default none)"`
+	Shedding   *sheddingSpec `yaml:"shedding,omitempty" doc:"load shedders in front of the backend, which answer 503 by the clients' criticality to requests the limits admitted (default none)"`
+}
+
+type sheddingSpec struct {
+	FleetUsage  *fleetUsageSpec  `yaml:"fleet_usage,omitempty" doc:"Stripe's fleet usage load shedder: keeps a share of the workers for the most critical requests"`
+	Utilisation *utilisationSpec `yaml:"utilisation,omitempty" doc:"Stripe's worker utilisation load shedder: sheds the least critical requests first while the workers are busy or the queue old"`
+	RetryAfter  *Duration        `yaml:"retry_after,omitempty" check:"positive" doc:"Retry-After sent with a shed request's 503 (default the backend's retry_after)"`
+}
+
+type fleetUsageSpec struct {
+	Reserve float64 `yaml:"reserve" required:"true" check:"positive" doc:"the share of the capacity kept, in (0, 1): while the requests in the backend, served and queued, are at least (1 - reserve) × capacity, every request less critical than keep is shed (Stripe keeps about 0.2)"`
+	Keep    string  `yaml:"keep,omitempty" enum:"criticality" doc:"the least critical criticality the reserve is kept for (default critical)"`
+}
+
+type utilisationSpec struct {
+	Threshold float64   `yaml:"threshold,omitempty" check:"positive" doc:"overloaded while busy workers are at least this share of the capacity, in (0, 1]"`
+	QueueAge  *Duration `yaml:"queue_age,omitempty" check:"positive" doc:"overloaded while the oldest queued request has waited at least this long"`
+	Escalate  *Duration `yaml:"escalate,omitempty" check:"positive" doc:"overload sheds sheddable at once, then one criticality more after each escalate of overload (sheddable_plus, then critical; never critical_plus) (default 1s)"`
 }
 
 type serviceSpec struct {

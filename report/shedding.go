@@ -1,0 +1,44 @@
+package report
+
+import (
+	"fmt"
+	"strings"
+
+	"github.com/rlsim/rlsim/sim"
+)
+
+// sheddingFindings reports, per group of lanes with the same figures, what
+// the backend's load shedders shed and how each criticality fared.
+func sheddingFindings(r sim.Result) []string {
+	groups := map[string][]string{}
+	var order []string
+	for _, l := range r.Lanes {
+		if len(l.Criticality) == 0 {
+			continue
+		}
+		var s string
+		if len(l.ShedBy) > 0 {
+			var by []string
+			var n int64
+			for _, c := range l.ShedBy {
+				by = append(by, fmt.Sprintf("%s %d", c.Limit, c.Count))
+				n += c.Count
+			}
+			s = fmt.Sprintf("the load shedders shed %d attempts with 503 (%s); ", n, strings.Join(by, ", "))
+		}
+		var per []string
+		for _, c := range l.Criticality {
+			per = append(per, fmt.Sprintf("%s %d of %d served, %d shed, %d refused", c.Criticality, c.Served, c.Offered, c.Shed, c.Refused))
+		}
+		s += "by criticality: " + strings.Join(per, "; ")
+		if groups[s] == nil {
+			order = append(order, s)
+		}
+		groups[s] = append(groups[s], l.Title())
+	}
+	var out []string
+	for _, s := range order {
+		out = append(out, fmt.Sprintf("under %s, %s", list(groups[s]), s))
+	}
+	return out
+}
