@@ -87,6 +87,7 @@ func (c Config) concurrencyRetries(arrivals float64) float64 {
 			mu = min(mu, c.concurrencyCapacity(l, time.Second)-float64(l.Concurrency)*float64(c.keys(l.Key)))
 		}
 	}
+
 	T, D := c.Duration.Seconds(), c.Drain.Seconds()
 	lambda := arrivals / T
 	if math.IsInf(mu, 1) || lambda <= mu || T <= 0 {
