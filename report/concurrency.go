@@ -23,8 +23,8 @@ func concurrencyFindings(r sim.Result) []string {
 			if !ok || i >= len(l.RefusedBy) {
 				continue // a lane without the chain
 			}
-			s := fmt.Sprintf("refused %d attempts, a %s having all its %d places in flight (the most in flight at once: %d)",
-				l.RefusedBy[i].Count, lim.Key, lim.Concurrency, most)
+			s := fmt.Sprintf("refused %d attempts, each when all %d places of its key (%s) were in flight (the most in flight at once: %d)",
+				l.RefusedBy[i].Count, lim.Concurrency, lim.Key, most)
 			if i < len(l.ShadowRefusedBy) && l.ShadowRefusedBy[i].Count > 0 {
 				s += fmt.Sprintf("; as a shadow it would have refused %d", l.ShadowRefusedBy[i].Count)
 			}

@@ -55,7 +55,7 @@ func TestConcurrencyLimitInTheTableAndFindings(t *testing.T) {
 	out := buf.String()
 	for _, want := range []string{
 		"limit rate 1000 per 1s by global, then one-at-a-time 1 at once by user",
-		"under token bucket and fixed window, the concurrency limit one-at-a-time refused 5 attempts, a user having all its 1 places in flight (the most in flight at once: 1)",
+		"under token bucket and fixed window, the concurrency limit one-at-a-time refused 5 attempts, each when all 1 places of its key (user) were in flight (the most in flight at once: 1)",
 	} {
 		if !strings.Contains(strings.Join(strings.Fields(out), " "), want) {
 			t.Errorf("the table does not say %q:\n%s", want, out)
