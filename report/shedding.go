@@ -4,6 +4,7 @@ import (
 	"fmt"
 	"strings"
 
+	"github.com/rlsim/rlsim/scenarios"
 	"github.com/rlsim/rlsim/sim"
 )
 
@@ -41,4 +42,33 @@ func sheddingFindings(r sim.Result) []string {
 		out = append(out, fmt.Sprintf("under %s, %s", list(groups[s]), s))
 	}
 	return out
+}
+
+// sheddingVerdict is what a lane's page says of its concurrency limits and
+// load shedders: the most in flight, what the shedders shed and who was
+// served by criticality; nil when it has none of them.
+func sheddingVerdict(l sim.LaneResult) []string {
+	var parts []string
+	if len(l.InFlight) > 0 {
+		var fs []string
+		for _, c := range l.InFlight {
+			fs = append(fs, fmt.Sprintf("%s %d", scenarios.Escape(c.Limit), c.Count))
+		}
+		parts = append(parts, "Most of one key in flight at once: "+strings.Join(fs, ", ")+".")
+	}
+	if len(l.ShedBy) > 0 {
+		var fs []string
+		for _, c := range l.ShedBy {
+			fs = append(fs, fmt.Sprintf("%s %s", c.Limit, count(c.Count)))
+		}
+		parts = append(parts, "The load shedders shed "+strings.Join(fs, ", ")+".")
+	}
+	if len(l.Criticality) > 0 {
+		var fs []string
+		for _, c := range l.Criticality {
+			fs = append(fs, fmt.Sprintf("%s %s of %s", c.Criticality, count(c.Served), count(c.Offered)))
+		}
+		parts = append(parts, "Served by criticality: "+strings.Join(fs, ", ")+".")
+	}
+	return parts
 }

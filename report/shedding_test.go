@@ -90,3 +90,20 @@ func TestSheddingInTheJSON(t *testing.T) {
 		}
 	}
 }
+
+// A lane's page says what its shedders shed and who was served, by
+// criticality, and the most in flight of a concurrency limit: the figures of
+// the scenarios above.
+func TestSheddingOnTheLanePage(t *testing.T) {
+	run := shedRun(t)
+	v := laneVerdict(*run.Result, run.Result.Lanes[0])
+	for _, want := range []string{"The load shedders shed fleet_usage 12.", "Served by criticality: critical 2 of 5, sheddable 8 of 20."} {
+		if !strings.Contains(v.Text, want) {
+			t.Errorf("the page says %q, not %q", v.Text, want)
+		}
+	}
+	run = concRun(t)
+	if v := laneVerdict(*run.Result, run.Result.Lanes[0]); !strings.Contains(v.Text, "Most of one key in flight at once: one-at-a-time 1.") {
+		t.Errorf("the page says %q, not the most in flight", v.Text)
+	}
+}
