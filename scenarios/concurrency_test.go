@@ -137,3 +137,20 @@ func TestSheddingErrorsAtTheirLine(t *testing.T) {
 		}
 	}
 }
+
+// A variant's {} keeps a concurrency limit as it is; a rate for it is refused
+// at the variant's line, with no other complaint.
+func TestVariantOfAConcurrencyLimit(t *testing.T) {
+	src := strings.Replace(concFile, "duration: 1s\n", "duration: 1s\nlanes:\n  - token_bucket\n  - {name: tb2, algorithm: token_bucket, limits: [{burst: 3}, {}]}\n", 1)
+	s, err := Parse("v.yaml", []byte(src))
+	if err != nil {
+		t.Fatalf("{} for a concurrency limit: %v", err)
+	}
+	if len(s.Config.Overrides) != 1 || s.Config.Overrides[0].Limit != 0 {
+		t.Errorf("overrides %+v, want the first limit's alone", s.Config.Overrides)
+	}
+	_, err = Parse("v.yaml", []byte(strings.Replace(src, "{burst: 3}, {}", "{burst: 3}, {limit: 5}", 1)))
+	if err == nil || !strings.Contains(err.Error(), "v.yaml:4: lanes[1].limits[1]") || strings.Count(err.Error(), "\n") != 0 {
+		t.Errorf("a rate for a concurrency limit in a variant: %v, want one error at v.yaml:4", err)
+	}
+}

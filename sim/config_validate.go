@@ -126,6 +126,8 @@ func checkOverride(ck *checker, path string, o LaneOverride, c *Config) {
 	case o.Limit >= limits:
 		ck.add(path+".limit_index", "the chain has %d limit(s), so %d names none", limits, o.Limit)
 		return // its policy's defaults came from no limit
+	case !c.Limits[o.Limit].isRate():
+		return // checkConcurrencyChain says it has no policy to override
 	}
 	checkPolicy(ck, path, o.Policy)
 }
