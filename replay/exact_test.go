@@ -6,6 +6,7 @@ import (
 	"encoding/json"
 	"fmt"
 	"slices"
+	"strings"
 	"testing"
 	"time"
 
@@ -128,5 +129,19 @@ func TestFromScenario(t *testing.T) {
 	cfg.Lanes = []sim.LaneKind{sim.LaneAIMD}
 	if _, _, err := FromScenario(&cfg); err == nil {
 		t.Error("an AIMD-only scenario: no error")
+	}
+}
+
+// A concurrency limit counts requests in flight, which a log cannot tell:
+// replay refuses it, naming the field.
+func TestFromScenarioRefusesAConcurrencyLimit(t *testing.T) {
+	s, err := scenarios.LoadBuiltin("nat-per-user")
+	if err != nil {
+		t.Fatal(err)
+	}
+	cfg := *s.Config
+	cfg.Limits = append(slices.Clone(cfg.Limits), sim.Limit{Name: "in-flight", Key: sim.KeyUser, Concurrency: 2})
+	if _, _, err := FromScenario(&cfg); err == nil || !strings.Contains(err.Error(), "limits[1].concurrency") {
+		t.Errorf("a concurrency limit: %v, want an error at limits[1].concurrency", err)
 	}
 }

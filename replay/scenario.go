@@ -46,6 +46,9 @@ func FromScenario(cfg *sim.Config) ([]Limit, []string, error) {
 		if !ok {
 			errs = append(errs, fmt.Errorf("limits[%d].key: replay cannot count by %s", i, l.Key))
 		}
+		if l.Concurrency != 0 {
+			errs = append(errs, fmt.Errorf("limits[%d].concurrency: replay cannot count requests in flight (a log line is one instant, not a request's time in the service)", i))
+		}
 		for _, r := range cfg.Rules {
 			if r.Limit == i {
 				errs = append(errs, fmt.Errorf("limits[%d].changes: replay cannot push rules (a log has no run start to time them from)", i))

@@ -70,6 +70,8 @@ var limitFieldCases = map[string]fieldCase{
 	"headers":  {limit: "{key: ip, limit: 3, window: 1s, headers: none}"},
 	"enforce":  {limit: "{key: ip, limit: 3, window: 1s, enforce: false}"},
 	"endpoint": {limit: "{key: ip, limit: 2, window: 1s, endpoint: login}"},
+	"concurrency": {limit: "{key: ip, limit: 3, window: 1s}\n  - {key: user, concurrency: 2}",
+		err: "limits[1].concurrency: replay cannot count requests in flight"},
 	"changes": {limit: "{key: ip, limit: 3, window: 1s, changes: [{at: 2s, limit: 1}]}",
 		err: "limits[0].changes: replay cannot push rules"},
 	"state":          {limit: "{key: ip, limit: 3, window: 1s, state: shared}", extra: "topology: {replicas: 2}"},

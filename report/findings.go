@@ -16,6 +16,7 @@ func Findings(r sim.Result) []string {
 	var out []string
 	out = append(out, ruleFindings(r)...)
 	out = append(out, shadowFindings(r)...)
+	out = append(out, concurrencyFindings(r)...)
 	out = append(out, overLimit(r)...)
 	out = append(out, twins(r)...)
 	out = append(out, limitedNothingFinding(r)...)
@@ -33,6 +34,7 @@ func Findings(r sim.Result) []string {
 	}
 	out = append(out, retries(r)...)
 	out = append(out, shedding(r)...)
+	out = append(out, sheddingFindings(r)...)
 	out = append(out, classGaps(r)...)
 	for _, l := range r.Lanes {
 		if l.Pending > 0 {

@@ -237,6 +237,7 @@ func laneVerdict(r sim.Result, l sim.LaneResult) verdict {
 	}
 	parts = append(parts, out+".")
 	parts = append(parts, fleetVerdict(l)...)
+	parts = append(parts, sheddingVerdict(l)...)
 	if len(l.NearLimit) > 0 {
 		var ns []string
 		for _, n := range l.NearLimit {

@@ -45,6 +45,9 @@ type jsonLimit struct {
 	Limit   int64   `json:"limit"`
 	WindowS float64 `json:"window_s"`
 	Burst   int64   `json:"burst"`
+	// Concurrency, for a concurrency limit: the most requests of a key in
+	// flight at once (limit, window_s and burst are then 0).
+	Concurrency int64 `json:"concurrency,omitempty"`
 	// Shadow is true for a limit that starts as a dry run (enforce: false).
 	Shadow bool `json:"shadow,omitempty"`
 	// State, with a topology: where the limit's state lives, in the scenario's words.
@@ -122,6 +125,23 @@ type jsonLane struct {
 	// NearLimit: an envoy_ratelimit lane's near_limit statistic, per limit
 	// (present in such lanes only).
 	NearLimit []jsonLimitCount `json:"near_limit,omitempty"`
+	// InFlight: per concurrency limit of the chain, the most requests of one
+	// key in flight at once (present when the chain has one).
+	InFlight []jsonLimitCount `json:"in_flight,omitempty"`
+	// ShedBy: per load shedder of the backend, the attempts it shed (present
+	// with shedders); Criticality: the outcomes per criticality (present with
+	// shedders or a group not critical).
+	ShedBy      []jsonLimitCount  `json:"shed_by,omitempty"`
+	Criticality []jsonCriticality `json:"criticality,omitempty"`
+}
+
+type jsonCriticality struct {
+	Criticality    string `json:"criticality"`
+	Offered        int64  `json:"offered"`
+	Served         int64  `json:"served"`
+	Refused        int64  `json:"refused"`
+	Shed           int64  `json:"shed"`
+	ShedByShedders int64  `json:"shed_by_shedders"`
 }
 
 type jsonKeyTable struct {
@@ -401,7 +421,7 @@ func (c comparison) fillJSON(run *jsonRun) {
 	topo := c.topology()
 	run.Topology = topologySpecJSON(topo)
 	for _, l := range r.Limits {
-		jl := jsonLimit{Name: l.Name, Key: l.Key.String(), Limit: l.Policy.Limit, WindowS: secs(l.Policy.Window), Burst: l.Policy.EffectiveBurst(), Shadow: l.Shadow}
+		jl := jsonLimit{Name: l.Name, Key: l.Key.String(), Limit: l.Policy.Limit, WindowS: secs(l.Policy.Window), Burst: l.Policy.EffectiveBurst(), Shadow: l.Shadow, Concurrency: l.Concurrency}
 		if topo != nil {
 			placementJSON(&jl, l)
 		}
@@ -454,6 +474,15 @@ func (c comparison) fillJSON(run *jsonRun) {
 		}
 		for _, n := range l.NearLimit {
 			jl.NearLimit = append(jl.NearLimit, jsonLimitCount(n))
+		}
+		for _, n := range l.InFlight {
+			jl.InFlight = append(jl.InFlight, jsonLimitCount(n))
+		}
+		for _, n := range l.ShedBy {
+			jl.ShedBy = append(jl.ShedBy, jsonLimitCount(n))
+		}
+		for _, c := range l.Criticality {
+			jl.Criticality = append(jl.Criticality, jsonCriticality{c.Criticality.String(), c.Offered, c.Served, c.Refused, c.Shed, c.ShedByShedders})
 		}
 		run.Lanes = append(run.Lanes, jl)
 	}

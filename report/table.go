@@ -110,6 +110,10 @@ func writeFindings(w io.Writer, fs []string, width int) {
 func describeLimits(limits []sim.Limit) string {
 	var parts []string
 	for _, l := range limits {
+		if l.Concurrency > 0 {
+			parts = append(parts, describeConcurrency(l))
+			continue
+		}
 		p := l.Policy
 		s := fmt.Sprintf("%s %d per %s", scenarios.Escape(l.Name), p.Limit, FormatDuration(p.Window))
 		if b := p.EffectiveBurst(); b != p.Limit {

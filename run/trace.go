@@ -29,7 +29,7 @@ type TraceFile struct {
 // nanoseconds of virtual time, so that every figure can be recomputed exactly.
 var traceColumns = []string{"scenario", "at_ns", "lane", "event", "client", "class", "key",
 	"request", "attempt", "cost", "delay_ns", "retry_after_ns", "limit", "remaining", "reset_ns", "latency_ns", "shadow",
-	"replica", "concurrency_limit", "in_flight", "drop_probability"}
+	"replica", "concurrency_limit", "in_flight", "drop_probability", "shedder"}
 
 // TraceIsJSONL reports whether the trace's name asks for JSON lines rather than CSV.
 func TraceIsJSONL(path string) (bool, error) {
@@ -235,6 +235,8 @@ func (s *traceSink) Record(r *sim.TraceRecord) error {
 			} else {
 				null(col)
 			}
+		case "shedder":
+			str(col, r.Shedder)
 		}
 	}
 	if t.jsonl {

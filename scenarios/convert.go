@@ -1,6 +1,7 @@
 package scenarios
 
 import (
+	"cmp"
 	"errors"
 	"fmt"
 	"slices"
@@ -148,9 +149,13 @@ func (b *builder) limits(specs []limitSpec) []sim.Limit {
 		if name == "" {
 			name = key.String()
 		}
+		window := defaultWindow
+		if l.Concurrency != 0 {
+			window = 0 // a concurrency limit has no rate: a window given is sim's error
+		}
 		limits = append(limits, sim.Limit{Name: name, Key: key, Policy: algorithms.Policy{
-			Limit: l.Limit, Window: durOr(l.Window, defaultWindow), Burst: l.Burst}, NoHeaders: l.Headers == "none",
-			Shadow: l.Enforce != nil && !*l.Enforce, Endpoint: l.Endpoint})
+			Limit: l.Limit, Window: durOr(l.Window, window), Burst: l.Burst}, NoHeaders: l.Headers == "none",
+			Shadow: l.Enforce != nil && !*l.Enforce, Endpoint: l.Endpoint, Concurrency: l.Concurrency})
 	}
 	return limits
 }
@@ -175,6 +180,7 @@ func (b *builder) client(cs *clientSpec, path string, index int) sim.ClientGroup
 	if cs.Retry != nil {
 		g.Retry = b.retry(cs.Retry, path+".retry")
 	}
+	g.Criticality, _ = sim.ParseCriticality(cmp.Or(cs.Criticality, sim.Critical.String()))
 	return g
 }
 
@@ -264,6 +270,7 @@ func backend(bs *backendSpec) *sim.Backend {
 	if bs.Service != nil {
 		be.Service = service(bs.Service)
 	}
+	be.Shedding = shedding(bs.Shedding)
 	for _, ch := range bs.Changes {
 		c := sim.BackendChange{At: durOr(ch.At, 0)}
 		if ch.Capacity != nil {

@@ -174,6 +174,9 @@ func (b *builder) variantLimit(path string, c *sim.Config, lane, i int, l varian
 		b.addf(path, "the chain has %d limit(s), so this entry has none to change", len(c.Limits))
 		return
 	}
+	if c.Limits[i].Concurrency != 0 && l == (variantLimitSpec{}) {
+		return // {} keeps a concurrency limit as it is, the same in every lane
+	}
 	p := c.Limits[i].Policy
 	if l.Limit != 0 {
 		p.Limit = l.Limit

@@ -194,8 +194,11 @@ func toFile(s *Scenario) (*fileSpec, error) {
 		}
 		for _, l := range c.Limits {
 			ls := limitSpec{Name: l.Name, Key: l.Key.String(), Limit: l.Policy.Limit,
-				Window: dur(l.Policy.Window), Burst: l.Policy.Burst, Endpoint: l.Endpoint}
-			if l.NoHeaders {
+				Window: dur(l.Policy.Window), Burst: l.Policy.Burst, Endpoint: l.Endpoint, Concurrency: l.Concurrency}
+			if l.Concurrency != 0 {
+				ls.Window = nil
+			}
+			if l.NoHeaders && l.Concurrency == 0 {
 				ls.Headers = "none"
 			}
 			if l.Shadow {
@@ -233,7 +236,7 @@ func toFile(s *Scenario) (*fileSpec, error) {
 		}
 		if be := c.Backend; be != nil {
 			bs := &backendSpec{Capacity: &be.Capacity, Queue: be.QueueSize, Service: serviceToFile(be.Service),
-				RetryAfter: optDur(be.RetryAfter)}
+				RetryAfter: optDur(be.RetryAfter), Shedding: sheddingToFile(be.Shedding)}
 			for _, ch := range be.Changes {
 				cs := changeSpec{At: dur(ch.At), Capacity: &ch.Capacity}
 				if ch.Service.Mean > 0 {
@@ -252,6 +255,9 @@ func toFile(s *Scenario) (*fileSpec, error) {
 
 func clientToFile(g sim.ClientGroup) clientSpec {
 	cs := clientSpec{Name: g.Name, Count: &g.Count, Cost: g.Cost, Pace: g.Pace}
+	if g.Criticality != sim.Critical {
+		cs.Criticality = g.Criticality.String()
+	}
 	if id := g.Identity; id != (sim.Identity{}) {
 		cs.Identity = &identitySpec{User: id.User, IP: id.IP, APIKey: id.APIKey, Tenant: id.Tenant, Endpoint: id.Endpoint}
 	}

@@ -41,15 +41,16 @@ type fileSpec struct {
 }
 
 type limitSpec struct {
-	Name     string     `yaml:"name,omitempty" doc:"names the limit in refusals (default the key)"`
-	Key      string     `yaml:"key,omitempty" enum:"key" doc:"what the limit counts by (default global)"`
-	Limit    int64      `yaml:"limit" required:"true" check:"positive" doc:"cost units admitted per window"`
-	Window   *Duration  `yaml:"window,omitempty" check:"positive" doc:"the window the limit is stated over (default 1s)"`
-	Burst    int64      `yaml:"burst,omitempty" check:"nonneg" doc:"largest burst, in cost units (default the limit)"`
-	Headers  string     `yaml:"headers,omitempty" enum:"limit_headers" doc:"sent: the limit appears in the quota headers; none: it never does, so clients cannot read how fast to probe (default sent)"`
-	Enforce  *bool      `yaml:"enforce,omitempty" doc:"false makes the limit a shadow (dry run, as nginx limit_req_dry_run): it counts the requests it would refuse and lets them go on, sends no quota headers and delays nothing; its state is charged as if it enforced (default true)"`
-	Endpoint string     `yaml:"endpoint,omitempty" doc:"the limit counts only requests to this endpoint (clients whose identity.endpoint is it); the others pass it as if it were not in the chain (default every request)"`
-	Changes  []ruleSpec `yaml:"changes,omitempty" doc:"rule pushes for this limit, in time order: from at on, a new limit, window, burst or enforcement; a new limit, window or burst starts every key afresh, a change of enforcement alone keeps the state"`
+	Name        string     `yaml:"name,omitempty" doc:"names the limit in refusals (default the key)"`
+	Key         string     `yaml:"key,omitempty" enum:"key" doc:"what the limit counts by (default global)"`
+	Limit       int64      `yaml:"limit,omitempty" check:"positive" doc:"cost units admitted per window (required unless concurrency is given)"`
+	Concurrency int64      `yaml:"concurrency,omitempty" check:"positive" doc:"instead of limit and window: a concurrency limit, at most this many requests of a key in flight at once (Stripe's concurrent requests limiter, nginx limit_conn, HAProxy maxconn), whatever their cost; a request holds its place from its admission (delayed or not) until its answer (the backend's, or a later limit's refusal; with no backend at once), refused while every place is taken, with no Retry-After and no quota headers; never the first limit, not with a topology"`
+	Window      *Duration  `yaml:"window,omitempty" check:"positive" doc:"the window the limit is stated over (default 1s)"`
+	Burst       int64      `yaml:"burst,omitempty" check:"nonneg" doc:"largest burst, in cost units (default the limit)"`
+	Headers     string     `yaml:"headers,omitempty" enum:"limit_headers" doc:"sent: the limit appears in the quota headers; none: it never does, so clients cannot read how fast to probe (default sent)"`
+	Enforce     *bool      `yaml:"enforce,omitempty" doc:"false makes the limit a shadow (dry run, as nginx limit_req_dry_run): it counts the requests it would refuse and lets them go on, sends no quota headers and delays nothing; its state is charged as if it enforced (default true)"`
+	Endpoint    string     `yaml:"endpoint,omitempty" doc:"the limit counts only requests to this endpoint (clients whose identity.endpoint is it); the others pass it as if it were not in the chain (default every request)"`
+	Changes     []ruleSpec `yaml:"changes,omitempty" doc:"rule pushes for this limit, in time order: from at on, a new limit, window, burst or enforcement; a new limit, window or burst starts every key afresh, a change of enforcement alone keeps the state"`
 
 	State        string        `yaml:"state,omitempty" enum:"state" doc:"with a topology: where the limit's state lives: local (each replica counts alone), shared (one state in the store, a store call per decision) or synced (counted locally, synced with the store every sync_interval) (default local)"`
 	LocalLimit   string        `yaml:"local_limit,omitempty" enum:"local_limit" doc:"state local: each replica enforces the full limit, or divided: its share of the limit (and burst) over the current replica count, shares differing by at most 1 and summing to the limit, so the fleet never admits more; with fewer per window than replicas some replicas have none and refuse (validate warns); divided anew at each autoscaler step (default full)"`
@@ -224,13 +225,14 @@ type throttleSpec struct {
 }
 
 type clientSpec struct {
-	Name     string        `yaml:"name,omitempty" doc:"the class of these clients in per-class outcomes (default group<index>)"`
-	Count    *int          `yaml:"count,omitempty" check:"positive" doc:"how many identical clients (default 1)"`
-	Identity *identitySpec `yaml:"identity,omitempty" doc:"each client's keys; {i} is the client's index in the group, {g} the group name"`
-	Cost     int64         `yaml:"cost,omitempty" check:"positive" doc:"cost units per request (default 1)"`
-	Arrivals []arrivalSpec `yaml:"arrivals" required:"true" doc:"when each client sends: the union of these components"`
-	Retry    *retrySpec    `yaml:"retry,omitempty" doc:"what a client does after a refusal, a shed or a local drop (default give up)"`
-	Pace     bool          `yaml:"pace,omitempty" doc:"read the quota headers of every answer and, when no quota is left, send nothing until the reset they give"`
+	Name        string        `yaml:"name,omitempty" doc:"the class of these clients in per-class outcomes (default group<index>)"`
+	Count       *int          `yaml:"count,omitempty" check:"positive" doc:"how many identical clients (default 1)"`
+	Identity    *identitySpec `yaml:"identity,omitempty" doc:"each client's keys; {i} is the client's index in the group, {g} the group name"`
+	Cost        int64         `yaml:"cost,omitempty" check:"positive" doc:"cost units per request (default 1)"`
+	Arrivals    []arrivalSpec `yaml:"arrivals" required:"true" doc:"when each client sends: the union of these components"`
+	Retry       *retrySpec    `yaml:"retry,omitempty" doc:"what a client does after a refusal, a shed or a local drop (default give up)"`
+	Pace        bool          `yaml:"pace,omitempty" doc:"read the quota headers of every answer and, when no quota is left, send nothing until the reset they give"`
+	Criticality string        `yaml:"criticality,omitempty" enum:"criticality" doc:"how much the group's requests matter to the backend's load shedders, in Google's names, most critical first: critical_plus, critical, sheddable_plus or sheddable (default critical)"`
 }
 
 type identitySpec struct {
@@ -268,11 +270,29 @@ type retrySpec struct {
 }
 
 type backendSpec struct {
-	Capacity   *int         `yaml:"capacity,omitempty" check:"nonneg" doc:"requests served in parallel (default 1; 0 is an outage: every request gets 503)"`
-	Queue      int          `yaml:"queue,omitempty" check:"nonneg" doc:"requests that may wait for a server; one more is shed with 503 (default 0)"`
-	Service    *serviceSpec `yaml:"service" required:"true" doc:"the service time of one request"`
-	Changes    []changeSpec `yaml:"changes,omitempty" doc:"capacity and service-time changes over time: slowdown, outage, recovery"`
-	RetryAfter *Duration    `yaml:"retry_after,omitempty" check:"positive" doc:"Retry-After sent with a 503 when the backend sheds, rounded up to whole seconds in the header (default none)"`
+	Capacity   *int          `yaml:"capacity,omitempty" check:"nonneg" doc:"requests served in parallel (default 1; 0 is an outage: every request gets 503)"`
+	Queue      int           `yaml:"queue,omitempty" check:"nonneg" doc:"requests that may wait for a server; one more is shed with 503 (default 0)"`
+	Service    *serviceSpec  `yaml:"service" required:"true" doc:"the service time of one request"`
+	Changes    []changeSpec  `yaml:"changes,omitempty" doc:"capacity and service-time changes over time: slowdown, outage, recovery"`
+	RetryAfter *Duration     `yaml:"retry_after,omitempty" check:"positive" doc:"Retry-After sent with a 503 when the backend sheds, rounded up to whole seconds in the header (default none)"`
+	Shedding   *sheddingSpec `yaml:"shedding,omitempty" doc:"load shedders in front of the backend, which answer 503 by the clients' criticality to requests the limits admitted (default none)"`
+}
+
+type sheddingSpec struct {
+	FleetUsage  *fleetUsageSpec  `yaml:"fleet_usage,omitempty" doc:"Stripe's fleet usage load shedder: keeps a share of the workers for the most critical requests"`
+	Utilisation *utilisationSpec `yaml:"utilisation,omitempty" doc:"Stripe's worker utilisation load shedder: sheds the least critical requests first while the workers are busy or the queue old"`
+	RetryAfter  *Duration        `yaml:"retry_after,omitempty" check:"positive" doc:"Retry-After sent with a shed request's 503 (default the backend's retry_after)"`
+}
+
+type fleetUsageSpec struct {
+	Reserve float64 `yaml:"reserve" required:"true" check:"positive" doc:"the share of the capacity kept, in (0, 1): while the requests in the backend, served and queued, are at least (1 - reserve) × capacity, every request less critical than keep is shed (Stripe keeps about 0.2)"`
+	Keep    string  `yaml:"keep,omitempty" enum:"criticality" doc:"the least critical criticality the reserve is kept for (default critical)"`
+}
+
+type utilisationSpec struct {
+	Threshold float64   `yaml:"threshold,omitempty" check:"positive" doc:"overloaded while busy workers are at least this share of the capacity, in (0, 1]"`
+	QueueAge  *Duration `yaml:"queue_age,omitempty" check:"positive" doc:"overloaded while the oldest queued request has waited at least this long"`
+	Escalate  *Duration `yaml:"escalate,omitempty" check:"positive" doc:"overload sheds sheddable at once, then one criticality more after each escalate of overload (sheddable_plus, then critical; never critical_plus) (default 1s)"`
 }
 
 type serviceSpec struct {

@@ -96,6 +96,9 @@ func checkBuild(ck *checker, c Config) {
 			continue
 		}
 		for i := range c.Limits {
+			if !c.Limits[i].isRate() {
+				continue // the same table in every lane, checked by checkConcurrencyLimit
+			}
 			p := c.policy(li, i)
 			path := fmt.Sprintf("limits[%d]", i)
 			if j := c.override(li, i); j >= 0 {

@@ -20,6 +20,9 @@ func (c Config) withDefaults() Config {
 		if c.Limits[i].Name == "" {
 			c.Limits[i].Name = c.Limits[i].Key.String()
 		}
+		if !c.Limits[i].isRate() {
+			c.Limits[i].NoHeaders = true // a place in flight is no quota a header states
+		}
 	}
 	c.Rules = slices.Clone(c.Rules)
 	slices.SortStableFunc(c.Rules, func(a, b RuleChange) int { return cmpDuration(a.At, b.At) })

@@ -21,6 +21,8 @@ import (
 //   - every request served by a backend, and every scheduled backend change;
 //   - every time a pacing client holds a request until its quota resets (see
 //     pacingHolds);
+//   - every retry of a backlog that overloads a concurrency limit (see
+//     concurrencyRetries);
 //   - with a topology, in each lane it applies to: the store's events of every
 //     attempt that calls it (two for an atomic check, three for a racy one,
 //     when the store takes time), every sync of a synced limit and every
@@ -53,6 +55,9 @@ func (c Config) EstimateEvents() int64 {
 	for _, g := range c.Clients {
 		perLane += c.pacingHolds(g)
 	}
+	if arrivals > 0 {
+		perLane += c.concurrencyRetries(arrivals)
+	}
 	if c.Backend != nil {
 		perLane += min(arrivals, capacity) + float64(len(c.Backend.Changes))
 	}
@@ -71,6 +76,10 @@ func (c Config) EstimateEvents() int64 {
 func (c Config) capacity(d time.Duration) float64 {
 	most := math.Inf(1)
 	for _, l := range c.Limits {
+		if !l.isRate() {
+			most = min(most, c.concurrencyCapacity(l, d))
+			continue
+		}
 		per := float64(l.Policy.EffectiveBurst()) + float64(l.Policy.Limit)*float64(d)/float64(l.Policy.Window)
 		most = min(most, per*float64(c.keys(l.Key))*float64(c.fleetShare(l)))
 	}
@@ -114,6 +123,9 @@ func (c Config) pacingHolds(g ClientGroup) float64 {
 	}
 	mu, w := math.Inf(1), 1.0
 	for _, l := range c.Limits {
+		if !l.isRate() {
+			continue // sends no quota headers: nobody paces on it
+		}
 		share := float64(l.Policy.Limit) / seconds(l.Policy.Window) / float64(c.clients()) * float64(c.keys(l.Key))
 		if share < mu {
 			mu, w = share, max(1, math.Ceil(seconds(l.Policy.Window)))
@@ -154,7 +166,9 @@ func refusedShare(n, capacity float64) float64 {
 func (c Config) refill() float64 {
 	var most float64
 	for _, l := range c.Limits {
-		most = max(most, float64(l.Policy.Window)/float64(l.Policy.Limit))
+		if l.isRate() {
+			most = max(most, float64(l.Policy.Window)/float64(l.Policy.Limit))
+		}
 	}
 	return most
 }

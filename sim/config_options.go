@@ -123,6 +123,9 @@ func (c *Config) LaneRule(i, limit int) (KeyRule, error) {
 // applies: a limit's, or one a rule push sets.
 func checkStart(ck *checker, path string, c *Config, i int, start int64) {
 	for l := range c.Limits {
+		if !c.Limits[l].isRate() {
+			continue
+		}
 		if b := c.policy(i, l).EffectiveBurst(); start > b {
 			ck.add(path, "%d is above the burst %d of limits[%d] in this lane: a bucket holds at most its burst", start, b, l)
 			return

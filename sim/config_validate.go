@@ -41,6 +41,7 @@ func (c Config) validate(ck checker) error {
 		ck.add("lanes", "at least one lane is needed (leave lanes out for all %s)", countWord(len(DefaultLanes())))
 	}
 	checkLanes(&ck, &c)
+	checkConcurrencyChain(&ck, &c)
 	limitNames := map[string]int{}
 	for i, l := range c.Limits {
 		path := fmt.Sprintf("limits[%d]", i)
@@ -126,6 +127,8 @@ func checkOverride(ck *checker, path string, o LaneOverride, c *Config) {
 	case o.Limit >= limits:
 		ck.add(path+".limit_index", "the chain has %d limit(s), so %d names none", limits, o.Limit)
 		return // its policy's defaults came from no limit
+	case !c.Limits[o.Limit].isRate():
+		return // checkConcurrencyChain says it has no policy to override
 	}
 	checkPolicy(ck, path, o.Policy)
 }
@@ -133,6 +136,10 @@ func checkOverride(ck *checker, path string, o LaneOverride, c *Config) {
 func checkLimit(ck *checker, path string, l Limit) {
 	if !keyEnum.valid(l.Key) {
 		ck.add(path+".key", "unknown key %v", l.Key)
+	}
+	if !l.isRate() {
+		checkConcurrencyLimit(ck, path, l)
+		return
 	}
 	checkPolicy(ck, path, l.Policy)
 }
@@ -187,6 +194,7 @@ func checkGroup(ck *checker, path string, g ClientGroup, c *Config) {
 		checkArrival(ck, fmt.Sprintf("%s.arrivals[%d]", path, i), a, ck.within(c.Duration))
 	}
 	checkRetry(ck, path+".retry", g.Retry)
+	checkCriticality(ck, path, g.Criticality)
 }
 
 // checkArrival reports what is wrong with arrival a of a scenario that lasts
@@ -307,6 +315,9 @@ func checkBackend(ck *checker, path string, b Backend, duration time.Duration) {
 		ck.add(path+".queue", "must not be negative, got %d", b.QueueSize)
 	}
 	ck.positive(path+".service.mean", b.Service.Mean)
+	if b.Shedding != nil {
+		checkShedding(ck, path+".shedding", b.Shedding)
+	}
 	if !serviceEnum.valid(b.Service.Kind) {
 		ck.add(path+".service.distribution", "unknown distribution %v", b.Service.Kind)
 	}

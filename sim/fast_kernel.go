@@ -62,7 +62,7 @@ func (cls *kernelClass) addTo(unique, attempts, admitted, succeeded, refused, ga
 // kernelFits reports whether the lane's world fits the kernel (see kernel),
 // but for the quick path and the trace.
 func (l *lane) kernelFits() bool {
-	if kernelOff || l.fleet != nil || l.conc != nil || l.gate != nil || l.backend != nil {
+	if kernelOff || l.fleet != nil || l.conc != nil || l.gate != nil || l.backend != nil || l.concs != nil {
 		return false
 	}
 	for g := range l.pop.groups {

@@ -23,7 +23,7 @@ func (l *lane) quickPath() admitter {
 // beyond its verdict and delay: one limit in the chain, counting every client,
 // not a shadow, no trace to write and no pacing client to read its headers.
 func (l *lane) answerUnread() bool {
-	if l.trace != nil || len(l.chain) != 1 || l.shadow[0] || l.pop.scoped {
+	if l.trace != nil || len(l.chain) != 1 || l.shadow[0] || l.pop.scoped || l.concs != nil {
 		return false
 	}
 	if !l.cfg.Limits[0].NoHeaders {

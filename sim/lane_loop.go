@@ -42,6 +42,7 @@ type lane struct {
 	quick          admitter            // the chain's one limit when its verdict alone will do (quickPath), else nil
 	direct         directPath          // the one limit's direct path, if it has one (setQuickPath)
 	kern           kernel              // the arrivals-only loop, when the lane fits it (fast_kernel.go)
+	concs          []int               // the chain's concurrency limits (lane_concurrency.go)
 
 	clients  []clientState
 	arrivals []arrivalState   // each client's first arrival component; nil when every group is oneShot or superposed
@@ -52,6 +53,8 @@ type lane struct {
 	means    []superposedMean // per group: its mean gap, if superposed
 	reqs     requests
 	backend  *backend
+	sheds    *shedders // the backend's load shedders; nil without (lane_shedding.go)
+	shedder  string    // the shedder shedding now, for the trace
 
 	m      metrics
 	events int64 // processed so far
@@ -291,6 +294,7 @@ func (l *lane) attempt(r int32) {
 		return
 	}
 	answer, quota, refused := l.decideChain(c, now, req.cost)
+	l.holdPlaces(r)
 	l.act(r, answer, quota, refused, atRetryAfter)
 }
 
@@ -421,6 +425,9 @@ func (l *lane) admit(r int32) {
 // enter hands request r to the backend (through the concurrency limit of a
 // concurrency-limiter lane). It reports false when that limit shed the request.
 func (l *lane) enter(r int32) bool {
+	if l.sheds != nil && l.shedding(r) {
+		return false
+	}
 	if l.conc != nil {
 		req := &l.reqs.all[r]
 		ok := l.concAcquire(req.client)
@@ -443,6 +450,7 @@ func (l *lane) enter(r int32) bool {
 }
 
 func (l *lane) refuse(r int32, limit int, d algorithms.Decision) {
+	l.releasePlaces(r)
 	req := &l.reqs.all[r]
 	name := l.cfg.Limits[limit].Name
 	l.m.refused(l.eng.Now(), l.pop.groupOf[req.client], limit, d, l.cfg.HeaderStyle, l.limits)
@@ -455,12 +463,13 @@ func (l *lane) refuse(r int32, limit int, d algorithms.Decision) {
 // shed answers 503: over the concurrency limit, or the backend is full or down. The
 // answer carries retryAfter as its Retry-After, if positive.
 func (l *lane) shed(r int32, retryAfter time.Duration) {
+	l.releasePlaces(r)
 	req := &l.reqs.all[r]
 	l.m.shed(l.eng.Now(), l.pop.groupOf[req.client], retryAfter)
 	l.throttleAnswer(req.client, false)
 	if l.trace != nil && l.err == nil {
 		l.fillRecord(TraceShed, r)
-		l.rec.RetryAfter = retryAfter
+		l.rec.RetryAfter, l.rec.Shedder = retryAfter, l.shedder
 		l.err = l.trace.Record(&l.rec)
 	}
 	l.fail(r, retryAfter, statusShed)
@@ -501,6 +510,7 @@ func (l *lane) backendShed(r int32, retryAfter time.Duration) {
 
 // succeed answers 200 to request r.
 func (l *lane) succeed(r int32) {
+	l.releasePlaces(r)
 	now := l.eng.Now()
 	req := &l.reqs.all[r]
 	latency := now - req.entered

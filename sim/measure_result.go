@@ -44,6 +44,18 @@ type LaneResult struct {
 	// ones too. Limits in a topology count it in the store, so only shared
 	// ones have it; nil in other lanes.
 	NearLimit []LimitCount
+	// InFlight is, per concurrency limit of the chain (Limit.Concurrency), in
+	// chain order, the most requests of one key it had in flight at once:
+	// never more than its Concurrency. Nil when the chain has none, and in a
+	// lane without a chain.
+	InFlight []LimitCount
+	// ShedBy is, per load shedder of the backend (Backend.Shedding), in the
+	// order they decide, the attempts it shed (counted in Shed too); nil
+	// without shedders. Criticality is the outcomes per criticality of the
+	// client groups, most critical first: nil when no shedder is set and
+	// every group is critical.
+	ShedBy      []LimitCount
+	Criticality []CriticalityResult
 	// RefusalStatus is the HTTP status the lane refuses with
 	// (Config.RefusalStatus): 429 unless the lane or its product says another.
 	RefusalStatus int

@@ -36,7 +36,7 @@ const maxSharedKeys = 1 << 16
 // saves processor time but, with cores to spare, not wall time.
 func sharingLanes(cfg *Config, opt Options, pop *population) []int {
 	if sharedOff || opt.Trace != nil || len(cfg.Rules) > 0 || cfg.Topology != nil || cfg.Backend != nil ||
-		len(cfg.Limits) != 1 || cfg.Limits[0].Shadow || pop.keys[0].len() > maxSharedKeys || pop.clients() >= collectFrom ||
+		len(cfg.Limits) != 1 || cfg.Limits[0].Shadow || cfg.Limits[0].Concurrency > 0 || pop.keys[0].len() > maxSharedKeys || pop.clients() >= collectFrom ||
 		(len(cfg.Lanes) <= runtime.GOMAXPROCS(0) && !sharedAlways) {
 		return nil
 	}

@@ -107,6 +107,7 @@ func newLane(ctx context.Context, index int, cfg *Config, pop *population, trace
 	if cfg.Backend != nil {
 		seed := engine.NewStream(cfg.Seed, labelService)
 		l.backend = newBackend(cfg.Backend, seed.Uint64())
+		l.sheds = newShedders(cfg.Backend, len(pop.groups))
 	}
 	l.cold = pop.clients() >= warmFrom || pop.keys[0].len() >= warmFrom || warmAlways
 	l.setKernel()
@@ -188,11 +189,11 @@ func (l *lane) buildChain(kind LaneKind) error {
 	}
 	for i := range l.cfg.Limits {
 		p := l.cfg.policy(l.index, i)
-		d, err := newDecider(l.cfg.ruleOf(kind, i), p, l.pop.keys[i].len())
+		d, err := l.limitDecider(kind, i, p)
 		if err != nil {
-			return FieldErrors{{Field: "limits[" + itoa(i) + "]", Problem: err.Error()}}
+			return err
 		}
-		l.chain = append(l.chain, l.bounded(d, i, p))
+		l.chain = append(l.chain, d)
 		l.policies = append(l.policies, p)
 		l.limits = append(l.limits, l.cfg.Limits[i])
 		l.limits[i].Policy = p
@@ -369,5 +370,7 @@ func (l *lane) result() LaneResult {
 	lr.Adaptive = l.adapt.state(len(lr.Series))
 	lr.KeyTables = slices.Concat(l.keyTables, l.keyTablesNow())
 	lr.NearLimit = l.nearLimits()
+	lr.InFlight = l.inFlightPeaks()
+	lr.ShedBy, lr.Criticality = l.sheddingResult(lr.Classes)
 	return lr
 }

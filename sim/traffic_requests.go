@@ -22,6 +22,7 @@ type request struct {
 	raDue     time.Duration // the instant a Retry-After pointed to; -1 if none
 	entered   time.Duration // when it entered the backend
 	started   time.Duration // when its first attempt was made
+	places    uint64        // bit i: it holds a place of concurrency limit i of the chain (lane_concurrency.go)
 }
 
 // requests is a pool of live requests addressed by index, reusing freed slots.

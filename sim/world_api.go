@@ -85,7 +85,10 @@ type TraceRecord struct {
 	// Shadow is, on TraceAdmit, TraceDelay and TraceRefuse, the shadow limit
 	// (Limit.Shadow) that would have refused the attempt, the first in chain
 	// order; "" when none would have.
-	Shadow  string
+	Shadow string
+	// Shedder is, on TraceShed, the load shedder that shed the attempt
+	// (ShedderNames); "" for a shed of the backend or a concurrency lane.
+	Shedder string
 	Latency time.Duration // TraceSuccess: time in the backend
 	// Concurrency is true in a concurrency-limiter lane (AIMD, Vegas, Gradient2), whose
 	// ConcurrencyLimit and InFlight are then the limit on requests in flight and

@@ -71,6 +71,9 @@ const (
 	MaxBuckets = 1_000_000
 	// MaxQueue bounds a backend's queue (memory per lane).
 	MaxQueue = 10_000_000
+	// MaxConcurrency bounds a concurrency limit (Limit.Concurrency): more in
+	// flight at once than any run could hold.
+	MaxConcurrency = 1_000_000_000
 	// MaxChanges bounds a backend's scheduled changes.
 	MaxChanges = 100_000
 )

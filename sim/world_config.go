@@ -78,6 +78,18 @@ type Limit struct {
 	Name   string // names the limit in refusals; defaults to "<key>"
 	Key    KeyKind
 	Policy algorithms.Policy
+	// Concurrency, when positive, makes the limit a concurrency limit instead
+	// of a rate (Stripe's concurrent-requests limiter, nginx limit_conn,
+	// HAProxy maxconn per key): at most Concurrency requests of a key in
+	// flight at once, whatever their cost; Policy is then zero. A request is
+	// in flight from the instant the chain admits it (delayed or not) until
+	// its answer: the backend's (success, or 503 when it sheds), or a later
+	// limit's refusal. Without a backend a request is answered the instant it
+	// is released, so it holds its place only while a leaky limit delays it.
+	// A refusal carries no Retry-After (no one knows when a place frees), and
+	// the limit sends no quota headers. Not with a Topology; never the first
+	// limit of the chain (the most admitted in a window is measured on it).
+	Concurrency int64
 	// NoHeaders keeps the limit out of every quota header (RateLimit,
 	// RateLimit-Policy, X-RateLimit-*): a security limit on an unauthenticated
 	// endpoint need not tell an attacker how fast to probe. Retry-After is still sent.
@@ -218,6 +230,9 @@ type ClientGroup struct {
 	Arrivals []Arrival
 	Cost     int64 // cost units per request; zero means 1
 	Retry    Retry
+	// Criticality is how much the group's requests matter to the load
+	// shedders (Backend.Shedding); the zero value is critical.
+	Criticality Criticality
 	// Pace makes the clients read the quota headers of every answer: when the
 	// quota left is 0 they hold every send, first attempts and retries alike,
 	// until the reset the headers give. Clients that do not pace discover the
@@ -345,6 +360,9 @@ type Backend struct {
 	// RetryAfter is the Retry-After sent with a 503 when the backend sheds (queue
 	// full, or down); zero sends none.
 	RetryAfter time.Duration
+	// Shedding is the load shedders in front of the backend; nil sheds only
+	// when the queue is full or the backend down.
+	Shedding *Shedding
 }
 
 // ServiceKind is the distribution of service times.
