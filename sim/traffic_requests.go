@@ -21,7 +21,12 @@ type request struct {
 	prevSleep time.Duration
 	raDue     time.Duration // the instant a Retry-After pointed to; -1 if none
 	entered   time.Duration // when it entered the backend
-	started   time.Duration // when its first attempt was made
+	started   time.Duration // when its first attempt was made (sent, with a round trip)
+	service   time.Duration // the service time of its latest attempt the backend took
+	// heardRA and heardStatus are the Retry-After and status of the answer on
+	// its way back to the client (evHear), with a round trip.
+	heardRA     time.Duration
+	heardStatus int32
 }
 
 // requests is a pool of live requests addressed by index, reusing freed slots.

@@ -19,6 +19,7 @@ const (
 	evStoreReply                   // a request's store call is answered, or times out
 	evReplicas                     // the autoscaler changes the fleet's size
 	evSync                         // a synced limit syncs with the store
+	evHear                         // a failed answer reaches its client, a half round trip later
 )
 
 // event is one scheduled happening of a lane: A and B are what its kind needs

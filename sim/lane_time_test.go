@@ -1,0 +1,151 @@
+package sim
+
+import (
+	"testing"
+	"time"
+
+	"github.com/rlsim/rlsim/algorithms"
+)
+
+// hourly is a limit of one request an hour: the first request passes, every
+// other is refused for the whole run.
+var hourly = []Limit{{Key: KeyGlobal, Policy: algorithms.Policy{Limit: 1, Window: time.Hour}}}
+
+// A client with a 40ms round trip retrying at once, forever: its refused
+// request reaches the limiter 20ms after it is sent and each retry 40ms after
+// the last, so in a run that ends at 1s (+1ns drain) it tries at 20ms + 40ms×k
+// for k = 0…24 — 25 attempts a second, not one per nanosecond.
+func TestRoundTripBoundsImmediateRetries(t *testing.T) {
+	cfg := Config{Duration: time.Second, Drain: 1, Lanes: []LaneKind{LaneFixedWindow}, Limits: hourly,
+		Clients: []ClientGroup{{Count: 1, RTT: 40 * time.Millisecond, Arrivals: []Arrival{{Kind: ArrivalBurst, Count: 2}},
+			Retry: Retry{Kind: RetryImmediate}}}}
+	var log traceLog
+	lane := mustRun(t, cfg, Options{Trace: &log}).Lanes[0]
+	at := attemptsAt(&log, LaneFixedWindow)
+	if len(at) != 25 {
+		t.Fatalf("request 2 made %d attempts, want 25 (at 20ms + 40ms×k ≤ 1s)", len(at))
+	}
+	for k, a := range at {
+		if want := 20*time.Millisecond + time.Duration(k)*40*time.Millisecond; a != want {
+			t.Errorf("attempt %d at %v, want %v", k+1, a, want)
+		}
+	}
+	if lane.Attempts != 26 || lane.Succeeded != 1 || lane.Pending != 1 {
+		t.Errorf("attempts %d succeeded %d pending %d, want 26, 1, 1", lane.Attempts, lane.Succeeded, lane.Pending)
+	}
+	// Request 1, admitted at 20ms, is heard at 40ms: its time to success is the round trip.
+	if got := lane.Classes[0].TimeToSuccess.Max; got != 40*time.Millisecond {
+		t.Errorf("time to success %v, want the round trip 40ms", got)
+	}
+}
+
+// Three requests at 0 on one server of 1s, no queue limit: they finish at 1s,
+// 2s and 3s (+ the round trip). A deadline abandons every answer heard after it;
+// the server still spent each one's second, wasted.
+func TestDeadlineAbandonsLateAnswersAndCountsWastedWork(t *testing.T) {
+	for _, tt := range []struct {
+		rtt, deadline        time.Duration
+		succeeded, abandoned int64
+		wasted               time.Duration
+	}{
+		{0, 1500 * time.Millisecond, 1, 2, 2 * time.Second},
+		{200 * time.Millisecond, 1200 * time.Millisecond, 1, 2, 2 * time.Second}, // heard at 1.2s: within
+		{200 * time.Millisecond, 1200*time.Millisecond - 1, 0, 3, 3 * time.Second},
+		{0, 3 * time.Second, 3, 0, 0},
+	} {
+		cfg := Config{Duration: 5 * time.Second, Lanes: []LaneKind{LaneTokenBucket},
+			Limits:  []Limit{{Key: KeyGlobal, Policy: algorithms.Policy{Limit: 100, Window: time.Second}}},
+			Clients: []ClientGroup{{Count: 1, RTT: tt.rtt, Deadline: tt.deadline, Arrivals: []Arrival{{Kind: ArrivalBurst, Count: 3}}}},
+			Backend: &Backend{Capacity: 1, QueueSize: 10, Service: Service{Mean: time.Second}}}
+		l := mustRun(t, cfg, Options{}).Lanes[0]
+		if l.Succeeded != tt.succeeded || l.Abandoned != tt.abandoned || l.GaveUp != tt.abandoned || l.WastedWork != tt.wasted {
+			t.Errorf("rtt %v deadline %v: succeeded %d abandoned %d gave up %d wasted %v, want %d, %d, %d, %v",
+				tt.rtt, tt.deadline, l.Succeeded, l.Abandoned, l.GaveUp, l.WastedWork, tt.succeeded, tt.abandoned, tt.abandoned, tt.wasted)
+		}
+		if l.Backend.Served != 3 || l.Classes[0].Abandoned != tt.abandoned {
+			t.Errorf("deadline %v: served %d, class abandoned %d, want 3 and %d", tt.deadline, l.Backend.Served, l.Classes[0].Abandoned, tt.abandoned)
+		}
+	}
+}
+
+// A refused request retried every delay stops at its 1s deadline: a retry that
+// would be sent at or after it is not sent.
+func TestDeadlineStopsRetries(t *testing.T) {
+	for _, tt := range []struct {
+		delay    time.Duration
+		attempts int
+	}{{300 * time.Millisecond, 4}, {250 * time.Millisecond, 4}, {250*time.Millisecond - 1, 5}} {
+		cfg := Config{Duration: 5 * time.Second, Lanes: []LaneKind{LaneFixedWindow}, Limits: hourly,
+			Clients: []ClientGroup{{Count: 1, Deadline: time.Second, Arrivals: []Arrival{{Kind: ArrivalBurst, Count: 2}},
+				Retry: Retry{Kind: RetryFixed, Delay: tt.delay}}}}
+		var log traceLog
+		l := mustRun(t, cfg, Options{Trace: &log}).Lanes[0]
+		if at := attemptsAt(&log, LaneFixedWindow); len(at) != tt.attempts {
+			t.Errorf("delay %v: %d attempts %v, want %d", tt.delay, len(at), at, tt.attempts)
+		}
+		if l.Abandoned != 1 || l.Pending != 0 {
+			t.Errorf("delay %v: abandoned %d pending %d, want 1, 0", tt.delay, l.Abandoned, l.Pending)
+		}
+	}
+}
+
+// A burst of n requests at 0 against a limit that admits one: n−1 are
+// refused and retried at once, forever, but a budget of ratio 0.5 holds n×1000
+// tokens and a retry costs 2000: ⌊n/2⌋ retries are sent, the refusals after
+// them given up. With n = 10 the last retry takes the budget to exactly 0.
+func TestRetryBudgetBoundsRetriesInARun(t *testing.T) {
+	for _, n := range []int{9, 10} {
+		cfg := Config{Duration: time.Second, Lanes: []LaneKind{LaneFixedWindow}, Limits: hourly,
+			Clients: []ClientGroup{{Count: 1, RTT: 40 * time.Millisecond, Arrivals: []Arrival{{Kind: ArrivalBurst, Count: n}},
+				Retry: Retry{Kind: RetryImmediate, Budget: &RetryBudget{Ratio: 0.5, TTL: 10 * time.Second}}}}}
+		l := mustRun(t, cfg, Options{}).Lanes[0]
+		retries := int64(n / 2)
+		if got := l.Attempts - l.Unique; got != retries {
+			t.Errorf("n=%d: %d retries, want %d", n, got, retries)
+		}
+		// Every refused request is given up: n−1 first refusals, of which
+		// retries were retried and refused again, each then denied.
+		if l.RetriesDenied != int64(n-1) || l.GaveUp != int64(n-1) || l.Classes[0].RetriesDenied != int64(n-1) {
+			t.Errorf("n=%d: denied %d gave up %d, want %d", n, l.RetriesDenied, l.GaveUp, n-1)
+		}
+	}
+}
+
+// On random traffic in a run shorter than the budget's ttl, no client retries
+// more than its requests × 1000/withdrawal + the reserve allow.
+func TestRetryBudgetHoldsOnRandomTraffic(t *testing.T) {
+	for seed := range uint64(6) {
+		ratio := []float64{0, 0.1, 0.3, 1}[seed%4]
+		minPer := int(seed % 3)
+		if ratio == 0 && minPer == 0 {
+			minPer = 2
+		}
+		budget := RetryBudget{Ratio: ratio, MinPerSecond: minPer, TTL: 10 * time.Second}
+		cfg := Config{Duration: 3 * time.Second, Drain: time.Second, Seed: seed, Lanes: []LaneKind{LaneTokenBucket},
+			Limits: []Limit{{Key: KeyGlobal, Policy: algorithms.Policy{Limit: 5, Window: time.Second}}},
+			Clients: []ClientGroup{{Count: 4, RTT: time.Duration(1+seed) * 7 * time.Millisecond,
+				Arrivals: []Arrival{{Kind: ArrivalPoisson, Rate: Rate{Count: 20, Per: time.Second}}},
+				Retry:    Retry{Kind: RetryImmediate, Budget: &budget}}}}
+		var log traceLog
+		l := mustRun(t, cfg, Options{Trace: &log}).Lanes[0]
+		b := newRetryBudget(budget)
+		requests, retries := map[int]int64{}, map[int]int64{}
+		for _, r := range log.recs {
+			switch {
+			case r.Event == TraceSuccess:
+			case r.Attempt == 1:
+				requests[r.Client]++
+			default:
+				retries[r.Client]++
+			}
+		}
+		for c, n := range retries {
+			if n*b.withdrawal > requests[c]*b.deposit+b.reserve {
+				t.Errorf("seed %d: client %d retried %d times on %d requests (withdrawal %d, reserve %d)", seed, c, n, requests[c], b.withdrawal, b.reserve)
+			}
+		}
+		if l.RetriesDenied == 0 {
+			t.Errorf("seed %d: the budget denied nothing: the test proves nothing", seed)
+		}
+	}
+}
