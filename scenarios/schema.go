@@ -175,6 +175,8 @@ type clientSpec struct {
 	Arrivals []arrivalSpec `yaml:"arrivals" required:"true" doc:"when each client sends: the union of these components"`
 	Retry    *retrySpec    `yaml:"retry,omitempty" doc:"what a client does after a refusal, a shed or a local drop (default give up)"`
 	Pace     bool          `yaml:"pace,omitempty" doc:"read the quota headers of every answer and, when no quota is left, send nothing until the reset they give"`
+	RTT      *Duration     `yaml:"rtt,omitempty" check:"nonneg" doc:"network round trip: an attempt reaches the limiter rtt/2 after it is sent and its answer, a refusal too, reaches the client rtt/2 later; a retry's wait starts when the client hears (default 0)"`
+	Deadline *Duration     `yaml:"deadline,omitempty" check:"positive" doc:"how long a client waits for a request's answer from its first send: a later answer, or a retry that would be sent at or after it, is abandoned; the backend's work on it is counted as wasted (default none)"`
 }
 
 type identitySpec struct {
@@ -199,16 +201,24 @@ type arrivalSpec struct {
 }
 
 type retrySpec struct {
-	Kind             string    `yaml:"kind" required:"true" enum:"retry" doc:"how a retry is scheduled"`
-	Delay            *Duration `yaml:"delay,omitempty" check:"positive" doc:"fixed: the wait before each retry"`
-	Base             *Duration `yaml:"base,omitempty" check:"positive" doc:"exponential: the first backoff (default 100ms)"`
-	Cap              *Duration `yaml:"cap,omitempty" check:"positive" doc:"exponential: the largest backoff (default 10s)"`
-	Jitter           string    `yaml:"jitter,omitempty" enum:"jitter" doc:"exponential: how the backoff is randomised (default none)"`
-	MaxAttempts      int       `yaml:"max_attempts,omitempty" check:"nonneg" doc:"attempts per request, the first included (default 0: no limit but the end of the run)"`
-	HonorRetryAfter  bool      `yaml:"honor_retry_after,omitempty" doc:"wait at least the Retry-After a refusal carries"`
-	RetryAfterJitter *Duration `yaml:"retry_after_jitter,omitempty" check:"nonneg" doc:"with honor_retry_after: add uniform(0, this) to the Retry-After"`
-	RetryAfter       string    `yaml:"retry_after,omitempty" enum:"retry_after" doc:"with honor_retry_after: header waits the header's whole seconds (rounded up), exact the limiter's exact value (default header)"`
-	On               []int     `yaml:"on,omitempty" check:"positive" doc:"the HTTP statuses the client retries, e.g. [429]: a refusal's status is its lane's (429, nginx's 503, ...), a shed's 503; any other is given up (default every refusal and shed)"`
+	Kind             string      `yaml:"kind" required:"true" enum:"retry" doc:"how a retry is scheduled"`
+	Delay            *Duration   `yaml:"delay,omitempty" check:"positive" doc:"fixed: the wait before each retry"`
+	Base             *Duration   `yaml:"base,omitempty" check:"positive" doc:"exponential: the first backoff (default 100ms)"`
+	Cap              *Duration   `yaml:"cap,omitempty" check:"positive" doc:"exponential: the largest backoff (default 10s)"`
+	Jitter           string      `yaml:"jitter,omitempty" enum:"jitter" doc:"exponential: how the backoff is randomised (default none)"`
+	MaxAttempts      int         `yaml:"max_attempts,omitempty" check:"nonneg" doc:"attempts per request, the first included (default 0: no limit but the end of the run)"`
+	HonorRetryAfter  bool        `yaml:"honor_retry_after,omitempty" doc:"wait at least the Retry-After a refusal carries"`
+	RetryAfterJitter *Duration   `yaml:"retry_after_jitter,omitempty" check:"nonneg" doc:"with honor_retry_after: add uniform(0, this) to the Retry-After"`
+	RetryAfter       string      `yaml:"retry_after,omitempty" enum:"retry_after" doc:"with honor_retry_after: header waits the header's whole seconds (rounded up), exact the limiter's exact value (default header)"`
+	On               []int       `yaml:"on,omitempty" check:"positive" doc:"the HTTP statuses the client retries, e.g. [429]: a refusal's status is its lane's (429, nginx's 503, ...), a shed's 503; any other is given up (default every refusal and shed)"`
+	Budget           *budgetSpec `yaml:"budget,omitempty" doc:"each client's retry budget, as Finagle's RetryBudget: retries at most ratio x requests, plus min_per_second, over any ttl (default none)"`
+}
+
+// budgetSpec is Finagle's RetryBudget(ttl, minRetriesPerSec, percentCanRetry).
+type budgetSpec struct {
+	Ratio        *float64  `yaml:"ratio,omitempty" check:"nonneg" doc:"retries allowed per request (Finagle's percentCanRetry), 0 or 0.000001 to 1000 (default 0.2)"`
+	MinPerSecond *int      `yaml:"min_per_second,omitempty" check:"nonneg" doc:"retries a second allowed besides, for clients that send little (Finagle's minRetriesPerSec; default 10)"`
+	TTL          *Duration `yaml:"ttl,omitempty" check:"positive" doc:"how long a request's credit and a retry's debit last, 1s to 1m (default 10s)"`
 }
 
 type backendSpec struct {
@@ -217,6 +227,14 @@ type backendSpec struct {
 	Service    *serviceSpec `yaml:"service" required:"true" doc:"the service time of one request"`
 	Changes    []changeSpec `yaml:"changes,omitempty" doc:"capacity and service-time changes over time: slowdown, outage, recovery"`
 	RetryAfter *Duration    `yaml:"retry_after,omitempty" check:"positive" doc:"Retry-After sent with a 503 when the backend sheds, rounded up to whole seconds in the header (default none)"`
+	Discipline string       `yaml:"discipline,omitempty" enum:"discipline" doc:"the order the queue serves in: fifo, oldest first, or lifo, newest first (default fifo)"`
+	CoDel      *codelSpec   `yaml:"codel,omitempty" doc:"drop (503) waiting requests by CoDel's control law (RFC 8289) when their waits stay above target (default none)"`
+}
+
+// codelSpec is RFC 8289's two parameters.
+type codelSpec struct {
+	Target   *Duration `yaml:"target,omitempty" check:"positive" doc:"the wait CoDel keeps the queue under (default 5ms)"`
+	Interval *Duration `yaml:"interval,omitempty" check:"positive" doc:"how long the wait must stay above target before CoDel drops, and its first gap between drops (default 100ms)"`
 }
 
 type serviceSpec struct {

@@ -128,6 +128,7 @@ var enums = map[string]func() []string{
 	"limit_headers": func() []string { return []string{"sent", "none"} },
 	"retry_after":   sim.RetryAfterNames,
 	"service":       sim.ServiceNames,
+	"discipline":    sim.DisciplineNames,
 	"server":        serverLaneNames,
 	"check_metric":  func() []string { return append([]string(nil), metricNames...) },
 	"check_op":      checkOps,
