@@ -18,6 +18,8 @@ import (
 //     without max_attempts, m is how many of its shortest waits fit in the run;
 //     retries quicker than the chain frees a unit meet it full again, so a
 //     refused one makes as many as fit in that time (see attemptsPerRequest);
+//   - retries until served, in a backlog that grows while the clients send
+//     faster than their share (see loopRetries);
 //   - with a round trip (ClientGroup.RTT), each first attempt's arrival at
 //     the limiter and each answer's way back, and waits a round trip longer;
 //     with a deadline, only the retries that fit in it; with a retry budget,
@@ -54,7 +56,7 @@ func (c Config) EstimateEvents() int64 {
 			mine += n * attemptsPerRequest(p, g.Retry, c.retrySpan(g), c.refill(), g.RTT)
 			requests += n
 		}
-		mine = c.budgeted(g, requests, mine)
+		mine = c.budgeted(g, requests, max(mine, requests+c.loopRetries(g)))
 		attempts += mine
 		if g.RTT > 0 {
 			heard += mine + requests // a first attempt's event, and each answer's way back

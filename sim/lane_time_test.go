@@ -1,6 +1,8 @@
 package sim
 
 import (
+	"math"
+	"strings"
 	"testing"
 	"time"
 
@@ -147,5 +149,40 @@ func TestRetryBudgetHoldsOnRandomTraffic(t *testing.T) {
 		if l.RetriesDenied == 0 {
 			t.Errorf("seed %d: the budget denied nothing: the test proves nothing", seed)
 		}
+	}
+}
+
+// The Go API refuses what the YAML does: NaN, infinite and negative numbers.
+func TestValidateTimeFields(t *testing.T) {
+	base := func() Config {
+		return Config{Duration: time.Second, Limits: hourly, Clients: []ClientGroup{{Count: 1,
+			Arrivals: []Arrival{{Kind: ArrivalBurst, Count: 1}}, Retry: Retry{Kind: RetryFixed, Delay: time.Millisecond}}},
+			Backend: &Backend{Capacity: 1, Service: Service{Mean: time.Millisecond}}}
+	}
+	for _, tt := range []struct {
+		name, want string
+		bad        func(c *Config)
+	}{
+		{"negative rtt", "clients[0].rtt", func(c *Config) { c.Clients[0].RTT = -1 }},
+		{"negative deadline", "clients[0].deadline", func(c *Config) { c.Clients[0].Deadline = -1 }},
+		{"NaN ratio", "clients[0].retry.budget.ratio", func(c *Config) { c.Clients[0].Retry.Budget = &RetryBudget{Ratio: math.NaN()} }},
+		{"infinite ratio", "clients[0].retry.budget.ratio", func(c *Config) { c.Clients[0].Retry.Budget = &RetryBudget{Ratio: math.Inf(1)} }},
+		{"negative min", "clients[0].retry.budget.min_per_second", func(c *Config) {
+			c.Clients[0].Retry.Budget = &RetryBudget{Ratio: 0.1, MinPerSecond: -1}
+		}},
+		{"unknown discipline", "backend.discipline", func(c *Config) { c.Backend.Discipline = 9 }},
+		{"negative codel", "backend.codel", func(c *Config) { c.Backend.CoDel = &CoDel{Interval: -1} }},
+		{"immediate forever at one instant", "clients[0].retry.max_attempts", func(c *Config) { c.Clients[0].Retry = Retry{Kind: RetryImmediate} }},
+	} {
+		c := base()
+		tt.bad(&c)
+		if err := c.Validate(); err == nil || !strings.Contains(err.Error(), tt.want) {
+			t.Errorf("%s: Validate() = %v, want an error naming %s", tt.name, err, tt.want)
+		}
+	}
+	c := base()
+	c.Clients[0].RTT, c.Clients[0].Retry = time.Millisecond, Retry{Kind: RetryImmediate}
+	if err := c.Validate(); err != nil {
+		t.Errorf("immediate retries over a round trip: %v", err)
 	}
 }
