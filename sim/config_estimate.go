@@ -44,7 +44,33 @@ func (c Config) EstimateEvents() int64 {
 	}
 	capacity := c.capacity(c.Duration)
 	pRate := refusedShare(arrivals, capacity)
-	var attempts, heard float64
+	attempts, _ := c.groupAttempts(-1, arrivals, pRate)
+	var base float64
+	for _, g := range c.Clients {
+		base += c.pacingHolds(g)
+	}
+	if c.Backend != nil {
+		base += min(arrivals, capacity) + float64(len(c.Backend.Changes))
+	}
+	var e float64
+	for li := range c.Lanes {
+		mine, heard := c.groupAttempts(li, arrivals, pRate)
+		// Setting a client up costs about an event's work, so a lane costs at least
+		// one event per client, even if few of them ever send.
+		e += max(mine+heard+base, float64(c.clients()))
+	}
+	e += c.topologyEvents(attempts) * float64(c.chainLanes())
+	if e > 1<<62 {
+		return 1 << 62
+	}
+	return int64(math.Ceil(e))
+}
+
+// groupAttempts is about how many attempts every group makes in lane li
+// (−1: by the chain's own policies, without retry loops), and how many more
+// events the round trips of those with one take: each first attempt's way to
+// the limiter and each refusal's way back.
+func (c Config) groupAttempts(li int, arrivals, pRate float64) (attempts, heard float64) {
 	for _, g := range c.Clients {
 		var mine, requests float64
 		for _, a := range g.Arrivals {
@@ -56,27 +82,16 @@ func (c Config) EstimateEvents() int64 {
 			mine += n * attemptsPerRequest(p, g.Retry, c.retrySpan(g), c.refill(), g.RTT)
 			requests += n
 		}
-		mine = c.budgeted(g, requests, max(mine, requests+c.loopRetries(g)))
+		if li >= 0 {
+			mine = max(mine, requests+c.loopRetries(g, li, arrivals))
+		}
+		mine = c.budgeted(g, requests, mine)
 		attempts += mine
 		if g.RTT > 0 {
-			heard += mine + requests // a first attempt's event, and each answer's way back
+			heard += mine - requests*(1-pRate) + requests
 		}
 	}
-	perLane := attempts + heard
-	for _, g := range c.Clients {
-		perLane += c.pacingHolds(g)
-	}
-	if c.Backend != nil {
-		perLane += min(arrivals, capacity) + float64(len(c.Backend.Changes))
-	}
-	// Setting a client up costs about an event's work, so a lane costs at least
-	// one event per client, even if few of them ever send.
-	perLane = max(perLane, float64(c.clients()))
-	e := perLane*float64(len(c.Lanes)) + c.topologyEvents(attempts)*float64(c.chainLanes())
-	if e > 1<<62 {
-		return 1 << 62
-	}
-	return int64(math.Ceil(e))
+	return attempts, heard
 }
 
 // capacity is how many requests the chain and the backend can take in a span d:
