@@ -102,3 +102,39 @@ func TestNoTimeFindingsWithoutThem(t *testing.T) {
 		t.Errorf("findings %q speak of features not in use", found)
 	}
 }
+
+// The same scenario and seed give byte-identical JSON with round trips,
+// deadlines, budgets, LIFO and CoDel all in play; another seed differs.
+func TestTimeFeaturesDeterministic(t *testing.T) {
+	src := "duration: 5s\nlimits: [{key: user, limit: 5}]\nlanes: [token_bucket, gcra, aimd]\n" +
+		"clients:\n  - count: 5\n    rtt: 30ms\n    deadline: 1s\n    arrivals: [{kind: poisson, rate: 12/s}]\n" +
+		"    retry: {kind: exponential, base: 50ms, cap: 400ms, jitter: full, budget: {ratio: 0.2, min_per_second: 2}}\n" +
+		"backend: {capacity: 2, queue: 20, discipline: lifo, codel: {}, service: {mean: 40ms, distribution: exponential}}\n"
+	render := func(seed string) []byte {
+		s, err := scenarios.Parse("det.yaml", []byte("seed: "+seed+"\n"+src))
+		if err != nil {
+			t.Fatal(err)
+		}
+		res, err := sim.Run(context.Background(), *s.Config, sim.Options{})
+		if err != nil {
+			t.Fatal(err)
+		}
+		var b bytes.Buffer
+		if err := WriteJSON(&b, []Run{{Scenario: s, Result: &res}}); err != nil {
+			t.Fatal(err)
+		}
+		return b.Bytes()
+	}
+	a, b, c := render("4"), render("4"), render("5")
+	if !bytes.Equal(a, b) {
+		t.Error("two runs of one scenario and seed gave different JSON")
+	}
+	if bytes.Equal(a, c) {
+		t.Error("another seed gave the same JSON: the features draw nothing from the seed?")
+	}
+	for _, k := range []string{`"abandoned"`, `"retries_denied"`} {
+		if !bytes.Contains(a, []byte(k)) {
+			t.Errorf("the run shows no %s: the test does not exercise it", k)
+		}
+	}
+}

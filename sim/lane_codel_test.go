@@ -128,3 +128,16 @@ func TestCoDelKeepsAShortQueue(t *testing.T) {
 		t.Errorf("dropped %d served %d, want 0 and 100", l.Backend.Dropped, l.Backend.Served)
 	}
 }
+
+// RFC 8289 never drops what would leave the queue empty ("bytes() <=
+// MAXPACKET"): three requests at 0 on one server of 100ms; at 100ms request 2
+// waited 100ms, over target, so CoDel starts its interval (to 200ms); at 200ms
+// request 3 waited 200ms but is the last: served, not dropped.
+func TestCoDelNeverDropsTheLastWaiting(t *testing.T) {
+	cfg := Config{Duration: time.Second, Lanes: []LaneKind{LaneTokenBucket}, Limits: generous,
+		Clients: []ClientGroup{{Count: 1, Arrivals: []Arrival{{Kind: ArrivalBurst, Count: 3}}}},
+		Backend: &Backend{Capacity: 1, QueueSize: 10, Service: Service{Mean: 100 * time.Millisecond}, CoDel: &CoDel{}}}
+	if l := mustRun(t, cfg, Options{}).Lanes[0]; l.Backend.Dropped != 0 || l.Backend.Served != 3 {
+		t.Errorf("dropped %d served %d, want 0 and 3", l.Backend.Dropped, l.Backend.Served)
+	}
+}
