@@ -341,10 +341,14 @@ func (l *lane) quotaName(quota int) string {
 // reset they give (whole seconds, as the header carries it). A limit that sends
 // no headers tells it nothing.
 func (l *lane) pace(c int32, quota int, d algorithms.Decision) {
-	if quota < 0 || l.cfg.Limits[quota].NoHeaders || d.Remaining > 0 || !l.pop.groups[l.pop.groupOf[c]].Pace {
+	grp := &l.pop.groups[l.pop.groupOf[c]]
+	if quota < 0 || l.cfg.Limits[quota].NoHeaders || d.Remaining > 0 || !grp.Pace {
 		return
 	}
-	l.paused[c] = max(l.paused[c], later(l.eng.Now(), HeaderRetryAfter(d.Reset)))
+	// paused is read when an attempt reaches the limiter: with a round trip
+	// the client hears the reset half a trip later and its next send takes
+	// half a trip to arrive.
+	l.paused[c] = max(l.paused[c], later(l.eng.Now(), HeaderRetryAfter(d.Reset)+grp.RTT))
 }
 
 // decideChain puts a request of client c through the limit chain at now. On a

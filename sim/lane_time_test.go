@@ -186,3 +186,18 @@ func TestValidateTimeFields(t *testing.T) {
 		t.Errorf("immediate retries over a round trip: %v", err)
 	}
 }
+
+// A pacing client over a 100ms round trip: request 1 reaches the limiter at
+// 50ms and is admitted with no quota left and a reset the header rounds to 1s;
+// the client hears it at 100ms, holds until 1.1s, and request 2, held, reaches
+// the limiter at 1.15s.
+func TestPacingHoldsAcrossTheRoundTrip(t *testing.T) {
+	cfg := Config{Duration: 2 * time.Second, Lanes: []LaneKind{LaneFixedWindow},
+		Limits:  []Limit{{Key: KeyGlobal, Policy: algorithms.Policy{Limit: 1, Window: time.Second}}},
+		Clients: []ClientGroup{{Count: 1, Pace: true, RTT: 100 * time.Millisecond, Arrivals: []Arrival{{Kind: ArrivalBurst, Count: 2}}}}}
+	var log traceLog
+	mustRun(t, cfg, Options{Trace: &log})
+	if at := attemptsAt(&log, LaneFixedWindow); len(at) != 1 || at[0] != 1150*time.Millisecond {
+		t.Errorf("request 2 attempted at %v, want [1.15s]", at)
+	}
+}
