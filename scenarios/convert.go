@@ -174,7 +174,11 @@ func (b *builder) client(cs *clientSpec, path string, index int) sim.ClientGroup
 	if cs.Retry != nil {
 		g.Retry = b.retry(cs.Retry, path+".retry")
 	}
-	g.RTT, g.Deadline = durOr(cs.RTT, 0), durOr(cs.Deadline, 0)
+	g.Deadline = durOr(cs.Deadline, 0)
+	if cs.RTT != nil {
+		g.RTT = durOr(cs.RTT.Mean, 0)
+		g.RTTKind, _ = sim.ParseService(cs.RTT.Distribution)
+	}
 	return g
 }
 

@@ -39,7 +39,7 @@ func TestDocsExamplesParse(t *testing.T) {
 		reflect.TypeFor[nginxSpec](), reflect.TypeFor[nginxZoneSpec](),
 		reflect.TypeFor[topologySpec](), reflect.TypeFor[storeSpec](),
 		reflect.TypeFor[replicaStep](), reflect.TypeFor[latencySpec](), reflect.TypeFor[outageSpec](), reflect.TypeFor[fallbackSpec](),
-		reflect.TypeFor[budgetSpec](), reflect.TypeFor[codelSpec](),
+		reflect.TypeFor[budgetSpec](), reflect.TypeFor[codelSpec](), reflect.TypeFor[rttSpec](),
 	} {
 		for _, f := range fieldNames(typ) {
 			if !strings.Contains(string(doc), "`"+f+"`") && !strings.Contains(string(doc), "\n"+f+":") &&

@@ -257,7 +257,13 @@ func toFile(s *Scenario) (*fileSpec, error) {
 }
 
 func clientToFile(g sim.ClientGroup) clientSpec {
-	cs := clientSpec{Name: g.Name, Count: &g.Count, Cost: g.Cost, Pace: g.Pace, RTT: optDur(g.RTT), Deadline: optDur(g.Deadline)}
+	cs := clientSpec{Name: g.Name, Count: &g.Count, Cost: g.Cost, Pace: g.Pace, Deadline: optDur(g.Deadline)}
+	if g.RTT != 0 || g.RTTKind != sim.ServiceConstant {
+		cs.RTT = &rttSpec{Mean: dur(g.RTT)}
+		if g.RTTKind != sim.ServiceConstant {
+			cs.RTT.Distribution = g.RTTKind.String()
+		}
+	}
 	if id := g.Identity; id != (sim.Identity{}) {
 		cs.Identity = &identitySpec{User: id.User, IP: id.IP, APIKey: id.APIKey, Tenant: id.Tenant, Endpoint: id.Endpoint}
 	}

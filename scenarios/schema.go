@@ -175,7 +175,7 @@ type clientSpec struct {
 	Arrivals []arrivalSpec `yaml:"arrivals" required:"true" doc:"when each client sends: the union of these components"`
 	Retry    *retrySpec    `yaml:"retry,omitempty" doc:"what a client does after a refusal, a shed or a local drop (default give up)"`
 	Pace     bool          `yaml:"pace,omitempty" doc:"read the quota headers of every answer and, when no quota is left, send nothing until the reset they give"`
-	RTT      *Duration     `yaml:"rtt,omitempty" check:"nonneg" doc:"network round trip: an attempt reaches the limiter rtt/2 after it is sent and its answer, a refusal too, reaches the client rtt/2 later; a retry's wait starts when the client hears (default 0)"`
+	RTT      *rttSpec      `yaml:"rtt,omitempty" doc:"network round trip, a duration or {mean, distribution}: an attempt reaches the limiter rtt/2 after it is sent and its answer, a refusal too, reaches the client rtt/2 later; a retry's wait starts when the client hears (default 0)"`
 	Deadline *Duration     `yaml:"deadline,omitempty" check:"positive" doc:"how long a client waits for a request's answer from its first send: a later answer, or a retry that would be sent at or after it, is abandoned; the backend's work on it is counted as wasted (default none)"`
 }
 
@@ -213,6 +213,15 @@ type retrySpec struct {
 	On               []int       `yaml:"on,omitempty" check:"positive" doc:"the HTTP statuses the client retries, e.g. [429]: a refusal's status is its lane's (429, nginx's 503, ...), a shed's 503; any other is given up (default every refusal and shed)"`
 	Budget           *budgetSpec `yaml:"budget,omitempty" doc:"each client's retry budget, as Finagle's RetryBudget: retries at most ratio x requests, plus min_per_second, over any ttl (default none)"`
 }
+
+// rttSpec is a client's round trip: its mean, and how it is distributed.
+type rttSpec struct {
+	Mean         *Duration `yaml:"mean" required:"true" check:"nonneg" doc:"the mean round trip"`
+	Distribution string    `yaml:"distribution,omitempty" enum:"service" doc:"constant, or exponential: drawn for every attempt, half each way (default constant)"`
+}
+
+// shortField is the field a round trip written as a duration alone fills.
+func (rttSpec) shortField() string { return "mean" }
 
 // budgetSpec is Finagle's RetryBudget(ttl, minRetriesPerSec, percentCanRetry).
 type budgetSpec struct {

@@ -189,6 +189,9 @@ func checkGroup(ck *checker, path string, g ClientGroup, c *Config) {
 	if g.RTT < 0 {
 		ck.add(path+".rtt", "must not be negative, got %v", g.RTT)
 	}
+	if !serviceEnum.valid(g.RTTKind) {
+		ck.add(path+".rtt.distribution", "unknown distribution %v", g.RTTKind)
+	}
 	if g.Deadline < 0 {
 		ck.add(path+".deadline", "must not be negative, got %v", g.Deadline)
 	}

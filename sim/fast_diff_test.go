@@ -260,6 +260,7 @@ func diffTime(seed uint64, c *Config, w time.Duration) {
 		grp := &c.Clients[g]
 		if chance(often) {
 			grp.RTT = w / time.Duration(1+rnd.IntN(8))
+			grp.RTTKind = ServiceKind(rnd.IntN(2))
 		}
 		if chance(2 * often) {
 			grp.Deadline = w * time.Duration(1+rnd.IntN(3))

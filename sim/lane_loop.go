@@ -229,7 +229,7 @@ func (l *lane) arrive(c int32) {
 	if l.budgets != nil && l.pop.groups[g].Retry.Budget != nil {
 		l.budgets[c].depositRequest(l.eng.Now())
 	}
-	if half := l.pop.groups[g].RTT / 2; half > 0 {
+	if half := l.halfTrip(r, 1); half > 0 {
 		if at := later(l.eng.Now(), half); at <= l.end {
 			l.eng.Schedule(at, evAttempt, r, 0)
 		}
@@ -486,7 +486,7 @@ func (l *lane) succeed(r int32) {
 	l.throttleAnswer(req.client, true)
 	g := l.pop.groupOf[req.client]
 	grp := &l.pop.groups[g]
-	heard := later(now, grp.RTT/2)
+	heard := later(now, req.half)
 	l.recordLatency(TraceSuccess, r, latency)
 	if grp.Deadline > 0 && heard > later(req.started, grp.Deadline) {
 		var wasted time.Duration
@@ -515,7 +515,7 @@ func (l *lane) throttleAnswer(c int32, accepted bool) {
 // policy then (retryOrGiveUp). A drop (status 0) never left the client.
 func (l *lane) fail(r int32, retryAfter time.Duration, status int) {
 	req := &l.reqs.all[r]
-	half := l.pop.groups[l.pop.groupOf[req.client]].RTT / 2
+	half := req.half
 	if half == 0 || status == 0 {
 		l.retryOrGiveUp(r, retryAfter, status)
 		return
@@ -588,10 +588,11 @@ func (l *lane) retryOrGiveUp(r int32, retryAfter time.Duration, status int) {
 		l.giveUp(r)
 		return
 	}
+	half := l.halfTrip(r, req.attempt+1)
 	if req.raDue >= 0 {
-		req.raDue = later(req.raDue, grp.RTT/2)
+		req.raDue = later(req.raDue, half)
 	}
-	at := later(send, grp.RTT/2)
+	at := later(send, half)
 	if at > l.end {
 		return // still pending when the simulation ends
 	}
@@ -601,6 +602,20 @@ func (l *lane) retryOrGiveUp(r int32, retryAfter time.Duration, status int) {
 func (l *lane) giveUp(r int32) {
 	l.m.gaveUp(l.eng.Now(), l.pop.groupOf[l.reqs.all[r].client])
 	l.reqs.put(r)
+}
+
+// halfTrip draws, and keeps in request r, half the round trip of its attempt
+// number attempt (ClientGroup.RTT): constant, or exponential from a stream of
+// its own (client, request, attempt), so every lane gives the attempt the same.
+func (l *lane) halfTrip(r, attempt int32) time.Duration {
+	req := &l.reqs.all[r]
+	grp := &l.pop.groups[l.pop.groupOf[req.client]]
+	req.half = grp.RTT / 2
+	if grp.RTTKind == ServiceExponential && grp.RTT > 0 {
+		rnd := engine.NewStream(l.cfg.Seed, labelRTT, uint64(req.client), uint64(req.num), uint64(attempt))
+		req.half = rnd.Exp(grp.RTT) / 2
+	}
+	return req.half
 }
 
 // abandon gives up request r at its client's deadline.

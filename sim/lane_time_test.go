@@ -2,6 +2,7 @@ package sim
 
 import (
 	"math"
+	"slices"
 	"strings"
 	"testing"
 	"time"
@@ -199,5 +200,46 @@ func TestPacingHoldsAcrossTheRoundTrip(t *testing.T) {
 	mustRun(t, cfg, Options{Trace: &log})
 	if at := attemptsAt(&log, LaneFixedWindow); len(at) != 1 || at[0] != 1150*time.Millisecond {
 		t.Errorf("request 2 attempted at %v, want [1.15s]", at)
+	}
+}
+
+// An exponential round trip of mean 40ms, drawn afresh for every attempt and
+// halved each way: a gap between tries of a loop is the back half of one draw
+// and the front half of the next, of mean 40ms and standard deviation
+// √(2×40²)/2 ≈ 28ms, so in 20s a refused request makes 500 tries, give or take
+// 28ms×√500/40ms ≈ 16 (the test allows four of those). Every lane draws the
+// same trip for the same attempt.
+func TestExponentialRoundTrip(t *testing.T) {
+	cfg := Config{Duration: 20 * time.Second, Drain: 1, Lanes: []LaneKind{LaneFixedWindow, LaneSlidingLog}, Limits: hourly,
+		Clients: []ClientGroup{{Count: 1, RTT: 40 * time.Millisecond, RTTKind: ServiceExponential,
+			Arrivals: []Arrival{{Kind: ArrivalBurst, Count: 2}}, Retry: Retry{Kind: RetryImmediate}}}}
+	var log traceLog
+	mustRun(t, cfg, Options{Trace: &log})
+	// Whichever request reaches the limiter second is refused and loops.
+	loop := func(lane LaneKind) []time.Duration {
+		tries := map[int64][]time.Duration{}
+		for _, r := range log.recs {
+			if r.Lane == lane && r.Event != TraceSuccess {
+				tries[r.Request] = append(tries[r.Request], r.At)
+			}
+		}
+		if len(tries[1]) > len(tries[2]) {
+			return tries[1]
+		}
+		return tries[2]
+	}
+	a, b := loop(LaneFixedWindow), loop(LaneSlidingLog)
+	if n := len(a); n < 500-64 || n > 500+64 {
+		t.Errorf("%d tries in 20s, want 500 ± 64", n)
+	}
+	if !slices.Equal(a, b) {
+		t.Error("two lanes drew different round trips for the same attempts")
+	}
+	gaps := map[time.Duration]bool{}
+	for i := 1; i < len(a); i++ {
+		gaps[a[i]-a[i-1]] = true
+	}
+	if len(gaps) < len(a)/2 {
+		t.Errorf("%d distinct gaps among %d tries: the trips are not drawn", len(gaps), len(a))
 	}
 }

@@ -27,6 +27,7 @@ type request struct {
 	// its way back to the client (evHear), with a round trip.
 	heardRA     time.Duration
 	heardStatus int32
+	half        time.Duration // half its latest attempt's round trip (ClientGroup.RTT)
 }
 
 // requests is a pool of live requests addressed by index, reusing freed slots.

@@ -218,7 +218,10 @@ type ClientGroup struct {
 	// attempt reaches the limiter RTT/2 after the client sends it, and its
 	// answer (a refusal too) reaches the client RTT/2 after it was given; the
 	// client's next try starts from when it hears. Zero is the same instant.
-	RTT time.Duration
+	// RTTKind is its distribution: constant (the zero value), or exponential
+	// with mean RTT, drawn afresh for every attempt, half each way.
+	RTT     time.Duration
+	RTTKind ServiceKind
 	// Deadline, when positive, is how long a client waits for a request's
 	// answer from its first send: an answer, or a retry's send, later than
 	// that is abandoned (counted in LaneResult.Abandoned and as given up);
