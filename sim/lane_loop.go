@@ -486,7 +486,7 @@ func (l *lane) succeed(r int32) {
 	l.throttleAnswer(req.client, true)
 	g := l.pop.groupOf[req.client]
 	grp := &l.pop.groups[g]
-	heard := later(now, req.half)
+	heard := later(now, l.halfTrip(r, req.attempt))
 	l.recordLatency(TraceSuccess, r, latency)
 	if grp.Deadline > 0 && heard > later(req.started, grp.Deadline) {
 		var wasted time.Duration
@@ -515,12 +515,12 @@ func (l *lane) throttleAnswer(c int32, accepted bool) {
 // policy then (retryOrGiveUp). A drop (status 0) never left the client.
 func (l *lane) fail(r int32, retryAfter time.Duration, status int) {
 	req := &l.reqs.all[r]
-	half := req.half
+	half := l.halfTrip(r, req.attempt)
 	if half == 0 || status == 0 {
 		l.retryOrGiveUp(r, retryAfter, status)
 		return
 	}
-	req.heardRA, req.heardStatus = retryAfter, int32(status)
+	req.raDue, req.heardStatus = retryAfter, int32(status) // raDue is -1 since attempt: free until heard
 	if at := later(l.eng.Now(), half); at <= l.end {
 		l.eng.Schedule(at, evHear, r, 0)
 	} // else still on its way when the simulation ends
@@ -529,7 +529,9 @@ func (l *lane) fail(r int32, retryAfter time.Duration, status int) {
 // heard is an evHear event: request r's client hears the failed answer fail sent.
 func (l *lane) heard(r int32) {
 	req := &l.reqs.all[r]
-	l.retryOrGiveUp(r, req.heardRA, int(req.heardStatus))
+	retryAfter := req.raDue
+	req.raDue = -1
+	l.retryOrGiveUp(r, retryAfter, int(req.heardStatus))
 }
 
 // retryOrGiveUp applies the client's retry policy to a failed attempt. retryAfter is the
@@ -604,18 +606,18 @@ func (l *lane) giveUp(r int32) {
 	l.reqs.put(r)
 }
 
-// halfTrip draws, and keeps in request r, half the round trip of its attempt
-// number attempt (ClientGroup.RTT): constant, or exponential from a stream of
-// its own (client, request, attempt), so every lane gives the attempt the same.
+// halfTrip is half the round trip of attempt number attempt of request r
+// (ClientGroup.RTT): constant, or exponential drawn from a stream of its own
+// (client, request, attempt), so that every lane, and each way, gives the
+// attempt the same, and nothing is kept per request.
 func (l *lane) halfTrip(r, attempt int32) time.Duration {
 	req := &l.reqs.all[r]
 	grp := &l.pop.groups[l.pop.groupOf[req.client]]
-	req.half = grp.RTT / 2
 	if grp.RTTKind == ServiceExponential && grp.RTT > 0 {
 		rnd := engine.NewStream(l.cfg.Seed, labelRTT, uint64(req.client), uint64(req.num), uint64(attempt))
-		req.half = rnd.Exp(grp.RTT) / 2
+		return rnd.Exp(grp.RTT) / 2
 	}
-	return req.half
+	return grp.RTT / 2
 }
 
 // abandon gives up request r at its client's deadline.
