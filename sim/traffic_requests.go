@@ -22,10 +22,10 @@ type request struct {
 	// raDue is the instant a Retry-After pointed to, -1 if none; while a
 	// failed answer is on its way back to the client (evHear) it holds that
 	// answer's Retry-After instead.
-	raDue time.Duration
-	entered   time.Duration // when it entered the backend
-	started   time.Duration // when its first attempt was made (sent, with a round trip)
-	service   time.Duration // the service time of its latest attempt the backend took
+	raDue   time.Duration
+	entered time.Duration // when it entered the backend
+	started time.Duration // when its first attempt was made (sent, with a round trip)
+	service time.Duration // the service time of its latest attempt the backend took
 	// heardStatus is the status of the failed answer on its way back to the
 	// client (evHear), with a round trip.
 	heardStatus int32
