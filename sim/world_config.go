@@ -331,12 +331,14 @@ type Retry struct {
 // deposits nothing) and is allowed only when the tokens held are at least
 // that (≥, not >); deposits and withdrawals expire TTL after they are made,
 // and a reserve of MinPerSecond × TTL's whole seconds withdrawals' worth is
-// always held. So in any span of TTL ending at a retry, retries ≤ Ratio ×
-// requests + MinPerSecond × TTL (seconds). Finagle expires in ten slices of
+// always held. So in any span of TTL ending at a retry, retries ≤ requests ×
+// 1000/⌊1000/Ratio⌋ (Ratio × requests, but for the rounding) + MinPerSecond ×
+// TTL's whole seconds. Finagle expires in ten slices of
 // TTL, approximately; rlsim expires each token exactly TTL later. gRPC's retry
-// throttling (gRFC A6) differs: one count per server, max_tokens of it, each
-// failure takes 1 and each success gives token_ratio, and retries stop while
-// the count is at most max_tokens/2 — it reacts to failures, not to requests.
+// throttling (gRFC A6) differs: one count per server name in a client
+// process, max_tokens of it; each failure takes 1 and each success gives
+// token_ratio, and retries stop while the count is at most max_tokens/2 — it
+// reacts to failures, not to requests.
 type RetryBudget struct {
 	Ratio        float64       // retries per request, 0 to 1000 (Finagle's percentCanRetry)
 	MinPerSecond int           // retries per second always allowed (Finagle's minRetriesPerSec)
