@@ -85,13 +85,19 @@ type jsonLane struct {
 	Refused   int64      `json:"refused"`
 	// RefusalStatus is the HTTP status of the lane's refusals (429 unless the
 	// lane or its product says another).
-	RefusalStatus int              `json:"refusal_status"`
-	Shed          int64            `json:"shed"`
-	Delayed       int64            `json:"delayed"`
-	Dropped       int64            `json:"dropped"`
-	Succeeded     int64            `json:"succeeded"`
-	GaveUp        int64            `json:"gave_up"`
-	Pending       int64            `json:"pending"`
+	RefusalStatus int   `json:"refusal_status"`
+	Shed          int64 `json:"shed"`
+	Delayed       int64 `json:"delayed"`
+	Dropped       int64 `json:"dropped"`
+	Succeeded     int64 `json:"succeeded"`
+	GaveUp        int64 `json:"gave_up"`
+	Pending       int64 `json:"pending"`
+	// Abandoned, WastedWorkS and RetriesDenied: requests abandoned at their
+	// client's deadline, the backend's seconds of work on answers that came too
+	// late, and retries a retry budget refused (present when not 0).
+	Abandoned     int64            `json:"abandoned,omitempty"`
+	WastedWorkS   float64          `json:"wasted_work_s,omitempty"`
+	RetriesDenied int64            `json:"retries_denied,omitempty"`
 	RefusedBy     []jsonLimitCount `json:"refused_by"`
 	// ShadowRefused and ShadowRefusedBy: attempts a shadow limit would have
 	// refused (present when the run has a shadow limit).
@@ -320,6 +326,9 @@ type jsonClass struct {
 	Dropped   int64  `json:"dropped"`
 	Succeeded int64  `json:"succeeded"`
 	GaveUp    int64  `json:"gave_up"`
+	// Abandoned and RetriesDenied: the class's (present when not 0).
+	Abandoned     int64 `json:"abandoned,omitempty"`
+	RetriesDenied int64 `json:"retries_denied,omitempty"`
 	// ShadowRefused: the class's attempts a shadow limit would have refused.
 	ShadowRefused int64   `json:"shadow_refused,omitempty"`
 	Pace          bool    `json:"pace"`       // the class paces itself from the quota headers
@@ -334,7 +343,7 @@ type jsonClass struct {
 func classJSON(c sim.ClassResult) jsonClass {
 	return jsonClass{Name: c.Name, Clients: c.Clients, Unique: c.Unique, Attempts: c.Attempts,
 		Admitted: c.Admitted, Refused: c.Refused, Shed: c.Shed, Dropped: c.Dropped, Succeeded: c.Succeeded,
-		GaveUp: c.GaveUp, ShadowRefused: c.ShadowRefused, Pace: c.Pace, FairShare: finite(c.FairShare), SuccessRate: fraction(c.Succeeded, c.Unique), RefusedRate: fraction(c.Refused, c.Attempts),
+		GaveUp: c.GaveUp, Abandoned: c.Abandoned, RetriesDenied: c.RetriesDenied, ShadowRefused: c.ShadowRefused, Pace: c.Pace, FairShare: finite(c.FairShare), SuccessRate: fraction(c.Succeeded, c.Unique), RefusedRate: fraction(c.Refused, c.Attempts),
 		ShedRate: fraction(c.Shed, c.Attempts), TimeToSuccess: percentiles(c.TimeToSuccess)}
 }
 
@@ -352,6 +361,8 @@ type jsonBackend struct {
 	Utilisation float64         `json:"utilisation"`
 	MaxInFlight int             `json:"max_in_flight"`
 	MaxQueue    int             `json:"max_queue"`
+	// Dropped: waiting requests CoDel dropped with 503 (present when not 0).
+	Dropped int64 `json:"dropped,omitempty"`
 }
 
 type jsonRetryAfter struct {
@@ -440,6 +451,7 @@ func (c comparison) fillJSON(run *jsonRun) {
 			Policy:   jsonPolicy{l.Policy.Limit, secs(l.Policy.Window), l.Policy.EffectiveBurst()},
 			Attempts: l.Attempts, Unique: l.Unique, Admitted: l.Admitted, Refused: l.Refused, RefusalStatus: cmp.Or(l.RefusalStatus, sim.StatusTooManyRequests), Shed: l.Shed,
 			Delayed: l.Delayed, Dropped: l.Dropped, Succeeded: l.Succeeded, GaveUp: l.GaveUp, Pending: l.Pending,
+			Abandoned: l.Abandoned, WastedWorkS: secs(l.WastedWork), RetriesDenied: l.RetriesDenied,
 			RefusedBy: []jsonLimitCount{}, Delay: percentiles(l.Delay),
 			Peak:           jsonPeak{l.Peak.Count, secs(l.Peak.Start), secs(l.Peak.End), l.Peak.Key, l.Peak.Limit, finite(l.Peak.Ratio)},
 			OverLimit:      l.Over(),
@@ -447,7 +459,7 @@ func (c comparison) fillJSON(run *jsonRun) {
 			AllDoneS: secs(l.AllDoneAt), Fairness: finite(l.Fairness), ClassFairness: finite(l.ClassFairness), KeyFairness: finite(l.KeyFairness),
 			LimitedNothing: l.LimitedNothing(), Verdicts: fmt.Sprintf("%016x", l.Verdicts), Classes: []jsonClass{},
 			Backend: jsonBackend{l.Backend.Served, percentiles(l.Backend.Latency), finite(l.Backend.Utilisation),
-				l.Backend.MaxInFlight, l.Backend.MaxQueue},
+				l.Backend.MaxInFlight, l.Backend.MaxQueue, l.Backend.Dropped},
 			RetryAfter:             jsonRetryAfter(l.RetryAfter),
 			Headers:                toJSONHeaders(l.Headers),
 			SlidingLogDisagreement: finite(l.SlidingLogDisagreement),

@@ -181,6 +181,11 @@ func (b *builder) client(cs *clientSpec, path string, index int) sim.ClientGroup
 		g.Retry = b.retry(cs.Retry, path+".retry")
 	}
 	g.Criticality, _ = sim.ParseCriticality(cmp.Or(cs.Criticality, sim.Critical.String()))
+	g.Deadline = durOr(cs.Deadline, 0)
+	if cs.RTT != nil {
+		g.RTT = durOr(cs.RTT.Mean, 0)
+		g.RTTKind, _ = sim.ParseService(cs.RTT.Distribution)
+	}
 	return g
 }
 
@@ -231,9 +236,30 @@ func (b *builder) kindFields(path, kind string, uses, all []string) {
 
 var retryFields = map[sim.RetryKind][]string{
 	sim.RetryNone:        {},
-	sim.RetryImmediate:   {"!max_attempts", "honor_retry_after", "retry_after_jitter", "retry_after", "on"},
-	sim.RetryFixed:       {"!delay", "max_attempts", "honor_retry_after", "retry_after_jitter", "retry_after", "on"},
-	sim.RetryExponential: {"base", "cap", "jitter", "max_attempts", "honor_retry_after", "retry_after_jitter", "retry_after", "on"},
+	sim.RetryImmediate:   {"max_attempts", "honor_retry_after", "retry_after_jitter", "retry_after", "on", "budget"},
+	sim.RetryFixed:       {"!delay", "max_attempts", "honor_retry_after", "retry_after_jitter", "retry_after", "on", "budget"},
+	sim.RetryExponential: {"base", "cap", "jitter", "max_attempts", "honor_retry_after", "retry_after_jitter", "retry_after", "on", "budget"},
+}
+
+// Finagle's RetryBudget.apply() defaults: ttl 10s, minRetriesPerSec 10,
+// percentCanRetry 0.2.
+const (
+	defaultBudgetRatio  = 0.2
+	defaultBudgetPerSec = 10
+)
+
+func budget(bs *budgetSpec) *sim.RetryBudget {
+	if bs == nil {
+		return nil
+	}
+	b := &sim.RetryBudget{Ratio: defaultBudgetRatio, MinPerSecond: defaultBudgetPerSec, TTL: durOr(bs.TTL, 0)}
+	if bs.Ratio != nil {
+		b.Ratio = *bs.Ratio
+	}
+	if bs.MinPerSecond != nil {
+		b.MinPerSecond = *bs.MinPerSecond
+	}
+	return b
 }
 
 func (b *builder) retry(rs *retrySpec, path string) sim.Retry {
@@ -242,9 +268,12 @@ func (b *builder) retry(rs *retrySpec, path string) sim.Retry {
 		return sim.Retry{}
 	}
 	b.kindFields(path, "kind "+rs.Kind, retryFields[kind],
-		[]string{"delay", "base", "cap", "jitter", "max_attempts", "honor_retry_after", "retry_after_jitter", "retry_after", "on"})
+		[]string{"delay", "base", "cap", "jitter", "max_attempts", "honor_retry_after", "retry_after_jitter", "retry_after", "on", "budget"})
 	r := sim.Retry{Kind: kind, Delay: durOr(rs.Delay, 0), MaxAttempts: rs.MaxAttempts,
 		HonorRetryAfter: rs.HonorRetryAfter, RetryAfterJitter: durOr(rs.RetryAfterJitter, 0), On: rs.On}
+	if kind != sim.RetryNone {
+		r.Budget = budget(rs.Budget)
+	}
 	if kind == sim.RetryExponential {
 		r.Base, r.Cap = durOr(rs.Base, defaultBase), durOr(rs.Cap, defaultCap)
 		if rs.Jitter != "" {
@@ -264,6 +293,12 @@ func (b *builder) retry(rs *retrySpec, path string) sim.Retry {
 
 func backend(bs *backendSpec) *sim.Backend {
 	be := &sim.Backend{Capacity: 1, QueueSize: bs.Queue, RetryAfter: durOr(bs.RetryAfter, 0)}
+	if bs.Discipline != "" {
+		be.Discipline, _ = sim.ParseDiscipline(bs.Discipline)
+	}
+	if q := bs.CoDel; q != nil {
+		be.CoDel = &sim.CoDel{Target: durOr(q.Target, 0), Interval: durOr(q.Interval, 0)}
+	}
 	if bs.Capacity != nil {
 		be.Capacity = *bs.Capacity
 	}

@@ -88,7 +88,7 @@ func TestSemanticRulesLiveInSim(t *testing.T) {
 		{"immediate retries without a maximum", client + "    retry: {kind: immediate, max_attempts: 0}\n",
 			"clients[0].retry.max_attempts", "clients[0].retry.max_attempts",
 			func(c *sim.Config) { group(c).Retry = sim.Retry{Kind: sim.RetryImmediate} },
-			"must be positive for immediate retries: a refused client would retry forever at the same instant", true},
+			"must be positive for immediate retries without a round trip (rtt): a refused client would retry forever at the same instant", true},
 		{"a Retry-After jitter without honouring it", client + "    retry: {kind: fixed, delay: 1s, retry_after_jitter: 1s}\n",
 			"clients[0].retry.retry_after_jitter", "clients[0].retry.retry_after_jitter", func(c *sim.Config) {
 				group(c).Retry = sim.Retry{Kind: sim.RetryFixed, Delay: time.Second, RetryAfterJitter: time.Second}

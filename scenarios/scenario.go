@@ -237,6 +237,12 @@ func toFile(s *Scenario) (*fileSpec, error) {
 		if be := c.Backend; be != nil {
 			bs := &backendSpec{Capacity: &be.Capacity, Queue: be.QueueSize, Service: serviceToFile(be.Service),
 				RetryAfter: optDur(be.RetryAfter), Shedding: sheddingToFile(be.Shedding)}
+			if be.Discipline != sim.QueueFIFO {
+				bs.Discipline = be.Discipline.String()
+			}
+			if q := be.CoDel; q != nil {
+				bs.CoDel = &codelSpec{Target: optDur(q.Target), Interval: optDur(q.Interval)}
+			}
 			for _, ch := range be.Changes {
 				cs := changeSpec{At: dur(ch.At), Capacity: &ch.Capacity}
 				if ch.Service.Mean > 0 {
@@ -254,9 +260,15 @@ func toFile(s *Scenario) (*fileSpec, error) {
 }
 
 func clientToFile(g sim.ClientGroup) clientSpec {
-	cs := clientSpec{Name: g.Name, Count: &g.Count, Cost: g.Cost, Pace: g.Pace}
+	cs := clientSpec{Name: g.Name, Count: &g.Count, Cost: g.Cost, Pace: g.Pace, Deadline: optDur(g.Deadline)}
 	if g.Criticality != sim.Critical {
 		cs.Criticality = g.Criticality.String()
+	}
+	if g.RTT != 0 || g.RTTKind != sim.ServiceConstant {
+		cs.RTT = &rttSpec{Mean: dur(g.RTT)}
+		if g.RTTKind != sim.ServiceConstant {
+			cs.RTT.Distribution = g.RTTKind.String()
+		}
 	}
 	if id := g.Identity; id != (sim.Identity{}) {
 		cs.Identity = &identitySpec{User: id.User, IP: id.IP, APIKey: id.APIKey, Tenant: id.Tenant, Endpoint: id.Endpoint}
@@ -281,6 +293,9 @@ func clientToFile(g sim.ClientGroup) clientSpec {
 		}
 		if r.Kind == sim.RetryExponential {
 			rs.Base, rs.Cap, rs.Jitter = dur(r.Base), dur(r.Cap), r.Jitter.String()
+		}
+		if b := r.Budget; b != nil {
+			rs.Budget = &budgetSpec{Ratio: &b.Ratio, MinPerSecond: &b.MinPerSecond, TTL: optDur(b.TTL)}
 		}
 		cs.Retry = rs
 	}

@@ -242,7 +242,7 @@ func TestParseErrors(t *testing.T) {
 		{
 			name: "immediate retries without a maximum",
 			yaml: okClient + "    retry:\n      kind: immediate\n",
-			want: []string{`f.yaml:6: clients[0].retry: missing field max_attempts, which kind immediate needs`},
+			want: []string{`f.yaml:6: clients[0].retry.max_attempts: must be positive for immediate retries without a round trip (rtt): a refused client would retry forever at the same instant`},
 		},
 		{
 			name: "change out of order",

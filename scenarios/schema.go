@@ -233,6 +233,8 @@ type clientSpec struct {
 	Retry       *retrySpec    `yaml:"retry,omitempty" doc:"what a client does after a refusal, a shed or a local drop (default give up)"`
 	Pace        bool          `yaml:"pace,omitempty" doc:"read the quota headers of every answer and, when no quota is left, send nothing until the reset they give"`
 	Criticality string        `yaml:"criticality,omitempty" enum:"criticality" doc:"how much the group's requests matter to the backend's load shedders, in Google's names, most critical first: critical_plus, critical, sheddable_plus or sheddable (default critical)"`
+	RTT         *rttSpec      `yaml:"rtt,omitempty" doc:"network round trip, a duration or {mean, distribution}: an attempt reaches the limiter rtt/2 after it is sent and its answer, a refusal too, reaches the client rtt/2 later; a retry's wait starts when the client hears (default 0)"`
+	Deadline    *Duration     `yaml:"deadline,omitempty" check:"positive" doc:"how long a client waits for a request's answer from its first send: a later answer, or a retry that would be sent at or after it, is abandoned; the backend's work on it is counted as wasted (default none)"`
 }
 
 type identitySpec struct {
@@ -257,16 +259,33 @@ type arrivalSpec struct {
 }
 
 type retrySpec struct {
-	Kind             string    `yaml:"kind" required:"true" enum:"retry" doc:"how a retry is scheduled"`
-	Delay            *Duration `yaml:"delay,omitempty" check:"positive" doc:"fixed: the wait before each retry"`
-	Base             *Duration `yaml:"base,omitempty" check:"positive" doc:"exponential: the first backoff (default 100ms)"`
-	Cap              *Duration `yaml:"cap,omitempty" check:"positive" doc:"exponential: the largest backoff (default 10s)"`
-	Jitter           string    `yaml:"jitter,omitempty" enum:"jitter" doc:"exponential: how the backoff is randomised (default none)"`
-	MaxAttempts      int       `yaml:"max_attempts,omitempty" check:"nonneg" doc:"attempts per request, the first included (default 0: no limit but the end of the run)"`
-	HonorRetryAfter  bool      `yaml:"honor_retry_after,omitempty" doc:"wait at least the Retry-After a refusal carries"`
-	RetryAfterJitter *Duration `yaml:"retry_after_jitter,omitempty" check:"nonneg" doc:"with honor_retry_after: add uniform(0, this) to the Retry-After"`
-	RetryAfter       string    `yaml:"retry_after,omitempty" enum:"retry_after" doc:"with honor_retry_after: header waits the header's whole seconds (rounded up), exact the limiter's exact value (default header)"`
-	On               []int     `yaml:"on,omitempty" check:"positive" doc:"the HTTP statuses the client retries, e.g. [429]: a refusal's status is its lane's (429, nginx's 503, ...), a shed's 503; any other is given up (default every refusal and shed)"`
+	Kind             string      `yaml:"kind" required:"true" enum:"retry" doc:"how a retry is scheduled"`
+	Delay            *Duration   `yaml:"delay,omitempty" check:"positive" doc:"fixed: the wait before each retry"`
+	Base             *Duration   `yaml:"base,omitempty" check:"positive" doc:"exponential: the first backoff (default 100ms)"`
+	Cap              *Duration   `yaml:"cap,omitempty" check:"positive" doc:"exponential: the largest backoff (default 10s)"`
+	Jitter           string      `yaml:"jitter,omitempty" enum:"jitter" doc:"exponential: how the backoff is randomised (default none)"`
+	MaxAttempts      int         `yaml:"max_attempts,omitempty" check:"nonneg" doc:"attempts per request, the first included (default 0: no limit but the end of the run)"`
+	HonorRetryAfter  bool        `yaml:"honor_retry_after,omitempty" doc:"wait at least the Retry-After a refusal carries"`
+	RetryAfterJitter *Duration   `yaml:"retry_after_jitter,omitempty" check:"nonneg" doc:"with honor_retry_after: add uniform(0, this) to the Retry-After"`
+	RetryAfter       string      `yaml:"retry_after,omitempty" enum:"retry_after" doc:"with honor_retry_after: header waits the header's whole seconds (rounded up), exact the limiter's exact value (default header)"`
+	On               []int       `yaml:"on,omitempty" check:"positive" doc:"the HTTP statuses the client retries, e.g. [429]: a refusal's status is its lane's (429, nginx's 503, ...), a shed's 503; any other is given up (default every refusal and shed)"`
+	Budget           *budgetSpec `yaml:"budget,omitempty" doc:"each client's retry budget, as Finagle's RetryBudget: retries at most ratio x requests, plus min_per_second, over any ttl (default none)"`
+}
+
+// rttSpec is a client's round trip: its mean, and how it is distributed.
+type rttSpec struct {
+	Mean         *Duration `yaml:"mean" required:"true" check:"nonneg" doc:"the mean round trip"`
+	Distribution string    `yaml:"distribution,omitempty" enum:"service" doc:"constant, or exponential: drawn for every attempt, half each way (default constant)"`
+}
+
+// shortField is the field a round trip written as a duration alone fills.
+func (rttSpec) shortField() string { return "mean" }
+
+// budgetSpec is Finagle's RetryBudget(ttl, minRetriesPerSec, percentCanRetry).
+type budgetSpec struct {
+	Ratio        *float64  `yaml:"ratio,omitempty" check:"nonneg" doc:"retries allowed per request (Finagle's percentCanRetry), 0 or 0.000001 to 1000 (default 0.2)"`
+	MinPerSecond *int      `yaml:"min_per_second,omitempty" check:"nonneg" doc:"retries a second allowed besides, for clients that send little (Finagle's minRetriesPerSec; default 10)"`
+	TTL          *Duration `yaml:"ttl,omitempty" check:"positive" doc:"how long a request's credit and a retry's debit last, 1s to 1m (default 10s)"`
 }
 
 type backendSpec struct {
@@ -276,6 +295,8 @@ type backendSpec struct {
 	Changes    []changeSpec  `yaml:"changes,omitempty" doc:"capacity and service-time changes over time: slowdown, outage, recovery"`
 	RetryAfter *Duration     `yaml:"retry_after,omitempty" check:"positive" doc:"Retry-After sent with a 503 when the backend sheds, rounded up to whole seconds in the header (default none)"`
 	Shedding   *sheddingSpec `yaml:"shedding,omitempty" doc:"load shedders in front of the backend, which answer 503 by the clients' criticality to requests the limits admitted (default none)"`
+	Discipline string        `yaml:"discipline,omitempty" enum:"discipline" doc:"the order the queue serves in: fifo, oldest first, or lifo, newest first (default fifo)"`
+	CoDel      *codelSpec    `yaml:"codel,omitempty" doc:"drop (503) waiting requests by CoDel's control law (RFC 8289) when their waits stay above target (default none)"`
 }
 
 type sheddingSpec struct {
@@ -293,6 +314,12 @@ type utilisationSpec struct {
 	Threshold float64   `yaml:"threshold,omitempty" check:"positive" doc:"overloaded while busy workers are at least this share of the capacity, in (0, 1]"`
 	QueueAge  *Duration `yaml:"queue_age,omitempty" check:"positive" doc:"overloaded while the oldest queued request has waited at least this long"`
 	Escalate  *Duration `yaml:"escalate,omitempty" check:"positive" doc:"overload sheds sheddable at once, then one criticality more after each escalate of overload (sheddable_plus, then critical; never critical_plus) (default 1s)"`
+}
+
+// codelSpec is RFC 8289's two parameters.
+type codelSpec struct {
+	Target   *Duration `yaml:"target,omitempty" check:"positive" doc:"the wait CoDel keeps the queue under (default 5ms)"`
+	Interval *Duration `yaml:"interval,omitempty" check:"positive" doc:"how long the wait must stay above target before CoDel drops, and its first gap between drops (default 100ms)"`
 }
 
 type serviceSpec struct {

@@ -129,6 +129,7 @@ var enums = map[string]func() []string{
 	"retry_after":   sim.RetryAfterNames,
 	"service":       sim.ServiceNames,
 	"criticality":   sim.CriticalityNames,
+	"discipline":    sim.DisciplineNames,
 	"server":        serverLaneNames,
 	"check_metric":  func() []string { return append([]string(nil), metricNames...) },
 	"check_op":      checkOps,

@@ -47,6 +47,10 @@ func checkCaps(ck *checker, c Config) {
 			ck.add("backend.changes", "at most %d changes, got %d", MaxChanges, len(b.Changes))
 		}
 		ck.atMostTime("backend.service.mean", b.Service.Mean)
+		if q := b.CoDel; q != nil {
+			ck.atMostTime("backend.codel.target", q.Target)
+			ck.atMostTime("backend.codel.interval", q.Interval)
+		}
 		for i, ch := range b.Changes {
 			ck.atMostTime(fmt.Sprintf("backend.changes[%d].at", i), ch.At)
 			ck.atMostTime(fmt.Sprintf("backend.changes[%d].service.mean", i), ch.Service.Mean)
@@ -71,6 +75,8 @@ func checkGroupTimes(ck *checker, path string, g ClientGroup) {
 	ck.atMostTime(p+"base", r.Base)
 	ck.atMostTime(p+"cap", r.Cap)
 	ck.atMostTime(p+"retry_after_jitter", r.RetryAfterJitter)
+	ck.atMostTime(path+".rtt", g.RTT)
+	ck.atMostTime(path+".deadline", g.Deadline)
 }
 
 // checkBuild builds, once, every limiter a run of c builds, with the same

@@ -18,6 +18,12 @@ import (
 //     without max_attempts, m is how many of its shortest waits fit in the run;
 //     retries quicker than the chain frees a unit meet it full again, so a
 //     refused one makes as many as fit in that time (see attemptsPerRequest);
+//   - retries until served, in a backlog that grows while the clients send
+//     faster than their share (see loopRetries);
+//   - with a round trip (ClientGroup.RTT), each first attempt's arrival at
+//     the limiter and each answer's way back, and waits a round trip longer;
+//     with a deadline, only the retries that fit in it; with a retry budget,
+//     at most Ratio retries per request and MinPerSecond a second besides;
 //   - every request served by a backend, and every scheduled backend change;
 //   - every time a pacing client holds a request until its quota resets (see
 //     pacingHolds);
@@ -40,35 +46,57 @@ func (c Config) EstimateEvents() int64 {
 	}
 	capacity := c.capacity(c.Duration)
 	pRate := refusedShare(arrivals, capacity)
-	var attempts float64
+	attempts, _ := c.groupAttempts(-1, arrivals, pRate)
+	var base float64
 	for _, g := range c.Clients {
+		base += c.pacingHolds(g)
+	}
+	if arrivals > 0 {
+		base += c.concurrencyRetries(arrivals)
+	}
+	if c.Backend != nil {
+		base += min(arrivals, capacity) + float64(len(c.Backend.Changes))
+	}
+	var e float64
+	for li := range c.Lanes {
+		mine, heard := c.groupAttempts(li, arrivals, pRate)
+		// Setting a client up costs about an event's work, so a lane costs at least
+		// one event per client, even if few of them ever send.
+		e += max(mine+heard+base, float64(c.clients()))
+	}
+	e += c.topologyEvents(attempts) * float64(c.chainLanes())
+	if !(e <= 1<<62) { // NaN too: an estimate that cannot be made is over every budget
+		return 1 << 62
+	}
+	return int64(math.Ceil(e))
+}
+
+// groupAttempts is about how many attempts every group makes in lane li
+// (−1: by the chain's own policies, without retry loops), and how many more
+// events the round trips of those with one take: each first attempt's way to
+// the limiter and each refusal's way back.
+func (c Config) groupAttempts(li int, arrivals, pRate float64) (attempts, heard float64) {
+	for _, g := range c.Clients {
+		var mine, requests float64
 		for _, a := range g.Arrivals {
 			n := float64(g.Count) * arrivalsOf(a, c.Duration)
 			p := pRate
 			if a.Kind == ArrivalBurst || a.Kind == ArrivalIdleThenBurst {
 				p = max(p, refusedShare(float64(g.Count)*float64(a.Count), c.capacity(a.Spread)))
 			}
-			attempts += n * attemptsPerRequest(p, g.Retry, c.Duration+c.Drain, c.refill())
+			mine += n * attemptsPerRequest(p, g.Retry, c.retrySpan(g), c.refill(), g.RTT)
+			requests += n
+		}
+		if li >= 0 {
+			mine = max(mine, requests+c.loopRetries(g, li, arrivals))
+		}
+		mine = c.budgeted(g, requests, mine)
+		attempts += mine
+		if g.RTT > 0 {
+			heard += mine - requests*(1-pRate) + requests
 		}
 	}
-	perLane := attempts
-	for _, g := range c.Clients {
-		perLane += c.pacingHolds(g)
-	}
-	if arrivals > 0 {
-		perLane += c.concurrencyRetries(arrivals)
-	}
-	if c.Backend != nil {
-		perLane += min(arrivals, capacity) + float64(len(c.Backend.Changes))
-	}
-	// Setting a client up costs about an event's work, so a lane costs at least
-	// one event per client, even if few of them ever send.
-	perLane = max(perLane, float64(c.clients()))
-	e := perLane*float64(len(c.Lanes)) + c.topologyEvents(attempts)*float64(c.chainLanes())
-	if e > 1<<62 {
-		return 1 << 62
-	}
-	return int64(math.Ceil(e))
+	return attempts, heard
 }
 
 // capacity is how many requests the chain and the backend can take in a span d:
@@ -178,11 +206,11 @@ func (c Config) refill() float64 {
 // every refill ns. Retries far apart are refused independently, each with
 // probability p; retries quicker than refill keep meeting the same full limit
 // until a unit frees, so a refused request makes refill/wait of them.
-func attemptsPerRequest(p float64, r Retry, end time.Duration, refill float64) float64 {
+func attemptsPerRequest(p float64, r Retry, end time.Duration, refill float64, rtt time.Duration) float64 {
 	if r.Kind == RetryNone || p == 0 {
 		return 1
 	}
-	fit := retriesThatFit(r, end)
+	fit := retriesThatFit(r, end, rtt)
 	m := float64(r.MaxAttempts)
 	if m == 0 || fit+1 < m {
 		m = fit + 1
@@ -196,8 +224,8 @@ func attemptsPerRequest(p float64, r Retry, end time.Duration, refill float64) f
 }
 
 // retriesThatFit is how many retries of policy r fit in a span end, each after
-// its shortest wait.
-func retriesThatFit(r Retry, end time.Duration) float64 {
+// its shortest wait and a round trip rtt.
+func retriesThatFit(r Retry, end, rtt time.Duration) float64 {
 	var wait time.Duration
 	switch r.Kind {
 	case RetryFixed:
@@ -208,10 +236,37 @@ func retriesThatFit(r Retry, end time.Duration) float64 {
 			wait = r.Base / 2
 		}
 	}
+	wait += rtt
 	if wait <= 0 {
 		return math.Inf(1) // immediate: max_attempts bounds them
 	}
 	return float64(end) / float64(wait)
+}
+
+// retrySpan is how long a request of g may go on retrying: the run and its
+// drain, or g's deadline if shorter.
+func (c Config) retrySpan(g ClientGroup) time.Duration {
+	if g.Deadline > 0 {
+		return min(c.Duration+c.Drain, g.Deadline)
+	}
+	return c.Duration + c.Drain
+}
+
+// budgeted bounds attempts, the attempts of g's requests, by g's retry
+// budget: at most Ratio retries per request, and MinPerSecond a second per
+// client (the reserve, renewed every TTL) besides.
+func (c Config) budgeted(g ClientGroup, requests, attempts float64) float64 {
+	b := g.Retry.Budget
+	if b == nil || g.Retry.Kind == RetryNone {
+		return attempts
+	}
+	ttl := b.TTL
+	if ttl == 0 {
+		ttl = defaultBudgetTTL
+	}
+	windows := math.Ceil(float64(c.Duration+c.Drain) / float64(ttl))
+	reserve := float64(b.MinPerSecond) * math.Floor(ttl.Seconds()) * windows * float64(g.Count)
+	return min(attempts, requests*(1+b.Ratio)+reserve)
 }
 
 // arrivalsOf is how many requests component a makes for one client in a run of

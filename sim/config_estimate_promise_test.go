@@ -100,7 +100,7 @@ func TestRetriesThatFitPromise(t *testing.T) {
 		{"exponential decorrelated", Retry{Kind: RetryExponential, Base: base, Jitter: JitterDecorrelated}, 10},
 	}
 	for _, tt := range tests {
-		if got := retriesThatFit(tt.r, end); got != tt.want {
+		if got := retriesThatFit(tt.r, end, 0); got != tt.want {
 			t.Errorf("%s: retriesThatFit = %v, want %v", tt.name, got, tt.want)
 		}
 	}
@@ -137,12 +137,12 @@ func TestAttemptsPerRequestPromise(t *testing.T) {
 		{"quick retries by refill", 0.1, fixed(0), 5 * float64(time.Second), 1 + 0.1*5},
 	}
 	for _, tt := range tests {
-		if got := attemptsPerRequest(tt.p, tt.r, end, tt.refill); math.Abs(got-tt.want) > 1e-9 {
+		if got := attemptsPerRequest(tt.p, tt.r, end, tt.refill, 0); math.Abs(got-tt.want) > 1e-9 {
 			t.Errorf("%s: attemptsPerRequest = %v, want %v", tt.name, got, tt.want)
 		}
 	}
 	// 10.5 retries fit in 10.5s: max_attempts 11 is under fit+1 and holds.
-	if got, want := attemptsPerRequest(1, fixed(11), 10*time.Second+500*time.Millisecond, ms), 11.0; got != want {
+	if got, want := attemptsPerRequest(1, fixed(11), 10*time.Second+500*time.Millisecond, ms, 0), 11.0; got != want {
 		t.Errorf("p=1, max 11, 10.5 retries fit: attemptsPerRequest = %v, want %v", got, want)
 	}
 }

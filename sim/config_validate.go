@@ -193,8 +193,46 @@ func checkGroup(ck *checker, path string, g ClientGroup, c *Config) {
 	for i, a := range g.Arrivals {
 		checkArrival(ck, fmt.Sprintf("%s.arrivals[%d]", path, i), a, ck.within(c.Duration))
 	}
-	checkRetry(ck, path+".retry", g.Retry)
+	checkRetry(ck, path+".retry", g.Retry, g.RTT)
 	checkCriticality(ck, path, g.Criticality)
+	if g.RTT < 0 {
+		ck.add(path+".rtt", "must not be negative, got %v", g.RTT)
+	}
+	if !serviceEnum.valid(g.RTTKind) {
+		ck.add(path+".rtt.distribution", "unknown distribution %v", g.RTTKind)
+	}
+	if g.Deadline < 0 {
+		ck.add(path+".deadline", "must not be negative, got %v", g.Deadline)
+	}
+}
+
+// Bounds of a retry budget: Finagle's (RetryBudget.apply), and a ratio small
+// enough to withdraw more than an int64 of tokens kept out.
+const (
+	minBudgetRatio  = 1e-6
+	maxBudgetRatio  = 1000
+	maxBudgetPerSec = 1_000_000
+	minBudgetTTL    = time.Second
+	maxBudgetTTL    = time.Minute
+)
+
+// checkBudget reports what is wrong with a retry budget b (nil: none).
+func checkBudget(ck *checker, path string, b *RetryBudget) {
+	if b == nil {
+		return
+	}
+	if !(b.Ratio == 0 || b.Ratio >= minBudgetRatio && b.Ratio <= maxBudgetRatio) { // NaN fails both
+		ck.add(path+".ratio", "must be 0 or from %g to %d retries per request, got %v", minBudgetRatio, maxBudgetRatio, b.Ratio)
+	}
+	if b.MinPerSecond < 0 || b.MinPerSecond > maxBudgetPerSec {
+		ck.add(path+".min_per_second", "must be from 0 to %d, got %d", maxBudgetPerSec, b.MinPerSecond)
+	}
+	if b.TTL != 0 && (b.TTL < minBudgetTTL || b.TTL > maxBudgetTTL) {
+		ck.add(path+".ttl", "must be from 1s to 1m0s (Finagle's bounds), got %v", b.TTL)
+	}
+	if b.Ratio == 0 && b.MinPerSecond == 0 {
+		ck.add(path, "ratio 0 and min_per_second 0 allow no retry at all; say retry kind none instead")
+	}
 }
 
 // checkArrival reports what is wrong with arrival a of a scenario that lasts
@@ -256,7 +294,8 @@ func checkArrival(ck *checker, path string, a Arrival, duration time.Duration) {
 	}
 }
 
-func checkRetry(ck *checker, path string, r Retry) {
+func checkRetry(ck *checker, path string, r Retry, rtt time.Duration) {
+	checkBudget(ck, path+".budget", r.Budget)
 	if r.MaxAttempts < 0 {
 		ck.add(path+".max_attempts", "must not be negative, got %d", r.MaxAttempts)
 	}
@@ -286,9 +325,9 @@ func checkRetry(ck *checker, path string, r Retry) {
 		ck.add(path+".kind", "unknown retry kind %v", r.Kind)
 	}
 	switch {
-	case r.Kind == RetryImmediate && r.MaxAttempts == 0:
-		ck.add(path+".max_attempts", "must be positive for immediate retries: a refused client would retry forever at the same instant")
-	case r.Kind == RetryFixed && r.Delay == 0 && r.MaxAttempts == 0:
+	case r.Kind == RetryImmediate && r.MaxAttempts == 0 && rtt <= 0:
+		ck.add(path+".max_attempts", "must be positive for immediate retries without a round trip (rtt): a refused client would retry forever at the same instant")
+	case r.Kind == RetryFixed && r.Delay == 0 && r.MaxAttempts == 0 && rtt <= 0:
 		ck.add(path+".max_attempts", "retries with no wait must have a maximum, or they repeat forever at one instant")
 	}
 	for i, s := range r.On {
@@ -317,6 +356,12 @@ func checkBackend(ck *checker, path string, b Backend, duration time.Duration) {
 	ck.positive(path+".service.mean", b.Service.Mean)
 	if b.Shedding != nil {
 		checkShedding(ck, path+".shedding", b.Shedding)
+	}
+	if !disciplineEnum.valid(b.Discipline) {
+		ck.add(path+".discipline", "unknown discipline %v", b.Discipline)
+	}
+	if q := b.CoDel; q != nil && (q.Target < 0 || q.Interval < 0) {
+		ck.add(path+".codel", "target and interval must not be negative, got %v and %v", q.Target, q.Interval)
 	}
 	if !serviceEnum.valid(b.Service.Kind) {
 		ck.add(path+".service.distribution", "unknown distribution %v", b.Service.Kind)

@@ -10,7 +10,7 @@ import (
 func TestAttemptsPerRequestCountsFirst_s5(t *testing.T) {
 	end := 10 * time.Second
 	r := Retry{Kind: RetryFixed, Delay: 5 * time.Second}
-	fit := retriesThatFit(r, end) // retries at 5s and 10s
+	fit := retriesThatFit(r, end, 0) // retries at 5s and 10s
 	if fit != 2 {
 		t.Fatalf("retriesThatFit(fixed 5s, 10s) = %v, want 2", fit)
 	}
@@ -24,7 +24,7 @@ func TestAttemptsPerRequestCountsFirst_s5(t *testing.T) {
 		{2, 2},  // cap below what fits
 	} {
 		r.MaxAttempts = c.max
-		if got := attemptsPerRequest(1, r, end, float64(time.Second)); got != c.want {
+		if got := attemptsPerRequest(1, r, end, float64(time.Second), 0); got != c.want {
 			t.Errorf("attemptsPerRequest(p=1, fixed 5s, max %d, 10s) = %v, want %v", c.max, got, c.want)
 		}
 	}

@@ -235,10 +235,46 @@ func diffWorld(seed uint64, shape diffShape) Config {
 		diffBusyKey(rnd, &c, w, kernel)
 	case has(shapeOneKey) && has(shapeKernel):
 		diffOneUnitOfRoom(rnd, &c, w)
+		diffTime(seed, &c, w)
 		return c
 	}
 	diffProducts(seed, &c)
+	diffTime(seed, &c, w)
 	return c
+}
+
+// diffTime gives, now and then, c's client groups a round trip, a deadline
+// or a retry budget and its backend a LIFO or CoDel queue, which keep a lane
+// off the kernel (kernelFits). It draws from a stream of its own, so the rest
+// of each world is drawn as it was before these came.
+func diffTime(seed uint64, c *Config, w time.Duration) {
+	rnd := rand.New(rand.NewPCG(seed, 0x71de))
+	chance := func(n int) bool { return rnd.IntN(n) == 0 }
+	// Rarely in a world the kernel may take, not to starve the harness of
+	// kernel lanes; but now and then, to hold kernelFits to it.
+	often := 40
+	if c.Backend != nil || slices.ContainsFunc(c.Clients, func(g ClientGroup) bool { return g.Retry.Kind != RetryNone }) {
+		often = 3
+	}
+	for g := range c.Clients {
+		grp := &c.Clients[g]
+		if chance(often) {
+			grp.RTT = w / time.Duration(1+rnd.IntN(8))
+			grp.RTTKind = ServiceKind(rnd.IntN(2))
+		}
+		if chance(2 * often) {
+			grp.Deadline = w * time.Duration(1+rnd.IntN(3))
+		}
+		if grp.Retry.Kind != RetryNone && chance(4) {
+			grp.Retry.Budget = &RetryBudget{Ratio: []float64{0, 0.1, 0.5}[rnd.IntN(3)], MinPerSecond: 1 + rnd.IntN(3), TTL: time.Second}
+		}
+	}
+	if b := c.Backend; b != nil && chance(3) {
+		b.Discipline = QueueDiscipline(rnd.IntN(2))
+		if b.QueueSize > 0 && chance(2) {
+			b.CoDel = &CoDel{Target: w / 8, Interval: w}
+		}
+	}
 }
 
 // diffProducts adds to c two to four product lanes, each with a policy its

@@ -10,8 +10,9 @@ import (
 // The kernel is the lane loop specialised for the commonest world, where every
 // event is a new request answered at once: no trace, no topology, no
 // concurrency limiter or client gate, no backend, one limit on the quick path
-// (quickPath: no shadow, no pacing client reading its headers) and no client
-// that retries (a refused request gives up at once). It handles the earliest
+// (quickPath: no shadow, no pacing client reading its headers), no client
+// that retries (a refused request gives up at once) and none with a round
+// trip or a deadline (an answer is heard when it is given). It handles the earliest
 // event when that is an arrival or an injected request, exactly as handle
 // would, and leaves any other event, and the events at a rule push, to the
 // general loop (runUntil), then takes over again. What it saves: the request
@@ -66,7 +67,11 @@ func (l *lane) kernelFits() bool {
 		return false
 	}
 	for g := range l.pop.groups {
-		if r := &l.pop.groups[g].Retry; r.Kind != RetryNone && r.MaxAttempts != 1 {
+		grp := &l.pop.groups[g]
+		if r := &grp.Retry; r.Kind != RetryNone && r.MaxAttempts != 1 {
+			return false
+		}
+		if grp.RTT > 0 || grp.Deadline > 0 { // an answer heard later than given
 			return false
 		}
 	}

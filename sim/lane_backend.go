@@ -22,13 +22,19 @@ type backend struct {
 	busyTime, availTime time.Duration // server-nanoseconds
 	maxInFlight         int
 	maxQueue            int
+	codel               *codel // nil without Backend.CoDel
+	dropped             int64  // requests CoDel dropped
 }
 
 func newBackend(cfg *Backend, seed uint64) *backend {
-	return &backend{
+	b := &backend{
 		cfg: cfg, seed: seed, capacity: cfg.Capacity, service: cfg.Service,
 		queue: make([]int32, cfg.QueueSize),
 	}
+	if cfg.CoDel != nil {
+		b.codel = newCoDel(*cfg.CoDel)
+	}
+	return b
 }
 
 func (b *backend) inFlight() int { return b.busy + b.n }
@@ -69,6 +75,7 @@ func (b *backend) serve(l *lane, r int32) {
 		rnd := engine.NewStream(b.seed, uint64(req.client), uint64(req.num), uint64(req.attempt))
 		d = rnd.Exp(b.service.Mean)
 	}
+	req.service = d
 	l.eng.Schedule(later(l.eng.Now(), d), evComplete, r, 0)
 }
 
@@ -83,11 +90,41 @@ func (b *backend) complete(l *lane, r int32) {
 
 func (b *backend) startWaiting(l *lane) {
 	for b.n > 0 && b.busy < b.capacity {
-		r := b.queue[b.head]
-		b.head = (b.head + 1) % len(b.queue)
-		b.n--
+		r, ok := b.next(l)
+		if !ok {
+			return
+		}
 		b.serve(l, r)
 	}
+}
+
+// pop takes the next waiting request in the queue's discipline: the oldest
+// (FIFO) or the newest (LIFO).
+func (b *backend) pop() int32 {
+	if b.cfg.Discipline == QueueLIFO {
+		b.n--
+		return b.queue[(b.head+b.n)%len(b.queue)]
+	}
+	r := b.queue[b.head]
+	b.head = (b.head + 1) % len(b.queue)
+	b.n--
+	return r
+}
+
+// next is the waiting request a free server takes: pop's, or, under CoDel,
+// the first CoDel does not drop (each dropped one answered 503); ok=false when
+// CoDel dropped every one.
+func (b *backend) next(l *lane) (r int32, ok bool) {
+	if b.codel == nil {
+		return b.pop(), true
+	}
+	return b.codel.dequeue(l.eng.Now(), b, l)
+}
+
+// drop answers 503 to waiting request r, which CoDel dropped.
+func (b *backend) drop(l *lane, r int32) {
+	b.dropped++
+	l.backendShed(r, b.cfg.RetryAfter)
 }
 
 // change applies the i-th scheduled change. Going to zero capacity is an outage:
@@ -101,10 +138,7 @@ func (b *backend) change(l *lane, i int) {
 	}
 	if b.capacity == 0 {
 		for b.n > 0 {
-			r := b.queue[b.head]
-			b.head = (b.head + 1) % len(b.queue)
-			b.n--
-			l.backendShed(r, b.cfg.RetryAfter)
+			l.backendShed(b.pop(), b.cfg.RetryAfter)
 		}
 	}
 	b.startWaiting(l)
@@ -114,7 +148,7 @@ func (b *backend) stats(now time.Duration, latency *window.Histogram) BackendSta
 	b.account(now)
 	s := BackendStats{
 		Served: latency.Count(), Latency: Percentiles(latency.Percentiles()),
-		MaxInFlight: b.maxInFlight, MaxQueue: b.maxQueue,
+		MaxInFlight: b.maxInFlight, MaxQueue: b.maxQueue, Dropped: b.dropped,
 	}
 	if b.availTime > 0 {
 		s.Utilisation = float64(b.busyTime) / float64(b.availTime)

@@ -50,6 +50,7 @@ type lane struct {
 	extras   []arrivalState   // arrival components after each client's first
 	retryRnd []engine.Stream  // each client's retry draws; nil when no group retries
 	paused   []time.Duration  // a pacing client sends nothing before this instant; nil when no group paces
+	budgets  []retryBudget    // each client's retry budget (Retry.Budget); nil when no group has one
 	means    []superposedMean // per group: its mean gap, if superposed
 	reqs     requests
 	backend  *backend
@@ -167,6 +168,8 @@ func (l *lane) handle(ev event) {
 		l.arrival(ev)
 	case evAttempt:
 		l.attempt(ev.A)
+	case evHear:
+		l.heard(ev.A)
 	case evRelease:
 		l.released(ev.A)
 	case evComplete:
@@ -233,7 +236,17 @@ func (l *lane) arrive(c int32) {
 	l.reqs.all[r] = request{
 		client: c, num: cs.requests, cost: l.pop.groups[l.pop.groupOf[c]].Cost, raDue: -1, started: l.eng.Now(),
 	}
-	l.m.unique(l.pop.groupOf[c])
+	g := l.pop.groupOf[c]
+	l.m.unique(g)
+	if l.budgets != nil && l.pop.groups[g].Retry.Budget != nil {
+		l.budgets[c].depositRequest(l.eng.Now())
+	}
+	if half := l.halfTrip(r, 1); half > 0 {
+		if at := later(l.eng.Now(), half); at <= l.end {
+			l.eng.Schedule(at, evAttempt, r, 0)
+		}
+		return // else still on its way when the simulation ends
+	}
 	l.attempt(r)
 }
 
@@ -341,10 +354,14 @@ func (l *lane) quotaName(quota int) string {
 // reset they give (whole seconds, as the header carries it). A limit that sends
 // no headers tells it nothing.
 func (l *lane) pace(c int32, quota int, d algorithms.Decision) {
-	if quota < 0 || l.cfg.Limits[quota].NoHeaders || d.Remaining > 0 || !l.pop.groups[l.pop.groupOf[c]].Pace {
+	grp := &l.pop.groups[l.pop.groupOf[c]]
+	if quota < 0 || l.cfg.Limits[quota].NoHeaders || d.Remaining > 0 || !grp.Pace {
 		return
 	}
-	l.paused[c] = max(l.paused[c], later(l.eng.Now(), HeaderRetryAfter(d.Reset)))
+	// paused is read when an attempt reaches the limiter: with a round trip
+	// the client hears the reset half a trip later and its next send takes
+	// half a trip to arrive.
+	l.paused[c] = max(l.paused[c], later(l.eng.Now(), HeaderRetryAfter(d.Reset)+grp.RTT))
 }
 
 // decideChain puts a request of client c through the limit chain at now. On a
@@ -519,9 +536,21 @@ func (l *lane) succeed(r int32) {
 		l.adapt.conc(now, l.conc)
 	}
 	l.throttleAnswer(req.client, true)
-	l.clients[req.client].succeeded++
-	l.m.succeeded(now, l.pop.groupOf[req.client], latency, now-req.started, l.backend != nil)
+	g := l.pop.groupOf[req.client]
+	grp := &l.pop.groups[g]
+	heard := later(now, l.halfTrip(r, req.attempt))
 	l.recordLatency(TraceSuccess, r, latency)
+	if grp.Deadline > 0 && heard > later(req.started, grp.Deadline) {
+		var wasted time.Duration
+		if l.backend != nil {
+			wasted = req.service
+		}
+		l.m.abandonedServed(now, g, latency, wasted, l.backend != nil)
+		l.reqs.put(r)
+		return
+	}
+	l.clients[req.client].succeeded++
+	l.m.succeeded(now, g, latency, heard-req.started, l.backend != nil)
 	l.reqs.put(r)
 }
 
@@ -533,17 +562,52 @@ func (l *lane) throttleAnswer(c int32, accepted bool) {
 	}
 }
 
-// fail applies the client's retry policy to a failed attempt. retryAfter is the
+// fail sends a failed attempt's answer back to its client, which hears it a
+// half round trip later (evHear, heard) or at once, and applies its retry
+// policy then (retryOrGiveUp). A drop (status 0) never left the client.
+func (l *lane) fail(r int32, retryAfter time.Duration, status int) {
+	req := &l.reqs.all[r]
+	half := l.halfTrip(r, req.attempt)
+	if half == 0 || status == 0 {
+		l.retryOrGiveUp(r, retryAfter, status)
+		return
+	}
+	req.raDue, req.heardStatus = retryAfter, int32(status) // raDue is -1 since attempt: free until heard
+	if at := later(l.eng.Now(), half); at <= l.end {
+		l.eng.Schedule(at, evHear, r, 0)
+	} // else still on its way when the simulation ends
+}
+
+// heard is an evHear event: request r's client hears the failed answer fail sent.
+func (l *lane) heard(r int32) {
+	req := &l.reqs.all[r]
+	retryAfter := req.raDue
+	req.raDue = -1
+	l.retryOrGiveUp(r, retryAfter, int(req.heardStatus))
+}
+
+// retryOrGiveUp applies the client's retry policy to a failed attempt. retryAfter is the
 // Retry-After the answer carried, exact, zero if none; a client honouring it
 // reads it as its policy says (the header's whole seconds by default) and, when it
 // retries at exactly that instant, the retry is counted as one at Retry-After.
 // status is the answer's HTTP status, 0 for a request never sent.
-func (l *lane) fail(r int32, retryAfter time.Duration, status int) {
+// The client's deadline, if it has one, abandons an answer heard after it or a
+// retry that would be sent at or after it; its retry budget may refuse the retry.
+func (l *lane) retryOrGiveUp(r int32, retryAfter time.Duration, status int) {
 	now := l.eng.Now()
 	req := &l.reqs.all[r]
 	c := req.client
 	g := l.pop.groupOf[c]
-	policy := &l.pop.groups[g].Retry
+	grp := &l.pop.groups[g]
+	policy := &grp.Retry
+	deadline := time.Duration(-1)
+	if grp.Deadline > 0 {
+		deadline = later(req.started, grp.Deadline)
+	}
+	if deadline >= 0 && now > deadline {
+		l.abandon(r)
+		return
+	}
 	if policy.Kind == RetryNone || (policy.MaxAttempts > 0 && int(req.attempt) >= policy.MaxAttempts) ||
 		status != 0 && len(policy.On) > 0 && !slices.Contains(policy.On, status) {
 		l.giveUp(r)
@@ -568,7 +632,21 @@ func (l *lane) fail(r int32, retryAfter time.Duration, status int) {
 			}
 		}
 	}
-	at := later(now, sleep)
+	send := later(now, sleep)
+	if deadline >= 0 && send >= deadline {
+		l.abandon(r)
+		return
+	}
+	if l.budgets != nil && policy.Budget != nil && !l.budgets[c].tryWithdraw(now) {
+		l.m.retryDenied(g)
+		l.giveUp(r)
+		return
+	}
+	half := l.halfTrip(r, req.attempt+1)
+	if req.raDue >= 0 {
+		req.raDue = later(req.raDue, half)
+	}
+	at := later(send, half)
 	if at > l.end {
 		return // still pending when the simulation ends
 	}
@@ -578,6 +656,26 @@ func (l *lane) fail(r int32, retryAfter time.Duration, status int) {
 func (l *lane) giveUp(r int32) {
 	l.m.gaveUp(l.eng.Now(), l.pop.groupOf[l.reqs.all[r].client])
 	l.reqs.put(r)
+}
+
+// halfTrip is half the round trip of attempt number attempt of request r
+// (ClientGroup.RTT): constant, or exponential drawn from a stream of its own
+// (client, request, attempt), so that every lane, and each way, gives the
+// attempt the same, and nothing is kept per request.
+func (l *lane) halfTrip(r, attempt int32) time.Duration {
+	req := &l.reqs.all[r]
+	grp := &l.pop.groups[l.pop.groupOf[req.client]]
+	if grp.RTTKind == ServiceExponential && grp.RTT > 0 {
+		rnd := engine.NewStream(l.cfg.Seed, labelRTT, uint64(req.client), uint64(req.num), uint64(attempt))
+		return rnd.Exp(grp.RTT) / 2
+	}
+	return grp.RTT / 2
+}
+
+// abandon gives up request r at its client's deadline.
+func (l *lane) abandon(r int32) {
+	l.m.abandoned(l.pop.groupOf[l.reqs.all[r].client])
+	l.giveUp(r)
 }
 
 // retrySleep is the wait before retry n (the attempt that failed was number n).

@@ -268,6 +268,31 @@ func (m *metrics) gaveUp(now time.Duration, g int32) {
 	m.counts.AllDoneAt = max(m.counts.AllDoneAt, now)
 }
 
+// abandoned counts a request its client abandoned at its deadline (giveUp
+// counts it as given up).
+func (m *metrics) abandoned(g int32) {
+	m.counts.Abandoned++
+	m.classes[g].Abandoned++
+}
+
+// abandonedServed counts a request the backend served (latency in it,
+// measured with a backend) after its client had abandoned it, wasted of
+// service time spent on it: given up, not succeeded.
+func (m *metrics) abandonedServed(now time.Duration, g int32, latency, wasted time.Duration, measured bool) {
+	if measured {
+		m.latency.Add(latency)
+	}
+	m.counts.WastedWork += wasted
+	m.abandoned(g)
+	m.gaveUp(now, g)
+}
+
+// retryDenied counts a retry a retry budget refused.
+func (m *metrics) retryDenied(g int32) {
+	m.counts.RetriesDenied++
+	m.classes[g].RetriesDenied++
+}
+
 func (m *metrics) inFlight(now time.Duration, n int) {
 	p := m.point(now)
 	p.InFlight = max(p.InFlight, n)

@@ -70,6 +70,14 @@ type LaneResult struct {
 	Succeeded int64 // unique requests that eventually got a success
 	GaveUp    int64 // unique requests abandoned (no retry policy or attempts exhausted)
 	Pending   int64 // unique requests unfinished when the simulation ended
+	// Abandoned counts the unique requests their client abandoned at its
+	// deadline (ClientGroup.Deadline), counted in GaveUp too; WastedWork is
+	// the backend's service time spent on requests whose answer came too late.
+	Abandoned  int64
+	WastedWork time.Duration
+	// RetriesDenied counts the retries a retry budget (Retry.Budget) refused:
+	// each such request was given up.
+	RetriesDenied int64
 
 	RefusedBy []LimitCount // refusals per limit of the chain, in chain order
 	// ShadowRefused counts the attempts that a shadow limit (Limit.Shadow) would
@@ -158,6 +166,9 @@ type ClassResult struct {
 	Dropped   int64
 	Succeeded int64
 	GaveUp    int64
+	// Abandoned and RetriesDenied are the class's share of the lane's.
+	Abandoned     int64
+	RetriesDenied int64
 	// ShadowRefused counts the class's attempts a shadow limit would have refused.
 	ShadowRefused int64
 	// FairShare is the class's max-min fair share, in requests, of all the
@@ -177,6 +188,9 @@ type BackendStats struct {
 	Utilisation float64     // busy server-time / available server-time
 	MaxInFlight int
 	MaxQueue    int
+	// Dropped counts the waiting requests CoDel dropped (Backend.CoDel), each
+	// answered 503 and counted in Shed too.
+	Dropped int64
 }
 
 // RetryAfterStats: how many answers (429s, and 503s of a backend or AIMD set to

@@ -86,6 +86,9 @@ func newLane(ctx context.Context, index int, cfg *Config, pop *population, trace
 		if l.retryRnd != nil {
 			l.retryRnd[c] = engine.NewStream(cfg.Seed, labelRetry, uint64(c))
 		}
+		if b := pop.groups[pop.groupOf[c]].Retry.Budget; l.budgets != nil && b != nil {
+			l.budgets[c] = newRetryBudget(*b)
+		}
 		switch g := pop.groupOf[c]; {
 		case pop.superposed[g]:
 			if pop.indexOf[c] == 0 {
@@ -155,6 +158,9 @@ func (l *lane) allocClientSlices() {
 		}
 		if l.paused == nil && grp.Pace {
 			l.paused = make([]time.Duration, n)
+		}
+		if l.budgets == nil && grp.Retry.Budget != nil && grp.Retry.Kind != RetryNone {
+			l.budgets = make([]retryBudget, n)
 		}
 	}
 }

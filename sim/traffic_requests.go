@@ -19,10 +19,17 @@ type request struct {
 	num       int64
 	cost      int64
 	prevSleep time.Duration
-	raDue     time.Duration // the instant a Retry-After pointed to; -1 if none
-	entered   time.Duration // when it entered the backend
-	started   time.Duration // when its first attempt was made
-	places    uint64        // bit i: it holds a place of concurrency limit i of the chain (lane_concurrency.go)
+	// raDue is the instant a Retry-After pointed to, -1 if none; while a
+	// failed answer is on its way back to the client (evHear) it holds that
+	// answer's Retry-After instead.
+	raDue   time.Duration
+	entered time.Duration // when it entered the backend
+	started time.Duration // when its first attempt was made (sent, with a round trip)
+	service time.Duration // the service time of its latest attempt the backend took
+	// heardStatus is the status of the failed answer on its way back to the
+	// client (evHear), with a round trip.
+	heardStatus int32
+	places      uint64 // bit i: it holds a place of concurrency limit i of the chain (lane_concurrency.go)
 }
 
 // requests is a pool of live requests addressed by index, reusing freed slots.

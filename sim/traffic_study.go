@@ -65,4 +65,5 @@ const (
 	labelDrop
 	labelService
 	labelProbe
+	labelRTT
 )

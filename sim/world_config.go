@@ -238,6 +238,20 @@ type ClientGroup struct {
 	// until the reset the headers give. Clients that do not pace discover the
 	// limit by hitting it.
 	Pace bool
+	// RTT is the network round trip between a client and the service: an
+	// attempt reaches the limiter RTT/2 after the client sends it, and its
+	// answer (a refusal too) reaches the client RTT/2 after it was given; the
+	// client's next try starts from when it hears. Zero is the same instant.
+	// RTTKind is its distribution: constant (the zero value), or exponential
+	// with mean RTT, drawn afresh for every attempt, half each way.
+	RTT     time.Duration
+	RTTKind ServiceKind
+	// Deadline, when positive, is how long a client waits for a request's
+	// answer from its first send: an answer, or a retry's send, later than
+	// that is abandoned (counted in LaneResult.Abandoned and as given up);
+	// the backend, not knowing, serves it all the same, and its service time
+	// is counted as wasted (LaneResult.WastedWork).
+	Deadline time.Duration
 }
 
 // Identity gives each client its keys. Each field is a template in which "{i}" is
@@ -328,6 +342,31 @@ type Retry struct {
 	// retries every refusal and shed. A request its own throttle dropped is
 	// never sent, so it has no status: On does not apply to it.
 	On []int
+	// Budget, when set, bounds each client's retries by a share of its
+	// requests, as Finagle's RetryBudget does (see RetryBudget); nil retries
+	// as the rest of the policy says.
+	Budget *RetryBudget
+}
+
+// RetryBudget is Finagle's token retry budget (twitter/finagle,
+// finagle-core/.../service/RetryBudget.scala, TokenRetryBudget over
+// TokenBucket.newLeakyBucket), one per client: every new request deposits
+// 1000 tokens, a retry withdraws ⌊1000/Ratio⌋ (1 when Ratio is 0, which
+// deposits nothing) and is allowed only when the tokens held are at least
+// that (≥, not >); deposits and withdrawals expire TTL after they are made,
+// and a reserve of MinPerSecond × TTL's whole seconds withdrawals' worth is
+// always held. So in any span of TTL ending at a retry, retries ≤ requests ×
+// 1000/⌊1000/Ratio⌋ (Ratio × requests, but for the rounding) + MinPerSecond ×
+// TTL's whole seconds. Finagle expires in ten slices of
+// TTL, approximately; rlsim expires each token exactly TTL later. gRPC's retry
+// throttling (gRFC A6) differs: one count per server name in a client
+// process, max_tokens of it; each failure takes 1 and each success gives
+// token_ratio, and retries stop while the count is at most max_tokens/2 — it
+// reacts to failures, not to requests.
+type RetryBudget struct {
+	Ratio        float64       // retries per request, 0 to 1000 (Finagle's percentCanRetry)
+	MinPerSecond int           // retries per second always allowed (Finagle's minRetriesPerSec)
+	TTL          time.Duration // how long a deposit lasts, 1s to 60s (Finagle's bounds); zero means 10s
 }
 
 // RetryAfterMode is what a client honouring Retry-After reads.
@@ -363,6 +402,30 @@ type Backend struct {
 	// Shedding is the load shedders in front of the backend; nil sheds only
 	// when the queue is full or the backend down.
 	Shedding *Shedding
+	// Discipline is the order the queue serves in: FIFO (the zero value) or LIFO.
+	Discipline QueueDiscipline
+	// CoDel, when set, drops (503) requests whose wait in the queue stays
+	// above a target, by CoDel's control law (RFC 8289).
+	CoDel *CoDel
+}
+
+// QueueDiscipline is the order a backend's queue serves its waiting requests.
+type QueueDiscipline uint8
+
+const (
+	QueueFIFO QueueDiscipline = iota // oldest first
+	QueueLIFO                        // newest first, as adaptive LIFO under overload
+)
+
+// CoDel is RFC 8289's controlled delay on a backend's queue, applied when a
+// server takes the next waiting request: once that request's wait (its
+// sojourn) has stayed at or above Target for Interval, CoDel drops it and
+// takes the next, and keeps dropping at intervals of Interval/√count while the
+// waits stay above Target (RFC 8289 §5's dodequeue and control law; the
+// "queue holds less than a packet" test reads "no other request waits").
+// Zero fields take the RFC's defaults, Target 5ms and Interval 100ms.
+type CoDel struct {
+	Target, Interval time.Duration
 }
 
 // ServiceKind is the distribution of service times.

@@ -49,6 +49,7 @@ func TestEnumsRoundTrip(t *testing.T) {
 	check(headerStyleEnum.typ, headerStyleEnum.names, func(s string) (int, bool) { v, ok := ParseHeaderStyle(s); return int(v), ok })
 	check(chainEnum.typ, chainEnum.names, func(s string) (int, bool) { v, ok := ParseChain(s); return int(v), ok })
 	check(scheduleEnum.typ, scheduleEnum.names, func(s string) (int, bool) { v, ok := ParseSchedule(s); return int(v), ok })
+	check(disciplineEnum.typ, disciplineEnum.names, func(s string) (int, bool) { v, ok := ParseDiscipline(s); return int(v), ok })
 	check(routingEnum.typ, routingEnum.names, func(s string) (int, bool) { v, ok := ParseRouting(s); return int(v), ok })
 	check(stateEnum.typ, stateEnum.names, func(s string) (int, bool) { v, ok := ParseState(s); return int(v), ok })
 	check(localLimitEnum.typ, localLimitEnum.names, func(s string) (int, bool) { v, ok := ParseLocalLimit(s); return int(v), ok })

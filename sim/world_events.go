@@ -23,6 +23,7 @@ const (
 	evProbeDecide                  // a probe's store call reaches the store
 	evProbeReply                   // a probe's store call is answered, or times out
 	evRestart                      // the store restarts empty
+	evHear                         // a failed answer reaches its client, a half round trip later
 )
 
 // event is one scheduled happening of a lane: A and B are what its kind needs

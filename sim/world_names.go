@@ -66,6 +66,11 @@ var serviceEnum = enum[ServiceKind]{"ServiceKind", []string{
 	ServiceExponential: "exponential",
 }}
 
+var disciplineEnum = enum[QueueDiscipline]{"QueueDiscipline", []string{
+	QueueFIFO: "fifo",
+	QueueLIFO: "lifo",
+}}
+
 var traceEnum = enum[TraceEvent]{"TraceEvent", []string{
 	TraceAdmit:   "admit",
 	TraceDelay:   "delay",
@@ -75,16 +80,17 @@ var traceEnum = enum[TraceEvent]{"TraceEvent", []string{
 	TraceSuccess: "success",
 }}
 
-func (k KeyKind) String() string        { return keyEnum.name(k) }
-func (k ArrivalKind) String() string    { return arrivalEnum.name(k) }
-func (k RetryKind) String() string      { return retryEnum.name(k) }
-func (k JitterKind) String() string     { return jitterEnum.name(k) }
-func (k ServiceKind) String() string    { return serviceEnum.name(k) }
-func (e TraceEvent) String() string     { return traceEnum.name(e) }
-func (m RetryAfterMode) String() string { return retryAfterEnum.name(m) }
-func (s HeaderStyle) String() string    { return headerStyleEnum.name(s) }
-func (m ChainMode) String() string      { return chainEnum.name(m) }
-func (s Schedule) String() string       { return scheduleEnum.name(s) }
+func (k KeyKind) String() string         { return keyEnum.name(k) }
+func (k ArrivalKind) String() string     { return arrivalEnum.name(k) }
+func (k RetryKind) String() string       { return retryEnum.name(k) }
+func (k JitterKind) String() string      { return jitterEnum.name(k) }
+func (k ServiceKind) String() string     { return serviceEnum.name(k) }
+func (e TraceEvent) String() string      { return traceEnum.name(e) }
+func (m RetryAfterMode) String() string  { return retryAfterEnum.name(m) }
+func (s HeaderStyle) String() string     { return headerStyleEnum.name(s) }
+func (m ChainMode) String() string       { return chainEnum.name(m) }
+func (s Schedule) String() string        { return scheduleEnum.name(s) }
+func (d QueueDiscipline) String() string { return disciplineEnum.name(d) }
 
 func KeyNames() []string         { return keyEnum.list() }
 func ArrivalNames() []string     { return arrivalEnum.list() }
@@ -95,6 +101,7 @@ func RetryAfterNames() []string  { return retryAfterEnum.list() }
 func HeaderStyleNames() []string { return headerStyleEnum.list() }
 func ChainNames() []string       { return chainEnum.list() }
 func ScheduleNames() []string    { return scheduleEnum.list() }
+func DisciplineNames() []string  { return disciplineEnum.list() }
 
 // BackoffNames lists the backoff kinds the contention study compares: the jitter
 // kinds and no_backoff.
@@ -103,15 +110,16 @@ func BackoffNames() []string { return jitterEnum.list() }
 // ParseKey, ParseArrival, ParseRetry, ParseJitter, ParseService,
 // ParseRetryAfter, ParseHeaderStyle, ParseChain and ParseSchedule map a name
 // to its value, as ParseLane does a lane's; ok is false for an unknown name.
-func ParseKey(s string) (KeyKind, bool)               { return keyEnum.parse(s) }
-func ParseArrival(s string) (ArrivalKind, bool)       { return arrivalEnum.parse(s) }
-func ParseRetry(s string) (RetryKind, bool)           { return retryEnum.parse(s) }
-func ParseJitter(s string) (JitterKind, bool)         { return jitterEnum.parse(s) }
-func ParseService(s string) (ServiceKind, bool)       { return serviceEnum.parse(s) }
-func ParseRetryAfter(s string) (RetryAfterMode, bool) { return retryAfterEnum.parse(s) }
-func ParseHeaderStyle(s string) (HeaderStyle, bool)   { return headerStyleEnum.parse(s) }
-func ParseChain(s string) (ChainMode, bool)           { return chainEnum.parse(s) }
-func ParseSchedule(s string) (Schedule, bool)         { return scheduleEnum.parse(s) }
+func ParseKey(s string) (KeyKind, bool)                { return keyEnum.parse(s) }
+func ParseArrival(s string) (ArrivalKind, bool)        { return arrivalEnum.parse(s) }
+func ParseRetry(s string) (RetryKind, bool)            { return retryEnum.parse(s) }
+func ParseJitter(s string) (JitterKind, bool)          { return jitterEnum.parse(s) }
+func ParseService(s string) (ServiceKind, bool)        { return serviceEnum.parse(s) }
+func ParseRetryAfter(s string) (RetryAfterMode, bool)  { return retryAfterEnum.parse(s) }
+func ParseHeaderStyle(s string) (HeaderStyle, bool)    { return headerStyleEnum.parse(s) }
+func ParseChain(s string) (ChainMode, bool)            { return chainEnum.parse(s) }
+func ParseSchedule(s string) (Schedule, bool)          { return scheduleEnum.parse(s) }
+func ParseDiscipline(s string) (QueueDiscipline, bool) { return disciplineEnum.parse(s) }
 
 func itoa(i int) string {
 	return strconv.Itoa(i)
