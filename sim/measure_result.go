@@ -225,6 +225,9 @@ type TopologyResult struct {
 	// (at most maxPhases; PhasesCut when more happened).
 	Phases    []Phase
 	PhasesCut bool
+	// Shards is one entry per shard of the store, in shard order, when some
+	// limit calls the store.
+	Shards []ShardResult
 }
 
 // LimitTopology is what one limit of the chain did across the fleet.

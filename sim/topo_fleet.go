@@ -44,6 +44,8 @@ type fleet struct {
 	// stretches of failed calls so far (the phases they start: callOutcome).
 	lastOutcome storeFailure
 	failStretch uint32
+	// shardOfClient is each client's shard of the store (nil: one shard).
+	shardOfClient []uint16
 }
 
 // placed is one limit of the chain in a topology.
@@ -67,7 +69,6 @@ func newFleet(l *lane, kind LaneKind) (*fleet, error) {
 	t := l.cfg.Topology
 	f := &fleet{topo: t, lane: l, count: t.Replicas[0].Count,
 		route: engine.NewStream(l.cfg.Seed, labelRouting), latency: window.NewHistogram()}
-	f.store = newStore(f)
 	for _, s := range t.Replicas {
 		f.most = max(f.most, s.Count)
 	}
@@ -109,6 +110,8 @@ func newFleet(l *lane, kind LaneKind) (*fleet, error) {
 		}
 		f.exact = append(f.exact, ex)
 	}
+	f.buildShards()
+	f.store = newStore(f)
 	return f, nil
 }
 

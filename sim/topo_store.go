@@ -63,7 +63,8 @@ const (
 
 // newStore is the store of fleet f's topology.
 func newStore(f *fleet) store {
-	return newLatencyStore(&f.topo.Store, engine.NewStream(f.lane.cfg.Seed, labelStore))
+	seed := f.lane.cfg.Seed
+	return newShardStore(f, engine.NewStream(seed, labelStore), engine.NewStream(seed, labelStore, 1))
 }
 
 // begin routes the attempt of request r to a replica and has it decided: at
