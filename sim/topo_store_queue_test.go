@@ -150,3 +150,48 @@ func TestShardQueueIsFIFOWithinItsLimit(t *testing.T) {
 		t.Error(err)
 	}
 }
+
+// Changes slow the store, take it down and bring it back at their instants;
+// a call whose round trip plus wait passes the timeout hangs until it fires,
+// and still takes its service (the call after it waits behind it).
+func TestShardStoreChangesAndTimeouts(t *testing.T) {
+	const ms = time.Millisecond
+	cfg := Store{Latency: Service{Mean: 2 * ms}, Capacity: 1000, Timeout: 10 * ms, Changes: []StoreChange{
+		{At: 100 * ms, Latency: Service{Mean: 8 * ms}},
+		{At: 200 * ms, Down: true},
+		{At: 300 * ms, Capacity: 100, Latency: Service{Mean: 2 * ms}},
+	}}
+	s := bareStore(cfg, 1)
+	for _, tc := range []struct {
+		at   time.Duration
+		want storeAnswer
+	}{
+		// 1ms out, 1ms of service, 1ms back.
+		{0, storeAnswer{reach: 2 * ms, write: 3 * ms, roundTrip: 3 * ms, trips: 1}},
+		// slow: 4ms out, served at once, 4ms back.
+		{100 * ms, storeAnswer{reach: 5 * ms, write: 9 * ms, roundTrip: 9 * ms, trips: 1}},
+		// it arrives 4ms later, behind none: 9ms; the next one, sent at once, waits 1ms: 10ms, not past.
+		{150 * ms, storeAnswer{reach: 5 * ms, write: 9 * ms, roundTrip: 9 * ms, trips: 1}},
+		{150 * ms, storeAnswer{reach: 6 * ms, write: 10 * ms, roundTrip: 10 * ms, trips: 1}},
+		// a third waits 2ms: 11ms is past the timeout, known at 10ms.
+		{150 * ms, storeAnswer{roundTrip: 10 * ms, trips: 1, failure: storeTimedOut}},
+		// down: refused at once.
+		{250 * ms, storeAnswer{trips: 1, failure: storeRefused}},
+		// back, at 100 calls/s: 10ms of service, 12ms in all, past the timeout.
+		{300 * ms, storeAnswer{roundTrip: 10 * ms, trips: 1, failure: storeTimedOut}},
+		// the next arrives at 351ms: the timed-out call was done at 311ms, so none waits.
+		{350 * ms, storeAnswer{roundTrip: 10 * ms, trips: 1, failure: storeTimedOut}},
+	} {
+		if got := s.call(tc.at, 0, 0, 1); got != tc.want {
+			t.Errorf("call at %v = %+v, want %+v", tc.at, got, tc.want)
+		}
+	}
+	// The third call at 150ms waited behind the two before it.
+	if sh := s.shards[0].res; sh.TimedOut != 3 || sh.Refused != 1 || sh.Calls != 8 || sh.PeakQueue != 2 {
+		t.Errorf("shard %+v, want 3 timed out, 1 refused, 8 calls, peak queue 2", sh)
+	}
+	s = bareStore(cfg, 1)
+	if !s.sync(150*ms, 1) || s.sync(250*ms, 1) || !s.sync(350*ms, 1) {
+		t.Error("a sync reaches the store only while it is up")
+	}
+}
