@@ -38,7 +38,7 @@ func TestDocsExamplesParse(t *testing.T) {
 		reflect.TypeFor[checkSpec](), reflect.TypeFor[laneSpec](), reflect.TypeFor[variantLimitSpec](),
 		reflect.TypeFor[nginxSpec](), reflect.TypeFor[nginxZoneSpec](),
 		reflect.TypeFor[topologySpec](), reflect.TypeFor[storeSpec](),
-		reflect.TypeFor[replicaStep](), reflect.TypeFor[latencySpec](), reflect.TypeFor[outageSpec](), reflect.TypeFor[fallbackSpec](),
+		reflect.TypeFor[replicaStep](), reflect.TypeFor[latencySpec](), reflect.TypeFor[outageSpec](), reflect.TypeFor[fallbackSpec](), reflect.TypeFor[storeChangeSpec](),
 	} {
 		for _, f := range fieldNames(typ) {
 			if !strings.Contains(string(doc), "`"+f+"`") && !strings.Contains(string(doc), "\n"+f+":") &&

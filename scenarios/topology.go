@@ -58,6 +58,7 @@ func (b *builder) topology(ts *topologySpec, specs []limitSpec, limits []sim.Lim
 		for _, o := range st.Outages {
 			t.Store.Outages = append(t.Store.Outages, sim.Outage{From: durOr(o.From, 0), To: durOr(o.To, 0)})
 		}
+		storeSystem(st, &t.Store)
 	}
 	return t
 }
@@ -152,6 +153,7 @@ func topologyToFile(t *sim.Topology) *topologySpec {
 	for _, o := range t.Store.Outages {
 		st.Outages = append(st.Outages, outageSpec{From: dur(o.From), To: dur(o.To)})
 	}
+	storeSystemToFile(t.Store, st)
 	ts.Store = st
 	return ts
 }

@@ -135,6 +135,7 @@ var enums = map[string]func() []string{
 	"state":         sim.StateNames,
 	"local_limit":   sim.LocalLimitNames,
 	"fail_mode":     sim.FailModeNames,
+	"eviction":      sim.EvictionNames,
 	"align":         func() []string { return []string{"clock", "first", "calendar"} },
 	"refill":        func() []string { return []string{"continuous", "stepwise"} },
 	"envoy_refill":  func() []string { return []string{"continuous", "stepwise"} },
