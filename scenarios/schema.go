@@ -77,10 +77,10 @@ type replicaStep struct {
 }
 
 type storeSpec struct {
-	Latency *latencySpec `yaml:"latency,omitempty" doc:"round-trip time of one store call, drawn per call (default 0: instantaneous)"`
-	Atomic  *bool        `yaml:"atomic,omitempty" doc:"true: a shared limit is checked by one script, one round trip, decisions serialised at the store; false: read, then write, two round trips, so decisions of replicas between a read and its write are lost (default true)"`
-	Timeout *Duration    `yaml:"timeout,omitempty" check:"positive" doc:"the most a decision waits for the store: longer round trips (together) are a store error, known after this wait, changing nothing at the store (default none)"`
-	Outages []outageSpec `yaml:"outages,omitempty" doc:"intervals in which every store call fails at once, in time order"`
+	Latency    *latencySpec      `yaml:"latency,omitempty" doc:"round-trip time of one store call, drawn per call (default 0: instantaneous)"`
+	Atomic     *bool             `yaml:"atomic,omitempty" doc:"true: a shared limit is checked by one script, one round trip, decisions serialised at the store; false: read, then write, two round trips, so decisions of replicas between a read and its write are lost (default true)"`
+	Timeout    *Duration         `yaml:"timeout,omitempty" check:"positive" doc:"the most a decision waits for the store: longer round trips (together) are a store error, known after this wait, changing nothing at the store (default none)"`
+	Outages    []outageSpec      `yaml:"outages,omitempty" doc:"intervals in which every store call fails at once, in time order"`
 	Shards     *int              `yaml:"shards,omitempty" check:"positive" doc:"shards the keys are spread over, each with its own capacity, queue and memory; a client's keys all on one shard, the FNV-1a hash of its key of the first shared limit modulo shards, as a hash tag (default 1; at most 256)"`
 	Capacity   float64           `yaml:"capacity,omitempty" check:"positive" doc:"calls per second each shard serves, one at a time, from a FIFO queue: a call's latency is its round trip plus its wait plus 1/capacity of service (default unbounded)"`
 	Service    string            `yaml:"service,omitempty" enum:"service" doc:"the service time's distribution: constant or exponential with mean 1/capacity (default constant)"`
