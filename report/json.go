@@ -143,6 +143,7 @@ type jsonTopology struct {
 	Limits              []jsonLimitTopology `json:"limits"`
 	Phases              []jsonPhase         `json:"phases"`
 	PhasesCut           bool                `json:"phases_cut,omitempty"`
+	Shards              []jsonShard         `json:"shards,omitempty"`
 }
 
 // jsonPhase is a moment that changed what the fleet did (sim.Phase); replica
@@ -191,6 +192,7 @@ func topologyJSON(t *sim.TopologyResult) *jsonTopology {
 	jt := &jsonTopology{Replicas: t.Replicas, Routing: t.Routing.String(), StoreCalls: t.StoreCalls,
 		StoreCallsPerSecond: finite(t.StoreCallsPerSecond), StoreErrors: t.StoreErrors, Waiting: t.Waiting,
 		StoreLatency: percentiles(t.StoreLatency), Limits: []jsonLimitTopology{}, Phases: []jsonPhase{}, PhasesCut: t.PhasesCut}
+	jt.Shards = shardsJSON(t.Shards)
 	for _, p := range t.Phases {
 		jt.Phases = append(jt.Phases, jsonPhase{At: secs(p.At), Kind: p.Kind.String(), Replica: p.Replica, Shard: p.Shard, Limit: p.Limit})
 	}
