@@ -27,6 +27,7 @@ func topologyFindings(r sim.Result, topo *sim.Topology) []string {
 	}
 	var out []string
 	out = append(out, autoscalerFindings(r, topo)...)
+	out = append(out, storeFindings(r, topo)...)
 	for i, lim := range r.Limits {
 		if s := dividedFinding(r, topo, i); s != "" {
 			out = append(out, s)

@@ -32,6 +32,9 @@ func topologyTables(r sim.Result, topo *sim.Topology) []titledTable {
 	if t := outageTable(r); t != nil {
 		out = append(out, titledTable{"while the store was unavailable, by limit and class", nil, t})
 	}
+	if t := shardTable(r, topo); t != nil {
+		out = append(out, titledTable{"the store, by shard", nil, t})
+	}
 	return out
 }
 
@@ -64,7 +67,7 @@ func fleetPhrase(t *sim.Topology) string {
 	for _, o := range st.Outages {
 		s += fmt.Sprintf(", down t=%s–%s", FormatDuration(o.From), FormatDuration(o.To))
 	}
-	return s + ")"
+	return s + storePhrase(st) + ")"
 }
 
 func routingWords(t *sim.Topology) string {

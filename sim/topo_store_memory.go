@@ -23,17 +23,19 @@ type storeMemory struct {
 
 // memLimit is one limit's keys in the store (none for a limit not shared).
 type memLimit struct {
-	shared     bool
-	family     keyFamily
-	window     time.Duration
-	limit      int64
-	last       []time.Duration // per key: its last write
-	entries    []int64         // per key: a log's entries (at most the limit)
-	bytes      []int64         // per key: its bytes, 0 when not held
-	home       []uint16        // per key: its shard while held
-	prev, next []int32         // per key: its neighbours in its shard's list (-1: none)
-	fresh      stateTable      // a never-seen key, to reset an evicted one
-	freshAt    uint32          // the limit's epoch fresh was made in
+	shared          bool
+	family          keyFamily
+	window          time.Duration
+	limit           int64
+	last            []time.Duration // per key: its last write
+	entries         []int64         // per key: a log's entries (at most the limit) as of its last write
+	logCur, logPrev []int64         // per key: a log's writes in its last write's window and the one before
+	logWin          []int64         // per key: its last write's window (time / window)
+	bytes           []int64         // per key: its bytes, 0 when not held
+	home            []uint16        // per key: its shard while held
+	prev, next      []int32         // per key: its neighbours in its shard's list (-1: none)
+	fresh           stateTable      // a never-seen key, to reset an evicted one
+	freshAt         uint32          // the limit's epoch fresh was made in
 }
 
 // memShard is one shard's memory: per limit the head (newest) and tail
@@ -119,6 +121,7 @@ func newStoreMemory(f *fleet) *storeMemory {
 		ml := &m.limits[i]
 		*ml = memLimit{shared: true, family: familyOf(sl.rule.kind), window: p.Window, limit: p.Limit,
 			last: make([]time.Duration, keys), entries: make([]int64, keys), bytes: make([]int64, keys),
+			logCur: make([]int64, keys), logPrev: make([]int64, keys), logWin: make([]int64, keys),
 			home: make([]uint16, keys), prev: make([]int32, keys), next: make([]int32, keys)}
 	}
 	m.shards = make([]memShard, f.shardCount())
@@ -130,4 +133,25 @@ func newStoreMemory(f *fleet) *storeMemory {
 		}
 	}
 	return m
+}
+
+// logWrite is what a write of key k at t makes of a log's entries: the writes
+// in the window ending at t, estimated as a sliding window counter does
+// (this window's, plus the last window's weighted by the part of it still in
+// the window), at least 1, at most the limit (the log refuses past it); and
+// the counts it leaves. A key not held starts with none.
+func (ml *memLimit) logWrite(k int32, t time.Duration) (n, cur, prev, win int64) {
+	win = int64(t / ml.window)
+	if ml.bytes[k] > 0 {
+		switch ml.logWin[k] {
+		case win:
+			cur, prev = ml.logCur[k], ml.logPrev[k]
+		case win - 1:
+			prev = ml.logCur[k]
+		}
+	}
+	cur++
+	into := float64(t%ml.window) / float64(ml.window)
+	n = cur + int64(float64(prev)*(1-into))
+	return min(max(n, 1), max(ml.limit, 1)), cur, prev, win
 }

@@ -29,6 +29,7 @@ func (s *recordingStore) call(at time.Duration, replica, c int32, trips int64) s
 type memModel struct {
 	last               map[int32]time.Duration
 	entries            map[int32]int64
+	writes             map[int32][]time.Duration // a log's writes, by key, since it was created
 	used, peak, keys   int64
 	evictions, refused int64
 }
@@ -50,6 +51,24 @@ func modelExpired(lane LaneKind, last, now time.Duration) bool {
 	return now >= last+time.Second
 }
 
+// logEntries is the entries of a log written at now, as the docs estimate
+// them from its writes: those in now's one-second window, this one included,
+// plus those of the second before weighted by the part of it still in the
+// window, between 1 and the limit.
+func (m *memModel) logEntries(k int32, now time.Duration, limit int64) int64 {
+	cur, prev := int64(1), int64(0)
+	for _, w := range m.writes[k] {
+		switch w / time.Second {
+		case now / time.Second:
+			cur++
+		case now/time.Second - 1:
+			prev++
+		}
+	}
+	n := cur + int64(float64(prev)*(1-float64(now%time.Second)/float64(time.Second)))
+	return max(1, min(n, limit))
+}
+
 // write is the model's write of key k at now; false when refused.
 func (m *memModel) write(lane LaneKind, k int32, now time.Duration, maxMem int64, lru bool, limit int64) bool {
 	for key, l := range m.last {
@@ -57,9 +76,13 @@ func (m *memModel) write(lane LaneKind, k int32, now time.Duration, maxMem int64
 			m.used -= modelBytes(lane, m.entries[key])
 			delete(m.last, key)
 			delete(m.entries, key)
+			delete(m.writes, key)
 		}
 	}
-	n := min(m.entries[k]+1, limit)
+	n := int64(1)
+	if lane == LaneSlidingLog {
+		n = m.logEntries(k, now, limit)
+	}
 	need := modelBytes(lane, n)
 	if _, ok := m.last[k]; ok {
 		need -= modelBytes(lane, m.entries[k])
@@ -78,10 +101,14 @@ func (m *memModel) write(lane LaneKind, k int32, now time.Duration, maxMem int64
 		m.used -= modelBytes(lane, m.entries[oldest])
 		delete(m.last, oldest)
 		delete(m.entries, oldest)
+		delete(m.writes, oldest)
 		m.evictions++
 	}
 	m.used += need
 	m.last[k], m.entries[k] = now, n
+	if lane == LaneSlidingLog {
+		m.writes[k] = append(m.writes[k], now)
+	}
 	m.peak = max(m.peak, m.used)
 	m.keys = max(m.keys, int64(len(m.last)))
 	return true
@@ -117,7 +144,7 @@ func TestStoreMemoryMatchesAModel(t *testing.T) {
 				}
 				models := make([]memModel, 3)
 				for i := range models {
-					models[i] = memModel{last: map[int32]time.Duration{}, entries: map[int32]int64{}}
+					models[i] = memModel{last: map[int32]time.Duration{}, entries: map[int32]int64{}, writes: map[int32][]time.Duration{}}
 				}
 				for j, c := range rec.clients {
 					ok := models[f.shardOf(c)].write(lane, f.lane.pop.keyOf[0][c], rec.at[j], maxMem, lru, 5)

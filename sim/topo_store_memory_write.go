@@ -10,7 +10,7 @@ func (m *storeMemory) write(s int, c int32, t time.Duration) bool {
 	need := int64(0)
 	for i := range m.limits {
 		if k, ok := m.keyOf(i, c); ok {
-			need += m.grow(i, k, s)
+			need += m.grow(i, k, s, t)
 		}
 	}
 	if m.max > 0 && sh.used+need > m.max {
@@ -42,31 +42,36 @@ func (m *storeMemory) keyOf(i int, c int32) (int32, bool) {
 	return m.f.lane.pop.keyOf[i][c], true
 }
 
-// grow is the bytes a write of limit i's key k adds on shard s (none to a
-// key held on another shard: it grows there unchecked).
-func (m *storeMemory) grow(i int, k int32, s int) int64 {
+// grow is the bytes a write of limit i's key k at t adds on shard s (none
+// to a key held on another shard: it grows there unchecked).
+func (m *storeMemory) grow(i int, k int32, s int, t time.Duration) int64 {
 	ml := &m.limits[i]
-	if ml.bytes[k] == 0 {
-		return keyBytes(ml.family, 1)
-	}
-	if int(ml.home[k]) != s {
+	if ml.bytes[k] > 0 && int(ml.home[k]) != s {
 		return 0
 	}
-	return keyBytes(ml.family, min(ml.entries[k]+1, ml.limit)) - ml.bytes[k]
+	n := int64(1)
+	if ml.family == familyLog {
+		n, _, _, _ = ml.logWrite(k, t)
+	}
+	return keyBytes(ml.family, n) - ml.bytes[k]
 }
 
 // put writes limit i's key k at t, created on shard s if not held.
 func (m *storeMemory) put(i int, k int32, s int, t time.Duration) {
 	ml := &m.limits[i]
+	n := int64(1)
+	if ml.family == familyLog {
+		n, ml.logCur[k], ml.logPrev[k], ml.logWin[k] = ml.logWrite(k, t)
+	}
 	if ml.bytes[k] == 0 {
-		ml.home[k], ml.entries[k] = uint16(s), 0
+		ml.home[k] = uint16(s)
 		m.shards[s].keys++
 	} else {
 		m.unlink(i, k)
 	}
 	sh := &m.shards[ml.home[k]]
-	ml.entries[k] = min(ml.entries[k]+1, max(ml.limit, 1))
-	b := keyBytes(ml.family, ml.entries[k])
+	ml.entries[k] = n
+	b := keyBytes(ml.family, n)
 	sh.used += b - ml.bytes[k]
 	ml.bytes[k], ml.last[k] = b, t
 	m.pushFront(i, k)
