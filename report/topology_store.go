@@ -54,6 +54,12 @@ func changeWords(ch sim.StoreChange) string {
 	return w + " up"
 }
 
+// shardTitle is the title of the store's table by shard; shardDrop the order
+// in which a narrow terminal drops its columns.
+const shardTitle = "the store, by shard"
+
+var shardDrop = []string{"bytes", "p50", "keys", "mean wait", "refused writes", "evicted"}
+
 // shardTable gives, per lane and shard of the store, its calls, failures,
 // queue, latency and memory; nil unless the store has shards, a capacity or
 // a memory.

@@ -33,7 +33,7 @@ func topologyTables(r sim.Result, topo *sim.Topology) []titledTable {
 		out = append(out, titledTable{"while the store was unavailable, by limit and class", nil, t})
 	}
 	if t := shardTable(r, topo); t != nil {
-		out = append(out, titledTable{"the store, by shard", nil, t})
+		out = append(out, titledTable{shardTitle, nil, t})
 	}
 	return out
 }
@@ -227,7 +227,11 @@ func writeTopology(w io.Writer, r sim.Result, topo *sim.Topology, width int) {
 		for _, n := range t.Notes {
 			textlayout.Wrap(w, n, "  ", "    ", width)
 		}
-		t.Fit(width, fleetDrop).Write(w)
+		drop := fleetDrop
+		if t.Title == shardTitle {
+			drop = shardDrop
+		}
+		t.Fit(width, drop).Write(w)
 	}
 }
 
