@@ -69,3 +69,54 @@ func TestHotShardFindingTableAndJSON(t *testing.T) {
 		t.Errorf("JSON shards %+v, want the result's %+v at %d", js, s, hot)
 	}
 }
+
+// storeMemoryYAML is 200 users, each its own key, 2 a second, on a store of
+// two shards with room for %d bytes each, evicting by %s.
+const storeMemoryYAML = `
+duration: 5s
+lanes: [fixed_window]
+limits:
+  - key: user
+    limit: 10
+    state: shared
+    on_store_error: closed
+topology:
+  store:
+    shards: 2
+    maxmemory: %d
+    eviction: %s
+clients:
+  - count: 200
+    arrivals:
+      - kind: poisson
+        rate: 2/s
+`
+
+// A store whose memory fills says so: under allkeys-lru the keys evicted,
+// under noeviction the calls failed, each count the result's sum over the
+// shards, with the most keys and bytes a shard held; shards that share the
+// calls evenly make no finding of a hot shard.
+func TestStoreMemoryFindings(t *testing.T) {
+	for _, ev := range []string{"allkeys-lru", "noeviction"} {
+		o, _ := runYAML(t, fmt.Sprintf(storeMemoryYAML, 20*72, ev))
+		var evicted, refused, keys, bytes int64
+		for _, s := range o.Result.Lanes[0].Topology.Shards {
+			evicted, refused = evicted+s.Evictions, refused+s.RefusedWrites
+			keys, bytes = max(keys, s.KeysPeak), max(bytes, s.MemoryPeak)
+		}
+		if keys != 20 || bytes != 20*72 {
+			t.Errorf("%s: at most %d keys, %d bytes on a shard, want 20 and 1440 (full)", ev, keys, bytes)
+		}
+		want := fmt.Sprintf("the store's memory filled (at most 20 keys, 1440 bytes on a shard): %d keys were evicted", evicted)
+		if ev == "noeviction" {
+			want = fmt.Sprintf("the store's memory filled (at most 20 keys, 1440 bytes on a shard): %d calls failed as their writes did not fit (noeviction)", refused)
+		}
+		f := strings.Join(o.Findings(), "\n")
+		if !strings.Contains(f, want) || evicted+refused == 0 {
+			t.Errorf("%s: the findings lack %q:\n%s", ev, want, f)
+		}
+		if strings.Contains(f, "of the store calls") {
+			t.Errorf("%s: a hot shard found where the calls are spread:\n%s", ev, f)
+		}
+	}
+}
