@@ -52,9 +52,6 @@ func newShardStore(f *fleet, rtt, svc engine.Stream) *shardStore {
 	cfg := &f.topo.Store
 	s := &shardStore{f: f, cfg: cfg, rtt: rtt, svc: svc, capacity: cfg.Capacity, latency: cfg.Latency}
 	s.shards = make([]storeShard, f.shardCount())
-	for i := range s.shards {
-		s.shards[i].latency = window.NewHistogram()
-	}
 	s.mem = newStoreMemory(f)
 	return s
 }
@@ -63,6 +60,9 @@ func (s *shardStore) call(at time.Duration, _, c int32, trips int64) storeAnswer
 	s.advance(at)
 	shard := s.f.shardOf(c)
 	sh := &s.shards[shard]
+	if sh.res.Calls == 0 {
+		sh.latency = window.NewHistogram() // a shard no call reaches keeps none
+	}
 	sh.res.Calls++
 	if s.isDown(at) {
 		sh.res.Refused++

@@ -49,8 +49,9 @@ const (
 )
 
 const (
-	// MaxShards bounds a store's shards.
-	MaxShards = 256
+	// MaxShards bounds a store's shards: each keeps a latency histogram of
+	// about 58 KB per lane.
+	MaxShards = 64
 	// MaxStoreCapacity bounds a shard's calls per second (a service time of 1ns).
 	MaxStoreCapacity = 1e9
 	// MaxStoreQueue bounds a shard's queue limit.
