@@ -120,3 +120,33 @@ func TestStoreMemoryFindings(t *testing.T) {
 		}
 	}
 }
+
+// The shards figure draws each shard's calls and failures as the result has
+// them, and is there only with several shards.
+func TestShardFigure(t *testing.T) {
+	sc, r := runBuiltin(t, "hot-key-shard", nil)
+	calls, failed := shardLoads(r, 4)
+	for s := range 4 {
+		for i, l := range r.Lanes {
+			sh := l.Topology.Shards[s]
+			if calls[s][i] != float64(sh.Calls) || failed[s][i] != float64(sh.Refused+sh.TimedOut+sh.RefusedWrites) {
+				t.Errorf("shard %d lane %d: drawn %v calls %v failed, the result %d and %d", s, i, calls[s][i], failed[s][i], sh.Calls, sh.Refused+sh.TimedOut)
+			}
+		}
+	}
+	has := func(o Run) bool {
+		for _, f := range Figures(o) {
+			if f.Name == "shards" {
+				return true
+			}
+		}
+		return false
+	}
+	if !has(Run{Scenario: sc, Result: &r}) {
+		t.Error("hot-key-shard has no shards figure")
+	}
+	sc, r = runBuiltin(t, "store-outage", nil)
+	if has(Run{Scenario: sc, Result: &r}) {
+		t.Error("store-outage, one shard, has a shards figure")
+	}
+}
