@@ -44,8 +44,10 @@ type fleet struct {
 	// stretches of failed calls so far (the phases they start: callOutcome).
 	lastOutcome storeFailure
 	failStretch uint32
-	// shardOfClient is each client's shard of the store (nil: one shard).
+	// shardOfClient is each client's shard of the store (nil: one shard);
+	// shardOutcome each shard's last call's outcome, with several.
 	shardOfClient []uint16
+	shardOutcome  []storeFailure
 }
 
 // placed is one limit of the chain in a topology.

@@ -90,7 +90,7 @@ func (f *fleet) begin(r int32, atRA bool) {
 	a := f.store.call(now, f.replicaOf[r], c, trips)
 	f.called(c, a.trips)
 	f.latency.Add(a.roundTrip)
-	f.callOutcome(a.failure)
+	f.callOutcome(a.failure, c)
 	if a.failure != storeAnswered {
 		f.result.StoreErrors++
 		if a.roundTrip == 0 {

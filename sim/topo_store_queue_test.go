@@ -8,6 +8,7 @@ import (
 	"testing/quick"
 	"time"
 
+	"github.com/rlsim/rlsim/algorithms"
 	"github.com/rlsim/rlsim/sim/engine"
 )
 
@@ -226,5 +227,38 @@ func TestRealStoreIsDeterministic(t *testing.T) {
 	}
 	if calls == 0 {
 		t.Error("no store call: the test shows nothing")
+	}
+}
+
+// With several shards the phases name the shard whose calls started failing:
+// a hot key saturating its shard makes a few phases there, none for the idle
+// shard answering meanwhile (without per-shard stretches the two would flap).
+func TestPhasesNameTheHotShard(t *testing.T) {
+	cfg := Config{Duration: 5 * time.Second, Seed: 3, Lanes: []LaneKind{LaneFixedWindow},
+		Limits: []Limit{{Key: KeyUser, State: StateShared, Policy: algorithms.Policy{Limit: 100, Window: time.Second}}},
+		Clients: []ClientGroup{
+			{Name: "hot", Count: 1, Identity: Identity{User: "hot"}, Arrivals: []Arrival{{Kind: ArrivalConstant, Rate: Rate{Count: 2000, Per: time.Second}}}},
+			{Name: "calm", Count: 8, Arrivals: []Arrival{{Kind: ArrivalPoisson, Rate: Rate{Count: 20, Per: time.Second}}}}},
+		Topology: &Topology{Replicas: replicas(2), Store: Store{Shards: 2, Capacity: 1000, Timeout: 5 * time.Millisecond}}}
+	s, err := New(cfg, Options{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	hot := s.lanes[0].fleet.shardOf(0)
+	res, err := s.RunToEnd(context.Background())
+	if err != nil {
+		t.Fatal(err)
+	}
+	topo := res.Lanes[0].Topology
+	if topo.Shards[1-hot].Calls == 0 || topo.Shards[1-hot].TimedOut != 0 || topo.Shards[hot].TimedOut < 5000 {
+		t.Fatalf("shards %+v: want the hot one timing out, the other answering", topo.Shards)
+	}
+	if len(topo.Phases) == 0 || len(topo.Phases) > 10 || topo.Phases[0].Kind != PhaseStoreTimeouts {
+		t.Errorf("phases %+v: want a few, the first the hot shard's timeouts", topo.Phases)
+	}
+	for _, p := range topo.Phases {
+		if p.Shard != hot && p.Kind != PhaseFailOpen {
+			t.Errorf("phase %+v: not the hot shard %d", p, hot)
+		}
 	}
 }
