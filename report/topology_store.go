@@ -1,7 +1,9 @@
 package report
 
 import (
+	"cmp"
 	"fmt"
+	"slices"
 	"time"
 
 	"github.com/rlsim/rlsim/report/textlayout"
@@ -154,4 +156,27 @@ func memoryFinding(l sim.LaneResult) string {
 		return fmt.Sprintf("the store's memory filled (at most %d keys, %d bytes on a shard): %d calls failed as their writes did not fit (noeviction), each limit deciding them by its fail mode", keys, bytes, ref)
 	}
 	return ""
+}
+
+// storeDownSpans are the intervals the store was down: its outages, and the
+// stretches from a change with down to the next change (or for ever), in
+// time order.
+func storeDownSpans(topo *sim.Topology) []sim.Outage {
+	out := append([]sim.Outage(nil), topo.Store.Outages...)
+	ch := topo.Store.Changes
+	for i, c := range ch {
+		if !c.Down || (i > 0 && ch[i-1].Down) {
+			continue
+		}
+		to := sim.MaxTime
+		for _, d := range ch[i+1:] {
+			if !d.Down {
+				to = d.At
+				break
+			}
+		}
+		out = append(out, sim.Outage{From: c.At, To: to})
+	}
+	slices.SortStableFunc(out, func(a, b sim.Outage) int { return cmp.Compare(a.From, b.From) })
+	return out
 }

@@ -5,8 +5,12 @@ import (
 	"encoding/json"
 	"fmt"
 	"hash/fnv"
+	"reflect"
 	"strings"
 	"testing"
+	"time"
+
+	"github.com/rlsim/rlsim/sim"
 )
 
 // hot-key-shard's findings name the shard the scraper's key hashes to (FNV-1a
@@ -148,5 +152,20 @@ func TestShardFigure(t *testing.T) {
 	sc, r = runBuiltin(t, "store-outage", nil)
 	if has(Run{Scenario: sc, Result: &r}) {
 		t.Error("store-outage, one shard, has a shards figure")
+	}
+}
+
+// The store is down in its outages and from a change with down to the next
+// change without it (for ever when none comes), in time order.
+func TestStoreDownSpans(t *testing.T) {
+	s := time.Second
+	topo := &sim.Topology{Store: sim.Store{Outages: []sim.Outage{{From: 5 * s, To: 6 * s}}, Changes: []sim.StoreChange{
+		{At: s, Down: true}, {At: 2 * s, Down: true}, {At: 3 * s, Capacity: 10}, {At: 7 * s, Down: true}}}}
+	want := []sim.Outage{{From: s, To: 3 * s}, {From: 5 * s, To: 6 * s}, {From: 7 * s, To: sim.MaxTime}}
+	if got := storeDownSpans(topo); !reflect.DeepEqual(got, want) {
+		t.Errorf("down %v, want %v", got, want)
+	}
+	if got := outageTime(topo, 10*s); got != 6*s {
+		t.Errorf("down for %v of 10s, want 6s", got)
 	}
 }
