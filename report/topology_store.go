@@ -180,3 +180,20 @@ func storeDownSpans(topo *sim.Topology) []sim.Outage {
 	slices.SortStableFunc(out, func(a, b sim.Outage) int { return cmp.Compare(a.From, b.From) })
 	return out
 }
+
+// storeFullWords says which of lane l's store calls failed for its queue or
+// its memory, for the findings' reasons the store was unavailable.
+func storeFullWords(l sim.LaneResult) []string {
+	var queue, mem int64
+	for _, s := range l.Topology.Shards {
+		queue, mem = queue+s.QueueFull, mem+s.RefusedWrites
+	}
+	var out []string
+	if queue > 0 {
+		out = append(out, fmt.Sprintf("or its queue full: %d calls", queue))
+	}
+	if mem > 0 {
+		out = append(out, fmt.Sprintf("or its memory full: %d writes", mem))
+	}
+	return out
+}

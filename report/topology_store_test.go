@@ -80,7 +80,8 @@ const storeMemoryYAML = `
 duration: 5s
 lanes: [fixed_window]
 limits:
-  - key: user
+  - name: api
+    key: user
     limit: 10
     state: shared
     on_store_error: closed
@@ -118,6 +119,9 @@ func TestStoreMemoryFindings(t *testing.T) {
 		f := strings.Join(o.Findings(), "\n")
 		if !strings.Contains(f, want) || evicted+refused == 0 {
 			t.Errorf("%s: the findings lack %q:\n%s", ev, want, f)
+		}
+		if why := fmt.Sprintf("while the store was unavailable (or its memory full: %d writes), api failed closed", refused); ev == "noeviction" && !strings.Contains(f, why) {
+			t.Errorf("the findings lack %q:\n%s", why, f)
 		}
 		if strings.Contains(f, "of the store calls") {
 			t.Errorf("%s: a hot shard found where the calls are spread:\n%s", ev, f)
