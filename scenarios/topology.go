@@ -58,7 +58,7 @@ func (b *builder) topology(ts *topologySpec, specs []limitSpec, limits []sim.Lim
 		for _, o := range st.Outages {
 			t.Store.Outages = append(t.Store.Outages, sim.Outage{From: durOr(o.From, 0), To: durOr(o.To, 0)})
 		}
-		storeSystem(st, &t.Store)
+		storeSystem(b, st, &t.Store)
 	}
 	return t
 }

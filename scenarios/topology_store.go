@@ -2,8 +2,19 @@ package scenarios
 
 import "github.com/rlsim/rlsim/sim"
 
-// storeSystem sets a store's shards, capacity, queue, changes and memory from st.
-func storeSystem(st *storeSpec, s *sim.Store) {
+// storeSystem sets a store's shards, capacity, queue, changes and memory from
+// st, reporting the fields given without the one they qualify.
+func storeSystem(b *builder, st *storeSpec, s *sim.Store) {
+	const path = "topology.store."
+	if st.Capacity == 0 && st.Service != "" {
+		b.addf(path+"service", "is only used with a capacity")
+	}
+	if st.Capacity == 0 && st.QueueLimit != nil {
+		b.addf(path+"queue_limit", "is only used with a capacity")
+	}
+	if st.MaxMemory == 0 && st.Eviction != "" {
+		b.addf(path+"eviction", "is only used with a maxmemory")
+	}
 	if st.Shards != nil {
 		s.Shards = *st.Shards
 	}
