@@ -10,15 +10,9 @@ import (
 	"github.com/rlsim/rlsim/sim"
 )
 
-// realStore reports whether topo's store has shards, a capacity or a memory:
-// the run then has a table of its shards.
-func realStore(topo *sim.Topology) bool {
-	if topo == nil {
-		return false
-	}
-	s := topo.Store
-	return s.Shards > 1 || s.Capacity > 0 || s.MaxMemory > 0 || len(s.Changes) > 0
-}
+// realStore reports whether topo's store has shards, a capacity, a memory or
+// changes: the run then has a table of its shards.
+func realStore(topo *sim.Topology) bool { return topo != nil && topo.Store.Real() }
 
 // storePhrase says the store's shards, capacity, queue and memory in a few
 // words: ", 4 shards of 2000 calls/s, queue 500, 1000000 bytes allkeys-lru".

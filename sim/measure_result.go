@@ -226,7 +226,8 @@ type TopologyResult struct {
 	Phases    []Phase
 	PhasesCut bool
 	// Shards is one entry per shard of the store, in shard order, when some
-	// limit calls the store.
+	// limit calls a real store (Store.Real: shards, a capacity, a memory or
+	// changes).
 	Shards []ShardResult
 }
 

@@ -61,9 +61,13 @@ const (
 	storeTimedOut                     // no answer within the timeout
 )
 
-// newStore is the store of fleet f's topology.
+// newStore is the store of fleet f's topology: a shard store when it is
+// real (Store.Real), else the latency store (the same answers, less work).
 func newStore(f *fleet) store {
 	seed := f.lane.cfg.Seed
+	if !f.topo.Store.Real() {
+		return newLatencyStore(&f.topo.Store, engine.NewStream(seed, labelStore))
+	}
 	return newShardStore(f, engine.NewStream(seed, labelStore), engine.NewStream(seed, labelStore, 1))
 }
 

@@ -14,7 +14,7 @@ import (
 
 // runTraced runs cfg and returns the hash of its trace (every field of every
 // record, lane by lane) and the result; with reference, every lane's store is
-// today's latencyStore instead of the sharded one.
+// today's latencyStore, else a shard store, whatever cfg's store.
 func runTraced(t *testing.T, cfg Config, reference bool) (uint64, Result) {
 	t.Helper()
 	sink := &traceHasher{}
@@ -22,10 +22,12 @@ func runTraced(t *testing.T, cfg Config, reference bool) (uint64, Result) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	if reference {
-		for _, l := range s.lanes {
-			if l.fleet != nil {
-				l.fleet.store = newLatencyStore(&cfg.Topology.Store, engine.NewStream(cfg.Seed, labelStore))
+	for _, l := range s.lanes {
+		if f := l.fleet; f != nil {
+			if reference {
+				f.store = newLatencyStore(&cfg.Topology.Store, engine.NewStream(cfg.Seed, labelStore))
+			} else {
+				f.store = newShardStore(f, engine.NewStream(cfg.Seed, labelStore), engine.NewStream(cfg.Seed, labelStore, 1))
 			}
 		}
 	}

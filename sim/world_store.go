@@ -13,6 +13,13 @@ type StoreChange struct {
 	Down     bool
 }
 
+// Real reports whether s is simulated as a real store: with several shards,
+// a capacity, a memory or changes. A store without any of these answers in
+// its round trips alone, unbounded, and its results have no shards.
+func (s Store) Real() bool {
+	return s.Shards > 1 || s.Capacity > 0 || s.MaxMemory > 0 || len(s.Changes) > 0
+}
+
 // Eviction is what a shard of the store does when a write would take it past
 // its MaxMemory.
 type Eviction uint8
