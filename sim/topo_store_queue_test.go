@@ -264,3 +264,20 @@ func TestPhasesNameTheHotShard(t *testing.T) {
 		}
 	}
 }
+
+// A racy check queues twice at its shard: the read (out 1ms, served 1ms,
+// decided at 2ms, back at 3ms), then the write (out at 3ms, arriving at 4ms,
+// served 1ms: written at 5ms, back at 6ms).
+func TestRacyCheckQueuesTwice(t *testing.T) {
+	const ms = time.Millisecond
+	s := bareStore(Store{Latency: Service{Mean: 2 * ms}, Capacity: 1000}, 1)
+	if got, want := s.call(0, 0, 0, 2), (storeAnswer{reach: 2 * ms, write: 5 * ms, roundTrip: 6 * ms, trips: 2}); got != want {
+		t.Errorf("racy call = %+v, want %+v", got, want)
+	}
+	// Calls are served in the order sent, the write queued when its read was
+	// sent: a call sent at 1ms, arriving at 2ms, is served after the write,
+	// from 5ms to 6ms (decided 5ms after it was sent, back at 6ms).
+	if got, want := s.call(ms, 0, 0, 1), (storeAnswer{reach: 5 * ms, write: 6 * ms, roundTrip: 6 * ms, trips: 1}); got != want {
+		t.Errorf("the next call = %+v, want %+v", got, want)
+	}
+}
