@@ -23,15 +23,19 @@ func (s *recordingStore) call(at time.Duration, replica, c int32, trips int64) s
 	return a
 }
 
-// memModel is the test's own model of a shard's memory: keys by name, the
-// bytes and TTL of docs/scenarios.md's table, the least recently written
-// key evicted first.
+// memModel is the test's own model of a shard's memory: keys by limit and
+// key (limit<<32 | key), the bytes and TTL of docs/scenarios.md's table, the
+// least recently written key evicted first (the lower id of a tie).
 type memModel struct {
-	last               map[int32]time.Duration
-	entries            map[int32]int64
-	writes             map[int32][]time.Duration // a log's writes, by key, since it was created
+	last               map[int64]time.Duration
+	entries            map[int64]int64
+	writes             map[int64][]time.Duration // a log's writes, by key, since it was created
 	used, peak, keys   int64
 	evictions, refused int64
+}
+
+func newMemModel() memModel {
+	return memModel{last: map[int64]time.Duration{}, entries: map[int64]int64{}, writes: map[int64][]time.Duration{}}
 }
 
 func modelBytes(lane LaneKind, n int64) int64 {
@@ -55,7 +59,7 @@ func modelExpired(lane LaneKind, last, now time.Duration) bool {
 // them from its writes: those in now's one-second window, this one included,
 // plus those of the second before weighted by the part of it still in the
 // window, between 1 and the limit.
-func (m *memModel) logEntries(k int32, now time.Duration, limit int64) int64 {
+func (m *memModel) logEntries(k int64, now time.Duration, limit int64) int64 {
 	cur, prev := int64(1), int64(0)
 	for _, w := range m.writes[k] {
 		switch w / time.Second {
@@ -69,45 +73,54 @@ func (m *memModel) logEntries(k int32, now time.Duration, limit int64) int64 {
 	return max(1, min(n, limit))
 }
 
-// write is the model's write of key k at now; false when refused.
-func (m *memModel) write(lane LaneKind, k int32, now time.Duration, maxMem int64, lru bool, limit int64) bool {
+func (m *memModel) forget(lane LaneKind, key int64) {
+	m.used -= modelBytes(lane, m.entries[key])
+	delete(m.last, key)
+	delete(m.entries, key)
+	delete(m.writes, key)
+}
+
+// write is the model's write of one call's keys at now; false when refused.
+func (m *memModel) write(lane LaneKind, keys []int64, now time.Duration, maxMem int64, lru bool, limit int64) bool {
 	for key, l := range m.last {
 		if modelExpired(lane, l, now) {
-			m.used -= modelBytes(lane, m.entries[key])
-			delete(m.last, key)
-			delete(m.entries, key)
-			delete(m.writes, key)
+			m.forget(lane, key)
 		}
 	}
-	n := int64(1)
-	if lane == LaneSlidingLog {
-		n = m.logEntries(k, now, limit)
-	}
-	need := modelBytes(lane, n)
-	if _, ok := m.last[k]; ok {
-		need -= modelBytes(lane, m.entries[k])
+	need, ns := int64(0), map[int64]int64{}
+	for _, k := range keys {
+		ns[k] = 1
+		if lane == LaneSlidingLog {
+			ns[k] = m.logEntries(k, now, limit)
+		}
+		need += modelBytes(lane, ns[k])
+		if _, ok := m.last[k]; ok {
+			need -= modelBytes(lane, m.entries[k])
+		}
 	}
 	for maxMem > 0 && m.used+need > maxMem {
 		if !lru {
 			m.refused++
 			return false
 		}
-		oldest := int32(-1)
+		oldest := int64(-1)
 		for key, l := range m.last {
-			if key != k && (oldest < 0 || l < m.last[oldest] || l == m.last[oldest] && key < oldest) {
+			if ns[key] == 0 && (oldest < 0 || l < m.last[oldest] || l == m.last[oldest] && key < oldest) {
 				oldest = key
 			}
 		}
-		m.used -= modelBytes(lane, m.entries[oldest])
-		delete(m.last, oldest)
-		delete(m.entries, oldest)
-		delete(m.writes, oldest)
+		m.forget(lane, oldest)
 		m.evictions++
 	}
-	m.used += need
-	m.last[k], m.entries[k] = now, n
-	if lane == LaneSlidingLog {
-		m.writes[k] = append(m.writes[k], now)
+	for _, k := range keys {
+		if _, ok := m.last[k]; ok {
+			m.used -= modelBytes(lane, m.entries[k])
+		}
+		m.used += modelBytes(lane, ns[k])
+		m.last[k], m.entries[k] = now, ns[k]
+		if lane == LaneSlidingLog {
+			m.writes[k] = append(m.writes[k], now)
+		}
 	}
 	m.peak = max(m.peak, m.used)
 	m.keys = max(m.keys, int64(len(m.last)))
@@ -120,53 +133,60 @@ func (m *memModel) write(lane LaneKind, k int32, now time.Duration, maxMem int64
 func TestStoreMemoryMatchesAModel(t *testing.T) {
 	for _, lane := range []LaneKind{LaneTokenBucket, LaneFixedWindow, LaneSlidingLog} {
 		for _, lru := range []bool{false, true} {
-			t.Run(fmt.Sprintf("%v lru=%v", lane, lru), func(t *testing.T) {
-				maxMem := 25 * modelBytes(lane, 1) // about 25 keys a shard, of some 40 each holds at a time
-				ev := EvictNone
-				if lru {
-					ev = EvictLRU
-				}
-				cfg := Config{Duration: 5 * time.Second, Lanes: []LaneKind{lane}, Seed: 5,
-					Limits: []Limit{{Key: KeyUser, Policy: algorithms.Policy{Limit: 5, Window: time.Second}, State: StateShared}},
-					Clients: []ClientGroup{{Count: 120,
-						Arrivals: []Arrival{{Kind: ArrivalPoisson, Rate: Rate{Count: 3, Per: time.Second}}}}},
-					Topology: &Topology{Replicas: replicas(2), Store: Store{Shards: 3, MaxMemory: maxMem, Eviction: ev}}}
-				s, err := New(cfg, Options{})
-				if err != nil {
-					t.Fatal(err)
-				}
-				f := s.lanes[0].fleet
-				rec := &recordingStore{store: f.store}
-				f.store = rec
-				res, err := s.RunToEnd(context.Background())
-				if err != nil {
-					t.Fatal(err)
-				}
-				models := make([]memModel, 3)
-				for i := range models {
-					models[i] = memModel{last: map[int32]time.Duration{}, entries: map[int32]int64{}, writes: map[int32][]time.Duration{}}
-				}
-				for j, c := range rec.clients {
-					ok := models[f.shardOf(c)].write(lane, f.lane.pop.keyOf[0][c], rec.at[j], maxMem, lru, 5)
-					if ok == rec.failed[j] {
-						t.Fatalf("call %d at %v: failed %v, the model refuses %v", j, rec.at[j], rec.failed[j], !ok)
+			for _, limits := range []int{1, 2} {
+				t.Run(fmt.Sprintf("%v lru=%v limits=%d", lane, lru, limits), func(t *testing.T) {
+					maxMem := 25 * modelBytes(lane, 1) * int64(limits) // about 25 clients' keys a shard, of some 40 each holds at a time
+					ev := EvictNone
+					if lru {
+						ev = EvictLRU
 					}
-				}
-				busy := 0
-				for i, sh := range res.Lanes[0].Topology.Shards {
-					m := models[i]
-					if sh.KeysPeak != m.keys || sh.MemoryPeak != m.peak || sh.Evictions != m.evictions || sh.RefusedWrites != m.refused {
-						t.Errorf("shard %d: keys %d bytes %d evictions %d refused %d, the model %d %d %d %d",
-							i, sh.KeysPeak, sh.MemoryPeak, sh.Evictions, sh.RefusedWrites, m.keys, m.peak, m.evictions, m.refused)
+					cfg := Config{Duration: 5 * time.Second, Lanes: []LaneKind{lane}, Seed: 5,
+						Limits: []Limit{{Key: KeyUser, Policy: algorithms.Policy{Limit: 5, Window: time.Second}, State: StateShared},
+							{Key: KeyIP, Policy: algorithms.Policy{Limit: 5, Window: time.Second}, State: StateShared}}[:limits],
+						Clients: []ClientGroup{{Count: 120, Identity: Identity{IP: "10.0.0.{i}"},
+							Arrivals: []Arrival{{Kind: ArrivalPoisson, Rate: Rate{Count: 3, Per: time.Second}}}}},
+						Topology: &Topology{Replicas: replicas(2), Store: Store{Shards: 3, MaxMemory: maxMem, Eviction: ev}}}
+					s, err := New(cfg, Options{})
+					if err != nil {
+						t.Fatal(err)
 					}
-					if m.evictions+m.refused > 0 {
-						busy++
+					f := s.lanes[0].fleet
+					rec := &recordingStore{store: f.store}
+					f.store = rec
+					res, err := s.RunToEnd(context.Background())
+					if err != nil {
+						t.Fatal(err)
 					}
-				}
-				if busy == 0 {
-					t.Error("no shard filled: the test shows nothing")
-				}
-			})
+					models := make([]memModel, 3)
+					for i := range models {
+						models[i] = newMemModel()
+					}
+					for j, c := range rec.clients {
+						var keys []int64
+						for i := range limits {
+							keys = append(keys, int64(i)<<32|int64(f.lane.pop.keyOf[i][c]))
+						}
+						ok := models[f.shardOf(c)].write(lane, keys, rec.at[j], maxMem, lru, 5)
+						if ok == rec.failed[j] {
+							t.Fatalf("call %d at %v: failed %v, the model refuses %v", j, rec.at[j], rec.failed[j], !ok)
+						}
+					}
+					busy := 0
+					for i, sh := range res.Lanes[0].Topology.Shards {
+						m := models[i]
+						if sh.KeysPeak != m.keys || sh.MemoryPeak != m.peak || sh.Evictions != m.evictions || sh.RefusedWrites != m.refused {
+							t.Errorf("shard %d: keys %d bytes %d evictions %d refused %d, the model %d %d %d %d",
+								i, sh.KeysPeak, sh.MemoryPeak, sh.Evictions, sh.RefusedWrites, m.keys, m.peak, m.evictions, m.refused)
+						}
+						if m.evictions+m.refused > 0 {
+							busy++
+						}
+					}
+					if busy == 0 {
+						t.Error("no shard filled: the test shows nothing")
+					}
+				})
+			}
 		}
 	}
 }
