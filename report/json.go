@@ -172,6 +172,7 @@ type jsonTopology struct {
 	Remedies            jsonRemedies        `json:"remedies"`
 	Restarts            int                 `json:"restarts,omitempty"`
 	Health              *jsonHealth         `json:"health,omitempty"`
+	Shards              []jsonShard         `json:"shards,omitempty"`
 }
 
 // jsonRemedies is what the circuit breakers, the refusal cache and token leases did (sim.Remedies).
@@ -266,6 +267,7 @@ func topologyJSON(t *sim.TopologyResult) *jsonTopology {
 		StoreLatency: percentiles(t.StoreLatency), Limits: []jsonLimitTopology{}, Phases: []jsonPhase{}, PhasesCut: t.PhasesCut,
 		Restarts: t.Restarts, Health: healthJSON(t.Health)}
 	jt.Remedies = remediesJSON(t.Remedies)
+	jt.Shards = shardsJSON(t.Shards)
 	for _, p := range t.Phases {
 		jt.Phases = append(jt.Phases, jsonPhase{At: secs(p.At), Kind: p.Kind.String(), Replica: p.Replica, Shard: p.Shard, Limit: p.Limit})
 	}

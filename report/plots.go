@@ -52,6 +52,9 @@ func (run comparison) figures() []*chart.Figure {
 	if hasAdaptive(r) {
 		figs = append(figs, AdaptiveFigure(r))
 	}
+	if f := ShardFigure(r, topo); f != nil {
+		figs = append(figs, f)
+	}
 	return figs
 }
 

@@ -182,7 +182,7 @@ func outageTime(t *sim.Topology, end time.Duration) time.Duration {
 	if t == nil {
 		return 0
 	}
-	for _, o := range t.Store.Outages {
+	for _, o := range storeDownSpans(t) {
 		d += max(0, min(o.To, end)-min(o.From, end))
 	}
 	return d

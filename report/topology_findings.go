@@ -28,6 +28,7 @@ func topologyFindings(r sim.Result, topo *sim.Topology) []string {
 	var out []string
 	out = append(out, autoscalerFindings(r, topo)...)
 	out = append(out, healthFindings(r, topo)...)
+	out = append(out, storeFindings(r, topo)...)
 	for i, lim := range r.Limits {
 		if s := dividedFinding(r, topo, i); s != "" {
 			out = append(out, s)
@@ -150,6 +151,7 @@ func outageFinding(r sim.Result, topo *sim.Topology, i int, l sim.LaneResult) st
 	if topo.Store.Timeout > 0 {
 		when = append(when, fmt.Sprintf("or slower than its %s timeout", FormatDuration(topo.Store.Timeout)))
 	}
+	when = append(when, storeFullWords(l)...)
 	lim := r.Limits[i]
 	var how string
 	switch lim.OnStoreError {
@@ -166,7 +168,11 @@ func outageFinding(r sim.Result, topo *sim.Topology, i int, l sim.LaneResult) st
 			classes = append(classes, fmt.Sprintf("%s made %d attempts and %d got through", scenarios.Escape(c.Name), c.Decided, c.Admitted))
 		}
 	}
-	return fmt.Sprintf("while the store was unavailable (%s), %s %s: %s", strings.Join(when, "; "), scenarios.Escape(lt.Limit), how, strings.Join(classes, "; "))
+	why := ""
+	if len(when) > 0 {
+		why = " (" + strings.Join(when, "; ") + ")"
+	}
+	return fmt.Sprintf("while the store was unavailable%s, %s %s: %s", why, scenarios.Escape(lt.Limit), how, strings.Join(classes, "; "))
 }
 
 // syncedFinding: how far counting locally and syncing let the fleet go past

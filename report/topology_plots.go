@@ -26,7 +26,7 @@ func drawOutages(c draw.Canvas, p *plot.Plot, topo *sim.Topology, top float64) {
 		return
 	}
 	tx, _ := p.Transforms(&c)
-	for _, o := range topo.Store.Outages {
+	for _, o := range storeDownSpans(topo) {
 		a, b := max(tx(o.From.Seconds()), c.Min.X), min(tx(o.To.Seconds()), c.Max.X)
 		if b <= a {
 			continue
@@ -59,7 +59,7 @@ func addTopologyLegend(f *chart.Figure, topo *sim.Topology) {
 	if topo == nil {
 		return
 	}
-	if len(topo.Store.Outages) > 0 {
+	if len(storeDownSpans(topo)) > 0 {
 		f.Caption += " Grey bands are the store's outages, when the limits kept in it decided by their fail mode."
 		f.Legend = append(f.Legend, chart.LegendEntry{Label: "store down", Colour: colOutage})
 	}
@@ -80,7 +80,7 @@ func (tj *timelineJSON) markTopology(topo *sim.Topology) {
 	if topo == nil {
 		return
 	}
-	for _, o := range topo.Store.Outages {
+	for _, o := range storeDownSpans(topo) {
 		tj.Outages = append(tj.Outages, spanJSON{us(o.From), us(o.To)})
 	}
 	for k, st := range topo.Replicas[1:] {
@@ -94,7 +94,7 @@ type topologyMarks struct{ topo *sim.Topology }
 
 func (m topologyMarks) Plot(c draw.Canvas, p *plot.Plot) {
 	tx, _ := p.Transforms(&c)
-	for _, o := range m.topo.Store.Outages {
+	for _, o := range storeDownSpans(m.topo) {
 		a, b := max(tx(o.From.Seconds()), c.Min.X), min(tx(o.To.Seconds()), c.Max.X)
 		if b > a {
 			c.FillPolygon(colOutage, []vg.Point{{X: a, Y: c.Min.Y}, {X: b, Y: c.Min.Y}, {X: b, Y: c.Max.Y}, {X: a, Y: c.Max.Y}})

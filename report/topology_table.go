@@ -32,6 +32,9 @@ func topologyTables(r sim.Result, topo *sim.Topology) []titledTable {
 	if t := outageTable(r); t != nil {
 		out = append(out, titledTable{"while the store was unavailable, by limit and class", nil, t})
 	}
+	if t := shardTable(r, topo); t != nil {
+		out = append(out, titledTable{shardTitle, nil, t})
+	}
 	return out
 }
 
@@ -76,7 +79,7 @@ func fleetPhrase(t *sim.Topology) string {
 	if st.Lease > 0 {
 		s += fmt.Sprintf(", leases of %d", st.Lease)
 	}
-	return s + lossPhrase(t) + ")"
+	return s + storePhrase(st) + lossPhrase(t) + ")"
 }
 
 func routingWords(t *sim.Topology) string {
@@ -236,7 +239,11 @@ func writeTopology(w io.Writer, r sim.Result, topo *sim.Topology, width int) {
 		for _, n := range t.Notes {
 			textlayout.Wrap(w, n, "  ", "    ", width)
 		}
-		t.Fit(width, fleetDrop).Write(w)
+		drop := fleetDrop
+		if t.Title == shardTitle {
+			drop = shardDrop
+		}
+		t.Fit(width, drop).Write(w)
 	}
 }
 

@@ -75,6 +75,8 @@ func TestDocsStateTheCaps(t *testing.T) {
 			sim.MaxReplicas, sim.MaxReplicaStates, sim.MaxChanges),
 		fmt.Sprintf("a synced limit's `sync_interval` at least %v", sim.MinSyncInterval),
 		fmt.Sprintf("a `breaker`'s `failures` and `probes` at most %d each; a `lease` at most %d", sim.MaxBreakerCalls, int64(sim.MaxLease)),
+		fmt.Sprintf("a store's `changes` at most %d, its `shards` at most %d, its `capacity` at most %d calls per second, its `queue_limit` at most %d",
+			sim.MaxChanges, sim.MaxShards, int64(sim.MaxStoreCapacity), sim.MaxStoreQueue),
 		fmt.Sprintf("at most %d clients per count, `runs` at most %d", contention.MaxClients, contention.MaxRuns),
 		fmt.Sprintf("`hop_stddev` at most %s each", strings.TrimSuffix(contention.MaxTime.String(), "0m0s")),
 	} {

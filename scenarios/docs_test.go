@@ -42,6 +42,7 @@ func TestDocsExamplesParse(t *testing.T) {
 		reflect.TypeFor[healthSpec](), reflect.TypeFor[restartSpec](), reflect.TypeFor[partitionSpec](), reflect.TypeFor[concPartitionSpec](),
 		reflect.TypeFor[sheddingSpec](), reflect.TypeFor[fleetUsageSpec](), reflect.TypeFor[utilisationSpec](),
 		reflect.TypeFor[budgetSpec](), reflect.TypeFor[codelSpec](), reflect.TypeFor[rttSpec](),
+		reflect.TypeFor[storeChangeSpec](),
 	} {
 		for _, f := range fieldNames(typ) {
 			if !strings.Contains(string(doc), "`"+f+"`") && !strings.Contains(string(doc), "\n"+f+":") &&

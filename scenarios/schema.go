@@ -97,8 +97,15 @@ type storeSpec struct {
 	RefusalCache bool         `yaml:"refusal_cache,omitempty" doc:"true: a key a shared limit refused stays refused on that replica until its Retry-After has passed, without a store call (as envoyproxy/ratelimit's local cache) (default false)"`
 
 	// State that can be lost.
-	Restarts   []restartSpec   `yaml:"restarts,omitempty" doc:"instants, in time order, at which the store restarts empty (no persistence): shared limits, and synced limits' global state, forget what they counted"`
-	Partitions []partitionSpec `yaml:"partitions,omitempty" doc:"intervals in which some replicas cannot reach the store while the others still do (shared limits' calls and probes; not with a synced limit)"`
+	Restarts   []restartSpec     `yaml:"restarts,omitempty" doc:"instants, in time order, at which the store restarts empty (no persistence): shared limits, and synced limits' global state, forget what they counted"`
+	Partitions []partitionSpec   `yaml:"partitions,omitempty" doc:"intervals in which some replicas cannot reach the store while the others still do (shared limits' calls and probes; not with a synced limit)"`
+	Shards     *int              `yaml:"shards,omitempty" check:"positive" doc:"shards the keys are spread over, each with its own capacity, queue and memory; a client's keys all on one shard, the FNV-1a hash of its key of the first shared limit modulo shards, as a hash tag (default 1; at most 64)"`
+	Capacity   float64           `yaml:"capacity,omitempty" check:"positive" doc:"calls per second each shard serves, one at a time, from a FIFO queue: a call's latency is its round trip plus its wait plus 1/capacity of service (default unbounded)"`
+	Service    string            `yaml:"service,omitempty" enum:"service" doc:"the service time's distribution: constant or exponential with mean 1/capacity (default constant)"`
+	QueueLimit *int              `yaml:"queue_limit,omitempty" check:"positive" doc:"calls that may wait at a shard; one more fails at once (refused) (default unbounded)"`
+	Changes    []storeChangeSpec `yaml:"changes,omitempty" doc:"latency, capacity and availability over time, in time order: slow, then dead, then back"`
+	MaxMemory  int64             `yaml:"maxmemory,omitempty" check:"positive" doc:"bytes each shard holds of the limits' keys, by the figures of Store memory (default unbounded)"`
+	Eviction   string            `yaml:"eviction,omitempty" enum:"eviction" doc:"a write past maxmemory: noeviction fails the call (a store error), allkeys-lru forgets the least recently written keys, whose limiter state starts afresh (default noeviction)"`
 }
 
 type breakerSpec struct {
@@ -117,6 +124,13 @@ type partitionSpec struct {
 	To       *Duration `yaml:"to" required:"true" check:"positive" doc:"when they reach the store again"`
 	Replicas []int     `yaml:"replicas" required:"true" doc:"the replicas cut off, by index from 0"`
 	Kind     string    `yaml:"kind,omitempty" enum:"partition" doc:"refused: their calls fail at once (connection refused); hung: unanswered until the store's timeout, which it needs (default refused)"`
+}
+
+type storeChangeSpec struct {
+	At       *Duration    `yaml:"at" required:"true" check:"nonneg" doc:"when the change takes effect"`
+	Latency  *latencySpec `yaml:"latency,omitempty" doc:"the round trip from then on (default unchanged)"`
+	Capacity float64      `yaml:"capacity,omitempty" check:"positive" doc:"each shard's calls per second from then on (default unchanged)"`
+	Down     bool         `yaml:"down,omitempty" doc:"true: every call fails at once from then on, until a change without it (default false: up)"`
 }
 
 type latencySpec struct {

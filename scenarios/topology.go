@@ -73,6 +73,7 @@ func (b *builder) topology(ts *topologySpec, specs []limitSpec, limits []sim.Lim
 		}
 		t.Store.RefusalCache = st.RefusalCache
 		t.Store.Lease = st.Lease
+		storeSystem(b, st, &t.Store)
 	}
 	if h := ts.Health; h != nil {
 		t.Health = &sim.HealthCheck{Endpoint: h.Endpoint, Interval: durOr(h.Interval, 0),
@@ -189,6 +190,7 @@ func topologyToFile(t *sim.Topology) *topologySpec {
 		st.Breaker = &breakerSpec{Failures: b.Failures, Window: dur(b.Window), Cooldown: dur(b.Cooldown), Probes: b.Probes}
 	}
 	st.RefusalCache, st.Lease = t.Store.RefusalCache, t.Store.Lease
+	storeSystemToFile(t.Store, st)
 	ts.Store = st
 	if h := t.Health; h != nil {
 		ts.Health = &healthSpec{Endpoint: h.Endpoint, Interval: optDur(h.Interval)}

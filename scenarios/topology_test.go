@@ -137,6 +137,18 @@ topology:
 			},
 		},
 		{
+			name: "a store's qualifiers without what they qualify, its bad numbers and changes",
+			yaml: "limits:\n  - limit: 5\n    state: shared\ntopology:\n  store:\n    service: exponential\n    queue_limit: 3\n    eviction: allkeys-lru\n    shards: 65\n" +
+				"    changes:\n      - at: 2s\n        down: true\n      - at: 1s\n        capacity: 5\n" + okClient,
+			want: []string{
+				`f.yaml:6: topology.store.service: is only used with a capacity`,
+				`f.yaml:7: topology.store.queue_limit: is only used with a capacity`,
+				`f.yaml:8: topology.store.eviction: is only used with a maxmemory`,
+				`f.yaml:9: topology.store.shards: must be 1 to 64, got 65`,
+				`f.yaml:13: topology.store.changes[1].at: changes must be in time order, apart, from 0s (1s)`,
+			},
+		},
+		{
 			name: "a synced limit without an interval, an autoscaler out of order",
 			yaml: "limits:\n  - limit: 5\n    state: synced\ntopology:\n  replicas: 2\n  autoscaler:\n    - at: 20s\n      count: 4\n    - at: 10s\n      count: 8\n" + okClient,
 			want: []string{

@@ -138,6 +138,7 @@ var enums = map[string]func() []string{
 	"local_limit":   sim.LocalLimitNames,
 	"fail_mode":     sim.FailModeNames,
 	"partition":     func() []string { return []string{"refused", "hung"} },
+	"eviction":      sim.EvictionNames,
 	"align":         func() []string { return []string{"clock", "first", "calendar"} },
 	"refill":        func() []string { return []string{"continuous", "stepwise"} },
 	"envoy_refill":  func() []string { return []string{"continuous", "stepwise"} },

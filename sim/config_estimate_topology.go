@@ -25,7 +25,7 @@ func (c Config) topologyEvents(attempts float64) float64 {
 			e += float64((c.Duration + c.Drain) / l.SyncInterval)
 		}
 	}
-	if shared && (t.Store.Latency.Mean > 0 || t.Store.Timeout > 0) {
+	if shared && t.Store.takesTime() {
 		perCall := 2.0
 		if t.Store.Racy {
 			perCall = 3
@@ -91,4 +91,19 @@ func (c Config) fleetShare(l Limit) int {
 		most = max(most, s.Count)
 	}
 	return most
+}
+
+// takesTime reports whether some call to s may take time, so that its
+// decision and its reply are events of their own: a latency (from the start
+// or by a change), a timeout, or a finite capacity (a service time).
+func (s Store) takesTime() bool {
+	if s.Latency.Mean > 0 || s.Timeout > 0 || s.Capacity > 0 {
+		return true
+	}
+	for _, ch := range s.Changes {
+		if ch.Latency.Mean > 0 || ch.Capacity > 0 {
+			return true
+		}
+	}
+	return false
 }

@@ -125,6 +125,7 @@ func checkStore(ck *checker, path string, s Store) {
 		ck.add(path+".timeout", "must not be negative, got %v", s.Timeout)
 	}
 	ck.atMostTime(path+".timeout", s.Timeout)
+	checkStoreSystem(ck, path, s)
 	if len(s.Outages) > MaxChanges {
 		ck.add(path+".outages", "at most %d outages, got %d", MaxChanges, len(s.Outages))
 	}

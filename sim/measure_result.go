@@ -257,6 +257,10 @@ type TopologyResult struct {
 	Health *HealthResult
 	// Restarts counts the store's restarts (Store.Restarts and flushing outages).
 	Restarts int
+	// Shards is one entry per shard of the store, in shard order, when some
+	// limit calls a real store (Store.Real: shards, a capacity, a memory or
+	// changes).
+	Shards []ShardResult
 }
 
 // LimitTopology is what one limit of the chain did across the fleet.

@@ -116,6 +116,7 @@ func BenchmarkTopology(b *testing.B) {
 		"shared_racy":       topologyStream(200*time.Second, Store{Latency: lat, Racy: true}, func(l *Limit) { l.State = StateShared }),
 		"synced_every_10ms": topologyStream(200*time.Second, Store{}, func(l *Limit) { l.State, l.SyncInterval = StateSynced, 10*time.Millisecond }),
 		"shared_health_1s":  withHealth(topologyStream(200*time.Second, Store{Latency: lat}, func(l *Limit) { l.State = StateShared }), time.Second),
+		"shared_real":       topologyStream(200*time.Second, realStore(lat), func(l *Limit) { l.State = StateShared }),
 	} {
 		b.Run(name, func(b *testing.B) { benchmarkEvents(b, cfg) })
 	}
@@ -128,6 +129,7 @@ func TestNoAllocationPerEventInSteadyState(t *testing.T) {
 		"racy store":    topologyStream(100*time.Second, Store{Latency: Service{Mean: 10 * time.Microsecond}, Racy: true}, func(l *Limit) { l.State = StateShared }),
 		"synced":        topologyStream(100*time.Second, Store{}, func(l *Limit) { l.State, l.SyncInterval = StateSynced, 10*time.Millisecond }),
 		"health checks": withHealth(topologyStream(100*time.Second, Store{Latency: Service{Mean: 10 * time.Microsecond}}, func(l *Limit) { l.State = StateShared }), 10*time.Millisecond),
+		"real store":    topologyStream(100*time.Second, realStore(Service{Mean: 10 * time.Microsecond}), func(l *Limit) { l.State = StateShared }),
 		"per-user keys": perUser(10_000, 100*time.Second),
 		"kernel":        poisson100(100 * time.Second),
 	} {
@@ -152,4 +154,12 @@ func TestNoAllocationPerEventInSteadyState(t *testing.T) {
 			t.Errorf("%s: %.1f allocations per %d events, want 0", name, allocs, (s.Events()-before)/101)
 		}
 	}
+}
+
+// realStore is a store with latency lat and every feature of a real one on:
+// shards, a capacity with an exponential service, a queue limit, a change and
+// a memory that evicts.
+func realStore(lat Service) Store {
+	return Store{Latency: lat, Shards: 4, Capacity: 1e6, Service: ServiceExponential, QueueLimit: 1000,
+		Changes: []StoreChange{{At: time.Second, Capacity: 2e6}}, MaxMemory: 1 << 20, Eviction: EvictLRU}
 }

@@ -404,7 +404,30 @@ func fuzzConfig(b *fuzzBytes) Config {
 	fuzzShadowAndRules(b, &c)
 	fuzzVariant(b, &c)
 	fuzzTopology(b, &c)
+	fuzzRealStore(b, &c)
 	return c
+}
+
+// fuzzRealStore makes a topology's store a real one: shards, a capacity with a
+// queue limit, changes, a memory evicting or refusing. It reads the fuzz bytes
+// last, and a zero byte means none, so older corpora keep their meaning.
+func fuzzRealStore(b *fuzzBytes, c *Config) {
+	if c.Topology == nil || b.upTo(2) == 0 {
+		return
+	}
+	ms := time.Millisecond
+	st := &c.Topology.Store
+	st.Shards = 1 + b.upTo(4)
+	st.Capacity = []float64{0, 50, 1000, 1e6}[b.upTo(4)]
+	st.Service = ServiceKind(b.upTo(2))
+	st.QueueLimit = b.upTo(5)
+	if b.upTo(2) == 1 {
+		at := b.pick(ms, c.Duration/3)
+		st.Changes = []StoreChange{{At: at, Capacity: float64(1 + b.upTo(2000)), Latency: Service{Mean: b.pick(0, ms, 40*ms)}, Down: b.upTo(3) == 0},
+			{At: at + b.pick(ms, c.Duration/3), Down: b.upTo(3) == 0}}
+	}
+	st.MaxMemory = int64(b.upTo(4)) * 100
+	st.Eviction = Eviction(b.upTo(2))
 }
 
 // fuzzVariant adds a variant of one algorithm as one more lane, with its own

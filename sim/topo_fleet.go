@@ -51,6 +51,10 @@ type fleet struct {
 	// Store.Breaker.Failures > 0), grown as replicas call.
 	breakers []breaker
 	leasing  bool // some shared limit leases units (Store.Lease)
+	// shardOfClient is each client's shard of the store (nil: one shard);
+	// shardOutcome each shard's last call's outcome, with several.
+	shardOfClient []uint16
+	shardOutcome  []storeFailure
 }
 
 // placed is one limit of the chain in a topology.
@@ -74,7 +78,6 @@ func newFleet(l *lane, kind LaneKind) (*fleet, error) {
 	t := l.cfg.Topology
 	f := &fleet{topo: t, lane: l, count: t.Replicas[0].Count,
 		route: engine.NewStream(l.cfg.Seed, labelRouting), latency: window.NewHistogram()}
-	f.store = newStore(f)
 	for _, s := range t.Replicas {
 		f.most = max(f.most, s.Count)
 	}
@@ -118,6 +121,8 @@ func newFleet(l *lane, kind LaneKind) (*fleet, error) {
 		}
 		f.exact = append(f.exact, ex)
 	}
+	f.buildShards()
+	f.store = newStore(f)
 	f.health = newHealth(f)
 	return f, nil
 }

@@ -131,7 +131,7 @@ func (f *fleet) probe(rep int32) {
 	a := f.store.call(now, rep, -1, 1)
 	f.probeCalled(a.trips)
 	f.latency.Add(a.roundTrip)
-	f.callOutcome(a.failure)
+	f.callOutcome(a.failure, -1)
 	failed := a.failure != storeAnswered
 	if failed {
 		f.result.StoreErrors++

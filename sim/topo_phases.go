@@ -17,18 +17,28 @@ func (f *fleet) phase(kind PhaseKind, replica, shard int, limit string) {
 
 // callOutcome records the phase a store call's outcome starts, if it starts
 // one: the first failed call after answered ones (or a failure of another
-// kind), the first answered call after failed ones.
-func (f *fleet) callOutcome(failure storeFailure) {
-	if failure == f.lastOutcome {
+// kind), the first answered call after failed ones. With several shards each
+// shard's calls make stretches of their own (client c's shard, named in the
+// phase): a hot shard failing does not flap with the idle ones answering.
+func (f *fleet) callOutcome(failure storeFailure, c int32) {
+	last, shard := &f.lastOutcome, -1
+	if n := f.shardCount(); n > 1 {
+		if f.shardOutcome == nil {
+			f.shardOutcome = make([]storeFailure, n)
+		}
+		shard = f.shardOf(c)
+		last = &f.shardOutcome[shard]
+	}
+	if failure == *last {
 		return
 	}
 	if failure != storeAnswered {
 		f.failStretch++
 	}
-	f.lastOutcome = failure
+	*last = failure
 	kind := map[storeFailure]PhaseKind{storeAnswered: PhaseStoreAnswering, storeRefused: PhaseStoreRefusing,
 		storeTimedOut: PhaseStoreTimeouts}[failure]
-	f.phase(kind, -1, -1, "")
+	f.phase(kind, -1, shard, "")
 }
 
 // failMode records a limit's first decision by its fail mode in the current

@@ -62,9 +62,14 @@ const (
 	storeTimedOut                     // no answer within the timeout
 )
 
-// newStore is the store of fleet f's topology.
+// newStore is the store of fleet f's topology: a shard store when it is
+// real (Store.Real), else the latency store (the same answers, less work).
 func newStore(f *fleet) store {
-	return newLatencyStore(&f.topo.Store, engine.NewStream(f.lane.cfg.Seed, labelStore))
+	seed := f.lane.cfg.Seed
+	if !f.topo.Store.Real() {
+		return newLatencyStore(&f.topo.Store, engine.NewStream(seed, labelStore))
+	}
+	return newShardStore(f, engine.NewStream(seed, labelStore), engine.NewStream(seed, labelStore, 1))
 }
 
 // begin routes the attempt of request r to a replica and has it decided: at
@@ -117,7 +122,7 @@ func (f *fleet) begin(r int32, atRA bool) {
 	a := f.store.call(now, f.replicaOf[r], c, trips)
 	f.called(c, a.trips)
 	f.latency.Add(a.roundTrip)
-	f.callOutcome(a.failure)
+	f.callOutcome(a.failure, c)
 	if a.roundTrip == 0 && b != nil {
 		f.outcome(b, gen, a.failure != storeAnswered, now)
 	}

@@ -93,6 +93,26 @@ type Store struct {
 	// Partitions cut some replicas off the store while the others still reach
 	// it (see Partition).
 	Partitions []Partition
+	// Shards spreads the keys over this many shards (0 or 1: one), each with its
+	// own Capacity, queue and MaxMemory. A client's keys all live on one shard,
+	// as a Redis hash tag makes them: the shard is the FNV-1a hash of the
+	// client's key of the first shared limit counting it, modulo Shards.
+	Shards int
+	// Capacity is each shard's calls per second (0: unbounded): one call at a
+	// time, a service time of 1/Capacity (Service: constant or exponential with
+	// that mean), the calls waiting in a FIFO queue in front. A call's latency is
+	// its round trip plus its wait plus its service.
+	Capacity float64
+	Service  ServiceKind
+	// QueueLimit is the most calls waiting at a shard (0: unbounded); a call
+	// finding it full fails at once (refused).
+	QueueLimit int
+	// Changes alter latency, capacity and availability over time, in time order.
+	Changes []StoreChange
+	// MaxMemory is each shard's memory in bytes for the limits' keys (0:
+	// unbounded), and Eviction what a write past it does.
+	MaxMemory int64
+	Eviction  Eviction
 }
 
 // Breaker is a circuit breaker on a replica's calls to one shard of the

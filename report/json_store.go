@@ -1,0 +1,31 @@
+package report
+
+import "github.com/rlsim/rlsim/sim"
+
+// jsonShard is what one shard of the store did (sim.ShardResult).
+type jsonShard struct {
+	Shard         int             `json:"shard"`
+	Calls         int64           `json:"calls"`
+	Refused       int64           `json:"refused"`
+	QueueFull     int64           `json:"queue_full"`
+	TimedOut      int64           `json:"timed_out"`
+	PeakQueue     int             `json:"peak_queue"`
+	MeanQueue     float64         `json:"mean_queue"`
+	MeanWait      float64         `json:"mean_wait_s"`
+	Latency       jsonPercentiles `json:"latency"`
+	KeysPeak      int64           `json:"keys_peak"`
+	MemoryPeak    int64           `json:"memory_peak_bytes"`
+	Evictions     int64           `json:"evictions"`
+	RefusedWrites int64           `json:"refused_writes"`
+	Expired       int64           `json:"expired"`
+}
+
+func shardsJSON(shards []sim.ShardResult) []jsonShard {
+	var out []jsonShard
+	for i, s := range shards {
+		out = append(out, jsonShard{Shard: i, Calls: s.Calls, Refused: s.Refused, QueueFull: s.QueueFull, TimedOut: s.TimedOut,
+			PeakQueue: s.PeakQueue, MeanQueue: finite(s.MeanQueue), MeanWait: finite(s.MeanWait), Latency: percentiles(s.Latency),
+			KeysPeak: s.KeysPeak, MemoryPeak: s.MemoryPeak, Evictions: s.Evictions, RefusedWrites: s.RefusedWrites, Expired: s.Expired})
+	}
+	return out
+}

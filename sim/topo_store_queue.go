@@ -1,0 +1,203 @@
+package sim
+
+import (
+	"time"
+
+	"github.com/rlsim/rlsim/sim/engine"
+	"github.com/rlsim/rlsim/sim/window"
+)
+
+// shardStore is the store a Store configures, as a real one behaves: its
+// keys spread over shards (fleet.shardOf), each shard serving one call at a
+// time at its Capacity, from a FIFO queue of at most QueueLimit waiting, and
+// holding the limits' keys in at most MaxMemory (storeMemory). A call's
+// latency is its round trips (drawn in call order from the lane's store
+// stream, as latencyStore draws them), plus its wait in the queue, plus its
+// service; past the timeout it fails when the timeout fires (hung), with its
+// queue full or the store down it fails at once (refused). Changes alter the
+// latency, capacity and availability over time.
+//
+// Each shard is simulated exactly in the order calls are sent (Lindley's
+// recursion: a call starts when it arrives or when the call before it is done,
+// whichever is later): a call arrives half its round trip after it is sent,
+// and a racy check's write joins the queue when its read is sent, behind it.
+// A timed-out call still takes its service (the store works on it; the
+// caller has given up), and changes nothing. With unbounded capacity and
+// memory it answers every call as latencyStore does.
+type shardStore struct {
+	f        *fleet
+	cfg      *Store
+	rtt, svc engine.Stream
+	downAt   int // the first outage not yet over
+	changeAt int // the first change not yet applied
+	capacity float64
+	latency  Service
+	down     bool
+	shards   []storeShard
+	mem      *storeMemory // nil: unbounded and not counted
+}
+
+// storeShard is one shard's queue and figures.
+type storeShard struct {
+	busyUntil time.Duration   // when the last call queued is done
+	starts    []time.Duration // start times of the calls that waited, in order, from head
+	head      int
+	sumWait   time.Duration
+	served    int64
+	latency   window.Histogram
+	res       ShardResult
+}
+
+func newShardStore(f *fleet, rtt, svc engine.Stream) *shardStore {
+	cfg := &f.topo.Store
+	s := &shardStore{f: f, cfg: cfg, rtt: rtt, svc: svc, capacity: cfg.Capacity, latency: cfg.Latency}
+	s.shards = make([]storeShard, f.shardCount())
+	s.mem = newStoreMemory(f)
+	return s
+}
+
+func (s *shardStore) call(at time.Duration, _, c int32, trips int64) storeAnswer {
+	s.advance(at)
+	shard := s.f.shardOf(c)
+	sh := &s.shards[shard]
+	if sh.res.Calls == 0 {
+		sh.latency = window.NewHistogram() // a shard no call reaches keeps none
+	}
+	sh.res.Calls++
+	if s.isDown(at) {
+		sh.res.Refused++
+		return storeAnswer{trips: 1, failure: storeRefused}
+	}
+	read, write := s.roundTrip(), time.Duration(0)
+	if trips > 1 {
+		write = s.roundTrip()
+	}
+	q1, ok := s.queue(sh, later(at, read/2))
+	if !ok {
+		sh.res.Refused++
+		sh.res.QueueFull++
+		return storeAnswer{trips: 1, failure: storeRefused}
+	}
+	var q2 time.Duration
+	if trips > 1 {
+		if q2, ok = s.queue(sh, later(at, later(later(read, q1), write/2))); !ok {
+			sh.res.Refused++
+			sh.res.QueueFull++
+			return storeAnswer{trips: trips, failure: storeRefused, roundTrip: later(read, q1)}
+		}
+	}
+	total := later(later(read, write), later(q1, q2))
+	if t := s.cfg.Timeout; t > 0 && total > t {
+		sh.res.TimedOut++
+		sh.latency.Add(t)
+		return storeAnswer{roundTrip: t, trips: trips, failure: storeTimedOut}
+	}
+	sh.latency.Add(total)
+	if s.mem != nil && !s.mem.write(shard, c, at) {
+		sh.res.RefusedWrites++
+		return storeAnswer{roundTrip: total, trips: trips, failure: storeRefused}
+	}
+	return storeAnswer{reach: later(read/2, q1), write: later(later(read, write/2), later(q1, q2)), roundTrip: total, trips: trips}
+}
+
+// queue has a call arriving at shard sh at a wait its turn and be served: it
+// returns the wait plus the service, or ok false when the queue is full.
+func (s *shardStore) queue(sh *storeShard, a time.Duration) (d time.Duration, ok bool) {
+	if s.capacity <= 0 {
+		return 0, true
+	}
+	for sh.head < len(sh.starts) && sh.starts[sh.head] <= a {
+		sh.head++
+	}
+	if sh.head > 64 && sh.head*2 > len(sh.starts) {
+		sh.starts = sh.starts[:copy(sh.starts, sh.starts[sh.head:])]
+		sh.head = 0
+	}
+	waiting := len(sh.starts) - sh.head
+	if s.cfg.QueueLimit > 0 && waiting >= s.cfg.QueueLimit {
+		return 0, false
+	}
+	start := max(a, sh.busyUntil)
+	sh.busyUntil = later(start, s.service())
+	if start > a {
+		sh.starts = append(sh.starts, start)
+		sh.res.PeakQueue = max(sh.res.PeakQueue, waiting+1)
+	}
+	sh.sumWait += start - a
+	sh.served++
+	return sh.busyUntil - a, true
+}
+
+// service draws one call's service time at the current capacity.
+func (s *shardStore) service() time.Duration {
+	mean := time.Duration(float64(time.Second)/s.capacity + 0.5)
+	if s.cfg.Service == ServiceExponential {
+		return s.svc.Exp(mean)
+	}
+	return mean
+}
+
+// roundTrip draws one round trip at the current latency, as latencyStore does.
+func (s *shardStore) roundTrip() time.Duration {
+	l := s.latency
+	if l.Mean <= 0 {
+		return 0
+	}
+	if l.Kind == ServiceExponential {
+		return s.rtt.Exp(l.Mean)
+	}
+	return l.Mean
+}
+
+// advance applies the changes due by t; t never goes back.
+func (s *shardStore) advance(t time.Duration) {
+	ch := s.cfg.Changes
+	for s.changeAt < len(ch) && ch[s.changeAt].At <= t {
+		c := ch[s.changeAt]
+		if c.Capacity > 0 {
+			s.capacity = c.Capacity
+		}
+		if c.Latency.Mean > 0 {
+			s.latency = c.Latency
+		}
+		s.down = c.Down
+		s.changeAt++
+	}
+}
+
+// isDown reports whether the store is down at t: in an outage, or by a change.
+func (s *shardStore) isDown(t time.Duration) bool {
+	o := s.cfg.Outages
+	for s.downAt < len(o) && o[s.downAt].To <= t {
+		s.downAt++
+	}
+	return s.down || (s.downAt < len(o) && o[s.downAt].From <= t)
+}
+
+// sync fails when the store is down; it costs no time and takes no queue.
+func (s *shardStore) sync(at time.Duration, _ int) bool {
+	s.advance(at)
+	return !s.isDown(at)
+}
+
+func (s *shardStore) account(r *TopologyResult) {
+	if !s.f.shared {
+		return
+	}
+	d := s.f.lane.cfg.Duration.Seconds()
+	for i := range s.shards {
+		sh := &s.shards[i]
+		res := sh.res
+		if d > 0 {
+			res.MeanQueue = sh.sumWait.Seconds() / d
+		}
+		if sh.served > 0 {
+			res.MeanWait = sh.sumWait.Seconds() / float64(sh.served)
+		}
+		res.Latency = Percentiles(sh.latency.Percentiles())
+		if s.mem != nil {
+			s.mem.account(i, &res)
+		}
+		r.Shards = append(r.Shards, res)
+	}
+}
