@@ -29,6 +29,7 @@ func topologyFindings(r sim.Result, topo *sim.Topology) []string {
 	out = append(out, autoscalerFindings(r, topo)...)
 	out = append(out, healthFindings(r, topo)...)
 	out = append(out, storeFindings(r, topo)...)
+	out = append(out, phaseFindings(r)...)
 	for i, lim := range r.Limits {
 		if s := dividedFinding(r, topo, i); s != "" {
 			out = append(out, s)
@@ -159,6 +160,9 @@ func outageFinding(r sim.Result, topo *sim.Topology, i int, l sim.LaneResult) st
 		how = "failed closed"
 	case sim.FailLocal:
 		how = fmt.Sprintf("fell back to %d per %s on each replica", lim.Fallback.Limit, FormatDuration(lim.Fallback.Window))
+		if lim.LocalLimit == sim.LocalDivided {
+			how = fmt.Sprintf("fell back to %d per %s divided over the replicas", lim.Fallback.Limit, FormatDuration(lim.Fallback.Window))
+		}
 	default:
 		how = "failed open"
 	}

@@ -265,11 +265,16 @@ func TestOutageFinding(t *testing.T) {
 		{"open", "failed open", func(d int64) int64 { return d }},
 		{"closed", "failed closed", func(int64) int64 { return 0 }},
 		{"local", "fell back to 2 per 1s on each replica", func(d int64) int64 { return 4 * 2 * 10 * 2 }},
+		// Divided over the replicas: the fleet's 8 a second, 2 on each of 4.
+		{"divided", "fell back to 8 per 1s divided over the replicas", func(d int64) int64 { return 8 * 10 * 2 }},
 	} {
 		t.Run(tc.mode, func(t *testing.T) {
 			mode := tc.mode
-			if mode == "local" {
+			switch mode {
+			case "local":
 				mode += "\n    fallback:\n      limit: 2"
+			case "divided":
+				mode = "local\n    fallback:\n      limit: 8\n      divided: true"
 			}
 			o, log := runYAML(t, fmt.Sprintf(storeOutage, mode))
 			fs := findingsWith(o, "while the store was unavailable (down 10s), login "+tc.how+": ")

@@ -119,6 +119,8 @@ func Parse(file string, data []byte, sets ...Set) (s *Scenario, err error) {
 		if m := yamlLine.FindStringSubmatch(err.Error()); m != nil {
 			line, _ = strconv.Atoi(m[1])
 			msg = m[2]
+		} else {
+			line = yamlErrorLine(data, err.Error())
 		}
 		errs.add(line, "", "not valid YAML: "+msg)
 		return nil, errs.err()
@@ -326,4 +328,30 @@ func ruleToFile(ch sim.RuleChange) ruleSpec {
 		rs.Limit, rs.Window, rs.Burst = ch.Policy.Limit, dur(ch.Policy.Window), &burst
 	}
 	return rs
+}
+
+// yamlErrorLine finds the line of a YAML error that yaml.v3 printed without
+// one (it leaves the line out when its mark is on the first line, and for
+// errors of its reader): the shortest prefix of whole lines of data that fails
+// with the same message ends at it. 0 when none does.
+func yamlErrorLine(data []byte, message string) int {
+	lines := bytes.SplitAfter(data, []byte("\n"))
+	fails := func(k int) bool {
+		var n yaml.Node
+		err := yaml.NewDecoder(bytes.NewReader(bytes.Join(lines[:k], nil))).Decode(&n)
+		return err != nil && err != io.EOF && err.Error() == message
+	}
+	if !fails(len(lines)) {
+		return 0
+	}
+	lo, hi := 1, len(lines) // the first prefix that fails lies in [lo, hi]
+	for lo < hi {
+		mid := (lo + hi) / 2
+		if fails(mid) {
+			hi = mid
+		} else {
+			lo = mid + 1
+		}
+	}
+	return lo
 }

@@ -235,6 +235,12 @@ func TestParseErrors(t *testing.T) {
 			want: []string{`f.yaml:1: not valid YAML: did not find expected node content`},
 		},
 		{
+			// yaml.v3 prints no line for an error on the first line; rlsim finds it.
+			name: "not YAML on the first line",
+			yaml: "description: a: b\n" + okClient,
+			want: []string{`f.yaml:1: not valid YAML: mapping values are not allowed in this context`},
+		},
+		{
 			name: "bad placeholder",
 			yaml: okClient + "    identity:\n      user: u-{n}\n",
 			want: []string{`f.yaml:7: clients[0].identity.user: unknown placeholder {n} (want {i}, the client's index, or {g}, the group name)`},

@@ -43,18 +43,18 @@ type fleet struct {
 	latency   window.Histogram
 	result    TopologyResult
 	health    *health // nil without a health check
-	// lastOutcome is the last store call's outcome; failStretch counts the
-	// stretches of failed calls so far (the phases they start: callOutcome).
-	lastOutcome storeFailure
+	// stretch is the store's stretch of failed calls (shardStretch each
+	// shard's, with several); failStretch counts the stretches so far (the
+	// phases they start: callOutcome).
+	stretch     storeStretch
 	failStretch uint32
 	// breakers are the circuit breakers, per replica × shard (with
 	// Store.Breaker.Failures > 0), grown as replicas call.
 	breakers []breaker
 	leasing  bool // some shared limit leases units (Store.Lease)
-	// shardOfClient is each client's shard of the store (nil: one shard);
-	// shardOutcome each shard's last call's outcome, with several.
+	// shardOfClient is each client's shard of the store (nil: one shard).
 	shardOfClient []uint16
-	shardOutcome  []storeFailure
+	shardStretch  []storeStretch
 }
 
 // placed is one limit of the chain in a topology.

@@ -1,6 +1,10 @@
 package sim
 
-import "time"
+import (
+	"cmp"
+	"slices"
+	"time"
+)
 
 // admitted counts an admission of request r reaching the backend at now: in
 // every limit's Arrived peak, and in its fleet and replica peaks unless they
@@ -31,6 +35,7 @@ func (f *fleet) topologyResult(cfg *Config) *TopologyResult {
 		}
 	}
 	r := f.result
+	slices.SortStableFunc(r.Phases, func(a, b Phase) int { return cmp.Compare(a.At, b.At) })
 	f.store.account(&r)
 	f.breakerResult(&r.Remedies)
 	r.Replicas, r.Routing = f.most, f.topo.Routing

@@ -1,0 +1,133 @@
+package scenarios
+
+import (
+	"context"
+	"testing"
+	"time"
+
+	"github.com/rlsim/rlsim/sim"
+)
+
+// runTopologyBuiltin runs the built-in name and returns its one lane.
+func runTopologyBuiltin(t *testing.T, name string) sim.LaneResult {
+	t.Helper()
+	s, err := LoadBuiltin(name)
+	if err != nil {
+		t.Fatal(err)
+	}
+	r, err := sim.Run(context.Background(), *s.Config, sim.Options{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if len(r.Lanes) != 1 || r.Lanes[0].Topology == nil {
+		t.Fatalf("%s: want one lane with a topology", name)
+	}
+	return r.Lanes[0]
+}
+
+// firstPhase is the first phase of kind (of limit, if not ""), or -1.
+func firstPhase(t *sim.TopologyResult, kind sim.PhaseKind, limit string) time.Duration {
+	for _, p := range t.Phases {
+		if p.Kind == kind && (limit == "" || p.Limit == limit) {
+			return p.At
+		}
+	}
+	return -1
+}
+
+func classOf(l sim.LaneResult, name string) sim.ClassResult {
+	for _, c := range l.Classes {
+		if c.Name == name {
+			return c
+		}
+	}
+	return sim.ClassResult{}
+}
+
+// The claims of incident-0341, from its file: the store holds until the
+// attack passes its capacity at 60s (2200 calls a second before, 4200 after,
+// against 3000); then, in this order, its calls time out, login fails open,
+// health fails closed, the replicas leave the rotation and none is left; the
+// store drains, they come back, and it happens again, about every 20s; the
+// guesses that got through while the store failed are every one decided then.
+func TestIncident0341CascadesOnItsOwn(t *testing.T) {
+	l := runTopologyBuiltin(t, "incident-0341")
+	topo := l.Topology
+	if topo.PhasesCut {
+		t.Fatalf("phases cut at %d: a stretch of store failures flapped", len(topo.Phases))
+	}
+	order := []time.Duration{
+		firstPhase(topo, sim.PhaseStoreTimeouts, ""),
+		firstPhase(topo, sim.PhaseFailOpen, "login"),
+		firstPhase(topo, sim.PhaseFailClosed, "health"),
+		firstPhase(topo, sim.PhaseReplicaOut, ""),
+		firstPhase(topo, sim.PhaseNoHealthyReplica, ""),
+		firstPhase(topo, sim.PhaseStoreAnswering, ""),
+		firstPhase(topo, sim.PhaseReplicaIn, ""),
+	}
+	if order[0] < 60*time.Second {
+		t.Errorf("the store failed at %v, before the attack passed its capacity at 60s", order[0])
+	}
+	for i := 1; i < len(order); i++ {
+		if order[i] < order[i-1] {
+			t.Errorf("phase %d at %v, before phase %d at %v: the cascade is out of order %v", i, order[i], i-1, order[i-1], order)
+		}
+	}
+	var noHealthy []time.Duration
+	for _, p := range topo.Phases {
+		if p.Kind == sim.PhaseNoHealthyReplica {
+			noHealthy = append(noHealthy, p.At)
+		}
+	}
+	if len(noHealthy) < 2 {
+		t.Fatalf("the site went down %d times, the file says again and again", len(noHealthy))
+	}
+	for i := 1; i < len(noHealthy); i++ {
+		if gap := noHealthy[i] - noHealthy[i-1]; gap < 15*time.Second || gap > 25*time.Second {
+			t.Errorf("the site went down at %v: not a cycle of about 20s", noHealthy)
+		}
+	}
+	var login sim.LimitTopology
+	for _, lt := range topo.Limits {
+		if lt.Limit == "login" {
+			login = lt
+		}
+	}
+	var through int64
+	for _, c := range login.Classes {
+		if c.Name == "attacker" {
+			through = c.Admitted
+			if c.Admitted != c.Decided || c.Admitted == 0 {
+				t.Errorf("login failing open let %d of %d guesses through, want all and some", c.Admitted, c.Decided)
+			}
+		}
+	}
+	if through == 0 || topo.Health == nil || topo.Health.NoHealthy == 0 {
+		t.Errorf("no guesses through (%d) or no 503 from the load balancer (%+v)", through, topo.Health)
+	}
+}
+
+// incident-0341-contract, the same traffic under the recommended contract:
+// every member served, the site never down, the attacker served far less
+// often, the store called less, and no guess let through unmetered.
+func TestIncident0341ContractHolds(t *testing.T) {
+	inc, con := runTopologyBuiltin(t, "incident-0341"), runTopologyBuiltin(t, "incident-0341-contract")
+	share := func(c sim.ClassResult) float64 { return float64(c.Succeeded) / float64(c.Unique) }
+	mi, mc := share(classOf(inc, "members")), share(classOf(con, "members"))
+	ai, ac := share(classOf(inc, "attacker")), share(classOf(con, "attacker"))
+	if mc < 0.999 || mi > 0.9 {
+		t.Errorf("members served %.1f%% in the incident, %.1f%% under the contract: want most not, and all", 100*mi, 100*mc)
+	}
+	if ac*2 > ai {
+		t.Errorf("the attacker served %.1f%% in the incident, %.1f%% under the contract: want under half", 100*ai, 100*ac)
+	}
+	if con.Topology.StoreCalls >= inc.Topology.StoreCalls {
+		t.Errorf("store calls %d under the contract, %d in the incident", con.Topology.StoreCalls, inc.Topology.StoreCalls)
+	}
+	if h := con.Topology.Health; h != nil && h.NoHealthy > 0 {
+		t.Errorf("under the contract the load balancer answered 503 to %d attempts", h.NoHealthy)
+	}
+	if firstPhase(con.Topology, sim.PhaseFailOpen, "") >= 0 || firstPhase(con.Topology, sim.PhaseBreakerOpen, "") < 0 {
+		t.Errorf("under the contract a limit failed open, or no breaker opened: %v", con.Topology.Phases)
+	}
+}
