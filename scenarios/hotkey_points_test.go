@@ -1,10 +1,13 @@
 package scenarios
 
 import (
+	"context"
 	"hash/fnv"
 	"math"
 	"testing"
 	"time"
+
+	"github.com/rlsim/rlsim/sim"
 )
 
 // hotShard is the shard of 4 the docs' rule puts a key on: its FNV-1a hash modulo 4.
@@ -47,6 +50,35 @@ func TestHotKeyShardMakesItsPoint(t *testing.T) {
 		}
 		if c := class(l, "scraper"); c.Admitted > 30*21 {
 			t.Errorf("%v: the scraper got %d admitted, more than its limit allows", kind, c.Admitted)
+		}
+	}
+}
+
+// hot-key-shard's comment: with a refusal cache the scraper's refused
+// attempts stay on its replicas; the hot shard takes a small part of its
+// calls, refuses none and keeps a short queue, and every member is served.
+func TestHotKeyShardBoundedByARefusalCache(t *testing.T) {
+	set, err := ParseSet("topology.store.refusal_cache=true")
+	if err != nil {
+		t.Fatal(err)
+	}
+	s, err := LoadBuiltin("hot-key-shard", set)
+	if err != nil {
+		t.Fatal(err)
+	}
+	r, err := sim.Run(context.Background(), *s.Config, sim.Options{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	hot := hotShard("user:scraper-1")
+	for _, l := range r.Lanes {
+		h := l.Topology.Shards[hot]
+		if h.Calls > 61471/5 || h.Refused != 0 || h.PeakQueue > 100 {
+			t.Errorf("%s: hot shard with the cache: %d calls, %d refused, peak queue %d; want a fifth of the 61471 at most, none, a short queue",
+				l.Name, h.Calls, h.Refused, h.PeakQueue)
+		}
+		if m := class(l, "members"); m.Succeeded*1000 < m.Unique*999 {
+			t.Errorf("%s: members served %d of %d with the cache, want nearly all (999 in 1000)", l.Name, m.Succeeded, m.Unique)
 		}
 	}
 }
