@@ -116,17 +116,24 @@ func (l *lane) admitLate(r int32, delay time.Duration, atRetryAfter bool) {
 }
 
 // warm reads, together, the records an arrival of client c goes on to touch
-// one after another: its group, its client state, its key's limiter state and
-// window.
+// one after another: its client state, its group (if there are several), its
+// key's limiter state and window (if the first limit has several keys: one
+// key's stay in the cache).
 // Once 100,000 keys' state has left the cache, their cache misses then overlap
 // instead of following each other. What it reads is thrown away (warmth).
 // Only a lane whose state leaves the cache (warmFrom clients or keys: cold)
 // is to call it: in the cache the reads cost more than they save.
 func (l *lane) warm(c int32) {
-	key := l.pop.keyOf[0][c]
-	w := l.clients[c].requests + int64(l.m.peak.Held(key)) + int64(l.pop.groupOf[c])
-	if l.direct.t != nil {
-		w += l.direct.t.unused(key)
+	w := l.clients[c].requests
+	if l.pop.keys[0].len() > 1 { // one key's state is in the cache already
+		key := l.pop.keyOf[0][c]
+		w += int64(l.m.peak.Held(key))
+		if l.direct.t != nil {
+			w += l.direct.t.unused(key)
+		}
+	}
+	if len(l.pop.groups) > 1 {
+		w += int64(l.pop.groupOf[c])
 	}
 	l.warmth += w
 }
