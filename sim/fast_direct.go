@@ -5,6 +5,7 @@ import (
 	"unsafe"
 
 	"github.com/rlsim/rlsim/algorithms"
+	"github.com/rlsim/rlsim/sim/engine"
 )
 
 // directPath is the lane's quick path (quickPath) when its one limit is a
@@ -136,6 +137,31 @@ func (l *lane) warm(c int32) {
 		w += int64(l.pop.groupOf[c])
 	}
 	l.warmth += w
+}
+
+// warmNext reads ahead, while the event just popped is handled, what the next
+// ones touch: the client state behind the request of the event now earliest
+// (its request read when it was among the next), and the requests of the
+// events that may come after it. With millions pending each read misses the
+// cache, and the misses overlap the handling instead of each starting an event.
+func (l *lane) warmNext() {
+	if next, ok := l.eng.Top(); ok && isRequestEvent(next.Kind()) {
+		c := l.reqs.all[next.A].client
+		l.warmth += l.clients[c].requests + int64(l.pop.groupOf[c])
+		if l.retryRnd != nil {
+			l.warmth += int64(l.retryRnd[c].Touch())
+		}
+	}
+	for i := 1; i <= 4; i++ {
+		if ev, ok := l.eng.Soon(i); ok && isRequestEvent(ev.Kind()) {
+			l.warmth += l.reqs.all[ev.A].num
+		}
+	}
+}
+
+// isRequestEvent reports whether an event of kind k is a request's (its A the request).
+func isRequestEvent(k engine.Kind) bool {
+	return k == evAttempt || k == evRelease || k == evComplete
 }
 
 // direct is d's direct path: its algorithm's Admit (and Answer, if it has

@@ -250,6 +250,16 @@ func (e *Queue) NextAfterTop() time.Duration {
 	return next
 }
 
+// Soon is the i-th (1 to 4) of the events one of which comes next after the
+// top (its children in the heap), for a caller that reads ahead what they
+// will touch; ok is false past the heap's end.
+func (e *Queue) Soon(i int) (ev Event, ok bool) {
+	if i >= len(e.heap) {
+		return ev, false
+	}
+	return e.heap[i], true
+}
+
 // DropTop removes the earliest event, once handled.
 func (e *Queue) DropTop() {
 	last := len(e.heap) - 1
