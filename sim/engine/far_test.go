@@ -134,6 +134,18 @@ func (d *queueDriver) inPlace() {
 	if got, want := d.q.NextAfterTop(), d.ref.second(); got != want {
 		d.fail("NextAfterTop() = %v, want %v", got, want)
 	}
+	soonest := time.Duration(1<<63 - 1) // the earliest of Soon's, and the line's first
+	if d.q.line.head < len(d.q.line.events) {
+		soonest = d.q.line.events[d.q.line.head].At
+	}
+	for i := 1; i <= 4; i++ {
+		if ev, ok := d.q.Soon(i); ok {
+			soonest = min(soonest, ev.At)
+		}
+	}
+	if want := d.ref.second(); soonest != want {
+		d.fail("the earliest of Soon(1..4) and the line = %v, want the second earliest pending, %v", soonest, want)
+	}
 	d.q.AdvanceTo(top.At)
 	heap.Pop(&d.ref)
 	if next, ok := d.nextOfRun(top); ok {
@@ -191,7 +203,7 @@ func (d *queueDriver) run(steps int) {
 // reserved and scheduled next, events handled in place at the top, times from
 // nanoseconds to hours apart, pending counts from none to thousands), the
 // Queue pops every event (time, kind, values and sequence) and answers Next,
-// Top, NextAfterTop and Pending as container/heap on (time, insertion
+// Top, NextAfterTop, Soon and Pending as container/heap on (time, insertion
 // sequence) does, Clear and emptying included, with the heap's size limit small enough that the buckets
 // fill, split and refill many times, and at its default.
 func TestQueueIsTheReferenceHeap(t *testing.T) {
