@@ -39,13 +39,14 @@ type chunk struct {
 	events [chunkLen]Event
 }
 
-// chunkLen is the number of events in a chunk (24 KiB).
-const chunkLen = 1024
+// chunkLen is the number of events in a chunk (6 KiB): a bucket's last chunk
+// is partly empty, so a small one wastes little.
+const chunkLen = 256
 
 // nearMax is the heap's size (24 B an event) above which the queue keeps the
-// later events in buckets: with fewer the heap stays in a 1 MiB cache. A
+// later events in buckets: with fewer the heap stays in a 1 MiB cache (768 KiB). A
 // variable for the tests, which make it small to exercise the buckets.
-var nearMax = 1 << 14
+var nearMax = 1 << 15
 
 // far reports whether an event at at belongs in a bucket, and which.
 func (f *farBuckets) far(at time.Duration) (j int, ok bool) {

@@ -211,7 +211,7 @@ func TestQueueIsTheReferenceHeap(t *testing.T) {
 	prop := func(seed uint64, limit uint8) bool {
 		nearMax = 2 + int(limit)%200
 		if limit%17 == 0 {
-			nearMax = 1 << 14
+			nearMax = 1 << 15
 		}
 		d := &queueDriver{t: t, rnd: NewStream(seed, 0xfa), runs: map[uint64]int{}}
 		d.run(12000)
