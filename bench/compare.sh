@@ -7,6 +7,13 @@
 #
 #   bench/compare.sh                 # 1000 s (10 M events) for rlsim and Go, 100 s for SimPy
 #   DURATION=100 SIMPY_DURATION=20 bench/compare.sh
+#   SCALE=0 bench/compare.sh         # without the rows that grow with clients (below)
+#
+# Then the rows that grow with the number of clients, each rlsim's CPU per
+# attempt against the model's per request (the plain path), the same binary:
+# bench/ten-million-clients.yaml is the model's 10 M requests from 10 M clients,
+# bench/retry-storm-20k.yaml and bench/retry-storm-2m.yaml retry-storm-full-jitter
+# scaled to 20 k and 2 M clients (clients, limit and backend alike).
 #
 # Needs go, /usr/bin/time and python3 with SimPy (Debian: apt-get install python3-simpy3;
 # PYTHON names another interpreter).
@@ -43,3 +50,15 @@ printf '%s\n' \
 		for (i = 1; i <= NR; i++)
 			printf "%-8s %12d %8.1f%% %8.2f %14.0f %9.2fx\n", name[i], ev[i], 100 * adm[i] / ev[i], cpu[i], rate[i], (rate[1] > 0 ? rate[i] / rate[1] : 0)
 	}'
+
+[ "${SCALE:-1}" = 0 ] && exit 0
+# attempts FILE: the attempts of every lane of the first run in the JSON FILE.
+attempts() { "$PYTHON" -c 'import json,sys; print(sum(l["attempts"] for l in json.load(open(sys.argv[1]))["runs"][0]["lanes"]))' "$1"; }
+model_ns=$(awk -v e="$rlsim_events" '{printf "%.1f", 1e9 * ($1 + $2) / e}' "$tmp/rlsim.time")
+for row in ten-million-clients retry-storm-20k retry-storm-2m; do
+	/usr/bin/time -f '%U %S' -o "$tmp/$row.time" "$tmp/rlsim" run "bench/$row.yaml" --format json >"$tmp/$row.json"
+	echo "$row $(attempts "$tmp/$row.json") $(cpu "$tmp/$row.time")"
+done | awk -v model="$model_ns" '
+	BEGIN { printf "\n%-20s %12s %8s %14s %9s\n", "rlsim row", "attempts", "CPU s", "CPU ns/attempt", "vs model"
+		printf "%-20s %12s %8s %14.1f %8.2fx\n", "model (100 clients)", "", "", model, 1 }
+	{ ns = 1e9 * $3 / $2; printf "%-20s %12d %8.2f %14.1f %8.2fx\n", $1, $2, $3, ns, ns / model }'

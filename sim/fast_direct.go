@@ -5,6 +5,7 @@ import (
 	"unsafe"
 
 	"github.com/rlsim/rlsim/algorithms"
+	"github.com/rlsim/rlsim/sim/engine"
 )
 
 // directPath is the lane's quick path (quickPath) when its one limit is a
@@ -116,19 +117,51 @@ func (l *lane) admitLate(r int32, delay time.Duration, atRetryAfter bool) {
 }
 
 // warm reads, together, the records an arrival of client c goes on to touch
-// one after another: its group, its client state, its key's limiter state and
-// window.
+// one after another: its client state, its group (if there are several), its
+// key's limiter state and window (if the first limit has several keys: one
+// key's stay in the cache).
 // Once 100,000 keys' state has left the cache, their cache misses then overlap
 // instead of following each other. What it reads is thrown away (warmth).
 // Only a lane whose state leaves the cache (warmFrom clients or keys: cold)
 // is to call it: in the cache the reads cost more than they save.
 func (l *lane) warm(c int32) {
-	key := l.pop.keyOf[0][c]
-	w := l.clients[c].requests + int64(l.m.peak.Held(key)) + int64(l.pop.groupOf[c])
-	if l.direct.t != nil {
-		w += l.direct.t.unused(key)
+	w := l.clients[c].requests
+	if l.pop.keys[0].len() > 1 { // one key's state is in the cache already
+		key := l.pop.keyOf[0][c]
+		w += int64(l.m.peak.Held(key))
+		if l.direct.t != nil {
+			w += l.direct.t.unused(key)
+		}
+	}
+	if len(l.pop.groups) > 1 {
+		w += int64(l.pop.groupOf[c])
 	}
 	l.warmth += w
+}
+
+// warmNext reads ahead, while the event just popped is handled, what the next
+// ones touch: the client state behind the request of the event now earliest
+// (its request read when it was among the next), and the requests of the
+// events that may come after it. With millions pending each read misses the
+// cache, and the misses overlap the handling instead of each starting an event.
+func (l *lane) warmNext() {
+	if next, ok := l.eng.Top(); ok && isRequestEvent(next.Kind()) {
+		c := l.reqs.all[next.A].client
+		l.warmth += l.clients[c].requests + int64(l.pop.groupOf[c])
+		if l.retryRnd != nil {
+			l.warmth += int64(l.retryRnd[c].Touch())
+		}
+	}
+	for i := 1; i <= 4; i++ {
+		if ev, ok := l.eng.Soon(i); ok && isRequestEvent(ev.Kind()) {
+			l.warmth += l.reqs.all[ev.A].num
+		}
+	}
+}
+
+// isRequestEvent reports whether an event of kind k is a request's (its A the request).
+func isRequestEvent(k engine.Kind) bool {
+	return k == evAttempt || k == evRelease || k == evComplete
 }
 
 // direct is d's direct path: its algorithm's Admit (and Answer, if it has

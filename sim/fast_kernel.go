@@ -30,7 +30,7 @@ type kernel struct {
 	fits    bool
 	classes []kernelClass // per group
 	dirty   []int32       // the groups whose tally is not zero
-	keys    []int32       // client → its key of the first limit (population.keyOf[0])
+	keys    []int32       // client → its key of the first limit (population.keyOf[0]); nil when it has one key, 0
 	// batched is true when the lane has one key and every request one cost:
 	// its cross-check takes the decisions in runs (window.Tracker.CheckRun).
 	batched bool
@@ -86,6 +86,9 @@ func (l *lane) setKernel() {
 	}
 	n := len(l.pop.groups)
 	l.kern = kernel{fits: true, classes: make([]kernelClass, n), dirty: make([]int32, 0, n), keys: l.pop.keyOf[0]}
+	if l.pop.keys[0].len() == 1 {
+		l.kern.keys = nil // every client's key is 0: no table to read (a cache miss a request with millions of clients)
+	}
 	for g, grp := range l.pop.groups {
 		l.kern.classes[g] = kernelClass{g: int32(g), cost: grp.Cost}
 	}
@@ -272,7 +275,10 @@ func (l *lane) kernelRequest(run *kernelRun, c int32, cls *kernelClass, now time
 	// and once the first refusal's headers are kept, its refusal too. A
 	// delay (Traefik's: a queue that admits is in the kernel) is
 	// kernelDecide's, which hands it to the general path.
-	cost, key := cls.cost, l.kern.keys[c]
+	cost, key := cls.cost, int32(0)
+	if l.kern.keys != nil {
+		key = l.kern.keys[c]
+	}
 	var retryAfter time.Duration
 	var admitted, refused bool
 	switch {

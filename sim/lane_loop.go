@@ -150,7 +150,11 @@ func (l *lane) runUntil(t time.Duration, budget int) (processed int) {
 		for at >= l.ruleAt {
 			l.applyRule()
 		}
-		l.handle(l.eng.Pop())
+		ev := l.eng.Pop()
+		if l.cold {
+			l.warmNext()
+		}
+		l.handle(ev)
 		processed++
 	}
 	l.events += int64(processed)

@@ -1,7 +1,5 @@
 package sim
 
-import "slices"
-
 // share is what one party asked for and got, in requests.
 type share struct{ asked, got int64 }
 
@@ -109,19 +107,7 @@ func (j *jainSum) index() float64 {
 // met in full while they are below an even split of what is left. A party that
 // asked nothing is owed nothing.
 func maxMinFair[P interface{ ask() int64 }](parties []P, total int64) []float64 {
-	order := make([]int32, len(parties))
-	for i := range order {
-		order[i] = int32(i)
-	}
-	slices.SortStableFunc(order, func(a, b int32) int {
-		switch {
-		case parties[a].ask() < parties[b].ask():
-			return -1
-		case parties[a].ask() > parties[b].ask():
-			return 1
-		}
-		return 0
-	})
+	order := orderByAsk(parties)
 	fair := make([]float64, len(parties))
 	left := float64(total)
 	for k, i := range order {

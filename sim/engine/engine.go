@@ -45,6 +45,7 @@ type Queue struct {
 	now  time.Duration
 	seq  uint64
 	heap []Event
+	far  farBuckets // the later events, once the heap would outgrow the cache (far.go)
 	line eventLine
 }
 
@@ -67,18 +68,22 @@ func (e *Queue) AdvanceTo(t time.Duration) { e.now = t }
 // Reset empties the queue and sets its clock and sequence back to 0, keeping
 // its memory.
 func (e *Queue) Reset() {
-	*e = Queue{heap: e.heap[:0], line: eventLine{events: e.line.events[:0]}}
+	e.Clear()
+	e.now, e.seq = 0, 0
 }
 
 // Clear drops every pending event, keeping the clock, the sequence and the memory.
 func (e *Queue) Clear() {
 	e.heap = e.heap[:0]
+	e.far.clear()
 	e.line.events, e.line.head = e.line.events[:0], 0
 }
 
 // Grow makes room in the heap for n more pending events, so that it does not
-// grow by append, holding its old and new arrays at once.
+// grow by append, holding its old and new arrays at once; for nearMax of them
+// at most, since the heap keeps no more (far.go) unless they tie.
 func (e *Queue) Grow(n int) {
+	n = min(n, nearMax+1)
 	if cap(e.heap)-len(e.heap) >= n {
 		return
 	}
@@ -121,8 +126,7 @@ func (e *Queue) Schedule(at time.Duration, kind Kind, a, b int32) {
 		panic("engine.Queue.Schedule: event in the past")
 	}
 	e.seq++
-	e.heap = append(e.heap, Event{At: at, order: e.seq<<8 | uint64(kind), A: a, B: b})
-	e.up(len(e.heap) - 1)
+	e.push(Event{At: at, order: e.seq<<8 | uint64(kind), A: a, B: b})
 }
 
 // Reserve takes the next n−1 sequence numbers after the event scheduled last,
@@ -136,8 +140,7 @@ func (e *Queue) Reserve(n int) {
 // the next of the run: at the same time, for a of next, with the sequence
 // number after prev's.
 func (e *Queue) ScheduleNext(prev Event, a int32) {
-	e.heap = append(e.heap, Event{At: prev.At, order: prev.order + 1<<8, A: a, B: prev.B})
-	e.up(len(e.heap) - 1)
+	e.push(Event{At: prev.At, order: prev.order + 1<<8, A: a, B: prev.B})
 }
 
 // Seq is the sequence number of the event scheduled last: it changes whenever
@@ -149,7 +152,7 @@ func (e *Queue) Seq() uint64 { return e.seq }
 func (e *Queue) TakeSeq() { e.seq++ }
 
 // Pending is the number of scheduled events.
-func (e *Queue) Pending() int { return len(e.heap) + len(e.line.events) - e.line.head }
+func (e *Queue) Pending() int { return len(e.heap) + e.far.n + len(e.line.events) - e.line.head }
 
 // Next is the time of the earliest event; ok is false when none is pending.
 func (e *Queue) Next() (at time.Duration, ok bool) {
@@ -176,6 +179,11 @@ func (e *Queue) Pop() Event {
 		e.heap = h[:last]
 		if last > 0 {
 			e.down(0)
+		} else if e.far.n > 0 {
+			e.refill()
+		}
+		if e.far.n > 0 && last < cap(h)/4 && cap(h) > 8*nearMax {
+			e.heap = append(make([]Event, 0, cap(h)/2), e.heap...) // a tie that filled it has drained
 		}
 	}
 	if top.At < e.now {
@@ -203,7 +211,13 @@ func (e *Queue) ReplaceTop(at time.Duration, kind Kind, a, b int32) {
 		panic("engine.Queue.ReplaceTop: event in the past")
 	}
 	e.seq++
-	e.heap[0] = Event{At: at, order: e.seq<<8 | uint64(kind), A: a, B: b}
+	ev := Event{At: at, order: e.seq<<8 | uint64(kind), A: a, B: b}
+	if j, far := e.far.far(at); far {
+		e.far.add(j, ev)
+		e.DropTop()
+		return
+	}
+	e.heap[0] = ev
 	if len(e.heap) > 1 {
 		e.down(0)
 	}
@@ -223,6 +237,9 @@ func (e *Queue) ReplaceTopNext(prev Event, a int32) {
 // earliest, the largest Duration when there is none: the least of the top's
 // children in the heap and of the line's first.
 func (e *Queue) NextAfterTop() time.Duration {
+	if len(e.heap) == 1 && e.far.n > 0 {
+		e.refill() // the next is in a bucket: bring the earliest bucket's events in
+	}
 	next := time.Duration(math.MaxInt64)
 	for i := 1; i <= 4 && i < len(e.heap); i++ {
 		next = min(next, e.heap[i].At)
@@ -233,6 +250,16 @@ func (e *Queue) NextAfterTop() time.Duration {
 	return next
 }
 
+// Soon is the i-th (1 to 4) of the events one of which comes next after the
+// top (its children in the heap), for a caller that reads ahead what they
+// will touch; ok is false past the heap's end.
+func (e *Queue) Soon(i int) (ev Event, ok bool) {
+	if i >= len(e.heap) {
+		return ev, false
+	}
+	return e.heap[i], true
+}
+
 // DropTop removes the earliest event, once handled.
 func (e *Queue) DropTop() {
 	last := len(e.heap) - 1
@@ -240,6 +267,8 @@ func (e *Queue) DropTop() {
 	e.heap = e.heap[:last]
 	if last > 0 {
 		e.down(0)
+	} else if e.far.n > 0 {
+		e.refill()
 	}
 }
 

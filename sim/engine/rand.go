@@ -26,6 +26,10 @@ func mix(z uint64) uint64 {
 	return z ^ (z >> 31)
 }
 
+// Touch reads the stream without drawing from it, for a caller that brings
+// it into the cache ahead of its draws: what it returns means nothing.
+func (s *Stream) Touch() uint64 { return s.state }
+
 // Uint64 is uniform over every uint64.
 func (s *Stream) Uint64() uint64 {
 	s.state += 0x9e3779b97f4a7c15
