@@ -3,10 +3,6 @@ package report
 import (
 	"image/color"
 
-	"gonum.org/v1/plot"
-	"gonum.org/v1/plot/vg"
-	"gonum.org/v1/plot/vg/draw"
-
 	"github.com/rlsim/rlsim/report/chart"
 	"github.com/rlsim/rlsim/sim"
 )
@@ -31,22 +27,6 @@ func anyDown(r sim.Result) bool {
 		}
 	}
 	return false
-}
-
-// drawNoHealthy shades each lane's row (lane i at y = n−1−i) where it had no
-// replica in the rotation.
-func drawNoHealthy(c draw.Canvas, p *plot.Plot, r sim.Result) {
-	tx, ty := p.Transforms(&c)
-	n := len(r.Lanes)
-	for i, l := range r.Lanes {
-		y := float64(n - 1 - i)
-		for _, s := range downSpans(l) {
-			a, b := max(tx(s.From.Seconds()), c.Min.X), min(tx(s.To.Seconds()), c.Max.X)
-			if b > a {
-				c.FillPolygon(colNoHealthy, []vg.Point{{X: a, Y: ty(y - 0.5)}, {X: b, Y: ty(y - 0.5)}, {X: b, Y: ty(y + 0.5)}, {X: a, Y: ty(y + 0.5)}})
-			}
-		}
-	}
 }
 
 // addHealthLegend names the no-healthy-replica shading in the timeline's

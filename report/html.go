@@ -163,6 +163,7 @@ func (run comparison) fillPage(hp *htmlPageData) {
 		hp.Data.Timeline = newTimelineJSON(r, run.Timeline)
 		hp.Data.Timeline.markTopology(run.topology())
 		hp.Data.Timeline.markHealth(r)
+		hp.Data.Timeline.markFailing(r)
 	}
 }
 
@@ -306,6 +307,8 @@ type timelineJSON struct {
 	// NoHealthy is true when some lane had no replica in the rotation at
 	// some time (laneJSON.Down): the legend names its shading.
 	NoHealthy bool `json:"no_healthy,omitempty"`
+	// StoreFailing is true when some lane had a stretch of failed store calls.
+	StoreFailing bool `json:"store_failing,omitempty"`
 }
 
 type limitJSON struct {
@@ -352,6 +355,8 @@ type laneJSON struct {
 	Columns   [][]int64 `json:"columns,omitempty"` // [column, admitted, delayed, refused, shed, dropped(, would-be refusals of a shadow limit, when any)]
 	// Down, with a health check, are the times no replica was in the rotation.
 	Down []spanJSON `json:"down,omitempty"`
+	// Failing is the lane's stretches of failed store calls.
+	Failing []spanJSON `json:"failing,omitempty"`
 }
 
 // ticksArr holds a lane's ticks one field per array, index i for tick i.

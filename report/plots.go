@@ -191,6 +191,7 @@ func timelineFigure(r sim.Result, tl *Timeline, topo *sim.Topology) *chart.Figur
 		f.Legend = append(f.Legend, chart.LegendEntry{Label: "rule push", Colour: chart.ColLimit, Line: true, Dashed: true})
 	}
 	addTopologyLegend(f, topo)
+	addFailingLegend(f, r)
 	addHealthLegend(f, r)
 	return f
 }
@@ -252,12 +253,12 @@ func (lp lanesPlotter) Plot(c draw.Canvas, p *plot.Plot) {
 	}
 	n := len(lp.r.Lanes)
 	drawOutages(c, p, lp.topo, float64(n)-0.5)
-	drawNoHealthy(c, p, lp.r)
 	for i, l := range lp.r.Lanes {
 		y := float64(n - 1 - i)
 		if l.Peak.End > l.Peak.Start && l.Peak.Count > 0 {
 			rect(chart.ColShade, l.Peak.Start.Seconds(), l.Peak.End.Seconds(), y-0.5, y+0.5)
 		}
+		drawBands(c, p, lp.r, i, y)
 		c.StrokeLine2(draw.LineStyle{Color: chart.ColGrid, Width: vg.Points(0.5)}, c.Min.X, ty(y), c.Max.X, ty(y))
 		for _, b := range lp.rows[i] {
 			// Stacks: admitted then delayed upwards, refused, shed, dropped downwards,

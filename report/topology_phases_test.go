@@ -4,8 +4,10 @@ import (
 	"context"
 	"os"
 	"regexp"
+	"slices"
 	"strings"
 	"testing"
+	"time"
 
 	"github.com/rlsim/rlsim/scenarios"
 	"github.com/rlsim/rlsim/sim"
@@ -42,7 +44,19 @@ func TestPhaseFindingTellsTheHealthExampleInOrder(t *testing.T) {
 	if m == nil {
 		t.Fatal("docs/scenarios.md has no health check example")
 	}
-	_, findings := runFindings(t, "health.yaml", string(m[1]))
+	res, findings := runFindings(t, "health.yaml", string(m[1]))
+	// The store failing, as the timeline shades it: 5s–10s and 20s–50s, from
+	// each stretch's first failure to the answer that ended it.
+	for _, l := range res.Lanes {
+		if l.Topology == nil {
+			continue // aimd: no fleet
+		}
+		got := failingSpans(l, runSpan(res))
+		want := []sim.Span{{From: 5 * time.Second, To: 10 * time.Second}, {From: 20 * time.Second, To: 50 * time.Second}}
+		if !slices.Equal(got, want) {
+			t.Errorf("%s: store failing %v, want %v", l.Name, got, want)
+		}
+	}
 	want := "in order: t=5s the store refusing calls; t=5s health failing closed; t=10s the store answering again; " +
 		"t=20s the store refusing calls; t=20s health failing closed; t=25s replicas 0 and 1 out of the rotation; " +
 		"t=25s no replica left in the rotation: 503 for everyone; t=50s the store answering again; " +
@@ -76,5 +90,17 @@ func TestPhasesOfASaturatedShardDoNotFlap(t *testing.T) {
 		if l.Topology.PhasesCut || kinds[sim.PhaseStoreTimeouts] != 1 || kinds[sim.PhaseStoreRefusing] != 1 || kinds[sim.PhaseStoreAnswering] != 0 {
 			t.Errorf("%s: phases %v (cut %v): want one stretch, its timeouts and refusals named once, never ending", l.Name, kinds, l.Topology.PhasesCut)
 		}
+	}
+}
+
+// addSpan keeps spans in order and merges those that overlap or touch.
+func TestAddSpanMerges(t *testing.T) {
+	s := func(a, b int) sim.Span { return sim.Span{From: time.Duration(a), To: time.Duration(b)} }
+	var got []sim.Span
+	for _, x := range []sim.Span{s(10, 20), s(30, 40), s(0, 5), s(18, 31), s(50, 60), s(60, 70)} {
+		got = addSpan(got, x)
+	}
+	if want := []sim.Span{s(0, 5), s(10, 40), s(50, 70)}; !slices.Equal(got, want) {
+		t.Errorf("merged %v, want %v", got, want)
 	}
 }

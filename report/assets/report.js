@@ -22,6 +22,7 @@
   var RULE = '#1d1d1f';   // a rule push
   var OUTAGE = 'rgba(153,153,153,0.28)'; // the store was down
   var NOHEALTHY = 'rgba(213,94,0,0.22)'; // no replica in the load balancer's rotation
+  var FAILING = 'rgba(106,61,154,0.19)'; // a stretch of failed store calls
 
   function fmtDur(us) {
     if (us === 0) return '0';
@@ -164,6 +165,11 @@
       (tl.outages || []).forEach(function (o) {
         var a = self.x(o.from_us), b = self.x(o.to_us);
         ctx.fillStyle = OUTAGE;
+        ctx.fillRect(a, top, Math.max(1, b - a), ROW);
+      });
+      (lane.failing || []).forEach(function (o) {
+        var a = self.x(o.from_us), b = self.x(o.to_us);
+        ctx.fillStyle = FAILING;
         ctx.fillRect(a, top, Math.max(1, b - a), ROW);
       });
       (lane.down || []).forEach(function (o) {
