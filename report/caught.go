@@ -1,0 +1,90 @@
+package report
+
+import (
+	"fmt"
+	"io"
+
+	"github.com/rlsim/rlsim/report/textlayout"
+	"github.com/rlsim/rlsim/scenarios"
+	"github.com/rlsim/rlsim/sim"
+)
+
+// caughtLanes are the lanes of r whose "which limiter caught which" table
+// tells more than the class table: more than one limit, or a load shedder.
+func caughtLanes(r sim.Result) []*sim.LaneResult {
+	var out []*sim.LaneResult
+	for i := range r.Lanes {
+		if l := &r.Lanes[i]; len(l.RefusedBy) > 1 || len(l.ShedBy) > 0 {
+			out = append(out, l)
+		}
+	}
+	return out
+}
+
+// writeCaught prints, for the lanes of caughtLanes, which limiter caught
+// which class's attempts: per limit its 429s, per shedder its 503s, the
+// other 503s, and the requests served; nothing when no lane has one.
+func writeCaught(w io.Writer, r sim.Result, width int) {
+	lanes := caughtLanes(r)
+	if len(lanes) == 0 {
+		return
+	}
+	title := "which limiter caught which"
+	if len(lanes) == 1 {
+		title += ", " + lanes[0].Title()
+	}
+	fmt.Fprintln(w)
+	textlayout.Wrap(w, title+": attempts refused (429), shed (503); requests served", "", "  ", width)
+	caughtTable(lanes).Fit(width, nil).Write(w)
+}
+
+// caughtTable has one row per lane and class, the columns of caughtHead;
+// without the lane column when there is one lane.
+func caughtTable(lanes []*sim.LaneResult) *textlayout.Table {
+	t := &textlayout.Table{Head: caughtHead(lanes[0])}
+	t.Left = 2
+	if len(lanes) == 1 {
+		t.Head, t.Left = t.Head[1:], 1
+	}
+	for _, l := range lanes {
+		for i, c := range l.Classes {
+			row := []string{scenarios.Escape(c.Name), count(c.Attempts)}
+			if len(lanes) > 1 {
+				name := ""
+				if i == 0 {
+					name = l.Title()
+				}
+				row = append([]string{name}, row...)
+			}
+			for _, n := range c.RefusedBy {
+				row = append(row, count(n.Count))
+			}
+			for _, n := range c.ShedBy {
+				row = append(row, count(n.Count))
+			}
+			t.Add(append(row, count(c.ShedOther), count(c.Succeeded))...)
+		}
+	}
+	return t
+}
+
+// caughtHead is the caught table's header: lane, class, attempts, "429 NAME"
+// per limit of the chain, "503 fleet" and "503 util" per shedder (fleet
+// usage, utilisation), "503 other", served.
+func caughtHead(l *sim.LaneResult) []string {
+	head := []string{"lane", "class", "attempts"}
+	for i, n := range l.RefusedBy {
+		name := n.Limit
+		if name == "" {
+			name = fmt.Sprintf("limit %d", i+1)
+		}
+		head = append(head, "429 "+scenarios.Escape(name))
+	}
+	for _, n := range l.ShedBy {
+		head = append(head, "503 "+shedderHeads[n.Limit])
+	}
+	return append(head, "503 other", "served")
+}
+
+// shedderHeads are the shedders' short names in the caught table's header.
+var shedderHeads = map[string]string{"fleet_usage": "fleet", "utilisation": "util"}
