@@ -3,6 +3,7 @@ package report
 import (
 	"bytes"
 	"context"
+	"os"
 	"strconv"
 	"strings"
 	"testing"
@@ -123,5 +124,19 @@ func TestCaughtTableShape(t *testing.T) {
 	shed, _ := caughtRun(t, "stripe-four-limiters", "limits=[{name: rate, key: user, limit: 20, window: 1s}]")
 	if len(caughtLanes(shed)) != 1 {
 		t.Errorf("one limit and shedders: %d lanes with the table, want 1", len(caughtLanes(shed)))
+	}
+}
+
+// docs/scenarios.md shows the table of stripe-four-limiters as rlsim run prints it.
+func TestCaughtTableInTheDocs(t *testing.T) {
+	doc, err := os.ReadFile("../docs/scenarios.md")
+	if err != nil {
+		t.Fatal(err)
+	}
+	r, _ := caughtRun(t, "stripe-four-limiters")
+	var b bytes.Buffer
+	writeCaught(&b, r, 0)
+	if want := "```\n" + strings.TrimPrefix(b.String(), "\n") + "```\n"; !strings.Contains(string(doc), want) {
+		t.Errorf("docs/scenarios.md does not show the table as printed:\n%s", want)
 	}
 }
