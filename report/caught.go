@@ -34,7 +34,7 @@ func writeCaught(w io.Writer, r sim.Result, width int) {
 		title += ", " + lanes[0].Title()
 	}
 	fmt.Fprintln(w)
-	textlayout.Wrap(w, title+": attempts refused (429), shed (503); requests served", "", "  ", width)
+	textlayout.Wrap(w, title+": attempts, requests served", "", "  ", width)
 	caughtTable(lanes).Fit(width, nil).Write(w)
 }
 
