@@ -2,6 +2,8 @@ package scenarios
 
 import (
 	"context"
+	"fmt"
+	"reflect"
 	"testing"
 	"time"
 
@@ -41,18 +43,38 @@ func (s stripeCatch) Record(r *sim.TraceRecord) error {
 	return nil
 }
 
-// The claims of stripe-four-limiters, each from the numbers of its file.
+// The claims of stripe-four-limiters, each from the numbers of its file, on
+// three seeds; and one seed's run twice is the same.
 func TestStripeFourLimiters(t *testing.T) {
 	s, err := LoadBuiltin("stripe-four-limiters")
 	if err != nil {
 		t.Fatal(err)
 	}
-	c := s.Config
-	catch := stripeCatch{}
-	r, err := sim.Run(context.Background(), *c, sim.Options{Trace: catch})
+	var first sim.Result
+	for seed := uint64(1); seed <= 3; seed++ {
+		c := *s.Config
+		c.Seed = seed
+		catch := stripeCatch{}
+		r, err := sim.Run(context.Background(), c, sim.Options{Trace: catch})
+		if err != nil {
+			t.Fatal(err)
+		}
+		t.Run(fmt.Sprint("seed ", seed), func(t *testing.T) { stripeClaims(t, &c, r, catch) })
+		if seed == 1 {
+			first = r
+		}
+	}
+	again, err := sim.Run(context.Background(), *s.Config, sim.Options{})
 	if err != nil {
 		t.Fatal(err)
 	}
+	if !reflect.DeepEqual(first.Lanes[0].Classes, again.Lanes[0].Classes) || first.Lanes[0].Verdicts != again.Lanes[0].Verdicts {
+		t.Error("two runs of one seed differ")
+	}
+}
+
+// stripeClaims holds the claims of stripe-four-limiters to one run r of c, and its catches.
+func stripeClaims(t *testing.T, c *sim.Config, r sim.Result, catch stripeCatch) {
 	// The backend: 100 workers of 50ms, 2,000/s; api and payments 250/s, 12.5 workers.
 	b := c.Backend
 	if per := float64(b.Capacity) / b.Service.Mean.Seconds(); per != 2000 {
