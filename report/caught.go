@@ -41,7 +41,8 @@ func writeCaught(w io.Writer, r sim.Result, width int) {
 // caughtTable has one row per lane and class, the columns of caughtHead;
 // without the lane column when there is one lane.
 func caughtTable(lanes []*sim.LaneResult) *textlayout.Table {
-	t := &textlayout.Table{Head: caughtHead(lanes[0])}
+	adaptive := anyAdaptive(lanes)
+	t := &textlayout.Table{Head: caughtHead(lanes[0], adaptive)}
 	t.Left = 2
 	if len(lanes) == 1 {
 		t.Head, t.Left = t.Head[1:], 1
@@ -62,6 +63,12 @@ func caughtTable(lanes []*sim.LaneResult) *textlayout.Table {
 			for _, n := range c.ShedBy {
 				row = append(row, count(n.Count))
 			}
+			if adaptive {
+				row = append(row, "-")
+				if l.Lane.Info().Class == sim.ConcurrencyLimiter {
+					row[len(row)-1] = count(c.ShedByLane)
+				}
+			}
 			t.Add(append(row, count(c.ShedOther), count(c.Succeeded))...)
 		}
 	}
@@ -70,8 +77,9 @@ func caughtTable(lanes []*sim.LaneResult) *textlayout.Table {
 
 // caughtHead is the caught table's header: lane, class, attempts, "429 NAME"
 // per limit of the chain, "503 fleet" and "503 util" per shedder (fleet
-// usage, utilisation), "503 other", served.
-func caughtHead(l *sim.LaneResult) []string {
+// usage, utilisation), "503 adaptive" when adaptive (a lane's own
+// concurrency limit: AIMD, Vegas, Gradient2), "503 other", served.
+func caughtHead(l *sim.LaneResult, adaptive bool) []string {
 	head := []string{"lane", "class", "attempts"}
 	for i, n := range l.RefusedBy {
 		name := n.Limit
@@ -83,7 +91,20 @@ func caughtHead(l *sim.LaneResult) []string {
 	for _, n := range l.ShedBy {
 		head = append(head, "503 "+shedderHeads[n.Limit])
 	}
+	if adaptive {
+		head = append(head, "503 adaptive")
+	}
 	return append(head, "503 other", "served")
+}
+
+// anyAdaptive reports whether a lane of lanes is a concurrency limiter.
+func anyAdaptive(lanes []*sim.LaneResult) bool {
+	for _, l := range lanes {
+		if l.Lane.Info().Class == sim.ConcurrencyLimiter {
+			return true
+		}
+	}
+	return false
 }
 
 // shedderHeads are the shedders' short names in the caught table's header.

@@ -4,6 +4,7 @@ import (
 	"bytes"
 	"context"
 	"os"
+	"slices"
 	"strconv"
 	"strings"
 	"testing"
@@ -15,6 +16,7 @@ import (
 // caughtCount is what the trace says of one lane and class.
 type caughtCount struct {
 	attempts map[[3]int64]bool // client, request, attempt
+	admitted map[[3]int64]bool // the attempts admitted to the backend
 	refused  map[string]int64  // per limit
 	shed     map[string]int64  // per shedder, "" for the other 503s
 	served   int64
@@ -27,15 +29,24 @@ func (s caughtSink) Record(r *sim.TraceRecord) error {
 	k := [2]string{r.LaneName, r.Class}
 	c := s[k]
 	if c == nil {
-		c = &caughtCount{attempts: map[[3]int64]bool{}, refused: map[string]int64{}, shed: map[string]int64{}}
+		c = &caughtCount{attempts: map[[3]int64]bool{}, admitted: map[[3]int64]bool{}, refused: map[string]int64{}, shed: map[string]int64{}}
 		s[k] = c
 	}
-	c.attempts[[3]int64{int64(r.Client), r.Request, int64(r.Attempt)}] = true
+	a := [3]int64{int64(r.Client), r.Request, int64(r.Attempt)}
+	c.attempts[a] = true
 	switch r.Event {
+	case sim.TraceAdmit:
+		c.admitted[a] = true
 	case sim.TraceRefuse:
 		c.refused[r.Limit]++
 	case sim.TraceShed:
-		c.shed[r.Shedder]++
+		// A concurrency lane (without a chain) admits an attempt when its
+		// own limit lets it in: a shed of no shedder before that is its limit's.
+		by := r.Shedder
+		if by == "" && r.Concurrency && !c.admitted[a] {
+			by = "adaptive"
+		}
+		c.shed[by]++
 	case sim.TraceSuccess:
 		c.served++
 	}
@@ -67,33 +78,48 @@ func caughtRun(t *testing.T, name string, sets ...string) (sim.Result, caughtSin
 
 // Every cell of the table "which limiter caught which" is the trace's count:
 // the attempts of the class, its refusals naming each limit, its sheds naming
-// each shedder and naming none, its successes; with one lane and with two.
-// The JSON's refused_by, shed_by and shed_other of the class are the same.
+// each shedder, the sheds naming none of an AIMD lane's attempts it never
+// admitted (its limit's), the other sheds, its successes; with one lane and
+// with three. The JSON's refused_by, shed_by, shed_by_lane and shed_other of
+// the class are the same.
 func TestCaughtTableIsTheTrace(t *testing.T) {
-	for _, lanes := range []string{"lanes=[token_bucket]", "lanes=[token_bucket, fixed_window]"} {
+	for _, lanes := range []string{"lanes=[token_bucket]", "lanes=[token_bucket, fixed_window, aimd]"} {
 		r, sink := caughtRun(t, "stripe-four-limiters", lanes)
 		tb := caughtTable(caughtLanes(r))
 		head, rows := tb.Head, tb.Rows()
-		if len(rows) != len(r.Lanes)*len(r.Lanes[0].Classes) {
+		classes := len(r.Lanes[0].Classes)
+		if len(rows) != len(r.Lanes)*classes {
 			t.Fatalf("%s: %d rows, want one per lane and class", lanes, len(rows))
 		}
-		offset := len(head) - 8 // the lane column, when there are two lanes
+		offset := slices.Index(head, "class")
 		for i, row := range rows {
-			l := &r.Lanes[i/len(r.Lanes[0].Classes)]
+			l := &r.Lanes[i/classes]
 			c := sink[[2]string{l.Name, row[offset]}]
 			if c == nil {
 				t.Fatalf("%s: no trace of class %s", lanes, row[offset])
 			}
-			want := []int64{int64(len(c.attempts)), c.refused["rate"], c.refused["in-flight"], c.shed["fleet_usage"], c.shed["utilisation"], c.shed[""], c.served}
-			j := classJSON(l.Classes[i%len(l.Classes)])
-			if j.Name != row[offset] || len(j.RefusedBy) != 2 || j.RefusedBy[0].Count != want[1] || j.RefusedBy[1].Count != want[2] ||
-				len(j.ShedBy) != 2 || j.ShedBy[0].Count != want[3] || j.ShedBy[1].Count != want[4] || j.ShedOther != want[5] {
-				t.Errorf("%s: the JSON of %s says %+v, %+v, other %d; the trace %v", lanes, j.Name, j.RefusedBy, j.ShedBy, j.ShedOther, want)
+			adaptive := "-"
+			if l.Lane.Info().Class == sim.ConcurrencyLimiter {
+				adaptive = strconv.FormatInt(c.shed["adaptive"], 10)
 			}
-			for j, w := range want {
-				if got := row[offset+1+j]; got != strconv.FormatInt(w, 10) {
-					t.Errorf("%s: %s, %s: %s, the trace %d", lanes, row[offset], head[offset+1+j], got, w)
+			want := map[string]string{"attempts": strconv.Itoa(len(c.attempts)), "503 adaptive": adaptive,
+				"503 other": strconv.FormatInt(c.shed[""], 10), "served": strconv.FormatInt(c.served, 10)}
+			for _, n := range l.RefusedBy {
+				want["429 "+n.Limit] = strconv.FormatInt(c.refused[n.Limit], 10)
+			}
+			for _, n := range l.ShedBy {
+				want["503 "+shedderHeads[n.Limit]] = strconv.FormatInt(c.shed[n.Limit], 10)
+			}
+			for j := offset + 1; j < len(head); j++ {
+				if w, ok := want[head[j]]; !ok || row[j] != w {
+					t.Errorf("%s: %s, %s: %s, the trace %q", lanes, row[offset], head[j], row[j], w)
 				}
+			}
+			js := classJSON(l.Classes[i%classes])
+			if js.Name != row[offset] || len(js.RefusedBy) != 2 || js.RefusedBy[0].Count != c.refused["rate"] || js.RefusedBy[1].Count != c.refused["in-flight"] ||
+				len(js.ShedBy) != 2 || js.ShedBy[0].Count != c.shed["fleet_usage"] || js.ShedBy[1].Count != c.shed["utilisation"] ||
+				js.ShedByLane != c.shed["adaptive"] || js.ShedOther != c.shed[""] {
+				t.Errorf("%s: the JSON of %s says %+v, %+v, by the lane %d, other %d; the trace %v", lanes, js.Name, js.RefusedBy, js.ShedBy, js.ShedByLane, js.ShedOther, c)
 			}
 		}
 	}
@@ -105,6 +131,11 @@ func TestCaughtTableIsTheTrace(t *testing.T) {
 func TestCaughtTableShape(t *testing.T) {
 	r, _ := caughtRun(t, "stripe-four-limiters")
 	want := "class attempts 429 rate 429 in-flight 503 fleet 503 util 503 other served"
+	wantAdaptive := "lane class attempts 429 rate 429 in-flight 503 fleet 503 util 503 adaptive 503 other served"
+	two, _ := caughtRun(t, "stripe-four-limiters", "lanes=[token_bucket, aimd]")
+	if got := strings.Join(caughtTable(caughtLanes(two)).Head, " "); got != wantAdaptive {
+		t.Errorf("with an AIMD lane, header %q, want %q", got, wantAdaptive)
+	}
 	if got := strings.Join(caughtTable(caughtLanes(r)).Head, " "); got != want {
 		t.Errorf("header %q, want %q", got, want)
 	}

@@ -324,13 +324,15 @@ type jsonClass struct {
 	ShadowRefused int64 `json:"shadow_refused,omitempty"`
 	// RefusedBy: per limit of the chain, the class's attempts it refused;
 	// ShedBy: per load shedder, the attempts it shed (present with shedders);
-	// ShedOther: the class's other 503s (the backend's queue or outage, a
-	// concurrency lane, a failed health check).
-	RefusedBy []jsonLimitCount `json:"refused_by"`
-	ShedBy    []jsonLimitCount `json:"shed_by,omitempty"`
-	ShedOther int64            `json:"shed_other"`
-	Pace      bool             `json:"pace"`       // the class paces itself from the quota headers
-	FairShare float64          `json:"fair_share"` // max-min fair share of the lane's successes, in requests
+	// ShedByLane: the 503s of the lane's concurrency limit (AIMD, Vegas,
+	// Gradient2); ShedOther: the class's other 503s (the backend's queue or
+	// outage, a failed health check).
+	RefusedBy  []jsonLimitCount `json:"refused_by"`
+	ShedBy     []jsonLimitCount `json:"shed_by,omitempty"`
+	ShedByLane int64            `json:"shed_by_lane"`
+	ShedOther  int64            `json:"shed_other"`
+	Pace       bool             `json:"pace"`       // the class paces itself from the quota headers
+	FairShare  float64          `json:"fair_share"` // max-min fair share of the lane's successes, in requests
 	// Rates: successes per unique request, refusals and sheds per attempt.
 	SuccessRate   float64         `json:"success_rate"`
 	RefusedRate   float64         `json:"refused_rate"`
@@ -343,7 +345,7 @@ func classJSON(c sim.ClassResult) jsonClass {
 		Admitted: c.Admitted, Refused: c.Refused, Shed: c.Shed, Dropped: c.Dropped, Succeeded: c.Succeeded,
 		GaveUp: c.GaveUp, ShadowRefused: c.ShadowRefused, Pace: c.Pace, FairShare: finite(c.FairShare), SuccessRate: fraction(c.Succeeded, c.Unique), RefusedRate: fraction(c.Refused, c.Attempts),
 		ShedRate: fraction(c.Shed, c.Attempts), TimeToSuccess: percentiles(c.TimeToSuccess),
-		RefusedBy: limitCounts(c.RefusedBy), ShedBy: limitCounts(c.ShedBy), ShedOther: c.ShedOther}
+		RefusedBy: limitCounts(c.RefusedBy), ShedBy: limitCounts(c.ShedBy), ShedByLane: c.ShedByLane, ShedOther: c.ShedOther}
 }
 
 // limitCounts is counts in the JSON, an empty list for none.

@@ -112,7 +112,8 @@ func (l *lane) shedBy(r int32, i int) bool {
 // sheddingResult is what the lane's shedders shed, per shedder, and the
 // outcomes per criticality of classes (the lane's per-group results): nil
 // for both when the scenario has no shedder and every group is critical.
-// It sets each class's ShedBy (per shedder) and ShedOther (its other 503s).
+// It sets each class's ShedBy (per shedder) and ShedOther (its 503s of
+// neither a shedder nor the lane's concurrency limit).
 func (l *lane) sheddingResult(classes []ClassResult) ([]LimitCount, []CriticalityResult) {
 	var by []LimitCount
 	var byGroup []int64
@@ -121,7 +122,7 @@ func (l *lane) sheddingResult(classes []ClassResult) ([]LimitCount, []Criticalit
 		byGroup = s.byGroup
 	}
 	for g := range classes {
-		classes[g].ShedOther = classes[g].Shed
+		classes[g].ShedOther = classes[g].Shed - classes[g].ShedByLane
 		if s != nil && g < len(byGroup) {
 			classes[g].ShedOther -= byGroup[g]
 		}

@@ -178,8 +178,11 @@ func checkClassCaught(r LaneResult) error {
 			shed += n.Count
 			byShedder[i] += n.Count
 		}
-		if refused != c.Refused || shed+c.ShedOther != c.Shed || c.ShedOther < 0 {
-			return fmt.Errorf("class %s: refused per limit add to %d of %d; shed per shedder %d + other %d, of %d", c.Name, refused, c.Refused, shed, c.ShedOther, c.Shed)
+		if refused != c.Refused || shed+c.ShedByLane+c.ShedOther != c.Shed || c.ShedOther < 0 || c.ShedByLane < 0 {
+			return fmt.Errorf("class %s: refused per limit add to %d of %d; shed per shedder %d + by the lane %d + other %d, of %d", c.Name, refused, c.Refused, shed, c.ShedByLane, c.ShedOther, c.Shed)
+		}
+		if c.ShedByLane > 0 && r.Lane.Info().Class != ConcurrencyLimiter {
+			return fmt.Errorf("class %s: %d shed by the lane's concurrency limit in a %s lane", c.Name, c.ShedByLane, r.Lane)
 		}
 	}
 	for i := range byLimit {
