@@ -18,6 +18,25 @@ type stripeCatch map[[2]string]*struct {
 	n           int64
 }
 
+// stripeSink records the catches, and the most requests of greedy in flight at once.
+type stripeSink struct {
+	catch        stripeCatch
+	greedy, most int
+}
+
+func (s *stripeSink) Record(r *sim.TraceRecord) error {
+	if r.Class == "greedy" {
+		switch r.Event {
+		case sim.TraceAdmit:
+			s.greedy++
+			s.most = max(s.most, s.greedy)
+		case sim.TraceSuccess, sim.TraceShed:
+			s.greedy--
+		}
+	}
+	return s.catch.Record(r)
+}
+
 func (s stripeCatch) Record(r *sim.TraceRecord) error {
 	var by string
 	switch {
@@ -54,12 +73,16 @@ func TestStripeFourLimiters(t *testing.T) {
 	for seed := uint64(1); seed <= 3; seed++ {
 		c := *s.Config
 		c.Seed = seed
-		catch := stripeCatch{}
-		r, err := sim.Run(context.Background(), c, sim.Options{Trace: catch})
+		sink := &stripeSink{catch: stripeCatch{}}
+		r, err := sim.Run(context.Background(), c, sim.Options{Trace: sink})
 		if err != nil {
 			t.Fatal(err)
 		}
-		t.Run(fmt.Sprint("seed ", seed), func(t *testing.T) { stripeClaims(t, &c, r, catch) })
+		t.Run(fmt.Sprint("seed ", seed), func(t *testing.T) { stripeClaims(t, &c, r, sink.catch) })
+		// greedy, one request every 10ms of 50ms each: at most 5 in flight.
+		if sink.most != 5 {
+			t.Errorf("seed %d: greedy had %d in flight at once, want 5", seed, sink.most)
+		}
 		if seed == 1 {
 			first = r
 		}
