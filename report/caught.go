@@ -35,22 +35,33 @@ func writeCaught(w io.Writer, r sim.Result, width int) {
 	}
 	fmt.Fprintln(w)
 	textlayout.Wrap(w, title+": attempts, requests served", "", "  ", width)
-	caughtTable(lanes).Fit(width, nil).Write(w)
+	caughtTable(lanes, len(lanes) > 1).Fit(width, nil).Write(w)
+}
+
+// caughtHTML is the caught table of the HTML report, nil when no lane has one.
+func caughtHTML(r sim.Result) *htmlTable {
+	lanes := caughtLanes(r)
+	if len(lanes) == 0 {
+		return nil
+	}
+	t := caughtTable(lanes, true)
+	return &htmlTable{Title: "Which limiter caught which", Head: t.Head, Rows: t.Rows(),
+		Notes: []string{"Attempts per class: refused (429) by each limit, shed (503) by each load shedder, by an adaptive lane's own limit, or otherwise (the backend's queue or outage); and the requests served."}}
 }
 
 // caughtTable has one row per lane and class, the columns of caughtHead;
-// without the lane column when there is one lane.
-func caughtTable(lanes []*sim.LaneResult) *textlayout.Table {
+// the lane column only withLane.
+func caughtTable(lanes []*sim.LaneResult, withLane bool) *textlayout.Table {
 	adaptive := anyAdaptive(lanes)
 	t := &textlayout.Table{Head: caughtHead(lanes[0], adaptive)}
 	t.Left = 2
-	if len(lanes) == 1 {
+	if !withLane {
 		t.Head, t.Left = t.Head[1:], 1
 	}
 	for _, l := range lanes {
 		for i, c := range l.Classes {
 			row := []string{scenarios.Escape(c.Name), count(c.Attempts)}
-			if len(lanes) > 1 {
+			if withLane {
 				name := ""
 				if i == 0 {
 					name = l.Title()

@@ -85,7 +85,7 @@ func caughtRun(t *testing.T, name string, sets ...string) (sim.Result, caughtSin
 func TestCaughtTableIsTheTrace(t *testing.T) {
 	for _, lanes := range []string{"lanes=[token_bucket]", "lanes=[token_bucket, fixed_window, aimd]"} {
 		r, sink := caughtRun(t, "stripe-four-limiters", lanes)
-		tb := caughtTable(caughtLanes(r))
+		tb := caughtTable(caughtLanes(r), len(r.Lanes) > 1)
 		head, rows := tb.Head, tb.Rows()
 		classes := len(r.Lanes[0].Classes)
 		if len(rows) != len(r.Lanes)*classes {
@@ -133,10 +133,10 @@ func TestCaughtTableShape(t *testing.T) {
 	want := "class attempts 429 rate 429 in-flight 503 fleet 503 util 503 other served"
 	wantAdaptive := "lane class attempts 429 rate 429 in-flight 503 fleet 503 util 503 adaptive 503 other served"
 	two, _ := caughtRun(t, "stripe-four-limiters", "lanes=[token_bucket, aimd]")
-	if got := strings.Join(caughtTable(caughtLanes(two)).Head, " "); got != wantAdaptive {
+	if got := strings.Join(caughtTable(caughtLanes(two), true).Head, " "); got != wantAdaptive {
 		t.Errorf("with an AIMD lane, header %q, want %q", got, wantAdaptive)
 	}
-	if got := strings.Join(caughtTable(caughtLanes(r)).Head, " "); got != want {
+	if got := strings.Join(caughtTable(caughtLanes(r), false).Head, " "); got != want {
 		t.Errorf("header %q, want %q", got, want)
 	}
 	var b bytes.Buffer
@@ -169,5 +169,35 @@ func TestCaughtTableInTheDocs(t *testing.T) {
 	writeCaught(&b, r, 0)
 	if want := "```\n" + strings.TrimPrefix(b.String(), "\n") + "```\n"; !strings.Contains(string(doc), want) {
 		t.Errorf("docs/scenarios.md does not show the table as printed:\n%s", want)
+	}
+}
+
+// The HTML report has the table too, a row per lane and class with the
+// lane's name on its first class, each cell as the terminal's.
+func TestCaughtTableInTheHTML(t *testing.T) {
+	s, err := scenarios.LoadBuiltin("stripe-four-limiters")
+	if err != nil {
+		t.Fatal(err)
+	}
+	r, err := sim.Run(context.Background(), *s.Config, sim.Options{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	var b bytes.Buffer
+	if err := WriteHTML(&b, []Page{{Run: Run{Scenario: s, Result: &r}}}); err != nil {
+		t.Fatal(err)
+	}
+	html := b.String()
+	if !strings.Contains(html, "Which limiter caught which") {
+		t.Fatal("the HTML report has no table which limiter caught which")
+	}
+	for _, row := range caughtTable(caughtLanes(r), true).Rows() {
+		var cells []string
+		for _, c := range row {
+			cells = append(cells, "<td>"+c+"</td>")
+		}
+		if !strings.Contains(html, strings.Join(cells, "")) {
+			t.Errorf("the HTML report has no row %v", row)
+		}
 	}
 }
