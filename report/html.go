@@ -156,6 +156,9 @@ func (run comparison) fillPage(hp *htmlPageData) {
 		ct := classTable(r)
 		hp.ClassHead, hp.ClassRows = ct.Head, ct.Rows()
 	}
+	if t := caughtHTML(r); t != nil {
+		hp.Tables = append(hp.Tables, *t)
+	}
 	for _, t := range topologyTables(r, run.topology()) {
 		hp.Tables = append(hp.Tables, htmlTable{strings.ToUpper(t.Title[:1]) + t.Title[1:], t.Notes, t.Head, t.Rows(), t.Left == 3})
 	}

@@ -332,9 +332,18 @@ type jsonClass struct {
 	Abandoned     int64 `json:"abandoned,omitempty"`
 	RetriesDenied int64 `json:"retries_denied,omitempty"`
 	// ShadowRefused: the class's attempts a shadow limit would have refused.
-	ShadowRefused int64   `json:"shadow_refused,omitempty"`
-	Pace          bool    `json:"pace"`       // the class paces itself from the quota headers
-	FairShare     float64 `json:"fair_share"` // max-min fair share of the lane's successes, in requests
+	ShadowRefused int64 `json:"shadow_refused,omitempty"`
+	// RefusedBy: per limit of the chain, the class's attempts it refused;
+	// ShedBy: per load shedder, the attempts it shed (present with shedders);
+	// ShedByLane: the 503s of the lane's concurrency limit (AIMD, Vegas,
+	// Gradient2); ShedOther: the class's other 503s (the backend's queue or
+	// outage, a failed health check).
+	RefusedBy  []jsonLimitCount `json:"refused_by"`
+	ShedBy     []jsonLimitCount `json:"shed_by,omitempty"`
+	ShedByLane int64            `json:"shed_by_lane"`
+	ShedOther  int64            `json:"shed_other"`
+	Pace       bool             `json:"pace"`       // the class paces itself from the quota headers
+	FairShare  float64          `json:"fair_share"` // max-min fair share of the lane's successes, in requests
 	// Rates: successes per unique request, refusals and sheds per attempt.
 	SuccessRate   float64         `json:"success_rate"`
 	RefusedRate   float64         `json:"refused_rate"`
@@ -346,7 +355,17 @@ func classJSON(c sim.ClassResult) jsonClass {
 	return jsonClass{Name: c.Name, Clients: c.Clients, Unique: c.Unique, Attempts: c.Attempts,
 		Admitted: c.Admitted, Refused: c.Refused, Shed: c.Shed, Dropped: c.Dropped, Succeeded: c.Succeeded,
 		GaveUp: c.GaveUp, Abandoned: c.Abandoned, RetriesDenied: c.RetriesDenied, ShadowRefused: c.ShadowRefused, Pace: c.Pace, FairShare: finite(c.FairShare), SuccessRate: fraction(c.Succeeded, c.Unique), RefusedRate: fraction(c.Refused, c.Attempts),
-		ShedRate: fraction(c.Shed, c.Attempts), TimeToSuccess: percentiles(c.TimeToSuccess)}
+		ShedRate: fraction(c.Shed, c.Attempts), TimeToSuccess: percentiles(c.TimeToSuccess),
+		RefusedBy: limitCounts(c.RefusedBy), ShedBy: limitCounts(c.ShedBy), ShedByLane: c.ShedByLane, ShedOther: c.ShedOther}
+}
+
+// limitCounts is counts in the JSON, an empty list for none.
+func limitCounts(counts []sim.LimitCount) []jsonLimitCount {
+	out := []jsonLimitCount{}
+	for _, n := range counts {
+		out = append(out, jsonLimitCount(n))
+	}
+	return out
 }
 
 // fraction is n/of, 0 when of is 0.

@@ -59,6 +59,7 @@ func (c comparison) writeTable(w io.Writer, width int) {
 		fmt.Fprintf(w, "\nwho was served, by class\n")
 		classTable(r).Fit(width, classDrop).Write(w)
 	}
+	writeCaught(w, r, width)
 	writeTopology(w, r, c.topology(), width)
 	writePacing(w, r)
 	writeRetryAfter(w, r)

@@ -435,6 +435,7 @@ func (l *lane) flushKernel(run *kernelRun) {
 	for _, g := range l.kern.dirty {
 		cls, cl := &l.kern.classes[g], &m.classes[g]
 		cls.addTo(&cl.Unique, &cl.Attempts, &cl.Admitted, &cl.Succeeded, &cl.Refused, &cl.GaveUp)
+		m.classRefusedBy[int(g)*len(m.refusedBy)] += cls.refused // the kernel runs a chain of one limit
 		if cls.admitted > 0 {
 			m.timesToSuccess(g).AddN(0, cls.admitted) // each succeeded at its first attempt
 		}

@@ -455,6 +455,7 @@ func (l *lane) enter(r int32) bool {
 		l.adapt.conc(l.eng.Now(), l.conc)
 		l.slidingLogCheck(req.client, req.cost, ok)
 		if !ok {
+			l.m.classes[l.pop.groupOf[req.client]].ShedByLane++
 			l.shed(r, l.shedRetryAfter)
 			return false
 		}

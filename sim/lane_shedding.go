@@ -11,6 +11,8 @@ type shedders struct {
 	since      time.Duration // when the utilisation shedder's overload began; -1 when not overloaded
 	by         [len(ShedderNames)]int64
 	byGroup    []int64 // per client group: attempts a shedder shed
+	// perGroup is, per shedder and client group, the attempts it shed.
+	perGroup [len(ShedderNames)][]int64
 }
 
 // instantLevel is a shedder's level (how many criticalities it sheds) at one
@@ -38,6 +40,9 @@ func newShedders(b *Backend, groups int) *shedders {
 		fleet: instantLevel{at: -1}, util: instantLevel{at: -1}}
 	if s.retryAfter == 0 {
 		s.retryAfter = b.RetryAfter
+	}
+	for i := range s.perGroup {
+		s.perGroup[i] = make([]int64, groups)
 	}
 	return s
 }
@@ -95,7 +100,9 @@ func (s *shedders) utilisationLevel(l *lane, u *UtilisationShedding, now time.Du
 func (l *lane) shedBy(r int32, i int) bool {
 	s := l.sheds
 	s.by[i]++
-	s.byGroup[l.pop.groupOf[l.reqs.all[r].client]]++
+	g := l.pop.groupOf[l.reqs.all[r].client]
+	s.byGroup[g]++
+	s.perGroup[i][g]++
 	l.shedder = ShedderNames[i]
 	l.shed(r, s.retryAfter)
 	l.shedder = ""
@@ -105,14 +112,29 @@ func (l *lane) shedBy(r int32, i int) bool {
 // sheddingResult is what the lane's shedders shed, per shedder, and the
 // outcomes per criticality of classes (the lane's per-group results): nil
 // for both when the scenario has no shedder and every group is critical.
+// It sets each class's ShedBy (per shedder) and ShedOther (its 503s of
+// neither a shedder nor the lane's concurrency limit).
 func (l *lane) sheddingResult(classes []ClassResult) ([]LimitCount, []CriticalityResult) {
 	var by []LimitCount
 	var byGroup []int64
-	if s := l.sheds; s != nil {
+	s := l.sheds
+	if s != nil {
 		byGroup = s.byGroup
-		for i, name := range ShedderNames {
-			if i == 0 && s.cfg.FleetUsage != nil || i == 1 && s.cfg.Utilisation != nil {
-				by = append(by, LimitCount{Limit: name, Count: s.by[i]})
+	}
+	for g := range classes {
+		classes[g].ShedOther = classes[g].Shed - classes[g].ShedByLane
+		if s != nil && g < len(byGroup) {
+			classes[g].ShedOther -= byGroup[g]
+		}
+	}
+	if s == nil {
+		return nil, criticalityResults(l.pop.groups, classes, nil)
+	}
+	for i, name := range ShedderNames {
+		if i == 0 && s.cfg.FleetUsage != nil || i == 1 && s.cfg.Utilisation != nil {
+			by = append(by, LimitCount{Limit: name, Count: s.by[i]})
+			for g := range classes {
+				classes[g].ShedBy = append(classes[g].ShedBy, LimitCount{Limit: name, Count: s.perGroup[i][g]})
 			}
 		}
 	}

@@ -225,6 +225,10 @@ func TestShedLeastCriticalFirstProperty(t *testing.T) {
 			t.Logf("%+v: %s; shedders counted %d, the trace %d", tr, s.bad, counted, s.sheds)
 			return false
 		}
+		if err := checkClassCaught(r.Lanes[0]); err != nil {
+			t.Logf("%+v: %v", tr, err)
+			return false
+		}
 		return true
 	}
 	if err := quick.Check(f, &quick.Config{MaxCount: 80}); err != nil {

@@ -12,15 +12,18 @@ import (
 type metrics struct {
 	counts    LaneResult // the plain counters
 	refusedBy []int64
-	shadowBy  []int64
-	classes   []ClassResult
-	delays    window.Histogram
-	latency   window.Histogram
-	peak      *window.Tracker // the first limit's keys: the lane's admissions (Add)
-	series    []Point
-	bucket    time.Duration
-	cur       int           // index of the bucket last used
-	curEnd    time.Duration // and its end
+	// classRefusedBy is, per class g and limit i, at g×len(refusedBy)+i, the
+	// class's attempts the limit refused.
+	classRefusedBy []int64
+	shadowBy       []int64
+	classes        []ClassResult
+	delays         window.Histogram
+	latency        window.Histogram
+	peak           *window.Tracker // the first limit's keys: the lane's admissions (Add)
+	series         []Point
+	bucket         time.Duration
+	cur            int           // index of the bucket last used
+	curEnd         time.Duration // and its end
 
 	headers    Headers
 	headersSet bool
@@ -78,17 +81,18 @@ func newMetrics(cfg *Config, first algorithms.Policy, pop *population, bucket ti
 	peak := window.NewChecked(first.Window, first.Limit, pop.keys[0].len(), uniformCost(pop.groups),
 		window.FastPaths{InlineCheckOff: inlineCheckOff, RecentOff: recentOff})
 	m := metrics{
-		refusedBy: ownLines[int64](len(cfg.Limits)),
-		shadowBy:  ownLines[int64](len(cfg.Limits)),
-		classes:   ownLines[ClassResult](len(pop.groups)),
-		delays:    window.NewHistogram(),
-		latency:   window.NewHistogram(),
-		peak:      peak,
-		series:    make([]Point, 0, 256),
-		bucket:    bucket,
-		slog:      peak,
-		verdicts:  14695981039346656037,
-		toSuccess: ownLines[window.Histogram](len(pop.groups)),
+		refusedBy:      ownLines[int64](len(cfg.Limits)),
+		classRefusedBy: ownLines[int64](len(cfg.Limits) * len(pop.groups)),
+		shadowBy:       ownLines[int64](len(cfg.Limits)),
+		classes:        ownLines[ClassResult](len(pop.groups)),
+		delays:         window.NewHistogram(),
+		latency:        window.NewHistogram(),
+		peak:           peak,
+		series:         make([]Point, 0, 256),
+		bucket:         bucket,
+		slog:           peak,
+		verdicts:       14695981039346656037,
+		toSuccess:      ownLines[window.Histogram](len(pop.groups)),
 	}
 	for g, grp := range pop.groups {
 		m.classes[g] = ClassResult{Name: grp.Name, Clients: grp.Count, Pace: grp.Pace}
@@ -202,6 +206,7 @@ func (m *metrics) refused(now time.Duration, g int32, limit int, d algorithms.De
 	m.counts.Refused++
 	m.classes[g].Refused++
 	m.refusedBy[limit]++
+	m.classRefusedBy[int(g)*len(m.refusedBy)+limit]++
 	m.point(now).Refused++
 	m.fold(now, g, foldRefuse)
 	m.refusal(limit, &d, style, limits)
@@ -349,6 +354,7 @@ func (m *metrics) result(lane int, pop *population, cfg *Config, now time.Durati
 	r.Classes = append([]ClassResult(nil), m.classes...)
 	for g := range r.Classes {
 		r.Classes[g].TimeToSuccess = Percentiles(m.toSuccess[g].Percentiles())
+		r.Classes[g].RefusedBy = m.classRefusals(g, cfg.Limits)
 	}
 	r.Fairness, r.ClassFairness = fairness(clients, pop.groupOf, r.Classes)
 	if r.KeyFairness = r.Fairness; !oneKeyPerClient(pop.keyOf[0], pop.keys[0].len()) {
@@ -361,4 +367,14 @@ func (m *metrics) result(lane int, pop *population, cfg *Config, now time.Durati
 	}
 	r.Series = append([]Point(nil), m.series...)
 	return r
+}
+
+// classRefusals is, per limit of limits, the attempts of class g it refused.
+func (m *metrics) classRefusals(g int, limits []Limit) []LimitCount {
+	n := len(m.refusedBy)
+	out := make([]LimitCount, n)
+	for i := range out {
+		out[i] = LimitCount{Limit: limits[i].Name, Count: m.classRefusedBy[g*n+i]}
+	}
+	return out
 }

@@ -128,7 +128,8 @@ func checkCounts(r LaneResult) error {
 	}
 	total := ClassResult{Unique: r.Unique, Attempts: r.Attempts, Admitted: r.Admitted, Refused: r.Refused,
 		Shed: r.Shed, Dropped: r.Dropped, Succeeded: r.Succeeded, GaveUp: r.GaveUp}
-	must(sum == total, "classes add to %+v, lane %+v", sum, total)
+	must(reflect.DeepEqual(sum, total), "classes add to %+v, lane %+v", sum, total)
+	must(checkClassCaught(r) == nil, "%v", checkClassCaught(r))
 	var shadowClasses, shadowSeries, shadowBy int64
 	for _, c := range r.Classes {
 		shadowClasses += c.ShadowRefused
@@ -155,6 +156,46 @@ func checkCounts(r LaneResult) error {
 		must(r.Backend.Served == r.Succeeded, "backend served %d, succeeded %d", r.Backend.Served, r.Succeeded)
 	}
 	return errors.Join(errs...)
+}
+
+// checkClassCaught holds who caught which class's attempts to the lane's
+// figures: per class, its refusals per limit add to its Refused and its 503s
+// per shedder plus its other 503s to its Shed; per limit and per shedder, the
+// classes add to the lane's count.
+func checkClassCaught(r LaneResult) error {
+	byLimit := make([]int64, len(r.RefusedBy))
+	byShedder := make([]int64, len(r.ShedBy))
+	for _, c := range r.Classes {
+		if len(c.RefusedBy) != len(r.RefusedBy) || len(c.ShedBy) != len(r.ShedBy) {
+			return fmt.Errorf("class %s: %d limits and %d shedders, lane %d and %d", c.Name, len(c.RefusedBy), len(c.ShedBy), len(r.RefusedBy), len(r.ShedBy))
+		}
+		var refused, shed int64
+		for i, n := range c.RefusedBy {
+			refused += n.Count
+			byLimit[i] += n.Count
+		}
+		for i, n := range c.ShedBy {
+			shed += n.Count
+			byShedder[i] += n.Count
+		}
+		if refused != c.Refused || shed+c.ShedByLane+c.ShedOther != c.Shed || c.ShedOther < 0 || c.ShedByLane < 0 {
+			return fmt.Errorf("class %s: refused per limit add to %d of %d; shed per shedder %d + by the lane %d + other %d, of %d", c.Name, refused, c.Refused, shed, c.ShedByLane, c.ShedOther, c.Shed)
+		}
+		if c.ShedByLane > 0 && r.Lane.Info().Class != ConcurrencyLimiter {
+			return fmt.Errorf("class %s: %d shed by the lane's concurrency limit in a %s lane", c.Name, c.ShedByLane, r.Lane)
+		}
+	}
+	for i := range byLimit {
+		if byLimit[i] != r.RefusedBy[i].Count {
+			return fmt.Errorf("limit %s: classes add to %d, lane %d", r.RefusedBy[i].Limit, byLimit[i], r.RefusedBy[i].Count)
+		}
+	}
+	for i := range byShedder {
+		if byShedder[i] != r.ShedBy[i].Count {
+			return fmt.Errorf("shedder %s: classes add to %d, lane %d", r.ShedBy[i].Limit, byShedder[i], r.ShedBy[i].Count)
+		}
+	}
+	return nil
 }
 
 // checkTraceCounts recounts a lane's figures from its trace: each refusal,
