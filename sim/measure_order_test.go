@@ -28,7 +28,7 @@ func TestOrderByAskIsTheStableSort(t *testing.T) {
 	extremes := []int64{math.MinInt64, math.MinInt64 + 1, -1, 0, 1, 1 << radixBits, 1<<radixBits - 1, math.MaxInt64 - 1, math.MaxInt64}
 	prop := func(seed uint64, n uint16, shape uint8) bool {
 		r := rand.New(rand.NewPCG(seed, 7))
-		parties := make([]share, int(n)%3000)
+		parties := make([]share, int(n)%1200)
 		for i := range parties {
 			var a int64
 			switch shape % 7 {
@@ -56,7 +56,7 @@ func TestOrderByAskIsTheStableSort(t *testing.T) {
 		}
 		return true
 	}
-	if err := quick.Check(prop, &quick.Config{MaxCount: 300}); err != nil {
+	if err := quick.Check(prop, &quick.Config{MaxCount: 150}); err != nil {
 		t.Error(err)
 	}
 }
