@@ -5,6 +5,7 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/rlsim/rlsim/scenarios"
 	"github.com/rlsim/rlsim/sim"
 )
 
@@ -25,13 +26,13 @@ func (s shadowCount) Record(r *sim.TraceRecord) error {
 // told with its time. A run without either says nothing of them.
 func TestShadowAndRuleFindingsMatchTheTrace(t *testing.T) {
 	for _, name := range comparisons() {
-		s, r := runBuiltin(t, name, nil)
-		counts := shadowCount{}
-		s.Config.Lanes = nil
-		for _, l := range r.Lanes {
-			s.Config.Lanes = append(s.Config.Lanes, l.Lane)
+		s, err := scenarios.LoadBuiltin(name)
+		if err != nil {
+			t.Fatal(err)
 		}
-		if _, err := sim.Run(t.Context(), *s.Config, sim.Options{Trace: counts}); err != nil {
+		counts := shadowCount{}
+		r, err := sim.Run(t.Context(), *s.Config, sim.Options{Trace: counts})
+		if err != nil {
 			t.Fatal(err)
 		}
 		findings := Findings(r)

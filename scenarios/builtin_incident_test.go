@@ -45,8 +45,8 @@ func classOf(l sim.LaneResult, name string) sim.ClassResult {
 }
 
 // The claims of incident-0341, from its file: the store holds until the
-// attack passes its capacity at 60s (2200 calls a second before, 4200 after,
-// against 3000); then, in this order, its calls time out, login fails open,
+// attack passes its capacity at 60s (550 calls a second before, 1050 after,
+// against 750); then, in this order, its calls time out, login fails open,
 // health fails closed, the replicas leave the rotation and none is left; the
 // store drains, they come back, and it happens again, about every 20s; the
 // guesses that got through while the store failed are every one decided then.
