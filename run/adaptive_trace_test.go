@@ -3,6 +3,7 @@ package run
 import (
 	"context"
 	"encoding/csv"
+	"hash/fnv"
 	"math"
 	"os"
 	"path/filepath"
@@ -237,5 +238,33 @@ func TestGradient2LaneIsTheAlgorithmOnItsTrace(t *testing.T) {
 	}
 	if lowest >= 17 || highest <= 17 {
 		t.Errorf("the limit ranged over [%v, %v]: want it cut below and grown above its initial 17", lowest, highest)
+	}
+}
+
+// TestTraceNamesTheShard: on hot-key-shard (4 shards) every record names the
+// shard of its client's keys, by the docs' rule (FNV-1a of the key, modulo 4):
+// the scraper's on one shard, the members spread over several; a store of
+// one shard names none.
+func TestTraceNamesTheShard(t *testing.T) {
+	_, rows := traceRows(t, "hot-key-shard", "duration=1s")
+	members := map[string]bool{}
+	for i, r := range rows {
+		h := fnv.New64a()
+		h.Write([]byte(r["key"]))
+		if want := strconv.FormatUint(h.Sum64()%4, 10); r["shard"] != want {
+			t.Fatalf("row %d (%s, key %s): shard %q, want %s", i+2, r["class"], r["key"], r["shard"], want)
+		}
+		if r["class"] == "members" {
+			members[r["shard"]] = true
+		}
+	}
+	if len(rows) == 0 || len(members) < 2 {
+		t.Errorf("%d rows; members on shards %v, want several", len(rows), members)
+	}
+	_, rows = traceRows(t, "store-outage", "duration=2s")
+	for i, r := range rows {
+		if r["shard"] != "" {
+			t.Fatalf("row %d: shard %q with a store of one shard, want empty", i+2, r["shard"])
+		}
 	}
 }

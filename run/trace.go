@@ -29,7 +29,7 @@ type TraceFile struct {
 // nanoseconds of virtual time, so that every figure can be recomputed exactly.
 var traceColumns = []string{"scenario", "at_ns", "lane", "event", "client", "class", "key",
 	"request", "attempt", "cost", "delay_ns", "retry_after_ns", "limit", "remaining", "reset_ns", "latency_ns", "shadow",
-	"replica", "concurrency_limit", "in_flight", "drop_probability", "shedder"}
+	"replica", "concurrency_limit", "in_flight", "drop_probability", "shedder", "shard"}
 
 // TraceIsJSONL reports whether the trace's name asks for JSON lines rather than CSV.
 func TraceIsJSONL(path string) (bool, error) {
@@ -237,6 +237,12 @@ func (s *traceSink) Record(r *sim.TraceRecord) error {
 			}
 		case "shedder":
 			str(col, r.Shedder)
+		case "shard":
+			if r.Shard >= 0 {
+				num(col, int64(r.Shard))
+			} else {
+				null(col)
+			}
 		}
 	}
 	if t.jsonl {

@@ -730,10 +730,13 @@ func (l *lane) fillRecord(ev TraceEvent, r int32) {
 		At: l.eng.Now(), Lane: l.kind, LaneName: l.name, LaneIndex: l.index, Event: ev, Client: int(c),
 		Class:   l.pop.groups[l.pop.groupOf[c]].Name,
 		Key:     l.pop.keys[0].name(l.pop.keyOf[0][c]),
-		Request: req.num, Attempt: int(req.attempt), Cost: req.cost, Replica: -1,
+		Request: req.num, Attempt: int(req.attempt), Cost: req.cost, Replica: -1, Shard: -1,
 	}
 	if l.fleet != nil {
 		l.rec.Replica = int(l.fleet.replicaOf[r])
+		if l.fleet.shardCount() > 1 {
+			l.rec.Shard = l.fleet.shardOf(c)
+		}
 	}
 	l.adaptiveRecord(ev, c)
 }

@@ -105,6 +105,9 @@ type TraceRecord struct {
 	// Replica is, with a topology, the replica (from 0) that decided the
 	// attempt; -1 without one, or in a lane it does not apply to.
 	Replica int
+	// Shard is, with a store of several shards, the shard (from 0) that holds
+	// the client's keys; -1 otherwise.
+	Shard int
 	// Answered is true when a rate limit answered the attempt (admit, delay,
 	// refuse); Remaining and Reset are then what its RateLimit header says: the
 	// quota left and the time until it is whole again, of Limit.
