@@ -13,21 +13,6 @@ import (
 	"github.com/rlsim/rlsim/sim"
 )
 
-// runFindings runs the scenario text src and returns its result and its
-// findings, the topology's included.
-func runFindings(t *testing.T, name, src string) (sim.Result, []string) {
-	t.Helper()
-	s, err := scenarios.Parse(name, []byte(src))
-	if err != nil {
-		t.Fatal(err)
-	}
-	res, err := sim.Run(context.Background(), *s.Config, sim.Options{})
-	if err != nil {
-		t.Fatal(err)
-	}
-	return res, Run{Scenario: s, Result: &res}.Findings()
-}
-
 // The health check example of docs/scenarios.md, its phases worked out by
 // hand: replica 1 cut off the store 5s–10s, so its probe at 5s is refused
 // (the store refusing, health failing closed: one failure, it stays in) and
@@ -44,7 +29,8 @@ func TestPhaseFindingTellsTheHealthExampleInOrder(t *testing.T) {
 	if m == nil {
 		t.Fatal("docs/scenarios.md has no health check example")
 	}
-	res, findings := runFindings(t, "health.yaml", string(m[1]))
+	o, _ := runYAML(t, string(m[1]))
+	res, findings := *o.Result, o.Findings()
 	// The store failing, as the timeline shades it: 5s–10s and 20s–50s, from
 	// each stretch's first failure to the answer that ended it.
 	for _, l := range res.Lanes {

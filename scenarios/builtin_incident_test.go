@@ -1,24 +1,17 @@
 package scenarios
 
 import (
-	"context"
 	"testing"
 	"time"
 
 	"github.com/rlsim/rlsim/sim"
 )
 
-// runTopologyBuiltin runs the built-in name and returns its one lane.
-func runTopologyBuiltin(t *testing.T, name string) sim.LaneResult {
+// incidentLane runs the built-in name (runBuiltinResult) and returns its one
+// lane, which has a topology.
+func incidentLane(t *testing.T, name string) sim.LaneResult {
 	t.Helper()
-	s, err := LoadBuiltin(name)
-	if err != nil {
-		t.Fatal(err)
-	}
-	r, err := sim.Run(context.Background(), *s.Config, sim.Options{})
-	if err != nil {
-		t.Fatal(err)
-	}
+	_, r := runBuiltinResult(t, name)
 	if len(r.Lanes) != 1 || r.Lanes[0].Topology == nil {
 		t.Fatalf("%s: want one lane with a topology", name)
 	}
@@ -35,15 +28,6 @@ func firstPhase(t *sim.TopologyResult, kind sim.PhaseKind, limit string) time.Du
 	return -1
 }
 
-func classOf(l sim.LaneResult, name string) sim.ClassResult {
-	for _, c := range l.Classes {
-		if c.Name == name {
-			return c
-		}
-	}
-	return sim.ClassResult{}
-}
-
 // The claims of incident-0341, from its file: the store holds until the
 // attack passes its capacity at 60s (550 calls a second before, 1050 after,
 // against 750); then, in this order, its calls time out, login fails open,
@@ -51,7 +35,7 @@ func classOf(l sim.LaneResult, name string) sim.ClassResult {
 // store drains, they come back, and it happens again, about every 20s; the
 // guesses that got through while the store failed are every one decided then.
 func TestIncident0341CascadesOnItsOwn(t *testing.T) {
-	l := runTopologyBuiltin(t, "incident-0341")
+	l := incidentLane(t, "incident-0341")
 	topo := l.Topology
 	if topo.PhasesCut {
 		t.Fatalf("phases cut at %d: a stretch of store failures flapped", len(topo.Phases))
@@ -111,10 +95,9 @@ func TestIncident0341CascadesOnItsOwn(t *testing.T) {
 // every member served, the site never down, the attacker served far less
 // often, the store called less, and no guess let through unmetered.
 func TestIncident0341ContractHolds(t *testing.T) {
-	inc, con := runTopologyBuiltin(t, "incident-0341"), runTopologyBuiltin(t, "incident-0341-contract")
-	share := func(c sim.ClassResult) float64 { return float64(c.Succeeded) / float64(c.Unique) }
-	mi, mc := share(classOf(inc, "members")), share(classOf(con, "members"))
-	ai, ac := share(classOf(inc, "attacker")), share(classOf(con, "attacker"))
+	inc, con := incidentLane(t, "incident-0341"), incidentLane(t, "incident-0341-contract")
+	mi, mc := success(class(inc, "members")), success(class(con, "members"))
+	ai, ac := success(class(inc, "attacker")), success(class(con, "attacker"))
 	if mc < 0.999 || mi > 0.9 {
 		t.Errorf("members served %.1f%% in the incident, %.1f%% under the contract: want most not, and all", 100*mi, 100*mc)
 	}

@@ -1,9 +1,6 @@
 package sim
 
-import (
-	"fmt"
-	"math"
-)
+import "fmt"
 
 // MaxConcurrencyPartitions bounds Config.ConcurrencyPartitions.
 const MaxConcurrencyPartitions = 64
@@ -75,7 +72,7 @@ func checkPartitionList(ck *checker, at string, parts []ConcurrencyPartition, c 
 			}
 		}
 	}
-	if sum > 1+shareSlack && !math.IsInf(sum, 0) {
+	if sum > 1+shareSlack {
 		ck.add(at, "the shares sum to %v, more than 1", sum)
 	}
 }
