@@ -5,6 +5,7 @@ import (
 	"fmt"
 	"slices"
 	"strings"
+	"sync"
 	"testing"
 	"time"
 
@@ -23,21 +24,52 @@ func (d decisionLog) Record(r *sim.TraceRecord) error {
 }
 
 // runBuiltin runs a built-in comparison, with its decisions when log is not nil.
+// Without a log a built-in runs once for the whole package: the tests only
+// read its result, and a built-in decides the same on every run.
 func runBuiltin(t *testing.T, name string, log decisionLog) (*scenarios.Scenario, sim.Result) {
 	t.Helper()
-	s, err := scenarios.LoadBuiltin(name)
+	if log != nil {
+		return runBuiltinOnce(t, name, log)
+	}
+	v, _ := builtinRuns.LoadOrStore(name, &builtinRun{})
+	run := v.(*builtinRun)
+	run.once.Do(func() { run.sc, run.r, run.err = loadAndRun(name, nil) })
+	if run.err != nil {
+		t.Fatal(run.err)
+	}
+	return run.sc, run.r
+}
+
+// builtinRuns holds each built-in's result without a log, by name.
+var builtinRuns sync.Map
+
+type builtinRun struct {
+	once sync.Once
+	sc   *scenarios.Scenario
+	r    sim.Result
+	err  error
+}
+
+func runBuiltinOnce(t *testing.T, name string, log decisionLog) (*scenarios.Scenario, sim.Result) {
+	t.Helper()
+	s, r, err := loadAndRun(name, log)
 	if err != nil {
 		t.Fatal(err)
+	}
+	return s, r
+}
+
+func loadAndRun(name string, log decisionLog) (*scenarios.Scenario, sim.Result, error) {
+	s, err := scenarios.LoadBuiltin(name)
+	if err != nil {
+		return nil, sim.Result{}, err
 	}
 	var opt sim.Options
 	if log != nil {
 		opt.Trace = log
 	}
 	r, err := sim.Run(context.Background(), *s.Config, opt)
-	if err != nil {
-		t.Fatal(err)
-	}
-	return s, r
+	return s, r, err
 }
 
 func comparisons() []string {
