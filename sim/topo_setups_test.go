@@ -164,7 +164,9 @@ func TestNamedStoreAndLaneSetupErrors(t *testing.T) {
 		{"store on a local limit", func(c *Config) { c.Limits[1].State, c.Limits[1].Store = StateLocal, "abuse" }, "limits[1].store"},
 		{"two stores for one client", func(c *Config) { c.Limits[1].Endpoint = "" }, "limits[1].store"},
 		{"bad name", func(c *Config) { c.Topology.Stores[0].Name = "Abuse"; c.Limits[0].Store = "Abuse" }, "topology.stores[0].name"},
-		{"a breaker of its own", func(c *Config) { c.Topology.Stores[0].Store.Breaker = Breaker{Failures: 1, Window: 1, Cooldown: 1, Probes: 1} }, "topology.stores[0].breaker"},
+		{"a breaker of its own", func(c *Config) {
+			c.Topology.Stores[0].Store.Breaker = Breaker{Failures: 1, Window: 1, Cooldown: 1, Probes: 1}
+		}, "topology.stores[0].breaker"},
 		{"negative capacity", func(c *Config) { c.Topology.Stores[0].Store.Capacity = -1 }, "topology.stores[0].capacity"},
 		{"a lane's bad breaker", func(c *Config) {
 			t := *c.Topology
