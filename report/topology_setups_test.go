@@ -4,6 +4,7 @@ import (
 	"bytes"
 	"context"
 	"encoding/json"
+	"os"
 	"regexp"
 	"strconv"
 	"strings"
@@ -108,5 +109,38 @@ func TestContractFindingIsRecomputedFromTheTraceAndJSON(t *testing.T) {
 	if served["contract/members"] <= served["as-deployed/members"] || letThrough(1) >= letThrough(0) {
 		t.Errorf("the contract served members %d (as deployed %d), let through %d (%d): the finding compares nothing",
 			served["contract/members"], served["as-deployed/members"], letThrough(1), letThrough(0))
+	}
+}
+
+// The named stores example of docs/scenarios.md: in the two-stores lane the
+// attack saturates store abuse alone, and the phases name it (every failing
+// phase on a shard of abuse, by the lane's shards); the one-store lane's
+// phases name the store as before, shard numbers and store names absent.
+func TestPhasesNameTheirStore(t *testing.T) {
+	doc, err := os.ReadFile("../docs/scenarios.md")
+	if err != nil {
+		t.Fatal(err)
+	}
+	m := regexp.MustCompile("(?s)```yaml\n(description: one store for everything beside a separate store for login.*?)```").FindSubmatch(doc)
+	if m == nil {
+		t.Fatal("docs/scenarios.md has no named stores example")
+	}
+	o, _ := runYAML(t, string(m[1]))
+	two := o.Result.Lanes[1]
+	failing := 0
+	for _, p := range two.Topology.Phases {
+		if p.Kind == sim.PhaseStoreTimeouts || p.Kind == sim.PhaseStoreRefusing {
+			failing++
+			if p.Shard < 0 || p.Shard >= len(two.Topology.Shards) || two.Topology.Shards[p.Shard].Store != "abuse" {
+				t.Errorf("two-stores: %v on shard %d, not abuse's (%+v)", p.Kind, p.Shard, two.Topology.Shards)
+			}
+		}
+	}
+	fs := strings.Join(o.Findings(), "\n")
+	if failing == 0 || !strings.Contains(fs, "under two-stores, in order: t=") || !strings.Contains(fs, "calls to store abuse timing out") {
+		t.Errorf("%d failing phases; findings:\n%s", failing, fs)
+	}
+	if !strings.Contains(fs, "under one-store, in order: t=") || !strings.Contains(fs, "calls to the store timing out") || strings.Contains(fs, "shard 0") {
+		t.Errorf("the one-store lane's phases are not told as before:\n%s", fs)
 	}
 }
