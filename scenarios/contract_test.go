@@ -175,3 +175,17 @@ func TestSetReachesALanesContract(t *testing.T) {
 		t.Errorf("breaker %+v, want failures 7", v.Topology.Store.Breaker)
 	}
 }
+
+// A lane's own divided fallback with fewer units than replicas is warned of
+// at its line, as the chain's is.
+func TestWarningsOfALanesOwnDividedFallback(t *testing.T) {
+	src := contractBase + "lanes:\n  - token_bucket\n  - name: contract\n    algorithm: token_bucket\n    limits:\n      - {}\n      - {on_store_error: local, fallback: {limit: 1, window: 1s, divided: true}}\n"
+	s, err := Parse("c.yaml", []byte(src))
+	if err != nil {
+		t.Fatal(err)
+	}
+	w := Warnings(s)
+	if len(w) != 1 || !strings.Contains(w.Error(), "c.yaml:40: lanes[1].limits[1].fallback.divided: warning: 1 per 1s divided over 2 replicas leaves 1 of them a share of nothing") {
+		t.Errorf("warnings %v", w)
+	}
+}

@@ -248,21 +248,37 @@ func Warnings(s *Scenario) Errors {
 	}
 	b := &builder{errs: &errorList{file: s.File}, lines: sourceLines(s.Source), bad: map[string]bool{}}
 	for i, l := range c.Limits {
-		if l.LocalLimit != sim.LocalDivided {
+		dividedWarnings(b, fmt.Sprintf("limits[%d]", i), l.Placement(), l.Policy, c.Topology.Replicas)
+	}
+	for v, lane := range c.Variants {
+		if lane.Placements == nil {
 			continue
 		}
-		path, p := fmt.Sprintf("limits[%d].local_limit", i), l.Policy
-		if l.State == sim.StateShared {
-			path, p = fmt.Sprintf("limits[%d].fallback.divided", i), l.Fallback
-		}
-		if msg := dividedWarning(p, c.Topology.Replicas); msg != "" {
-			b.errs.add(b.line(path), path, "warning: "+msg)
+		for i, p := range *lane.Placements {
+			if i < len(c.Limits) && p != c.Limits[i].Placement() {
+				dividedWarnings(b, fmt.Sprintf("lanes[%d].limits[%d]", v, i), p, c.Limits[i].Policy, c.Topology.Replicas)
+			}
 		}
 	}
 	if err := b.errs.err(); err != nil {
 		return err.(Errors)
 	}
 	return nil
+}
+
+// dividedWarnings adds, for a limit placed as pl at path (policy p), the
+// warning of its divided limit or fallback, if any.
+func dividedWarnings(b *builder, path string, pl sim.Placement, p algorithms.Policy, steps []sim.ReplicaStep) {
+	if pl.LocalLimit != sim.LocalDivided {
+		return
+	}
+	path += ".local_limit"
+	if pl.State == sim.StateShared {
+		path, p = strings.TrimSuffix(path, ".local_limit")+".fallback.divided", pl.Fallback
+	}
+	if msg := dividedWarning(p, steps); msg != "" {
+		b.errs.add(b.line(path), path, "warning: "+msg)
+	}
 }
 
 // dividedWarning tells what policy p divided over the most replicas of steps
