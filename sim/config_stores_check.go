@@ -3,6 +3,7 @@ package sim
 import (
 	"fmt"
 	"reflect"
+	"slices"
 	"strings"
 )
 
@@ -40,7 +41,30 @@ func checkNamedStores(ck *checker, c Config) {
 			ck.add(path, "a store holds a shared limit's state; this limit's state is %v", l.State)
 		}
 	}
-	checkOneStorePerClient(ck, c)
+}
+
+// checkStoresPerClient is checkOneStorePerClient for c and for each lane's
+// own placements and stores (under the variant's path), once every cap has
+// been checked: it walks the clients.
+func checkStoresPerClient(ck *checker, c Config) {
+	if c.Topology == nil {
+		return
+	}
+	var top checker
+	checkOneStorePerClient(&top, c)
+	ck.errs = append(ck.errs, top.errs...)
+	for i, v := range c.Variants {
+		if !v.ownSetup() || i >= len(c.Lanes) {
+			continue
+		}
+		var sub checker
+		checkOneStorePerClient(&sub, *c.laneConfig(i))
+		for _, e := range sub.errs {
+			if !slices.Contains(top.errs, e) {
+				ck.add(fmt.Sprintf("variants[%d].%s", i, e.Field), "%s", e.Problem)
+			}
+		}
+	}
 }
 
 // storeNameProblem is what is wrong with name as a store's name, or "".
@@ -137,7 +161,8 @@ func storeWords(name string) string {
 	return "store " + name
 }
 
-// countsGroup reports whether limit l counts the requests of some client of g.
+// countsGroup reports whether limit l counts the requests of some client of
+// g (run only once the clients are within their caps: it may walk them).
 func countsGroup(l Limit, g *ClientGroup) bool {
 	if l.Endpoint == "" {
 		return true

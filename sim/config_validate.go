@@ -99,6 +99,9 @@ func (c Config) validate(ck checker) error {
 	checkTopologyCaps(&ck, c)
 	checkLaneSetups(&ck, c)
 	if len(ck.errs) == 0 {
+		checkStoresPerClient(&ck, c)
+	}
+	if len(ck.errs) == 0 {
 		checkBuild(&ck, c)
 	}
 	if len(ck.errs) == 0 {
