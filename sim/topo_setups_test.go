@@ -201,3 +201,23 @@ func TestNamedStoreAndLaneSetupErrors(t *testing.T) {
 		t.Errorf("the world itself: %v", err)
 	}
 }
+
+// Each store has its own memory: topology.store with room for no key
+// refuses every api write (noeviction), abuse, unbounded and up, takes every
+// login write; the refused writes are all on topology.store's shard.
+func TestNamedStoresKeepTheirOwnMemory(t *testing.T) {
+	c := splitWorld()
+	c.Topology.Store.MaxMemory = 1
+	c.Topology.Stores[0].Store = Store{}
+	l := mustRun(t, c, Options{}).Lanes[0]
+	sh := l.Topology.Shards
+	if len(sh) != 2 || sh[0].RefusedWrites != 60 || sh[1].RefusedWrites != 0 || sh[1].KeysPeak != 1 {
+		t.Errorf("shards %+v: want topology.store's 60 writes refused, abuse's none and its one key held", sh)
+	}
+	for _, c := range l.Classes {
+		want := map[string]int64{"members": 0, "attacker": 60}[c.Name]
+		if c.Admitted != want {
+			t.Errorf("%s: %d admitted, want %d", c.Name, c.Admitted, want)
+		}
+	}
+}
