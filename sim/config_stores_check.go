@@ -16,6 +16,9 @@ func checkNamedStores(ck *checker, c Config) {
 	if len(t.Stores) > MaxStores {
 		ck.add("topology.stores", "at most %d stores, got %d", MaxStores, len(t.Stores))
 	}
+	if n := totalShards(t); n > MaxShards && len(t.Stores) > 0 {
+		ck.add("topology.stores", "%d shards over the stores; at most %d in all (each keeps a latency histogram)", n, MaxShards)
+	}
 	names := map[string]int{}
 	for i, ns := range t.Stores {
 		path := fmt.Sprintf("topology.stores[%d]", i)
@@ -65,6 +68,15 @@ func checkStoresPerClient(ck *checker, c Config) {
 			}
 		}
 	}
+}
+
+// totalShards is how many shards t's stores have together.
+func totalShards(t *Topology) int {
+	n := max(1, t.Store.Shards)
+	for _, ns := range t.Stores {
+		n += max(1, ns.Store.Shards)
+	}
+	return n
 }
 
 // storeNameProblem is what is wrong with name as a store's name, or "".

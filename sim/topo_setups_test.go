@@ -168,6 +168,7 @@ func TestNamedStoreAndLaneSetupErrors(t *testing.T) {
 			c.Topology.Stores[0].Store.Breaker = Breaker{Failures: 1, Window: 1, Cooldown: 1, Probes: 1}
 		}, "topology.stores[0].breaker"},
 		{"negative capacity", func(c *Config) { c.Topology.Stores[0].Store.Capacity = -1 }, "topology.stores[0].capacity"},
+		{"too many shards in all", func(c *Config) { c.Topology.Store.Shards, c.Topology.Stores[0].Store.Shards = 40, 40 }, "topology.stores"},
 		{"a lane's bad breaker", func(c *Config) {
 			t := *c.Topology
 			t.Store.Breaker = Breaker{Failures: 2000, Window: time.Second, Cooldown: time.Second, Probes: 1}
