@@ -222,3 +222,24 @@ func TestNamedStoresKeepTheirOwnMemory(t *testing.T) {
 		}
 	}
 }
+
+// Health probes call the store of the shared limit that counts them: with
+// the health limit on abuse (every call failing) every probe fails, closed,
+// and the replicas leave the rotation, though topology.store answers.
+func TestProbesCallTheirLimitsStore(t *testing.T) {
+	c := splitWorld()
+	c.Limits = append(c.Limits, Limit{Name: "health", Key: KeyEndpoint, Endpoint: "/health", State: StateShared, OnStoreError: FailClosed,
+		Store: "abuse", Policy: algorithms.Policy{Limit: 1000, Window: time.Second}})
+	c.Topology.Health = &HealthCheck{Interval: time.Second, UnhealthyAfter: 1, HealthyAfter: 1}
+	if err := c.Validate(); err != nil {
+		t.Fatal(err)
+	}
+	l := mustRun(t, c, Options{}).Lanes[0]
+	h := l.Topology.Health
+	if h == nil || h.Probes == 0 || h.Failed != h.Probes || h.NoHealthy == 0 {
+		t.Errorf("health %+v: want every probe failed and the site down", h)
+	}
+	if sh := l.Topology.Shards; sh[0].Refused+sh[0].TimedOut != 0 {
+		t.Errorf("topology.store failed %d calls; only abuse fails", sh[0].Refused+sh[0].TimedOut)
+	}
+}
