@@ -81,7 +81,7 @@ func FromScenario(cfg *sim.Config) ([]Limit, []string, error) {
 // without one): its replicas, routing and hash key, and each limit's state,
 // local_limit and sync_interval. A limit's on_store_error and fallback are
 // taken as they are: a store of no latency that never fails decides no
-// request by them. What replay cannot reproduce is an error naming it: an
+// request by them; so is a limit's named store (one like it: instantaneous). What replay cannot reproduce is an error naming it: an
 // autoscaler (more than one replica step), and a store with latency, a
 // timeout, outages or a racy check (replay's store is atomic, instantaneous
 // and always answers).
@@ -104,6 +104,16 @@ func ScenarioFleet(cfg *sim.Config) (Fleet, error) {
 	st := t.Store
 	if st.Latency != (sim.Service{}) || st.Timeout != 0 || len(st.Outages) > 0 || st.Racy {
 		errs = append(errs, errors.New("topology.store: replay's store is atomic, instantaneous and always answers (no latency, timeout, outages or racy check)"))
+	}
+	for i, ns := range t.Stores {
+		if st := ns.Store; st.Latency != (sim.Service{}) || st.Timeout != 0 || len(st.Outages) > 0 || st.Real() {
+			errs = append(errs, fmt.Errorf("topology.stores[%d]: replay's stores are atomic, instantaneous and always answer (no latency, timeout, outages, capacity, memory or changes)", i))
+		}
+	}
+	for i, v := range cfg.Variants {
+		if v.Topology != nil || v.Placements != nil {
+			errs = append(errs, fmt.Errorf("lanes[%d]: replay replays one fleet; a lane's own stores and placements are not replayed", i))
+		}
 	}
 	for _, l := range cfg.Limits {
 		f.Places = append(f.Places, Place{State: l.State, Divided: l.LocalLimit == sim.LocalDivided, SyncInterval: l.SyncInterval})
@@ -129,6 +139,9 @@ func topologyFields(l sim.Limit) []string {
 	}
 	if l.Fallback != (algorithms.Policy{}) {
 		fs = append(fs, "fallback")
+	}
+	if l.Store != "" {
+		fs = append(fs, "store")
 	}
 	return fs
 }

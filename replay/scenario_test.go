@@ -79,6 +79,7 @@ var limitFieldCases = map[string]fieldCase{
 	"sync_interval":  {limit: "{key: ip, limit: 3, window: 1s, state: synced, sync_interval: 100ms}", extra: "topology: {replicas: 2}"},
 	"on_store_error": {limit: "{key: ip, limit: 3, window: 1s, state: shared, on_store_error: closed}", extra: "topology: {replicas: 2}"},
 	"fallback":       {limit: "{key: ip, limit: 3, window: 1s, state: shared, on_store_error: local, fallback: {limit: 1}}", extra: "topology: {replicas: 2}"},
+	"store":          {limit: "{key: ip, limit: 3, window: 1s, state: shared, store: abuse}", extra: "topology: {replicas: 2, stores: [{name: abuse}]}"},
 }
 
 // fieldScenario is a scenario of two groups on two endpoints, whose clients

@@ -56,6 +56,7 @@ type jsonLimit struct {
 	SyncInterval float64     `json:"sync_interval_s,omitempty"`
 	OnStoreError string      `json:"on_store_error,omitempty"`
 	Fallback     *jsonPolicy `json:"fallback,omitempty"`
+	Store        string      `json:"store,omitempty"` // a shared limit's named store (topology.stores); absent for topology.store
 }
 
 // jsonRuleChange is one rule push: from at_s on, limit has this policy (when
@@ -123,6 +124,9 @@ type jsonLane struct {
 	// Topology: what the replicas and the store did (present with a topology,
 	// in the lanes it applies to).
 	Topology *jsonTopology `json:"topology,omitempty"`
+	// Setup: the lane's own stores and placements (present for a lane with a
+	// contract of its own, lanes[i].topology or placement fields).
+	Setup *jsonSetup `json:"setup,omitempty"`
 	// Adaptive: the adaptive lanes' state over time (AIMD, Vegas, Gradient2, client throttling).
 	Adaptive *jsonAdaptive `json:"adaptive,omitempty"`
 	// KeyTables: what a lane's bounded key tables did (present with the lane
@@ -486,6 +490,7 @@ func (c comparison) fillJSON(run *jsonRun) {
 			SlidingLogDisagreement: finite(l.SlidingLogDisagreement),
 			Series:                 []jsonSeriesPoint{},
 			Topology:               topologyJSON(l.Topology),
+			Setup:                  setupJSON(l.Setup),
 		}
 		for _, rb := range l.RefusedBy {
 			jl.RefusedBy = append(jl.RefusedBy, jsonLimitCount(rb))

@@ -5,6 +5,7 @@ import "github.com/rlsim/rlsim/sim"
 // jsonShard is what one shard of the store did (sim.ShardResult).
 type jsonShard struct {
 	Shard         int             `json:"shard"`
+	Store         string          `json:"store,omitempty"` // the named store it is a shard of; absent for topology.store
 	Calls         int64           `json:"calls"`
 	Refused       int64           `json:"refused"`
 	QueueFull     int64           `json:"queue_full"`
@@ -23,7 +24,7 @@ type jsonShard struct {
 func shardsJSON(shards []sim.ShardResult) []jsonShard {
 	var out []jsonShard
 	for i, s := range shards {
-		out = append(out, jsonShard{Shard: i, Calls: s.Calls, Refused: s.Refused, QueueFull: s.QueueFull, TimedOut: s.TimedOut,
+		out = append(out, jsonShard{Shard: i, Store: s.Store, Calls: s.Calls, Refused: s.Refused, QueueFull: s.QueueFull, TimedOut: s.TimedOut,
 			PeakQueue: s.PeakQueue, MeanQueue: finite(s.MeanQueue), MeanWait: finite(s.MeanWait), Latency: percentiles(s.Latency),
 			KeysPeak: s.KeysPeak, MemoryPeak: s.MemoryPeak, Evictions: s.Evictions, RefusedWrites: s.RefusedWrites, Expired: s.Expired})
 	}

@@ -195,7 +195,41 @@ type jsonTopologySpec struct {
 	Routing  string            `json:"routing"`
 	HashKey  string            `json:"hash_key,omitempty"`
 	Store    jsonStore         `json:"store"`
+	Stores   []jsonNamedStore  `json:"stores,omitempty"`
 	Health   *jsonHealthSpec   `json:"health,omitempty"`
+}
+
+// jsonNamedStore is a store of its own (topology.stores).
+type jsonNamedStore struct {
+	Name                string           `json:"name"`
+	LatencyMeanS        float64          `json:"latency_mean_s"`
+	LatencyDistribution string           `json:"latency_distribution"`
+	TimeoutS            float64          `json:"timeout_s,omitempty"`
+	Outages             []jsonOutageSpan `json:"outages"`
+	Shards              int              `json:"shards"`
+	Capacity            float64          `json:"capacity,omitempty"`
+	QueueLimit          int              `json:"queue_limit,omitempty"`
+	MaxMemory           int64            `json:"maxmemory,omitempty"`
+}
+
+// jsonSetup is a lane's own contract: its limits' placements and its stores.
+type jsonSetup struct {
+	Limits   []jsonLimit       `json:"limits"`
+	Topology *jsonTopologySpec `json:"topology"`
+}
+
+// setupJSON is a lane's own setup as the JSON writes it; nil for none.
+func setupJSON(s *sim.LaneSetup) *jsonSetup {
+	if s == nil {
+		return nil
+	}
+	js := &jsonSetup{Topology: topologySpecJSON(s.Topology)}
+	for _, l := range s.Limits {
+		jl := jsonLimit{Name: l.Name, Key: l.Key.String(), Limit: l.Policy.Limit, WindowS: secs(l.Policy.Window), Burst: l.Policy.EffectiveBurst(), Shadow: l.Shadow, Concurrency: l.Concurrency}
+		placementJSON(&jl, l)
+		js.Limits = append(js.Limits, jl)
+	}
+	return js
 }
 
 // jsonHealthSpec is the health check as it ran (defaults filled).
@@ -250,6 +284,15 @@ func topologySpecJSON(t *sim.Topology) *jsonTopologySpec {
 		jt.Store.Outages = append(jt.Store.Outages, jsonOutageSpan{secs(o.From), secs(o.To), o.Flush})
 	}
 	lossSpecJSON(jt, t)
+	for _, ns := range t.Stores {
+		st := ns.Store
+		js := jsonNamedStore{Name: ns.Name, LatencyMeanS: secs(st.Latency.Mean), LatencyDistribution: st.Latency.Kind.String(), TimeoutS: secs(st.Timeout),
+			Outages: []jsonOutageSpan{}, Shards: max(1, st.Shards), Capacity: st.Capacity, QueueLimit: st.QueueLimit, MaxMemory: st.MaxMemory}
+		for _, o := range st.Outages {
+			js.Outages = append(js.Outages, jsonOutageSpan{secs(o.From), secs(o.To), o.Flush})
+		}
+		jt.Stores = append(jt.Stores, js)
+	}
 	return jt
 }
 
@@ -277,6 +320,7 @@ func placementJSON(jl *jsonLimit, l sim.Limit) {
 	case sim.StateSynced:
 		jl.SyncInterval = secs(l.SyncInterval)
 	case sim.StateShared:
+		jl.Store = l.Store
 		jl.OnStoreError = l.OnStoreError.String()
 		if l.OnStoreError == sim.FailLocal {
 			jl.Fallback = &jsonPolicy{l.Fallback.Limit, secs(l.Fallback.Window), l.Fallback.EffectiveBurst()}

@@ -16,7 +16,7 @@ func (o Run) Findings() []string {
 	if o.Result == nil {
 		return nil
 	}
-	return append(topologyFindings(*o.Result, o.topology()), Findings(*o.Result)...)
+	return append(fleetFindings(*o.Result, o.topology()), Findings(*o.Result)...)
 }
 
 // topologyFindings says what the topology did, limit by limit; lanes whose
@@ -142,18 +142,19 @@ func outageFinding(r sim.Result, topo *sim.Topology, i int, l sim.LaneResult) st
 	if !ok || u.Open+u.Closed+u.Local == 0 {
 		return ""
 	}
+	lim := r.Limits[i]
+	st := limitStore(topo, lim)
 	var when []string
-	if d := outageTime(topo, r.Duration); d > 0 {
+	if d := outageTime(st, r.Duration); d > 0 {
 		when = append(when, fmt.Sprintf("down %s", FormatDuration(d)))
 	}
 	if d := partitionTime(topo, r.Duration); d > 0 {
 		when = append(when, fmt.Sprintf("cut off from some replicas %s", FormatDuration(d)))
 	}
-	if topo.Store.Timeout > 0 {
-		when = append(when, fmt.Sprintf("or slower than its %s timeout", FormatDuration(topo.Store.Timeout)))
+	if st.Store.Timeout > 0 {
+		when = append(when, fmt.Sprintf("or slower than its %s timeout", FormatDuration(st.Store.Timeout)))
 	}
-	when = append(when, storeFullWords(l)...)
-	lim := r.Limits[i]
+	when = append(when, storeFullWords(l, lim.Store)...)
 	var how string
 	switch lim.OnStoreError {
 	case sim.FailClosed:
@@ -176,7 +177,26 @@ func outageFinding(r sim.Result, topo *sim.Topology, i int, l sim.LaneResult) st
 	if len(when) > 0 {
 		why = " (" + strings.Join(when, "; ") + ")"
 	}
-	return fmt.Sprintf("while the store was unavailable%s, %s %s: %s", why, scenarios.Escape(lt.Limit), how, strings.Join(classes, "; "))
+	store := "the store"
+	if lim.Store != "" {
+		store = storeWords(lim.Store)
+	}
+	return fmt.Sprintf("while %s was unavailable%s, %s %s: %s", store, why, scenarios.Escape(lt.Limit), how, strings.Join(classes, "; "))
+}
+
+// limitStore is topo as limit lim's store makes it: its store in place of
+// topo.Store (topology.store's, or the named store lim keeps its state in).
+func limitStore(topo *sim.Topology, lim sim.Limit) *sim.Topology {
+	if lim.Store == "" {
+		return topo
+	}
+	t := *topo
+	for _, ns := range topo.Stores {
+		if ns.Name == lim.Store {
+			t.Store = ns.Store
+		}
+	}
+	return &t
 }
 
 // syncedFinding: how far counting locally and syncing let the fleet go past

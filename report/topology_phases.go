@@ -2,6 +2,7 @@ package report
 
 import (
 	"fmt"
+	"slices"
 	"strconv"
 	"strings"
 	"time"
@@ -28,6 +29,9 @@ type phaseStep struct {
 	kind  sim.PhaseKind
 	limit string
 	where []int
+	// stores names, with named stores, the store of each shard ("" for
+	// topology.store); nil with one store.
+	stores []string
 }
 
 // phaseFinding is "in order: t=…: …; t=…: …", "" without phases.
@@ -36,8 +40,10 @@ func phaseFinding(t *sim.TopologyResult) string {
 	if len(steps) == 0 {
 		return ""
 	}
+	stores := shardStores(t.Shards)
 	var told []string
 	for _, s := range steps[:min(len(steps), maxPhaseSteps)] {
+		s.stores = stores
 		told = append(told, "t="+phaseTime(s.at)+" "+s.words())
 	}
 	out := "in order: " + strings.Join(told, "; ")
@@ -109,6 +115,9 @@ func (s phaseStep) words() string {
 
 // store names the store, or the shards the step is on.
 func (s phaseStep) store() string {
+	if s.stores != nil {
+		return s.namedStores()
+	}
 	switch len(s.where) {
 	case 0:
 		return "the store"
@@ -116,6 +125,52 @@ func (s phaseStep) store() string {
 		return "shard " + numberList(s.where)
 	}
 	return "shards " + numberList(s.where)
+}
+
+// namedStores names the stores of the step's shards, with a shard's number
+// where its store has several: "store abuse", "shard 3 (store abuse)", "the
+// main store" (topology.store).
+func (s phaseStep) namedStores() string {
+	if len(s.where) == 0 {
+		return "every store"
+	}
+	var out []string
+	for _, sh := range s.where {
+		if sh < 0 || sh >= len(s.stores) {
+			out = append(out, "shard "+strconv.Itoa(sh))
+			continue
+		}
+		w := storeWords(s.stores[sh])
+		if slices.Index(s.stores, s.stores[sh]) != sh || sh+1 < len(s.stores) && s.stores[sh+1] == s.stores[sh] {
+			w = "shard " + strconv.Itoa(sh) + " (" + w + ")"
+		}
+		if !slices.Contains(out, w) {
+			out = append(out, w)
+		}
+	}
+	return list(out)
+}
+
+// storeWords names a store in a sentence: "store abuse", or "the main
+// store" for topology.store.
+func storeWords(name string) string {
+	if name == "" {
+		return "the main store"
+	}
+	return "store " + scenarios.Escape(name)
+}
+
+// shardStores is the store of each shard when some shard is of a named
+// store, else nil.
+func shardStores(shards []sim.ShardResult) []string {
+	if !slices.ContainsFunc(shards, func(s sim.ShardResult) bool { return s.Store != "" }) {
+		return nil
+	}
+	out := make([]string, len(shards))
+	for i, s := range shards {
+		out[i] = s.Store
+	}
+	return out
 }
 
 // replicas names the replicas of the step, each once: "replica 2",

@@ -4,15 +4,19 @@ import (
 	"cmp"
 	"fmt"
 	"slices"
+	"strings"
 	"time"
 
 	"github.com/rlsim/rlsim/report/textlayout"
+	"github.com/rlsim/rlsim/scenarios"
 	"github.com/rlsim/rlsim/sim"
 )
 
 // realStore reports whether topo's store has shards, a capacity, a memory or
 // changes: the run then has a table of its shards.
-func realStore(topo *sim.Topology) bool { return topo != nil && topo.Store.Real() }
+func realStore(topo *sim.Topology) bool {
+	return topo != nil && (topo.Store.Real() || len(topo.Stores) > 0)
+}
 
 // storePhrase says the store's shards, capacity, queue and memory in a few
 // words: ", 4 shards of 2000 calls/s, queue 500, 1000000 bytes allkeys-lru".
@@ -60,10 +64,10 @@ var shardDrop = []string{"bytes", "p50", "keys", "mean wait", "refused writes", 
 // queue, latency and memory; nil unless the store has shards, a capacity or
 // a memory.
 func shardTable(r sim.Result, topo *sim.Topology) *textlayout.Table {
-	if !realStore(topo) {
+	if !realStore(topo) && !slices.ContainsFunc(r.Lanes, func(l sim.LaneResult) bool { return l.Topology != nil && len(l.Topology.Shards) > 0 }) {
 		return nil
 	}
-	mem := topo.Store.MaxMemory > 0
+	mem := topo.Store.MaxMemory > 0 || slices.ContainsFunc(r.Lanes, func(l sim.LaneResult) bool { return l.Topology != nil && hasMemory(l.Topology.Shards) })
 	t := &textlayout.Table{Head: []string{"lane", "shard", "calls", "refused", "timed out", "peak queue", "mean wait", "p50", "p99", "keys", "bytes"}}
 	if mem {
 		t.Head = append(t.Head, "evicted", "refused writes")
@@ -78,7 +82,7 @@ func shardTable(r sim.Result, topo *sim.Topology) *textlayout.Table {
 			if i == 0 {
 				name = fleetLaneName(l)
 			}
-			row := []string{name, fmt.Sprint(i), count(s.Calls), count(s.Refused), count(s.TimedOut), fmt.Sprint(s.PeakQueue),
+			row := []string{name, shardCell(i, s), count(s.Calls), count(s.Refused), count(s.TimedOut), fmt.Sprint(s.PeakQueue),
 				FormatDuration(time.Duration(s.MeanWait * 1e9)), dash(s.Latency.Count, FormatDuration(s.Latency.P50)),
 				dash(s.Latency.Count, FormatDuration(s.Latency.P99)), count(s.KeysPeak), count(s.MemoryPeak)}
 			if mem {
@@ -93,6 +97,20 @@ func shardTable(r sim.Result, topo *sim.Topology) *textlayout.Table {
 	return t
 }
 
+// shardCell names shard i in the table: "1", or "1 (abuse)" on a named store.
+func shardCell(i int, s sim.ShardResult) string {
+	if s.Store != "" {
+		return fmt.Sprintf("%d (%s)", i, scenarios.Escape(s.Store))
+	}
+	return fmt.Sprint(i)
+}
+
+// hasMemory reports whether some shard counted evictions or refused writes
+// (a store with a maxmemory).
+func hasMemory(shards []sim.ShardResult) bool {
+	return slices.ContainsFunc(shards, func(s sim.ShardResult) bool { return s.Evictions+s.RefusedWrites > 0 })
+}
+
 // storeFindings says what the store's shards and memory did, lanes alike named together.
 func storeFindings(r sim.Result, topo *sim.Topology) []string {
 	if !realStore(topo) {
@@ -102,10 +120,27 @@ func storeFindings(r sim.Result, topo *sim.Topology) []string {
 	return append(out, byLanes(r, memoryFinding)...)
 }
 
-// hotShardFinding: one shard took at least twice the calls of the others on
-// average: its share, its latency and failures against theirs.
+// hotShardFinding: one shard took at least twice the calls of the others
+// of its store on average: its share, its latency and failures against
+// theirs (each store's shards told apart).
 func hotShardFinding(l sim.LaneResult) string {
-	sh := l.Topology.Shards
+	var out []string
+	for from := 0; from < len(l.Topology.Shards); {
+		to := from + 1
+		for to < len(l.Topology.Shards) && l.Topology.Shards[to].Store == l.Topology.Shards[from].Store {
+			to++
+		}
+		if s := hotShardOf(l.Topology.Shards, from, to); s != "" {
+			out = append(out, s)
+		}
+		from = to
+	}
+	return strings.Join(out, "; ")
+}
+
+// hotShardOf is hotShardFinding of the shards [from, to) of one store.
+func hotShardOf(all []sim.ShardResult, from, to int) string {
+	sh := all[from:to]
 	if len(sh) < 2 {
 		return ""
 	}
@@ -127,8 +162,12 @@ func hotShardFinding(l sim.LaneResult) string {
 		}
 	}
 	h := sh[hot]
-	s := fmt.Sprintf("shard %d of %d took %s of the store calls (%d of %d), its p99 latency %s against at most %s on the others, its queue at most %d",
-		hot, len(sh), percent(h.Calls, total), h.Calls, total, FormatDuration(h.Latency.P99), FormatDuration(p99), h.PeakQueue)
+	whose := "the store"
+	if h.Store != "" {
+		whose = storeWords(h.Store) + "'s"
+	}
+	s := fmt.Sprintf("shard %d of %d took %s of %s calls (%d of %d), its p99 latency %s against at most %s on the others, its queue at most %d",
+		from+hot, len(sh), percent(h.Calls, total), whose, h.Calls, total, FormatDuration(h.Latency.P99), FormatDuration(p99), h.PeakQueue)
 	if failed := h.TimedOut + h.Refused; failed > 0 {
 		s += fmt.Sprintf("; %d of its calls failed (%d timed out, %d refused)", failed, h.TimedOut, h.Refused)
 	}
@@ -177,10 +216,12 @@ func storeDownSpans(topo *sim.Topology) []sim.Outage {
 
 // storeFullWords says which of lane l's store calls failed for its queue or
 // its memory, for the findings' reasons the store was unavailable.
-func storeFullWords(l sim.LaneResult) []string {
+func storeFullWords(l sim.LaneResult, store string) []string {
 	var queue, mem int64
 	for _, s := range l.Topology.Shards {
-		queue, mem = queue+s.QueueFull, mem+s.RefusedWrites
+		if s.Store == store {
+			queue, mem = queue+s.QueueFull, mem+s.RefusedWrites
+		}
 	}
 	var out []string
 	if queue > 0 {

@@ -3,6 +3,7 @@ package report
 import (
 	"fmt"
 	"io"
+	"strings"
 
 	"github.com/rlsim/rlsim/report/textlayout"
 	"github.com/rlsim/rlsim/scenarios"
@@ -27,6 +28,9 @@ func topologyTables(r sim.Result, topo *sim.Topology) []titledTable {
 	var notes []string
 	for _, l := range r.Limits {
 		notes = append(notes, scenarios.Escape(l.Name)+": "+stateWords(l))
+	}
+	if own := setupNotes(r); own != nil {
+		notes = append(baseNotes(r), own...)
 	}
 	out := []titledTable{{"limits across the fleet" + fleetPhrase(topo), notes, fleetTable(r)}}
 	if t := outageTable(r); t != nil {
@@ -97,6 +101,10 @@ func routingWords(t *sim.Topology) string {
 func stateWords(l sim.Limit) string {
 	switch l.State {
 	case sim.StateShared:
+		if l.Store != "" {
+			return strings.Replace(stateWords(sim.Limit{State: l.State, OnStoreError: l.OnStoreError, LocalLimit: l.LocalLimit, Fallback: l.Fallback}),
+				"shared", "shared on "+storeWords(l.Store), 1)
+		}
 		if l.OnStoreError == sim.FailLocal && l.LocalLimit == sim.LocalDivided {
 			return fmt.Sprintf("shared, falls back to %d per %s divided over the replicas", l.Fallback.Limit, FormatDuration(l.Fallback.Window))
 		}

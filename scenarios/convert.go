@@ -130,6 +130,7 @@ func (b *builder) build(f *fileSpec, s *Scenario) {
 		c.Backend = backend(f.Backend)
 	}
 	c.Topology = b.topology(f.Topology, f.Limits, c.Limits)
+	b.laneSetups(f, c)
 	s.Checks = b.checks(f.Checks, c)
 	s.Config = c
 }

@@ -177,6 +177,9 @@ func (b *builder) variantLimit(path string, c *sim.Config, lane, i int, l varian
 	if c.Limits[i].Concurrency != 0 && l == (variantLimitSpec{}) {
 		return // {} keeps a concurrency limit as it is, the same in every lane
 	}
+	if l.places() && l.Limit == 0 && l.Window == nil && l.Burst == nil {
+		return // its placement alone (laneSetups): the chain's policy
+	}
 	p := c.Limits[i].Policy
 	if l.Limit != 0 {
 		p.Limit = l.Limit
@@ -313,6 +316,7 @@ func lanesToFile(c *sim.Config) []laneSpec {
 			}
 			laneOptionsToFile(v.Options, &ls)
 			productsToFile(v.Product, &ls)
+			laneSetupToFile(v, &ls)
 		}
 		out = append(out, ls)
 	}
@@ -321,7 +325,7 @@ func lanesToFile(c *sim.Config) []laneSpec {
 
 // MarshalYAML writes a lane that is only an algorithm as its name alone.
 func (l laneSpec) MarshalYAML() (any, error) {
-	if l.Name == "" && len(l.Limits) == 0 && l.AIMD == nil && l.Throttle == nil && l.Vegas == nil && l.Gradient2 == nil && l.Partitions == nil && !l.hasProduct() && laneOptions(l).None() {
+	if l.Name == "" && len(l.Limits) == 0 && l.Topology == nil && l.AIMD == nil && l.Throttle == nil && l.Vegas == nil && l.Gradient2 == nil && l.Partitions == nil && !l.hasProduct() && laneOptions(l).None() {
 		return l.Algorithm, nil
 	}
 	type long laneSpec // without this method

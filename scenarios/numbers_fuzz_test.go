@@ -51,7 +51,7 @@ func numberPatterns() []string {
 // field with a valid value, and for each pattern the first path they write it at.
 func numberBases(t testing.TB) (map[string][]byte, map[string]string, map[string]string) {
 	srcs, paths, in := map[string][]byte{}, map[string]string{}, map[string]string{}
-	for _, name := range []string{"comparison.yaml", "contention.yaml", "products.yaml", "health.yaml", "concurrency.yaml"} {
+	for _, name := range []string{"comparison.yaml", "contention.yaml", "products.yaml", "health.yaml", "concurrency.yaml", "contract.yaml"} {
 		src, err := os.ReadFile(filepath.Join("testdata", "numbers", name))
 		if err != nil {
 			t.Fatal(err)

@@ -57,6 +57,7 @@ type limitSpec struct {
 	SyncInterval *Duration     `yaml:"sync_interval,omitempty" check:"positive" doc:"state synced: how often each replica pushes its admissions to the store and pulls the global state (required for synced, at least 1ms)"`
 	OnStoreError string        `yaml:"on_store_error,omitempty" enum:"fail_mode" doc:"state shared: what the limit decides when the store fails (outage or timeout): open (admit), closed (refuse) or local (decide on the fallback policy, per replica) (default open)"`
 	Fallback     *fallbackSpec `yaml:"fallback,omitempty" doc:"on_store_error local: the policy each replica enforces alone while the store fails, whole or divided over the current replica count"`
+	Store        string        `yaml:"store,omitempty" doc:"state shared: the store the limit keeps its state in, by its name in topology.stores (a separate store for abuse limits); the shared limits counting one client group are on one store (default topology.store)"`
 }
 
 type fallbackSpec struct {
@@ -67,12 +68,13 @@ type fallbackSpec struct {
 }
 
 type topologySpec struct {
-	Replicas   *int          `yaml:"replicas,omitempty" check:"positive" doc:"replicas behind the load balancer from the start (default 1; at most 1000)"`
-	Autoscaler []replicaStep `yaml:"autoscaler,omitempty" doc:"later fleet sizes, in time order: from at on, count replicas (a replica that leaves takes its local state with it, one that joins starts with none)"`
-	Routing    string        `yaml:"routing,omitempty" enum:"routing" doc:"how the load balancer picks a replica for each attempt: round_robin, random (seeded) or hash (sticky by hash_key, modulo the current count) (default round_robin)"`
-	HashKey    string        `yaml:"hash_key,omitempty" enum:"key" doc:"routing hash: the key hashed (default ip)"`
-	Store      *storeSpec    `yaml:"store,omitempty" doc:"the store of shared and synced limits (default atomic, instantaneous, never down)"`
-	Health     *healthSpec   `yaml:"health,omitempty" doc:"the load balancer's health check: a probe to every replica every interval, through its chain (every limit that counts requests to the endpoint counts it); a replica leaves the rotation after unhealthy_after failed probes in a row (refused: 429 or 503) and returns after healthy_after passed ones; with none in the rotation every request gets 503 (default none: every replica always in the rotation)"`
+	Replicas   *int             `yaml:"replicas,omitempty" check:"positive" doc:"replicas behind the load balancer from the start (default 1; at most 1000)"`
+	Autoscaler []replicaStep    `yaml:"autoscaler,omitempty" doc:"later fleet sizes, in time order: from at on, count replicas (a replica that leaves takes its local state with it, one that joins starts with none)"`
+	Routing    string           `yaml:"routing,omitempty" enum:"routing" doc:"how the load balancer picks a replica for each attempt: round_robin, random (seeded) or hash (sticky by hash_key, modulo the current count) (default round_robin)"`
+	HashKey    string           `yaml:"hash_key,omitempty" enum:"key" doc:"routing hash: the key hashed (default ip)"`
+	Store      *storeSpec       `yaml:"store,omitempty" doc:"the store of shared and synced limits (default atomic, instantaneous, never down)"`
+	Stores     []namedStoreSpec `yaml:"stores,omitempty" doc:"stores of their own for the shared limits that name one (store: on the limit), each with its own latency, timeout, capacity, queue, shards, memory, outages and changes, its own phases and shards in the results; the breaker, refusal cache, leases, atomic check, restarts and partitions are topology.store's, for every store (default none; at most 8)"`
+	Health     *healthSpec      `yaml:"health,omitempty" doc:"the load balancer's health check: a probe to every replica every interval, through its chain (every limit that counts requests to the endpoint counts it); a replica leaves the rotation after unhealthy_after failed probes in a row (refused: 429 or 503) and returns after healthy_after passed ones; with none in the rotation every request gets 503 (default none: every replica always in the rotation)"`
 }
 
 type healthSpec struct {
@@ -138,6 +140,29 @@ type latencySpec struct {
 	Distribution string    `yaml:"distribution,omitempty" enum:"service" doc:"constant or exponential (default constant)"`
 }
 
+// namedStoreSpec is a store of its own (topology.stores): the settings of
+// storeSpec a store has alone.
+type namedStoreSpec struct {
+	Name       string            `yaml:"name" required:"true" doc:"the name the limits give in store: lower case letters, digits, _ and -, starting with a letter, at most 32 bytes"`
+	Latency    *latencySpec      `yaml:"latency,omitempty" doc:"round-trip time of one call to this store (default 0: instantaneous)"`
+	Timeout    *Duration         `yaml:"timeout,omitempty" check:"positive" doc:"the most a decision waits for this store (default none)"`
+	Outages    []outageSpec      `yaml:"outages,omitempty" doc:"intervals in which every call to this store fails at once, in time order (without flush: restarts are topology.store's)"`
+	Shards     *int              `yaml:"shards,omitempty" check:"positive" doc:"shards this store's keys are spread over (default 1; at most 64)"`
+	Capacity   float64           `yaml:"capacity,omitempty" check:"positive" doc:"calls per second each of its shards serves (default unbounded)"`
+	Service    string            `yaml:"service,omitempty" enum:"service" doc:"the service time's distribution: constant or exponential (default constant)"`
+	QueueLimit *int              `yaml:"queue_limit,omitempty" check:"positive" doc:"calls that may wait at one of its shards (default unbounded)"`
+	Changes    []storeChangeSpec `yaml:"changes,omitempty" doc:"this store's latency, capacity and availability over time, in time order"`
+	MaxMemory  int64             `yaml:"maxmemory,omitempty" check:"positive" doc:"bytes each of its shards holds of the limits' keys (default unbounded)"`
+	Eviction   string            `yaml:"eviction,omitempty" enum:"eviction" doc:"a write past maxmemory: noeviction or allkeys-lru (default noeviction)"`
+}
+
+// laneTopologySpec is a lane's own contract with its stores: each field left
+// out keeps the topology section's.
+type laneTopologySpec struct {
+	Store  *storeSpec        `yaml:"store,omitempty" doc:"the lane's own topology.store: each field given replaces the topology section's, each left out keeps it (default the topology section's)"`
+	Stores *[]namedStoreSpec `yaml:"stores,omitempty" doc:"the lane's own named stores, replacing the topology section's ([] for none) (default the topology section's)"`
+}
+
 type outageSpec struct {
 	From *Duration `yaml:"from" required:"true" check:"nonneg" doc:"when the store goes down"`
 	To   *Duration `yaml:"to" required:"true" check:"positive" doc:"when it is back"`
@@ -167,6 +192,7 @@ type laneSpec struct {
 	AWSQuota       *awsQuotaSpec        `yaml:"aws_quota,omitempty" doc:"an aws_quota lane's usage plan quota, in API Gateway's words (docs/products.md)"`
 	AWSWAF         *awsWAFSpec          `yaml:"aws_waf,omitempty" doc:"an aws_waf lane's rate-based rule, in AWS WAF's words (docs/products.md)"`
 	Cloudflare     *cloudflareSpec      `yaml:"cloudflare,omitempty" doc:"a cloudflare lane's rate limiting rule, in Cloudflare's words (docs/products.md)"`
+	Topology       *laneTopologySpec    `yaml:"topology,omitempty" doc:"the lane's own stores, the same traffic through another contract: store and stores, each field left out keeping the topology section's (which the file needs)"`
 	// The lane options (sim.LaneOptions), written beside the name and algorithm.
 	Penalty  bool      `yaml:"penalty,omitempty" doc:"true: refused requests count against the limit, as HAProxy tracking before deny and Envoy's global rate limit service do, so a client that keeps retrying stays locked out (default false)"`
 	Ban      *Duration `yaml:"ban,omitempty" check:"positive" doc:"after a refusal the key is refused for this long whatever its rate, as Cloudflare's mitigation timeout (default none)"`
@@ -188,6 +214,15 @@ type variantLimitSpec struct {
 	Limit  int64     `yaml:"limit,omitempty" check:"positive" doc:"cost units admitted per window in this lane (default the chain's)"`
 	Window *Duration `yaml:"window,omitempty" check:"positive" doc:"the window in this lane (default the chain's)"`
 	Burst  *int64    `yaml:"burst,omitempty" check:"nonneg" doc:"largest burst in this lane, 0 for the limit (default the chain's)"`
+	// The lane's own placement of the limit (with a topology): a state given
+	// starts the placement afresh; without one each field given replaces the
+	// chain's.
+	State        string        `yaml:"state,omitempty" enum:"state" doc:"where the limit's state lives in this lane: local, shared or synced; given, the chain's other placement fields are not kept (default the chain's)"`
+	LocalLimit   string        `yaml:"local_limit,omitempty" enum:"local_limit" doc:"state local: full or divided in this lane (default the chain's)"`
+	SyncInterval *Duration     `yaml:"sync_interval,omitempty" check:"positive" doc:"state synced: the sync interval in this lane (default the chain's)"`
+	OnStoreError string        `yaml:"on_store_error,omitempty" enum:"fail_mode" doc:"state shared: open, closed or local in this lane (default the chain's)"`
+	Fallback     *fallbackSpec `yaml:"fallback,omitempty" doc:"on_store_error local: the lane's own fallback policy (default the chain's)"`
+	Store        string        `yaml:"store,omitempty" doc:"state shared: the store, by its name in the lane's stores, the limit keeps its state in in this lane (default the chain's)"`
 }
 
 type overrideSpec struct {

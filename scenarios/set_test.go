@@ -83,7 +83,7 @@ func TestSetErrorsNameTheFileAndTheFlag(t *testing.T) {
 		{"a value the field refuses", []string{"limits[0].limit=abc"},
 			[]string{`f.yaml (--set limits[0].limit=abc): limits[0].limit: want a whole number, got "abc"`}},
 		{"an unknown field", []string{"limits[0].limt=3"},
-			[]string{`f.yaml (--set limits[0].limt=3): limits[0].limt: unknown field; did you mean "limit"? (fields here: name, key, limit, concurrency, window, burst, headers, enforce, endpoint, changes, state, local_limit, sync_interval, on_store_error, fallback)`}},
+			[]string{`f.yaml (--set limits[0].limt=3): limits[0].limt: unknown field; did you mean "limit"? (fields here: name, key, limit, concurrency, window, burst, headers, enforce, endpoint, changes, state, local_limit, sync_interval, on_store_error, fallback, store)`}},
 		{"an entry the list lacks", []string{"clients[2].count=1"},
 			[]string{"f.yaml (--set clients[2].count=1): clients[2]: no such entry: the list has 2"}},
 		{"a field under a value", []string{"limits[0].window.x=1"},

@@ -46,40 +46,45 @@ func (b *builder) topology(ts *topologySpec, specs []limitSpec, limits []sim.Lim
 			b.addf("topology.hash_key", "is only used with routing hash")
 		}
 	}
-	if st := ts.Store; st != nil {
-		if st.Latency != nil {
-			t.Store.Latency = sim.Service{Mean: durOr(st.Latency.Mean, 0)}
-			if st.Latency.Distribution != "" {
-				t.Store.Latency.Kind, _ = sim.ParseService(st.Latency.Distribution)
-			}
-		}
-		t.Store.Racy = st.Atomic != nil && !*st.Atomic
-		t.Store.Timeout = durOr(st.Timeout, 0)
-		for _, o := range st.Outages {
-			t.Store.Outages = append(t.Store.Outages, sim.Outage{From: durOr(o.From, 0), To: durOr(o.To, 0), Flush: o.Flush})
-		}
-		for _, r := range st.Restarts {
-			t.Store.Restarts = append(t.Store.Restarts, durOr(r.At, 0))
-		}
-		for _, p := range st.Partitions {
-			t.Store.Partitions = append(t.Store.Partitions, sim.Partition{From: durOr(p.From, 0), To: durOr(p.To, 0),
-				Replicas: p.Replicas, Hung: p.Kind == "hung"})
-		}
-		if bs := st.Breaker; bs != nil {
-			t.Store.Breaker = sim.Breaker{Failures: bs.Failures, Window: durOr(bs.Window, 0), Cooldown: durOr(bs.Cooldown, 0), Probes: 1}
-			if bs.Probes != 0 {
-				t.Store.Breaker.Probes = bs.Probes
-			}
-		}
-		t.Store.RefusalCache = st.RefusalCache
-		t.Store.Lease = st.Lease
-		storeSystem(b, st, &t.Store)
+	if ts.Store != nil {
+		t.Store = b.store("topology.store", ts.Store)
 	}
+	t.Stores = b.namedStores("topology.stores", ts.Stores)
 	if h := ts.Health; h != nil {
 		t.Health = &sim.HealthCheck{Endpoint: h.Endpoint, Interval: durOr(h.Interval, 0),
 			UnhealthyAfter: intOr(h.UnhealthyAfter, 0), HealthyAfter: intOr(h.HealthyAfter, 0)}
 	}
 	return t
+}
+
+// store turns st, written at path, into sim's store.
+func (b *builder) store(path string, st *storeSpec) sim.Store {
+	var s sim.Store
+	if st.Latency != nil {
+		s.Latency = latency(st.Latency)
+	}
+	s.Racy = st.Atomic != nil && !*st.Atomic
+	s.Timeout = durOr(st.Timeout, 0)
+	for _, o := range st.Outages {
+		s.Outages = append(s.Outages, sim.Outage{From: durOr(o.From, 0), To: durOr(o.To, 0), Flush: o.Flush})
+	}
+	for _, r := range st.Restarts {
+		s.Restarts = append(s.Restarts, durOr(r.At, 0))
+	}
+	for _, p := range st.Partitions {
+		s.Partitions = append(s.Partitions, sim.Partition{From: durOr(p.From, 0), To: durOr(p.To, 0),
+			Replicas: p.Replicas, Hung: p.Kind == "hung"})
+	}
+	if bs := st.Breaker; bs != nil {
+		s.Breaker = sim.Breaker{Failures: bs.Failures, Window: durOr(bs.Window, 0), Cooldown: durOr(bs.Cooldown, 0), Probes: 1}
+		if bs.Probes != 0 {
+			s.Breaker.Probes = bs.Probes
+		}
+	}
+	s.RefusalCache = st.RefusalCache
+	s.Lease = st.Lease
+	storeSystem(b, path, st, &s)
+	return s
 }
 
 func intOr(p *int, def int) int {
@@ -92,9 +97,9 @@ func intOr(p *int, def int) int {
 // placement sets a limit's topology fields, reporting those its state does not use.
 func (b *builder) placement(ls *limitSpec, path string, l *sim.Limit, topology bool) {
 	written := map[string]bool{"state": ls.State != "", "local_limit": ls.LocalLimit != "",
-		"sync_interval": ls.SyncInterval != nil, "on_store_error": ls.OnStoreError != "", "fallback": ls.Fallback != nil}
+		"sync_interval": ls.SyncInterval != nil, "on_store_error": ls.OnStoreError != "", "fallback": ls.Fallback != nil, "store": ls.Store != ""}
 	if !topology {
-		for _, f := range []string{"state", "local_limit", "sync_interval", "on_store_error", "fallback"} {
+		for _, f := range []string{"state", "local_limit", "sync_interval", "on_store_error", "fallback", "store"} {
 			if written[f] {
 				b.addf(path+"."+f, "is only used with a topology section (replicas and a store)")
 			}
@@ -109,10 +114,10 @@ func (b *builder) placement(ls *limitSpec, path string, l *sim.Limit, topology b
 	}
 	uses := map[sim.StateKind][]string{
 		sim.StateLocal:  {"local_limit"},
-		sim.StateShared: {"on_store_error", "fallback"},
+		sim.StateShared: {"on_store_error", "fallback", "store"},
 		sim.StateSynced: {"sync_interval"},
 	}[l.State]
-	for _, f := range []string{"local_limit", "sync_interval", "on_store_error", "fallback"} {
+	for _, f := range []string{"local_limit", "sync_interval", "on_store_error", "fallback", "store"} {
 		if written[f] && !contains(uses, f) {
 			b.addf(path+"."+f, "is not used by state %s (it uses %s)", l.State, strings.Join(uses, ", "))
 		}
@@ -121,6 +126,7 @@ func (b *builder) placement(ls *limitSpec, path string, l *sim.Limit, topology b
 		l.LocalLimit, _ = sim.ParseLocalLimit(ls.LocalLimit)
 	}
 	l.SyncInterval = durOr(ls.SyncInterval, 0)
+	l.Store = ls.Store
 	if ls.OnStoreError != "" {
 		l.OnStoreError, _ = sim.ParseFailMode(ls.OnStoreError)
 	}
@@ -170,28 +176,8 @@ func topologyToFile(t *sim.Topology) *topologySpec {
 	if t.Routing == sim.RoutingHash {
 		ts.HashKey = t.HashKey.String()
 	}
-	st := &storeSpec{Timeout: optDur(t.Store.Timeout)}
-	atomic := !t.Store.Racy
-	st.Atomic = &atomic
-	if t.Store.Latency != (sim.Service{}) {
-		st.Latency = &latencySpec{Mean: dur(t.Store.Latency.Mean), Distribution: t.Store.Latency.Kind.String()}
-	}
-	for _, o := range t.Store.Outages {
-		st.Outages = append(st.Outages, outageSpec{From: dur(o.From), To: dur(o.To), Flush: o.Flush})
-	}
-	for _, at := range t.Store.Restarts {
-		st.Restarts = append(st.Restarts, restartSpec{At: dur(at)})
-	}
-	for _, p := range t.Store.Partitions {
-		kind := map[bool]string{false: "refused", true: "hung"}[p.Hung]
-		st.Partitions = append(st.Partitions, partitionSpec{From: dur(p.From), To: dur(p.To), Replicas: p.Replicas, Kind: kind})
-	}
-	if b := t.Store.Breaker; b.Failures > 0 {
-		st.Breaker = &breakerSpec{Failures: b.Failures, Window: dur(b.Window), Cooldown: dur(b.Cooldown), Probes: b.Probes}
-	}
-	st.RefusalCache, st.Lease = t.Store.RefusalCache, t.Store.Lease
-	storeSystemToFile(t.Store, st)
-	ts.Store = st
+	ts.Store = storeToFile(t.Store)
+	ts.Stores = namedStoresToFile(t.Stores)
 	if h := t.Health; h != nil {
 		ts.Health = &healthSpec{Endpoint: h.Endpoint, Interval: optDur(h.Interval)}
 		if n := h.UnhealthyAfter; n != 0 {
@@ -202,6 +188,32 @@ func topologyToFile(t *sim.Topology) *topologySpec {
 		}
 	}
 	return ts
+}
+
+// storeToFile writes s as the file's store section.
+func storeToFile(s sim.Store) *storeSpec {
+	st := &storeSpec{Timeout: optDur(s.Timeout)}
+	atomic := !s.Racy
+	st.Atomic = &atomic
+	if s.Latency != (sim.Service{}) {
+		st.Latency = &latencySpec{Mean: dur(s.Latency.Mean), Distribution: s.Latency.Kind.String()}
+	}
+	for _, o := range s.Outages {
+		st.Outages = append(st.Outages, outageSpec{From: dur(o.From), To: dur(o.To), Flush: o.Flush})
+	}
+	for _, at := range s.Restarts {
+		st.Restarts = append(st.Restarts, restartSpec{At: dur(at)})
+	}
+	for _, p := range s.Partitions {
+		kind := map[bool]string{false: "refused", true: "hung"}[p.Hung]
+		st.Partitions = append(st.Partitions, partitionSpec{From: dur(p.From), To: dur(p.To), Replicas: p.Replicas, Kind: kind})
+	}
+	if b := s.Breaker; b.Failures > 0 {
+		st.Breaker = &breakerSpec{Failures: b.Failures, Window: dur(b.Window), Cooldown: dur(b.Cooldown), Probes: b.Probes}
+	}
+	st.RefusalCache, st.Lease = s.RefusalCache, s.Lease
+	storeSystemToFile(s, st)
+	return st
 }
 
 // placementToFile writes l's topology fields into ls.
@@ -216,6 +228,7 @@ func placementToFile(l sim.Limit, ls *limitSpec, topology bool) {
 	case sim.StateSynced:
 		ls.SyncInterval = dur(l.SyncInterval)
 	case sim.StateShared:
+		ls.Store = l.Store
 		ls.OnStoreError = l.OnStoreError.String()
 		if l.OnStoreError == sim.FailLocal {
 			ls.Fallback = &fallbackSpec{Limit: l.Fallback.Limit, Window: dur(l.Fallback.Window), Burst: l.Fallback.Burst,
@@ -235,21 +248,37 @@ func Warnings(s *Scenario) Errors {
 	}
 	b := &builder{errs: &errorList{file: s.File}, lines: sourceLines(s.Source), bad: map[string]bool{}}
 	for i, l := range c.Limits {
-		if l.LocalLimit != sim.LocalDivided {
+		dividedWarnings(b, fmt.Sprintf("limits[%d]", i), l.Placement(), l.Policy, c.Topology.Replicas)
+	}
+	for v, lane := range c.Variants {
+		if lane.Placements == nil {
 			continue
 		}
-		path, p := fmt.Sprintf("limits[%d].local_limit", i), l.Policy
-		if l.State == sim.StateShared {
-			path, p = fmt.Sprintf("limits[%d].fallback.divided", i), l.Fallback
-		}
-		if msg := dividedWarning(p, c.Topology.Replicas); msg != "" {
-			b.errs.add(b.line(path), path, "warning: "+msg)
+		for i, p := range *lane.Placements {
+			if i < len(c.Limits) && p != c.Limits[i].Placement() {
+				dividedWarnings(b, fmt.Sprintf("lanes[%d].limits[%d]", v, i), p, c.Limits[i].Policy, c.Topology.Replicas)
+			}
 		}
 	}
 	if err := b.errs.err(); err != nil {
 		return err.(Errors)
 	}
 	return nil
+}
+
+// dividedWarnings adds, for a limit placed as pl at path (policy p), the
+// warning of its divided limit or fallback, if any.
+func dividedWarnings(b *builder, path string, pl sim.Placement, p algorithms.Policy, steps []sim.ReplicaStep) {
+	if pl.LocalLimit != sim.LocalDivided {
+		return
+	}
+	path += ".local_limit"
+	if pl.State == sim.StateShared {
+		path, p = strings.TrimSuffix(path, ".local_limit")+".fallback.divided", pl.Fallback
+	}
+	if msg := dividedWarning(p, steps); msg != "" {
+		b.errs.add(b.line(path), path, "warning: "+msg)
+	}
 }
 
 // dividedWarning tells what policy p divided over the most replicas of steps

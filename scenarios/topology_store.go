@@ -4,8 +4,8 @@ import "github.com/rlsim/rlsim/sim"
 
 // storeSystem sets a store's shards, capacity, queue, changes and memory from
 // st, reporting the fields given without the one they qualify.
-func storeSystem(b *builder, st *storeSpec, s *sim.Store) {
-	const path = "topology.store."
+func storeSystem(b *builder, path string, st *storeSpec, s *sim.Store) {
+	path += "."
 	if st.Capacity == 0 && st.Service != "" {
 		b.addf(path+"service", "is only used with a capacity")
 	}

@@ -126,9 +126,10 @@ func checkBuild(ck *checker, c Config) {
 			}
 			// A fallback is built only when the store fails: build it here too,
 			// so that what validate accepts, run can start.
-			if l := c.Limits[i]; c.Topology != nil && l.State == StateShared && l.OnStoreError == FailLocal {
-				if _, err := newDecider(c.laneConfig(li).ruleOf(kind, i), l.Fallback, 0); err != nil {
-					report(fmt.Sprintf("limits[%d].fallback", i), err)
+			lc := c.laneConfig(li)
+			if l := lc.Limits[i]; lc.Topology != nil && l.State == StateShared && l.OnStoreError == FailLocal {
+				if _, err := newDecider(lc.ruleOf(kind, i), l.Fallback, 0); err != nil {
+					report(fallbackPath(c, li, i), err)
 				}
 			}
 		}
@@ -192,4 +193,13 @@ func (c *Config) policy(lane, i int) algorithms.Policy {
 		return c.Overrides[j].Policy
 	}
 	return c.Limits[i].Policy
+}
+
+// fallbackPath is the path of limit i's fallback as lane li places it: the
+// lane's own placement's, or the chain's.
+func fallbackPath(c Config, li, i int) string {
+	if li < len(c.Variants) && c.Variants[li].Placements != nil {
+		return fmt.Sprintf("variants[%d].limits[%d].fallback", li, i)
+	}
+	return fmt.Sprintf("limits[%d].fallback", i)
 }

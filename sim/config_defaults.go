@@ -45,6 +45,12 @@ func (c Config) withDefaults() Config {
 		}
 	}
 	c.Topology = c.Topology.WithHealthDefaults()
+	if slices.ContainsFunc(c.Variants, func(v Variant) bool { return v.Topology != nil }) {
+		c.Variants = slices.Clone(c.Variants) // the caller's are not changed
+		for i := range c.Variants {
+			c.Variants[i].Topology = c.Variants[i].Topology.WithHealthDefaults()
+		}
+	}
 	return c
 }
 

@@ -64,7 +64,7 @@ func (c Config) EstimateEvents() int64 {
 		// one event per client, even if few of them ever send.
 		e += max(mine+heard+base, float64(c.clients()))
 	}
-	e += c.topologyEvents(attempts) * float64(c.chainLanes())
+	e += c.fleetEvents(attempts)
 	if !(e <= 1<<62) { // NaN too: an estimate that cannot be made is over every budget
 		return 1 << 62
 	}

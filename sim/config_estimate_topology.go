@@ -1,5 +1,7 @@
 package sim
 
+import "slices"
+
 // topologyEvents is about how many events a topology adds to one lane whose
 // attempts make attempts (see EstimateEvents), counting the rebuild of a
 // divided local limit's or fallback's tables at each autoscaler step as one
@@ -25,7 +27,7 @@ func (c Config) topologyEvents(attempts float64) float64 {
 			e += float64((c.Duration + c.Drain) / l.SyncInterval)
 		}
 	}
-	if shared && t.Store.takesTime() {
+	if shared && (t.Store.takesTime() || slices.ContainsFunc(t.Stores, func(n NamedStore) bool { return n.Store.takesTime() })) {
 		perCall := 2.0
 		if t.Store.Racy {
 			perCall = 3
@@ -33,6 +35,21 @@ func (c Config) topologyEvents(attempts float64) float64 {
 		e += attempts * perCall
 	}
 	return e + float64(len(t.Replicas)) + c.lossEvents() + c.probeEvents(most)
+}
+
+// fleetEvents is topologyEvents over the lanes that decide the chain: each
+// lane with a contract of its own (Variant.Topology, Placements) by its own.
+func (c Config) fleetEvents(attempts float64) float64 {
+	if !slices.ContainsFunc(c.Variants, Variant.ownSetup) {
+		return c.topologyEvents(attempts) * float64(c.chainLanes())
+	}
+	var e float64
+	for i, k := range c.Lanes {
+		if _, ok := c.chainKind(k); ok {
+			e += c.laneConfig(i).topologyEvents(attempts)
+		}
+	}
+	return e
 }
 
 // lossEvents is the store's restarts.

@@ -111,6 +111,7 @@ func checkTopology(ck *checker, c Config) {
 	for i, l := range c.Limits {
 		checkPlacement(ck, fmt.Sprintf("limits[%d]", i), l)
 	}
+	checkNamedStores(ck, c)
 }
 
 func checkStore(ck *checker, path string, s Store) {

@@ -97,6 +97,10 @@ func (c Config) validate(ck checker) error {
 	checkTopology(&ck, c)
 	checkCaps(&ck, c)
 	checkTopologyCaps(&ck, c)
+	checkLaneSetups(&ck, c)
+	if len(ck.errs) == 0 {
+		checkStoresPerClient(&ck, c)
+	}
 	if len(ck.errs) == 0 {
 		checkBuild(&ck, c)
 	}

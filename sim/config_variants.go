@@ -86,10 +86,20 @@ func (c *Config) laneConfig(i int) *Config {
 		return c
 	}
 	v := c.Variants[i]
-	if v.AIMD == nil && v.Throttle == nil && v.Vegas == nil && v.Gradient2 == nil && v.Partitions == nil && v.Options.None() && v.Product == (ProductSettings{}) {
+	if v.AIMD == nil && v.Throttle == nil && v.Vegas == nil && v.Gradient2 == nil && v.Partitions == nil && v.Options.None() && v.Product == (ProductSettings{}) &&
+		!v.ownSetup() {
 		return c
 	}
 	lc := *c
+	if v.Topology != nil {
+		lc.Topology = v.Topology
+	}
+	if v.Placements != nil && len(*v.Placements) == len(c.Limits) {
+		lc.Limits = make([]Limit, len(c.Limits))
+		for j, l := range c.Limits {
+			lc.Limits[j] = l.placed((*v.Placements)[j])
+		}
+	}
 	lc.AIMD = overlay(c.AIMD, v.AIMD)
 	lc.Throttle = overlay(c.Throttle, v.Throttle)
 	lc.Vegas = overlay(c.Vegas, v.Vegas)
@@ -100,6 +110,9 @@ func (c *Config) laneConfig(i int) *Config {
 	lc.options, lc.product = v.Options, v.Product
 	return &lc
 }
+
+// ownSetup reports whether v runs a fleet or placements of its own.
+func (v Variant) ownSetup() bool { return v.Topology != nil || v.Placements != nil }
 
 // overlay is base with every non-zero field of over in place of its own.
 func overlay[T any](base T, over *T) T {

@@ -240,6 +240,7 @@ func diffWorld(seed uint64, shape diffShape) Config {
 	}
 	diffProducts(seed, &c)
 	diffTime(seed, &c, w)
+	diffContract(seed, &c, w)
 	return c
 }
 
@@ -577,6 +578,56 @@ func diffTopology(rnd *rand.Rand, c *Config, w time.Duration) {
 		l.SyncInterval, l.OnStoreError = w/2, FailMode(rnd.IntN(3))
 		l.Fallback = algorithms.Policy{Limit: 1 + rnd.Int64N(6), Window: w}
 	}
+}
+
+// diffContract gives, now and then, c's topology a named store holding
+// every shared limit, and one lane a contract of its own: its own breaker
+// and fail modes (Variant.Topology, Placements). It draws from a stream of
+// its own, so the rest of the world is drawn as before.
+func diffContract(seed uint64, c *Config, w time.Duration) {
+	if c.Topology == nil {
+		return
+	}
+	rnd := rand.New(rand.NewPCG(seed, 0xc047))
+	if l := &c.Limits[0]; rnd.IntN(2) == 0 && l.isRate() {
+		l.State, l.OnStoreError, l.LocalLimit = StateShared, FailMode(rnd.IntN(2)), LocalFull // a store to call, in more of the worlds
+	}
+	shared := slices.ContainsFunc(c.Limits, func(l Limit) bool { return l.State == StateShared })
+	if shared && rnd.IntN(3) != 0 {
+		st := Store{Latency: Service{Kind: ServiceKind(rnd.IntN(2)), Mean: []time.Duration{0, w / 5}[rnd.IntN(2)]},
+			Capacity: []float64{0, 40 / w.Seconds()}[rnd.IntN(2)], Timeout: []time.Duration{0, w / 3}[rnd.IntN(2)]}
+		c.Topology.Stores = []NamedStore{{Name: "abuse", Store: st}}
+		for i := range c.Limits {
+			if c.Limits[i].State == StateShared {
+				c.Limits[i].Store = "abuse"
+			}
+		}
+	}
+	lanes := c.LanesRun()
+	if len(lanes) == 0 {
+		return
+	}
+	c.Lanes = slices.Clone(lanes)
+	for len(c.Variants) < len(c.Lanes) {
+		c.Variants = append(c.Variants, Variant{})
+	}
+	i := rnd.IntN(len(c.Lanes))
+	t := *c.Topology
+	if shared {
+		t.Store.Breaker = Breaker{Failures: 1 + rnd.IntN(3), Window: w, Cooldown: w / 2, Probes: 1 + rnd.IntN(2)}
+	}
+	t.Store.RefusalCache = shared && rnd.IntN(2) == 0
+	places := make([]Placement, len(c.Limits))
+	for j, l := range c.Limits {
+		places[j] = l.Placement()
+		if l.State == StateShared {
+			places[j].OnStoreError = FailMode(rnd.IntN(3))
+			if places[j].OnStoreError != FailLocal {
+				places[j].LocalLimit = LocalFull
+			}
+		}
+	}
+	c.Variants[i].Topology, c.Variants[i].Placements = &t, &places
 }
 
 // switchSet is a setting of every switch of fastPathSwitches, by name, and
@@ -1080,4 +1131,26 @@ func FuzzFastPaths(f *testing.F) {
 			t.Fatalf("world (seed %d, shape %#x): %v\nworld: %+v", seed, shape, err, cfg)
 		}
 	})
+}
+
+// The corpus draws lanes with contracts of their own and named stores
+// (diffContract), and enough of those worlds are valid that the harness
+// holds them to the general path (it skips a world Validate refuses).
+func TestFastPathCorpusDrawsContracts(t *testing.T) {
+	var own, named int
+	for _, sc := range diffCorpus() {
+		c := diffWorld(sc[0], diffShape(sc[1]))
+		if c.Validate() != nil {
+			continue
+		}
+		if slices.ContainsFunc(c.Variants, func(v Variant) bool { return v.ownSetup() }) {
+			own++
+		}
+		if c.Topology != nil && len(c.Topology.Stores) > 0 {
+			named++
+		}
+	}
+	if own < 2 || named < 2 {
+		t.Errorf("the corpus has %d valid worlds with a lane's own contract and %d with a named store: want at least 2 of each", own, named)
+	}
 }

@@ -128,6 +128,16 @@ type LaneResult struct {
 	// Topology is what the replicas and the store did; nil without a topology
 	// and for a lane it does not apply to (a concurrency limiter).
 	Topology *TopologyResult
+	// Setup is the lane's own stores and placements (Variant.Topology and
+	// Placements), nil when it runs the Result's.
+	Setup *LaneSetup
+}
+
+// LaneSetup is a lane's own contract with its fleet: the topology it runs
+// (its stores) and its chain's limits as it places them.
+type LaneSetup struct {
+	Topology *Topology
+	Limits   []Limit
 }
 
 // LimitCount counts events for one named limit.

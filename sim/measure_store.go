@@ -2,6 +2,9 @@ package sim
 
 // ShardResult is what one shard of the store did (TopologyResult.Shards).
 type ShardResult struct {
+	// Store names the store the shard is of: "" for Topology.Store, else one
+	// of Topology.Stores.
+	Store string
 	// Calls counts the calls sent to the shard, failed ones included (a racy
 	// check's read and write count once: one call of two round trips).
 	Calls int64

@@ -373,6 +373,9 @@ func (l *lane) result() LaneResult {
 	if l.fleet != nil {
 		lr.Topology = l.fleet.topologyResult(l.cfg)
 	}
+	if l.index < len(l.cfg.Variants) && l.cfg.Variants[l.index].ownSetup() {
+		lr.Setup = &LaneSetup{Topology: l.cfg.Topology, Limits: l.cfg.Limits}
+	}
 	lr.Adaptive = l.adapt.state(len(lr.Series))
 	lr.KeyTables = slices.Concat(l.keyTables, l.keyTablesNow())
 	lr.NearLimit = l.nearLimits()

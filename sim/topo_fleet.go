@@ -55,6 +55,10 @@ type fleet struct {
 	// shardOfClient is each client's shard of the store (nil: one shard).
 	shardOfClient []uint16
 	shardStretch  []storeStretch
+	// shardBase is, with named stores, each store's first shard and last the
+	// shards' count (nil: one store); probeShard the shard probes call.
+	shardBase  []int
+	probeShard int
 }
 
 // placed is one limit of the chain in a topology.

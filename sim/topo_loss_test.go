@@ -90,14 +90,19 @@ func TestStoreRestartEqualsAFreshLimiter(t *testing.T) {
 // By hand: two replicas round robin (the attempt k goes to replica k mod
 // 2), replica 0 cut off the store in [10s, 20s): of the 100 arrivals then
 // (k = 100 … 199) the 50 on replica 0 fail closed, refused at once or, hung,
-// after the 200ms timeout; replica 1's are admitted as before.
+// after the 200ms timeout; replica 1's are admitted as before. So too on a
+// real store (a capacity: the shard store, which a named store also makes).
 func TestPartitionCutsSomeReplicas(t *testing.T) {
-	for _, hung := range []bool{false, true} {
+	for _, c := range []struct{ hung, real bool }{{false, false}, {true, false}, {false, true}, {true, true}} {
+		hung := c.hung
 		cfg := lossWorld(LaneTokenBucket)
 		cfg.Limits[0].Policy = algorithms.Policy{Limit: 1000, Window: time.Second}
 		cfg.Topology.Replicas[0].Count = 2
 		cfg.Topology.Store = Store{Timeout: 200 * time.Millisecond,
 			Partitions: []Partition{{From: 10 * time.Second, To: 20 * time.Second, Replicas: []int{0}, Hung: hung}}}
+		if c.real {
+			cfg.Topology.Store.Capacity = 1e6
+		}
 		var recs traceRecords
 		lr := mustRun(t, cfg, Options{Trace: &recs}).Lanes[0]
 		if lr.Refused != 50 || lr.Topology.StoreErrors != 50 || lr.Topology.Limits[0].Unavailable.Closed != 50 {

@@ -66,7 +66,7 @@ const (
 // real (Store.Real), else the latency store (the same answers, less work).
 func newStore(f *fleet) store {
 	seed := f.lane.cfg.Seed
-	if !f.topo.Store.Real() {
+	if !f.topo.Store.Real() && len(f.topo.Stores) == 0 {
 		return newLatencyStore(&f.topo.Store, engine.NewStream(seed, labelStore))
 	}
 	return newShardStore(f, engine.NewStream(seed, labelStore), engine.NewStream(seed, labelStore, 1))

@@ -15,8 +15,6 @@ import "time"
 // counted on that shard alone.
 type storeMemory struct {
 	f      *fleet
-	max    int64
-	evict  Eviction
 	limits []memLimit
 	shards []memShard
 }
@@ -41,6 +39,7 @@ type memLimit struct {
 // memShard is one shard's memory: per limit the head (newest) and tail
 // (oldest) of its list of keys, and its figures.
 type memShard struct {
+	cfg        *Store // its store's: MaxMemory and Eviction
 	head, tail []int32
 	used, keys int64
 	res        ShardResult
@@ -108,8 +107,7 @@ func newStoreMemory(f *fleet) *storeMemory {
 	if !f.shared {
 		return nil
 	}
-	cfg := &f.topo.Store
-	m := &storeMemory{f: f, max: cfg.MaxMemory, evict: cfg.Eviction}
+	m := &storeMemory{f: f}
 	m.limits = make([]memLimit, len(f.limits))
 	for i, lim := range f.lane.cfg.Limits {
 		if lim.State != StateShared {
@@ -126,6 +124,7 @@ func newStoreMemory(f *fleet) *storeMemory {
 	}
 	m.shards = make([]memShard, f.shardCount())
 	for s := range m.shards {
+		m.shards[s].cfg = f.storeCfg(f.storeOfShard(s))
 		m.shards[s].head = make([]int32, len(m.limits))
 		m.shards[s].tail = make([]int32, len(m.limits))
 		for i := range m.limits {

@@ -18,12 +18,12 @@ func (m *storeMemory) write(s int, c int32, t time.Duration) bool {
 			need += m.grow(i, k, s, t)
 		}
 	}
-	if m.max > 0 && sh.used+need > m.max {
-		if m.evict == EvictNone {
+	if most := sh.cfg.MaxMemory; most > 0 && sh.used+need > most {
+		if sh.cfg.Eviction == EvictNone {
 			return false
 		}
 		m.touch(s, c, t)
-		for sh.used+need > m.max {
+		for sh.used+need > most {
 			if !m.evictOne(s, c, t) {
 				return false
 			}

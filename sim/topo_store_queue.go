@@ -26,19 +26,26 @@ import (
 // memory it answers every call as latencyStore does.
 type shardStore struct {
 	f        *fleet
-	cfg      *Store
 	rtt, svc engine.Stream
+	stores   []storeState // Topology.Store, then each of Topology.Stores
+	shards   []storeShard
+	mem      *storeMemory // nil: unbounded and not counted
+}
+
+// storeState is one store's settings and its state now: its changes and
+// outages applied so far.
+type storeState struct {
+	cfg      *Store
 	downAt   int // the first outage not yet over
 	changeAt int // the first change not yet applied
 	capacity float64
 	latency  Service
 	down     bool
-	shards   []storeShard
-	mem      *storeMemory // nil: unbounded and not counted
 }
 
 // storeShard is one shard's queue and figures.
 type storeShard struct {
+	store     int             // the store it is a shard of (shardStore.stores)
 	busyUntil time.Duration   // when the last call queued is done
 	starts    []time.Duration // start times of the calls that waited, in order, from head
 	head      int
@@ -49,30 +56,47 @@ type storeShard struct {
 }
 
 func newShardStore(f *fleet, rtt, svc engine.Stream) *shardStore {
-	cfg := &f.topo.Store
-	s := &shardStore{f: f, cfg: cfg, rtt: rtt, svc: svc, capacity: cfg.Capacity, latency: cfg.Latency}
+	s := &shardStore{f: f, rtt: rtt, svc: svc}
+	for k := range f.storeCount() {
+		cfg := f.storeCfg(k)
+		s.stores = append(s.stores, storeState{cfg: cfg, capacity: cfg.Capacity, latency: cfg.Latency})
+	}
 	s.shards = make([]storeShard, f.shardCount())
+	for i := range s.shards {
+		s.shards[i].store = f.storeOfShard(i)
+		s.shards[i].res.Store = f.storeName(s.shards[i].store)
+	}
 	s.mem = newStoreMemory(f)
 	return s
 }
 
-func (s *shardStore) call(at time.Duration, _, c int32, trips int64) storeAnswer {
-	s.advance(at)
+func (s *shardStore) call(at time.Duration, replica, c int32, trips int64) storeAnswer {
 	shard := s.f.shardOf(c)
 	sh := &s.shards[shard]
+	st := &s.stores[sh.store]
+	st.advance(at)
 	if sh.res.Calls == 0 {
 		sh.latency = window.NewHistogram() // a shard no call reaches keeps none
 	}
 	sh.res.Calls++
-	if s.isDown(at) {
+	if st.isDown(at) {
 		sh.res.Refused++
 		return storeAnswer{trips: 1, failure: storeRefused}
 	}
-	read, write := s.roundTrip(), time.Duration(0)
-	if trips > 1 {
-		write = s.roundTrip()
+	if ps := s.stores[0].cfg.Partitions; len(ps) > 0 {
+		if cut, hung := cut(ps, replica, at); hung {
+			sh.res.TimedOut++
+			return storeAnswer{roundTrip: st.cfg.Timeout, trips: 1, failure: storeTimedOut}
+		} else if cut {
+			sh.res.Refused++
+			return storeAnswer{trips: 1, failure: storeRefused}
+		}
 	}
-	q1, ok := s.queue(sh, later(at, read/2))
+	read, write := s.roundTrip(st), time.Duration(0)
+	if trips > 1 {
+		write = s.roundTrip(st)
+	}
+	q1, ok := s.queue(st, sh, later(at, read/2))
 	if !ok {
 		sh.res.Refused++
 		sh.res.QueueFull++
@@ -80,14 +104,14 @@ func (s *shardStore) call(at time.Duration, _, c int32, trips int64) storeAnswer
 	}
 	var q2 time.Duration
 	if trips > 1 {
-		if q2, ok = s.queue(sh, later(at, later(later(read, q1), write/2))); !ok {
+		if q2, ok = s.queue(st, sh, later(at, later(later(read, q1), write/2))); !ok {
 			sh.res.Refused++
 			sh.res.QueueFull++
 			return storeAnswer{trips: trips, failure: storeRefused, roundTrip: later(read, q1)}
 		}
 	}
 	total := later(later(read, write), later(q1, q2))
-	if t := s.cfg.Timeout; t > 0 && total > t {
+	if t := st.cfg.Timeout; t > 0 && total > t {
 		sh.res.TimedOut++
 		sh.latency.Add(t)
 		return storeAnswer{roundTrip: t, trips: trips, failure: storeTimedOut}
@@ -102,8 +126,8 @@ func (s *shardStore) call(at time.Duration, _, c int32, trips int64) storeAnswer
 
 // queue has a call arriving at shard sh at a wait its turn and be served: it
 // returns the wait plus the service, or ok false when the queue is full.
-func (s *shardStore) queue(sh *storeShard, a time.Duration) (d time.Duration, ok bool) {
-	if s.capacity <= 0 {
+func (s *shardStore) queue(st *storeState, sh *storeShard, a time.Duration) (d time.Duration, ok bool) {
+	if st.capacity <= 0 {
 		return 0, true
 	}
 	for sh.head < len(sh.starts) && sh.starts[sh.head] <= a {
@@ -114,11 +138,11 @@ func (s *shardStore) queue(sh *storeShard, a time.Duration) (d time.Duration, ok
 		sh.head = 0
 	}
 	waiting := len(sh.starts) - sh.head
-	if s.cfg.QueueLimit > 0 && waiting >= s.cfg.QueueLimit {
+	if st.cfg.QueueLimit > 0 && waiting >= st.cfg.QueueLimit {
 		return 0, false
 	}
 	start := max(a, sh.busyUntil)
-	sh.busyUntil = later(start, s.service())
+	sh.busyUntil = later(start, s.service(st))
 	if start > a {
 		sh.starts = append(sh.starts, start)
 		sh.res.PeakQueue = max(sh.res.PeakQueue, waiting+1)
@@ -128,18 +152,18 @@ func (s *shardStore) queue(sh *storeShard, a time.Duration) (d time.Duration, ok
 	return sh.busyUntil - a, true
 }
 
-// service draws one call's service time at the current capacity.
-func (s *shardStore) service() time.Duration {
-	mean := time.Duration(float64(time.Second)/s.capacity + 0.5)
-	if s.cfg.Service == ServiceExponential {
+// service draws one call's service time at st's current capacity.
+func (s *shardStore) service(st *storeState) time.Duration {
+	mean := time.Duration(float64(time.Second)/st.capacity + 0.5)
+	if st.cfg.Service == ServiceExponential {
 		return s.svc.Exp(mean)
 	}
 	return mean
 }
 
-// roundTrip draws one round trip at the current latency, as latencyStore does.
-func (s *shardStore) roundTrip() time.Duration {
-	l := s.latency
+// roundTrip draws one round trip at st's current latency, as latencyStore does.
+func (s *shardStore) roundTrip(st *storeState) time.Duration {
+	l := st.latency
 	if l.Mean <= 0 {
 		return 0
 	}
@@ -150,7 +174,7 @@ func (s *shardStore) roundTrip() time.Duration {
 }
 
 // advance applies the changes due by t; t never goes back.
-func (s *shardStore) advance(t time.Duration) {
+func (s *storeState) advance(t time.Duration) {
 	ch := s.cfg.Changes
 	for s.changeAt < len(ch) && ch[s.changeAt].At <= t {
 		c := ch[s.changeAt]
@@ -166,7 +190,7 @@ func (s *shardStore) advance(t time.Duration) {
 }
 
 // isDown reports whether the store is down at t: in an outage, or by a change.
-func (s *shardStore) isDown(t time.Duration) bool {
+func (s *storeState) isDown(t time.Duration) bool {
 	o := s.cfg.Outages
 	for s.downAt < len(o) && o[s.downAt].To <= t {
 		s.downAt++
@@ -176,8 +200,9 @@ func (s *shardStore) isDown(t time.Duration) bool {
 
 // sync fails when the store is down; it costs no time and takes no queue.
 func (s *shardStore) sync(at time.Duration, _ int) bool {
-	s.advance(at)
-	return !s.isDown(at)
+	st := &s.stores[0]
+	st.advance(at)
+	return !st.isDown(at)
 }
 
 func (s *shardStore) account(r *TopologyResult) {

@@ -120,6 +120,34 @@ type Limit struct {
 	OnStoreError FailMode
 	// Fallback is the per-replica policy of FailLocal.
 	Fallback algorithms.Policy
+	// Store names the store a shared limit keeps its state in: one of
+	// Topology.Stores, or "" for Topology.Store. The shared limits that count
+	// one client's requests are on one store (a decision makes one call).
+	Store string
+}
+
+// Placement is where a limit's state lives in a topology: Limit's fields of
+// that name (a lane's own placement, Variant.Placements).
+type Placement struct {
+	State        StateKind
+	LocalLimit   LocalLimit
+	SyncInterval time.Duration
+	OnStoreError FailMode
+	Fallback     algorithms.Policy
+	Store        string
+}
+
+// Placement is where l's state lives.
+func (l Limit) Placement() Placement {
+	return Placement{State: l.State, LocalLimit: l.LocalLimit, SyncInterval: l.SyncInterval,
+		OnStoreError: l.OnStoreError, Fallback: l.Fallback, Store: l.Store}
+}
+
+// placed is l with its state where p puts it.
+func (l Limit) placed(p Placement) Limit {
+	l.State, l.LocalLimit, l.SyncInterval, l.OnStoreError, l.Fallback, l.Store =
+		p.State, p.LocalLimit, p.SyncInterval, p.OnStoreError, p.Fallback, p.Store
+	return l
 }
 
 // RuleChange is a rule push: from At on, limit Limits[Limit] of the chain has
@@ -178,6 +206,14 @@ type Variant struct {
 	Options LaneOptions
 	// Product is a product lane's own settings (the one of its product).
 	Product ProductSettings
+	// Topology, when set, is the lane's own fleet and stores in place of
+	// Config.Topology (which must be set): the same traffic through another
+	// contract. Only the stores may differ (Store and Stores); replicas,
+	// routing and health are the Config's.
+	Topology *Topology
+	// Placements, when set, are the lane's own placement of each limit of the
+	// chain, one per limit in chain order, in place of the Limits' own.
+	Placements *[]Placement
 }
 
 // KeyKind is what a limit counts by.

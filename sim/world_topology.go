@@ -24,13 +24,31 @@ type Topology struct {
 	// a client with the same key goes to the same replica while the fleet size
 	// stays the same (the hash is taken modulo the current count).
 	HashKey KeyKind
-	// Store holds the state of shared and synced limits.
+	// Store holds the state of shared and synced limits (those whose
+	// Limit.Store is "").
 	Store Store
+	// Stores are stores of their own for the shared limits that name one
+	// (Limit.Store): a separate store for abuse limits, say. Each has its own
+	// latency, timeout, capacity, queue, shards, memory, outages and changes;
+	// the breaker, the refusal cache, leases, the atomic check, restarts and
+	// partitions are Store's, for every store. At most MaxStores.
+	Stores []NamedStore
 	// Health, when set, has the load balancer probe every replica and take
 	// the ones that fail out of the rotation (see HealthCheck); nil routes to
 	// every replica whatever it answers.
 	Health *HealthCheck
 }
+
+// NamedStore is a store of its own, named by the limits whose state it holds
+// (Limit.Store). Of Store it reads Latency, Timeout, Outages (without Flush),
+// Shards, Capacity, Service, QueueLimit, Changes, MaxMemory and Eviction.
+type NamedStore struct {
+	Name  string
+	Store Store
+}
+
+// MaxStores bounds Topology.Stores.
+const MaxStores = 8
 
 // ReplicaStep sets the fleet to Count replicas from At on.
 type ReplicaStep struct {

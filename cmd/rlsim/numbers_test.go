@@ -231,7 +231,7 @@ func started(code int, out, errOut string) bool {
 // same and names the flag and the path.
 func TestEveryNumberValidateRefusesOrRunStarts(t *testing.T) {
 	fields := numericFields(t)
-	bases := []string{"comparison.yaml", "contention.yaml", "products.yaml", "health.yaml", "concurrency.yaml"}
+	bases := []string{"comparison.yaml", "contention.yaml", "products.yaml", "health.yaml", "concurrency.yaml", "contract.yaml"}
 	srcs := map[string][]byte{}
 	found := map[string]map[string][]occurrence{}
 	for _, b := range bases {
