@@ -266,6 +266,9 @@ func clientToFile(g sim.ClientGroup) clientSpec {
 	if g.Criticality != sim.Critical {
 		cs.Criticality = g.Criticality.String()
 	}
+	if g.ServiceFactor != 0 {
+		cs.ServiceFactor = &g.ServiceFactor
+	}
 	if g.RTT != 0 || g.RTTKind != sim.ServiceConstant {
 		cs.RTT = &rttSpec{Mean: dur(g.RTT)}
 		if g.RTTKind != sim.ServiceConstant {

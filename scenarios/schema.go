@@ -239,16 +239,17 @@ type throttleSpec struct {
 }
 
 type clientSpec struct {
-	Name        string        `yaml:"name,omitempty" doc:"the class of these clients in per-class outcomes (default group<index>)"`
-	Count       *int          `yaml:"count,omitempty" check:"positive" doc:"how many identical clients (default 1)"`
-	Identity    *identitySpec `yaml:"identity,omitempty" doc:"each client's keys; {i} is the client's index in the group, {g} the group name"`
-	Cost        int64         `yaml:"cost,omitempty" check:"positive" doc:"cost units per request (default 1)"`
-	Arrivals    []arrivalSpec `yaml:"arrivals" required:"true" doc:"when each client sends: the union of these components"`
-	Retry       *retrySpec    `yaml:"retry,omitempty" doc:"what a client does after a refusal, a shed or a local drop (default give up)"`
-	Pace        bool          `yaml:"pace,omitempty" doc:"read the quota headers of every answer and, when no quota is left, send nothing until the reset they give"`
-	Criticality string        `yaml:"criticality,omitempty" enum:"criticality" doc:"how much the group's requests matter to the backend's load shedders, in Google's names, most critical first: critical_plus, critical, sheddable_plus or sheddable (default critical)"`
-	RTT         *rttSpec      `yaml:"rtt,omitempty" doc:"network round trip, a duration or {mean, distribution}: an attempt reaches the limiter rtt/2 after it is sent and its answer, a refusal too, reaches the client rtt/2 later; a retry's wait starts when the client hears (default 0)"`
-	Deadline    *Duration     `yaml:"deadline,omitempty" check:"positive" doc:"how long a client waits for a request's answer from its first send: a later answer, or a retry that would be sent at or after it, is abandoned; the backend's work on it is counted as wasted (default none)"`
+	Name          string        `yaml:"name,omitempty" doc:"the class of these clients in per-class outcomes (default group<index>)"`
+	Count         *int          `yaml:"count,omitempty" check:"positive" doc:"how many identical clients (default 1)"`
+	Identity      *identitySpec `yaml:"identity,omitempty" doc:"each client's keys; {i} is the client's index in the group, {g} the group name"`
+	Cost          int64         `yaml:"cost,omitempty" check:"positive" doc:"cost units per request (default 1)"`
+	Arrivals      []arrivalSpec `yaml:"arrivals" required:"true" doc:"when each client sends: the union of these components"`
+	Retry         *retrySpec    `yaml:"retry,omitempty" doc:"what a client does after a refusal, a shed or a local drop (default give up)"`
+	Pace          bool          `yaml:"pace,omitempty" doc:"read the quota headers of every answer and, when no quota is left, send nothing until the reset they give"`
+	Criticality   string        `yaml:"criticality,omitempty" enum:"criticality" doc:"how much the group's requests matter to the backend's load shedders, in Google's names, most critical first: critical_plus, critical, sheddable_plus or sheddable (default critical)"`
+	RTT           *rttSpec      `yaml:"rtt,omitempty" doc:"network round trip, a duration or {mean, distribution}: an attempt reaches the limiter rtt/2 after it is sent and its answer, a refusal too, reaches the client rtt/2 later; a retry's wait starts when the client hears (default 0)"`
+	Deadline      *Duration     `yaml:"deadline,omitempty" check:"positive" doc:"how long a client waits for a request's answer from its first send: a later answer, or a retry that would be sent at or after it, is abandoned; the backend's work on it is counted as wasted (default none)"`
+	ServiceFactor *float64      `yaml:"service_factor,omitempty" check:"positive" doc:"how many times the backend's service time each of the group's requests takes (a slow endpoint, a heavy query): the time drawn from backend.service, or from a change's after it, multiplied by this, at most 1000000; needs a backend (default 1)"`
 }
 
 type identitySpec struct {

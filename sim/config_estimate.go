@@ -1,6 +1,7 @@
 package sim
 
 import (
+	"cmp"
 	"math"
 	"strings"
 	"time"
@@ -112,9 +113,29 @@ func (c Config) capacity(d time.Duration) float64 {
 		most = min(most, per*float64(c.keys(l.Key))*float64(c.fleetShare(l)))
 	}
 	if b := c.Backend; b != nil {
-		most = min(most, float64(b.QueueSize+b.Capacity)+float64(b.Capacity)*float64(d)/float64(b.Service.Mean))
+		most = min(most, float64(b.QueueSize+b.Capacity)+float64(b.Capacity)*float64(d)/c.meanService())
 	}
 	return most
+}
+
+// meanService is the backend's mean service time in nanoseconds over the
+// requests the clients send: each group's ServiceFactor × Backend.Service.Mean,
+// weighted by its arrivals.
+func (c Config) meanService() float64 {
+	mean := float64(c.Backend.Service.Mean)
+	var sent, scaledSent float64
+	for _, g := range c.Clients {
+		var n float64
+		for _, a := range g.Arrivals {
+			n += float64(g.Count) * arrivalsOf(a, c.Duration)
+		}
+		sent += n
+		scaledSent += n * cmp.Or(g.ServiceFactor, 1)
+	}
+	if sent > 0 {
+		mean *= scaledSent / sent
+	}
+	return mean
 }
 
 // keys is about how many keys a limit counting by kind sees: a group whose

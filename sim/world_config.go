@@ -252,6 +252,11 @@ type ClientGroup struct {
 	// the backend, not knowing, serves it all the same, and its service time
 	// is counted as wasted (LaneResult.WastedWork).
 	Deadline time.Duration
+	// ServiceFactor scales the backend's service time for the group's
+	// requests (a slow endpoint, a heavy query): each takes ServiceFactor ×
+	// the time drawn from Backend.Service, or from a change's Service after
+	// it. Zero means 1; it needs a Backend.
+	ServiceFactor float64
 }
 
 // Identity gives each client its keys. Each field is a template in which "{i}" is
