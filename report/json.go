@@ -139,6 +139,20 @@ type jsonLane struct {
 	// shedders or a group not critical).
 	ShedBy      []jsonLimitCount  `json:"shed_by,omitempty"`
 	Criticality []jsonCriticality `json:"criticality,omitempty"`
+	// Partitions: what each partition of a concurrency lane's limit did
+	// (present in a lane with partitions).
+	Partitions []jsonLimitPartition `json:"partitions,omitempty"`
+}
+
+type jsonLimitPartition struct {
+	Name          string   `json:"name"`
+	Classes       []string `json:"classes"`
+	Share         float64  `json:"share"`
+	GuaranteedMin int      `json:"guaranteed_min"`
+	GuaranteedMax int      `json:"guaranteed_max"`
+	Admitted      int64    `json:"admitted"`
+	Refused       int64    `json:"refused"`
+	MostInFlight  int      `json:"most_in_flight"`
 }
 
 type jsonCriticality struct {
@@ -516,6 +530,9 @@ func (c comparison) fillJSON(run *jsonRun) {
 		}
 		for _, c := range l.Criticality {
 			jl.Criticality = append(jl.Criticality, jsonCriticality{c.Criticality.String(), c.Offered, c.Served, c.Refused, c.Shed, c.ShedByShedders})
+		}
+		for _, p := range l.Partitions {
+			jl.Partitions = append(jl.Partitions, jsonLimitPartition{p.Name, p.Classes, p.Share, p.Guaranteed[0], p.Guaranteed[1], p.Admitted, p.Refused, p.MostInFlight})
 		}
 		run.Lanes = append(run.Lanes, jl)
 	}

@@ -56,6 +56,10 @@ type LaneResult struct {
 	// every group is critical.
 	ShedBy      []LimitCount
 	Criticality []CriticalityResult
+	// Partitions is, in a concurrency lane with partitions
+	// (ConcurrencyPartition), what each did, in the order configured; nil
+	// without partitions.
+	Partitions []PartitionResult
 	// RefusalStatus is the HTTP status the lane refuses with
 	// (Config.RefusalStatus): 429 unless the lane or its product says another.
 	RefusalStatus int
