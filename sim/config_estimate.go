@@ -25,7 +25,9 @@ import (
 //     the limiter and each answer's way back, and waits a round trip longer;
 //     with a deadline, only the retries that fit in it; with a retry budget,
 //     at most Ratio retries per request and MinPerSecond a second besides;
-//   - every request served by a backend, and every scheduled backend change;
+//   - every request served by a backend (whose service time is each group's
+//     ServiceFactor × its mean, weighted by arrivals), and every scheduled
+//     backend change;
 //   - every time a pacing client holds a request until its quota resets (see
 //     pacingHolds);
 //   - every retry of a backlog that overloads a concurrency limit (see
