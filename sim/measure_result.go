@@ -341,6 +341,11 @@ type LaneSnapshot struct {
 	OverLimit bool
 	InFlight  int     // requests in the backend now
 	Limit     float64 // the current concurrency limit (concurrency-limiter lanes only)
+	// KeyInFlight, Criticality and Partitions are LaneResult's InFlight,
+	// Criticality and Partitions so far: nil when the lane has none.
+	KeyInFlight []LimitCount
+	Criticality []CriticalityResult
+	Partitions  []PartitionResult
 }
 
 // Title is the lane's name for people (see LaneTitle).
