@@ -182,6 +182,7 @@ func (b *builder) client(cs *clientSpec, path string, index int) sim.ClientGroup
 	}
 	g.Criticality, _ = sim.ParseCriticality(cmp.Or(cs.Criticality, sim.Critical.String()))
 	g.Deadline = durOr(cs.Deadline, 0)
+	g.Timeout = durOr(cs.Timeout, 0)
 	if cs.ServiceFactor != nil {
 		g.ServiceFactor = *cs.ServiceFactor
 	}

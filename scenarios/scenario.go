@@ -262,7 +262,7 @@ func toFile(s *Scenario) (*fileSpec, error) {
 }
 
 func clientToFile(g sim.ClientGroup) clientSpec {
-	cs := clientSpec{Name: g.Name, Count: &g.Count, Cost: g.Cost, Pace: g.Pace, Deadline: optDur(g.Deadline)}
+	cs := clientSpec{Name: g.Name, Count: &g.Count, Cost: g.Cost, Pace: g.Pace, Deadline: optDur(g.Deadline), Timeout: optDur(g.Timeout)}
 	if g.Criticality != sim.Critical {
 		cs.Criticality = g.Criticality.String()
 	}

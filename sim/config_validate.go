@@ -205,6 +205,14 @@ func checkGroup(ck *checker, path string, g ClientGroup, c *Config) {
 	if g.Deadline < 0 {
 		ck.add(path+".deadline", "must not be negative, got %v", g.Deadline)
 	}
+	switch {
+	case g.Timeout < 0:
+		ck.add(path+".timeout", "must not be negative, got %v", g.Timeout)
+	case g.Timeout > 0 && g.RTTKind == ServiceConstant && g.Timeout <= g.RTT:
+		ck.add(path+".timeout", "%v is not more than the round trip (rtt %v): no answer could come back in time", g.Timeout, g.RTT)
+	case g.Timeout > 0 && g.Pace:
+		ck.add(path+".timeout", "not with pace: a pacing client reads the headers of every answer, and one it gave up it never reads")
+	}
 	checkServiceFactor(ck, path+".service_factor", g.ServiceFactor, c.Backend != nil)
 }
 

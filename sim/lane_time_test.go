@@ -171,6 +171,8 @@ func TestValidateTimeFields(t *testing.T) {
 		{"negative min", "clients[0].retry.budget.min_per_second", func(c *Config) {
 			c.Clients[0].Retry.Budget = &RetryBudget{Ratio: 0.1, MinPerSecond: -1}
 		}},
+		{"negative timeout", "clients[0].timeout", func(c *Config) { c.Clients[0].Timeout = -1 }},
+		{"a timeout within the round trip", "clients[0].timeout", func(c *Config) { c.Clients[0].Timeout, c.Clients[0].RTT = time.Millisecond, time.Millisecond }},
 		{"NaN service factor", "clients[0].service_factor", func(c *Config) { c.Clients[0].ServiceFactor = math.NaN() }},
 		{"infinite service factor", "clients[0].service_factor", func(c *Config) { c.Clients[0].ServiceFactor = math.Inf(1) }},
 		{"negative service factor", "clients[0].service_factor", func(c *Config) { c.Clients[0].ServiceFactor = -1 }},

@@ -79,6 +79,9 @@ type LaneResult struct {
 	// the backend's service time spent on requests whose answer came too late.
 	Abandoned  int64
 	WastedWork time.Duration
+	// TimedOut counts the attempts their client gave up at its Timeout
+	// (ClientGroup.Timeout), each then retried or given up by its policy.
+	TimedOut int64
 	// RetriesDenied counts the retries a retry budget (Retry.Budget) refused:
 	// each such request was given up.
 	RetriesDenied int64
@@ -170,8 +173,9 @@ type ClassResult struct {
 	Dropped   int64
 	Succeeded int64
 	GaveUp    int64
-	// Abandoned and RetriesDenied are the class's share of the lane's.
+	// Abandoned, TimedOut and RetriesDenied are the class's share of the lane's.
 	Abandoned     int64
+	TimedOut      int64
 	RetriesDenied int64
 	// ShadowRefused counts the class's attempts a shadow limit would have refused.
 	ShadowRefused int64

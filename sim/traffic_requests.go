@@ -30,6 +30,16 @@ type request struct {
 	// client (evHear), with a round trip.
 	heardStatus int32
 	places      uint64 // bit i: it holds a place of concurrency limit i of the chain (lane_concurrency.go)
+	// With a client timeout (ClientGroup.Timeout): sent is when the latest
+	// attempt was sent; gen changes whenever the client sends an attempt or
+	// hears an answer of this slot, and when the slot is freed, so that a
+	// timeout event finds the attempt still unanswered only if gen is its
+	// own. timedOut marks an attempt its client gave up (its retry went on
+	// in a slot of its own), late one the service finished, answered too
+	// late, before the client gave it up.
+	sent           time.Duration
+	gen            int32
+	timedOut, late bool
 }
 
 // requests is a pool of live requests addressed by index, reusing freed slots.
@@ -48,4 +58,7 @@ func (p *requests) get() int32 {
 	return int32(len(p.all) - 1)
 }
 
-func (p *requests) put(i int32) { p.free = append(p.free, i) }
+func (p *requests) put(i int32) {
+	p.all[i].gen++
+	p.free = append(p.free, i)
+}
