@@ -14,7 +14,9 @@ import (
 // a lane of a chain with a concurrency limit and shedders and in a
 // partitioned AIMD lane; at the end of the run they are the result's.
 func TestSnapshotHoldsConcurrencyCriticalityAndPartitions(t *testing.T) {
-	poisson := func(n int64) []Arrival { return []Arrival{{Kind: ArrivalPoisson, Rate: Rate{Count: n, Per: time.Second}}} }
+	poisson := func(n int64) []Arrival {
+		return []Arrival{{Kind: ArrivalPoisson, Rate: Rate{Count: n, Per: time.Second}}}
+	}
 	cfg := Config{Duration: 2 * time.Second, Lanes: []LaneKind{LaneTokenBucket, LaneAIMD},
 		Limits: []Limit{{Name: "rate", Key: KeyUser, Policy: algorithms.Policy{Limit: 50, Window: time.Second}},
 			{Name: "in-flight", Key: KeyUser, Concurrency: 3}},
