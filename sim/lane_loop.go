@@ -551,7 +551,7 @@ func (l *lane) succeed(r int32) {
 	}
 	heard := later(now, l.halfTrip(r, req.attempt))
 	l.recordLatency(TraceSuccess, r, latency)
-	if req.timedOut || grp.Timeout > 0 && heard > later(req.sent, grp.Timeout) {
+	if req.timedOut || grp.Timeout > 0 && heard > later(req.raDue, grp.Timeout) { // raDue: when it was sent
 		l.servedLate(r, latency)
 		return
 	}
@@ -587,7 +587,7 @@ func (l *lane) fail(r int32, retryAfter time.Duration, status int) {
 		l.retryOrGiveUp(r, retryAfter, status)
 		return
 	}
-	req.raDue, req.heardStatus = retryAfter, int32(status) // raDue is -1 since attempt: free until heard
+	req.raDue, req.heardStatus = retryAfter, int16(status) // raDue is -1 since attempt: free until heard
 	if at := later(l.eng.Now(), half); at <= l.end {
 		l.eng.Schedule(at, evHear, r, 0)
 	} // else still on its way when the simulation ends
@@ -615,7 +615,8 @@ func (l *lane) retryOrGiveUp(r int32, retryAfter time.Duration, status int) {
 		l.reqs.put(r) // its client gave it up, and its retry went on
 		return
 	}
-	req.gen++ // heard: its timeout, if it has one, is void
+	req.gen++      // heard: its timeout, if it has one, is void
+	req.raDue = -1 // heard: no longer when it was sent
 	c := req.client
 	g := l.pop.groupOf[c]
 	grp := &l.pop.groups[g]

@@ -16,8 +16,9 @@ func (l *lane) startTimeout(r int32) {
 	}
 	req.gen++
 	now := l.eng.Now()
-	req.sent = now - l.halfTrip(r, req.attempt)
-	if at := max(later(later(req.sent, timeout), 1), now); at <= l.end {
+	sent := now - l.halfTrip(r, req.attempt)
+	req.raDue = sent // free from the attempt until its answer
+	if at := max(later(later(sent, timeout), 1), now); at <= l.end {
 		l.eng.Schedule(at, evTimeout, r, req.gen)
 	}
 }
