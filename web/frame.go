@@ -49,7 +49,7 @@ type laneFrame struct {
 	Concurrency bool     `json:"concurrency"`
 	Columns     []column `json:"columns"`
 	// Limiting is what the rate and the timeline do not show, one phrase
-	// each (limitingText): the most of one key in flight per concurrency
+	// each (sim.LimitingPhrases): the most of one key in flight per concurrency
 	// limit, served by criticality, each partition; absent when none.
 	Limiting []string `json:"limiting,omitempty"`
 }
@@ -83,7 +83,7 @@ func (s *session) frame() frame {
 			Peak: peak{Count: snap.Peak.Count, Limit: snap.Peak.Limit, Start: int64(snap.Peak.Start), End: int64(snap.Peak.End), Key: snap.Peak.Key},
 			Over: snap.OverLimit, NotLimiting: snap.NotLimiting(),
 			Concurrency: concurrency, Columns: s.bins.flush(i),
-			Limiting: limitingText(cfg, snap.KeyInFlight, snap.Criticality, snap.Partitions),
+			Limiting: sim.LimitingPhrases(cfg, snap.KeyInFlight, snap.Criticality, snap.Partitions),
 		})
 	}
 	for _, ch := range cfg.Rules {

@@ -11,6 +11,7 @@ import (
 
 	"github.com/rlsim/rlsim/run"
 	"github.com/rlsim/rlsim/scenarios"
+	"github.com/rlsim/rlsim/sim"
 )
 
 // limitingYAML has a chain with a concurrency limit, load shedders and
@@ -46,7 +47,7 @@ func TestBrowserShowsConcurrencyCriticalityAndPartitions(t *testing.T) {
 		t.Fatal(err)
 	}
 	for _, l := range out.Result.Lanes {
-		want := strings.Join(limitingText(*sc.Config, l.InFlight, l.Criticality, l.Partitions), " · ")
+		want := strings.Join(sim.LimitingPhrases(*sc.Config, l.InFlight, l.Criticality, l.Partitions), " · ")
 		got := eval[string](t, p, fmt.Sprintf(`document.querySelector('.lane[data-lane=%q] .limiting').textContent`, l.Name))
 		if got != want || want == "" {
 			t.Errorf("%s: the page says %q, rlsim run measured %q", l.Name, got, want)

@@ -66,7 +66,7 @@ func TestSameNumbersAsRun(t *testing.T) {
 					Peak:        peak{Count: w.Peak.Count, Limit: w.Peak.Limit, Start: int64(w.Peak.Start), End: int64(w.Peak.End), Key: w.Peak.Key},
 					Over:        w.Peak.Count > w.Peak.Limit && !w.NotLimiting() && w.Lane.Info().Class != sim.ConcurrencyLimiter,
 					NotLimiting: w.NotLimiting(), Concurrency: w.Lane.Info().Class == sim.ConcurrencyLimiter,
-					Limiting: limitingText(*out.Scenario.Config, w.InFlight, w.Criticality, w.Partitions)}
+					Limiting: sim.LimitingPhrases(*out.Scenario.Config, w.InFlight, w.Criticality, w.Partitions)}
 				g.Columns = nil
 				if !reflect.DeepEqual(g, wf) {
 					t.Errorf("%v: the page ends with\n%+v\nrlsim run prints\n%+v", w.Lane, g, wf)

@@ -1,18 +1,17 @@
-package web
+package sim
 
 import (
 	"fmt"
 	"strings"
-
-	"github.com/rlsim/rlsim/sim"
 )
 
-// limitingText is what a lane's row says beside its figures of what the rate
-// and the timeline do not show, one phrase each, nil when it has none of
-// them: the most of one key in flight per concurrency limit of the chain
-// (against its places), the attempts served of those offered per
-// criticality, and each partition of an adaptive lane's limit.
-func limitingText(cfg sim.Config, inFlight []sim.LimitCount, crit []sim.CriticalityResult, parts []sim.PartitionResult) []string {
+// LimitingPhrases are what the live views (the TUI, the playground) say of a
+// lane beside its rate figures and its timeline, one phrase each, nil when it
+// has none of them: the most of one key in flight per concurrency limit of
+// the chain against its places (inFlight, as LaneResult.InFlight), the
+// attempts served of those offered per criticality (crit), and each
+// partition of an adaptive lane's limit (parts).
+func LimitingPhrases(cfg Config, inFlight []LimitCount, crit []CriticalityResult, parts []PartitionResult) []string {
 	var out []string
 	if len(inFlight) > 0 {
 		var fs []string
@@ -42,8 +41,8 @@ func limitingText(cfg sim.Config, inFlight []sim.LimitCount, crit []sim.Critical
 	return out
 }
 
-// placesOf is the places of the concurrency limit named name.
-func placesOf(cfg sim.Config, name string) int64 {
+// placesOf is the places of cfg's concurrency limit named name.
+func placesOf(cfg Config, name string) int64 {
 	for _, l := range cfg.Limits {
 		if l.Name == name {
 			return l.Concurrency
