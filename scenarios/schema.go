@@ -284,7 +284,7 @@ type retrySpec struct {
 	HonorRetryAfter  bool        `yaml:"honor_retry_after,omitempty" doc:"wait at least the Retry-After a refusal carries"`
 	RetryAfterJitter *Duration   `yaml:"retry_after_jitter,omitempty" check:"nonneg" doc:"with honor_retry_after: add uniform(0, this) to the Retry-After"`
 	RetryAfter       string      `yaml:"retry_after,omitempty" enum:"retry_after" doc:"with honor_retry_after: header waits the header's whole seconds (rounded up), exact the limiter's exact value (default header)"`
-	On               []int       `yaml:"on,omitempty" check:"positive" doc:"the HTTP statuses the client retries, e.g. [429]: a refusal's status is its lane's (429, nginx's 503, ...), a shed's 503; any other is given up (default every refusal and shed)"`
+	On               []int       `yaml:"on,omitempty" check:"positive" doc:"the HTTP statuses the client retries, e.g. [429]: a refusal's status is its lane's (429, nginx's 503, ...), a shed's 503, an attempt given up at the client's timeout 504; any other is given up (default every refusal, shed and timeout)"`
 	Budget           *budgetSpec `yaml:"budget,omitempty" doc:"each client's retry budget, as Finagle's RetryBudget: retries at most ratio x requests, plus min_per_second, over any ttl (default none)"`
 }
 

@@ -28,7 +28,7 @@ type request struct {
 	entered time.Duration // when it entered the backend
 	started time.Duration // when its first attempt was made (sent, with a round trip)
 	service time.Duration // the service time of its latest attempt the backend took
-	places uint64 // bit i: it holds a place of concurrency limit i of the chain (lane_concurrency.go)
+	places  uint64        // bit i: it holds a place of concurrency limit i of the chain (lane_concurrency.go)
 	// With a client timeout (ClientGroup.Timeout): gen changes whenever the
 	// client sends an attempt or hears an answer of this slot, and when the
 	// slot is freed, so that a timeout event finds the attempt still
