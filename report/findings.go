@@ -35,6 +35,7 @@ func Findings(r sim.Result) []string {
 	out = append(out, retries(r)...)
 	out = append(out, shedding(r)...)
 	out = append(out, sheddingFindings(r)...)
+	out = append(out, partitionFindings(r)...)
 	out = append(out, timeFindings(r)...)
 	out = append(out, classGaps(r)...)
 	for _, l := range r.Lanes {

@@ -2,6 +2,7 @@ package report
 
 import (
 	"fmt"
+	"strings"
 
 	"github.com/rlsim/rlsim/sim"
 )
@@ -11,8 +12,15 @@ import (
 func timeFindings(r sim.Result) []string {
 	var out []string
 	for _, l := range r.Lanes {
+		var waits []string
 		if l.Abandoned > 0 {
-			s := fmt.Sprintf("under %s clients abandoned %d of %d requests at their deadline", l.Title(), l.Abandoned, l.Unique)
+			waits = append(waits, fmt.Sprintf("clients abandoned %d of %d requests at their deadline", l.Abandoned, l.Unique))
+		}
+		if l.TimedOut > 0 {
+			waits = append(waits, fmt.Sprintf("clients gave up %d of %d attempts at their timeout", l.TimedOut, l.Attempts))
+		}
+		if len(waits) > 0 {
+			s := "under " + l.Title() + " " + strings.Join(waits, "; ")
 			if l.WastedWork > 0 {
 				s += fmt.Sprintf("; the backend still spent %s of work on answers that came too late", FormatDuration(l.WastedWork))
 			}

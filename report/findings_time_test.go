@@ -63,6 +63,25 @@ func TestDeadlineInTheJSONAndTheFindings(t *testing.T) {
 	}
 }
 
+// One request at 0 on one server of 300ms, a timeout of 200ms and fixed
+// retries 50ms apart, at most 3 attempts: each attempt is given up, and the
+// server serves all three, 900ms wasted (sim's TestTimeoutRetriesAndWastes
+// derives the steps).
+func TestTimeoutInTheJSONAndTheFindings(t *testing.T) {
+	lane, found := runJSON(t, "duration: 2s\nlimits: [{limit: 100}]\nlanes: [token_bucket]\n"+
+		"clients: [{name: impatient, timeout: 200ms, arrivals: [{kind: burst, count: 1}], retry: {kind: fixed, delay: 50ms, max_attempts: 3}}]\n"+
+		"backend: {capacity: 1, queue: 10, service: {mean: 300ms}}\n")
+	if lane["timed_out"] != 3.0 || lane["wasted_work_s"] != 0.9 || lane["gave_up"] != 1.0 || lane["attempts"] != 3.0 {
+		t.Errorf("timed out %v wasted %v gave up %v attempts %v, want 3, 0.9, 1, 3", lane["timed_out"], lane["wasted_work_s"], lane["gave_up"], lane["attempts"])
+	}
+	if c := lane["classes"].([]any)[0].(map[string]any); c["timed_out"] != 3.0 {
+		t.Errorf("class timed out %v, want 3", c["timed_out"])
+	}
+	if want := "under token bucket clients gave up 3 of 3 attempts at their timeout; the backend still spent 900ms of work"; !hasLine(found, want) {
+		t.Errorf("findings %q lack %q", found, want)
+	}
+}
+
 // A budget of ratio 0.5 over 10 requests at 0, nine refused for the hour:
 // five retries (10×1000 tokens, 2000 each), nine retries denied.
 func TestRetryBudgetInTheJSONAndTheFindings(t *testing.T) {

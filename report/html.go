@@ -159,6 +159,9 @@ func (run comparison) fillPage(hp *htmlPageData) {
 	if t := caughtHTML(r); t != nil {
 		hp.Tables = append(hp.Tables, *t)
 	}
+	if t := partitionsHTML(r); t != nil {
+		hp.Tables = append(hp.Tables, *t)
+	}
 	for _, t := range topologyTables(r, run.topology()) {
 		hp.Tables = append(hp.Tables, htmlTable{strings.ToUpper(t.Title[:1]) + t.Title[1:], t.Notes, t.Head, t.Rows(), t.Left == 3})
 	}

@@ -93,10 +93,12 @@ type jsonLane struct {
 	Succeeded     int64 `json:"succeeded"`
 	GaveUp        int64 `json:"gave_up"`
 	Pending       int64 `json:"pending"`
-	// Abandoned, WastedWorkS and RetriesDenied: requests abandoned at their
-	// client's deadline, the backend's seconds of work on answers that came too
-	// late, and retries a retry budget refused (present when not 0).
+	// Abandoned, TimedOut, WastedWorkS and RetriesDenied: requests abandoned
+	// at their client's deadline, attempts given up at its timeout, the
+	// backend's seconds of work on answers that came too late, and retries a
+	// retry budget refused (present when not 0).
 	Abandoned     int64            `json:"abandoned,omitempty"`
+	TimedOut      int64            `json:"timed_out,omitempty"`
 	WastedWorkS   float64          `json:"wasted_work_s,omitempty"`
 	RetriesDenied int64            `json:"retries_denied,omitempty"`
 	RefusedBy     []jsonLimitCount `json:"refused_by"`
@@ -143,6 +145,20 @@ type jsonLane struct {
 	// shedders or a group not critical).
 	ShedBy      []jsonLimitCount  `json:"shed_by,omitempty"`
 	Criticality []jsonCriticality `json:"criticality,omitempty"`
+	// Partitions: what each partition of a concurrency lane's limit did
+	// (present in a lane with partitions).
+	Partitions []jsonLimitPartition `json:"partitions,omitempty"`
+}
+
+type jsonLimitPartition struct {
+	Name          string   `json:"name"`
+	Classes       []string `json:"classes"`
+	Share         float64  `json:"share"`
+	GuaranteedMin int      `json:"guaranteed_min"`
+	GuaranteedMax int      `json:"guaranteed_max"`
+	Admitted      int64    `json:"admitted"`
+	Refused       int64    `json:"refused"`
+	MostInFlight  int      `json:"most_in_flight"`
 }
 
 type jsonCriticality struct {
@@ -332,8 +348,9 @@ type jsonClass struct {
 	Dropped   int64  `json:"dropped"`
 	Succeeded int64  `json:"succeeded"`
 	GaveUp    int64  `json:"gave_up"`
-	// Abandoned and RetriesDenied: the class's (present when not 0).
+	// Abandoned, TimedOut and RetriesDenied: the class's (present when not 0).
 	Abandoned     int64 `json:"abandoned,omitempty"`
+	TimedOut      int64 `json:"timed_out,omitempty"`
 	RetriesDenied int64 `json:"retries_denied,omitempty"`
 	// ShadowRefused: the class's attempts a shadow limit would have refused.
 	ShadowRefused int64 `json:"shadow_refused,omitempty"`
@@ -358,7 +375,7 @@ type jsonClass struct {
 func classJSON(c sim.ClassResult) jsonClass {
 	return jsonClass{Name: c.Name, Clients: c.Clients, Unique: c.Unique, Attempts: c.Attempts,
 		Admitted: c.Admitted, Refused: c.Refused, Shed: c.Shed, Dropped: c.Dropped, Succeeded: c.Succeeded,
-		GaveUp: c.GaveUp, Abandoned: c.Abandoned, RetriesDenied: c.RetriesDenied, ShadowRefused: c.ShadowRefused, Pace: c.Pace, FairShare: finite(c.FairShare), SuccessRate: fraction(c.Succeeded, c.Unique), RefusedRate: fraction(c.Refused, c.Attempts),
+		GaveUp: c.GaveUp, Abandoned: c.Abandoned, TimedOut: c.TimedOut, RetriesDenied: c.RetriesDenied, ShadowRefused: c.ShadowRefused, Pace: c.Pace, FairShare: finite(c.FairShare), SuccessRate: fraction(c.Succeeded, c.Unique), RefusedRate: fraction(c.Refused, c.Attempts),
 		ShedRate: fraction(c.Shed, c.Attempts), TimeToSuccess: percentiles(c.TimeToSuccess),
 		RefusedBy: limitCounts(c.RefusedBy), ShedBy: limitCounts(c.ShedBy), ShedByLane: c.ShedByLane, ShedOther: c.ShedOther}
 }
@@ -476,7 +493,7 @@ func (c comparison) fillJSON(run *jsonRun) {
 			Policy:   jsonPolicy{l.Policy.Limit, secs(l.Policy.Window), l.Policy.EffectiveBurst()},
 			Attempts: l.Attempts, Unique: l.Unique, Admitted: l.Admitted, Refused: l.Refused, RefusalStatus: cmp.Or(l.RefusalStatus, sim.StatusTooManyRequests), Shed: l.Shed,
 			Delayed: l.Delayed, Dropped: l.Dropped, Succeeded: l.Succeeded, GaveUp: l.GaveUp, Pending: l.Pending,
-			Abandoned: l.Abandoned, WastedWorkS: secs(l.WastedWork), RetriesDenied: l.RetriesDenied,
+			Abandoned: l.Abandoned, TimedOut: l.TimedOut, WastedWorkS: secs(l.WastedWork), RetriesDenied: l.RetriesDenied,
 			RefusedBy: []jsonLimitCount{}, Delay: percentiles(l.Delay),
 			Peak:           jsonPeak{l.Peak.Count, secs(l.Peak.Start), secs(l.Peak.End), l.Peak.Key, l.Peak.Limit, finite(l.Peak.Ratio)},
 			OverLimit:      l.Over(),
@@ -521,6 +538,9 @@ func (c comparison) fillJSON(run *jsonRun) {
 		}
 		for _, c := range l.Criticality {
 			jl.Criticality = append(jl.Criticality, jsonCriticality{c.Criticality.String(), c.Offered, c.Served, c.Refused, c.Shed, c.ShedByShedders})
+		}
+		for _, p := range l.Partitions {
+			jl.Partitions = append(jl.Partitions, jsonLimitPartition{p.Name, p.Classes, p.Share, p.Guaranteed[0], p.Guaranteed[1], p.Admitted, p.Refused, p.MostInFlight})
 		}
 		run.Lanes = append(run.Lanes, jl)
 	}

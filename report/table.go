@@ -60,6 +60,7 @@ func (c comparison) writeTable(w io.Writer, width int) {
 		classTable(r).Fit(width, classDrop).Write(w)
 	}
 	writeCaught(w, r, width)
+	writePartitions(w, r, width)
 	writeTopology(w, r, c.topology(), width)
 	writePacing(w, r)
 	writeRetryAfter(w, r)

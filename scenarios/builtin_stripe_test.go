@@ -4,6 +4,7 @@ import (
 	"context"
 	"fmt"
 	"reflect"
+	"slices"
 	"testing"
 	"time"
 
@@ -133,13 +134,20 @@ func stripeClaims(t *testing.T, c *sim.Config, r sim.Result, catch stripeCatch) 
 	if tb.Peak.Count != 39 || tb.Peak.Key != "user:greedy" {
 		t.Errorf("peak %d of %s in a window, want greedy's 39", tb.Peak.Count, tb.Peak.Key)
 	}
-	// 10-20s: holder's 4 bursts of 20 (12, 14, 16, 18s): 10 of each in, 10
-	// refused by the concurrency limit, 40 in all; the most in flight is 10.
-	if holder.Attempts != 80 || holder.RefusedBy[1].Count != 40 || holder.Succeeded != 40 || tb.InFlight[0].Count != 10 {
-		t.Errorf("holder: %d attempts, %d refused by in-flight, %d served (most in flight %v); want 80, 40, 40 (10)", holder.Attempts, holder.RefusedBy[1].Count, holder.Succeeded, tb.InFlight)
+	// 10-20s: holder, 5/s from 10s to 17s, each request 50 × 50ms = 2.5s:
+	// 10 places, each taken again by the first arrival after it is freed.
+	h := c.Clients[3]
+	service := time.Duration(h.ServiceFactor * float64(b.Service.Mean))
+	gap := h.Arrivals[0].Rate.Per / time.Duration(h.Arrivals[0].Rate.Count)
+	served, refusedAt := holderByHand(h.Arrivals[0].Start, h.Arrivals[0].Stop, gap, service, 10)
+	if service != 2500*time.Millisecond || len(served)+len(refusedAt) != 35 {
+		t.Errorf("holder: %d requests of %v, want 35 of 2.5s", len(served)+len(refusedAt), service)
 	}
-	if h := catch[[2]string{"holder", "in-flight"}]; h == nil || h.first != 12*time.Second || h.last != 18*time.Second {
-		t.Errorf("holder refused from %v, want from 12s to 18s", h)
+	if holder.Attempts != 35 || holder.RefusedBy[1].Count != int64(len(refusedAt)) || holder.Succeeded != int64(len(served)) || tb.InFlight[0].Count != 10 {
+		t.Errorf("holder: %d attempts, %d refused by in-flight, %d served (most in flight %v); want 35, %d, %d (10)", holder.Attempts, holder.RefusedBy[1].Count, holder.Succeeded, tb.InFlight, len(refusedAt), len(served))
+	}
+	if h := catch[[2]string{"holder", "in-flight"}]; h == nil || h.first != refusedAt[0] || h.last != refusedAt[len(refusedAt)-1] {
+		t.Errorf("holder refused from %v, want from %v to %v", h, refusedAt[0], refusedAt[len(refusedAt)-1])
 	}
 	// 20-30s: batch, 500 users at 4/s, about 20,000 attempts; the fleet usage
 	// shedder gives it the 80 workers less the 12.5 of api and payments: about
@@ -171,4 +179,22 @@ func stripeClaims(t *testing.T, c *sim.Config, r sim.Result, catch stripeCatch) 
 			t.Errorf("%s: %d other 503s, want none", cl.Name, cl.ShedOther)
 		}
 	}
+}
+
+// holderByHand is, for one client sending every gap from start until stop
+// (exclusive) requests of service each under a concurrency limit of places
+// with a backend that never queues them, when its requests are served and
+// refused: a place freed at t is taken by the first arrival at or after t.
+func holderByHand(start, stop, gap, service time.Duration, places int) (served, refused []time.Duration) {
+	free := make([]time.Duration, places) // when each place is free again
+	for t := start; t < stop; t += gap {
+		i := slices.IndexFunc(free, func(f time.Duration) bool { return f <= t })
+		if i < 0 {
+			refused = append(refused, t)
+			continue
+		}
+		free[i] = t + service
+		served = append(served, t)
+	}
+	return served, refused
 }

@@ -183,6 +183,10 @@ func (b *builder) client(cs *clientSpec, path string, index int) sim.ClientGroup
 	}
 	g.Criticality, _ = sim.ParseCriticality(cmp.Or(cs.Criticality, sim.Critical.String()))
 	g.Deadline = durOr(cs.Deadline, 0)
+	g.Timeout = durOr(cs.Timeout, 0)
+	if cs.ServiceFactor != nil {
+		g.ServiceFactor = *cs.ServiceFactor
+	}
 	if cs.RTT != nil {
 		g.RTT = durOr(cs.RTT.Mean, 0)
 		g.RTTKind, _ = sim.ParseService(cs.RTT.Distribution)

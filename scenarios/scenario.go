@@ -262,9 +262,12 @@ func toFile(s *Scenario) (*fileSpec, error) {
 }
 
 func clientToFile(g sim.ClientGroup) clientSpec {
-	cs := clientSpec{Name: g.Name, Count: &g.Count, Cost: g.Cost, Pace: g.Pace, Deadline: optDur(g.Deadline)}
+	cs := clientSpec{Name: g.Name, Count: &g.Count, Cost: g.Cost, Pace: g.Pace, Deadline: optDur(g.Deadline), Timeout: optDur(g.Timeout)}
 	if g.Criticality != sim.Critical {
 		cs.Criticality = g.Criticality.String()
+	}
+	if g.ServiceFactor != 0 {
+		cs.ServiceFactor = &g.ServiceFactor
 	}
 	if g.RTT != 0 || g.RTTKind != sim.ServiceConstant {
 		cs.RTT = &rttSpec{Mean: dur(g.RTT)}

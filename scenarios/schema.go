@@ -274,16 +274,18 @@ type throttleSpec struct {
 }
 
 type clientSpec struct {
-	Name        string        `yaml:"name,omitempty" doc:"the class of these clients in per-class outcomes (default group<index>)"`
-	Count       *int          `yaml:"count,omitempty" check:"positive" doc:"how many identical clients (default 1)"`
-	Identity    *identitySpec `yaml:"identity,omitempty" doc:"each client's keys; {i} is the client's index in the group, {g} the group name"`
-	Cost        int64         `yaml:"cost,omitempty" check:"positive" doc:"cost units per request (default 1)"`
-	Arrivals    []arrivalSpec `yaml:"arrivals" required:"true" doc:"when each client sends: the union of these components"`
-	Retry       *retrySpec    `yaml:"retry,omitempty" doc:"what a client does after a refusal, a shed or a local drop (default give up)"`
-	Pace        bool          `yaml:"pace,omitempty" doc:"read the quota headers of every answer and, when no quota is left, send nothing until the reset they give"`
-	Criticality string        `yaml:"criticality,omitempty" enum:"criticality" doc:"how much the group's requests matter to the backend's load shedders, in Google's names, most critical first: critical_plus, critical, sheddable_plus or sheddable (default critical)"`
-	RTT         *rttSpec      `yaml:"rtt,omitempty" doc:"network round trip, a duration or {mean, distribution}: an attempt reaches the limiter rtt/2 after it is sent and its answer, a refusal too, reaches the client rtt/2 later; a retry's wait starts when the client hears (default 0)"`
-	Deadline    *Duration     `yaml:"deadline,omitempty" check:"positive" doc:"how long a client waits for a request's answer from its first send: a later answer, or a retry that would be sent at or after it, is abandoned; the backend's work on it is counted as wasted (default none)"`
+	Name          string        `yaml:"name,omitempty" doc:"the class of these clients in per-class outcomes (default group<index>)"`
+	Count         *int          `yaml:"count,omitempty" check:"positive" doc:"how many identical clients (default 1)"`
+	Identity      *identitySpec `yaml:"identity,omitempty" doc:"each client's keys; {i} is the client's index in the group, {g} the group name"`
+	Cost          int64         `yaml:"cost,omitempty" check:"positive" doc:"cost units per request (default 1)"`
+	Arrivals      []arrivalSpec `yaml:"arrivals" required:"true" doc:"when each client sends: the union of these components"`
+	Retry         *retrySpec    `yaml:"retry,omitempty" doc:"what a client does after a refusal, a shed or a local drop (default give up)"`
+	Pace          bool          `yaml:"pace,omitempty" doc:"read the quota headers of every answer and, when no quota is left, send nothing until the reset they give"`
+	Criticality   string        `yaml:"criticality,omitempty" enum:"criticality" doc:"how much the group's requests matter to the backend's load shedders, in Google's names, most critical first: critical_plus, critical, sheddable_plus or sheddable (default critical)"`
+	RTT           *rttSpec      `yaml:"rtt,omitempty" doc:"network round trip, a duration or {mean, distribution}: an attempt reaches the limiter rtt/2 after it is sent and its answer, a refusal too, reaches the client rtt/2 later; a retry's wait starts when the client hears (default 0)"`
+	Deadline      *Duration     `yaml:"deadline,omitempty" check:"positive" doc:"how long a client waits for a request's answer from its first send: a later answer, or a retry that would be sent at or after it, is abandoned; the backend's work on it is counted as wasted (default none)"`
+	Timeout       *Duration     `yaml:"timeout,omitempty" check:"positive" doc:"how long a client waits for one attempt's answer from its send, as an HTTP client's timeout or Envoy's per_try_timeout: an answer heard later is lost to it; it gives the attempt up and applies its retry policy as to a 504 (so retry.on must hold 504 to retry it), within its deadline; the service's work on it is counted as wasted; not with pace (default none)"`
+	ServiceFactor *float64      `yaml:"service_factor,omitempty" check:"positive" doc:"how many times the backend's service time each of the group's requests takes (a slow endpoint, a heavy query): the time drawn from backend.service, or from a change's after it, multiplied by this, at most 1000000; needs a backend (default 1)"`
 }
 
 type identitySpec struct {
@@ -317,7 +319,7 @@ type retrySpec struct {
 	HonorRetryAfter  bool        `yaml:"honor_retry_after,omitempty" doc:"wait at least the Retry-After a refusal carries"`
 	RetryAfterJitter *Duration   `yaml:"retry_after_jitter,omitempty" check:"nonneg" doc:"with honor_retry_after: add uniform(0, this) to the Retry-After"`
 	RetryAfter       string      `yaml:"retry_after,omitempty" enum:"retry_after" doc:"with honor_retry_after: header waits the header's whole seconds (rounded up), exact the limiter's exact value (default header)"`
-	On               []int       `yaml:"on,omitempty" check:"positive" doc:"the HTTP statuses the client retries, e.g. [429]: a refusal's status is its lane's (429, nginx's 503, ...), a shed's 503; any other is given up (default every refusal and shed)"`
+	On               []int       `yaml:"on,omitempty" check:"positive" doc:"the HTTP statuses the client retries, e.g. [429]: a refusal's status is its lane's (429, nginx's 503, ...), a shed's 503, an attempt given up at the client's timeout 504; any other is given up (default every refusal, shed and timeout)"`
 	Budget           *budgetSpec `yaml:"budget,omitempty" doc:"each client's retry budget, as Finagle's RetryBudget: retries at most ratio x requests, plus min_per_second, over any ttl (default none)"`
 }
 

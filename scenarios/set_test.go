@@ -54,6 +54,12 @@ func TestSetOverridesTheFile(t *testing.T) {
 			}
 			return ""
 		}},
+		{"a client's service factor, with a backend set too", []string{"backend.service.mean=10ms", "clients[1].service_factor=2.5"}, func(s *Scenario) string {
+			if got := s.Config.Clients[1].ServiceFactor; got != 2.5 || s.Config.Backend == nil {
+				return "service factor " + strconv.FormatFloat(got, 'g', -1, 64)
+			}
+			return ""
+		}},
 		{"the last set wins", []string{"seed=3", "seed=4"}, func(s *Scenario) string {
 			if s.Config.Seed != 4 {
 				return "seed " + itoa(int64(s.Config.Seed))

@@ -23,6 +23,15 @@ func TestTimeFieldErrors(t *testing.T) {
 		{"budget without retries", head + "    retry: {kind: none, budget: {ratio: 0.1}}\n", "f.yaml:4: clients[0].retry.budget: not used by kind none"},
 		{"unknown discipline", head + "backend: {service: {mean: 1ms}, discipline: random}\n", "f.yaml:4: backend.discipline"},
 		{"negative codel target", head + "backend: {service: {mean: 1ms}, codel: {target: -1ms}}\n", "f.yaml:4: backend.codel.target: must be positive, got -1ms"},
+		{"zero timeout", head + "    timeout: 0s\n", "f.yaml:4: clients[0].timeout: must be positive, got 0s"},
+		{"timeout within the round trip", head + "    rtt: 40ms\n    timeout: 40ms\n", "f.yaml:5: clients[0].timeout: 40ms is not more than the round trip (rtt 40ms): no answer could come back in time"},
+		{"timeout with pace", head + "    pace: true\n    timeout: 1s\n", "f.yaml:5: clients[0].timeout: not with pace"},
+		{"huge timeout", head + "    timeout: 900000h\n", `f.yaml:4: clients[0].timeout: "900000h" is more than 100 years`},
+		{"zero service factor", head + "    service_factor: 0\n", "f.yaml:4: clients[0].service_factor: must be positive, got 0"},
+		{"NaN service factor", head + "    service_factor: .nan\n", "f.yaml:4: clients[0].service_factor"},
+		{"infinite service factor", head + "    service_factor: .inf\nbackend: {service: {mean: 1ms}}\n", "f.yaml:4: clients[0].service_factor"},
+		{"huge service factor", head + "    service_factor: 1e7\nbackend: {service: {mean: 1ms}}\n", "f.yaml:4: clients[0].service_factor: must be a number above 0 and at most 1e+06, got 1e+07"},
+		{"service factor without a backend", head + "    service_factor: 2\n", "f.yaml:4: clients[0].service_factor: scales the backend's service time, and there is no backend"},
 		{"huge rtt", head + "    rtt: 900000h\n", `f.yaml:4: clients[0].rtt: "900000h" is more than 100 years`},
 	} {
 		_, err := Parse("f.yaml", []byte(tt.yaml))

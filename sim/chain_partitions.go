@@ -2,6 +2,7 @@ package sim
 
 import (
 	"math"
+	"slices"
 	"time"
 )
 
@@ -22,6 +23,7 @@ type partitionedLimiter struct {
 	share   []float64 // a partition's share; the last is the unknown partition's, 0
 	busy    []int     // a partition's requests in flight
 	partOf  []int     // a client group's partition
+	results []PartitionResult
 }
 
 // newPartitioned partitions limiter by c's ConcurrencyPartitions, or returns
@@ -32,22 +34,44 @@ func newPartitioned(c *Config, limiter concurrencyLimiter) *partitionedLimiter {
 	}
 	n := len(c.ConcurrencyPartitions)
 	p := &partitionedLimiter{limiter: limiter, count: limiter.(inFlighter), over: limiter.(overAcquirer),
-		share: make([]float64, n+1), busy: make([]int, n+1), partOf: make([]int, len(c.Clients))}
+		share: make([]float64, n+1), busy: make([]int, n+1), partOf: make([]int, len(c.Clients)),
+		results: make([]PartitionResult, n+1)}
 	of := map[string]int{}
 	for i, part := range c.ConcurrencyPartitions {
 		p.share[i] = part.Share
+		p.results[i] = PartitionResult{Name: part.Name, Share: part.Share}
 		for _, class := range part.Classes {
 			of[class] = i
 		}
 	}
+	p.results[n].Name = unknownPartition
 	for g, grp := range c.Clients {
 		i, ok := of[grp.Name]
 		if !ok {
 			i = n
 		}
 		p.partOf[g] = i
+		p.results[i].Classes = append(p.results[i].Classes, grp.Name)
 	}
 	return p
+}
+
+// unknownPartition names the partition of the clients of no partition, as
+// the library's AbstractPartitionedLimiter names its own.
+const unknownPartition = "unknown"
+
+// result is what each partition did so far, the unknown one only when a
+// client group is in it.
+func (p *partitionedLimiter) result() []PartitionResult {
+	out := make([]PartitionResult, 0, len(p.results))
+	for i, r := range p.results {
+		if i == len(p.results)-1 && len(r.Classes) == 0 {
+			break
+		}
+		r.Classes = slices.Clone(r.Classes)
+		out = append(out, r)
+	}
+	return out
 }
 
 // limitOf is partition i's limit: max(1, ⌈⌊limit⌋ × share⌉), in floating point
@@ -61,11 +85,20 @@ func (p *partitionedLimiter) limitOf(i int) int {
 // its own limit.
 func (p *partitionedLimiter) acquire(now time.Duration, g int) bool {
 	i := p.partOf[g]
-	if p.count.InFlight() >= int(p.limiter.Limit()) && p.busy[i] >= p.limitOf(i) {
+	res := &p.results[i]
+	guaranteed := p.limitOf(i)
+	if res.Admitted+res.Refused == 0 {
+		res.Guaranteed = [2]int{guaranteed, guaranteed}
+	}
+	res.Guaranteed = [2]int{min(res.Guaranteed[0], guaranteed), max(res.Guaranteed[1], guaranteed)}
+	if p.count.InFlight() >= int(p.limiter.Limit()) && p.busy[i] >= guaranteed {
+		res.Refused++
 		return false
 	}
 	p.over.AcquireOver(now)
 	p.busy[i]++
+	res.Admitted++
+	res.MostInFlight = max(res.MostInFlight, p.busy[i])
 	return true
 }
 

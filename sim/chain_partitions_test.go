@@ -1,6 +1,8 @@
 package sim
 
 import (
+	"math"
+	"reflect"
 	"strings"
 	"testing"
 	"testing/quick"
@@ -56,6 +58,15 @@ func TestPartitionsAsTheLibraryAdmits(t *testing.T) {
 	p.release(0, time.Millisecond, live)
 	if !p.acquire(0, live) || p.acquire(0, live) {
 		t.Fatalf("live at 8 of its 9 with the limit full: want one more admitted, then refused")
+	}
+	// What each partition did: live 11 in, 2 refused, at most 10 at once.
+	want := []PartitionResult{
+		{Name: "live", Classes: []string{"live"}, Share: 0.9, Admitted: 11, Refused: 2, MostInFlight: 10, Guaranteed: [2]int{9, 9}},
+		{Name: "batch", Classes: []string{"batch"}, Share: 0.1, Admitted: 1, Refused: 1, MostInFlight: 1, Guaranteed: [2]int{1, 1}},
+		{Name: "unknown", Classes: []string{"other"}, Admitted: 1, Refused: 1, MostInFlight: 1, Guaranteed: [2]int{1, 1}},
+	}
+	if got := p.result(); !reflect.DeepEqual(got, want) {
+		t.Errorf("result\n%+v, want\n%+v", got, want)
 	}
 }
 
@@ -114,5 +125,96 @@ func TestPartitionsAreChecked(t *testing.T) {
 		{Name: "y", Classes: []string{"steady"}, Share: 0.2}, {Name: "z", Classes: []string{"third"}, Share: 0.7}}
 	if err := c.Validate(); err != nil {
 		t.Errorf("0.1 + 0.2 + 0.7 is 1 (within floating point): %v", err)
+	}
+}
+
+// partitionCount is one partition's figures recounted from a trace.
+type partitionCount struct {
+	admitted, refused int64
+	busy, most        int
+	guaranteed        [2]int
+}
+
+// partitionRecount recounts, from the trace of one concurrency lane, what
+// each partition (of) did: an admit takes a place, a success or a 503 after
+// an admit gives it back, a 503 without one is the limit's refusal; the
+// places guaranteed are recomputed from the limit each record carries.
+type partitionRecount struct {
+	lane   int
+	of     map[string]int // class → partition
+	share  []float64
+	counts []partitionCount
+	in     map[[3]int64]bool // attempts admitted and not yet answered
+}
+
+func (p *partitionRecount) Record(r *TraceRecord) error {
+	if r.LaneIndex != p.lane {
+		return nil
+	}
+	i := p.of[r.Class]
+	c := &p.counts[i]
+	k := [3]int64{int64(r.Client), r.Request, int64(r.Attempt)}
+	guaranteed := int(math.Max(1, math.Ceil(float64(int(r.ConcurrencyLimit))*p.share[i])))
+	arrived := func() {
+		if c.admitted+c.refused == 0 {
+			c.guaranteed = [2]int{guaranteed, guaranteed}
+		}
+		c.guaranteed = [2]int{min(c.guaranteed[0], guaranteed), max(c.guaranteed[1], guaranteed)}
+	}
+	switch {
+	case r.Event == TraceAdmit:
+		arrived()
+		c.admitted++
+		c.busy++
+		c.most = max(c.most, c.busy)
+		p.in[k] = true
+	case (r.Event == TraceSuccess || r.Event == TraceShed) && p.in[k]:
+		c.busy--
+		delete(p.in, k)
+	case r.Event == TraceShed && r.Shedder == "":
+		arrived()
+		c.refused++
+	}
+	return nil
+}
+
+// Each partition's figures in the result are those recounted from the trace,
+// in an AIMD lane whose limit moves (so the places guaranteed do), with a
+// class in no partition, on three seeds.
+func TestPartitionResultsRecountFromTheTrace(t *testing.T) {
+	poisson := func(n int64) []Arrival {
+		return []Arrival{{Kind: ArrivalPoisson, Rate: Rate{Count: n, Per: time.Second}}}
+	}
+	for seed := uint64(1); seed <= 3; seed++ {
+		cfg := Config{Duration: 3 * time.Second, Seed: seed, Lanes: []LaneKind{LaneAIMD}, Limits: hourly,
+			AIMD: AIMDSettings{Initial: 10, Min: 4, Max: 30, Target: 60 * time.Millisecond},
+			Clients: []ClientGroup{{Name: "live", Count: 10, Arrivals: poisson(10)}, {Name: "batch", Count: 3, Arrivals: poisson(100)},
+				{Name: "other", Count: 1, Arrivals: poisson(20)}},
+			ConcurrencyPartitions: []ConcurrencyPartition{{Name: "live", Classes: []string{"live"}, Share: 0.8},
+				{Name: "batch", Classes: []string{"batch"}, Share: 0.2}},
+			Backend: &Backend{Capacity: 20, QueueSize: 5, Service: Service{Mean: 50 * time.Millisecond, Kind: ServiceExponential}}}
+		rc := &partitionRecount{of: map[string]int{"live": 0, "batch": 1, "other": 2}, share: []float64{0.8, 0.2, 0},
+			counts: make([]partitionCount, 3), in: map[[3]int64]bool{}}
+		l := mustRun(t, cfg, Options{Trace: rc}).Lanes[0]
+		if len(l.Partitions) != 3 || l.Partitions[2].Name != "unknown" || l.Partitions[2].Classes[0] != "other" {
+			t.Fatalf("seed %d: partitions %+v, want live, batch and unknown (other)", seed, l.Partitions)
+		}
+		var refused int64
+		for i, p := range l.Partitions {
+			c := rc.counts[i]
+			if p.Admitted != c.admitted || p.Refused != c.refused || p.MostInFlight != c.most || p.Guaranteed != c.guaranteed {
+				t.Errorf("seed %d: %s admitted %d refused %d most %d guaranteed %v; the trace: %d, %d, %d, %v",
+					seed, p.Name, p.Admitted, p.Refused, p.MostInFlight, p.Guaranteed, c.admitted, c.refused, c.most, c.guaranteed)
+			}
+			refused += p.Refused
+		}
+		var byLane int64
+		for _, cl := range l.Classes {
+			byLane += cl.ShedByLane
+		}
+		if refused != byLane || refused == 0 || l.Partitions[0].Guaranteed[0] == l.Partitions[0].Guaranteed[1] {
+			t.Errorf("seed %d: partitions refused %d, the lane shed %d itself; live guaranteed %v; want equal, some, and a limit that moved",
+				seed, refused, byLane, l.Partitions[0].Guaranteed)
+		}
 	}
 }

@@ -77,6 +77,7 @@ func checkGroupTimes(ck *checker, path string, g ClientGroup) {
 	ck.atMostTime(p+"retry_after_jitter", r.RetryAfterJitter)
 	ck.atMostTime(path+".rtt", g.RTT)
 	ck.atMostTime(path+".deadline", g.Deadline)
+	ck.atMostTime(path+".timeout", g.Timeout)
 }
 
 // checkBuild builds, once, every limiter a run of c builds, with the same

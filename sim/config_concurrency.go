@@ -68,7 +68,7 @@ func (c Config) concurrencyCapacity(l Limit, d time.Duration) float64 {
 	if b == nil || b.Service.Mean <= 0 {
 		return math.Inf(1)
 	}
-	return float64(l.Concurrency) * (1 + float64(d)/float64(b.Service.Mean)) * float64(c.keys(l.Key))
+	return float64(l.Concurrency) * (1 + float64(d)/c.meanService()) * float64(c.keys(l.Key))
 }
 
 // concurrencyRetries is about how many retries the clients of c make against

@@ -1,6 +1,7 @@
 package sim
 
 import (
+	"cmp"
 	"math"
 	"strings"
 	"time"
@@ -22,9 +23,13 @@ import (
 //     faster than their share (see loopRetries);
 //   - with a round trip (ClientGroup.RTT), each first attempt's arrival at
 //     the limiter and each answer's way back, and waits a round trip longer;
+//   - with a timeout, each attempt's timeout, and the attempts the backend
+//     answers too late as refused (see lateShare), retried a timeout later;
 //     with a deadline, only the retries that fit in it; with a retry budget,
 //     at most Ratio retries per request and MinPerSecond a second besides;
-//   - every request served by a backend, and every scheduled backend change;
+//   - every request served by a backend (whose service time is each group's
+//     ServiceFactor × its mean, weighted by arrivals), and every scheduled
+//     backend change;
 //   - every time a pacing client holds a request until its quota resets (see
 //     pacingHolds);
 //   - every retry of a backlog that overloads a concurrency limit (see
@@ -84,7 +89,9 @@ func (c Config) groupAttempts(li int, arrivals, pRate float64) (attempts, heard 
 			if a.Kind == ArrivalBurst || a.Kind == ArrivalIdleThenBurst {
 				p = max(p, refusedShare(float64(g.Count)*float64(a.Count), c.capacity(a.Spread)))
 			}
-			mine += n * attemptsPerRequest(p, g.Retry, c.retrySpan(g), c.refill(), g.RTT)
+			late := c.lateShare(g)
+			p = 1 - (1-p)*(1-late)
+			mine += n * attemptsPerRequest(p, g.Retry, c.retrySpan(g), c.refill(), g.RTT+time.Duration(late*float64(g.Timeout)))
 			requests += n
 		}
 		if li >= 0 {
@@ -94,6 +101,9 @@ func (c Config) groupAttempts(li int, arrivals, pRate float64) (attempts, heard 
 		attempts += mine
 		if g.RTT > 0 {
 			heard += mine - requests*(1-pRate) + requests
+		}
+		if g.Timeout > 0 {
+			heard += mine // each attempt's timeout
 		}
 	}
 	return attempts, heard
@@ -112,9 +122,50 @@ func (c Config) capacity(d time.Duration) float64 {
 		most = min(most, per*float64(c.keys(l.Key))*float64(c.fleetShare(l)))
 	}
 	if b := c.Backend; b != nil {
-		most = min(most, float64(b.QueueSize+b.Capacity)+float64(b.Capacity)*float64(d)/float64(b.Service.Mean))
+		most = min(most, float64(b.QueueSize+b.Capacity)+float64(b.Capacity)*float64(d)/c.meanService())
 	}
 	return most
+}
+
+// lateShare is about what share of g's attempts the backend answers later
+// than g's timeout (ClientGroup.Timeout), by the service time alone (its
+// mean scaled by g's ServiceFactor): constant, all or none; exponential, the
+// chance it outlasts the timeout less the round trip. 0 without a timeout or
+// a backend.
+func (c Config) lateShare(g ClientGroup) float64 {
+	b := c.Backend
+	if g.Timeout <= 0 || b == nil || b.Service.Mean <= 0 {
+		return 0
+	}
+	mean := float64(b.Service.Mean) * cmp.Or(g.ServiceFactor, 1)
+	left := float64(g.Timeout - g.RTT)
+	if b.Service.Kind == ServiceExponential {
+		return math.Exp(-max(left, 0) / mean)
+	}
+	if mean > left {
+		return 1
+	}
+	return 0
+}
+
+// meanService is the backend's mean service time in nanoseconds over the
+// requests the clients send: each group's ServiceFactor × Backend.Service.Mean,
+// weighted by its arrivals.
+func (c Config) meanService() float64 {
+	mean := float64(c.Backend.Service.Mean)
+	var sent, scaledSent float64
+	for _, g := range c.Clients {
+		var n float64
+		for _, a := range g.Arrivals {
+			n += float64(g.Count) * arrivalsOf(a, c.Duration)
+		}
+		sent += n
+		scaledSent += n * cmp.Or(g.ServiceFactor, 1)
+	}
+	if sent > 0 {
+		mean *= scaledSent / sent
+	}
+	return mean
 }
 
 // keys is about how many keys a limit counting by kind sees: a group whose

@@ -89,5 +89,5 @@ func (c Config) backendCapacity(d time.Duration) float64 {
 	if b == nil || b.Service.Mean <= 0 {
 		return math.Inf(1)
 	}
-	return float64(b.QueueSize+b.Capacity) + float64(b.Capacity)*float64(d)/float64(b.Service.Mean)
+	return float64(b.QueueSize+b.Capacity) + float64(b.Capacity)*float64(d)/c.meanService()
 }

@@ -41,3 +41,50 @@ func TestEstimateCoversTimeFeatures(t *testing.T) {
 		}
 	}
 }
+
+// A backend of one 10ms server takes 100 requests a second, but the clients'
+// requests take 20 times as long: it takes 5 of their 60, and the rest retry
+// up to 10 times. The estimate counts the slow service, not the backend's.
+func TestEstimateCountsTheServiceFactor(t *testing.T) {
+	cfg := Config{Duration: 10 * time.Second, Lanes: []LaneKind{LaneGCRA},
+		Limits: []Limit{{Key: KeyUser, Policy: algorithms.Policy{Limit: 1000, Window: time.Second}}},
+		Clients: []ClientGroup{{Count: 3, ServiceFactor: 20, Arrivals: []Arrival{{Kind: ArrivalPoisson, Rate: Rate{Count: 20, Per: time.Second}}},
+			Retry: Retry{Kind: RetryFixed, Delay: 20 * time.Millisecond, MaxAttempts: 10}}},
+		Backend: &Backend{Capacity: 1, Service: Service{Mean: 10 * time.Millisecond}}}
+	s, err := New(cfg, Options{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if _, err := s.RunToEnd(context.Background()); err != nil {
+		t.Fatal(err)
+	}
+	est, real := cfg.EstimateEvents(), s.Events()
+	t.Logf("estimate %d, real %d", est, real)
+	if est > 2*real || real > 2*est {
+		t.Errorf("EstimateEvents() = %d, the run processed %d", est, real)
+	}
+}
+
+// Clients whose every attempt outlasts their timeout retry up to 5 times:
+// each attempt also takes its timeout's event. The estimate counts both.
+func TestEstimateCountsTimeouts(t *testing.T) {
+	for _, service := range []time.Duration{50 * time.Millisecond, 300 * time.Millisecond} {
+		cfg := Config{Duration: 10 * time.Second, Lanes: []LaneKind{LaneGCRA, LaneTokenBucket},
+			Limits: []Limit{{Key: KeyUser, Policy: algorithms.Policy{Limit: 1000, Window: time.Second}}},
+			Clients: []ClientGroup{{Count: 3, Timeout: 200 * time.Millisecond, Arrivals: []Arrival{{Kind: ArrivalPoisson, Rate: Rate{Count: 20, Per: time.Second}}},
+				Retry: Retry{Kind: RetryFixed, Delay: 20 * time.Millisecond, MaxAttempts: 5}}},
+			Backend: &Backend{Capacity: 100, Service: Service{Mean: service}}}
+		s, err := New(cfg, Options{})
+		if err != nil {
+			t.Fatal(err)
+		}
+		if _, err := s.RunToEnd(context.Background()); err != nil {
+			t.Fatal(err)
+		}
+		est, real := cfg.EstimateEvents(), s.Events()
+		t.Logf("service %v: estimate %d, real %d", service, est, real)
+		if est > 2*real || real > 2*est {
+			t.Errorf("service %v: EstimateEvents() = %d, the run processed %d", service, est, real)
+		}
+	}
+}

@@ -84,6 +84,10 @@ func checkSteps(ck *checker, path string, kind LaneKind, o LaneOptions) {
 const (
 	StatusTooManyRequests = 429
 	statusShed            = 503
+	// StatusTimeout is what a client's retry policy (Retry.On) reads an
+	// attempt it gave up at its Timeout as: 504 Gateway Timeout, as Envoy
+	// answers a per-try timeout.
+	StatusTimeout = 504
 )
 
 // RefusalStatus is the HTTP status lane i of c refuses with: its option's,

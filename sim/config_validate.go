@@ -3,6 +3,7 @@ package sim
 import (
 	"cmp"
 	"fmt"
+	"math"
 	"regexp"
 	"strings"
 	"time"
@@ -207,6 +208,31 @@ func checkGroup(ck *checker, path string, g ClientGroup, c *Config) {
 	}
 	if g.Deadline < 0 {
 		ck.add(path+".deadline", "must not be negative, got %v", g.Deadline)
+	}
+	switch {
+	case g.Timeout < 0:
+		ck.add(path+".timeout", "must not be negative, got %v", g.Timeout)
+	case g.Timeout > 0 && g.RTTKind == ServiceConstant && g.Timeout <= g.RTT:
+		ck.add(path+".timeout", "%v is not more than the round trip (rtt %v): no answer could come back in time", g.Timeout, g.RTT)
+	case g.Timeout > 0 && g.Pace:
+		ck.add(path+".timeout", "not with pace: a pacing client reads the headers of every answer, and one it gave up it never reads")
+	}
+	checkServiceFactor(ck, path+".service_factor", g.ServiceFactor, c.Backend != nil)
+}
+
+// MaxServiceFactor is the largest ClientGroup.ServiceFactor.
+const MaxServiceFactor = 1e6
+
+// checkServiceFactor checks a group's service factor f, which scales the
+// service time of a backend (hasBackend).
+func checkServiceFactor(ck *checker, path string, f float64, hasBackend bool) {
+	switch {
+	case f == 0:
+		return
+	case math.IsNaN(f) || f < 0 || f > MaxServiceFactor:
+		ck.add(path, "must be a number above 0 and at most %g, got %v", float64(MaxServiceFactor), f)
+	case !hasBackend:
+		ck.add(path, "scales the backend's service time, and there is no backend")
 	}
 }
 

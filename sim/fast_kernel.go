@@ -71,7 +71,7 @@ func (l *lane) kernelFits() bool {
 		if r := &grp.Retry; r.Kind != RetryNone && r.MaxAttempts != 1 {
 			return false
 		}
-		if grp.RTT > 0 || grp.Deadline > 0 { // an answer heard later than given
+		if grp.RTT > 0 || grp.Deadline > 0 || grp.Timeout > 0 { // an answer heard later than given
 			return false
 		}
 	}

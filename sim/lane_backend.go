@@ -66,7 +66,8 @@ func (b *backend) arrive(l *lane, r int32) {
 }
 
 // serve starts work on r. Its service time is drawn from a stream of its own
-// (client, request, attempt), so every lane gives the same attempt the same time.
+// (client, request, attempt), so every lane gives the same attempt the same
+// time, and scaled by its group's ServiceFactor.
 func (b *backend) serve(l *lane, r int32) {
 	b.busy++
 	req := &l.reqs.all[r]
@@ -75,6 +76,7 @@ func (b *backend) serve(l *lane, r int32) {
 		rnd := engine.NewStream(b.seed, uint64(req.client), uint64(req.num), uint64(req.attempt))
 		d = rnd.Exp(b.service.Mean)
 	}
+	d = scaled(d, l.pop.groups[l.pop.groupOf[req.client]].ServiceFactor)
 	req.service = d
 	l.eng.Schedule(later(l.eng.Now(), d), evComplete, r, 0)
 }

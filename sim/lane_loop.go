@@ -174,6 +174,8 @@ func (l *lane) handle(ev event) {
 		l.attempt(ev.A)
 	case evHear:
 		l.heard(ev.A)
+	case evTimeout:
+		l.timeout(ev.A, ev.B)
 	case evRelease:
 		l.released(ev.A)
 	case evComplete:
@@ -239,6 +241,7 @@ func (l *lane) arrive(c int32) {
 	r := l.reqs.get()
 	l.reqs.all[r] = request{
 		client: c, num: cs.requests, cost: l.pop.groups[l.pop.groupOf[c]].Cost, raDue: -1, started: l.eng.Now(),
+		gen: l.reqs.all[r].gen, // a timeout of the slot's last request is not this one's
 	}
 	g := l.pop.groupOf[c]
 	l.m.unique(g)
@@ -289,6 +292,7 @@ func (l *lane) attempt(r int32) {
 			return
 		}
 	}
+	l.startTimeout(r)
 	if atRetryAfter {
 		l.m.retriedAtRetryAfter()
 	}
@@ -540,11 +544,17 @@ func (l *lane) succeed(r int32) {
 		l.concRelease(now, latency, req.client)
 		l.adapt.conc(now, l.conc)
 	}
-	l.throttleAnswer(req.client, true)
 	g := l.pop.groupOf[req.client]
 	grp := &l.pop.groups[g]
+	if !req.timedOut {
+		l.throttleAnswer(req.client, true)
+	}
 	heard := later(now, l.halfTrip(r, req.attempt))
 	l.recordLatency(TraceSuccess, r, latency)
+	if req.timedOut || grp.Timeout > 0 && heard > later(req.raDue, grp.Timeout) { // raDue: when it was sent
+		l.servedLate(r, latency)
+		return
+	}
 	if grp.Deadline > 0 && heard > later(req.started, grp.Deadline) {
 		var wasted time.Duration
 		if l.backend != nil {
@@ -577,7 +587,7 @@ func (l *lane) fail(r int32, retryAfter time.Duration, status int) {
 		l.retryOrGiveUp(r, retryAfter, status)
 		return
 	}
-	req.raDue, req.heardStatus = retryAfter, int32(status) // raDue is -1 since attempt: free until heard
+	req.raDue, req.heardStatus = retryAfter, int16(status) // raDue is -1 since attempt: free until heard
 	if at := later(l.eng.Now(), half); at <= l.end {
 		l.eng.Schedule(at, evHear, r, 0)
 	} // else still on its way when the simulation ends
@@ -601,6 +611,12 @@ func (l *lane) heard(r int32) {
 func (l *lane) retryOrGiveUp(r int32, retryAfter time.Duration, status int) {
 	now := l.eng.Now()
 	req := &l.reqs.all[r]
+	if req.timedOut {
+		l.reqs.put(r) // its client gave it up, and its retry went on
+		return
+	}
+	req.gen++      // heard: its timeout, if it has one, is void
+	req.raDue = -1 // heard: no longer when it was sent
 	c := req.client
 	g := l.pop.groupOf[c]
 	grp := &l.pop.groups[g]

@@ -140,3 +140,13 @@ func (l *lane) sheddingResult(classes []ClassResult) ([]LimitCount, []Criticalit
 	}
 	return by, criticalityResults(l.pop.groups, classes, byGroup)
 }
+
+// liveCriticality is the outcomes per criticality so far (as
+// LaneResult.Criticality), from the live per-class counts.
+func (l *lane) liveCriticality() []CriticalityResult {
+	var byGroup []int64
+	if l.sheds != nil {
+		byGroup = l.sheds.byGroup
+	}
+	return criticalityResults(l.pop.groups, l.m.classes, byGroup)
+}

@@ -171,6 +171,12 @@ func TestValidateTimeFields(t *testing.T) {
 		{"negative min", "clients[0].retry.budget.min_per_second", func(c *Config) {
 			c.Clients[0].Retry.Budget = &RetryBudget{Ratio: 0.1, MinPerSecond: -1}
 		}},
+		{"negative timeout", "clients[0].timeout", func(c *Config) { c.Clients[0].Timeout = -1 }},
+		{"a timeout within the round trip", "clients[0].timeout", func(c *Config) { c.Clients[0].Timeout, c.Clients[0].RTT = time.Millisecond, time.Millisecond }},
+		{"NaN service factor", "clients[0].service_factor", func(c *Config) { c.Clients[0].ServiceFactor = math.NaN() }},
+		{"infinite service factor", "clients[0].service_factor", func(c *Config) { c.Clients[0].ServiceFactor = math.Inf(1) }},
+		{"negative service factor", "clients[0].service_factor", func(c *Config) { c.Clients[0].ServiceFactor = -1 }},
+		{"a service factor and no backend", "clients[0].service_factor", func(c *Config) { c.Clients[0].ServiceFactor, c.Backend = 2, nil }},
 		{"unknown discipline", "backend.discipline", func(c *Config) { c.Backend.Discipline = 9 }},
 		{"negative codel", "backend.codel", func(c *Config) { c.Backend.CoDel = &CoDel{Interval: -1} }},
 		{"immediate forever at one instant", "clients[0].retry.max_attempts", func(c *Config) { c.Clients[0].Retry = Retry{Kind: RetryImmediate} }},
@@ -241,5 +247,39 @@ func TestExponentialRoundTrip(t *testing.T) {
 	}
 	if len(gaps) < len(a)/2 {
 		t.Errorf("%d distinct gaps among %d tries: the trips are not drawn", len(gaps), len(a))
+	}
+}
+
+// Two requests at 0 on two servers of 100ms, then two at 1s after the
+// service doubles: a group with service factor 2.5 takes 250ms, then 500ms;
+// the other 100ms, then 200ms. The time each request is served is its
+// latency, since nothing waits.
+func TestServiceFactorScalesTheGroupsServiceTime(t *testing.T) {
+	twice := []Arrival{{Kind: ArrivalBurst, Count: 1}, {Kind: ArrivalBurst, Count: 1, At: time.Second}}
+	cfg := Config{Duration: 2 * time.Second, Lanes: []LaneKind{LaneTokenBucket},
+		Limits: []Limit{{Key: KeyGlobal, Policy: algorithms.Policy{Limit: 100, Window: time.Second}}},
+		Clients: []ClientGroup{{Name: "slow", Count: 1, ServiceFactor: 2.5, Arrivals: twice},
+			{Name: "plain", Count: 1, Arrivals: twice}},
+		Backend: &Backend{Capacity: 2, Service: Service{Mean: 100 * time.Millisecond},
+			Changes: []BackendChange{{At: time.Second, Capacity: 2, Service: Service{Mean: 200 * time.Millisecond}}}}}
+	var log traceLog
+	l := mustRun(t, cfg, Options{Trace: &log}).Lanes[0]
+	want := map[string][]time.Duration{
+		"slow":  {250 * time.Millisecond, 500 * time.Millisecond},
+		"plain": {100 * time.Millisecond, 200 * time.Millisecond},
+	}
+	got := map[string][]time.Duration{}
+	for _, r := range log.recs {
+		if r.Event == TraceSuccess {
+			got[r.Class] = append(got[r.Class], r.Latency)
+		}
+	}
+	for class, w := range want {
+		if !slices.Equal(got[class], w) {
+			t.Errorf("%s served in %v, want %v", class, got[class], w)
+		}
+	}
+	if l.Backend.Served != 4 {
+		t.Errorf("served %d, want 4", l.Backend.Served)
 	}
 }

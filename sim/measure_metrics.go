@@ -292,6 +292,23 @@ func (m *metrics) abandonedServed(now time.Duration, g int32, latency, wasted ti
 	m.gaveUp(now, g)
 }
 
+// timedOut counts an attempt its client gave up at its timeout.
+func (m *metrics) timedOut(g int32) {
+	m.counts.TimedOut++
+	m.classes[g].TimedOut++
+}
+
+// servedLate counts an attempt the backend served (latency in it, measured
+// with a backend) after its client gave it up at its timeout, or too late
+// for it, wasted of service time spent on it: not a success, nor the end of
+// its request.
+func (m *metrics) servedLate(latency, wasted time.Duration, measured bool) {
+	if measured {
+		m.latency.Add(latency)
+	}
+	m.counts.WastedWork += wasted
+}
+
 // retryDenied counts a retry a retry budget refused.
 func (m *metrics) retryDenied(g int32) {
 	m.counts.RetriesDenied++

@@ -56,6 +56,10 @@ type LaneResult struct {
 	// every group is critical.
 	ShedBy      []LimitCount
 	Criticality []CriticalityResult
+	// Partitions is, in a concurrency lane with partitions
+	// (ConcurrencyPartition), what each did, in the order configured; nil
+	// without partitions.
+	Partitions []PartitionResult
 	// RefusalStatus is the HTTP status the lane refuses with
 	// (Config.RefusalStatus): 429 unless the lane or its product says another.
 	RefusalStatus int
@@ -75,6 +79,9 @@ type LaneResult struct {
 	// the backend's service time spent on requests whose answer came too late.
 	Abandoned  int64
 	WastedWork time.Duration
+	// TimedOut counts the attempts their client gave up at its Timeout
+	// (ClientGroup.Timeout), each then retried or given up by its policy.
+	TimedOut int64
 	// RetriesDenied counts the retries a retry budget (Retry.Budget) refused:
 	// each such request was given up.
 	RetriesDenied int64
@@ -176,8 +183,9 @@ type ClassResult struct {
 	Dropped   int64
 	Succeeded int64
 	GaveUp    int64
-	// Abandoned and RetriesDenied are the class's share of the lane's.
+	// Abandoned, TimedOut and RetriesDenied are the class's share of the lane's.
 	Abandoned     int64
+	TimedOut      int64
 	RetriesDenied int64
 	// ShadowRefused counts the class's attempts a shadow limit would have refused.
 	ShadowRefused int64
@@ -347,6 +355,11 @@ type LaneSnapshot struct {
 	OverLimit bool
 	InFlight  int     // requests in the backend now
 	Limit     float64 // the current concurrency limit (concurrency-limiter lanes only)
+	// KeyInFlight, Criticality and Partitions are LaneResult's InFlight,
+	// Criticality and Partitions so far: nil when the lane has none.
+	KeyInFlight []LimitCount
+	Criticality []CriticalityResult
+	Partitions  []PartitionResult
 }
 
 // Title is the lane's name for people (see LaneTitle).

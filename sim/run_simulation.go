@@ -380,6 +380,9 @@ func (l *lane) result() LaneResult {
 	lr.KeyTables = slices.Concat(l.keyTables, l.keyTablesNow())
 	lr.NearLimit = l.nearLimits()
 	lr.InFlight = l.inFlightPeaks()
+	if l.parts != nil {
+		lr.Partitions = l.parts.result()
+	}
 	lr.ShedBy, lr.Criticality = l.sheddingResult(lr.Classes)
 	return lr
 }

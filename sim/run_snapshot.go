@@ -2,7 +2,8 @@ package sim
 
 import "time"
 
-// Snapshot returns every lane's live figures. It allocates one slice.
+// Snapshot returns every lane's live figures. It allocates one slice, and
+// more for a lane with concurrency limits, criticalities or partitions.
 func (s *Simulation) Snapshot() []LaneSnapshot {
 	snaps := make([]LaneSnapshot, len(s.lanes))
 	for i, l := range s.lanes {
@@ -19,6 +20,11 @@ func (s *Simulation) Snapshot() []LaneSnapshot {
 		}
 		if l.conc != nil {
 			snap.Limit = l.conc.Limit()
+		}
+		snap.KeyInFlight = l.inFlightPeaks()
+		snap.Criticality = l.liveCriticality()
+		if l.parts != nil {
+			snap.Partitions = l.parts.result()
 		}
 		snaps[i] = snap
 	}

@@ -21,15 +21,25 @@ type request struct {
 	prevSleep time.Duration
 	// raDue is the instant a Retry-After pointed to, -1 if none; while a
 	// failed answer is on its way back to the client (evHear) it holds that
-	// answer's Retry-After instead.
+	// answer's Retry-After instead, and, with a client timeout
+	// (ClientGroup.Timeout), from the attempt until its answer, when the
+	// attempt was sent.
 	raDue   time.Duration
 	entered time.Duration // when it entered the backend
 	started time.Duration // when its first attempt was made (sent, with a round trip)
 	service time.Duration // the service time of its latest attempt the backend took
+	places  uint64        // bit i: it holds a place of concurrency limit i of the chain (lane_concurrency.go)
+	// With a client timeout (ClientGroup.Timeout): gen changes whenever the
+	// client sends an attempt or hears an answer of this slot, and when the
+	// slot is freed, so that a timeout event finds the attempt still
+	// unanswered only if gen is its own. timedOut marks an attempt its client
+	// gave up (its retry went on in a slot of its own), late one the service
+	// finished, answered too late, before the client gave it up.
+	gen int32
 	// heardStatus is the status of the failed answer on its way back to the
-	// client (evHear), with a round trip.
-	heardStatus int32
-	places      uint64 // bit i: it holds a place of concurrency limit i of the chain (lane_concurrency.go)
+	// client (evHear), with a round trip: an HTTP status, 0 to 599.
+	heardStatus    int16
+	timedOut, late bool
 }
 
 // requests is a pool of live requests addressed by index, reusing freed slots.
@@ -48,4 +58,7 @@ func (p *requests) get() int32 {
 	return int32(len(p.all) - 1)
 }
 
-func (p *requests) put(i int32) { p.free = append(p.free, i) }
+func (p *requests) put(i int32) {
+	p.all[i].gen++
+	p.free = append(p.free, i)
+}

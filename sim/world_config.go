@@ -288,6 +288,20 @@ type ClientGroup struct {
 	// the backend, not knowing, serves it all the same, and its service time
 	// is counted as wasted (LaneResult.WastedWork).
 	Deadline time.Duration
+	// Timeout, when positive, is how long a client waits for one attempt's
+	// answer from its send (as an HTTP client's timeout, Envoy's
+	// per_try_timeout, gRPC's per-attempt timeout): an answer heard later is
+	// lost to it. At Timeout+1ns after the send the client gives the attempt
+	// up (counted in LaneResult.TimedOut) and applies its retry policy as to
+	// an answer of status 504 (StatusTimeout), within Deadline if it has one;
+	// the service still does the attempt's work, counted as wasted
+	// (LaneResult.WastedWork) when the backend serves it.
+	Timeout time.Duration
+	// ServiceFactor scales the backend's service time for the group's
+	// requests (a slow endpoint, a heavy query): each takes ServiceFactor ×
+	// the time drawn from Backend.Service, or from a change's Service after
+	// it. Zero means 1; it needs a Backend.
+	ServiceFactor float64
 }
 
 // Identity gives each client its keys. Each field is a template in which "{i}" is

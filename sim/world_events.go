@@ -24,6 +24,7 @@ const (
 	evProbeReply                   // a probe's store call is answered, or times out
 	evRestart                      // the store restarts empty
 	evHear                         // a failed answer reaches its client, a half round trip later
+	evTimeout                      // a client gives up waiting for an attempt (ClientGroup.Timeout)
 )
 
 // event is one scheduled happening of a lane: A and B are what its kind needs

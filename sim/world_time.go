@@ -27,3 +27,16 @@ func times(d time.Duration, n int64) time.Duration {
 	}
 	return d * time.Duration(n)
 }
+
+// scaled is d×f for d ≥ 0, rounded to the nanosecond and saturated at the
+// largest Duration; f zero (or 1) leaves d as it is.
+func scaled(d time.Duration, f float64) time.Duration {
+	if f == 0 || f == 1 {
+		return d
+	}
+	x := math.Round(float64(d) * f)
+	if x >= math.MaxInt64 {
+		return math.MaxInt64
+	}
+	return time.Duration(x)
+}

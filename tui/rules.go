@@ -75,6 +75,10 @@ func (m *Model) changeRule(k knob, up bool) {
 	}
 	now := m.sim.Now()
 	was := m.sim.Rule(m.limit)
+	if was.Concurrency > 0 {
+		m.status = fmt.Sprintf("no change: %s bounds requests in flight (%d at once), not a rate; c chooses another limit", scenarios.Escape(was.Name), was.Concurrency)
+		return
+	}
 	ch := sim.RuleChange{At: now, Limit: m.limit, Policy: stepped(was.Policy, k, up), Shadow: was.Shadow}
 	from, to := k.of(was.Policy), k.of(ch.Policy)
 	if from == to {

@@ -165,6 +165,9 @@ func (m *Model) View() string {
 	}
 	m.drawLanes(&b, lay)
 	m.drawAxis(&b, lay)
+	for _, l := range lay.limiting {
+		line(truncate(scenarios.Escape(l), m.width))
+	}
 	if lay.legend {
 		if lay.spaced {
 			line("")
@@ -185,18 +188,19 @@ func (m *Model) View() string {
 
 // layout is how the view's columns and optional lines fit the terminal.
 type layout struct {
-	nameW  int       // lane name column
-	cols   int       // time slices shown
-	stats  []statCol // live figures, right of the lanes
-	from   int64     // slice shown in the first column
-	title  bool      // scenario name and description line
-	legend bool      // glyph legend line
-	status bool      // status message line
-	spaced bool      // blank lines between the parts
-	short  bool      // short lane names
-	cells  []cell    // scratch for one row
-	ruled  []bool    // columns holding a rule push
-	snap   []sim.LaneSnapshot
+	nameW    int       // lane name column
+	cols     int       // time slices shown
+	stats    []statCol // live figures, right of the lanes
+	from     int64     // slice shown in the first column
+	title    bool      // scenario name and description line
+	legend   bool      // glyph legend line
+	status   bool      // status message line
+	spaced   bool      // blank lines between the parts
+	limiting []string  // limitingLines, as room allows
+	short    bool      // short lane names
+	cells    []cell    // scratch for one row
+	ruled    []bool    // columns holding a rule push
+	snap     []sim.LaneSnapshot
 }
 
 // statCol is one live figure column.
@@ -264,6 +268,10 @@ func (m *Model) layout() layout {
 		helpLines = strings.Count(m.help.View(m.keys), "\n") + 1
 	}
 	spare := m.height - (1 + 1 + len(m.snaps) + 2 + helpLines)
+	if lim := m.limitingLines(lay); spare >= len(lim)+1 {
+		lay.limiting = lim
+		spare -= len(lim)
+	}
 	lay.title = spare >= 1
 	lay.status = spare >= 2
 	lay.legend = spare >= 3
@@ -296,7 +304,11 @@ func (m *Model) infoLine() (line, state string) {
 	if n := len(cfg.Limits); n > 1 {
 		fmt.Fprintf(&b, "%d of %d ", m.limit+1, n)
 	}
-	fmt.Fprintf(&b, "%s %d per %s", scenarios.Escape(lim.Name), lim.Policy.Limit, formatTime(lim.Policy.Window))
+	if lim.Concurrency > 0 {
+		fmt.Fprintf(&b, "%s %d at once by %s", scenarios.Escape(lim.Name), lim.Concurrency, lim.Key)
+	} else {
+		fmt.Fprintf(&b, "%s %d per %s", scenarios.Escape(lim.Name), lim.Policy.Limit, formatTime(lim.Policy.Window))
+	}
 	if lim.Policy.Burst > 0 && lim.Policy.Burst != lim.Policy.Limit {
 		fmt.Fprintf(&b, ", bursts of %d", lim.Policy.Burst)
 	}

@@ -48,6 +48,10 @@ type laneFrame struct {
 	// busiest window is shown beside the rate but not held against it.
 	Concurrency bool     `json:"concurrency"`
 	Columns     []column `json:"columns"`
+	// Limiting is what the rate and the timeline do not show, one phrase
+	// each (sim.LimitingPhrases): the most of one key in flight per concurrency
+	// limit, served by criticality, each partition; absent when none.
+	Limiting []string `json:"limiting,omitempty"`
 }
 
 // peak is the most admitted in any window of the first limit's length for one key.
@@ -79,6 +83,7 @@ func (s *session) frame() frame {
 			Peak: peak{Count: snap.Peak.Count, Limit: snap.Peak.Limit, Start: int64(snap.Peak.Start), End: int64(snap.Peak.End), Key: snap.Peak.Key},
 			Over: snap.OverLimit, NotLimiting: snap.NotLimiting(),
 			Concurrency: concurrency, Columns: s.bins.flush(i),
+			Limiting: sim.LimitingPhrases(cfg, snap.KeyInFlight, snap.Criticality, snap.Partitions),
 		})
 	}
 	for _, ch := range cfg.Rules {

@@ -65,7 +65,8 @@ func TestSameNumbersAsRun(t *testing.T) {
 					Shed: w.Shed, Dropped: w.Dropped, Succeeded: w.Succeeded,
 					Peak:        peak{Count: w.Peak.Count, Limit: w.Peak.Limit, Start: int64(w.Peak.Start), End: int64(w.Peak.End), Key: w.Peak.Key},
 					Over:        w.Peak.Count > w.Peak.Limit && !w.NotLimiting() && w.Lane.Info().Class != sim.ConcurrencyLimiter,
-					NotLimiting: w.NotLimiting(), Concurrency: w.Lane.Info().Class == sim.ConcurrencyLimiter}
+					NotLimiting: w.NotLimiting(), Concurrency: w.Lane.Info().Class == sim.ConcurrencyLimiter,
+					Limiting: sim.LimitingPhrases(*out.Scenario.Config, w.InFlight, w.Criticality, w.Partitions)}
 				g.Columns = nil
 				if !reflect.DeepEqual(g, wf) {
 					t.Errorf("%v: the page ends with\n%+v\nrlsim run prints\n%+v", w.Lane, g, wf)

@@ -126,7 +126,8 @@ function buildRows() {
       <div class="figs"><dl>
         <dt>offered</dt><dd data-fig="attempts"></dd><dt>admitted</dt><dd data-fig="admitted"></dd><dt>refused</dt><dd data-fig="refused"></dd>
         <dt>delayed</dt><dd data-fig="delayed"></dd><dt>shed</dt><dd data-fig="shed"></dd><dt>dropped</dt><dd data-fig="dropped"></dd>
-      </dl><div class="peakbox" title="the most admitted in any window of the limit's length, for one key"><b data-fig="peak">0</b> / <span data-fig="limit"></span><small>most in any window</small></div></div>`;
+      </dl><div class="peakbox" title="the most admitted in any window of the limit's length, for one key"><b data-fig="peak">0</b> / <span data-fig="limit"></span><small>most in any window</small></div></div>
+      <p class="limiting" hidden></p>`;
     row.querySelector(".name span").textContent = lane.title;
     row.querySelector("input").addEventListener("change", (e) => {
       if (e.target.checked) state.hidden.delete(lane.name); else state.hidden.add(lane.name);
@@ -134,7 +135,7 @@ function buildRows() {
       requestDraw();
     });
     const canvas = row.querySelector("canvas");
-    row.refs = { canvas, box: row.querySelector(".peakbox"), boxNote: row.querySelector(".peakbox small"),
+    row.refs = { canvas, box: row.querySelector(".peakbox"), boxNote: row.querySelector(".peakbox small"), limiting: row.querySelector(".limiting"),
       limit: row.querySelector("[data-fig=limit]"), figs: {}, last: {} };
     for (const dd of row.querySelectorAll("[data-fig]")) {
       if (dd.tagName === "DD") { dd.textContent = ""; const v = document.createTextNode("0"); const sp = document.createElement("span"); sp.textContent = " " + dd.previousElementSibling.textContent; dd.append(v, sp); row.refs.figs[dd.dataset.fig] = { el: dd, text: v }; }
@@ -394,6 +395,13 @@ function drawLane(row, lane, i, from, nowCol, width, peak) {
   put("shed", lane.shed);
   put("dropped", lane.dropped);
   put("peak", lane.peak.count);
+  // What the rate and the timeline do not show: the server words it.
+  const limiting = (lane.limiting || []).join(" · ");
+  if (r.last.limiting !== limiting) {
+    r.last.limiting = limiting;
+    r.limiting.textContent = limiting;
+    r.limiting.hidden = limiting === "";
+  }
   const pushed = state.frame.rules.length > 0;
   const key = `${lane.peak.limit}/${lane.over}/${lane.notLimiting}/${lane.concurrency}/${lane.peak.start}/${pushed}`;
   if (r.last.box !== key) {
