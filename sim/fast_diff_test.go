@@ -244,8 +244,8 @@ func diffWorld(seed uint64, shape diffShape) Config {
 	return c
 }
 
-// diffTime gives, now and then, c's client groups a round trip, a deadline
-// or a retry budget and its backend a LIFO or CoDel queue, which keep a lane
+// diffTime gives, now and then, c's client groups a round trip, a deadline,
+// a retry budget, a timeout per attempt or a service factor and its backend a LIFO or CoDel queue, which keep a lane
 // off the kernel (kernelFits). It draws from a stream of its own, so the rest
 // of each world is drawn as it was before these came.
 func diffTime(seed uint64, c *Config, w time.Duration) {
@@ -268,6 +268,12 @@ func diffTime(seed uint64, c *Config, w time.Duration) {
 		}
 		if grp.Retry.Kind != RetryNone && chance(4) {
 			grp.Retry.Budget = &RetryBudget{Ratio: []float64{0, 0.1, 0.5}[rnd.IntN(3)], MinPerSecond: 1 + rnd.IntN(3), TTL: time.Second}
+		}
+		if !grp.Pace && chance(2*often) {
+			grp.Timeout = grp.RTT + w/time.Duration(1+rnd.IntN(4))
+		}
+		if c.Backend != nil && chance(3) {
+			grp.ServiceFactor = []float64{0.5, 2, 10}[rnd.IntN(3)]
 		}
 	}
 	if b := c.Backend; b != nil && chance(3) {
