@@ -41,6 +41,9 @@ var (
 	oneShotOff bool
 	// parallelOff runs the lanes one after another (run_parallel.go).
 	parallelOff bool
+	// oneLimiterOff keeps a topology that decides exactly as one limiter
+	// (one replica, one local limit: topo_onelimiter.go) in its fleet.
+	oneLimiterOff bool
 	// warmAlways warms the state an arrival goes on to touch (fast_direct.go,
 	// warm and warmAhead) however small the world: what it reads must change
 	// nothing.
@@ -67,6 +70,7 @@ var fastPathSwitches = []fastPathSwitch{
 	{"recent_off", &recentOff},
 	{"one_shot_off", &oneShotOff},
 	{"parallel_off", &parallelOff},
+	{"one_limiter_off", &oneLimiterOff},
 	{"warm_always", &warmAlways},
 }
 
