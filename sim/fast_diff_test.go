@@ -229,8 +229,6 @@ func diffWorld(seed uint64, shape diffShape) Config {
 	}
 	if has(shapeTopology) || (!kernel && chance(6)) {
 		diffTopology(rnd, &c, w)
-	} else if kernel && !has(shapeShare) && seed%4 == 3 {
-		diffOneReplica(&c, seed) // by the seed, not a draw: the rest of the world is as without
 	}
 	switch {
 	case (has(shapeOneKey) && has(shapeUnitCost) && chance(2)) || chance(14):
@@ -581,18 +579,6 @@ func diffTopology(rnd *rand.Rand, c *Config, w time.Duration) {
 	}
 }
 
-// diffOneReplica puts c behind one replica with its limits local, whole:
-// the fleet that decides as one limiter (topo_onelimiter.go), with each routing
-// and a store that none of its limits calls; but one in four of these stores
-// restarts, an event of the fleet's own, which keeps the lane in its fleet.
-func diffOneReplica(c *Config, seed uint64) {
-	c.Topology = &Topology{Replicas: []ReplicaStep{{Count: 1}}, Routing: Routing(seed / 4 % 3),
-		Store: Store{Latency: Service{Mean: time.Millisecond}, Outages: []Outage{{From: 0, To: time.Second, Flush: seed%16 == 15}}}}
-	for i := range c.Limits {
-		c.Limits[i].State, c.Limits[i].LocalLimit = StateLocal, LocalFull
-	}
-}
-
 // switchSet is a setting of every switch of fastPathSwitches, by name, and
 // whether to run through New and RunToEnd (every lane built at once, none
 // released as it ends) instead of Run.
@@ -879,8 +865,9 @@ func checkFastPaths(cfg Config, sets []switchSet) (diffOutcome, error) {
 // New builds them with the fastest setting: to hold the generator to reaching them.
 type fastPathUse struct {
 	kernel, batched, direct, quickOnly, shared, oneShot, recent int
-	// oneLimiter counts the lanes whose topology runs as one limiter.
-	oneLimiter int
+	// oneLimiter counts the lanes whose topology runs as one limiter,
+	// fleetKernel those whose fleet takes the kernel.
+	oneLimiter, fleetKernel int
 	// productKernel and productShared count the product lanes in the kernel
 	// and following a leader; productDirect the product lanes on the direct
 	// path, by kind.
@@ -905,6 +892,7 @@ func (u *fastPathUse) add(o fastPathUse) {
 	u.oneShot += o.oneShot
 	u.recent += o.recent
 	u.oneLimiter += o.oneLimiter
+	u.fleetKernel += o.fleetKernel
 }
 
 func fastPathsOf(cfg Config) fastPathUse {
@@ -921,6 +909,7 @@ func fastPathsOf(cfg Config) fastPathUse {
 				u.kernel++
 				u.batched += b2i(l.kern.batched)
 				u.productKernel += b2i(product)
+				u.fleetKernel += b2i(l.fleet != nil)
 			}
 			u.direct += b2i(l.direct.known())
 			if product && l.direct.known() {
@@ -1015,7 +1004,6 @@ func TestFastPathsAreTheGeneralPath(t *testing.T) {
 		{"followers", use.shared, 30},
 		{"one-shot groups", use.oneShot, 15},
 		{"lanes with recent logs", use.recent, 100},
-		{"lanes of a topology run as one limiter", use.oneLimiter, 20},
 		{"product lanes in the kernel", use.productKernel, 55},
 		{"product lanes following a leader", use.productShared, 40},
 	} {

@@ -241,5 +241,6 @@ func (l *lane) buildFleet(kind LaneKind) error {
 		l.limits[i].Policy = p
 		l.shadow = append(l.shadow, l.cfg.Limits[i].Shadow)
 	}
+	l.setQuickPath() // the kernel's, if the fleet fits it (topo_kernel.go)
 	return nil
 }

@@ -10,9 +10,12 @@ import (
 // every limit's Arrived peak, and in its fleet and replica peaks unless they
 // counted it when the store decided it (countDecided).
 func (f *fleet) admitted(r int32, now time.Duration, cost int64) {
-	c := f.lane.reqs.all[r].client
-	rep := f.replicaOf[r]
-	counted := f.calls[r].counted
+	f.admittedBy(f.lane.reqs.all[r].client, f.replicaOf[r], f.calls[r].counted, now, cost)
+}
+
+// admittedBy is admitted for an admission of client c decided by replica
+// rep, counted says when the store decided it.
+func (f *fleet) admittedBy(c, rep int32, counted bool, now time.Duration, cost int64) {
 	f.lane.m.later.catchUp(now)
 	for i := range f.limits {
 		if f.lane.pop.skips(i, c) {

@@ -1,6 +1,8 @@
 package sim
 
 import (
+	"time"
+
 	"github.com/rlsim/rlsim/algorithms"
 	"github.com/rlsim/rlsim/sim/window"
 )
@@ -38,10 +40,14 @@ func newExactLimit(rule laneRule, p algorithms.Policy, keys int) (exactLimit, er
 // the refusing one decided. It counts an admission when it admits an attempt no
 // other limit refused, at the instant the chain's answer would release it.
 func (f *fleet) exactDecide(r int32, answer algorithms.Decision, quota int, refused bool) {
+	req := &f.lane.reqs.all[r]
+	f.exactDecideFor(req.client, req.cost, answer, quota, refused)
+}
+
+// exactDecideFor is exactDecide for an attempt of client c and cost.
+func (f *fleet) exactDecideFor(c int32, cost int64, answer algorithms.Decision, quota int, refused bool) {
 	l := f.lane
 	now := l.eng.Now()
-	req := &l.reqs.all[r]
-	c := req.client
 	allOrNothing := len(l.chain) > 1 && l.cfg.Chain == ChainAllOrNothing
 	for i := range f.exact {
 		if l.pop.skips(i, c) {
@@ -52,7 +58,7 @@ func (f *fleet) exactDecide(r int32, answer algorithms.Decision, quota int, refu
 		if l.shadow[i] {
 			// A shadow limit refuses nothing: one exact shadow limiter admits what the fleet did.
 			if !refused {
-				l.m.later.add(&ex.peak, k, now, later(now, answer.Delay), req.cost)
+				l.m.later.add(&ex.peak, k, now, later(now, answer.Delay), cost)
 			}
 			continue
 		}
@@ -65,7 +71,7 @@ func (f *fleet) exactDecide(r int32, answer algorithms.Decision, quota int, refu
 			fresh.peak = ex.peak // restarted at the push (restartWindows)
 			*ex = fresh
 		}
-		d := ex.table.decide(k, now, req.cost)
+		d := ex.decide(k, now, cost)
 		if d.Verdict == algorithms.Refuse || refused && quota != i {
 			continue
 		}
@@ -73,8 +79,17 @@ func (f *fleet) exactDecide(r int32, answer algorithms.Decision, quota int, refu
 		if !refused {
 			delay = max(delay, answer.Delay)
 		}
-		l.m.later.add(&ex.peak, k, now, later(now, delay), req.cost)
+		l.m.later.add(&ex.peak, k, now, later(now, delay), cost)
 	}
+}
+
+// decide is the twin's answer: its verdict alone where that admits at once
+// (algorithms.Admitter), else its Decision.
+func (ex *exactLimit) decide(k int32, now time.Duration, cost int64) algorithms.Decision {
+	if q, ok := ex.table.(admitter); ok && !twinVerdictOff && q.admits() && q.admit(k, now, cost) {
+		return algorithms.Decision{}
+	}
+	return ex.table.decide(k, now, cost)
 }
 
 // countDecided counts, at the store's decision instant now, the limit's view

@@ -44,6 +44,12 @@ var (
 	// oneLimiterOff keeps a topology that decides exactly as one limiter
 	// (one replica, one local limit: topo_onelimiter.go) in its fleet.
 	oneLimiterOff bool
+	// fleetKernelOff keeps every fleet off the kernel, its limits off the
+	// verdict-alone path (topo_kernel.go).
+	fleetKernelOff bool
+	// twinVerdictOff has a topology's exact twins decide by Decide, never by
+	// their verdict alone (topo_moments.go, exactLimit.decide).
+	twinVerdictOff bool
 	// warmAlways warms the state an arrival goes on to touch (fast_direct.go,
 	// warm and warmAhead) however small the world: what it reads must change
 	// nothing.
@@ -71,6 +77,8 @@ var fastPathSwitches = []fastPathSwitch{
 	{"one_shot_off", &oneShotOff},
 	{"parallel_off", &parallelOff},
 	{"one_limiter_off", &oneLimiterOff},
+	{"fleet_kernel_off", &fleetKernelOff},
+	{"twin_verdict_off", &twinVerdictOff},
 	{"warm_always", &warmAlways},
 }
 
