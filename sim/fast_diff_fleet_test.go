@@ -67,6 +67,11 @@ func TestFleetFastPathsAreTheGeneralPath(t *testing.T) {
 	}
 	for k, fs := range fleetShapes {
 		cfg := diffWorld(2000+uint64(k), shapes[k%4])
+		if k%4 == 1 { // a chain of two, off the kernel: the second limit's windows
+			p := cfg.Limits[0].Policy
+			p.Limit = p.Limit*2 - 1
+			cfg.Limits = append(cfg.Limits, Limit{Name: "second", Key: KeyGlobal, Policy: p})
+		}
 		diffFleet(&cfg, fs)
 		worlds = append(worlds, cfg)
 	}

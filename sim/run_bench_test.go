@@ -73,6 +73,9 @@ func benchmarkEvents(b *testing.B, cfg Config) {
 		b.ReportMetric(float64(b.Elapsed().Nanoseconds())/float64(attempts), "ns/attempt")
 	}
 	reportCPU(b, cpu, events)
+	if used := cpuTime() - cpu; used > 0 && attempts > 0 {
+		b.ReportMetric(float64(used.Nanoseconds())/float64(attempts), "cpu-ns/attempt")
+	}
 }
 
 // attempts is how many attempts every lane together has made so far.

@@ -40,6 +40,7 @@ type fleet struct {
 	repPeak   []window.Tracker // per limit: key × replica
 	arrived   []window.Tracker // per limit: across the fleet, as admissions reached the backend
 	exact     []exactLimit     // per limit: one exact limiter deciding the same attempts
+	same      samePeaks        // which of those windows count another's admissions, and are not kept
 	latency   window.Histogram
 	result    TopologyResult
 	health    *health // nil without a health check
@@ -121,6 +122,7 @@ func newFleet(l *lane, kind LaneKind) (*fleet, error) {
 		}
 		f.exact = append(f.exact, ex)
 	}
+	f.same = newSamePeaks(f)
 	f.buildShards()
 	f.store = newStore(f)
 	f.health = newHealth(f)

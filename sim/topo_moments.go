@@ -117,6 +117,8 @@ func (f *fleet) countDecided(r int32, answer algorithms.Decision, refused bool) 
 		}
 		k := l.pop.keyOf[i][c]
 		l.m.later.add(&f.fleetPeak[i], k, now, at, req.cost)
-		l.m.later.add(&f.repPeak[i], rep*int32(l.pop.keys[i].len())+k, now, at, req.cost)
+		if !f.same.replica {
+			l.m.later.add(&f.repPeak[i], rep*int32(l.pop.keys[i].len())+k, now, at, req.cost)
+		}
 	}
 }

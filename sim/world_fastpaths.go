@@ -50,6 +50,9 @@ var (
 	// twinVerdictOff has a topology's exact twins decide by Decide, never by
 	// their verdict alone (topo_moments.go, exactLimit.decide).
 	twinVerdictOff bool
+	// samePeaksOff keeps every window of a fleet, even one that counts
+	// exactly another's admissions (topo_fleet_result.go, samePeaks).
+	samePeaksOff bool
 	// warmAlways warms the state an arrival goes on to touch (fast_direct.go,
 	// warm and warmAhead) however small the world: what it reads must change
 	// nothing.
@@ -79,6 +82,7 @@ var fastPathSwitches = []fastPathSwitch{
 	{"one_limiter_off", &oneLimiterOff},
 	{"fleet_kernel_off", &fleetKernelOff},
 	{"twin_verdict_off", &twinVerdictOff},
+	{"same_peaks_off", &samePeaksOff},
 	{"warm_always", &warmAlways},
 }
 
