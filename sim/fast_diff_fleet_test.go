@@ -36,9 +36,9 @@ type fleetShape struct {
 // fleetShapes grow, shrink and keep fleets of divided, whole and synced limits.
 var fleetShapes = []fleetShape{
 	{2, 2, 3, StateLocal, LocalDivided, RoutingRoundRobin}, {3, 3, 1, StateLocal, LocalDivided, RoutingHash},
-	{2, 0, 0, StateLocal, LocalFull, RoutingRandom}, {3, 2, 2, StateSynced, LocalFull, RoutingRoundRobin},
+	{2, 0, 0, StateSynced, LocalFull, RoutingRandom}, {3, 2, 2, StateSynced, LocalFull, RoutingRoundRobin},
 	{2, 1, 3, StateLocal, LocalDivided, RoutingRandom}, {2, 3, 1, StateLocal, LocalFull, RoutingHash},
-	{3, 0, 0, StateLocal, LocalDivided, RoutingRoundRobin}, {2, 2, 3, StateSynced, LocalFull, RoutingHash},
+	{3, 0, 0, StateSynced, LocalFull, RoutingRoundRobin}, {2, 2, 3, StateSynced, LocalFull, RoutingHash},
 }
 
 // diffFleet puts c behind the fleet fs, its limits synced every 3/2 windows.
@@ -66,14 +66,7 @@ func TestFleetFastPathsAreTheGeneralPath(t *testing.T) {
 		worlds = append(worlds, cfg)
 	}
 	for k, fs := range fleetShapes {
-		cfg := diffWorld(2000+uint64(k), shapes[k%4])
-		if k%4 == 1 { // a chain of two, off the kernel: the second limit's windows
-			p := cfg.Limits[0].Policy
-			p.Limit = p.Limit*2 - 1
-			cfg.Limits = append(cfg.Limits, Limit{Name: "second", Key: KeyGlobal, Policy: p})
-		}
-		diffFleet(&cfg, fs)
-		worlds = append(worlds, cfg)
+		worlds = append(worlds, fleetWorld(k, fs, shapes[k%4]))
 	}
 	// Products with no retry (the kernel's), Traefik's delays among them
 	// (which keep a fleet off the kernel).
@@ -91,11 +84,40 @@ func TestFleetFastPathsAreTheGeneralPath(t *testing.T) {
 		if err != nil {
 			t.Fatalf("world %d: %v\nworld: %+v", k, err, cfg)
 		}
+		if !out.valid {
+			t.Errorf("world %d does not validate (%v): it tests nothing", k, cfg.Validate())
+		}
 		use.add(out.paths)
 	}
 	t.Logf("lanes run as one limiter %d, fleet lanes in the kernel %d", use.oneLimiter, use.fleetKernel)
 	if use.oneLimiter < 6 || use.fleetKernel < 15 {
 		t.Errorf("lanes run as one limiter %d, want at least 6; fleet lanes in the kernel %d, want at least 15: the worlds no longer reach them",
 			use.oneLimiter, use.fleetKernel)
+	}
+}
+
+// fleetWorld is the first world of the generator (seed 2000+k, +100, …; of shape
+// shape) behind fleet fs that validates, with a second limit when k is 1 mod
+// 4 and a rule push when k is 2 mod 4.
+func fleetWorld(k int, fs fleetShape, shape diffShape) Config {
+	for seed := uint64(2000 + k); ; seed += 100 {
+		cfg := diffWorld(seed, shape)
+		p := cfg.Limits[0].Policy
+		switch k % 4 {
+		case 1: // a chain of two, off the kernel: the second limit's windows
+			second := p
+			second.Limit = p.Limit*2 - 1
+			cfg.Limits = append(cfg.Limits, Limit{Name: "second", Key: KeyGlobal, Policy: second})
+		case 2: // a rule push: the limit and its twin start afresh
+			// At a sync (of a synced limit): the kernel may then take the
+			// first request after the push, and rebuild the twin.
+			pushed := p
+			pushed.Limit, pushed.Burst = max(1, p.Limit/2), p.Burst/2
+			cfg.Rules = []RuleChange{{At: 3 * p.Window, Policy: pushed}}
+		}
+		diffFleet(&cfg, fs)
+		if cfg.Validate() == nil {
+			return cfg
+		}
 	}
 }

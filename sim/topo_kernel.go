@@ -43,9 +43,29 @@ func (f *fleet) kernelRoute(c int32) {
 // is counted in the fleet's windows at once (a limit of the kernel never
 // delays).
 func (f *fleet) kernelDecided(c, key int32, now time.Duration, cost int64, admitted bool) {
-	f.exactDecideFor(c, cost, algorithms.Decision{}, 0, !admitted)
-	if admitted {
+	l := f.lane
+	// exactDecideFor for a chain of one limit counting every client, no shadow.
+	ex := &f.exact[0]
+	switch {
+	case l.policies[0] != ex.policy:
+		f.exactDecideFor(c, cost, algorithms.Decision{}, 0, !admitted)
+	case ex.quick != nil && ex.quick.admit(key, now, cost):
+		l.m.later.catchUp(now)
+		ex.peak.Add(key, now, cost)
+	default:
+		if d := ex.table.decide(key, now, cost); d.Verdict != algorithms.Refuse {
+			l.m.later.add(&ex.peak, key, now, later(now, d.Delay), cost)
+		}
+	}
+	if !admitted {
+		return
+	}
+	// admittedBy, where only the replica's window is kept.
+	if !f.same.lane || !f.same.arrived {
 		f.admittedBy(c, f.ctx.replica, false, now, cost)
+	} else if !f.same.replica {
+		l.m.later.catchUp(now)
+		f.repPeak[0].Add(f.ctx.replica*int32(l.pop.keys[0].len())+key, now, cost)
 	}
 }
 

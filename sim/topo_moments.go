@@ -25,12 +25,17 @@ type exactLimit struct {
 	keys   int
 	policy algorithms.Policy
 	table  stateTable
+	quick  admitter // table, when it gives its verdict alone (and twinVerdictOff is not set); else nil
 	peak   window.Tracker
 }
 
 func newExactLimit(rule laneRule, p algorithms.Policy, keys int) (exactLimit, error) {
 	t, err := newTable(rule, p, keys)
-	return exactLimit{rule: rule, keys: keys, policy: p, table: t, peak: window.NewUntimed(p.Window, p.Limit, keys)}, err
+	ex := exactLimit{rule: rule, keys: keys, policy: p, table: t, peak: window.NewUntimed(p.Window, p.Limit, keys)}
+	if q, ok := t.(admitter); ok && q.admits() && !twinVerdictOff {
+		ex.quick = q
+	}
+	return ex, err
 }
 
 // exactDecide has every limit's exact twin decide the attempt of request r that
@@ -86,7 +91,7 @@ func (f *fleet) exactDecideFor(c int32, cost int64, answer algorithms.Decision, 
 // decide is the twin's answer: its verdict alone where that admits at once
 // (algorithms.Admitter), else its Decision.
 func (ex *exactLimit) decide(k int32, now time.Duration, cost int64) algorithms.Decision {
-	if q, ok := ex.table.(admitter); ok && !twinVerdictOff && q.admits() && q.admit(k, now, cost) {
+	if ex.quick != nil && ex.quick.admit(k, now, cost) {
 		return algorithms.Decision{}
 	}
 	return ex.table.decide(k, now, cost)
