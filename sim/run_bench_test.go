@@ -155,6 +155,7 @@ func TestNoAllocationPerEventInSteadyState(t *testing.T) {
 		"backend":       queueWorld(200, 300, 2, 1000*time.Second),
 		"racy store":    topologyStream(100*time.Second, Store{Latency: Service{Mean: 10 * time.Microsecond}, Racy: true}, func(l *Limit) { l.State = StateShared }),
 		"synced":        topologyStream(100*time.Second, Store{}, func(l *Limit) { l.State, l.SyncInterval = StateSynced, 10*time.Millisecond }),
+		"local fleet":   topologyStream(100*time.Second, Store{}, func(l *Limit) {}),
 		"health checks": withHealth(topologyStream(100*time.Second, Store{Latency: Service{Mean: 10 * time.Microsecond}}, func(l *Limit) { l.State = StateShared }), 10*time.Millisecond),
 		"real store":    topologyStream(100*time.Second, realStore(Service{Mean: 10 * time.Microsecond}), func(l *Limit) { l.State = StateShared }),
 		"per-user keys": perUser(10_000, 100*time.Second),
@@ -164,7 +165,7 @@ func TestNoAllocationPerEventInSteadyState(t *testing.T) {
 		if err != nil {
 			t.Fatal(err)
 		}
-		if name == "kernel" && (!s.lanes[0].kern.fits || s.lanes[0].quick == nil) {
+		if (name == "kernel" || name == "local fleet" || name == "synced") && (!s.lanes[0].kern.fits || s.lanes[0].quick == nil) {
 			t.Fatalf("%s: the lane does not fit the kernel", name)
 		}
 		s.RunUntil(10 * time.Second)
