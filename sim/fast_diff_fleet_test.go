@@ -10,7 +10,14 @@ import (
 // kernel (topo_kernel.go) — held to the general path by the harness on
 // kernel-shaped worlds of its generator behind such fleets. (The corpus's
 // own topologies seldom take them; putting them there would take its worlds
-// from the paths they reach.)
+// from the paths they reach.) Checked against bugs planted one at a time:
+// a one-limiter fleet of two replicas (the count unchecked), or with a store
+// restart, its Arrived not read from the lane's peak; the kernel's twin not
+// deciding, not counting its admission, not rebuilt after a rule push; a
+// request not routed, its admission counted on replica 0; a synced
+// admission not pushed; a held division ignored; Traefik's delays in the
+// kernel; the second limit's Fleet window dropped, Replica read from Fleet
+// with two replicas, Arrived from Fleet with a shared store.
 
 // diffOneReplica puts c behind one replica with its limits local, whole:
 // the fleet that decides as one limiter, with routing k mod 3 and a store
