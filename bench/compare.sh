@@ -15,6 +15,12 @@
 # bench/retry-storm-20k.yaml and bench/retry-storm-2m.yaml retry-storm-full-jitter
 # scaled to 20 k and 2 M clients (clients, limit and backend alike).
 #
+# Then the topology rows: bench/topology.yaml is the model's traffic behind 8
+# replicas, run as it is (local state) and with --set for one replica, synced
+# state, and a shared atomic and racy store; each row is rlsim's CPU per
+# attempt against the model's (the plain path, the same traffic, the same
+# binary). TOPOLOGY=0 leaves them out.
+#
 # Needs go, /usr/bin/time and python3 with SimPy (Debian: apt-get install python3-simpy3;
 # PYTHON names another interpreter).
 set -eu
@@ -51,10 +57,26 @@ printf '%s\n' \
 			printf "%-8s %12d %8.1f%% %8.2f %14.0f %9.2fx\n", name[i], ev[i], 100 * adm[i] / ev[i], cpu[i], rate[i], (rate[1] > 0 ? rate[i] / rate[1] : 0)
 	}'
 
-[ "${SCALE:-1}" = 0 ] && exit 0
 # attempts FILE: the attempts of every lane of the first run in the JSON FILE.
 attempts() { "$PYTHON" -c 'import json,sys; print(sum(l["attempts"] for l in json.load(open(sys.argv[1]))["runs"][0]["lanes"]))' "$1"; }
 model_ns=$(awk -v e="$rlsim_events" '{printf "%.1f", 1e9 * ($1 + $2) / e}' "$tmp/rlsim.time")
+
+if [ "${TOPOLOGY:-1}" != 0 ]; then
+	for row in "local|" "one_replica_local|--set topology.replicas=1" \
+		"synced_10ms|--set limits[0].state=synced --set limits[0].sync_interval=10ms" \
+		"shared_atomic_10us|--set limits[0].state=shared" \
+		"shared_racy_10us|--set limits[0].state=shared --set topology.store.atomic=false"; do
+		name=${row%%|*}
+		# shellcheck disable=SC2086 # the --set flags split as words
+		/usr/bin/time -f '%U %S' -o "$tmp/$name.time" "$tmp/rlsim" run bench/topology.yaml --set "duration=${DURATION}s" ${row#*|} --format json >"$tmp/$name.json"
+		echo "$name $(attempts "$tmp/$name.json") $(cpu "$tmp/$name.time")"
+	done | awk -v model="$model_ns" '
+		BEGIN { printf "\n%-20s %12s %8s %14s %9s\n", "topology row", "attempts", "CPU s", "CPU ns/attempt", "vs model"
+			printf "%-20s %12s %8s %14.1f %8.2fx\n", "model (no topology)", "", "", model, 1 }
+		{ ns = 1e9 * $3 / $2; printf "%-20s %12d %8.2f %14.1f %8.2fx\n", $1, $2, $3, ns, ns / model }'
+fi
+
+[ "${SCALE:-1}" = 0 ] && exit 0
 for row in ten-million-clients retry-storm-20k retry-storm-2m; do
 	/usr/bin/time -f '%U %S' -o "$tmp/$row.time" "$tmp/rlsim" run "bench/$row.yaml" --format json >"$tmp/$row.json"
 	echo "$row $(attempts "$tmp/$row.json") $(cpu "$tmp/$row.time")"

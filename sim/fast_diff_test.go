@@ -922,6 +922,9 @@ func checkFastPaths(cfg Config, sets []switchSet) (diffOutcome, error) {
 // New builds them with the fastest setting: to hold the generator to reaching them.
 type fastPathUse struct {
 	kernel, batched, direct, quickOnly, shared, oneShot, recent int
+	// oneLimiter counts the lanes whose topology runs as one limiter,
+	// fleetKernel those whose fleet takes the kernel.
+	oneLimiter, fleetKernel int
 	// productKernel and productShared count the product lanes in the kernel
 	// and following a leader; productDirect the product lanes on the direct
 	// path, by kind.
@@ -945,6 +948,8 @@ func (u *fastPathUse) add(o fastPathUse) {
 	u.shared += o.shared
 	u.oneShot += o.oneShot
 	u.recent += o.recent
+	u.oneLimiter += o.oneLimiter
+	u.fleetKernel += o.fleetKernel
 }
 
 func fastPathsOf(cfg Config) fastPathUse {
@@ -961,6 +966,7 @@ func fastPathsOf(cfg Config) fastPathUse {
 				u.kernel++
 				u.batched += b2i(l.kern.batched)
 				u.productKernel += b2i(product)
+				u.fleetKernel += b2i(l.fleet != nil)
 			}
 			u.direct += b2i(l.direct.known())
 			if product && l.direct.known() {
@@ -969,6 +975,7 @@ func fastPathsOf(cfg Config) fastPathUse {
 			if l.m.peak.Unit() > 0 {
 				u.recent++
 			}
+			u.oneLimiter += b2i(l.asOne != nil)
 		}
 		for _, g := range s.cfg.Clients {
 			u.oneShot += b2i(oneShot(&g))

@@ -63,7 +63,7 @@ func (cls *kernelClass) addTo(unique, attempts, admitted, succeeded, refused, ga
 // kernelFits reports whether the lane's world fits the kernel (see kernel),
 // but for the quick path and the trace.
 func (l *lane) kernelFits() bool {
-	if kernelOff || l.fleet != nil || l.conc != nil || l.gate != nil || l.backend != nil || l.concs != nil {
+	if kernelOff || (l.fleet != nil && !l.fleet.fitsKernel()) || l.conc != nil || l.gate != nil || l.backend != nil || l.concs != nil {
 		return false
 	}
 	for g := range l.pop.groups {
@@ -281,6 +281,10 @@ func (l *lane) kernelRequest(run *kernelRun, c int32, cls *kernelClass, now time
 	}
 	var retryAfter time.Duration
 	var admitted, refused bool
+	f := l.fleet
+	if f != nil {
+		f.kernelRoute(c)
+	}
 	switch {
 	case !l.direct.known():
 		admitted = l.quick.admit(key, now, cost)
@@ -293,6 +297,9 @@ func (l *lane) kernelRequest(run *kernelRun, c int32, cls *kernelClass, now time
 		if retryAfter, admitted, refused = l.kernelDecide(run, c, cls, key); !admitted && !refused {
 			return // delayed: the general path has it
 		}
+	}
+	if f != nil {
+		f.kernelDecided(c, key, now, cost, admitted)
 	}
 
 	// The cross-check (metrics.slidingLogCheck), and an admission added.

@@ -208,13 +208,25 @@ func TestKernelTakesTheFittingLanes(t *testing.T) {
 		"a give-up after one attempt": {func(c *Config) { c.Clients[0].Retry = Retry{Kind: RetryImmediate, MaxAttempts: 1} }, true},
 		"retries":                     {func(c *Config) { c.Clients[0].Retry = Retry{Kind: RetryImmediate, MaxAttempts: 2} }, false},
 		"a backend":                   {func(c *Config) { c.Backend = &Backend{Capacity: 1, Service: Service{Mean: time.Millisecond}} }, false},
-		"a topology":                  {func(c *Config) { c.Topology = &Topology{Replicas: []ReplicaStep{{Count: 2}}} }, false},
-		"a concurrency limiter":       {func(c *Config) { c.Lanes = []LaneKind{LaneAIMD} }, false},
-		"a client gate":               {func(c *Config) { c.Lanes = []LaneKind{LaneClientThrottle} }, false},
+		"a local fleet":               {func(c *Config) { c.Topology = &Topology{Replicas: []ReplicaStep{{Count: 2}}} }, true},
+		"a synced fleet": {func(c *Config) {
+			c.Topology = &Topology{Replicas: []ReplicaStep{{Count: 2}}}
+			c.Limits[0].State, c.Limits[0].SyncInterval = StateSynced, time.Millisecond
+		}, true},
+		"a shared store": {func(c *Config) {
+			c.Topology = &Topology{Replicas: []ReplicaStep{{Count: 2}}}
+			c.Limits[0].State = StateShared
+		}, false},
+		"a health-checked fleet": {func(c *Config) {
+			c.Topology = &Topology{Replicas: []ReplicaStep{{Count: 2}}, Health: &HealthCheck{Interval: time.Second}}
+		}, false},
+		"a concurrency limiter": {func(c *Config) { c.Lanes = []LaneKind{LaneAIMD} }, false},
+		"a client gate":         {func(c *Config) { c.Lanes = []LaneKind{LaneClientThrottle} }, false},
 	}
 	for name, tc := range cases {
 		cfg := fits
 		cfg.Clients = append([]ClientGroup(nil), fits.Clients...)
+		cfg.Limits = append([]Limit(nil), fits.Limits...)
 		tc.change(&cfg)
 		s, err := New(cfg, Options{})
 		if err != nil {

@@ -67,6 +67,7 @@ type lane struct {
 	err    error // the first error the trace sink returned
 
 	fleet *fleet           // nil without a topology, or for a concurrency limiter
+	asOne *fleet           // a topology that decides as one limiter, run without its fleet (topo_onelimiter.go); else nil
 	adapt *adaptiveSampler // the adaptive lanes' state over time; nil for the others
 }
 

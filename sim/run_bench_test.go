@@ -52,7 +52,7 @@ func benchmarkEvents(b *testing.B, cfg Config) {
 	s := fresh()
 	step := cfg.Duration / 1000
 	at := time.Second
-	var events int64
+	var events, attempts int64
 	b.ReportAllocs()
 	b.ResetTimer()
 	cpu := cpuTime()
@@ -62,13 +62,31 @@ func benchmarkEvents(b *testing.B, cfg Config) {
 			s, at = fresh(), time.Second+step
 			b.StartTimer()
 		}
-		before := s.Events()
+		before, tries := s.Events(), s.attempts()
 		s.RunUntil(at)
 		events += s.Events() - before
+		attempts += s.attempts() - tries
 	}
 	b.ReportMetric(float64(events)/b.Elapsed().Seconds(), "events/s")
 	b.ReportMetric(float64(b.Elapsed().Nanoseconds())/float64(events), "ns/event")
+	if attempts > 0 {
+		b.ReportMetric(float64(b.Elapsed().Nanoseconds())/float64(attempts), "ns/attempt")
+	}
 	reportCPU(b, cpu, events)
+	if used := cpuTime() - cpu; used > 0 && attempts > 0 {
+		b.ReportMetric(float64(used.Nanoseconds())/float64(attempts), "cpu-ns/attempt")
+	}
+}
+
+// attempts is how many attempts every lane together has made so far.
+func (s *Simulation) attempts() int64 {
+	var n int64
+	for _, l := range s.lanes {
+		if l != nil {
+			n += l.m.counts.Attempts
+		}
+	}
+	return n
 }
 
 // reportCPU reports the CPU time per event since cpu (the process's CPU
@@ -108,9 +126,18 @@ func withHealth(cfg Config, interval time.Duration) Config {
 	return cfg
 }
 
+// BenchmarkTopology runs the same traffic behind each topology, and without
+// one (plain): compare their ns/attempt, the figure the topology targets are
+// stated in (docs/performance.md).
 func BenchmarkTopology(b *testing.B) {
 	lat := Service{Mean: 10 * time.Microsecond}
+	plain := topologyStream(200*time.Second, Store{}, func(l *Limit) {})
+	plain.Topology = nil
+	one := topologyStream(200*time.Second, Store{}, func(l *Limit) {})
+	one.Topology.Replicas[0].Count = 1
 	for name, cfg := range map[string]Config{
+		"plain":             plain,
+		"one_replica_local": one,
 		"local":             topologyStream(200*time.Second, Store{}, func(l *Limit) {}),
 		"shared_atomic":     topologyStream(200*time.Second, Store{Latency: lat}, func(l *Limit) { l.State = StateShared }),
 		"shared_racy":       topologyStream(200*time.Second, Store{Latency: lat, Racy: true}, func(l *Limit) { l.State = StateShared }),
@@ -128,6 +155,7 @@ func TestNoAllocationPerEventInSteadyState(t *testing.T) {
 		"backend":       queueWorld(200, 300, 2, 1000*time.Second),
 		"racy store":    topologyStream(100*time.Second, Store{Latency: Service{Mean: 10 * time.Microsecond}, Racy: true}, func(l *Limit) { l.State = StateShared }),
 		"synced":        topologyStream(100*time.Second, Store{}, func(l *Limit) { l.State, l.SyncInterval = StateSynced, 10*time.Millisecond }),
+		"local fleet":   topologyStream(100*time.Second, Store{}, func(l *Limit) {}),
 		"health checks": withHealth(topologyStream(100*time.Second, Store{Latency: Service{Mean: 10 * time.Microsecond}}, func(l *Limit) { l.State = StateShared }), 10*time.Millisecond),
 		"real store":    topologyStream(100*time.Second, realStore(Service{Mean: 10 * time.Microsecond}), func(l *Limit) { l.State = StateShared }),
 		"per-user keys": perUser(10_000, 100*time.Second),
@@ -137,7 +165,7 @@ func TestNoAllocationPerEventInSteadyState(t *testing.T) {
 		if err != nil {
 			t.Fatal(err)
 		}
-		if name == "kernel" && (!s.lanes[0].kern.fits || s.lanes[0].quick == nil) {
+		if (name == "kernel" || name == "local fleet" || name == "synced") && (!s.lanes[0].kern.fits || s.lanes[0].quick == nil) {
 			t.Fatalf("%s: the lane does not fit the kernel", name)
 		}
 		s.RunUntil(10 * time.Second)

@@ -190,7 +190,7 @@ func (l *lane) buildLimiters() error {
 }
 
 func (l *lane) buildChain(kind LaneKind) error {
-	if l.cfg.Topology != nil {
+	if l.cfg.Topology != nil && !l.oneLimiterFleet() {
 		return l.buildFleet(kind)
 	}
 	for i := range l.cfg.Limits {
@@ -206,6 +206,9 @@ func (l *lane) buildChain(kind LaneKind) error {
 		l.shadow = append(l.shadow, l.cfg.Limits[i].Shadow)
 	}
 	l.setQuickPath()
+	if l.cfg.Topology != nil {
+		return l.buildAsOne(kind)
+	}
 	return nil
 }
 
@@ -370,8 +373,11 @@ func (l *lane) result() LaneResult {
 	if l.backend != nil {
 		lr.Backend = l.backend.stats(l.eng.Now(), &l.m.latency)
 	}
-	if l.fleet != nil {
+	switch {
+	case l.fleet != nil:
 		lr.Topology = l.fleet.topologyResult(l.cfg)
+	case l.asOne != nil:
+		lr.Topology = l.asOne.oneLimiterResult()
 	}
 	if l.index < len(l.cfg.Variants) && l.cfg.Variants[l.index].ownSetup() {
 		lr.Setup = &LaneSetup{Topology: l.cfg.Topology, Limits: l.cfg.Limits}

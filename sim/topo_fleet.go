@@ -40,6 +40,7 @@ type fleet struct {
 	repPeak   []window.Tracker // per limit: key × replica
 	arrived   []window.Tracker // per limit: across the fleet, as admissions reached the backend
 	exact     []exactLimit     // per limit: one exact limiter deciding the same attempts
+	same      samePeaks        // which of those windows count another's admissions, and are not kept
 	latency   window.Histogram
 	result    TopologyResult
 	health    *health // nil without a health check
@@ -125,6 +126,7 @@ func newFleet(l *lane, kind LaneKind) (*fleet, error) {
 		}
 		f.exact = append(f.exact, ex)
 	}
+	f.same = newSamePeaks(f)
 	f.buildShards()
 	f.store = newStore(f)
 	f.health = newHealth(f)
@@ -245,5 +247,6 @@ func (l *lane) buildFleet(kind LaneKind) error {
 		l.limits[i].Policy = p
 		l.shadow = append(l.shadow, l.cfg.Limits[i].Shadow)
 	}
+	l.setQuickPath() // the kernel's, if the fleet fits it (topo_kernel.go)
 	return nil
 }

@@ -4,24 +4,37 @@ import (
 	"cmp"
 	"slices"
 	"time"
+
+	"github.com/rlsim/rlsim/sim/window"
 )
 
 // admitted counts an admission of request r reaching the backend at now: in
 // every limit's Arrived peak, and in its fleet and replica peaks unless they
 // counted it when the store decided it (countDecided).
 func (f *fleet) admitted(r int32, now time.Duration, cost int64) {
-	c := f.lane.reqs.all[r].client
-	rep := f.replicaOf[r]
-	counted := f.calls[r].counted
+	f.admittedBy(f.lane.reqs.all[r].client, f.replicaOf[r], f.calls[r].counted, now, cost)
+}
+
+// admittedBy is admitted for an admission of client c decided by replica
+// rep, counted says when the store decided it.
+func (f *fleet) admittedBy(c, rep int32, counted bool, now time.Duration, cost int64) {
 	f.lane.m.later.catchUp(now)
+	same := &f.same
 	for i := range f.limits {
 		if f.lane.pop.skips(i, c) {
 			continue
 		}
 		k := f.lane.pop.keyOf[i][c]
-		f.arrived[i].Add(k, now, cost)
-		if !counted {
+		if !same.arrived {
+			f.arrived[i].Add(k, now, cost)
+		}
+		if counted {
+			continue
+		}
+		if i > 0 || !same.lane {
 			f.fleetPeak[i].Add(k, now, cost)
+		}
+		if !same.replica {
 			f.repPeak[i].Add(rep*int32(f.lane.pop.keys[i].len())+k, now, cost)
 		}
 	}
@@ -52,16 +65,49 @@ func (f *fleet) topologyResult(cfg *Config) *TopologyResult {
 	for i, pl := range f.limits {
 		lt := *pl.stats()
 		keys := &f.lane.pop.keys[i]
-		lt.Fleet = WindowPeak(f.fleetPeak[i].Worst(func(id int32) string { return keys.name(id) }))
-		lt.Replica = WindowPeak(f.repPeak[i].Worst(func(id int32) string { return keys.name(id % int32(keys.len())) }))
-		if f.repPeak[i].BestKey() >= 0 {
-			lt.BusiestReplica = int(f.repPeak[i].BestKey()) / keys.len()
+		fleet, rep, arrived := f.peaksOf(i)
+		lt.Fleet = WindowPeak(fleet.Worst(func(id int32) string { return keys.name(id) }))
+		lt.Replica = WindowPeak(rep.Worst(func(id int32) string { return keys.name(id % int32(keys.len())) }))
+		if rep.BestKey() >= 0 {
+			lt.BusiestReplica = int(rep.BestKey()) / keys.len()
 		}
-		lt.Arrived = WindowPeak(f.arrived[i].Worst(func(id int32) string { return keys.name(id) }))
+		lt.Arrived = WindowPeak(arrived.Worst(func(id int32) string { return keys.name(id) }))
 		lt.Exact = WindowPeak(f.exact[i].peak.Worst(func(id int32) string { return keys.name(id) }))
 		lt.Overshoot = max(0, lt.Fleet.Count-lt.Exact.Count)
 		lt.Classes = append([]OutageClass(nil), lt.Classes...)
 		r.Limits = append(r.Limits, lt)
 	}
 	return &r
+}
+
+// samePeaks says which windows of a fleet count exactly the admissions of
+// another, so that only that other is kept (Fleet, Replica and Arrived read
+// from it): with no shared limit an admission is counted when it reaches the
+// backend, so Arrived counts what Fleet does, and the first limit's Fleet
+// what the lane's peak does (metrics.admitted, same keys, instants, costs);
+// with one replica, Replica's keys are Fleet's.
+type samePeaks struct {
+	arrived, lane, replica bool
+}
+
+func newSamePeaks(f *fleet) samePeaks {
+	if samePeaksOff {
+		return samePeaks{}
+	}
+	return samePeaks{arrived: !f.shared, lane: !f.shared, replica: f.most == 1}
+}
+
+// peaksOf is limit i's fleet, replica and arrival windows, as kept (samePeaks).
+func (f *fleet) peaksOf(i int) (fleet, rep, arrived *window.Tracker) {
+	fleet, rep, arrived = &f.fleetPeak[i], &f.repPeak[i], &f.arrived[i]
+	if i == 0 && f.same.lane {
+		fleet = f.lane.m.peak
+	}
+	if f.same.replica {
+		rep = fleet
+	}
+	if f.same.arrived {
+		arrived = fleet
+	}
+	return fleet, rep, arrived
 }

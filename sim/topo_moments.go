@@ -1,6 +1,8 @@
 package sim
 
 import (
+	"time"
+
 	"github.com/rlsim/rlsim/algorithms"
 	"github.com/rlsim/rlsim/sim/window"
 )
@@ -23,12 +25,17 @@ type exactLimit struct {
 	keys   int
 	policy algorithms.Policy
 	table  stateTable
+	quick  admitter // table, when it gives its verdict alone (and twinVerdictOff is not set); else nil
 	peak   window.Tracker
 }
 
 func newExactLimit(rule laneRule, p algorithms.Policy, keys int) (exactLimit, error) {
 	t, err := newTable(rule, p, keys)
-	return exactLimit{rule: rule, keys: keys, policy: p, table: t, peak: window.NewUntimed(p.Window, p.Limit, keys)}, err
+	ex := exactLimit{rule: rule, keys: keys, policy: p, table: t, peak: window.NewUntimed(p.Window, p.Limit, keys)}
+	if q, ok := t.(admitter); ok && q.admits() && !twinVerdictOff {
+		ex.quick = q
+	}
+	return ex, err
 }
 
 // exactDecide has every limit's exact twin decide the attempt of request r that
@@ -38,10 +45,14 @@ func newExactLimit(rule laneRule, p algorithms.Policy, keys int) (exactLimit, er
 // the refusing one decided. It counts an admission when it admits an attempt no
 // other limit refused, at the instant the chain's answer would release it.
 func (f *fleet) exactDecide(r int32, answer algorithms.Decision, quota int, refused bool) {
+	req := &f.lane.reqs.all[r]
+	f.exactDecideFor(req.client, req.cost, answer, quota, refused)
+}
+
+// exactDecideFor is exactDecide for an attempt of client c and cost.
+func (f *fleet) exactDecideFor(c int32, cost int64, answer algorithms.Decision, quota int, refused bool) {
 	l := f.lane
 	now := l.eng.Now()
-	req := &l.reqs.all[r]
-	c := req.client
 	allOrNothing := len(l.chain) > 1 && l.cfg.Chain == ChainAllOrNothing
 	for i := range f.exact {
 		if l.pop.skips(i, c) {
@@ -52,7 +63,7 @@ func (f *fleet) exactDecide(r int32, answer algorithms.Decision, quota int, refu
 		if l.shadow[i] {
 			// A shadow limit refuses nothing: one exact shadow limiter admits what the fleet did.
 			if !refused {
-				l.m.later.add(&ex.peak, k, now, later(now, answer.Delay), req.cost)
+				l.m.later.add(&ex.peak, k, now, later(now, answer.Delay), cost)
 			}
 			continue
 		}
@@ -65,7 +76,7 @@ func (f *fleet) exactDecide(r int32, answer algorithms.Decision, quota int, refu
 			fresh.peak = ex.peak // restarted at the push (restartWindows)
 			*ex = fresh
 		}
-		d := ex.table.decide(k, now, req.cost)
+		d := ex.decide(k, now, cost)
 		if d.Verdict == algorithms.Refuse || refused && quota != i {
 			continue
 		}
@@ -73,8 +84,17 @@ func (f *fleet) exactDecide(r int32, answer algorithms.Decision, quota int, refu
 		if !refused {
 			delay = max(delay, answer.Delay)
 		}
-		l.m.later.add(&ex.peak, k, now, later(now, delay), req.cost)
+		l.m.later.add(&ex.peak, k, now, later(now, delay), cost)
 	}
+}
+
+// decide is the twin's answer: its verdict alone where that admits at once
+// (algorithms.Admitter), else its Decision.
+func (ex *exactLimit) decide(k int32, now time.Duration, cost int64) algorithms.Decision {
+	if ex.quick != nil && ex.quick.admit(k, now, cost) {
+		return algorithms.Decision{}
+	}
+	return ex.table.decide(k, now, cost)
 }
 
 // countDecided counts, at the store's decision instant now, the limit's view
@@ -102,6 +122,8 @@ func (f *fleet) countDecided(r int32, answer algorithms.Decision, refused bool) 
 		}
 		k := l.pop.keyOf[i][c]
 		l.m.later.add(&f.fleetPeak[i], k, now, at, req.cost)
-		l.m.later.add(&f.repPeak[i], rep*int32(l.pop.keys[i].len())+k, now, at, req.cost)
+		if !f.same.replica {
+			l.m.later.add(&f.repPeak[i], rep*int32(l.pop.keys[i].len())+k, now, at, req.cost)
+		}
 	}
 }

@@ -41,6 +41,18 @@ var (
 	oneShotOff bool
 	// parallelOff runs the lanes one after another (run_parallel.go).
 	parallelOff bool
+	// oneLimiterOff keeps a topology that decides exactly as one limiter
+	// (one replica, one local limit: topo_onelimiter.go) in its fleet.
+	oneLimiterOff bool
+	// fleetKernelOff keeps every fleet off the kernel, its limits off the
+	// verdict-alone path (topo_kernel.go).
+	fleetKernelOff bool
+	// twinVerdictOff has a topology's exact twins decide by Decide, never by
+	// their verdict alone (topo_moments.go, exactLimit.decide).
+	twinVerdictOff bool
+	// samePeaksOff keeps every window of a fleet, even one that counts
+	// exactly another's admissions (topo_fleet_result.go, samePeaks).
+	samePeaksOff bool
 	// warmAlways warms the state an arrival goes on to touch (fast_direct.go,
 	// warm and warmAhead) however small the world: what it reads must change
 	// nothing.
@@ -67,6 +79,10 @@ var fastPathSwitches = []fastPathSwitch{
 	{"recent_off", &recentOff},
 	{"one_shot_off", &oneShotOff},
 	{"parallel_off", &parallelOff},
+	{"one_limiter_off", &oneLimiterOff},
+	{"fleet_kernel_off", &fleetKernelOff},
+	{"twin_verdict_off", &twinVerdictOff},
+	{"same_peaks_off", &samePeaksOff},
 	{"warm_always", &warmAlways},
 }
 

@@ -1,0 +1,130 @@
+package sim
+
+import (
+	"testing"
+	"time"
+)
+
+// The fleets that take a fast path — one replica with one local limit, run
+// as one limiter (topo_onelimiter.go), and fleets with no shared limit in the
+// kernel (topo_kernel.go) — held to the general path by the harness on
+// kernel-shaped worlds of its generator behind such fleets. (The corpus's
+// own topologies seldom take them; putting them there would take its worlds
+// from the paths they reach.) Checked against bugs planted one at a time:
+// a one-limiter fleet of two replicas (the count unchecked), or with a store
+// restart, its Arrived not read from the lane's peak; the kernel's twin not
+// deciding, not counting its admission, not rebuilt after a rule push; a
+// request not routed, its admission counted on replica 0; a synced
+// admission not pushed; a held division ignored; Traefik's delays in the
+// kernel; the second limit's Fleet window dropped, Replica read from Fleet
+// with two replicas, Arrived from Fleet with a shared store.
+
+// diffOneReplica puts c behind one replica with its limits local, whole:
+// the fleet that decides as one limiter, with routing k mod 3 and a store
+// that none of its limits calls; but when k is 3 mod 4 the store restarts
+// (an event of the fleet's own, which keeps the lane in its fleet).
+func diffOneReplica(c *Config, k uint64) {
+	c.Topology = &Topology{Replicas: []ReplicaStep{{Count: 1}}, Routing: Routing(k % 3),
+		Store: Store{Latency: Service{Mean: time.Millisecond}, Outages: []Outage{{From: 0, To: time.Second, Flush: k%4 == 3}}}}
+	for i := range c.Limits {
+		c.Limits[i].State, c.Limits[i].LocalLimit = StateLocal, LocalFull
+	}
+}
+
+// fleetShape is a fleet of diffFleet: replicas at first, then (if then > 0)
+// from then windows on; where the limits are; routing.
+type fleetShape struct {
+	first, then, next int
+	state             StateKind
+	local             LocalLimit
+	routing           Routing
+}
+
+// fleetShapes grow, shrink and keep fleets of divided, whole and synced limits.
+var fleetShapes = []fleetShape{
+	{2, 2, 3, StateLocal, LocalDivided, RoutingRoundRobin}, {3, 3, 1, StateLocal, LocalDivided, RoutingHash},
+	{2, 0, 0, StateSynced, LocalFull, RoutingRandom}, {3, 2, 2, StateSynced, LocalFull, RoutingRoundRobin},
+	{2, 1, 3, StateLocal, LocalDivided, RoutingRandom}, {2, 3, 1, StateLocal, LocalFull, RoutingHash},
+	{3, 0, 0, StateSynced, LocalFull, RoutingRoundRobin}, {2, 2, 3, StateSynced, LocalFull, RoutingHash},
+}
+
+// diffFleet puts c behind the fleet fs, its limits synced every 3/2 windows.
+func diffFleet(c *Config, fs fleetShape) {
+	w := c.Limits[0].Policy.Window
+	t := &Topology{Replicas: []ReplicaStep{{Count: fs.first}}, Routing: fs.routing, HashKey: KeyUser}
+	if fs.then > 0 {
+		t.Replicas = append(t.Replicas, ReplicaStep{At: time.Duration(fs.then) * w, Count: fs.next})
+	}
+	c.Topology = t
+	for i := range c.Limits {
+		l := &c.Limits[i]
+		l.State, l.LocalLimit, l.SyncInterval = fs.state, fs.local, 3*w/2
+	}
+}
+
+func TestFleetFastPathsAreTheGeneralPath(t *testing.T) {
+	sets := diffSets()
+	var use fastPathUse
+	shapes := []diffShape{shapeKernel, shapeKernel | shapeOneKey | shapeUnitCost, shapeKernel | shapeManyKeys, shapeKernel | shapeNoHeaders}
+	var worlds []Config
+	for k := range uint64(4) {
+		cfg := diffWorld(1000+k, shapes[k])
+		diffOneReplica(&cfg, k)
+		worlds = append(worlds, cfg)
+	}
+	for k, fs := range fleetShapes {
+		worlds = append(worlds, fleetWorld(k, fs, shapes[k%4]))
+	}
+	// Products with no retry (the kernel's), Traefik's delays among them
+	// (which keep a fleet off the kernel).
+	for k := range uint64(2) {
+		cfg := diffProductWorld(k)
+		cfg.Lanes, cfg.Duration = append(cfg.Lanes, LaneTraefik), 8*time.Second
+		for g := range cfg.Clients {
+			cfg.Clients[g].Retry, cfg.Clients[g].RTT, cfg.Clients[g].Deadline = Retry{}, 0, 0
+		}
+		diffFleet(&cfg, fleetShapes[k])
+		worlds = append(worlds, cfg)
+	}
+	for k, cfg := range worlds {
+		out, err := checkFastPaths(cfg, sets)
+		if err != nil {
+			t.Fatalf("world %d: %v\nworld: %+v", k, err, cfg)
+		}
+		if !out.valid {
+			t.Errorf("world %d does not validate (%v): it tests nothing", k, cfg.Validate())
+		}
+		use.add(out.paths)
+	}
+	t.Logf("lanes run as one limiter %d, fleet lanes in the kernel %d", use.oneLimiter, use.fleetKernel)
+	if use.oneLimiter < 6 || use.fleetKernel < 15 {
+		t.Errorf("lanes run as one limiter %d, want at least 6; fleet lanes in the kernel %d, want at least 15: the worlds no longer reach them",
+			use.oneLimiter, use.fleetKernel)
+	}
+}
+
+// fleetWorld is the first world of the generator (seed 2000+k, +100, …; of shape
+// shape) behind fleet fs that validates, with a second limit when k is 1 mod
+// 4 and a rule push when k is 2 mod 4.
+func fleetWorld(k int, fs fleetShape, shape diffShape) Config {
+	for seed := uint64(2000 + k); ; seed += 100 {
+		cfg := diffWorld(seed, shape)
+		p := cfg.Limits[0].Policy
+		switch k % 4 {
+		case 1: // a chain of two, off the kernel: the second limit's windows
+			second := p
+			second.Limit = p.Limit*2 - 1
+			cfg.Limits = append(cfg.Limits, Limit{Name: "second", Key: KeyGlobal, Policy: second})
+		case 2: // a rule push: the limit and its twin start afresh
+			// At a sync (of a synced limit): the kernel may then take the
+			// first request after the push, and rebuild the twin.
+			pushed := p
+			pushed.Limit, pushed.Burst = max(1, p.Limit/2), p.Burst/2
+			cfg.Rules = []RuleChange{{At: 3 * p.Window, Policy: pushed}}
+		}
+		diffFleet(&cfg, fs)
+		if cfg.Validate() == nil {
+			return cfg
+		}
+	}
+}

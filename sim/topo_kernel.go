@@ -1,0 +1,108 @@
+package sim
+
+import (
+	"time"
+
+	"github.com/rlsim/rlsim/algorithms"
+)
+
+// A fleet whose limits never call the store on an attempt (local and synced
+// ones: no shared limit) and that no health check takes replicas out of takes
+// the kernel (fast_kernel.go) as a lane without a topology does, when its one
+// limit gives its verdict alone (quickPath). Each request is routed before
+// its decision (kernelRoute), as begin routes it, and the fleet counts the
+// decision after it (kernelDecided), as decideNow and admitted count it: the
+// exact twin's decision, and the admission in every window of the fleet.
+// Rule pushes, autoscaler steps and syncs are events the general loop
+// handles, as it handles every event but an arrival.
+
+// fitsKernel reports whether fleet f lets its lane take the kernel: no shared
+// limit, no health check, and limits whose algorithms never delay (the kernel
+// hands a delay to the general path, which would route it again).
+func (f *fleet) fitsKernel() bool {
+	if fleetKernelOff || f.shared || f.health != nil {
+		return false
+	}
+	for i := range f.limits {
+		if f.lane.cfg.ruleOf(f.lane.kind, i).kind.Info().fast&fastDelays != 0 {
+			return false
+		}
+	}
+	return true
+}
+
+// kernelRoute routes the kernel's request of client c: the replica deciding
+// it, in the placed limits' context.
+func (f *fleet) kernelRoute(c int32) {
+	f.ctx.replica, f.ctx.class = f.pick(c), f.lane.pop.groupOf[c]
+	f.ctx.storeErr, f.ctx.racy, f.ctx.cached, f.ctx.probe = false, false, false, false
+}
+
+// kernelDecided counts the kernel's decision on a request of client c (key
+// of the one limit, cost) at now: the exact twin decides it, and an admission
+// is counted in the fleet's windows at once (a limit of the kernel never
+// delays).
+func (f *fleet) kernelDecided(c, key int32, now time.Duration, cost int64, admitted bool) {
+	l := f.lane
+	// exactDecideFor for a chain of one limit counting every client, no shadow.
+	ex := &f.exact[0]
+	switch {
+	case l.policies[0] != ex.policy:
+		f.exactDecideFor(c, cost, algorithms.Decision{}, 0, !admitted)
+	case ex.quick != nil && ex.quick.admit(key, now, cost):
+		l.m.later.catchUp(now)
+		ex.peak.Add(key, now, cost)
+	default:
+		if d := ex.table.decide(key, now, cost); d.Verdict != algorithms.Refuse {
+			l.m.later.add(&ex.peak, key, now, later(now, d.Delay), cost)
+		}
+	}
+	if !admitted {
+		return
+	}
+	// admittedBy, where only the replica's window is kept.
+	if !f.same.lane || !f.same.arrived {
+		f.admittedBy(c, f.ctx.replica, false, now, cost)
+	} else if !f.same.replica {
+		l.m.later.catchUp(now)
+		f.repPeak[0].Add(f.ctx.replica*int32(l.pop.keys[0].len())+key, now, cost)
+	}
+}
+
+// admits reports whether the limit may take the kernel's verdict-alone path:
+// its lane's fleet fits the kernel and its algorithm admits by its verdict.
+func (ll *localLimit) admits() bool { return ll.reps.admits() }
+
+// admit is the replica's verdict alone (algorithms.Admitter); false, with
+// nothing changed, where a held division binds too (decide then answers).
+func (ll *localLimit) admit(key int32, now time.Duration, cost int64) bool {
+	return ll.reps.admit(key, now, cost)
+}
+
+func (rt *replicaTables) admits() bool {
+	return rt.f.fitsKernel() && rt.rule.kind.Info().fast&fastAdmits != 0
+}
+
+func (rt *replicaTables) admit(key int32, now time.Duration, cost int64) bool {
+	if len(rt.held) > 0 {
+		return false
+	}
+	q, ok := rt.reps[rt.f.ctx.replica].(admitter)
+	return ok && q.admits() && q.admit(key, now, cost)
+}
+
+func (sy *syncedLimit) admits() bool {
+	return sy.f.fitsKernel() && sy.rule.kind.Info().fast&fastAdmits != 0
+}
+
+// admit is the replica's verdict alone on its view (pulled as decide pulls
+// it), the admission pushed as decide pushes it.
+func (sy *syncedLimit) admit(key int32, now time.Duration, cost int64) bool {
+	q, ok := sy.view(key).(admitter)
+	if !ok || !q.admits() || !q.admit(key, now, cost) {
+		return false
+	}
+	sy.pushes = append(sy.pushes, admission{at: now, cost: cost})
+	sy.keyOf = append(sy.keyOf, key)
+	return true
+}
