@@ -55,6 +55,9 @@ func (run comparison) figures() []*chart.Figure {
 	if f := ShardFigure(r, topo); f != nil {
 		figs = append(figs, f)
 	}
+	if f := StoreSeriesFigure(r, topo); f != nil {
+		figs = append(figs, f)
+	}
 	return figs
 }
 

@@ -46,12 +46,20 @@ type storeShard struct {
 	served    int64
 	latency   window.Histogram
 	res       ShardResult
+	series    shardSeries
 }
 
 func newShardStore(f *fleet, rtt, svc engine.Stream) *shardStore {
 	cfg := &f.topo.Store
 	s := &shardStore{f: f, cfg: cfg, rtt: rtt, svc: svc, capacity: cfg.Capacity, latency: cfg.Latency}
 	s.shards = make([]storeShard, f.shardCount())
+	var bucket, duration time.Duration
+	if f.lane != nil { // a bare store in tests has none
+		bucket, duration = f.lane.m.bucket, f.lane.cfg.Duration
+	}
+	for i := range s.shards {
+		s.shards[i].series = newShardSeries(bucket, duration)
+	}
 	s.mem = newStoreMemory(f)
 	return s
 }
@@ -62,11 +70,19 @@ func (s *shardStore) call(at time.Duration, _, c int32, trips int64) storeAnswer
 	sh := &s.shards[shard]
 	if sh.res.Calls == 0 {
 		sh.latency = window.NewHistogram() // a shard no call reaches keeps none
+		sh.series.lat = window.NewHistogram()
 	}
 	sh.res.Calls++
+	a := s.serve(sh, shard, at, c, trips)
+	sh.series.count(at, a, s.memoryOf(shard))
+	return a
+}
+
+// serve is shard sh's answer to a call sent at at.
+func (s *shardStore) serve(sh *storeShard, shard int, at time.Duration, c int32, trips int64) storeAnswer {
 	if s.isDown(at) {
 		sh.res.Refused++
-		return storeAnswer{trips: 1, failure: storeRefused}
+		return storeAnswer{trips: 1, failure: storeRefused, outcome: StoreDown}
 	}
 	read, write := s.roundTrip(), time.Duration(0)
 	if trips > 1 {
@@ -76,28 +92,28 @@ func (s *shardStore) call(at time.Duration, _, c int32, trips int64) storeAnswer
 	if !ok {
 		sh.res.Refused++
 		sh.res.QueueFull++
-		return storeAnswer{trips: 1, failure: storeRefused}
+		return storeAnswer{trips: 1, failure: storeRefused, outcome: StoreQueueFull}
 	}
 	var q2 time.Duration
 	if trips > 1 {
 		if q2, ok = s.queue(sh, later(at, later(later(read, q1), write/2))); !ok {
 			sh.res.Refused++
 			sh.res.QueueFull++
-			return storeAnswer{trips: trips, failure: storeRefused, roundTrip: later(read, q1)}
+			return storeAnswer{trips: trips, failure: storeRefused, roundTrip: later(read, q1), outcome: StoreQueueFull}
 		}
 	}
 	total := later(later(read, write), later(q1, q2))
 	if t := s.cfg.Timeout; t > 0 && total > t {
 		sh.res.TimedOut++
 		sh.latency.Add(t)
-		return storeAnswer{roundTrip: t, trips: trips, failure: storeTimedOut}
+		return storeAnswer{roundTrip: t, trips: trips, failure: storeTimedOut, outcome: StoreTimedOut}
 	}
 	sh.latency.Add(total)
 	if s.mem != nil && !s.mem.write(shard, c, at) {
 		sh.res.RefusedWrites++
-		return storeAnswer{roundTrip: total, trips: trips, failure: storeRefused}
+		return storeAnswer{roundTrip: total, trips: trips, failure: storeRefused, outcome: StoreOutOfMemory}
 	}
-	return storeAnswer{reach: later(read/2, q1), write: later(later(read, write/2), later(q1, q2)), roundTrip: total, trips: trips}
+	return storeAnswer{reach: later(read/2, q1), write: later(later(read, write/2), later(q1, q2)), roundTrip: total, trips: trips, outcome: StoreAnswered}
 }
 
 // queue has a call arriving at shard sh at a wait its turn and be served: it
@@ -198,6 +214,7 @@ func (s *shardStore) account(r *TopologyResult) {
 		if s.mem != nil {
 			s.mem.account(i, &res)
 		}
+		res.Series = sh.series.result(len(s.f.lane.m.series))
 		r.Shards = append(r.Shards, res)
 	}
 }

@@ -63,6 +63,18 @@ const (
 	TraceSuccess                   // the backend answered 200 (At = completion)
 )
 
+// StoreOutcome is what one store call did (TraceRecord.Store).
+type StoreOutcome uint8
+
+const (
+	StoreNoCall      StoreOutcome = iota // no store call
+	StoreAnswered                        // answered
+	StoreTimedOut                        // no answer within the timeout (hung)
+	StoreDown                            // refused at once: the store down, or cut off by a partition
+	StoreQueueFull                       // refused at once: the shard's queue full
+	StoreOutOfMemory                     // refused: the write did not fit the shard's memory (noeviction)
+)
+
 // TraceRecord is one line of the trace.
 type TraceRecord struct {
 	At         time.Duration
@@ -108,6 +120,13 @@ type TraceRecord struct {
 	// Shard is, with a store of several shards, the shard (from 0) that holds
 	// the client's keys; -1 otherwise.
 	Shard int
+	// Store is, on the first record of an attempt whose decision called the
+	// store, what the call did, and StoreLatency its latency: round trips,
+	// wait and service (the timeout for a timed-out call, 0 for one refused
+	// at once). The call was sent at At − StoreLatency. StoreNoCall on every
+	// other record.
+	Store        StoreOutcome
+	StoreLatency time.Duration
 	// Answered is true when a rate limit answered the attempt (admit, delay,
 	// refuse); Remaining and Reset are then what its RateLimit header says: the
 	// quota left and the time until it is whole again, of Limit.
