@@ -106,10 +106,17 @@ func (ss *shardSeries) sum() {
 	ss.lat.Reset()
 }
 
-// result is the series at the end, at least n points long (the lane's series).
+// result is the series so far, at least n points long (the lane's series),
+// leaving the series as it was: views read results mid-run.
 func (ss *shardSeries) result(n int) []ShardPoint {
-	ss.sum()
-	ss.cur = -1
-	ss.fill(max(n, len(ss.points)))
-	return ss.points
+	out := make([]ShardPoint, max(n, len(ss.points)))
+	copy(out, ss.points)
+	for i := len(ss.points); i < len(out); i++ {
+		out[i] = ShardPoint{Start: time.Duration(i) * ss.bucket, Keys: ss.keys, Memory: ss.bytes}
+	}
+	if ss.cur >= 0 && ss.lat.Count() > 0 {
+		p := ss.lat.Percentiles()
+		out[ss.cur].MeanLatency, out[ss.cur].P99Latency = p.Mean, p.P99
+	}
+	return out
 }
