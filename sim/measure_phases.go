@@ -2,6 +2,7 @@ package sim
 
 import (
 	"fmt"
+	"strings"
 	"time"
 )
 
@@ -115,11 +116,14 @@ func (p Phase) Words() string {
 }
 
 // FleetState is what a topology's phases up to some instant leave: the
-// stores (shards) failing, the replicas out of the rotation, the breakers
-// open or half-open, and whether none is in the rotation.
+// store (or the shards of several) failing, the replicas out of the rotation
+// (a replica_out with no replica_in since: one the autoscaler removed while
+// out still counts), the breakers open or half-open, and whether none is in
+// the rotation.
 type FleetState struct {
 	StoreFailing, Out, BreakersOpen, BreakersHalfOpen int
 	NoHealthy                                         bool
+	Sharded                                           bool // StoreFailing counts shards of several
 }
 
 // FleetStateOf is the state phases (in time order) leave.
@@ -148,6 +152,9 @@ func FleetStateOf(phases []Phase) FleetState {
 		}
 	}
 	st.StoreFailing, st.Out = len(failing), len(out)
+	for shard := range failing {
+		st.Sharded = st.Sharded || shard >= 0
+	}
 	for _, k := range brk {
 		if k == PhaseBreakerOpen {
 			st.BreakersOpen++
@@ -156,4 +163,33 @@ func FleetStateOf(phases []Phase) FleetState {
 		}
 	}
 	return st
+}
+
+// Words says state st, for live views: "all well", or what is failing: "the
+// store failing, 4 replicas out, no healthy replica, 2 breakers open".
+func (st FleetState) Words() string {
+	var parts []string
+	count := func(n int, one, many string) {
+		switch {
+		case n == 1:
+			parts = append(parts, one)
+		case n > 1:
+			parts = append(parts, fmt.Sprintf("%d %s", n, many))
+		}
+	}
+	if st.Sharded {
+		count(st.StoreFailing, "1 shard failing", "shards failing")
+	} else {
+		count(st.StoreFailing, "the store failing", "")
+	}
+	count(st.Out, "1 replica out", "replicas out")
+	if st.NoHealthy {
+		parts = append(parts, "no healthy replica")
+	}
+	count(st.BreakersOpen, "1 breaker open", "breakers open")
+	count(st.BreakersHalfOpen, "1 breaker half-open", "breakers half-open")
+	if len(parts) == 0 {
+		return "all well"
+	}
+	return strings.Join(parts, ", ")
 }

@@ -27,7 +27,7 @@ func (m *Model) phaseLane() int {
 // lane's name goes first when it leaves room for the phases.
 func (m *Model) phasesLine(i, width int) string {
 	ps := m.sim.Phases(i)
-	state := " now: " + stateWords(sim.FleetStateOf(ps))
+	state := " now: " + sim.FleetStateOf(ps).Words()
 	head := "fleet" + state
 	named := "fleet (" + laneTitle(&m.snaps[i], false) + ")" + state
 	var past []string
@@ -44,33 +44,6 @@ func (m *Model) phasesLine(i, width int) string {
 		head = named
 	}
 	return head + strings.Join(past, "")
-}
-
-// stateWords says a fleet state: "all well", or what is failing.
-func stateWords(st sim.FleetState) string {
-	var parts []string
-	switch {
-	case st.StoreFailing == 1:
-		parts = append(parts, "the store failing")
-	case st.StoreFailing > 1:
-		parts = append(parts, fmt.Sprintf("%d shards failing", st.StoreFailing))
-	}
-	if st.Out > 0 {
-		parts = append(parts, plural(st.Out, "replica out", "replicas out"))
-	}
-	if st.NoHealthy {
-		parts = append(parts, "no healthy replica")
-	}
-	if st.BreakersOpen > 0 {
-		parts = append(parts, plural(st.BreakersOpen, "breaker open", "breakers open"))
-	}
-	if st.BreakersHalfOpen > 0 {
-		parts = append(parts, plural(st.BreakersHalfOpen, "breaker half-open", "breakers half-open"))
-	}
-	if len(parts) == 0 {
-		return "all well"
-	}
-	return strings.Join(parts, ", ")
 }
 
 // phaseClock is a phase's instant: seconds with up to two decimals.
