@@ -145,6 +145,9 @@ func storeSeriesCaption(r sim.Result, li int) string {
 			others++
 		}
 	}
+	if after := callsAfter(r.Lanes[li], endAt(r)); after > 0 {
+		s += fmt.Sprintf(" The axis ends with the lanes' series, at %s; the %d calls after it (health probes through the drain) are in results.json.", FormatDuration(endAt(r)), after)
+	}
 	switch {
 	case others == 1:
 		s += " The other lane's store over time is in results.json (topology.shards[].series)."
@@ -152,4 +155,17 @@ func storeSeriesCaption(r sim.Result, li int) string {
 		s += fmt.Sprintf(" The other %d lanes' stores over time are in results.json (topology.shards[].series).", others)
 	}
 	return s
+}
+
+// callsAfter counts lane's store calls in buckets starting at or after end.
+func callsAfter(lane sim.LaneResult, end time.Duration) int64 {
+	var n int64
+	for _, sh := range lane.Topology.Shards {
+		for _, p := range sh.Series {
+			if p.Start >= end {
+				n += p.Calls
+			}
+		}
+	}
+	return n
 }

@@ -33,7 +33,8 @@ type ShardResult struct {
 	RefusedWrites int64
 	Expired       int64
 	// Series is the shard over time, a point per Result.Bucket from 0 to the
-	// end of the lane's series.
+	// end of the lane's series, or on to the last call's bucket (health
+	// probes call through the drain).
 	Series []ShardPoint
 }
 
