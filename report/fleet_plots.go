@@ -84,9 +84,10 @@ func (fp fleetPlotter) Plot(c draw.Canvas, p *plot.Plot) {
 	tx, ty := p.Transforms(&c)
 	box := func(clr color.Color, s sim.Span, lo, hi float64) {
 		a, b := max(tx(s.From.Seconds()), c.Min.X), min(tx(s.To.Seconds()), c.Max.X)
-		if b <= a {
+		if b < a { // outside the axis
 			return
 		}
+		b = max(b, a+vg.Points(1)) // a short stretch (a breaker's half-open probes) stays visible, as in the HTML
 		c.FillPolygon(clr, []vg.Point{{X: a, Y: ty(lo)}, {X: b, Y: ty(lo)}, {X: b, Y: ty(hi)}, {X: a, Y: ty(hi)}})
 	}
 	for k, row := range fp.rows {
