@@ -37,7 +37,7 @@ func stepLine(pts []sim.ShardPoint, bucket time.Duration, v func(sim.ShardPoint)
 	return xy
 }
 
-// storePanel is one metric's panel: a line per shard (and per style).
+// storeMetric is one panel of the store figure: a line per shard and style.
 type storeMetric struct {
 	title, unit string
 	lines       []storeLine
