@@ -14,7 +14,7 @@ import (
 func caughtLanes(r sim.Result) []*sim.LaneResult {
 	var out []*sim.LaneResult
 	for i := range r.Lanes {
-		if l := &r.Lanes[i]; len(l.RefusedBy) > 1 || len(l.ShedBy) > 0 {
+		if l := &r.Lanes[i]; len(l.RefusedBy) > 1 || len(l.ShedBy) > 0 || noHealthyOf(l) > 0 {
 			out = append(out, l)
 		}
 	}
@@ -46,14 +46,14 @@ func caughtHTML(r sim.Result) *htmlTable {
 	}
 	t := caughtTable(lanes, true)
 	return &htmlTable{Title: "Which limiter caught which", Head: t.Head, Rows: t.Rows(),
-		Notes: []string{"Attempts per class: refused (429) by each limit, shed (503) by each load shedder, by an adaptive lane's own limit, or otherwise (the backend's queue or outage); and the requests served."}}
+		Notes: []string{"Attempts per class: refused (429) by each limit, shed (503) by each load shedder, by an adaptive lane's own limit, by the load balancer with no replica in its rotation (no replica), or otherwise (the backend's queue or outage); and the requests served."}}
 }
 
 // caughtTable has one row per lane and class, the columns of caughtHead;
 // the lane column only withLane.
 func caughtTable(lanes []*sim.LaneResult, withLane bool) *textlayout.Table {
-	adaptive := anyAdaptive(lanes)
-	t := &textlayout.Table{Head: caughtHead(lanes[0], adaptive)}
+	adaptive, balancer := anyAdaptive(lanes), anyNoHealthy(lanes)
+	t := &textlayout.Table{Head: caughtHead(lanes[0], adaptive, balancer)}
 	t.Left = 2
 	if !withLane {
 		t.Head, t.Left = t.Head[1:], 1
@@ -80,6 +80,9 @@ func caughtTable(lanes []*sim.LaneResult, withLane bool) *textlayout.Table {
 					row[len(row)-1] = count(c.ShedByLane)
 				}
 			}
+			if balancer {
+				row = append(row, count(c.ShedNoHealthy))
+			}
 			t.Add(append(row, count(c.ShedOther), count(c.Succeeded))...)
 		}
 	}
@@ -89,8 +92,10 @@ func caughtTable(lanes []*sim.LaneResult, withLane bool) *textlayout.Table {
 // caughtHead is the caught table's header: lane, class, attempts, "429 NAME"
 // per limit of the chain, "503 fleet" and "503 util" per shedder (fleet
 // usage, utilisation), "503 adaptive" when adaptive (a lane's own
-// concurrency limit: AIMD, Vegas, Gradient2), "503 other", served.
-func caughtHead(l *sim.LaneResult, adaptive bool) []string {
+// concurrency limit: AIMD, Vegas, Gradient2), "503 no replica" when
+// balancer (the load balancer, with no replica in its rotation), "503
+// other", served.
+func caughtHead(l *sim.LaneResult, adaptive, balancer bool) []string {
 	head := []string{"lane", "class", "attempts"}
 	for i, n := range l.RefusedBy {
 		name := n.Limit
@@ -105,7 +110,28 @@ func caughtHead(l *sim.LaneResult, adaptive bool) []string {
 	if adaptive {
 		head = append(head, "503 adaptive")
 	}
+	if balancer {
+		head = append(head, "503 no replica")
+	}
 	return append(head, "503 other", "served")
+}
+
+// noHealthyOf is lane l's 503s from the load balancer with no replica in its rotation.
+func noHealthyOf(l *sim.LaneResult) int64 {
+	if l.Topology == nil || l.Topology.Health == nil {
+		return 0
+	}
+	return l.Topology.Health.NoHealthy
+}
+
+// anyNoHealthy reports whether a lane of lanes had the load balancer answer 503 with no replica in its rotation.
+func anyNoHealthy(lanes []*sim.LaneResult) bool {
+	for _, l := range lanes {
+		if noHealthyOf(l) > 0 {
+			return true
+		}
+	}
+	return false
 }
 
 // anyAdaptive reports whether a lane of lanes is a concurrency limiter.

@@ -43,9 +43,22 @@ func healthFinding(h *sim.HealthCheck, l sim.LaneResult) string {
 		times(hr.Removals, "once", "times"), times(h.UnhealthyAfter, "failure", "failures"), times(h.HealthyAfter, "pass", "passes"), strings.Join(outs, ", "))
 	if hr.NoHealthyFor > 0 {
 		s += fmt.Sprintf("; for %s no replica was in it and the load balancer answered 503 to %d attempts",
-			FormatDuration(hr.NoHealthyFor), hr.NoHealthy)
+			FormatDuration(hr.NoHealthyFor), hr.NoHealthy) + noHealthyClasses(l)
 	}
 	return s
+}
+
+// noHealthyClasses says, with several classes, whose attempts the load
+// balancer answered 503: " (members 1459, attacker 30145)"; "" otherwise.
+func noHealthyClasses(l sim.LaneResult) string {
+	if len(l.Classes) < 2 {
+		return ""
+	}
+	parts := make([]string, len(l.Classes))
+	for i, c := range l.Classes {
+		parts[i] = fmt.Sprintf("%s %d", scenarios.Escape(c.Name), c.ShedNoHealthy)
+	}
+	return " (" + strings.Join(parts, ", ") + ")"
 }
 
 // restartFindings: each restart of the store, and the limits it emptied.

@@ -170,6 +170,7 @@ func (run comparison) fillPage(hp *htmlPageData) {
 		hp.Data.Timeline.markTopology(run.topology())
 		hp.Data.Timeline.markHealth(r)
 		hp.Data.Timeline.markFailing(r)
+		hp.Data.Timeline.markFleet(r, run.topology())
 	}
 }
 
@@ -315,6 +316,11 @@ type timelineJSON struct {
 	NoHealthy bool `json:"no_healthy,omitempty"`
 	// StoreFailing is true when some lane had a stretch of failed store calls.
 	StoreFailing bool `json:"store_failing,omitempty"`
+	// Fleet are the replica rows below the lanes (fleetRows), FleetLegend the
+	// kinds of stretch they draw, FleetCut true when more replicas had rows.
+	Fleet       []fleetRowJSON    `json:"fleet,omitempty"`
+	FleetLegend []fleetLegendJSON `json:"-"`
+	FleetCut    bool              `json:"fleet_cut,omitempty"`
 }
 
 type limitJSON struct {

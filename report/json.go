@@ -357,14 +357,16 @@ type jsonClass struct {
 	// RefusedBy: per limit of the chain, the class's attempts it refused;
 	// ShedBy: per load shedder, the attempts it shed (present with shedders);
 	// ShedByLane: the 503s of the lane's concurrency limit (AIMD, Vegas,
-	// Gradient2); ShedOther: the class's other 503s (the backend's queue or
-	// outage, a failed health check).
-	RefusedBy  []jsonLimitCount `json:"refused_by"`
-	ShedBy     []jsonLimitCount `json:"shed_by,omitempty"`
-	ShedByLane int64            `json:"shed_by_lane"`
-	ShedOther  int64            `json:"shed_other"`
-	Pace       bool             `json:"pace"`       // the class paces itself from the quota headers
-	FairShare  float64          `json:"fair_share"` // max-min fair share of the lane's successes, in requests
+	// Gradient2); ShedNoHealthy: the load balancer's, with no replica in its
+	// rotation (present when not 0); ShedOther: the class's other 503s (the
+	// backend's queue or outage).
+	RefusedBy     []jsonLimitCount `json:"refused_by"`
+	ShedBy        []jsonLimitCount `json:"shed_by,omitempty"`
+	ShedByLane    int64            `json:"shed_by_lane"`
+	ShedNoHealthy int64            `json:"shed_no_healthy,omitempty"`
+	ShedOther     int64            `json:"shed_other"`
+	Pace          bool             `json:"pace"`       // the class paces itself from the quota headers
+	FairShare     float64          `json:"fair_share"` // max-min fair share of the lane's successes, in requests
 	// Rates: successes per unique request, refusals and sheds per attempt.
 	SuccessRate   float64         `json:"success_rate"`
 	RefusedRate   float64         `json:"refused_rate"`
@@ -377,7 +379,7 @@ func classJSON(c sim.ClassResult) jsonClass {
 		Admitted: c.Admitted, Refused: c.Refused, Shed: c.Shed, Dropped: c.Dropped, Succeeded: c.Succeeded,
 		GaveUp: c.GaveUp, Abandoned: c.Abandoned, TimedOut: c.TimedOut, RetriesDenied: c.RetriesDenied, ShadowRefused: c.ShadowRefused, Pace: c.Pace, FairShare: finite(c.FairShare), SuccessRate: fraction(c.Succeeded, c.Unique), RefusedRate: fraction(c.Refused, c.Attempts),
 		ShedRate: fraction(c.Shed, c.Attempts), TimeToSuccess: percentiles(c.TimeToSuccess),
-		RefusedBy: limitCounts(c.RefusedBy), ShedBy: limitCounts(c.ShedBy), ShedByLane: c.ShedByLane, ShedOther: c.ShedOther}
+		RefusedBy: limitCounts(c.RefusedBy), ShedBy: limitCounts(c.ShedBy), ShedByLane: c.ShedByLane, ShedNoHealthy: c.ShedNoHealthy, ShedOther: c.ShedOther}
 }
 
 // limitCounts is counts in the JSON, an empty list for none.

@@ -55,6 +55,9 @@ func (run comparison) figures() []*chart.Figure {
 	if f := ShardFigure(r, topo); f != nil {
 		figs = append(figs, f)
 	}
+	if f := StoreSeriesFigure(r, topo); f != nil {
+		figs = append(figs, f)
+	}
 	return figs
 }
 
@@ -168,7 +171,6 @@ func timelineFigure(r sim.Result, tl *Timeline, topo *sim.Topology) *chart.Figur
 	for i, l := range r.Lanes {
 		ticks = append(ticks, plot.Tick{Value: float64(n - 1 - i), Label: l.Title()})
 	}
-	p.Y.Tick.Marker = plot.ConstantTicks(ticks)
 	p.Y.Tick.Label.Font.Size = 11
 	p.Y.Tick.Length = 0
 	p.Add(lanesPlotter{r: r, rows: rows, most: most, topo: topo})
@@ -193,6 +195,7 @@ func timelineFigure(r sim.Result, tl *Timeline, topo *sim.Topology) *chart.Figur
 	addTopologyLegend(f, topo)
 	addFailingLegend(f, r)
 	addHealthLegend(f, r)
+	p.Y.Tick.Marker = plot.ConstantTicks(addFleetRows(f, p, r, topo, ticks))
 	return f
 }
 

@@ -29,7 +29,7 @@ type TraceFile struct {
 // nanoseconds of virtual time, so that every figure can be recomputed exactly.
 var traceColumns = []string{"scenario", "at_ns", "lane", "event", "client", "class", "key",
 	"request", "attempt", "cost", "delay_ns", "retry_after_ns", "limit", "remaining", "reset_ns", "latency_ns", "shadow",
-	"replica", "concurrency_limit", "in_flight", "drop_probability", "shedder", "shard"}
+	"replica", "concurrency_limit", "in_flight", "drop_probability", "shedder", "shard", "store", "store_ns"}
 
 // TraceIsJSONL reports whether the trace's name asks for JSON lines rather than CSV.
 func TraceIsJSONL(path string) (bool, error) {
@@ -240,6 +240,14 @@ func (s *traceSink) Record(r *sim.TraceRecord) error {
 		case "shard":
 			if r.Shard >= 0 {
 				num(col, int64(r.Shard))
+			} else {
+				null(col)
+			}
+		case "store":
+			str(col, r.Store.String())
+		case "store_ns":
+			if r.Store != sim.StoreNoCall {
+				num(col, int64(r.StoreLatency))
 			} else {
 				null(col)
 			}

@@ -754,6 +754,9 @@ func (l *lane) fillRecord(ev TraceEvent, r int32) {
 		if l.fleet.shardCount() > 1 {
 			l.rec.Shard = l.fleet.shardOf(c)
 		}
+		if call := &l.fleet.calls[r]; call.outcome != StoreNoCall && !call.traced {
+			l.rec.Store, l.rec.StoreLatency, call.traced = call.outcome, call.latency, true
+		}
 	}
 	l.adaptiveRecord(ev, c)
 }

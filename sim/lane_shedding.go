@@ -113,7 +113,7 @@ func (l *lane) shedBy(r int32, i int) bool {
 // outcomes per criticality of classes (the lane's per-group results): nil
 // for both when the scenario has no shedder and every group is critical.
 // It sets each class's ShedBy (per shedder) and ShedOther (its 503s of
-// neither a shedder nor the lane's concurrency limit).
+// neither a shedder, the lane's concurrency limit nor the load balancer).
 func (l *lane) sheddingResult(classes []ClassResult) ([]LimitCount, []CriticalityResult) {
 	var by []LimitCount
 	var byGroup []int64
@@ -122,7 +122,7 @@ func (l *lane) sheddingResult(classes []ClassResult) ([]LimitCount, []Criticalit
 		byGroup = s.byGroup
 	}
 	for g := range classes {
-		classes[g].ShedOther = classes[g].Shed - classes[g].ShedByLane
+		classes[g].ShedOther = classes[g].Shed - classes[g].ShedByLane - classes[g].ShedNoHealthy
 		if s != nil && g < len(byGroup) {
 			classes[g].ShedOther -= byGroup[g]
 		}

@@ -193,13 +193,16 @@ type ClassResult struct {
 	// attempts it refused (they sum to Refused). ShedBy is, per load shedder
 	// of the backend (as LaneResult.ShedBy), the class's attempts it shed; nil
 	// without shedders. ShedByLane is the class's 503s of the lane's own
-	// concurrency limit (AIMD, Vegas, Gradient2; 0 in other lanes). ShedOther
-	// is the class's other 503s (Shed less the shedders' and the lane's): the
-	// backend's queue full or down, a replica failing its health check.
-	RefusedBy  []LimitCount
-	ShedBy     []LimitCount
-	ShedByLane int64
-	ShedOther  int64
+	// concurrency limit (AIMD, Vegas, Gradient2; 0 in other lanes).
+	// ShedNoHealthy is the class's 503s from the load balancer with no replica
+	// in its rotation (failed health checks; HealthResult.NoHealthy counts the
+	// lane's). ShedOther is the class's other 503s (Shed less the shedders',
+	// the lane's and the load balancer's): the backend's queue full or down.
+	RefusedBy     []LimitCount
+	ShedBy        []LimitCount
+	ShedByLane    int64
+	ShedNoHealthy int64
+	ShedOther     int64
 	// FairShare is the class's max-min fair share, in requests, of all the
 	// successes of its lane: the sum of what its clients would have got had the
 	// lane split the successes evenly by client, none getting more than it asked.

@@ -178,8 +178,12 @@ func checkClassCaught(r LaneResult) error {
 			shed += n.Count
 			byShedder[i] += n.Count
 		}
-		if refused != c.Refused || shed+c.ShedByLane+c.ShedOther != c.Shed || c.ShedOther < 0 || c.ShedByLane < 0 {
-			return fmt.Errorf("class %s: refused per limit add to %d of %d; shed per shedder %d + by the lane %d + other %d, of %d", c.Name, refused, c.Refused, shed, c.ShedByLane, c.ShedOther, c.Shed)
+		if refused != c.Refused || shed+c.ShedByLane+c.ShedNoHealthy+c.ShedOther != c.Shed || c.ShedOther < 0 || c.ShedByLane < 0 || c.ShedNoHealthy < 0 {
+			return fmt.Errorf("class %s: refused per limit add to %d of %d; shed per shedder %d + by the lane %d + by the load balancer %d + other %d, of %d",
+				c.Name, refused, c.Refused, shed, c.ShedByLane, c.ShedNoHealthy, c.ShedOther, c.Shed)
+		}
+		if c.ShedNoHealthy > 0 && (r.Topology == nil || r.Topology.Health == nil) {
+			return fmt.Errorf("class %s: %d shed by the load balancer without a health check", c.Name, c.ShedNoHealthy)
 		}
 		if c.ShedByLane > 0 && r.Lane.Info().Class != ConcurrencyLimiter {
 			return fmt.Errorf("class %s: %d shed by the lane's concurrency limit in a %s lane", c.Name, c.ShedByLane, r.Lane)
@@ -194,6 +198,13 @@ func checkClassCaught(r LaneResult) error {
 		if byShedder[i] != r.ShedBy[i].Count {
 			return fmt.Errorf("shedder %s: classes add to %d, lane %d", r.ShedBy[i].Limit, byShedder[i], r.ShedBy[i].Count)
 		}
+	}
+	var noHealthy int64
+	for _, c := range r.Classes {
+		noHealthy += c.ShedNoHealthy
+	}
+	if r.Topology != nil && r.Topology.Health != nil && noHealthy != r.Topology.Health.NoHealthy {
+		return fmt.Errorf("the load balancer's 503s: classes add to %d, the health check's %d", noHealthy, r.Topology.Health.NoHealthy)
 	}
 	return nil
 }

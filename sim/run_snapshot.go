@@ -1,6 +1,10 @@
 package sim
 
-import "time"
+import (
+	"cmp"
+	"slices"
+	"time"
+)
 
 // Snapshot returns every lane's live figures. It allocates one slice, and
 // more for a lane with concurrency limits, criticalities or partitions.
@@ -51,4 +55,16 @@ func ColumnWidth(cfg Config) time.Duration {
 		return 2 * p
 	}
 	return p
+}
+
+// Phases returns lane i's phases so far (TopologyResult.Phases), in time
+// order; nil without a topology. It allocates one slice.
+func (s *Simulation) Phases(i int) []Phase {
+	if i < 0 || i >= len(s.lanes) || s.lanes[i] == nil || s.lanes[i].fleet == nil {
+		return nil
+	}
+	ps := make([]Phase, len(s.lanes[i].fleet.result.Phases)) // empty, not nil, with a fleet
+	copy(ps, s.lanes[i].fleet.result.Phases)
+	slices.SortStableFunc(ps, func(a, b Phase) int { return cmp.Compare(a.At, b.At) })
+	return ps
 }

@@ -303,6 +303,7 @@ func (f *fleet) resizeHealth(old, n int) {
 // noHealthy answers request r 503 from the load balancer: no replica is in the rotation.
 func (f *fleet) noHealthy(r int32) {
 	f.health.res.NoHealthy++
+	f.lane.m.classes[f.lane.pop.groupOf[f.lane.reqs.all[r].client]].ShedNoHealthy++
 	f.lane.shed(r, 0)
 }
 

@@ -19,6 +19,11 @@ type storeCall struct {
 	writes      uint64
 	write, back time.Duration
 	gen         uint32 // the breaker's generation it was sent in
+	// outcome and latency are the call's, for the attempt's first trace
+	// record (traced once it has been written).
+	outcome StoreOutcome
+	traced  bool
+	latency time.Duration
 }
 
 // store is the store shared and synced limits keep their state in, as the
@@ -51,6 +56,7 @@ type storeAnswer struct {
 	// trips counts the round trips made, failed ones included.
 	trips   int64
 	failure storeFailure
+	outcome StoreOutcome // for the trace: how it failed, or that it was answered
 }
 
 // storeFailure is how a store call failed: each limit then decides by its fail mode.
@@ -120,6 +126,7 @@ func (f *fleet) begin(r int32, atRA bool) {
 		gen = b.gen
 	}
 	a := f.store.call(now, f.replicaOf[r], c, trips)
+	f.calls[r].outcome, f.calls[r].latency = a.outcome, a.roundTrip
 	f.called(c, a.trips)
 	f.latency.Add(a.roundTrip)
 	f.callOutcome(a.failure, c)
@@ -133,7 +140,7 @@ func (f *fleet) begin(r int32, atRA bool) {
 			f.decideNow(r, atRA)
 			return
 		}
-		f.calls[r] = storeCall{atRA: atRA, failed: true, back: later(now, a.roundTrip), gen: gen}
+		f.calls[r] = storeCall{atRA: atRA, failed: true, back: later(now, a.roundTrip), gen: gen, outcome: a.outcome, latency: a.roundTrip}
 		if f.calls[r].back > l.end {
 			f.result.Waiting++
 			return
@@ -149,7 +156,7 @@ func (f *fleet) begin(r int32, atRA bool) {
 		f.result.Waiting++ // answered after the run: nothing of it is decided
 		return
 	}
-	f.calls[r] = storeCall{atRA: atRA, write: later(now, a.write), back: later(now, a.roundTrip), gen: gen}
+	f.calls[r] = storeCall{atRA: atRA, write: later(now, a.write), back: later(now, a.roundTrip), gen: gen, outcome: a.outcome, latency: a.roundTrip}
 	f.schedule(later(now, a.reach), evStoreDecide, r)
 }
 

@@ -26,13 +26,13 @@ func newLatencyStore(cfg *Store, rtt engine.Stream) *latencyStore {
 // (outage, timeout) changes nothing at the store.
 func (s *latencyStore) call(at time.Duration, replica, _ int32, trips int64) storeAnswer {
 	if s.down(at) {
-		return storeAnswer{trips: 1, failure: storeRefused}
+		return storeAnswer{trips: 1, failure: storeRefused, outcome: StoreDown}
 	}
 	if len(s.cfg.Partitions) > 0 {
 		if cut, hung := cut(s.cfg.Partitions, replica, at); hung {
-			return storeAnswer{roundTrip: s.cfg.Timeout, trips: 1, failure: storeTimedOut}
+			return storeAnswer{roundTrip: s.cfg.Timeout, trips: 1, failure: storeTimedOut, outcome: StoreTimedOut}
 		} else if cut {
-			return storeAnswer{trips: 1, failure: storeRefused}
+			return storeAnswer{trips: 1, failure: storeRefused, outcome: StoreDown}
 		}
 	}
 	read, write := s.roundTrip(), time.Duration(0)
@@ -41,9 +41,9 @@ func (s *latencyStore) call(at time.Duration, replica, _ int32, trips int64) sto
 	}
 	total := later(read, write)
 	if t := s.cfg.Timeout; t > 0 && total > t {
-		return storeAnswer{roundTrip: t, trips: trips, failure: storeTimedOut}
+		return storeAnswer{roundTrip: t, trips: trips, failure: storeTimedOut, outcome: StoreTimedOut}
 	}
-	return storeAnswer{reach: read / 2, write: later(read, write/2), roundTrip: total, trips: trips}
+	return storeAnswer{reach: read / 2, write: later(read, write/2), roundTrip: total, trips: trips, outcome: StoreAnswered}
 }
 
 // sync fails in an outage; it costs no time.

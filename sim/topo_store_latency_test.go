@@ -18,11 +18,11 @@ func TestLatencyStoreCalls(t *testing.T) {
 		trips int64
 		want  storeAnswer
 	}{
-		{0, 1, storeAnswer{reach: 2 * ms, write: 4 * ms, roundTrip: 4 * ms, trips: 1}},
-		{5 * ms, 2, storeAnswer{roundTrip: 7 * ms, trips: 2, failure: storeTimedOut}}, // 8ms > 7ms
-		{10 * ms, 2, storeAnswer{trips: 1, failure: storeRefused}},
-		{19 * ms, 1, storeAnswer{trips: 1, failure: storeRefused}},
-		{20 * ms, 1, storeAnswer{reach: 2 * ms, write: 4 * ms, roundTrip: 4 * ms, trips: 1}},
+		{0, 1, storeAnswer{reach: 2 * ms, write: 4 * ms, roundTrip: 4 * ms, trips: 1, outcome: StoreAnswered}},
+		{5 * ms, 2, storeAnswer{roundTrip: 7 * ms, trips: 2, failure: storeTimedOut, outcome: StoreTimedOut}}, // 8ms > 7ms
+		{10 * ms, 2, storeAnswer{trips: 1, failure: storeRefused, outcome: StoreDown}},
+		{19 * ms, 1, storeAnswer{trips: 1, failure: storeRefused, outcome: StoreDown}},
+		{20 * ms, 1, storeAnswer{reach: 2 * ms, write: 4 * ms, roundTrip: 4 * ms, trips: 1, outcome: StoreAnswered}},
 	} {
 		if got := s.call(tc.at, 0, 0, tc.trips); got != tc.want {
 			t.Errorf("call(%v, trips %d) = %+v, want %+v", tc.at, tc.trips, got, tc.want)
@@ -31,7 +31,7 @@ func TestLatencyStoreCalls(t *testing.T) {
 
 	cfg.Timeout = 0
 	s = newLatencyStore(&cfg, engine.NewStream(1, labelStore))
-	if got, want := s.call(0, 0, 0, 2), (storeAnswer{reach: 2 * ms, write: 6 * ms, roundTrip: 8 * ms, trips: 2}); got != want {
+	if got, want := s.call(0, 0, 0, 2), (storeAnswer{reach: 2 * ms, write: 6 * ms, roundTrip: 8 * ms, trips: 2, outcome: StoreAnswered}); got != want {
 		t.Errorf("call(0, trips 2) with no timeout = %+v, want %+v", got, want)
 	}
 	for _, tc := range []struct {

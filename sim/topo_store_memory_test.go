@@ -127,6 +127,30 @@ func (m *memModel) write(lane LaneKind, keys []int64, now time.Duration, maxMem 
 	return true
 }
 
+// modelSeries is the model's shard per bucket: the most keys and bytes
+// held after a write in it, a bucket without one holding what the latest
+// write left.
+type modelSeries struct {
+	keys, bytes []int64
+	last        int      // the bucket of the latest write (-1 before the first)
+	now         [2]int64 // what the latest write left
+}
+
+func (ms *modelSeries) fill(n int) {
+	for len(ms.keys) < n {
+		ms.keys, ms.bytes = append(ms.keys, ms.now[0]), append(ms.bytes, ms.now[1])
+	}
+}
+
+// wrote records that a write in bucket i left the shard holding keys and bytes.
+func (ms *modelSeries) wrote(i int, keys, bytes int64) {
+	ms.fill(i + 1)
+	if ms.last != i { // the bucket's first write: what it carried over goes
+		ms.keys[i], ms.bytes[i] = keys, bytes
+	}
+	ms.keys[i], ms.bytes[i], ms.last, ms.now = max(ms.keys[i], keys), max(ms.bytes[i], bytes), i, [2]int64{keys, bytes}
+}
+
 // Item 8: the keys held, the memory peak, the evictions and the refused
 // writes of every shard are what the test's own model of the store computes
 // from the calls made, for three algorithms' keys, under both policies.
@@ -161,15 +185,18 @@ func TestStoreMemoryMatchesAModel(t *testing.T) {
 					for i := range models {
 						models[i] = newMemModel()
 					}
+					held := []modelSeries{{last: -1}, {last: -1}, {last: -1}}
 					for j, c := range rec.clients {
 						var keys []int64
 						for i := range limits {
 							keys = append(keys, int64(i)<<32|int64(f.lane.pop.keyOf[i][c]))
 						}
-						ok := models[f.shardOf(c)].write(lane, keys, rec.at[j], maxMem, lru, 5)
+						m := &models[f.shardOf(c)]
+						ok := m.write(lane, keys, rec.at[j], maxMem, lru, 5)
 						if ok == rec.failed[j] {
 							t.Fatalf("call %d at %v: failed %v, the model refuses %v", j, rec.at[j], rec.failed[j], !ok)
 						}
+						held[f.shardOf(c)].wrote(int(rec.at[j]/res.Bucket), int64(len(m.last)), m.used)
 					}
 					busy := 0
 					for i, sh := range res.Lanes[0].Topology.Shards {
@@ -180,6 +207,12 @@ func TestStoreMemoryMatchesAModel(t *testing.T) {
 						}
 						if m.evictions+m.refused > 0 {
 							busy++
+						}
+						held[i].fill(len(sh.Series))
+						for b, p := range sh.Series {
+							if p.Keys != held[i].keys[b] || p.Memory != held[i].bytes[b] {
+								t.Fatalf("shard %d bucket %d: %d keys %d bytes, the model %d and %d", i, b, p.Keys, p.Memory, held[i].keys[b], held[i].bytes[b])
+							}
 						}
 					}
 					if busy == 0 {

@@ -53,6 +53,7 @@ type storeShard struct {
 	served    int64
 	latency   window.Histogram
 	res       ShardResult
+	series    shardSeries
 }
 
 func newShardStore(f *fleet, rtt, svc engine.Stream) *shardStore {
@@ -62,9 +63,14 @@ func newShardStore(f *fleet, rtt, svc engine.Stream) *shardStore {
 		s.stores = append(s.stores, storeState{cfg: cfg, capacity: cfg.Capacity, latency: cfg.Latency})
 	}
 	s.shards = make([]storeShard, f.shardCount())
+	var bucket, duration time.Duration
+	if f.lane != nil { // a bare store in tests has none
+		bucket, duration = f.lane.m.bucket, f.lane.cfg.Duration
+	}
 	for i := range s.shards {
 		s.shards[i].store = f.storeOfShard(i)
 		s.shards[i].res.Store = f.storeName(s.shards[i].store)
+		s.shards[i].series = newShardSeries(bucket, duration)
 	}
 	s.mem = newStoreMemory(f)
 	return s
@@ -77,19 +83,27 @@ func (s *shardStore) call(at time.Duration, replica, c int32, trips int64) store
 	st.advance(at)
 	if sh.res.Calls == 0 {
 		sh.latency = window.NewHistogram() // a shard no call reaches keeps none
+		sh.series.lat = window.NewHistogram()
 	}
 	sh.res.Calls++
+	a := s.serve(st, sh, shard, at, replica, c, trips)
+	sh.series.count(at, a, s.memoryOf(shard))
+	return a
+}
+
+// serve is shard sh's answer, of store st, to a call sent at at.
+func (s *shardStore) serve(st *storeState, sh *storeShard, shard int, at time.Duration, replica, c int32, trips int64) storeAnswer {
 	if st.isDown(at) {
 		sh.res.Refused++
-		return storeAnswer{trips: 1, failure: storeRefused}
+		return storeAnswer{trips: 1, failure: storeRefused, outcome: StoreDown}
 	}
 	if ps := s.stores[0].cfg.Partitions; len(ps) > 0 {
 		if cut, hung := cut(ps, replica, at); hung {
 			sh.res.TimedOut++
-			return storeAnswer{roundTrip: st.cfg.Timeout, trips: 1, failure: storeTimedOut}
+			return storeAnswer{roundTrip: st.cfg.Timeout, trips: 1, failure: storeTimedOut, outcome: StoreTimedOut}
 		} else if cut {
 			sh.res.Refused++
-			return storeAnswer{trips: 1, failure: storeRefused}
+			return storeAnswer{trips: 1, failure: storeRefused, outcome: StoreDown}
 		}
 	}
 	read, write := s.roundTrip(st), time.Duration(0)
@@ -100,28 +114,28 @@ func (s *shardStore) call(at time.Duration, replica, c int32, trips int64) store
 	if !ok {
 		sh.res.Refused++
 		sh.res.QueueFull++
-		return storeAnswer{trips: 1, failure: storeRefused}
+		return storeAnswer{trips: 1, failure: storeRefused, outcome: StoreQueueFull}
 	}
 	var q2 time.Duration
 	if trips > 1 {
 		if q2, ok = s.queue(st, sh, later(at, later(later(read, q1), write/2))); !ok {
 			sh.res.Refused++
 			sh.res.QueueFull++
-			return storeAnswer{trips: trips, failure: storeRefused, roundTrip: later(read, q1)}
+			return storeAnswer{trips: trips, failure: storeRefused, roundTrip: later(read, q1), outcome: StoreQueueFull}
 		}
 	}
 	total := later(later(read, write), later(q1, q2))
 	if t := st.cfg.Timeout; t > 0 && total > t {
 		sh.res.TimedOut++
 		sh.latency.Add(t)
-		return storeAnswer{roundTrip: t, trips: trips, failure: storeTimedOut}
+		return storeAnswer{roundTrip: t, trips: trips, failure: storeTimedOut, outcome: StoreTimedOut}
 	}
 	sh.latency.Add(total)
 	if s.mem != nil && !s.mem.write(shard, c, at) {
 		sh.res.RefusedWrites++
-		return storeAnswer{roundTrip: total, trips: trips, failure: storeRefused}
+		return storeAnswer{roundTrip: total, trips: trips, failure: storeRefused, outcome: StoreOutOfMemory}
 	}
-	return storeAnswer{reach: later(read/2, q1), write: later(later(read, write/2), later(q1, q2)), roundTrip: total, trips: trips}
+	return storeAnswer{reach: later(read/2, q1), write: later(later(read, write/2), later(q1, q2)), roundTrip: total, trips: trips, outcome: StoreAnswered}
 }
 
 // queue has a call arriving at shard sh at a wait its turn and be served: it
@@ -223,6 +237,7 @@ func (s *shardStore) account(r *TopologyResult) {
 		if s.mem != nil {
 			s.mem.account(i, &res)
 		}
+		res.Series = sh.series.result(len(s.f.lane.m.series))
 		r.Shards = append(r.Shards, res)
 	}
 }

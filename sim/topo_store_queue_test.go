@@ -171,20 +171,20 @@ func TestShardStoreChangesAndTimeouts(t *testing.T) {
 		want storeAnswer
 	}{
 		// 1ms out, 1ms of service, 1ms back.
-		{0, storeAnswer{reach: 2 * ms, write: 3 * ms, roundTrip: 3 * ms, trips: 1}},
+		{0, storeAnswer{reach: 2 * ms, write: 3 * ms, roundTrip: 3 * ms, trips: 1, outcome: StoreAnswered}},
 		// slow: 4ms out, served at once, 4ms back.
-		{100 * ms, storeAnswer{reach: 5 * ms, write: 9 * ms, roundTrip: 9 * ms, trips: 1}},
+		{100 * ms, storeAnswer{reach: 5 * ms, write: 9 * ms, roundTrip: 9 * ms, trips: 1, outcome: StoreAnswered}},
 		// it arrives 4ms later, behind none: 9ms; the next one, sent at once, waits 1ms: 10ms, not past.
-		{150 * ms, storeAnswer{reach: 5 * ms, write: 9 * ms, roundTrip: 9 * ms, trips: 1}},
-		{150 * ms, storeAnswer{reach: 6 * ms, write: 10 * ms, roundTrip: 10 * ms, trips: 1}},
+		{150 * ms, storeAnswer{reach: 5 * ms, write: 9 * ms, roundTrip: 9 * ms, trips: 1, outcome: StoreAnswered}},
+		{150 * ms, storeAnswer{reach: 6 * ms, write: 10 * ms, roundTrip: 10 * ms, trips: 1, outcome: StoreAnswered}},
 		// a third waits 2ms: 11ms is past the timeout, known at 10ms.
-		{150 * ms, storeAnswer{roundTrip: 10 * ms, trips: 1, failure: storeTimedOut}},
+		{150 * ms, storeAnswer{roundTrip: 10 * ms, trips: 1, failure: storeTimedOut, outcome: StoreTimedOut}},
 		// down: refused at once.
-		{250 * ms, storeAnswer{trips: 1, failure: storeRefused}},
+		{250 * ms, storeAnswer{trips: 1, failure: storeRefused, outcome: StoreDown}},
 		// back, at 100 calls/s: 10ms of service, 12ms in all, past the timeout.
-		{300 * ms, storeAnswer{roundTrip: 10 * ms, trips: 1, failure: storeTimedOut}},
+		{300 * ms, storeAnswer{roundTrip: 10 * ms, trips: 1, failure: storeTimedOut, outcome: StoreTimedOut}},
 		// the next arrives at 351ms: the timed-out call was done at 311ms, so none waits.
-		{350 * ms, storeAnswer{roundTrip: 10 * ms, trips: 1, failure: storeTimedOut}},
+		{350 * ms, storeAnswer{roundTrip: 10 * ms, trips: 1, failure: storeTimedOut, outcome: StoreTimedOut}},
 	} {
 		if got := s.call(tc.at, 0, 0, 1); got != tc.want {
 			t.Errorf("call at %v = %+v, want %+v", tc.at, got, tc.want)
@@ -271,13 +271,13 @@ func TestPhasesNameTheHotShard(t *testing.T) {
 func TestRacyCheckQueuesTwice(t *testing.T) {
 	const ms = time.Millisecond
 	s := bareStore(Store{Latency: Service{Mean: 2 * ms}, Capacity: 1000}, 1)
-	if got, want := s.call(0, 0, 0, 2), (storeAnswer{reach: 2 * ms, write: 5 * ms, roundTrip: 6 * ms, trips: 2}); got != want {
+	if got, want := s.call(0, 0, 0, 2), (storeAnswer{reach: 2 * ms, write: 5 * ms, roundTrip: 6 * ms, trips: 2, outcome: StoreAnswered}); got != want {
 		t.Errorf("racy call = %+v, want %+v", got, want)
 	}
 	// Calls are served in the order sent, the write queued when its read was
 	// sent: a call sent at 1ms, arriving at 2ms, is served after the write,
 	// from 5ms to 6ms (decided 5ms after it was sent, back at 6ms).
-	if got, want := s.call(ms, 0, 0, 1), (storeAnswer{reach: 5 * ms, write: 6 * ms, roundTrip: 6 * ms, trips: 1}); got != want {
+	if got, want := s.call(ms, 0, 0, 1), (storeAnswer{reach: 5 * ms, write: 6 * ms, roundTrip: 6 * ms, trips: 1, outcome: StoreAnswered}); got != want {
 		t.Errorf("the next call = %+v, want %+v", got, want)
 	}
 }

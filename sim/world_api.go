@@ -63,6 +63,18 @@ const (
 	TraceSuccess                   // the backend answered 200 (At = completion)
 )
 
+// StoreOutcome is what one store call did (TraceRecord.Store).
+type StoreOutcome uint8
+
+const (
+	StoreNoCall      StoreOutcome = iota // no store call
+	StoreAnswered                        // answered
+	StoreTimedOut                        // no answer within the timeout (hung)
+	StoreDown                            // refused at once: the store down, or cut off by a partition
+	StoreQueueFull                       // refused at once: the shard's queue full
+	StoreOutOfMemory                     // refused: the write did not fit the shard's memory (noeviction)
+)
+
 // TraceRecord is one line of the trace.
 type TraceRecord struct {
 	At         time.Duration
@@ -92,10 +104,11 @@ type TraceRecord struct {
 	Latency time.Duration // TraceSuccess: time in the backend
 	// Concurrency is true in a concurrency-limiter lane (AIMD, Vegas, Gradient2), whose
 	// ConcurrencyLimit and InFlight are then the limit on requests in flight and
-	// the requests in flight just after the record's event.
-	Concurrency      bool
+	// the requests in flight just after the record's event. (Concurrency sits by
+	// Throttled, in one word.)
 	ConcurrencyLimit float64
 	InFlight         int
+	Concurrency      bool
 	// Throttled is true on a send decision (TraceDrop, TraceAdmit, TraceDelay,
 	// TraceRefuse) in the client-throttling lane, whose DropProbability is then
 	// the drop probability the client's throttle had at its latest send decision
@@ -108,6 +121,14 @@ type TraceRecord struct {
 	// Shard is, with a store of several shards, the shard (from 0) that holds
 	// the client's keys; -1 otherwise.
 	Shard int
+	// StoreLatency is, on the first record of an attempt whose decision
+	// called the store, the call's latency: round trips, wait and service (the
+	// timeout for a timed-out call, 0 for one refused at once); the call was
+	// sent at At − StoreLatency. Store is what the call did; StoreNoCall on
+	// every other record. (Store sits by Answered: a web session keeps five
+	// records a column.)
+	StoreLatency time.Duration
+	Store        StoreOutcome
 	// Answered is true when a rate limit answered the attempt (admit, delay,
 	// refuse); Remaining and Reset are then what its RateLimit header says: the
 	// quota left and the time until it is whole again, of Limit.

@@ -71,6 +71,15 @@ var disciplineEnum = enum[QueueDiscipline]{"QueueDiscipline", []string{
 	QueueLIFO: "lifo",
 }}
 
+var storeOutcomeEnum = enum[StoreOutcome]{"StoreOutcome", []string{
+	StoreNoCall:      "",
+	StoreAnswered:    "answered",
+	StoreTimedOut:    "timed_out",
+	StoreDown:        "refused",
+	StoreQueueFull:   "queue_full",
+	StoreOutOfMemory: "oom",
+}}
+
 var traceEnum = enum[TraceEvent]{"TraceEvent", []string{
 	TraceAdmit:   "admit",
 	TraceDelay:   "delay",
@@ -86,6 +95,7 @@ func (k RetryKind) String() string       { return retryEnum.name(k) }
 func (k JitterKind) String() string      { return jitterEnum.name(k) }
 func (k ServiceKind) String() string     { return serviceEnum.name(k) }
 func (e TraceEvent) String() string      { return traceEnum.name(e) }
+func (o StoreOutcome) String() string    { return storeOutcomeEnum.name(o) }
 func (m RetryAfterMode) String() string  { return retryAfterEnum.name(m) }
 func (s HeaderStyle) String() string     { return headerStyleEnum.name(s) }
 func (m ChainMode) String() string       { return chainEnum.name(m) }

@@ -56,8 +56,8 @@ const (
 )
 
 const (
-	// MaxShards bounds a store's shards: each keeps a latency histogram of
-	// about 58 KB per lane.
+	// MaxShards bounds a store's shards: each keeps two latency histograms
+	// (the run's and its series bucket's) of about 58 KB each per lane.
 	MaxShards = 64
 	// MaxStoreCapacity bounds a shard's calls per second (a service time of 1ns).
 	MaxStoreCapacity = 1e9

@@ -132,19 +132,20 @@ func TestPromiseMaxInWindowColumn(t *testing.T) {
 	}
 }
 
-// infoLine: the state, the clock to the hundredth of a second, the end, the
+// infoLine: the state, the clock to the hundredth of a second, the duration
+// (demo runs 10s; its drain of 10s more is not the scenario's length), the
 // speed, the limit in force with its burst when it differs, and the counts
 // of changes and bursts.
 func TestPromiseInfoLine(t *testing.T) {
 	m := pausedAt(t, builtins(t, "demo"), 5)
 	info, state := m.infoLine()
-	if want := "‖ paused · t=0.50s of 20s · speed 1× · limit global 10 per 1s"; info != want || state != "‖ paused" {
+	if want := "‖ paused · t=0.50s of 10s · speed 1× · limit global 10 per 1s"; info != want || state != "‖ paused" {
 		t.Errorf("infoLine = %q, %q; want %q", info, state, want)
 	}
 	send(m, keys("]", "}", "}", "+", "b")...)
 	// ] 10→13 (burst follows), } 13→16, } 16→20, b a burst of 13
 	info, _ = m.infoLine()
-	if want := "‖ paused · t=0.50s of 20s · speed 2× · limit global 13 per 1s, bursts of 20 · rules changed 3 · bursts fired 1"; info != want {
+	if want := "‖ paused · t=0.50s of 10s · speed 2× · limit global 13 per 1s, bursts of 20 · rules changed 3 · bursts fired 1"; info != want {
 		t.Errorf("infoLine = %q, want %q", info, want)
 	}
 	if !strings.HasPrefix(m.status, "burst of 13 fired at t=500ms") {
@@ -156,7 +157,7 @@ func TestPromiseInfoLine(t *testing.T) {
 	}
 	m.advance(time.Hour)
 	info, state = m.infoLine()
-	if state != "■ finished" || !strings.HasPrefix(info, "■ finished · t=20.00s of 20s") {
+	if state != "■ finished" || !strings.HasPrefix(info, "■ finished · t=20.00s of 10s, drained") {
 		t.Errorf("after the end: %q", info)
 	}
 	if m.status != "finished, with 1 burst fired and 3 rule changes: r plays it again as rlsim run does" {

@@ -174,6 +174,9 @@ func (m *Model) View() string {
 		}
 		line(m.legend(m.width))
 	}
+	if lay.phases >= 0 {
+		line(truncate(m.phasesLine(lay.phases, m.width), m.width))
+	}
 	if lay.status && m.status != "" {
 		line(m.styles.faint.wrap(truncate(scenarios.Escape(m.status), m.width)))
 	}
@@ -197,6 +200,7 @@ type layout struct {
 	status   bool      // status message line
 	spaced   bool      // blank lines between the parts
 	limiting []string  // limitingLines, as room allows
+	phases   int       // the lane whose fleet's phases are shown, -1 for none
 	short    bool      // short lane names
 	cells    []cell    // scratch for one row
 	ruled    []bool    // columns holding a rule push
@@ -275,6 +279,10 @@ func (m *Model) layout() layout {
 	lay.title = spare >= 1
 	lay.status = spare >= 2
 	lay.legend = spare >= 3
+	lay.phases = -1
+	if i := m.phaseLane(); i >= 0 && spare >= 4 {
+		lay.phases, spare = i, spare-1 // a fleet's phases: one line, before the blank ones
+	}
 	lay.spaced = spare >= 5
 	return lay
 }
@@ -299,7 +307,7 @@ func (m *Model) infoLine() (line, state string) {
 		state = "‖ paused"
 	}
 	var b strings.Builder
-	fmt.Fprintf(&b, "%s · t=%.2fs of %s · speed %s · limit ", state, m.sim.Now().Seconds(), formatTime(m.sim.End()),
+	fmt.Fprintf(&b, "%s · %s · speed %s · limit ", state, clockInfo(m.sim.Now(), cfg.Duration, m.sim.End(), m.finished),
 		speedLabel(speeds[m.speed]))
 	if n := len(cfg.Limits); n > 1 {
 		fmt.Fprintf(&b, "%d of %d ", m.limit+1, n)

@@ -42,6 +42,10 @@ const (
 	// markBytes is one control drawn on the timeline (a burst, a rule push, a
 	// rate change) as the session holds it and each frame copies it.
 	markBytes = 1 << 10
+	// shardBytes is one shard of a real store (sim.Store.Real) in one lane:
+	// its two latency histograms (the run's and its series bucket's) and
+	// its figures; its series points are a bucket's (bucketBytes).
+	shardBytes = 2*58*128*8 + 4<<10
 )
 
 // Per-session limits of the controls, whatever the memory left.
@@ -99,6 +103,10 @@ func footprint(cfg *sim.Config) int64 {
 		queue = int64(max(cfg.Backend.QueueSize, 0)) + int64(max(cfg.Backend.Capacity, 0))
 	}
 	perLane := laneBytes + clients*clientBytes + keys*replicas*keyBytes + buckets(cfg)*bucketBytes + queue*queuedBytes
+	if t := cfg.Topology; t != nil && t.Store.Real() {
+		shards := int64(max(t.Store.Shards, 1))
+		perLane += shards * (shardBytes + buckets(cfg)*bucketBytes)
+	}
 	var window time.Duration
 	for _, l := range cfg.Limits {
 		window = max(window, l.Policy.Window)

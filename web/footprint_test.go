@@ -39,7 +39,7 @@ func playHeld(sess *session, before int64) int64 {
 
 // The footprint a scenario is admitted by is above what its session holds while
 // it plays: built-ins of every kind (retries, a backend, replicas, a store,
-// pacing, a shadow limit) and a crowd of keys.
+// pacing, a shadow limit, a store of shards) and a crowd of keys.
 func TestFootprintHoldsTheHeap(t *testing.T) {
 	srv := New(Options{Addr: "127.0.0.1:1"})
 	load := func(req createRequest) *scenarios.Scenario {
@@ -55,6 +55,8 @@ func TestFootprintHoldsTheHeap(t *testing.T) {
 	}{
 		{"demo", load(createRequest{Builtin: "demo"})},
 		{"multi-replica-trap", load(createRequest{Builtin: "multi-replica-trap"})},
+		{"hot-key-shard", load(createRequest{Builtin: "hot-key-shard"})}, // a real store: shards with histograms and series
+		{"64 shards", load(createRequest{YAML: manyShards})},
 		{"quota-pacing", load(createRequest{Builtin: "quota-pacing"})},
 		{"downstream-slowdown", load(createRequest{Builtin: "downstream-slowdown"})},
 		{"5,000 keys", load(createRequest{YAML: userKeyed(5_000)})},
@@ -141,3 +143,23 @@ func TestClientBytes(t *testing.T) {
 		})
 	}
 }
+
+// manyShards is a store of 64 shards, each calls from 64 users: two latency
+// histograms a shard and lane, 3.7 MB in each of the 3 lanes.
+const manyShards = `duration: 2s
+lanes: [fixed_window, token_bucket, gcra]
+limits:
+  - key: user
+    limit: 5
+    state: shared
+topology:
+  replicas: 2
+  store:
+    shards: 64
+    capacity: 10000
+clients:
+  - count: 4096
+    arrivals:
+      - kind: poisson
+        rate: 1/s
+`

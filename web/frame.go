@@ -23,6 +23,36 @@ type frame struct {
 	Rules    []ruleMark  `json:"rules"`
 	Rates    []ruleMark  `json:"rates"` // rate changes made from the page
 	Bursts   []burstMark `json:"bursts"`
+	// Fleet is the phases of the first lane with a topology, absent without one.
+	Fleet *fleetFrame `json:"fleet,omitempty"`
+}
+
+// fleetFrame is a fleet's phases so far: the state they leave now (as the
+// TUI says it) and the latest maxFramePhases of them, in time order.
+type fleetFrame struct {
+	Lane   string     `json:"lane"`
+	Now    string     `json:"now"`
+	Phases []ruleMark `json:"phases"`
+	Total  int        `json:"total"` // phases so far, shown or not
+}
+
+// maxFramePhases bounds the phases a frame carries.
+const maxFramePhases = 12
+
+// fleetFrameOf is lane i's fleet frame, nil without a fleet.
+func (s *session) fleetFrameOf(snaps []sim.LaneSnapshot) *fleetFrame {
+	for i := range snaps {
+		ps := s.sim.Phases(i)
+		if ps == nil {
+			continue
+		}
+		ff := &fleetFrame{Lane: snaps[i].Title(), Now: sim.FleetStateOf(ps).Words(), Phases: []ruleMark{}, Total: len(ps)}
+		for _, p := range ps[max(0, len(ps)-maxFramePhases):] {
+			ff.Phases = append(ff.Phases, ruleMark{At: int64(p.At), Text: p.Words()})
+		}
+		return ff
+	}
+	return nil
 }
 
 // laneFrame is one lane's live figures, as rlsim run names them, and the
@@ -75,7 +105,9 @@ func (s *session) frame() frame {
 		Events: s.sim.Events(), Bursts: append([]burstMark{}, s.bursts...), Rules: []ruleMark{},
 		Rates: append([]ruleMark{}, s.rates...)}
 	cfg := s.sim.Config()
-	for i, snap := range s.sim.Snapshot() {
+	snaps := s.sim.Snapshot()
+	f.Fleet = s.fleetFrameOf(snaps)
+	for i, snap := range snaps {
 		concurrency := snap.Lane.Info().Class == sim.ConcurrencyLimiter
 		f.Lanes = append(f.Lanes, laneFrame{
 			Attempts: snap.Attempts, Admitted: snap.Admitted, Refused: snap.Refused, Delayed: snap.Delayed,

@@ -58,6 +58,9 @@
   }
 
   var GUTTER = 180, ROW = 46, AXIS = 26, BAR = 17;
+  // FROW is a replica row's height, below the lanes; FLEET its stretches'
+  // colours by kind: out of the rotation, not in the fleet, breaker open, half-open.
+  var FROW = 16, FLEET = ['rgba(213,94,0,0.75)', 'rgba(187,187,187,0.56)', '#303030', '#56b4e9'];
 
   function Timeline(box, tl) {
     this.box = box;
@@ -79,7 +82,7 @@
   Timeline.prototype.resize = function () {
     var dpr = window.devicePixelRatio || 1;
     this.cssWidth = Math.max(600, this.box.clientWidth - 18);
-    this.cssHeight = AXIS + this.tl.lanes.length * ROW + 4;
+    this.cssHeight = AXIS + this.tl.lanes.length * ROW + (this.tl.fleet || []).length * FROW + 4;
     this.canvas.width = Math.round(this.cssWidth * dpr);
     this.canvas.height = Math.round(this.cssHeight * dpr);
     this.canvas.style.height = this.cssHeight + 'px';
@@ -221,6 +224,27 @@
       ctx.fillRect(0, top + ROW - 1, self.cssWidth, 1);
     });
     ctx.restore();
+    var fleetDrawn = 0;
+    (tl.fleet || []).forEach(function (row, k) {
+      var top = AXIS + tl.lanes.length * ROW + k * FROW, h = FROW - 3;
+      ctx.fillStyle = '#1d1d1f';
+      ctx.textAlign = 'right';
+      ctx.font = '11px system-ui, sans-serif';
+      ctx.fillText(row.label, GUTTER - 10, top + FROW - 4);
+      ctx.save();
+      ctx.beginPath(); ctx.rect(GUTTER, top, w, FROW); ctx.clip();
+      ctx.fillStyle = '#ececec';
+      ctx.fillRect(GUTTER, top + FROW / 2, w, 1);
+      row.spans.forEach(function (s) {
+        var a = self.x(s.from_us), b = self.x(s.to_us), y = top + 1, sh = h;
+        if (s.s >= 0) { sh = h / row.shards; y = top + 1 + sh * s.s; }
+        ctx.fillStyle = FLEET[s.k];
+        ctx.fillRect(a, y, Math.max(1, b - a), Math.max(1, sh * 0.9));
+        fleetDrawn++;
+      });
+      ctx.restore();
+    });
+    if (tl.fleet) this.box.dataset.fleetDrawn = String(fleetDrawn);
     function mark(at, text, dash, row) {
       var x = self.x(at);
       if (x < GUTTER || x > GUTTER + w) return;

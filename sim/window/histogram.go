@@ -77,6 +77,12 @@ func (h *Histogram) Quantile(q float64) time.Duration {
 	return h.max
 }
 
+// Reset empties h, keeping its buckets.
+func (h *Histogram) Reset() {
+	clear(h.counts)
+	h.n, h.sum, h.max = 0, 0, 0
+}
+
 // Count is how many values h has recorded.
 func (h *Histogram) Count() int64 { return h.n }
 

@@ -158,7 +158,9 @@ function setupControls() {
     speed.appendChild(o);
   });
   speed.value = s.speed;
-  $("end").textContent = fmtTime(s.end);
+  // Of the scenario's duration: its end is the duration plus the drain,
+  // twice the duration by default, not the scenario's length.
+  $("end").textContent = fmtTime(s.duration);
   const lim = s.limit;
   slider("limit", lim.limit, 1, Math.max(4 * lim.limit, 20), 1, (v) => String(v));
   const wms = Math.max(1, Math.round(lim.window / 1e6));
@@ -226,6 +228,23 @@ function onFrame(f) {
   requestDraw();
 }
 
+// drawFleet shows a fleet's state now and its latest phases with their times.
+function drawFleet(fl) {
+  $("fleet").hidden = !fl;
+  if (!fl) return;
+  $("fleet-lane").textContent = fl.lane;
+  $("fleet-now").textContent = fl.now;
+  const list = $("phases");
+  list.textContent = "";
+  fl.phases.forEach((p) => {
+    const li = document.createElement("li");
+    li.textContent = `t=${+(p.at / 1e9).toFixed(2)}s ${p.text}`; // to the hundredth, as the TUI and the findings: minutes blur a cascade
+    list.appendChild(li);
+  });
+  list.start = fl.total - fl.phases.length + 1;
+  document.body.dataset.phases = fl.total;
+}
+
 function requestDraw() {
   if (state.drawPending) return;
   state.drawPending = true;
@@ -247,6 +266,8 @@ function draw() {
     $("play").disabled = f.finished;
     $("step").disabled = f.playing || f.finished;
     $("now").textContent = fmtTime(f.now);
+    $("drain").textContent = f.now <= s.duration ? "" : f.finished ? ", drained" : `, draining (to ${fmtTime(s.end)} at most)`;
+    drawFleet(f.fleet);
     $("progress").value = f.now / s.end;
     $("speed").value = f.speed;
     document.body.dataset.finished = f.finished;
