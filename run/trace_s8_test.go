@@ -44,7 +44,8 @@ func writeTrace(t *testing.T, name string) []byte {
 		t.Fatal(err)
 	}
 	sink := tr.Sink("sc")
-	for _, r := range []*sim.TraceRecord{fullRecord(), bareRecord()} {
+	zero := &sim.TraceRecord{Event: sim.TraceAdmit, Answered: true} // replica 0, shard 0, remaining 0
+	for _, r := range []*sim.TraceRecord{fullRecord(), bareRecord(), zero} {
 		if err := sink.Record(r); err != nil {
 			t.Fatal(err)
 		}
@@ -62,8 +63,17 @@ func writeTrace(t *testing.T, name string) []byte {
 
 func TestTraceJSONLinesHoldEveryField(t *testing.T) {
 	lines := strings.Split(strings.TrimSuffix(string(writeTrace(t, "t.jsonl")), "\n"), "\n")
-	if len(lines) != 2 {
-		t.Fatalf("%d lines, want 2", len(lines))
+	if len(lines) != 3 {
+		t.Fatalf("%d lines, want 3", len(lines))
+	}
+	var zero map[string]any
+	if err := json.Unmarshal([]byte(lines[2]), &zero); err != nil {
+		t.Fatal(err)
+	}
+	for _, col := range []string{"replica", "shard", "remaining"} {
+		if zero[col] != 0.0 {
+			t.Errorf("%s 0 is written 0, got %v", col, zero[col])
+		}
 	}
 	var full, bare map[string]any
 	if err := json.Unmarshal([]byte(lines[0]), &full); err != nil {
@@ -95,7 +105,7 @@ func TestTraceCSVHoldsEveryField(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	if len(rows) != 3 || strings.Join(rows[0], ",") != strings.Join(traceColumns, ",") {
+	if len(rows) != 4 || strings.Join(rows[0], ",") != strings.Join(traceColumns, ",") {
 		t.Fatalf("rows %v", rows)
 	}
 	for i, col := range rows[0] {
