@@ -342,3 +342,46 @@ func TestEdgesOfAScenarioFile(t *testing.T) {
 		}, ""},
 	}, Config.ValidateScenario)
 }
+
+// An envoy_ratelimit lane's near-limit ratio is in (0, 1], and its
+// failure_mode_deny agrees with the shared limits' on_store_error; an
+// aws_quota lane's window is a quota period and its offset under the limit.
+func TestEdgesOfProductLanes(t *testing.T) {
+	erls := func(s EnvoyRateLimitSettings, topo bool, fail FailMode) func(*Config) {
+		return func(c *Config) {
+			c.Lanes = []LaneKind{LaneEnvoyRateLimit}
+			c.Variants = []Variant{{Product: ProductSettings{EnvoyRateLimit: &s}}}
+			if topo {
+				c.Limits[0].State, c.Limits[0].OnStoreError = StateShared, fail
+				c.Topology = &Topology{Replicas: []ReplicaStep{{Count: 1}}}
+			}
+		}
+	}
+	yes, no := true, false
+	quota := func(window time.Duration, burst, offset int64) func(*Config) {
+		return func(c *Config) {
+			c.Duration = time.Hour
+			c.Limits[0].Policy = algorithms.Policy{Limit: 10, Window: window, Burst: burst}
+			c.Lanes = []LaneKind{LaneAWSQuota}
+			c.Variants = []Variant{{Product: ProductSettings{AWSQuota: &AWSQuotaSettings{Offset: offset}}}}
+		}
+	}
+	const nl, fm = "variants[0].envoy_ratelimit.near_limit_ratio", "variants[0].envoy_ratelimit.failure_mode_deny"
+	checkEdges(t, auditConfig, []edgeCase{
+		{"near limit ratio 1", erls(EnvoyRateLimitSettings{NearLimitRatio: 1}, false, 0), ""},
+		{"near limit ratio just over 1", erls(EnvoyRateLimitSettings{NearLimitRatio: 1.0001}, false, 0), nl},
+		{"near limit ratio negative", erls(EnvoyRateLimitSettings{NearLimitRatio: -0.5}, false, 0), nl},
+		{"failure_mode_deny true, failing closed", erls(EnvoyRateLimitSettings{FailureModeDeny: &yes}, true, FailClosed), ""},
+		{"failure_mode_deny false, failing open", erls(EnvoyRateLimitSettings{FailureModeDeny: &no}, true, FailOpen), ""},
+		{"failure_mode_deny true, failing open", erls(EnvoyRateLimitSettings{FailureModeDeny: &yes}, true, FailOpen), fm},
+		{"failure_mode_deny false, failing closed", erls(EnvoyRateLimitSettings{FailureModeDeny: &no}, true, FailClosed), fm},
+		{"failure_mode_deny without a store", erls(EnvoyRateLimitSettings{FailureModeDeny: &no}, false, 0), fm},
+		{"a day's quota", quota(24*time.Hour, 0, 0), ""},
+		{"a week's quota, burst the limit, offset 9", quota(7*24*time.Hour, 10, 9), ""},
+		{"a month's quota", quota(30*24*time.Hour, 0, 0), ""},
+		{"a quota of 25h", quota(25*time.Hour, 0, 0), "variants[0]"},
+		{"a quota with a burst", quota(24*time.Hour, 5, 0), "variants[0]"},
+		{"an offset of the limit", quota(24*time.Hour, 0, 10), "variants[0]"},
+		{"an offset of -1", quota(24*time.Hour, 0, -1), "variants[0]"},
+	})
+}
