@@ -376,6 +376,10 @@ func TestEdgesOfProductLanes(t *testing.T) {
 		{"failure_mode_deny true, failing open", erls(EnvoyRateLimitSettings{FailureModeDeny: &yes}, true, FailOpen), fm},
 		{"failure_mode_deny false, failing closed", erls(EnvoyRateLimitSettings{FailureModeDeny: &no}, true, FailClosed), fm},
 		{"failure_mode_deny without a store", erls(EnvoyRateLimitSettings{FailureModeDeny: &no}, false, 0), fm},
+		{"failure_mode_deny true beside a local limit", func(c *Config) {
+			erls(EnvoyRateLimitSettings{FailureModeDeny: &yes}, true, FailClosed)(c)
+			c.Limits = append(c.Limits, Limit{Name: "local", Key: KeyIP, Policy: c.Limits[0].Policy, OnStoreError: FailOpen})
+		}, ""},
 		{"a day's quota", quota(24*time.Hour, 0, 0), ""},
 		{"a week's quota, burst the limit, offset 9", quota(7*24*time.Hour, 10, 9), ""},
 		{"a month's quota", quota(30*24*time.Hour, 0, 0), ""},
