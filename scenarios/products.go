@@ -349,7 +349,7 @@ func absorbPolicies(c *sim.Config, lanes []laneSpec) map[int]bool {
 	absorbed := map[int]bool{}
 	for i := range lanes {
 		ls := &lanes[i]
-		if !ls.hasProduct() {
+		if !ls.hasProduct() || !sectionCanSayPolicy(c.Variants[i].Product) {
 			continue
 		}
 		name := c.LaneName(i)
@@ -362,6 +362,22 @@ func absorbPolicies(c *sim.Config, lanes []laneSpec) map[int]bool {
 		}
 	}
 	return absorbed
+}
+
+// sectionCanSayPolicy reports whether a policy written into the product
+// section of a lane with settings p reads back as the same lane: not for an
+// envoy_local lane whose parameters are the policy divided (a section's fields
+// make them as written: 30 per 2s stepwise is not 15 per 1s), nor for a kong
+// lane whose section gave no period (a period written there is kept in its
+// settings).
+func sectionCanSayPolicy(p sim.ProductSettings) bool {
+	if e := p.EnvoyLocal; e != nil && !e.AsWritten {
+		return false
+	}
+	if k := p.Kong; k != nil && k.Second == 0 && k.Minute == 0 && k.Hour == 0 && k.Day == 0 {
+		return false
+	}
+	return true
 }
 
 // overrideOf is the index of the override of lane name's limit i that sim
