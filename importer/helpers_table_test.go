@@ -190,6 +190,7 @@ func TestTraefikRuleAndTerms(t *testing.T) {
 		{"Host(`x`) && Path(`/a`)", []string{"Host(`x`) ", " Path(`/a`)"}},
 		{"Path(`/a&&b`)&&Method(`GET`)", []string{"Path(`/a&&b`)", "Method(`GET`)"}},
 		{`Path("/a\"&&b")&&Host("h")`, []string{`Path("/a\"&&b")`, `Host("h")`}},
+		{"HostSNI(`x`) && Path(`/a`)", []string{"HostSNI(`x`) ", " Path(`/a`)"}},
 		{"Path(`/a`) || Path(`/b`)", nil},
 		{"!Path(`/a`)", nil},
 		{"Path(`/a`) & Host(`h`)", nil},
