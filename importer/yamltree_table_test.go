@@ -22,6 +22,7 @@ func TestYAMLTreeScalarsAndStructure(t *testing.T) {
 		{"a:\n\n  7", `.a=7@1`},
 		// Aliases copy the anchored value at the alias's line; merge keys fill in what is missing.
 		{"x: &v 5\ny: *v", `.x=5@1 .y=5@2`},
+		{"x: &v 5\ny:\n  - 1\n  - *v", `.x=5@1 .y[0]=1@3 .y[1]=5@4`},
 		{"base: &b\n  p: 1\n  q: 2\nm:\n  <<: *b\n  q: 3", `.base.p=1@2 .base.q=2@3 .m.p=1@2 .m.q=3@6`},
 		{"base: &b\n  p: 1\nm:\n  p: 0\n  <<: *b", `.base.p=1@2 .m.p=0@4`},
 		{"", ``},
