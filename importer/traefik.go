@@ -5,6 +5,7 @@ import (
 	"fmt"
 	"math"
 	"regexp"
+	"slices"
 	"strconv"
 	"strings"
 	"time"
@@ -143,6 +144,7 @@ func (c *yamlConverter) convert(y *yaml.Node, depth int) *cnode {
 		return &cp
 	case yaml.MappingNode:
 		n.kind = cMap
+		merged := map[string]bool{} // keys a merge gave, which the mapping's own keys override
 		for i := 0; i+1 < len(y.Content); i += 2 {
 			k, v := y.Content[i], y.Content[i+1]
 			if k.Value == "<<" && k.Tag == "!!merge" {
@@ -150,12 +152,18 @@ func (c *yamlConverter) convert(y *yaml.Node, depth int) *cnode {
 				for j, mk := range m.keys {
 					if n.exact(mk) == nil {
 						n.set(mk, m.vals[j])
+						merged[mk] = true
 					}
 				}
 				continue
 			}
 			cv := c.convert(v, depth+1)
 			cv.line = k.Line // a value's line is its key's, where the reader looks
+			if merged[k.Value] {
+				delete(merged, k.Value)
+				n.vals[slices.Index(n.keys, k.Value)] = cv
+				continue
+			}
 			if n.exact(k.Value) != nil {
 				// As yaml.v3 refuses when it decodes into a map, as Traefik does.
 				c.dups = append(c.dups, Problem{At: Origin{File: c.file, Line: k.Line}, Message: fmt.Sprintf("YAML: mapping key %q already defined", k.Value)})

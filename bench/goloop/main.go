@@ -61,31 +61,53 @@ func (q queue) replaceTop(a arrival) {
 	}
 }
 
+// model is bench/model.yaml's parameters, the flags.
+type model struct {
+	clients  int
+	rate     float64 // requests per second of each client
+	limit    int64
+	window   time.Duration
+	burst    int64
+	duration time.Duration
+	seed     uint64
+}
+
 func main() {
-	clients := flag.Int("clients", 100, "Poisson clients")
-	rate := flag.Float64("rate", 100, "requests per second of each client")
-	limit := flag.Int64("limit", 8000, "requests per window admitted in the long run")
-	window := flag.Duration("window", time.Second, "the limit's window")
-	burst := flag.Int64("burst", 100, "the most requests admitted at once")
-	duration := flag.Duration("duration", 1000*time.Second, "virtual time simulated")
-	seed := flag.Uint64("seed", 1, "random seed")
+	var m model
+	flag.IntVar(&m.clients, "clients", 100, "Poisson clients")
+	flag.Float64Var(&m.rate, "rate", 100, "requests per second of each client")
+	flag.Int64Var(&m.limit, "limit", 8000, "requests per window admitted in the long run")
+	flag.DurationVar(&m.window, "window", time.Second, "the limit's window")
+	flag.Int64Var(&m.burst, "burst", 100, "the most requests admitted at once")
+	flag.DurationVar(&m.duration, "duration", 1000*time.Second, "virtual time simulated")
+	flag.Uint64Var(&m.seed, "seed", 1, "random seed")
 	flag.Parse()
-	if *clients < 1 || *rate <= 0 || *limit < 1 || *window <= 0 || *burst < 1 {
+	if !m.valid() {
 		fmt.Fprintln(os.Stderr, "goloop: clients, rate, limit, window and burst must be positive")
 		os.Exit(2)
 	}
-	interval := *window / time.Duration(*limit) // GCRA's emission interval, ns
-	tolerance := time.Duration(*burst) * interval
-	mean := float64(time.Second) / *rate
-	streams := make([]*rand.Rand, *clients)
-	q := make(queue, 0, *clients)
+	events, admitted := m.simulate()
+	fmt.Printf("events %d admitted %d refused %d\n", events, admitted, events-admitted)
+}
+
+func (m model) valid() bool {
+	return m.clients >= 1 && m.rate > 0 && m.limit >= 1 && m.window > 0 && m.burst >= 1
+}
+
+// simulate runs the model and returns the arrivals before duration and how
+// many of them the limit admitted.
+func (m model) simulate() (events, admitted int64) {
+	interval := m.window / time.Duration(m.limit) // GCRA's emission interval, ns
+	tolerance := time.Duration(m.burst) * interval
+	mean := float64(time.Second) / m.rate
+	streams := make([]*rand.Rand, m.clients)
+	q := make(queue, 0, m.clients)
 	for c := range streams {
-		streams[c] = rand.New(rand.NewPCG(*seed, uint64(c)))
+		streams[c] = rand.New(rand.NewPCG(m.seed, uint64(c)))
 		q.push(arrival{time.Duration(streams[c].ExpFloat64() * mean), int32(c)})
 	}
 	var tat time.Duration // theoretical arrival time
-	var events, admitted int64
-	for q[0].at < *duration {
+	for q[0].at < m.duration {
 		now, c := q[0].at, q[0].client
 		events++
 		if next := max(tat, now) + interval; next-now <= tolerance {
@@ -94,5 +116,5 @@ func main() {
 		}
 		q.replaceTop(arrival{now + time.Duration(streams[c].ExpFloat64()*mean), c})
 	}
-	fmt.Printf("events %d admitted %d refused %d\n", events, admitted, events-admitted)
+	return events, admitted
 }
