@@ -18,7 +18,8 @@ func fullRecord() *sim.TraceRecord {
 	return &sim.TraceRecord{At: 1001, LaneName: `tb "x", y`, Event: sim.TraceRefuse, Client: 7, Class: "users<&>",
 		Key: "ip:10.0.0.1", Request: 12, Attempt: 3, Cost: 2, Delay: 40, RetryAfter: 50, Limit: "per,user",
 		Shadow: "canary", Shedder: "utilisation", Latency: 60, Concurrency: true, ConcurrencyLimit: 12.5, InFlight: 9,
-		Throttled: true, DropProbability: 0.25, Replica: 4, Shard: 5, Answered: true, Remaining: 8, Reset: 70}
+		Throttled: true, DropProbability: 0.25, Replica: 4, Shard: 5, Answered: true, Remaining: 8, Reset: 70,
+		Store: sim.StoreTimedOut, StoreLatency: 80}
 }
 
 // fullWant is each column of fullRecord as the trace writes it (JSON values
@@ -27,14 +28,15 @@ var fullWant = map[string]any{"scenario": "sc", "at_ns": 1001.0, "lane": `tb "x"
 	"client": 7.0, "class": "users<&>", "key": "ip:10.0.0.1", "request": 12.0, "attempt": 3.0, "cost": 2.0,
 	"delay_ns": 40.0, "retry_after_ns": 50.0, "limit": "per,user", "remaining": 8.0, "reset_ns": 70.0,
 	"latency_ns": 60.0, "shadow": "canary", "replica": 4.0, "concurrency_limit": 12.5, "in_flight": 9.0,
-	"drop_probability": 0.25, "shedder": "utilisation", "shard": 5.0}
+	"drop_probability": 0.25, "shedder": "utilisation", "shard": 5.0,
+	"store": sim.StoreTimedOut.String(), "store_ns": 80.0}
 
 // bareRecord leaves every optional column out.
 func bareRecord() *sim.TraceRecord {
 	return &sim.TraceRecord{Event: sim.TraceAdmit, Replica: -1, Shard: -1}
 }
 
-var bareNulls = []string{"remaining", "replica", "concurrency_limit", "in_flight", "drop_probability", "shard"}
+var bareNulls = []string{"remaining", "replica", "concurrency_limit", "in_flight", "drop_probability", "shard", "store_ns"}
 
 func writeTrace(t *testing.T, name string) []byte {
 	t.Helper()
