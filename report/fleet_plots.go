@@ -50,7 +50,7 @@ func fleetRows(r sim.Result, topo *sim.Topology) (rows []fleetRow, cut bool) {
 			if len(rows) == maxFleetRows {
 				return rows, true
 			}
-			row := fleetRow{Lane: i, Replica: rep, Shards: max(1, topo.Store.Shards), Label: fmt.Sprintf("%s · replica %d", l.Title(), rep)}
+			row := fleetRow{Lane: i, Replica: rep, Shards: max(1, len(l.Topology.Shards)), Label: fmt.Sprintf("%s · replica %d", l.Title(), rep)}
 			for _, s := range spans {
 				if s.Replica == rep {
 					row.Spans = append(row.Spans, s)
