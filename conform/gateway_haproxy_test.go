@@ -2,7 +2,6 @@ package conform
 
 import (
 	"bytes"
-	"context"
 	"net"
 	"os"
 	"os/exec"
@@ -110,16 +109,14 @@ func startGatewayHAProxy(t *testing.T) (base, accessLog string) {
 // something.
 func TestGatewayRealHAProxy(t *testing.T) {
 	t.Parallel() // its own server, on its own free port
-	base, accessLog := startGatewayHAProxy(t)
-	var out bytes.Buffer
-	err := RunGateway(context.Background(), &out, &GatewayFlags{
-		Scenario: "testdata/gateway_haproxy.yaml", URL: base, Lane: "haproxy", KeyHeader: "X-Key", Path: "/",
-		AccessLog: accessLog, Format: "json", Show: 10, Scale: 1, MaxEvents: 1e6, MaxWall: time.Minute,
+	out := runGatewayOnceMore(t, func() GatewayFlags {
+		base, accessLog := startGatewayHAProxy(t)
+		return GatewayFlags{
+			Scenario: "testdata/gateway_haproxy.yaml", URL: base, Lane: "haproxy", KeyHeader: "X-Key", Path: "/",
+			AccessLog: accessLog, Format: "json", Show: 10, Scale: 1, MaxEvents: 1e6, MaxWall: time.Minute,
+		}
 	})
-	if err != nil {
-		t.Fatalf("%v\n%s", err, out.String())
-	}
-	r, err := ReadGatewayJSON(&out)
+	r, err := ReadGatewayJSON(out)
 	if err != nil {
 		t.Fatal(err)
 	}

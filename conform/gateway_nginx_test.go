@@ -5,6 +5,7 @@ import (
 	"context"
 	"fmt"
 	"path/filepath"
+	"strings"
 	"testing"
 	"time"
 )
@@ -50,17 +51,15 @@ func startGatewayNginx(t *testing.T) (*nginxServer, string) {
 // agreement says something.
 func TestGatewayRealNginx(t *testing.T) {
 	t.Parallel() // its own server, on its own free port
-	n, accessLog := startGatewayNginx(t)
-	var out bytes.Buffer
-	err := RunGateway(context.Background(), &out, &GatewayFlags{
-		Scenario: "testdata/gateway_nginx.yaml", URL: n.base, Lane: "edge", KeyHeader: "X-Key", Path: "/",
-		Tolerance: 2 * time.Millisecond, AccessLog: accessLog, Format: "json", Show: 10, Scale: 1,
-		MaxEvents: 1e6, MaxWall: time.Minute,
+	out := runGatewayOnceMore(t, func() GatewayFlags {
+		n, accessLog := startGatewayNginx(t)
+		return GatewayFlags{
+			Scenario: "testdata/gateway_nginx.yaml", URL: n.base, Lane: "edge", KeyHeader: "X-Key", Path: "/",
+			Tolerance: 2 * time.Millisecond, AccessLog: accessLog, Format: "json", Show: 10, Scale: 1,
+			MaxEvents: 1e6, MaxWall: time.Minute,
+		}
 	})
-	if err != nil {
-		t.Fatalf("%v\n%s", err, out.String())
-	}
-	r, err := ReadGatewayJSON(&out)
+	r, err := ReadGatewayJSON(out)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -75,4 +74,26 @@ func TestGatewayRealNginx(t *testing.T) {
 		t.Errorf("nginx admitted %d of %d: want some refused, most admitted", c.GatewayAdmitted, c.Sent)
 	}
 	t.Logf("sent %d: agreed %d, within %d; admitted lane/nginx %d/%d; max skew %v", c.Sent, c.Agreed, c.Within, c.LaneAdmitted, c.GatewayAdmitted, c.MaxSkewNS)
+}
+
+// runGatewayOnceMore runs conform --http against the server start starts and
+// returns its report. A run whose requests disagree beyond the tolerance runs
+// once more, on a fresh server: the comparison is on the wall clock, which a
+// loaded machine (the whole suite at once on 2 cores) can delay past a
+// millisecond between the client's send and the server's log. A rule that is
+// wrong disagrees on both runs; the first run's report is logged.
+func runGatewayOnceMore(t *testing.T, start func() GatewayFlags) *bytes.Buffer {
+	t.Helper()
+	for try := 1; ; try++ {
+		flags := start()
+		var out bytes.Buffer
+		err := RunGateway(context.Background(), &out, &flags)
+		if err == nil {
+			return &out
+		}
+		if try == 2 || !strings.Contains(err.Error(), "decided otherwise than the lane") {
+			t.Fatalf("%v\n%s", err, out.String())
+		}
+		t.Logf("first run, on the wall clock of a loaded machine: %v\n%s", err, out.String())
+	}
 }
