@@ -42,7 +42,7 @@ type hapServer struct {
 // the same iteration, hence the same now_ms, as the track-sc0 that counted the
 // request: clock.c keeps now = date unless the system clock jumps) and the rate
 // the deny rule read.
-func startHAProxy(t *testing.T, cfgs ...hapConfig) *hapServer {
+func startHAProxy(t testing.TB, cfgs ...hapConfig) *hapServer {
 	t.Helper()
 	bin := productBinary(t, "haproxy", "/usr/sbin/haproxy", "install haproxy (apt-get install haproxy)")
 	dir := t.TempDir()
@@ -161,7 +161,7 @@ type hapSent struct {
 // hapSend sends every shot at its instant, each in its own goroutine, after
 // warming enough keep-alive connections (under keys of their own) that no
 // request waits for a handshake. It returns what was sent.
-func hapSend(t *testing.T, srv *hapServer, shots []hapShot) []hapSent {
+func hapSend(t testing.TB, srv *hapServer, shots []hapShot) []hapSent {
 	t.Helper()
 	conns := 64
 	client := &http.Client{
@@ -243,7 +243,7 @@ type hapArrival struct {
 // hapArrivals reads the log lines of n requests and returns them in the order
 // haproxy counted them: by date, and within one loop iteration by rate (the
 // rate a key reads goes up by one with each request counted at one instant).
-func hapArrivals(t *testing.T, srv *hapServer, n int) []hapArrival {
+func hapArrivals(t testing.TB, srv *hapServer, n int) []hapArrival {
 	t.Helper()
 	var out []hapArrival
 	for len(out) < n {

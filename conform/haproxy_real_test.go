@@ -217,6 +217,10 @@ func keyedLane[S any, A algorithms.Algorithm[S]](alg A, err error) func(string, 
 // model's.
 func TestHAProxyRealRotatesTwiceInOneMs(t *testing.T) {
 	t.Parallel() // its own server; compared on the server's clock
+	onceMoreOnTheWallClock(t, haproxyRealRotatesTwiceInOneMs)
+}
+
+func haproxyRealRotatesTwiceInOneMs(t testing.TB) {
 	cfg := hapConfig{period: 999 * time.Millisecond, limit: 100, expire: 10 * time.Second}
 	srv := startHAProxy(t, cfg)
 	const keys = 12

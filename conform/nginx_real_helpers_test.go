@@ -122,14 +122,14 @@ type nginxServer struct {
 // startNginx starts nginx on a free loopback port with locs, in the
 // foreground without a master (one process to stop), and stops it when the
 // test ends. It skips the test when nginx is not installed.
-func startNginx(t *testing.T, locs []*nginxLocation) *nginxServer {
+func startNginx(t testing.TB, locs []*nginxLocation) *nginxServer {
 	t.Helper()
 	return startNginxConf(t, func(dir string, port int) string { return nginxConf(dir, port, locs) })
 }
 
 // startNginxConf is startNginx with the configuration conf writes for nginx's
 // directory and port.
-func startNginxConf(t *testing.T, conf func(dir string, port int) string) *nginxServer {
+func startNginxConf(t testing.TB, conf func(dir string, port int) string) *nginxServer {
 	t.Helper()
 	bin := productBinary(t, "nginx", nginxBin, "install nginx-light (apt-get install nginx-light)")
 	dir := t.TempDir()
@@ -178,7 +178,7 @@ func startNginxConf(t *testing.T, conf func(dir string, port int) string) *nginx
 
 // stop ends nginx gracefully (SIGQUIT: it finishes what it serves and
 // closes its logs), killing it if it takes more than 5 s. Idempotent.
-func (n *nginxServer) stop(t *testing.T) {
+func (n *nginxServer) stop(t testing.TB) {
 	if n.cmd.ProcessState != nil {
 		return
 	}

@@ -131,6 +131,10 @@ func excessTolerance(z algorithms.NginxZone, rate algorithms.NginxRate) (milli i
 // within a ms does not matter.
 func TestNginxRealLimitReq(t *testing.T) {
 	t.Parallel() // its own server; compared on the server's clock
+	onceMoreOnTheWallClock(t, nginxRealLimitReq)
+}
+
+func nginxRealLimitReq(t testing.TB) {
 	locs := nginxLocations()
 	for _, l := range locs {
 		for _, lim := range l.limits {
@@ -332,7 +336,7 @@ func zoneCounts(zs []string) string {
 // and for delay=8 burst=12 (the blog's example) 9 at once, 4 delayed, 2
 // refused of 15. Those counts hold while the burst lands within less than one
 // request's drain (100 ms at 10r/s, 200 ms at 5r/s), checked first.
-func checkFirstBurst(t *testing.T, l *nginxLocation, lines []nginxAccess) {
+func checkFirstBurst(t testing.TB, l *nginxLocation, lines []nginxAccess) {
 	t.Helper()
 	want := map[string][3]int{ // passed, delayed, refused
 		"/burst":   {1, 5, 2},

@@ -10,7 +10,7 @@ import (
 // (looked up on PATH, then at path), or, when it is not installed, a skip
 // with the install hint; under CI (CI=true) a missing binary fails the test,
 // since CI installs it (.ci/run) and must hold the lane to it.
-func productBinary(t *testing.T, name, path, hint string) string {
+func productBinary(t testing.TB, name, path, hint string) string {
 	t.Helper()
 	if bin, err := exec.LookPath(name); err == nil {
 		return bin
