@@ -29,9 +29,12 @@ func (w *wallClockTry) FailNow() {
 	}
 	runtime.Goexit()
 }
-func (w *wallClockTry) Fatal(args ...any)                 { w.Error(args...); runtime.Goexit() }
-func (w *wallClockTry) Fatalf(format string, args ...any) { w.Errorf(format, args...); runtime.Goexit() }
-func (w *wallClockTry) Skip(args ...any)                  { w.skipped = fmt.Sprint(args...); runtime.Goexit() }
+func (w *wallClockTry) Fatal(args ...any) { w.Error(args...); runtime.Goexit() }
+func (w *wallClockTry) Fatalf(format string, args ...any) {
+	w.Errorf(format, args...)
+	runtime.Goexit()
+}
+func (w *wallClockTry) Skip(args ...any) { w.skipped = fmt.Sprint(args...); runtime.Goexit() }
 func (w *wallClockTry) Skipf(format string, args ...any) {
 	w.skipped = fmt.Sprintf(format, args...)
 	runtime.Goexit()
