@@ -203,10 +203,18 @@ func cloneState[S any](dst, src *S) {
 // RetryAfterExact is true, or the inner rule's when its wait is the longer.
 // During the ban Remaining is 0 and Reset is max(end − now, the inner Reset).
 //
+// A key the inner rule forgets by the ban's end and then refuses (a Start
+// below the request's cost, with a ban at least its refill time plus its
+// keep) is refused at the end and at every instant after it, as a new key:
+// RetryAfter is Never (exact), and an honouring client gives up. A product
+// would tell the ban's end; a client retrying then is refused and banned
+// again, for ever (locked out), so it is never admitted either.
+//
 // Charge goes to the inner rule alone and starts no ban.
 type Ban[S any] struct {
-	inner Chargeable[S]
-	d     time.Duration
+	inner   Chargeable[S]
+	d       time.Duration
+	forgets bool // the inner rule may forget a key back below a request's cost (mayForget)
 }
 
 // BanState is a key's inner state and the end of its ban: the inner state's
@@ -227,7 +235,7 @@ func WithBan[S any](inner Chargeable[S], d time.Duration) (*Ban[S], error) {
 	if d <= 0 {
 		return nil, fmt.Errorf("ban: duration must be positive, got %v", d)
 	}
-	return &Ban[S]{inner: inner, d: d}, nil
+	return &Ban[S]{inner: inner, d: d, forgets: mayForget(inner)}, nil
 }
 
 // Decide refuses a banned key; otherwise it is the inner rule's decision, and
@@ -239,7 +247,7 @@ func (b *Ban[S]) Decide(s *BanState[S], now time.Duration, cost int64) Decision 
 	d := b.inner.Decide(&s.inner, now, cost)
 	if d.Verdict == Refuse {
 		s.end = time.Duration(satAdd(int64(now), int64(b.d)))
-		d = b.starts(d)
+		d = b.starts(d, d.RetryAfter < b.d && b.lockedOut(&s.inner, s.end, cost))
 	}
 	return d
 }
@@ -251,15 +259,19 @@ func (b *Ban[S]) Peek(s *BanState[S], now time.Duration, cost int64) Decision {
 	}
 	d := peekOf(b.inner, &s.inner, now, cost)
 	if d.Verdict == Refuse {
-		d = b.starts(d)
+		d = b.starts(d, d.RetryAfter < b.d && b.lockedOutAfter(&s.inner, now, cost))
 	}
 	return d
 }
 
-// starts is the inner refusal d as the refusal that starts a ban of D.
-func (b *Ban[S]) starts(d Decision) Decision {
+// starts is the inner refusal d as the refusal that starts a ban of D;
+// lockedOut: the key is refused for ever after it (see Ban).
+func (b *Ban[S]) starts(d Decision, lockedOut bool) Decision {
 	if d.RetryAfter < b.d {
 		d.RetryAfter, d.RetryAfterExact = b.d, true
+	}
+	if lockedOut {
+		d.RetryAfter = Never
 	}
 	d.Remaining = 0
 	d.Reset = max(d.Reset, b.d)
@@ -271,10 +283,33 @@ func (b *Ban[S]) banned(s *BanState[S], now time.Duration, cost int64) Decision 
 	in := quietPeek(b.inner, &s.inner, now, cost)
 	left := s.end - now
 	d := Decision{Verdict: Refuse, Limit: in.Limit, Reset: max(left, in.Reset), RetryAfter: left, RetryAfterExact: true}
-	if in.Verdict == Refuse && in.RetryAfter > left {
+	switch {
+	case in.Verdict == Refuse && in.RetryAfter > left:
 		d.RetryAfter, d.RetryAfterExact = in.RetryAfter, in.RetryAfterExact
+	case b.lockedOut(&s.inner, s.end, cost):
+		d.RetryAfter = Never
 	}
 	return d
+}
+
+// lockedOut reports whether the inner state after, at the ban's end, is a
+// key the inner rule has forgotten and refuses the request of cost: then it
+// refuses it at every later instant too (a forgotten key is a new key, which
+// time does not change), and the request alone is never admitted.
+func (b *Ban[S]) lockedOut(after *S, end time.Duration, cost int64) bool {
+	return b.forgets && b.inner.Idle(after, end) && quietPeek(b.inner, after, end, cost).Verdict == Refuse
+}
+
+// lockedOutAfter is lockedOut for the state a refusal at now would leave
+// (a penalty charged, a forgotten key set to its start), s left as it is.
+func (b *Ban[S]) lockedOutAfter(s *S, now time.Duration, cost int64) bool {
+	if !b.forgets {
+		return false
+	}
+	var after S
+	cloneState(&after, s)
+	b.inner.Decide(&after, now, cost)
+	return b.lockedOut(&after, time.Duration(satAdd(int64(now), int64(b.d))), cost)
 }
 
 // quietPeek is Peek with the inner rule asked quietly.
@@ -284,7 +319,8 @@ func (b *Ban[S]) quietPeek(s *BanState[S], now time.Duration, cost int64) Decisi
 	}
 	d := quietPeek(b.inner, &s.inner, now, cost)
 	if d.Verdict == Refuse {
-		d = b.starts(d)
+		end := time.Duration(satAdd(int64(now), int64(b.d)))
+		d = b.starts(d, d.RetryAfter < b.d && b.lockedOut(&s.inner, end, cost))
 	}
 	return d
 }

@@ -142,9 +142,7 @@ func TestOptionStacksRefusalsHonoured(t *testing.T) {
 			s := st.mk()
 			for i, r := range a.reqs {
 				d := s.decide(r.at, r.cost)
-				if d.Verdict != Refuse || st.spec.start != nil && r.cost > *st.spec.start {
-					// A ban over a start below the cost is not exact: at the ban's end
-					// the key, full, is forgotten back to its start and refused again.
+				if d.Verdict != Refuse {
 					continue
 				}
 				call := fmt.Sprintf("%s %+v request %d: Decide(%s, cost %d)", s.name, a.p, i, t0plus(r.at), r.cost)
@@ -164,6 +162,13 @@ func TestOptionStacksRefusalsHonoured(t *testing.T) {
 func honouredWithin(t *testing.T, after subject, call string, at time.Duration, cost int64, d Decision) bool {
 	t.Helper()
 	if d.RetryAfter == Never {
+		// Never admitted alone: not at once, not after any wait (a day, a year).
+		for _, later := range []time.Duration{0, time.Nanosecond, 24 * time.Hour, 365 * 24 * time.Hour} {
+			if got := after.fork().decide(at+later, cost); got.Verdict != Refuse {
+				t.Errorf("%s: RetryAfter Never, but the retry at %s is %v", call, t0plus(at+later), got.Verdict)
+				return false
+			}
+		}
 		return true
 	}
 	if d.RetryAfter <= 0 {

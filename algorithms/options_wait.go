@@ -240,3 +240,17 @@ func (st *Start[S]) FillTo(s *S, now time.Duration, tokens int64) { st.inner.Fil
 func (st *Start[S]) Capacity() int64 { return st.inner.Capacity() }
 
 func (st *Start[S]) unseen(s *S) bool { return st.inner.unseen(s) }
+
+// forgetful is a rule that may forget a key back to a level below a
+// request's cost: a Start below the burst, or a rule wrapping one.
+type forgetful interface{ mayForget() bool }
+
+// mayForget reports whether r is forgetful.
+func mayForget(r any) bool {
+	f, ok := r.(forgetful)
+	return ok && f.mayForget()
+}
+
+func (st *Start[S]) mayForget() bool  { return !st.full }
+func (w *Wait[S]) mayForget() bool    { return mayForget(w.inner) }
+func (p *Penalty[S]) mayForget() bool { return mayForget(p.inner) }
