@@ -107,9 +107,9 @@ func (f *fleet) countDecided(r int32, answer algorithms.Decision, refused bool) 
 	req := &l.reqs.all[r]
 	c := req.client
 	call := &f.calls[r]
-	call.counted = true
+	call.counted, call.peakCounted = true, true
 	if !l.pop.skips(0, c) {
-		l.m.decidedAt(l.pop.keyOf[0][c], now, req.cost, !refused, answer.Delay, call.back)
+		l.m.decidedAt(l.pop.keyOf[0][c], now, req.cost, !refused, answer.Delay)
 	}
 	if refused {
 		return
@@ -126,4 +126,14 @@ func (f *fleet) countDecided(r int32, answer algorithms.Decision, refused bool) 
 			l.m.later.add(&f.repPeak[i], rep*int32(l.pop.keys[i].len())+k, now, at, req.cost)
 		}
 	}
+}
+
+// takePeak reports whether the lane's peak counted request r's admission when
+// the store decided it, and forgets it: the admission reaching the backend
+// is then not counted again (once: a concurrency lane admits twice).
+func (f *fleet) takePeak(r int32) bool {
+	call := &f.calls[r]
+	counted := call.peakCounted
+	call.peakCounted = false
+	return counted
 }

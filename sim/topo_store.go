@@ -16,6 +16,7 @@ type storeCall struct {
 	atRA        bool // the attempt came at the instant a Retry-After pointed to
 	failed      bool // the call failed, known only at the reply (a timeout): decide on each limit's fail mode then
 	counted     bool // the limit's view of the decision was counted when the store decided it
+	peakCounted bool // and the lane's peak has not yet skipped its admission (fleet.takePeak)
 	writes      uint64
 	write, back time.Duration
 	gen         uint32 // the breaker's generation it was sent in
