@@ -187,11 +187,21 @@ func (f *fleet) called(c int32, calls int64) {
 }
 
 // schedule schedules a store event of request r, unless the run ends first:
-// the attempt then waits on the store for ever (begin counts it).
+// the attempt then waits on the store for ever (begin counts it). With a
+// constant latency a store's events come in time order (a call reaches the
+// store half a trip after it is sent, and is back half a trip after that),
+// so they join the queue's line, not its heap, which then holds the clients
+// alone; an event out of order (a timeout, a drawn latency) takes the heap
+// there, in the same order.
 func (f *fleet) schedule(at time.Duration, kind eventKind, r int32) {
-	if at <= f.lane.end {
-		f.lane.eng.Schedule(at, kind, r, 0)
+	if at > f.lane.end {
+		return
 	}
+	if storeLineOff {
+		f.lane.eng.Schedule(at, kind, r, 0)
+		return
+	}
+	f.lane.eng.ScheduleInOrder(at, kind, r, 0)
 }
 
 // decideNow decides the chain at the lane's time and acts on it.
