@@ -83,9 +83,11 @@ func (f *fleet) topologyResult(cfg *Config) *TopologyResult {
 // samePeaks says which windows of a fleet count exactly the admissions of
 // another, so that only that other is kept (Fleet, Replica and Arrived read
 // from it): with no shared limit an admission is counted when it reaches the
-// backend, so Arrived counts what Fleet does, and the first limit's Fleet
-// what the lane's peak does (metrics.admitted, same keys, instants, costs);
-// with one replica, Replica's keys are Fleet's.
+// backend, so Arrived counts what Fleet does; the first limit's Fleet counts
+// what the lane's peak does, with a store or without (same keys, instants and
+// costs: at the store's decision, countDecided and metrics.decidedAt, else as
+// it reaches the backend, admittedBy and metrics.admitted); with one replica,
+// Replica's keys are Fleet's.
 type samePeaks struct {
 	arrived, lane, replica bool
 }
@@ -94,7 +96,7 @@ func newSamePeaks(f *fleet) samePeaks {
 	if samePeaksOff {
 		return samePeaks{}
 	}
-	return samePeaks{arrived: !f.shared, lane: !f.shared, replica: f.most == 1}
+	return samePeaks{arrived: !f.shared, lane: true, replica: f.most == 1}
 }
 
 // peaksOf is limit i's fleet, replica and arrival windows, as kept (samePeaks).

@@ -121,7 +121,9 @@ func (f *fleet) countDecided(r int32, answer algorithms.Decision, refused bool) 
 			continue
 		}
 		k := l.pop.keyOf[i][c]
-		l.m.later.add(&f.fleetPeak[i], k, now, at, req.cost)
+		if i > 0 || !f.same.lane {
+			l.m.later.add(&f.fleetPeak[i], k, now, at, req.cost)
+		}
 		if !f.same.replica {
 			l.m.later.add(&f.repPeak[i], rep*int32(l.pop.keys[i].len())+k, now, at, req.cost)
 		}
@@ -130,7 +132,7 @@ func (f *fleet) countDecided(r int32, answer algorithms.Decision, refused bool) 
 
 // takePeak reports whether the lane's peak counted request r's admission when
 // the store decided it, and forgets it: the admission reaching the backend
-// is then not counted again (once: a concurrency lane admits twice).
+// is then not counted again.
 func (f *fleet) takePeak(r int32) bool {
 	call := &f.calls[r]
 	counted := call.peakCounted
