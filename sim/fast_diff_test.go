@@ -925,6 +925,9 @@ type fastPathUse struct {
 	// oneLimiter counts the lanes whose topology runs as one limiter,
 	// fleetKernel those whose fleet takes the kernel.
 	oneLimiter, fleetKernel int
+	// storeQuick and storeQuickRacy count the lanes whose store calls an
+	// atomic, or a racy, check decides by the verdict alone.
+	storeQuick, storeQuickRacy int
 	// productKernel and productShared count the product lanes in the kernel
 	// and following a leader; productDirect the product lanes on the direct
 	// path, by kind.
@@ -950,6 +953,8 @@ func (u *fastPathUse) add(o fastPathUse) {
 	u.recent += o.recent
 	u.oneLimiter += o.oneLimiter
 	u.fleetKernel += o.fleetKernel
+	u.storeQuick += o.storeQuick
+	u.storeQuickRacy += o.storeQuickRacy
 }
 
 func fastPathsOf(cfg Config) fastPathUse {
@@ -976,6 +981,10 @@ func fastPathsOf(cfg Config) fastPathUse {
 				u.recent++
 			}
 			u.oneLimiter += b2i(l.asOne != nil)
+			if f := l.fleet; f != nil && f.storeQuick != nil {
+				u.storeQuick += b2i(!f.topo.Store.Racy)
+				u.storeQuickRacy += b2i(f.topo.Store.Racy)
+			}
 		}
 		for _, g := range s.cfg.Clients {
 			u.oneShot += b2i(oneShot(&g))
@@ -1063,6 +1072,8 @@ func TestFastPathsAreTheGeneralPath(t *testing.T) {
 		{"lanes with recent logs", use.recent, 100},
 		{"product lanes in the kernel", use.productKernel, 55},
 		{"product lanes following a leader", use.productShared, 40},
+		{"lanes deciding an atomic store call by its verdict alone", use.storeQuick, 4},
+		{"lanes deciding a racy store call by its verdict alone", use.storeQuickRacy, 3},
 	} {
 		if c.n < c.min {
 			t.Errorf("%s: %d, want at least %d: the generator no longer reaches them", c.what, c.n, c.min)

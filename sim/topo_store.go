@@ -220,10 +220,9 @@ func (f *fleet) storeDecide(r int32) {
 	l := f.lane
 	f.setCtx(r)
 	f.ctx.racy = f.topo.Store.Racy
-	req := &l.reqs.all[r]
 	call := &f.calls[r]
 	call.writes = 0
-	answer, quota, refused := l.decideChain(req.client, l.eng.Now(), req.cost)
+	answer, quota, refused := f.decideAtStore(r, l.eng.Now())
 	call.answer, call.quota, call.refused, call.shadowed = answer, int32(quota), refused, int32(l.shadowed)
 	f.ctx.racy = false
 	f.exactDecide(r, answer, quota, refused)
