@@ -65,17 +65,25 @@ func diffFleet(c *Config, fs fleetShape) {
 // diffSharedStore puts c behind k%2+2 replicas, its limits shared in a store
 // 1/10 window away: racy when k is odd, its latency drawn when k is 2 or 3
 // mod 4; with k of 4 or more a real store (shards, a capacity with a queue
-// limit, a memory that evicts, a timeout), and with 6 or more an outage, a
-// breaker and a refusal cache besides. The store's verdict-alone path
-// (topo_store_quick.go) decides its calls where the chain is one limit.
+// limit, a memory that evicts, a timeout), and with 6 or 7 an outage, a
+// breaker and a refusal cache besides; 8 an atomic store with only a memory
+// that evicts, 9 with only an outage. The store's verdict-alone path
+// (topo_store_quick.go) decides its calls where the chain is one limit; the
+// exact twin is the store's window (twinIsStore) in an atomic store that
+// neither fails nor forgets.
 func diffSharedStore(c *Config, k int) {
 	w := c.Limits[0].Policy.Window
-	st := Store{Latency: Service{Kind: ServiceKind(k / 2 % 2), Mean: w / 10}, Racy: k%2 == 1}
-	if k >= 4 {
+	st := Store{Latency: Service{Kind: ServiceKind(k / 2 % 2), Mean: w / 10}, Racy: k%2 == 1 && k < 8}
+	switch {
+	case k == 8: // room for a key or two: counters forgotten, the fleet over the twin
+		st.MaxMemory, st.Eviction = 200, EvictLRU
+	case k == 9: // failing open all along: the fleet over the twin
+		st.Outages = []Outage{{From: 0, To: c.Duration}}
+	case k >= 4:
 		st.Shards, st.Capacity, st.QueueLimit, st.Timeout = 2, 20/w.Seconds(), 4, w/4
 		st.MaxMemory, st.Eviction = 200, EvictLRU
 	}
-	if k >= 6 {
+	if k == 6 || k == 7 {
 		st.Outages = []Outage{{From: w, To: 2 * w}}
 		st.Breaker = Breaker{Failures: 2, Window: w, Cooldown: w / 2, Probes: 1}
 		st.RefusalCache = true
@@ -83,6 +91,9 @@ func diffSharedStore(c *Config, k int) {
 	c.Topology = &Topology{Replicas: []ReplicaStep{{Count: k%2 + 2}}, Routing: Routing(k % 3), HashKey: KeyUser, Store: st}
 	for i := range c.Limits {
 		c.Limits[i].State, c.Limits[i].OnStoreError, c.Limits[i].LocalLimit = StateShared, FailMode(k%3), LocalFull
+		if k == 9 {
+			c.Limits[i].OnStoreError = FailOpen
+		}
 		c.Limits[i].Fallback = c.Limits[i].Policy
 	}
 }
@@ -92,7 +103,7 @@ func diffSharedStore(c *Config, k int) {
 func sharedStoreWorld(k int, shape diffShape) Config {
 	for seed := uint64(3000 + k); ; seed += 100 {
 		cfg := diffWorld(seed, shape)
-		if k%4 == 2 { // a rule push: the store's table starts afresh
+		if k%4 == 2 && k < 8 { // a rule push: the store's table starts afresh
 			pushed := cfg.Limits[0].Policy
 			pushed.Limit, pushed.Burst = max(1, pushed.Limit/2), pushed.Burst/2
 			cfg.Rules = []RuleChange{{At: 3 * pushed.Window, Policy: pushed}}
@@ -128,8 +139,8 @@ func TestFleetFastPathsAreTheGeneralPath(t *testing.T) {
 		diffFleet(&cfg, fleetShapes[k])
 		worlds = append(worlds, cfg)
 	}
-	for k := range 8 {
-		worlds = append(worlds, sharedStoreWorld(k, shapes[k%4]))
+	for k := range 10 {
+		worlds = append(worlds, sharedStoreWorld(k, shapes[[]int{0, 1, 2, 3, 0, 1, 2, 3, 2, 1}[k]])) // many keys to forget (8)
 	}
 	for k, cfg := range worlds {
 		out, err := checkFastPaths(cfg, sets)
@@ -141,8 +152,11 @@ func TestFleetFastPathsAreTheGeneralPath(t *testing.T) {
 		}
 		use.add(out.paths)
 	}
-	t.Logf("lanes run as one limiter %d, fleet lanes in the kernel %d, store calls by the verdict alone: atomic %d, racy %d",
-		use.oneLimiter, use.fleetKernel, use.storeQuick, use.storeQuickRacy)
+	t.Logf("lanes run as one limiter %d, fleet lanes in the kernel %d, store calls by the verdict alone: atomic %d, racy %d; twins that are the store %d",
+		use.oneLimiter, use.fleetKernel, use.storeQuick, use.storeQuickRacy, use.twinIsStore)
+	if use.twinIsStore < 5 {
+		t.Errorf("lanes whose exact twin is the store's window: %d, want at least 5: the worlds no longer reach them", use.twinIsStore)
+	}
 	if use.storeQuick < 10 || use.storeQuickRacy < 10 {
 		t.Errorf("lanes deciding store calls by the verdict alone: atomic %d, racy %d, want at least 10 each: the worlds no longer reach them",
 			use.storeQuick, use.storeQuickRacy)

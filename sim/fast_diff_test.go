@@ -928,6 +928,8 @@ type fastPathUse struct {
 	// storeQuick and storeQuickRacy count the lanes whose store calls an
 	// atomic, or a racy, check decides by the verdict alone.
 	storeQuick, storeQuickRacy int
+	// twinIsStore counts the lanes whose exact twin is their store's Fleet window.
+	twinIsStore int
 	// productKernel and productShared count the product lanes in the kernel
 	// and following a leader; productDirect the product lanes on the direct
 	// path, by kind.
@@ -955,6 +957,7 @@ func (u *fastPathUse) add(o fastPathUse) {
 	u.fleetKernel += o.fleetKernel
 	u.storeQuick += o.storeQuick
 	u.storeQuickRacy += o.storeQuickRacy
+	u.twinIsStore += o.twinIsStore
 }
 
 func fastPathsOf(cfg Config) fastPathUse {
@@ -985,6 +988,7 @@ func fastPathsOf(cfg Config) fastPathUse {
 				u.storeQuick += b2i(!f.topo.Store.Racy)
 				u.storeQuickRacy += b2i(f.topo.Store.Racy)
 			}
+			u.twinIsStore += b2i(l.fleet != nil && l.fleet.same.exact)
 		}
 		for _, g := range s.cfg.Clients {
 			u.oneShot += b2i(oneShot(&g))

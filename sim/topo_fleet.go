@@ -129,10 +129,10 @@ func newFleet(l *lane, kind LaneKind) (*fleet, error) {
 		}
 		f.exact = append(f.exact, ex)
 	}
-	f.same = newSamePeaks(f)
 	f.buildShards()
 	f.store = newStore(f)
 	f.health = newHealth(f)
+	f.same = newSamePeaks(f)
 	return f, nil
 }
 

@@ -51,6 +51,9 @@ func (f *fleet) exactDecide(r int32, answer algorithms.Decision, quota int, refu
 
 // exactDecideFor is exactDecide for an attempt of client c and cost.
 func (f *fleet) exactDecideFor(c int32, cost int64, answer algorithms.Decision, quota int, refused bool) {
+	if f.same.exact {
+		return // the twin decides as the store (twinIsStore): its window is Fleet
+	}
 	l := f.lane
 	now := l.eng.Now()
 	allOrNothing := len(l.chain) > 1 && l.cfg.Chain == ChainAllOrNothing
