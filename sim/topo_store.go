@@ -157,7 +157,8 @@ func (f *fleet) begin(r int32, atRA bool) {
 		f.result.Waiting++ // answered after the run: nothing of it is decided
 		return
 	}
-	f.calls[r] = storeCall{atRA: atRA, write: later(now, a.write), back: later(now, a.roundTrip), gen: gen, outcome: a.outcome, latency: a.roundTrip}
+	call := &f.calls[r] // zero but for its outcome and latency, set above
+	call.atRA, call.write, call.back, call.gen = atRA, later(now, a.write), later(now, a.roundTrip), gen
 	f.schedule(later(now, a.reach), evStoreDecide, r)
 }
 
