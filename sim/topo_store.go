@@ -249,7 +249,7 @@ func (f *fleet) storeWrite(r int32) {
 
 // storeReply is the store's answer (or the timeout) back at the replica.
 func (f *fleet) storeReply(r int32) {
-	call := f.calls[r]
+	call := &f.calls[r] // read before act, which may begin the next attempt of r
 	f.setCtx(r)
 	if f.topo.Store.Breaker.Failures > 0 {
 		f.outcome(f.breakerOf(r), call.gen, call.failed, f.lane.eng.Now())
