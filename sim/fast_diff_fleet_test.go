@@ -139,8 +139,9 @@ func TestFleetFastPathsAreTheGeneralPath(t *testing.T) {
 		diffFleet(&cfg, fleetShapes[k])
 		worlds = append(worlds, cfg)
 	}
-	// Stores 4 to 7 (a real one) reach nothing more, for their time.
-	for _, k := range []int{0, 1, 2, 3, 8, 9} {
+	// Stores 1 and 4 to 7 (racy with a constant latency, a real one) reach
+	// nothing more, for their time.
+	for _, k := range []int{0, 2, 3, 8, 9} {
 		// Many keys to forget (8), one key to overrun (9).
 		worlds = append(worlds, sharedStoreWorld(k, shapes[[]int{0, 1, 2, 3, 0, 1, 2, 3, 2, 1}[k]]))
 	}
