@@ -17,7 +17,9 @@
 #
 # Then the topology rows: bench/topology.yaml is the model's traffic behind 8
 # replicas, run as it is (local state) and with --set for one replica, synced
-# state, and a shared atomic and racy store; each row is rlsim's CPU per
+# state, and a shared atomic and racy store; bench/topology-real.yaml is the
+# shared atomic store with every feature of a real one (shards, a capacity,
+# a queue limit, a change, a memory that evicts); each row is rlsim's CPU per
 # attempt against the model's (the plain path, the same traffic, the same
 # binary). TOPOLOGY=0 leaves them out.
 #
@@ -62,13 +64,15 @@ attempts() { "$PYTHON" -c 'import json,sys; print(sum(l["attempts"] for l in jso
 model_ns=$(awk -v e="$rlsim_events" '{printf "%.1f", 1e9 * ($1 + $2) / e}' "$tmp/rlsim.time")
 
 if [ "${TOPOLOGY:-1}" != 0 ]; then
-	for row in "local|" "one_replica_local|--set topology.replicas=1" \
-		"synced_10ms|--set limits[0].state=synced --set limits[0].sync_interval=10ms" \
-		"shared_atomic_10us|--set limits[0].state=shared" \
-		"shared_racy_10us|--set limits[0].state=shared --set topology.store.atomic=false"; do
+	for row in "local|topology|" "one_replica_local|topology|--set topology.replicas=1" \
+		"synced_10ms|topology|--set limits[0].state=synced --set limits[0].sync_interval=10ms" \
+		"shared_atomic_10us|topology|--set limits[0].state=shared" \
+		"shared_racy_10us|topology|--set limits[0].state=shared --set topology.store.atomic=false" \
+		"shared_real_10us|topology-real|"; do
 		name=${row%%|*}
+		rest=${row#*|}
 		# shellcheck disable=SC2086 # the --set flags split as words
-		/usr/bin/time -f '%U %S' -o "$tmp/$name.time" "$tmp/rlsim" run bench/topology.yaml --set "duration=${DURATION}s" ${row#*|} --format json >"$tmp/$name.json"
+		/usr/bin/time -f '%U %S' -o "$tmp/$name.time" "$tmp/rlsim" run "bench/${rest%%|*}.yaml" --set "duration=${DURATION}s" ${rest#*|} --format json >"$tmp/$name.json"
 		echo "$name $(attempts "$tmp/$name.json") $(cpu "$tmp/$name.time")"
 	done | awk -v model="$model_ns" '
 		BEGIN { printf "\n%-20s %12s %8s %14s %9s\n", "topology row", "attempts", "CPU s", "CPU ns/attempt", "vs model"

@@ -62,6 +62,59 @@ func diffFleet(c *Config, fs fleetShape) {
 	}
 }
 
+// diffSharedStore puts c behind k%2+2 replicas, its limits shared in a store
+// 1/10 window away: racy when k is odd, its latency drawn when k is 2 or 3
+// mod 4; with k of 4 or more a real store (shards, a capacity with a queue
+// limit, a memory that evicts, a timeout), and with 6 or 7 an outage, a
+// breaker and a refusal cache besides; 8 an atomic store with only a memory
+// that evicts, 9 with only an outage. The store's verdict-alone path
+// (topo_store_quick.go) decides its calls where the chain is one limit; the
+// exact twin is the store's window (twinIsStore) in an atomic store that
+// neither fails nor forgets.
+func diffSharedStore(c *Config, k int) {
+	w := c.Limits[0].Policy.Window
+	st := Store{Latency: Service{Kind: ServiceKind(k / 2 % 2), Mean: w / 10}, Racy: k%2 == 1 && k < 8}
+	switch {
+	case k == 8: // room for a key or two: counters forgotten, the fleet over the twin
+		st.MaxMemory, st.Eviction = 200, EvictLRU
+	case k == 9: // failing open all along: the fleet over the twin
+		st.Outages = []Outage{{From: 0, To: c.Duration}}
+	case k >= 4:
+		st.Shards, st.Capacity, st.QueueLimit, st.Timeout = 2, 20/w.Seconds(), 4, w/4
+		st.MaxMemory, st.Eviction = 200, EvictLRU
+	}
+	if k == 6 || k == 7 {
+		st.Outages = []Outage{{From: w, To: 2 * w}}
+		st.Breaker = Breaker{Failures: 2, Window: w, Cooldown: w / 2, Probes: 1}
+		st.RefusalCache = true
+	}
+	c.Topology = &Topology{Replicas: []ReplicaStep{{Count: k%2 + 2}}, Routing: Routing(k % 3), HashKey: KeyUser, Store: st}
+	for i := range c.Limits {
+		c.Limits[i].State, c.Limits[i].OnStoreError, c.Limits[i].LocalLimit = StateShared, FailMode(k%3), LocalFull
+		if k == 9 {
+			c.Limits[i].OnStoreError = FailOpen
+		}
+		c.Limits[i].Fallback = c.Limits[i].Policy
+	}
+}
+
+// sharedStoreWorld is the first world of the generator (seed 3000+k, +100,
+// …; of shape shape) behind store k of diffSharedStore that validates.
+func sharedStoreWorld(k int, shape diffShape) Config {
+	for seed := uint64(3000 + k); ; seed += 100 {
+		cfg := diffWorld(seed, shape)
+		if k%4 == 2 && k < 8 { // a rule push: the store's table starts afresh
+			pushed := cfg.Limits[0].Policy
+			pushed.Limit, pushed.Burst = max(1, pushed.Limit/2), pushed.Burst/2
+			cfg.Rules = []RuleChange{{At: 3 * pushed.Window, Policy: pushed}}
+		}
+		diffSharedStore(&cfg, k)
+		if cfg.Validate() == nil {
+			return cfg
+		}
+	}
+}
+
 func TestFleetFastPathsAreTheGeneralPath(t *testing.T) {
 	sets := diffSets()
 	var use fastPathUse
@@ -86,6 +139,12 @@ func TestFleetFastPathsAreTheGeneralPath(t *testing.T) {
 		diffFleet(&cfg, fleetShapes[k])
 		worlds = append(worlds, cfg)
 	}
+	// Stores 1 and 4 to 7 (racy with a constant latency, a real one) reach
+	// nothing more, for their time.
+	for _, k := range []int{0, 2, 3, 8, 9} {
+		// Many keys to forget (8), one key to overrun (9).
+		worlds = append(worlds, sharedStoreWorld(k, shapes[[]int{0, 1, 2, 3, 0, 1, 2, 3, 2, 1}[k]]))
+	}
 	for k, cfg := range worlds {
 		out, err := checkFastPaths(cfg, sets)
 		if err != nil {
@@ -96,7 +155,15 @@ func TestFleetFastPathsAreTheGeneralPath(t *testing.T) {
 		}
 		use.add(out.paths)
 	}
-	t.Logf("lanes run as one limiter %d, fleet lanes in the kernel %d", use.oneLimiter, use.fleetKernel)
+	t.Logf("lanes run as one limiter %d, fleet lanes in the kernel %d, store calls by the verdict alone: atomic %d, racy %d; twins that are the store %d",
+		use.oneLimiter, use.fleetKernel, use.storeQuick, use.storeQuickRacy, use.twinIsStore)
+	if use.twinIsStore < 5 {
+		t.Errorf("lanes whose exact twin is the store's window: %d, want at least 5: the worlds no longer reach them", use.twinIsStore)
+	}
+	if use.storeQuick < 10 || use.storeQuickRacy < 10 {
+		t.Errorf("lanes deciding store calls by the verdict alone: atomic %d, racy %d, want at least 10 each: the worlds no longer reach them",
+			use.storeQuick, use.storeQuickRacy)
+	}
 	if use.oneLimiter < 6 || use.fleetKernel < 15 {
 		t.Errorf("lanes run as one limiter %d, want at least 6; fleet lanes in the kernel %d, want at least 15: the worlds no longer reach them",
 			use.oneLimiter, use.fleetKernel)

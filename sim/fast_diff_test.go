@@ -643,6 +643,31 @@ type switchSet struct {
 	name   string
 	on     map[string]bool
 	viaNew bool
+	flips  string // the switch flipped from the fastest setting, if one
+}
+
+// storeSwitches are the switches whose fast paths only a store call takes:
+// flipped alone, they are run only in worlds with a shared limit
+// (callsAStore), the others' runs being the fastest setting's.
+var storeSwitches = map[string]bool{"store_line_off": true, "store_quick_off": true}
+
+// callsAStore reports whether some lane of cfg may call a store on an
+// attempt: a topology and a limit shared in it, or so placed by a variant.
+func callsAStore(cfg *Config) bool {
+	if cfg.Topology == nil {
+		return false
+	}
+	for _, l := range cfg.Limits {
+		if l.State == StateShared {
+			return true
+		}
+	}
+	for _, v := range cfg.Variants {
+		if v.Placements != nil && slices.ContainsFunc(*v.Placements, func(p Placement) bool { return p.State == StateShared }) {
+			return true
+		}
+	}
+	return false
 }
 
 // diffSets are the settings the harness runs: the fastest (every fast path
@@ -662,7 +687,7 @@ func diffSets() []switchSet {
 		if !on[sw.name] {
 			verb = "off"
 		}
-		sets = append(sets, switchSet{name: "fastest_" + strings.TrimSuffix(strings.TrimSuffix(sw.name, "_off"), "_always") + "_" + verb, on: on})
+		sets = append(sets, switchSet{name: "fastest_" + strings.TrimSuffix(strings.TrimSuffix(sw.name, "_off"), "_always") + "_" + verb, on: on, flips: sw.name})
 	}
 	return append(sets, diffGeneral())
 }
@@ -890,7 +915,7 @@ func checkFastPaths(cfg Config, sets []switchSet) (diffOutcome, error) {
 	general := diffGeneral()
 	want := runDiff(cfg, general, false)
 	for _, s := range sets {
-		if s.name == general.name {
+		if s.name == general.name || storeSwitches[s.flips] && !callsAStore(&cfg) {
 			continue
 		}
 		got := runDiff(cfg, s, false)
@@ -925,6 +950,11 @@ type fastPathUse struct {
 	// oneLimiter counts the lanes whose topology runs as one limiter,
 	// fleetKernel those whose fleet takes the kernel.
 	oneLimiter, fleetKernel int
+	// storeQuick and storeQuickRacy count the lanes whose store calls an
+	// atomic, or a racy, check decides by the verdict alone.
+	storeQuick, storeQuickRacy int
+	// twinIsStore counts the lanes whose exact twin is their store's Fleet window.
+	twinIsStore int
 	// productKernel and productShared count the product lanes in the kernel
 	// and following a leader; productDirect the product lanes on the direct
 	// path, by kind.
@@ -950,6 +980,9 @@ func (u *fastPathUse) add(o fastPathUse) {
 	u.recent += o.recent
 	u.oneLimiter += o.oneLimiter
 	u.fleetKernel += o.fleetKernel
+	u.storeQuick += o.storeQuick
+	u.storeQuickRacy += o.storeQuickRacy
+	u.twinIsStore += o.twinIsStore
 }
 
 func fastPathsOf(cfg Config) fastPathUse {
@@ -976,6 +1009,11 @@ func fastPathsOf(cfg Config) fastPathUse {
 				u.recent++
 			}
 			u.oneLimiter += b2i(l.asOne != nil)
+			if f := l.fleet; f != nil && f.storeQuick != nil {
+				u.storeQuick += b2i(!f.topo.Store.Racy)
+				u.storeQuickRacy += b2i(f.topo.Store.Racy)
+			}
+			u.twinIsStore += b2i(l.fleet != nil && l.fleet.same.exact)
 		}
 		for _, g := range s.cfg.Clients {
 			u.oneShot += b2i(oneShot(&g))
@@ -1063,6 +1101,8 @@ func TestFastPathsAreTheGeneralPath(t *testing.T) {
 		{"lanes with recent logs", use.recent, 100},
 		{"product lanes in the kernel", use.productKernel, 55},
 		{"product lanes following a leader", use.productShared, 40},
+		{"lanes deciding an atomic store call by its verdict alone", use.storeQuick, 4},
+		{"lanes deciding a racy store call by its verdict alone", use.storeQuickRacy, 3},
 	} {
 		if c.n < c.min {
 			t.Errorf("%s: %d, want at least %d: the generator no longer reaches them", c.what, c.n, c.min)

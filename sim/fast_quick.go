@@ -50,6 +50,9 @@ func (l *lane) admitAtOnce(r int32, atRetryAfter bool) {
 // when nobody reads more than its verdict and delay and it has one.
 func (l *lane) setQuickPath() {
 	l.quick, l.direct = l.quickPath(), directPath{}
+	if l.fleet != nil {
+		l.fleet.setStoreQuick()
+	}
 	if quickOff {
 		l.quick = nil
 		return

@@ -441,11 +441,20 @@ func (l *lane) released(r int32) { l.admit(r) }
 func (l *lane) admit(r int32) {
 	req := &l.reqs.all[r]
 	c := req.client
-	l.m.admitted(l.eng.Now(), l.pop.groupOf[c], l.pop.keyOf[0][c], req.cost, !l.pop.skips(0, c))
+	l.m.admitted(l.eng.Now(), l.pop.groupOf[c], l.pop.keyOf[0][c], req.cost, l.peakCounts(r))
 	if l.fleet != nil {
 		l.fleet.admitted(r, l.eng.Now(), req.cost)
 	}
 	l.enter(r)
+}
+
+// peakCounts reports whether the lane's peak counts request r's admission
+// now: the first limit counts its client, and no store decision counted it.
+func (l *lane) peakCounts(r int32) bool {
+	if l.pop.skips(0, l.reqs.all[r].client) {
+		return false
+	}
+	return l.fleet == nil || !l.fleet.takePeak(r)
 }
 
 // enter hands request r to the backend (through the concurrency limit of a
@@ -464,7 +473,7 @@ func (l *lane) enter(r int32) bool {
 			l.shed(r, l.shedRetryAfter)
 			return false
 		}
-		l.m.admitted(l.eng.Now(), l.pop.groupOf[req.client], l.pop.keyOf[0][req.client], req.cost, !l.pop.skips(0, req.client))
+		l.m.admitted(l.eng.Now(), l.pop.groupOf[req.client], l.pop.keyOf[0][req.client], req.cost, l.peakCounts(r))
 		l.record(TraceAdmit, r, nil, "")
 	}
 	l.reqs.all[r].entered = l.eng.Now()

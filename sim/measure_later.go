@@ -64,10 +64,3 @@ func (q *laterAdds) drain(now time.Duration) {
 		a.to.Add(a.key, a.at, a.cost)
 	}
 }
-
-// arrival is an admission as it reaches the backend, at an instant.
-type arrival struct {
-	at   time.Duration
-	key  int32
-	cost int64
-}

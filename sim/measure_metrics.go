@@ -33,13 +33,13 @@ type metrics struct {
 	disagreed int64
 
 	// later holds admissions counted at an instant still ahead, for every
-	// tracker of the lane (see topo_moments.go). counted are the admissions a store
-	// decided, already counted at its decision instant (decidedAt), by the
-	// instant they reach the backend; acting is true while the lane acts on
-	// such an answer, whose cross-check was made at the store too.
-	later   laterAdds
-	counted map[arrival]int32
-	acting  bool
+	// tracker of the lane (see topo_moments.go). An admission a store decided
+	// is counted at its decision instant (decidedAt), and its request's store
+	// call says so when it reaches the backend (fleet.takePeak); acting is true
+	// while the lane acts on such an answer, whose cross-check was made at the
+	// store too.
+	later  laterAdds
+	acting bool
 
 	// verdicts folds every decision (time, class, verdict) into one hash, so two
 	// lanes can be compared attempt by attempt without keeping the attempts.
@@ -152,41 +152,23 @@ func (m *metrics) delayed(now, delay time.Duration, g int32) {
 	m.fold(now, g, foldDelay)
 }
 
-// admitted counts an admission; peak says the first limit counts it (by key).
+// admitted counts an admission; peak says the first limit counts it (by key)
+// in the lane's peak now: it does not when the store's decision counted it.
 func (m *metrics) admitted(now time.Duration, g, key int32, cost int64, peak bool) {
 	m.counts.Admitted++
 	m.classes[g].Admitted++
 	m.point(now).Admitted++
-	if peak && !m.countedAt(now, key, cost) {
+	if peak {
 		m.later.catchUp(now)
 		m.peak.Add(key, now, cost)
 	}
 	m.fold(now, g, foldAdmit)
 }
 
-// countedAt reports whether the admission of cost for key reaching the backend
-// at now was counted when the store decided it, and forgets it.
-func (m *metrics) countedAt(now time.Duration, key int32, cost int64) bool {
-	if len(m.counted) == 0 {
-		return false
-	}
-	a := arrival{now, key, cost}
-	n := m.counted[a]
-	switch {
-	case n == 0:
-		return false
-	case n == 1:
-		delete(m.counted, a)
-	default:
-		m.counted[a] = n - 1
-	}
-	return true
-}
-
 // decidedAt counts the limit's view of an attempt for key decided at now by
-// the store, whose answer is back at the replica at back: the cross-check, and
-// when admitted (delay late) the peak, at now+delay.
-func (m *metrics) decidedAt(key int32, now time.Duration, cost int64, admitted bool, delay, back time.Duration) {
+// the store: the cross-check, and when admitted (delay late) the peak, at
+// now+delay.
+func (m *metrics) decidedAt(key int32, now time.Duration, cost int64, admitted bool, delay time.Duration) {
 	m.later.catchUp(now)
 	m.decisions++
 	if m.slog.Allow(key, now, cost) != admitted {
@@ -196,10 +178,6 @@ func (m *metrics) decidedAt(key int32, now time.Duration, cost int64, admitted b
 		return
 	}
 	m.later.add(m.peak, key, now, later(now, delay), cost)
-	if m.counted == nil {
-		m.counted = map[arrival]int32{}
-	}
-	m.counted[arrival{later(back, delay), key, cost}]++
 }
 
 func (m *metrics) refused(now time.Duration, g int32, limit int, d algorithms.Decision, style HeaderStyle, limits []Limit) {

@@ -153,6 +153,7 @@ func TestNoAllocationPerEventInSteadyState(t *testing.T) {
 	for name, cfg := range map[string]Config{
 		"single stream": singleStream(100*time.Second, LaneTokenBucket),
 		"backend":       queueWorld(200, 300, 2, 1000*time.Second),
+		"shared store":  topologyStream(100*time.Second, Store{Latency: Service{Mean: 10 * time.Microsecond}}, func(l *Limit) { l.State = StateShared }),
 		"racy store":    topologyStream(100*time.Second, Store{Latency: Service{Mean: 10 * time.Microsecond}, Racy: true}, func(l *Limit) { l.State = StateShared }),
 		"synced":        topologyStream(100*time.Second, Store{}, func(l *Limit) { l.State, l.SyncInterval = StateSynced, 10*time.Millisecond }),
 		"local fleet":   topologyStream(100*time.Second, Store{}, func(l *Limit) {}),
@@ -167,6 +168,9 @@ func TestNoAllocationPerEventInSteadyState(t *testing.T) {
 		}
 		if (name == "kernel" || name == "local fleet" || name == "synced") && (!s.lanes[0].kern.fits || s.lanes[0].quick == nil) {
 			t.Fatalf("%s: the lane does not fit the kernel", name)
+		}
+		if f := s.lanes[0].fleet; name == "shared store" && (!f.same.exact || f.storeQuick == nil) {
+			t.Fatalf("%s: the store's twin or verdict-alone path is not taken", name)
 		}
 		s.RunUntil(10 * time.Second)
 		at := 10 * time.Second

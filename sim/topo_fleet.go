@@ -32,18 +32,21 @@ type fleet struct {
 		cached   bool // deciding on the replica's refusal cache, no call made
 		probe    bool // deciding a health probe, not a client's attempt
 	}
-	limits    []placed
-	shared    bool             // some limit calls the store on every decision
-	calls     []storeCall      // per request slot: its store call in progress
-	replicaOf []int32          // per request slot: the replica deciding its attempt
-	fleetPeak []window.Tracker // per limit: across the fleet
-	repPeak   []window.Tracker // per limit: key × replica
-	arrived   []window.Tracker // per limit: across the fleet, as admissions reached the backend
-	exact     []exactLimit     // per limit: one exact limiter deciding the same attempts
-	same      samePeaks        // which of those windows count another's admissions, and are not kept
-	latency   window.Histogram
-	result    TopologyResult
-	health    *health // nil without a health check
+	limits []placed
+	shared bool // some limit calls the store on every decision
+	// storeQuick is the one shared limit whose verdict alone decides an
+	// admission at the store, or nil (topo_store_quick.go).
+	storeQuick *sharedLimit
+	calls      []storeCall      // per request slot: its store call in progress
+	replicaOf  []int32          // per request slot: the replica deciding its attempt
+	fleetPeak  []window.Tracker // per limit: across the fleet
+	repPeak    []window.Tracker // per limit: key × replica
+	arrived    []window.Tracker // per limit: across the fleet, as admissions reached the backend
+	exact      []exactLimit     // per limit: one exact limiter deciding the same attempts
+	same       samePeaks        // which of those windows count another's admissions, and are not kept
+	latency    window.Histogram
+	result     TopologyResult
+	health     *health // nil without a health check
 	// stretch is the store's stretch of failed calls (shardStretch each
 	// shard's, with several); failStretch counts the stretches so far (the
 	// phases they start: callOutcome).
@@ -126,10 +129,10 @@ func newFleet(l *lane, kind LaneKind) (*fleet, error) {
 		}
 		f.exact = append(f.exact, ex)
 	}
-	f.same = newSamePeaks(f)
 	f.buildShards()
 	f.store = newStore(f)
 	f.health = newHealth(f)
+	f.same = newSamePeaks(f)
 	return f, nil
 }
 

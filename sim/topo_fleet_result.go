@@ -72,7 +72,11 @@ func (f *fleet) topologyResult(cfg *Config) *TopologyResult {
 			lt.BusiestReplica = int(rep.BestKey()) / keys.len()
 		}
 		lt.Arrived = WindowPeak(arrived.Worst(func(id int32) string { return keys.name(id) }))
-		lt.Exact = WindowPeak(f.exact[i].peak.Worst(func(id int32) string { return keys.name(id) }))
+		exact := &f.exact[i].peak
+		if f.same.exact {
+			exact = fleet
+		}
+		lt.Exact = WindowPeak(exact.Worst(func(id int32) string { return keys.name(id) }))
 		lt.Overshoot = max(0, lt.Fleet.Count-lt.Exact.Count)
 		lt.Classes = append([]OutageClass(nil), lt.Classes...)
 		r.Limits = append(r.Limits, lt)
@@ -83,18 +87,40 @@ func (f *fleet) topologyResult(cfg *Config) *TopologyResult {
 // samePeaks says which windows of a fleet count exactly the admissions of
 // another, so that only that other is kept (Fleet, Replica and Arrived read
 // from it): with no shared limit an admission is counted when it reaches the
-// backend, so Arrived counts what Fleet does, and the first limit's Fleet
-// what the lane's peak does (metrics.admitted, same keys, instants, costs);
-// with one replica, Replica's keys are Fleet's.
+// backend, so Arrived counts what Fleet does; the first limit's Fleet counts
+// what the lane's peak does, with a store or without (same keys, instants and
+// costs: at the store's decision, countDecided and metrics.decidedAt, else as
+// it reaches the backend, admittedBy and metrics.admitted); with one replica,
+// Replica's keys are Fleet's. And the exact twin of a limit in a store that
+// never fails nor forgets (twinIsStore) decides as the store, so its window
+// is Fleet (exact: the twin is not asked).
 type samePeaks struct {
-	arrived, lane, replica bool
+	arrived, lane, replica, exact bool
 }
 
 func newSamePeaks(f *fleet) samePeaks {
 	if samePeaksOff {
 		return samePeaks{}
 	}
-	return samePeaks{arrived: !f.shared, lane: !f.shared, replica: f.most == 1}
+	return samePeaks{arrived: !f.shared, lane: true, replica: f.most == 1, exact: f.twinIsStore()}
+}
+
+// twinIsStore reports whether the exact twin of the fleet's one limit is fed
+// what the store's table is, in the same order, so that it decides as the
+// store does: one shared limit counting every client, never a shadow nor
+// pushed a rule, decided at the store on every attempt by an atomic check,
+// in a store that never fails (no outage, partition, timeout, queue limit or
+// change), forgets (no restart, no memory limit), nor is spared a call (no
+// breaker, refusal cache or lease), with no health probe.
+func (f *fleet) twinIsStore() bool {
+	l, st := f.lane, &f.topo.Store
+	if len(l.cfg.Limits) != 1 || l.cfg.Limits[0].State != StateShared || l.cfg.Limits[0].Shadow || l.pop.scoped ||
+		len(l.cfg.Rules) > 0 || f.health != nil || len(f.topo.Stores) > 0 {
+		return false
+	}
+	return !st.Racy && len(st.Outages) == 0 && len(st.Partitions) == 0 && st.Timeout == 0 && st.QueueLimit == 0 &&
+		len(st.Changes) == 0 && len(st.Restarts) == 0 && st.MaxMemory == 0 &&
+		st.Breaker.Failures == 0 && !st.RefusalCache && st.Lease == 0
 }
 
 // peaksOf is limit i's fleet, replica and arrival windows, as kept (samePeaks).

@@ -51,6 +51,9 @@ func (f *fleet) exactDecide(r int32, answer algorithms.Decision, quota int, refu
 
 // exactDecideFor is exactDecide for an attempt of client c and cost.
 func (f *fleet) exactDecideFor(c int32, cost int64, answer algorithms.Decision, quota int, refused bool) {
+	if f.same.exact {
+		return // the twin decides as the store (twinIsStore): its window is Fleet
+	}
 	l := f.lane
 	now := l.eng.Now()
 	allOrNothing := len(l.chain) > 1 && l.cfg.Chain == ChainAllOrNothing
@@ -107,9 +110,9 @@ func (f *fleet) countDecided(r int32, answer algorithms.Decision, refused bool) 
 	req := &l.reqs.all[r]
 	c := req.client
 	call := &f.calls[r]
-	call.counted = true
+	call.counted, call.peakCounted = true, true
 	if !l.pop.skips(0, c) {
-		l.m.decidedAt(l.pop.keyOf[0][c], now, req.cost, !refused, answer.Delay, call.back)
+		l.m.decidedAt(l.pop.keyOf[0][c], now, req.cost, !refused, answer.Delay)
 	}
 	if refused {
 		return
@@ -121,9 +124,21 @@ func (f *fleet) countDecided(r int32, answer algorithms.Decision, refused bool) 
 			continue
 		}
 		k := l.pop.keyOf[i][c]
-		l.m.later.add(&f.fleetPeak[i], k, now, at, req.cost)
+		if i > 0 || !f.same.lane {
+			l.m.later.add(&f.fleetPeak[i], k, now, at, req.cost)
+		}
 		if !f.same.replica {
 			l.m.later.add(&f.repPeak[i], rep*int32(l.pop.keys[i].len())+k, now, at, req.cost)
 		}
 	}
+}
+
+// takePeak reports whether the lane's peak counted request r's admission when
+// the store decided it, and forgets it: the admission reaching the backend
+// is then not counted again.
+func (f *fleet) takePeak(r int32) bool {
+	call := &f.calls[r]
+	counted := call.peakCounted
+	call.peakCounted = false
+	return counted
 }

@@ -243,6 +243,7 @@ type sharedLimit struct {
 	rule     laneRule
 	keys     int
 	store    stateTable
+	quick    admitter       // store, when it gives its verdict alone; else nil
 	copies   stateTable     // per request slot: the state a racy check read
 	readAt   []uint32       // per request slot: the rule epoch its copy was read in
 	epoch    uint32         // rule pushes so far: a copy read before one is not written back
@@ -262,10 +263,11 @@ type sharedLimit struct {
 
 func newSharedLimit(f *fleet, rule laneRule, lim Limit, p algorithms.Policy, keys, classes int) (*sharedLimit, error) {
 	sl := &sharedLimit{f: f, index: len(f.limits), rule: rule, keys: keys, mode: lim.OnStoreError}
-	var err error
-	if sl.store, err = newTable(rule, p, keys); err != nil {
+	t, err := newTable(rule, p, keys)
+	if err != nil {
 		return nil, err
 	}
+	sl.setStoreTable(t)
 	sl.copies = sl.store.like(0)
 	if f.topo.Store.RefusalCache {
 		sl.cache = make([]refusal, f.most*keys)
@@ -295,12 +297,7 @@ func (sl *sharedLimit) decide(key int32, now time.Duration, cost int64) algorith
 		return sl.fromCache(key, now, cost)
 	case ctx.racy:
 		slot := ctx.req
-		sl.copies.grow(int(slot) + 1)
-		for int(slot) >= len(sl.readAt) {
-			sl.readAt = append(sl.readAt, 0)
-		}
-		sl.readAt[slot] = sl.epoch
-		sl.copies.copyFrom(slot, sl.store, key)
+		sl.readCopy(key, slot)
 		d := sl.copies.decide(slot, now, cost)
 		if d.Admitted() {
 			sl.f.calls[slot].writes |= 1 << sl.index
@@ -379,7 +376,8 @@ func (sl *sharedLimit) setPolicy(p algorithms.Policy) {
 	}
 	t, err := newTable(sl.rule, p, sl.keys)
 	mustBuild(err)
-	sl.store, sl.epoch = t, sl.epoch+1
+	sl.setStoreTable(t)
+	sl.epoch++
 	sl.window = p.Window
 	sl.dropLeases(0, sl.f.most) // leases of the old policy's state go with it
 	sl.copies = t.like(sl.copiesLen())

@@ -16,6 +16,7 @@ type storeCall struct {
 	atRA        bool // the attempt came at the instant a Retry-After pointed to
 	failed      bool // the call failed, known only at the reply (a timeout): decide on each limit's fail mode then
 	counted     bool // the limit's view of the decision was counted when the store decided it
+	peakCounted bool // and the lane's peak has not yet skipped its admission (fleet.takePeak)
 	writes      uint64
 	write, back time.Duration
 	gen         uint32 // the breaker's generation it was sent in
@@ -156,7 +157,8 @@ func (f *fleet) begin(r int32, atRA bool) {
 		f.result.Waiting++ // answered after the run: nothing of it is decided
 		return
 	}
-	f.calls[r] = storeCall{atRA: atRA, write: later(now, a.write), back: later(now, a.roundTrip), gen: gen, outcome: a.outcome, latency: a.roundTrip}
+	call := &f.calls[r] // zero but for its outcome and latency, set above
+	call.atRA, call.write, call.back, call.gen = atRA, later(now, a.write), later(now, a.roundTrip), gen
 	f.schedule(later(now, a.reach), evStoreDecide, r)
 }
 
@@ -186,11 +188,21 @@ func (f *fleet) called(c int32, calls int64) {
 }
 
 // schedule schedules a store event of request r, unless the run ends first:
-// the attempt then waits on the store for ever (begin counts it).
+// the attempt then waits on the store for ever (begin counts it). With a
+// constant latency a store's events come in time order (a call reaches the
+// store half a trip after it is sent, and is back half a trip after that),
+// so they join the queue's line, not its heap, which then holds the clients
+// alone; an event out of order (a timeout, a drawn latency) takes the heap
+// there, in the same order.
 func (f *fleet) schedule(at time.Duration, kind eventKind, r int32) {
-	if at <= f.lane.end {
-		f.lane.eng.Schedule(at, kind, r, 0)
+	if at > f.lane.end {
+		return
 	}
+	if storeLineOff {
+		f.lane.eng.Schedule(at, kind, r, 0)
+		return
+	}
+	f.lane.eng.ScheduleInOrder(at, kind, r, 0)
 }
 
 // decideNow decides the chain at the lane's time and acts on it.
@@ -209,10 +221,9 @@ func (f *fleet) storeDecide(r int32) {
 	l := f.lane
 	f.setCtx(r)
 	f.ctx.racy = f.topo.Store.Racy
-	req := &l.reqs.all[r]
 	call := &f.calls[r]
 	call.writes = 0
-	answer, quota, refused := l.decideChain(req.client, l.eng.Now(), req.cost)
+	answer, quota, refused := f.decideAtStore(r, l.eng.Now())
 	call.answer, call.quota, call.refused, call.shadowed = answer, int32(quota), refused, int32(l.shadowed)
 	f.ctx.racy = false
 	f.exactDecide(r, answer, quota, refused)
@@ -238,7 +249,7 @@ func (f *fleet) storeWrite(r int32) {
 
 // storeReply is the store's answer (or the timeout) back at the replica.
 func (f *fleet) storeReply(r int32) {
-	call := f.calls[r]
+	call := &f.calls[r] // read before act, which may begin the next attempt of r
 	f.setCtx(r)
 	if f.topo.Store.Breaker.Failures > 0 {
 		f.outcome(f.breakerOf(r), call.gen, call.failed, f.lane.eng.Now())

@@ -53,6 +53,12 @@ var (
 	// samePeaksOff keeps every window of a fleet, even one that counts
 	// exactly another's admissions (topo_fleet_result.go, samePeaks).
 	samePeaksOff bool
+	// storeLineOff schedules a store call's events in the queue's heap,
+	// never in its time-ordered line (topo_store.go, fleet.schedule).
+	storeLineOff bool
+	// storeQuickOff has a store call decide by the chain's Decision, never
+	// by its shared limit's verdict alone (topo_store_quick.go).
+	storeQuickOff bool
 	// warmAlways warms the state an arrival goes on to touch (fast_direct.go,
 	// warm and warmAhead) however small the world: what it reads must change
 	// nothing.
@@ -83,6 +89,8 @@ var fastPathSwitches = []fastPathSwitch{
 	{"fleet_kernel_off", &fleetKernelOff},
 	{"twin_verdict_off", &twinVerdictOff},
 	{"same_peaks_off", &samePeaksOff},
+	{"store_line_off", &storeLineOff},
+	{"store_quick_off", &storeQuickOff},
 	{"warm_always", &warmAlways},
 }
 
