@@ -57,6 +57,9 @@ var (
 	// warm and warmAhead) however small the world: what it reads must change
 	// nothing.
 	warmAlways bool
+	// countedFairOff splits the fair shares through the parties' order,
+	// never from the counts of their asks (measure_fairsplit.go).
+	countedFairOff bool
 )
 
 // fastPathSwitch is one switch of a fast path: its name, for test names and
@@ -84,6 +87,7 @@ var fastPathSwitches = []fastPathSwitch{
 	{"twin_verdict_off", &twinVerdictOff},
 	{"same_peaks_off", &samePeaksOff},
 	{"warm_always", &warmAlways},
+	{"counted_fair_off", &countedFairOff},
 }
 
 // laneFast is what fast paths a rate-limiter lane's algorithm takes, as its
