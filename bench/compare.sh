@@ -13,7 +13,8 @@
 # attempt against the model's per request (the plain path), the same binary:
 # bench/ten-million-clients.yaml is the model's 10 M requests from 10 M clients,
 # bench/retry-storm-20k.yaml and bench/retry-storm-2m.yaml retry-storm-full-jitter
-# scaled to 20 k and 2 M clients (clients, limit and backend alike).
+# scaled to 20 k and 2 M clients (clients, limit and backend alike); with each
+# one's peak resident memory (MB, /usr/bin/time's %M).
 #
 # Then the topology rows: bench/topology.yaml is the model's traffic behind 8
 # replicas, run as it is (local state) and with --set for one replica, synced
@@ -82,9 +83,9 @@ fi
 
 [ "${SCALE:-1}" = 0 ] && exit 0
 for row in ten-million-clients retry-storm-20k retry-storm-2m; do
-	/usr/bin/time -f '%U %S' -o "$tmp/$row.time" "$tmp/rlsim" run "bench/$row.yaml" --format json >"$tmp/$row.json"
-	echo "$row $(attempts "$tmp/$row.json") $(cpu "$tmp/$row.time")"
+	/usr/bin/time -f '%U %S %M' -o "$tmp/$row.time" "$tmp/rlsim" run "bench/$row.yaml" --format json >"$tmp/$row.json"
+	echo "$row $(attempts "$tmp/$row.json") $(cpu "$tmp/$row.time") $(awk '{print $3}' "$tmp/$row.time")"
 done | awk -v model="$model_ns" '
-	BEGIN { printf "\n%-20s %12s %8s %14s %9s\n", "rlsim row", "attempts", "CPU s", "CPU ns/attempt", "vs model"
+	BEGIN { printf "\n%-20s %12s %8s %14s %9s %9s\n", "rlsim row", "attempts", "CPU s", "CPU ns/attempt", "vs model", "peak MB"
 		printf "%-20s %12s %8s %14.1f %8.2fx\n", "model (100 clients)", "", "", model, 1 }
-	{ ns = 1e9 * $3 / $2; printf "%-20s %12d %8.2f %14.1f %8.2fx\n", $1, $2, $3, ns, ns / model }'
+	{ ns = 1e9 * $3 / $2; printf "%-20s %12d %8.2f %14.1f %8.2fx %9.0f\n", $1, $2, $3, ns, ns / model, $4 / 1000 }'

@@ -107,6 +107,11 @@ func (j *jainSum) index() float64 {
 // met in full while they are below an even split of what is left. A party that
 // asked nothing is owed nothing.
 func maxMinFair[P interface{ ask() int64 }](parties []P, total int64) []float64 {
+	if len(parties) >= radixFrom && !countedFairOff {
+		if least, span := askSpan(parties); span < countedFairSpan {
+			return countedMaxMinFair(parties, total, least, span)
+		}
+	}
 	order := orderByAsk(parties)
 	fair := make([]float64, len(parties))
 	left := float64(total)

@@ -63,6 +63,9 @@ var (
 	// warm and warmAhead) however small the world: what it reads must change
 	// nothing.
 	warmAlways bool
+	// countedFairOff splits the fair shares through the parties' order,
+	// never from the counts of their asks (measure_fairsplit.go).
+	countedFairOff bool
 )
 
 // fastPathSwitch is one switch of a fast path: its name, for test names and
@@ -92,6 +95,7 @@ var fastPathSwitches = []fastPathSwitch{
 	{"store_line_off", &storeLineOff},
 	{"store_quick_off", &storeQuickOff},
 	{"warm_always", &warmAlways},
+	{"counted_fair_off", &countedFairOff},
 }
 
 // laneFast is what fast paths a rate-limiter lane's algorithm takes, as its

@@ -13,10 +13,22 @@ import "unsafe"
 func ownLines[T any](n int) []T {
 	size := int(unsafe.Sizeof(*new(T)))
 	if size == 0 || n*size > minLineAligned {
-		return make([]T, n)
+		lines := make([]T, n)
+		if n*size >= hugeArray && adviseHugePages != nil {
+			adviseHugePages(unsafe.Pointer(unsafe.SliceData(lines)), uintptr(n*size))
+		}
+		return lines
 	}
 	return make([]T, n, (minLineAligned+size)/size)
 }
+
+// hugeArray is the size from which an array is worth huge pages: several of
+// them, where a random read per event would miss the TLB.
+const hugeArray = 8 << 20
+
+// adviseHugePages, where the system has them, asks for huge pages under the n
+// bytes at p (sim/world_hugepages_linux.go); nil elsewhere.
+var adviseHugePages func(p unsafe.Pointer, n uintptr)
 
 // minLineAligned is the size above which every Go size class is a multiple of 64.
 const minLineAligned = 480
