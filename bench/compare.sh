@@ -24,6 +24,10 @@
 # attempt against the model's (the plain path, the same traffic, the same
 # binary). TOPOLOGY=0 leaves them out.
 #
+# Then the sweep row: one sweep of many short runs with GOMAXPROCS=1 and =2,
+# the wall seconds of each and their ratio (the target is 1.8x; the output must
+# be the same byte for byte). SWEEP=0 leaves it out.
+#
 # Needs go, /usr/bin/time and python3 with SimPy (Debian: apt-get install python3-simpy3;
 # PYTHON names another interpreter).
 set -eu
@@ -79,6 +83,17 @@ if [ "${TOPOLOGY:-1}" != 0 ]; then
 		BEGIN { printf "\n%-20s %12s %8s %14s %9s\n", "topology row", "attempts", "CPU s", "CPU ns/attempt", "vs model"
 			printf "%-20s %12s %8s %14.1f %8.2fx\n", "model (no topology)", "", "", model, 1 }
 		{ ns = 1e9 * $3 / $2; printf "%-20s %12d %8.2f %14.1f %8.2fx\n", $1, $2, $3, ns, ns / model }'
+fi
+
+if [ "${SWEEP:-1}" != 0 ]; then
+	for p in 1 2; do
+		GOMAXPROCS=$p /usr/bin/time -f '%e %U %S' -o "$tmp/sweep$p.time" "$tmp/rlsim" sweep noisy-neighbour \
+			--vary 'limits[0].limit=10..60/10' --seeds 100 >"$tmp/sweep$p.out"
+	done
+	cmp -s "$tmp/sweep1.out" "$tmp/sweep2.out" || echo "sweep: GOMAXPROCS=1 and 2 print different output" >&2
+	printf '\n%-20s %8s %8s\n' "sweep row" "wall s" "CPU s"
+	for p in 1 2; do awk -v p="$p" '{printf "%-20s %8.2f %8.2f\n", "GOMAXPROCS=" p, $1, $2 + $3}' "$tmp/sweep$p.time"; done
+	awk 'NR == FNR { one = $1; next } { printf "%-20s %8.2fx\n", "1 core / 2 cores", ($1 > 0 ? one / $1 : 0) }' "$tmp/sweep1.time" "$tmp/sweep2.time"
 fi
 
 [ "${SCALE:-1}" = 0 ] && exit 0

@@ -8,7 +8,10 @@ import (
 
 // Histogram records durations in log-linear buckets: exact below 128ns, then 128
 // buckets per power of two, so a percentile is within 1% of the true value.
-// Memory is fixed (about 58 KB); recording allocates nothing.
+// Its buckets grow to the largest value recorded (at most about 58 KB), so a
+// histogram that records nothing, or only short durations, holds little: a run
+// builds several per lane, and a sweep thousands of runs. Recording allocates
+// only when a value passes every bucket held so far.
 type Histogram struct {
 	counts []int64
 	n      int64
@@ -18,9 +21,28 @@ type Histogram struct {
 
 const subBuckets = 128
 
-// NewHistogram is an empty histogram, its buckets allocated.
+// maxBuckets is the buckets of a histogram that recorded the largest duration.
+const maxBuckets = 58 * subBuckets
+
+// NewHistogram is an empty histogram, ready to record (IsZero is false); its
+// buckets are allocated as values need them.
 func NewHistogram() Histogram {
-	return Histogram{counts: make([]int64, 58*subBuckets)}
+	return Histogram{counts: make([]int64, 0)}
+}
+
+// bucket is v's bucket, grown into when h holds fewer.
+func (h *Histogram) bucket(v time.Duration) *int64 {
+	b := bucketOf(v)
+	if b >= len(h.counts) {
+		h.grow(b)
+	}
+	return &h.counts[b]
+}
+
+// grow makes room for bucket b, at least doubling what h holds.
+func (h *Histogram) grow(b int) {
+	n := min(max(b+1, 2*len(h.counts), subBuckets), maxBuckets)
+	h.counts = append(h.counts, make([]int64, n-len(h.counts))...)
 }
 
 func bucketOf(v time.Duration) int {
@@ -44,7 +66,7 @@ func bucketTop(i int) time.Duration {
 
 // Add records v (a negative v counts in the first bucket).
 func (h *Histogram) Add(v time.Duration) {
-	h.counts[bucketOf(v)]++
+	*h.bucket(v)++
 	h.n++
 	h.sum += v
 	h.max = max(h.max, v)
@@ -52,7 +74,7 @@ func (h *Histogram) Add(v time.Duration) {
 
 // AddN records v n times.
 func (h *Histogram) AddN(v time.Duration, n int64) {
-	h.counts[bucketOf(v)] += n
+	*h.bucket(v) += n
 	h.n += n
 	h.sum += v * time.Duration(n)
 	h.max = max(h.max, v)
