@@ -3,6 +3,7 @@ package sim
 import (
 	"context"
 	"math/rand/v2"
+	"slices"
 	"testing"
 	"time"
 
@@ -65,5 +66,39 @@ func TestStoreRoundTripsAddInRuns(t *testing.T) {
 	}
 	if fleets == 0 {
 		t.Fatal("no lane has a fleet")
+	}
+}
+
+// A result read mid-run (the playground's report) counts the pending run:
+// its store latency is what adding each round trip alone gives at that point.
+func TestStoreLatencyMidRunIsEachAlone(t *testing.T) {
+	cfg := sharedStoreWorld(0, shapeKernel)
+	midRun := func() []Percentiles {
+		s, err := New(cfg, Options{})
+		if err != nil {
+			t.Fatal(err)
+		}
+		var got []Percentiles
+		for _, at := range []time.Duration{cfg.Duration / 3, cfg.Duration / 2} {
+			s.RunUntil(at)
+			for _, lr := range s.Result().Lanes {
+				if lr.Topology != nil {
+					got = append(got, lr.Topology.StoreLatency)
+				}
+			}
+		}
+		return got
+	}
+	runs := midRun()
+	storeRunsOff = true
+	alone := midRun()
+	storeRunsOff = false
+	if !slices.ContainsFunc(runs, func(p Percentiles) bool { return p.Count > 0 }) {
+		t.Fatalf("no store latency mid-run: %+v", runs)
+	}
+	for i := range alone {
+		if runs[i] != alone[i] {
+			t.Errorf("lane %d mid-run: store latency %+v in runs, %+v added alone", i, runs[i], alone[i])
+		}
 	}
 }
