@@ -44,7 +44,7 @@ type fleet struct {
 	arrived    []window.Tracker // per limit: across the fleet, as admissions reached the backend
 	exact      []exactLimit     // per limit: one exact limiter deciding the same attempts
 	same       samePeaks        // which of those windows count another's admissions, and are not kept
-	latency    window.Histogram
+	latency    runHistogram     // the store's round trips
 	result     TopologyResult
 	health     *health // nil without a health check
 	// stretch is the store's stretch of failed calls (shardStretch each
@@ -85,7 +85,7 @@ const (
 func newFleet(l *lane, kind LaneKind) (*fleet, error) {
 	t := l.cfg.Topology
 	f := &fleet{topo: t, lane: l, count: t.Replicas[0].Count,
-		route: engine.NewStream(l.cfg.Seed, labelRouting), latency: window.NewHistogram()}
+		route: engine.NewStream(l.cfg.Seed, labelRouting), latency: newRunHistogram()}
 	for _, s := range t.Replicas {
 		f.most = max(f.most, s.Count)
 	}

@@ -104,7 +104,7 @@ func (ex *exactLimit) decide(k int32, now time.Duration, cost int64) algorithms.
 // of the attempt of request r the chain just decided: the lane's peak and
 // cross-check, the fleet's and the replica's peaks (at the release slot when
 // late). The answer acted on when it is back does not count them again.
-func (f *fleet) countDecided(r int32, answer algorithms.Decision, refused bool) {
+func (f *fleet) countDecided(r int32, delay time.Duration, refused bool) {
 	l := f.lane
 	now := l.eng.Now()
 	req := &l.reqs.all[r]
@@ -112,12 +112,12 @@ func (f *fleet) countDecided(r int32, answer algorithms.Decision, refused bool) 
 	call := &f.calls[r]
 	call.counted, call.peakCounted = true, true
 	if !l.pop.skips(0, c) {
-		l.m.decidedAt(l.pop.keyOf[0][c], now, req.cost, !refused, answer.Delay)
+		l.m.decidedAt(l.pop.keyOf[0][c], now, req.cost, !refused, delay)
 	}
 	if refused {
 		return
 	}
-	at := later(now, answer.Delay)
+	at := later(now, delay)
 	rep := f.replicaOf[r]
 	for i := range f.limits {
 		if l.pop.skips(i, c) {

@@ -223,11 +223,13 @@ func (f *fleet) storeDecide(r int32) {
 	f.ctx.racy = f.topo.Store.Racy
 	call := &f.calls[r]
 	call.writes = 0
-	answer, quota, refused := f.decideAtStore(r, l.eng.Now())
-	call.answer, call.quota, call.refused, call.shadowed = answer, int32(quota), refused, int32(l.shadowed)
+	f.decideAtStore(call, r, l.eng.Now())
+	call.shadowed = int32(l.shadowed)
 	f.ctx.racy = false
-	f.exactDecide(r, answer, quota, refused)
-	f.countDecided(r, answer, refused)
+	if !f.same.exact {
+		f.exactDecide(r, call.answer, int(call.quota), call.refused)
+	}
+	f.countDecided(r, call.answer.Delay, call.refused)
 	if f.topo.Store.Racy {
 		f.schedule(call.write, evStoreWrite, r)
 		return

@@ -27,18 +27,21 @@ func (f *fleet) setStoreQuick() {
 }
 
 // decideAtStore is decideChain for the call of request r reaching the store
-// at now: the store's verdict alone when it admits at once.
-func (f *fleet) decideAtStore(r int32, now time.Duration) (answer algorithms.Decision, quota int, refused bool) {
+// at now, its answer, quota and verdict written in the call: the store's
+// verdict alone when it admits at once.
+func (f *fleet) decideAtStore(call *storeCall, r int32, now time.Duration) {
 	l := f.lane
 	req := &l.reqs.all[r]
 	if sl := f.storeQuick; sl != nil && sl.admitAt(l.pop.keyOf[0][req.client], now, req.cost) {
 		l.shadowed = -1
+		call.answer, call.quota, call.refused = algorithms.Decision{}, 0, false
 		if l.cfg.Limits[0].NoHeaders {
-			return algorithms.Decision{}, -1, false
+			call.quota = -1
 		}
-		return algorithms.Decision{}, 0, false
+		return
 	}
-	return l.decideChain(req.client, now, req.cost)
+	answer, quota, refused := l.decideChain(req.client, now, req.cost)
+	call.answer, call.quota, call.refused = answer, int32(quota), refused
 }
 
 // admitAt is decide's verdict alone, for an answered store call: true with

@@ -59,6 +59,10 @@ var (
 	// storeQuickOff has a store call decide by the chain's Decision, never
 	// by its shared limit's verdict alone (topo_store_quick.go).
 	storeQuickOff bool
+	// storeRunsOff adds each store round trip to the fleet's latency
+	// histogram on its own, never a run of equal ones at once
+	// (topo_store_runs.go, runHistogram).
+	storeRunsOff bool
 	// warmAlways warms the state an arrival goes on to touch (fast_direct.go,
 	// warm and warmAhead) however small the world: what it reads must change
 	// nothing.
@@ -94,6 +98,7 @@ var fastPathSwitches = []fastPathSwitch{
 	{"same_peaks_off", &samePeaksOff},
 	{"store_line_off", &storeLineOff},
 	{"store_quick_off", &storeQuickOff},
+	{"store_runs_off", &storeRunsOff},
 	{"warm_always", &warmAlways},
 	{"counted_fair_off", &countedFairOff},
 }
