@@ -46,16 +46,10 @@ func (f *fleet) kernelDecided(c, key int32, now time.Duration, cost int64, admit
 	l := f.lane
 	// exactDecideFor for a chain of one limit counting every client, no shadow.
 	ex := &f.exact[0]
-	switch {
-	case l.policies[0] != ex.policy:
+	if l.policies[0] != ex.policy {
 		f.exactDecideFor(c, cost, algorithms.Decision{}, 0, !admitted)
-	case ex.quick != nil && ex.quick.admit(key, now, cost):
-		l.m.later.catchUp(now)
-		ex.peak.Add(key, now, cost)
-	default:
-		if d := ex.table.decide(key, now, cost); d.Verdict != algorithms.Refuse {
-			l.m.later.add(&ex.peak, key, now, later(now, d.Delay), cost)
-		}
+	} else {
+		ex.kernelDecide(l, key, now, cost)
 	}
 	if !admitted {
 		return
@@ -67,6 +61,63 @@ func (f *fleet) kernelDecided(c, key int32, now time.Duration, cost int64, admit
 		l.m.later.catchUp(now)
 		f.repPeak[0].Add(f.ctx.replica*int32(l.pop.keys[0].len())+key, now, cost)
 	}
+}
+
+// kernelDecide is the twin's decision on the kernel's attempt (key, cost) at
+// now, its admission counted in its window: by its verdict and refusal in one
+// computation where its algorithm gives them (algorithms.Answerer; a refusal
+// changes what Decide's would and builds no Decision), else by its verdict
+// alone, else by Decide.
+func (ex *exactLimit) kernelDecide(l *lane, key int32, now time.Duration, cost int64) {
+	if ex.answer != nil {
+		admitted, refused := ex.answer.verdict(key, now, cost)
+		if admitted {
+			l.m.later.catchUp(now)
+			ex.peak.Add(key, now, cost)
+		}
+		if admitted || refused {
+			return
+		}
+	} else if ex.quick != nil && ex.quick.admit(key, now, cost) {
+		l.m.later.catchUp(now)
+		ex.peak.Add(key, now, cost)
+		return
+	}
+	if d := ex.table.decide(key, now, cost); d.Verdict != algorithms.Refuse {
+		l.m.later.add(&ex.peak, key, now, later(now, d.Delay), cost)
+	}
+}
+
+// twinAnswer is a table's verdict and refusal in one computation
+// (algorithms.Answerer): admitted or refused as Decide would, the state left
+// as Decide leaves it; neither, with nothing changed, where Decide must answer.
+type twinAnswer interface {
+	verdict(key int32, now time.Duration, cost int64) (admitted, refused bool)
+}
+
+// answerTable is a table that may give a twinAnswer.
+type answerTable interface {
+	answerer() twinAnswer
+}
+
+// answerer is d's twinAnswer, or nil when its algorithm is no Answerer.
+func (d *dense[S]) answerer() twinAnswer {
+	a, ok := d.alg.(algorithms.Answerer[S])
+	if !ok {
+		return nil
+	}
+	return denseAnswer[S]{d, a}
+}
+
+// denseAnswer is a dense table's twinAnswer.
+type denseAnswer[S any] struct {
+	d   *dense[S]
+	ans algorithms.Answerer[S]
+}
+
+func (a denseAnswer[S]) verdict(key int32, now time.Duration, cost int64) (admitted, refused bool) {
+	_, admitted, refused = a.ans.Answer(&a.d.states[key], now, cost)
+	return admitted, refused
 }
 
 // admits reports whether the limit may take the kernel's verdict-alone path:

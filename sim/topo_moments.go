@@ -25,7 +25,8 @@ type exactLimit struct {
 	keys   int
 	policy algorithms.Policy
 	table  stateTable
-	quick  admitter // table, when it gives its verdict alone (and twinVerdictOff is not set); else nil
+	quick  admitter   // table, when it gives its verdict alone (and twinVerdictOff is not set); else nil
+	answer twinAnswer // table's verdict and refusal, for the kernel (twinAnswerOff and twinVerdictOff not set); else nil
 	peak   window.Tracker
 }
 
@@ -34,6 +35,9 @@ func newExactLimit(rule laneRule, p algorithms.Policy, keys int) (exactLimit, er
 	ex := exactLimit{rule: rule, keys: keys, policy: p, table: t, peak: window.NewUntimed(p.Window, p.Limit, keys)}
 	if q, ok := t.(admitter); ok && q.admits() && !twinVerdictOff {
 		ex.quick = q
+		if a, ok := t.(answerTable); ok && !twinAnswerOff {
+			ex.answer = a.answerer()
+		}
 	}
 	return ex, err
 }

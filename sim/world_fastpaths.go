@@ -50,6 +50,10 @@ var (
 	// twinVerdictOff has a topology's exact twins decide by Decide, never by
 	// their verdict alone (topo_moments.go, exactLimit.decide).
 	twinVerdictOff bool
+	// twinAnswerOff has a kernel fleet's exact twin decide a refusal again by
+	// Decide after its verdict alone, never by its verdict and refusal in one
+	// computation (topo_kernel.go, exactLimit.kernelDecide).
+	twinAnswerOff bool
 	// samePeaksOff keeps every window of a fleet, even one that counts
 	// exactly another's admissions (topo_fleet_result.go, samePeaks).
 	samePeaksOff bool
@@ -95,6 +99,7 @@ var fastPathSwitches = []fastPathSwitch{
 	{"one_limiter_off", &oneLimiterOff},
 	{"fleet_kernel_off", &fleetKernelOff},
 	{"twin_verdict_off", &twinVerdictOff},
+	{"twin_answer_off", &twinAnswerOff},
 	{"same_peaks_off", &samePeaksOff},
 	{"store_line_off", &storeLineOff},
 	{"store_quick_off", &storeQuickOff},
