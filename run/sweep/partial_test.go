@@ -237,6 +237,7 @@ func TestMergeChecksWhatAPartialHolds(t *testing.T) {
 		{"a point past the grid", func(m map[string]any) { point(m, 1)["index"] = 6 }, "points[1]: index 6, outside the sweep's 4 points"},
 		{"a point missing", func(m map[string]any) { m["points"] = m["points"].([]any)[:1] }, "points: 1, but shard 0/2 of 4 points holds 2"},
 		{"the point count edited", func(m map[string]any) { m["point_count"] = 5 }, "point_count: 5, but the varies make 4 points"},
+		{"the point count edited down", func(m map[string]any) { m["point_count"] = 3 }, "point_count: 3, but the varies make 4 points"},
 		{"a vary without values", func(m map[string]any) { m["vary"].([]any)[1].(map[string]any)["Values"] = []any{} },
 			"vary: --vary limits[0].burst: no values"},
 		{"the seeds edited", func(m map[string]any) { m["seeds"] = -5 }, "seeds: want 1 to 1000, got -5"},
