@@ -90,6 +90,18 @@ func currentVersion() buildVersion {
 	if !ok {
 		return v
 	}
+	v = stamped(v, bi)
+	if v.Commit == "" && builtByGoRun() {
+		if _, file, _, ok := runtime.Caller(0); ok {
+			v.Commit, v.Date, v.Modified = checkout(filepath.Dir(file))
+		}
+	}
+	return v
+}
+
+// stamped is v with what bi says: the Go release, the module version and the
+// VCS stamp go build writes (revision, time, modified when "true").
+func stamped(v buildVersion, bi *debug.BuildInfo) buildVersion {
 	v.Go = bi.GoVersion
 	if bi.Main.Version != "" {
 		v.Version = bi.Main.Version
@@ -102,11 +114,6 @@ func currentVersion() buildVersion {
 			v.Date = s.Value
 		case "vcs.modified":
 			v.Modified = s.Value == "true"
-		}
-	}
-	if v.Commit == "" && builtByGoRun() {
-		if _, file, _, ok := runtime.Caller(0); ok {
-			v.Commit, v.Date, v.Modified = checkout(filepath.Dir(file))
 		}
 	}
 	return v
