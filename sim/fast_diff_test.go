@@ -649,7 +649,7 @@ type switchSet struct {
 // storeSwitches are the switches whose fast paths only a store call takes:
 // flipped alone, they are run only in worlds with a shared limit
 // (callsAStore), the others' runs being the fastest setting's.
-var storeSwitches = map[string]bool{"store_line_off": true, "store_quick_off": true, "store_runs_off": true}
+var storeSwitches = map[string]bool{"store_line_off": true, "store_quick_off": true, "store_runs_off": true, "store_kernel_off": true}
 
 // callsAStore reports whether some lane of cfg may call a store on an
 // attempt: a topology and a limit shared in it, or so placed by a variant.

@@ -37,6 +37,11 @@ type kernel struct {
 	// record, when set, receives every request the kernel handles, for
 	// lanes that follow this one (fast_follow.go).
 	record *requestBlock
+	// store is true when the lane's one limit is shared in a store whose
+	// calls the kernel makes (topo_store_kernel.go); fused counts the calls
+	// whose decision and answer it carried out at once (for the tests' reach).
+	store bool
+	fused int64
 }
 
 // kernelClass is what the kernel keeps for one class (client group g): its
@@ -93,6 +98,7 @@ func (l *lane) setKernel() {
 		l.kern.classes[g] = kernelClass{g: int32(g), cost: grp.Cost}
 	}
 	l.kern.batched = l.batchable()
+	l.kern.store = l.fleet != nil && l.fleet.shared
 }
 
 // batchable reports whether the kernel may hand the lane's cross-check its
@@ -116,6 +122,13 @@ type kernelRun struct {
 	// batch holds, in a batched lane, the decisions the cross-check has not
 	// seen yet (flushChecks).
 	batch window.Batch
+	// For a lane whose limit is in a store (topo_store_kernel.go): stop is
+	// the latest instant the kernel handles; next the earliest event pending
+	// but the request handled (its client's or group's next arrival
+	// included); room the events the budget leaves after that request; took
+	// the events handled with it (its call's decision and answer).
+	stop, next time.Duration
+	room, took int
 }
 
 // b2i is 1 for true, 0 for false, without a branch.
@@ -150,12 +163,12 @@ type kernelPoint struct {
 // attempt, admit and succeed (or refuse and giveUp) would do, in line: in Go a
 // call spills every live register, and the calls were much of the cost.
 func (l *lane) runKernel(t time.Duration, budget int) (processed int) {
-	if l.quick == nil || l.trace != nil {
+	if l.quick == nil && !l.kern.store || l.trace != nil {
 		return 0
 	}
 	e, pop := &l.eng, l.pop
 	stop := min(t, l.ruleAt-1)
-	run := kernelRun{verdicts: l.m.verdicts, record: l.kern.record}
+	run := kernelRun{verdicts: l.m.verdicts, record: l.kern.record, stop: stop}
 	// The arrival source is the lane's own event heap: the earliest event,
 	// while it is a new request, and after it the next arrival of its client
 	// or superposed group. A source shared by lanes would hand out the same
@@ -189,6 +202,9 @@ func (l *lane) runKernel(t time.Duration, budget int) (processed int) {
 		if run.record != nil {
 			run.record.add(now, c, g)
 		}
+		if l.kern.store {
+			run.next, run.room = l.pendingAfter(now, at, ok, runNext), budget-processed-1
+		}
 		l.kernelRequest(&run, c, &l.kern.classes[g], now)
 
 		// The next arrival replaces the handled event, still the earliest:
@@ -201,7 +217,8 @@ func (l *lane) runKernel(t time.Duration, budget int) (processed int) {
 		default:
 			e.DropTop()
 		}
-		processed++
+		processed += 1 + run.took
+		run.took = 0
 	}
 	if processed > 0 {
 		l.flushKernel(&run)
@@ -224,7 +241,8 @@ func (l *lane) runSuperposed(run *kernelRun, top event, stop time.Duration, budg
 	draw := newSuperposedDraw(&grp.Arrivals[0], grp.Count, l.cfg.Duration, &l.means[g])
 	// An arrival after last waits in the heap: the next event comes first
 	// (ties too: it was scheduled before), or the stop.
-	last := min(e.NextAfterTop()-1, stop)
+	other := e.NextAfterTop()
+	last := min(other-1, stop)
 	for now := top.At; ; {
 		e.AdvanceTo(now)
 		c := top.A + st.pick(grp.Count) // drawn before the gap, as arrival does
@@ -237,9 +255,16 @@ func (l *lane) runSuperposed(run *kernelRun, top event, stop time.Duration, budg
 		if record != nil {
 			record.add(now, c, g)
 		}
+		if l.kern.store {
+			run.next, run.room = other, budget-processed-1
+			if ok {
+				run.next = min(other, at)
+			}
+		}
 		seq := e.Seq()
 		l.kernelRequest(run, c, cls, now)
-		processed++
+		processed += 1 + run.took
+		run.took = 0
 		if !ok {
 			e.DropTop()
 			return processed
@@ -270,6 +295,10 @@ func (l *lane) kernelRequest(run *kernelRun, c int32, cls *kernelClass, now time
 		l.nextPoint(run, now)
 	}
 	run.point.started++
+	if l.kern.store {
+		l.kernelStore(run, c, cls, now)
+		return
+	}
 
 	// The decision: Admit on the limit's direct path where it has one,
 	// and once the first refusal's headers are kept, its refusal too. A
@@ -302,7 +331,28 @@ func (l *lane) kernelRequest(run *kernelRun, c int32, cls *kernelClass, now time
 		f.kernelDecided(c, key, now, cost, admitted)
 	}
 
-	// The cross-check (metrics.slidingLogCheck), and an admission added.
+	l.kernelCheck(run, key, now, cost, admitted)
+	l.kernelAnswered(run, c, cls, now, retryAfter, admitted)
+}
+
+// pendingAfter is, for the request at the top of the heap handled at now,
+// the earliest event pending beside it: the heap's and the line's others,
+// and the next arrival of its client (at, when ok) or, of a one-shot run,
+// its next client (at now, runNext).
+func (l *lane) pendingAfter(now, at time.Duration, ok, runNext bool) time.Duration {
+	next := l.eng.NextAfterTop()
+	switch {
+	case runNext:
+		next = now
+	case ok:
+		next = min(next, at)
+	}
+	return next
+}
+
+// kernelCheck is the cross-check (metrics.slidingLogCheck) of the kernel's
+// decision on an attempt of key and cost at now, and its admission added.
+func (l *lane) kernelCheck(run *kernelRun, key int32, now time.Duration, cost int64, admitted bool) {
 	switch {
 	case run.given != nil:
 		if admitted {
@@ -318,18 +368,25 @@ func (l *lane) kernelRequest(run *kernelRun, c int32, cls *kernelClass, now time
 	default:
 		run.crossChecked(l.m.peak.Verdict(key, now, cost, admitted), admitted)
 	}
-	// Admitted (and succeeded), or refused (and given up), counted with no
-	// branch on a verdict that may be as often one as the other; the verdict
-	// folded is foldAdmit or foldRefuse.
+}
+
+// kernelAnswered counts the answer to the kernel's request of client c of
+// class cls, given at at: admitted (and succeeded), or refused with
+// retryAfter (and given up), with no branch on a verdict that may be as
+// often one as the other; the verdict folded is foldAdmit or foldRefuse.
+func (l *lane) kernelAnswered(run *kernelRun, c int32, cls *kernelClass, at, retryAfter time.Duration, admitted bool) {
 	a := int64(b2i(admitted))
 	l.m.retryAfterGiven(retryAfter) // none when admitted
-	run.verdicts = foldVerdict(run.verdicts, now, cls.g, uint64(foldRefuse-a))
-	cs.succeeded += int32(a)
+	run.verdicts = foldVerdict(run.verdicts, at, cls.g, uint64(foldRefuse-a))
+	l.clients[c].succeeded += int32(a)
 	cls.admitted += a
 	cls.refused += 1 - a
+	if at >= run.point.end { // an answer from the store may come in a later bucket
+		l.nextPoint(run, at)
+	}
 	run.point.admitted += a
 	run.point.refused += 1 - a
-	run.lastDone = now
+	run.lastDone = at
 }
 
 // flushChecks hands the decisions of run's batch to the cross-check.
@@ -421,7 +478,7 @@ func (l *lane) kernelLate(run *kernelRun, c int32, cost int64, delay time.Durati
 // flushPoint adds what the kernel counted in its series bucket to the series.
 func (l *lane) flushPoint(run *kernelRun) {
 	pt := &run.point
-	if pt.started == 0 {
+	if pt.started == 0 && pt.admitted == 0 && pt.refused == 0 {
 		return
 	}
 	p := l.m.point(pt.at)
@@ -443,7 +500,7 @@ func (l *lane) flushKernel(run *kernelRun) {
 		cls, cl := &l.kern.classes[g], &m.classes[g]
 		cls.addTo(&cl.Unique, &cl.Attempts, &cl.Admitted, &cl.Succeeded, &cl.Refused, &cl.GaveUp)
 		m.classRefusedBy[int(g)*len(m.refusedBy)] += cls.refused // the kernel runs a chain of one limit
-		if cls.admitted > 0 {
+		if cls.admitted > 0 && !l.kern.store {                   // a store's answers add their own (kernelStore)
 			m.timesToSuccess(g).AddN(0, cls.admitted) // each succeeded at its first attempt
 		}
 		total.started += cls.started

@@ -216,6 +216,19 @@ func TestKernelTakesTheFittingLanes(t *testing.T) {
 		"a shared store": {func(c *Config) {
 			c.Topology = &Topology{Replicas: []ReplicaStep{{Count: 2}}}
 			c.Limits[0].State = StateShared
+		}, true},
+		"a racy shared store": {func(c *Config) {
+			c.Topology = &Topology{Replicas: []ReplicaStep{{Count: 2}}, Store: Store{Racy: true}}
+			c.Limits[0].State = StateShared
+		}, false},
+		"a shared store that fails": {func(c *Config) {
+			c.Topology = &Topology{Replicas: []ReplicaStep{{Count: 2}}, Store: Store{Outages: []Outage{{From: time.Second, To: 2 * time.Second}}}}
+			c.Limits[0].State = StateShared
+		}, false},
+		"a shared store read by pacing clients": {func(c *Config) {
+			c.Topology = &Topology{Replicas: []ReplicaStep{{Count: 2}}}
+			c.Limits[0].State = StateShared
+			c.Clients[0].Pace = true
 		}, false},
 		"a health-checked fleet": {func(c *Config) {
 			c.Topology = &Topology{Replicas: []ReplicaStep{{Count: 2}}, Health: &HealthCheck{Interval: time.Second}}

@@ -17,10 +17,10 @@ import (
 // handles, as it handles every event but an arrival.
 
 // fitsKernel reports whether fleet f lets its lane take the kernel: no shared
-// limit, no health check, and limits whose algorithms never delay (the kernel
+// limit but in a store the kernel calls (fitsStoreKernel), no health check, and limits whose algorithms never delay (the kernel
 // hands a delay to the general path, which would route it again).
 func (f *fleet) fitsKernel() bool {
-	if fleetKernelOff || f.shared || f.health != nil {
+	if fleetKernelOff || f.shared && !f.fitsStoreKernel() || f.health != nil {
 		return false
 	}
 	for i := range f.limits {

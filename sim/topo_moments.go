@@ -118,21 +118,27 @@ func (f *fleet) countDecided(r int32, delay time.Duration, refused bool) {
 	if !l.pop.skips(0, c) {
 		l.m.decidedAt(l.pop.keyOf[0][c], now, req.cost, !refused, delay)
 	}
-	if refused {
-		return
+	if !refused {
+		f.decidedIn(c, f.replicaOf[r], now, delay, req.cost)
 	}
+}
+
+// decidedIn counts, at the store's decision instant now, an admission of
+// client c's attempt of cost through replica rep, released delay later, in
+// the fleet's and the replica's peaks of every limit counting c.
+func (f *fleet) decidedIn(c, rep int32, now, delay time.Duration, cost int64) {
+	l := f.lane
 	at := later(now, delay)
-	rep := f.replicaOf[r]
 	for i := range f.limits {
 		if l.pop.skips(i, c) {
 			continue
 		}
 		k := l.pop.keyOf[i][c]
 		if i > 0 || !f.same.lane {
-			l.m.later.add(&f.fleetPeak[i], k, now, at, req.cost)
+			l.m.later.add(&f.fleetPeak[i], k, now, at, cost)
 		}
 		if !f.same.replica {
-			l.m.later.add(&f.repPeak[i], rep*int32(l.pop.keys[i].len())+k, now, at, req.cost)
+			l.m.later.add(&f.repPeak[i], rep*int32(l.pop.keys[i].len())+k, now, at, cost)
 		}
 	}
 }

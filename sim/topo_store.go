@@ -127,10 +127,26 @@ func (f *fleet) begin(r int32, atRA bool) {
 		gen = b.gen
 	}
 	a := f.store.call(now, f.replicaOf[r], c, trips)
-	f.calls[r].outcome, f.calls[r].latency = a.outcome, a.roundTrip
+	f.answered(c, a)
+	f.sent(r, atRA, a, b, gen)
+}
+
+// answered counts the store's answer a to a call for client c's decision:
+// its round trips, its latency and its outcome (a phase it may start).
+func (f *fleet) answered(c int32, a storeAnswer) {
 	f.called(c, a.trips)
 	f.latency.Add(a.roundTrip)
 	f.callOutcome(a.failure, c)
+}
+
+// sent goes on with the attempt of request r, routed and its store call
+// answered (a), sent through breaker b (nil without one) of generation gen:
+// decided at once when the answer takes no time, else when the call reaches
+// the store, the lane acting on the answer (or the failure) when it is back.
+func (f *fleet) sent(r int32, atRA bool, a storeAnswer, b *breaker, gen uint32) {
+	l := f.lane
+	now := l.eng.Now()
+	f.calls[r].outcome, f.calls[r].latency = a.outcome, a.roundTrip
 	if a.roundTrip == 0 && b != nil {
 		f.outcome(b, gen, a.failure != storeAnswered, now)
 	}

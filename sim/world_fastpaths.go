@@ -63,6 +63,9 @@ var (
 	// storeQuickOff has a store call decide by the chain's Decision, never
 	// by its shared limit's verdict alone (topo_store_quick.go).
 	storeQuickOff bool
+	// storeKernelOff keeps every fleet with a shared limit off the kernel
+	// (topo_store_kernel.go): its store calls take the general loop's events.
+	storeKernelOff bool
 	// storeRunsOff adds each store round trip to the fleet's latency
 	// histogram on its own, never a run of equal ones at once
 	// (topo_store_runs.go, runHistogram).
@@ -103,6 +106,7 @@ var fastPathSwitches = []fastPathSwitch{
 	{"same_peaks_off", &samePeaksOff},
 	{"store_line_off", &storeLineOff},
 	{"store_quick_off", &storeQuickOff},
+	{"store_kernel_off", &storeKernelOff},
 	{"store_runs_off", &storeRunsOff},
 	{"warm_always", &warmAlways},
 	{"counted_fair_off", &countedFairOff},

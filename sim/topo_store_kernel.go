@@ -1,0 +1,100 @@
+package sim
+
+import (
+	"time"
+
+	"github.com/rlsim/rlsim/algorithms"
+)
+
+// A shared store on the kernel. A fleet whose one limit is shared in a store
+// the exact twin decides as (twinIsStore: an atomic check, a store that never
+// fails nor forgets, no breaker, cache, lease or health check) takes the
+// kernel (fast_kernel.go) when nobody reads more of an answer than its verdict
+// (answerUnread). Each attempt's call is made at its arrival, as begin makes
+// it; then, when the call's decision at the store and its answer at the
+// replica are the next two events the general loop would handle — the answer
+// is back before every other pending event (the client's or its group's next
+// arrival included), at or before where the kernel stops, and the event
+// budget holds both — the kernel decides the call at the store's instant and
+// acts on the answer at its return, in line, as storeDecide and storeReply
+// would: the three events at once, with no request slot and nothing
+// scheduled. Any other call (an answer after something else, or in no time)
+// is handed to the general path where begin would go on (fleet.sent).
+
+// fitsStoreKernel reports whether fleet f's store calls may be taken by the
+// kernel (see above); the rest of the kernel's world is kernelFits's.
+func (f *fleet) fitsStoreKernel() bool {
+	return !storeKernelOff && f.same.exact && f.lane.answerUnread()
+}
+
+// kernelStore is begin, storeDecide and storeReply for the kernel's request
+// of client c of class cls at now, its attempt counted: the call made, and
+// when its decision and answer come next (see above) both carried out here.
+func (l *lane) kernelStore(run *kernelRun, c int32, cls *kernelClass, now time.Duration) {
+	f := l.fleet
+	f.kernelRoute(c)
+	a := f.store.call(now, f.ctx.replica, c, 1) // atomic: one round trip
+	f.answered(c, a)
+	back := later(now, a.roundTrip)
+	if a.failure != storeAnswered || a.roundTrip == 0 || back > run.stop || back >= run.next || run.room < 2 {
+		l.kernelSent(run, c, cls, a)
+		return
+	}
+	key, cost := int32(0), cls.cost
+	if l.kern.keys != nil {
+		key = l.kern.keys[c]
+	}
+	// The decision at the store (storeDecide, countDecided): the limit's view.
+	decided := later(now, a.reach)
+	l.eng.AdvanceTo(decided)
+	d, admitted := l.storeVerdict(c, key, decided, cost)
+	l.kernelCheck(run, key, decided, cost, admitted)
+	var retryAfter time.Duration
+	if admitted {
+		f.decidedIn(c, f.ctx.replica, decided, 0, cost)
+	} else {
+		retryAfter = d.RetryAfter
+		l.m.refusalHeaders(0, &d, l.cfg.HeaderStyle, l.limits)
+	}
+	// The answer back at the replica (storeReply, act): what the backend saw.
+	l.eng.AdvanceTo(back)
+	if admitted {
+		f.admittedBy(c, f.ctx.replica, true, back, cost)
+		l.m.timesToSuccess(cls.g).Add(back - now)
+	}
+	l.kernelAnswered(run, c, cls, back, retryAfter, admitted)
+	run.took += 2
+	l.kern.fused++
+}
+
+// storeVerdict is decideAtStore for the kernel's attempt of client c (key of
+// the one limit, cost) reaching the store at now: the store's verdict alone
+// where it admits at once, else the chain's answer.
+func (l *lane) storeVerdict(c, key int32, now time.Duration, cost int64) (d algorithms.Decision, admitted bool) {
+	if sl := l.fleet.storeQuick; sl != nil && sl.admitAt(key, now, cost) {
+		l.shadowed = -1
+		return d, true
+	}
+	d, _, refused := l.decideChain(c, now, cost)
+	return d, !refused
+}
+
+// kernelSent hands the kernel's request of client c of class cls, its store
+// call made and answered (a), to the general path, as begin would go on
+// with it: a request slot routed to the replica the kernel picked.
+func (l *lane) kernelSent(run *kernelRun, c int32, cls *kernelClass, a storeAnswer) {
+	l.flushChecks(run) // the general path asks the cross-check itself
+	f := l.fleet
+	r := l.reqs.get()
+	l.reqs.all[r] = request{
+		client: c, attempt: 1, num: l.clients[c].requests, cost: cls.cost, raDue: -1, started: l.eng.Now(),
+		gen: l.reqs.all[r].gen,
+	}
+	f.slot(r)
+	f.calls[r] = storeCall{}
+	f.replicaOf[r] = f.ctx.replica
+	f.setCtx(r)
+	l.m.verdicts = run.verdicts
+	f.sent(r, false, a, nil, 0)
+	run.verdicts = l.m.verdicts
+}

@@ -1,0 +1,164 @@
+package sim
+
+import (
+	"context"
+	"encoding/json"
+	"fmt"
+	"testing"
+	"time"
+
+	"github.com/rlsim/rlsim/algorithms"
+)
+
+// storeKernelWorlds are worlds whose lanes take the store kernel
+// (topo_store_kernel.go), each with something the kernel must get right: a
+// constant latency (answers in the store's line), drawn latencies (answers
+// overtaking one another), bursts of arrivals at one instant, an autoscaler,
+// per-user keys, costs above one, calls overtaking later arrivals, and a
+// real store with shards and a capacity (queueing at the store).
+func storeKernelWorlds() map[string]Config {
+	ms := time.Millisecond
+	base := func() Config {
+		return Config{
+			Seed: 7, Duration: 400 * ms, Drain: 50 * ms,
+			Lanes:  []LaneKind{LaneTokenBucket, LaneGCRA, LaneFixedWindow, LaneSlidingLog, LaneSlidingWindowCounter},
+			Limits: []Limit{{Key: KeyGlobal, State: StateShared, Policy: algorithms.Policy{Limit: 40, Window: 100 * ms, Burst: 5}}},
+			Clients: []ClientGroup{{Name: "c", Count: 20, Identity: Identity{User: "u"},
+				Arrivals: []Arrival{{Kind: ArrivalPoisson, Rate: Rate{Count: 1, Per: 10 * ms}}}}},
+			Topology: &Topology{Replicas: []ReplicaStep{{Count: 3}}, Store: Store{Latency: Service{Kind: ServiceConstant, Mean: 200 * time.Microsecond}}},
+		}
+	}
+	worlds := map[string]Config{}
+	add := func(name string, change func(*Config)) {
+		c := base()
+		change(&c)
+		worlds[name] = c
+	}
+	add("constant latency", func(*Config) {})
+	add("exponential latency", func(c *Config) { c.Topology.Store.Latency.Kind = ServiceExponential })
+	add("bursts", func(c *Config) {
+		c.Clients = append(c.Clients, ClientGroup{Name: "burst", Count: 30,
+			Arrivals: []Arrival{{Kind: ArrivalBurst, Count: 1, At: 100 * ms}}})
+	})
+	add("an autoscaler", func(c *Config) {
+		c.Topology.Replicas = []ReplicaStep{{Count: 2}, {At: 150 * ms, Count: 5}, {At: 300 * ms, Count: 1}}
+		c.Topology.Routing = RoutingRandom
+	})
+	add("per-user keys", func(c *Config) {
+		c.Limits[0].Key = KeyUser
+		c.Clients[0].Identity = Identity{}
+		c.Limits[0].Policy.Limit, c.Limits[0].Policy.Burst = 3, 1
+	})
+	add("costs", func(c *Config) {
+		c.Clients[0].Cost = 3
+		c.Clients = append(c.Clients, ClientGroup{Name: "cheap", Count: 5,
+			Arrivals: []Arrival{{Kind: ArrivalPoisson, Rate: Rate{Count: 1, Per: 5 * ms}}}})
+	})
+	add("calls overtaking arrivals", func(c *Config) {
+		c.Topology.Store.Latency = Service{Kind: ServiceExponential, Mean: 2 * ms}
+	})
+	add("headers kept", func(c *Config) {
+		c.Limits[0].Policy.Limit = 10
+		c.Clients[0].Arrivals[0].Rate.Per = 2 * ms
+	})
+	add("a real store: shards and a capacity", func(c *Config) {
+		c.Limits[0].Key = KeyUser
+		c.Clients[0].Identity = Identity{}
+		c.Topology.Store.Shards, c.Topology.Store.Capacity = 3, 3000
+	})
+	return worlds
+}
+
+// TestStoreKernelIsTheGeneralPath holds the store kernel to the general path
+// with the differential harness (every switch setting, traced and not), and
+// requires the worlds to reach it: lanes in it, and calls whose decision and
+// answer it carried out.
+func TestStoreKernelIsTheGeneralPath(t *testing.T) {
+	sets := diffSets()
+	lanes, fused := 0, int64(0)
+	for name, cfg := range storeKernelWorlds() {
+		out, err := checkFastPaths(cfg, sets)
+		if err != nil {
+			t.Fatalf("%s: %v", name, err)
+		}
+		if !out.valid {
+			t.Fatalf("%s: the world does not validate", name)
+		}
+		n, f := storeKernelReach(t, cfg)
+		if n == 0 || f == 0 {
+			t.Errorf("%s: %d lanes on the store kernel, %d calls fused: want some of each", name, n, f)
+		}
+		lanes, fused = lanes+n, fused+f
+	}
+	t.Logf("%d lanes on the store kernel, %d calls fused", lanes, fused)
+	if lanes < 40 || fused < 10_000 {
+		t.Errorf("%d lanes on the store kernel and %d calls fused, want at least 40 and 10,000", lanes, fused)
+	}
+}
+
+// storeKernelReach runs cfg to the end as rlsim runs it and counts its lanes
+// on the store kernel and the calls they fused.
+func storeKernelReach(t *testing.T, cfg Config) (lanes int, fused int64) {
+	t.Helper()
+	s, err := New(cfg, Options{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if _, err := s.RunToEnd(context.Background()); err != nil {
+		t.Fatal(err)
+	}
+	for _, l := range s.lanes {
+		if l.kern.fits && l.kern.store {
+			lanes++
+			fused += l.kern.fused
+		}
+	}
+	return lanes, fused
+}
+
+// TestStoreKernelStopsWhereTheGeneralPathDoes steps worlds with RunUntil (at
+// instants that fall between a call's decision and its answer, and 1ns
+// before an answer) and lane steps with small event budgets (1 to 7: a
+// call's three events cut at each place), with the store kernel and without:
+// every step sees the same events, snapshots and results.
+func TestStoreKernelStopsWhereTheGeneralPathDoes(t *testing.T) {
+	for name, cfg := range storeKernelWorlds() {
+		cfg.Lanes = cfg.Lanes[:2]
+		latency := cfg.Topology.Store.Latency.Mean
+		var steps []kernelStep
+		budget := 0
+		for at := time.Duration(0); at < cfg.Duration+cfg.Drain; at += 7*time.Millisecond + latency/2 {
+			budget = budget%7 + 1
+			steps = append(steps, kernelStep{at: at}, kernelStep{at: at + latency - 1, budget: budget})
+		}
+		run := func(off bool) (out []string) {
+			storeKernelOff = off
+			defer func() { storeKernelOff = false }()
+			s, err := New(cfg, Options{})
+			if err != nil {
+				t.Fatal(err)
+			}
+			for _, st := range steps {
+				saw, results := runStep(s, st)
+				out = append(out, fmt.Sprintf("%v: %s %s", st.at, saw, asJSON(t, results)))
+			}
+			return out
+		}
+		fast, slow := run(false), run(true)
+		for i := range fast {
+			if fast[i] != slow[i] {
+				t.Fatalf("%s, step %d: with the store kernel, then without:\n%s", name, i, firstDifference(fast[i], slow[i]))
+			}
+		}
+	}
+}
+
+// asJSON is v as JSON, what rlsim writes of it.
+func asJSON(t *testing.T, v any) string {
+	t.Helper()
+	b, err := json.Marshal(v)
+	if err != nil {
+		t.Fatal(err)
+	}
+	return string(b)
+}
