@@ -20,7 +20,7 @@ func storeKernelWorlds() map[string]Config {
 	ms := time.Millisecond
 	base := func() Config {
 		return Config{
-			Seed: 7, Duration: 400 * ms, Drain: 50 * ms,
+			Seed: 7, Duration: 400 * ms, Drain: 50 * ms, Bucket: 5 * ms,
 			Lanes:  []LaneKind{LaneTokenBucket, LaneGCRA, LaneFixedWindow, LaneSlidingLog, LaneSlidingWindowCounter},
 			Limits: []Limit{{Key: KeyGlobal, State: StateShared, Policy: algorithms.Policy{Limit: 40, Window: 100 * ms, Burst: 5}}},
 			Clients: []ClientGroup{{Name: "c", Count: 20, Identity: Identity{User: "u"},
@@ -37,8 +37,10 @@ func storeKernelWorlds() map[string]Config {
 	add("constant latency", func(*Config) {})
 	add("exponential latency", func(c *Config) { c.Topology.Store.Latency.Kind = ServiceExponential })
 	add("bursts", func(c *Config) {
+		// A burst with nothing else pending near it, answered in the next bucket.
+		c.Clients[0].Arrivals[0].Stop = 90 * ms
 		c.Clients = append(c.Clients, ClientGroup{Name: "burst", Count: 30,
-			Arrivals: []Arrival{{Kind: ArrivalBurst, Count: 1, At: 100 * ms}}})
+			Arrivals: []Arrival{{Kind: ArrivalBurst, Count: 1, At: 100*ms - 100*time.Microsecond}}}) // answered in the next bucket
 	})
 	add("an autoscaler", func(c *Config) {
 		c.Topology.Replicas = []ReplicaStep{{Count: 2}, {At: 150 * ms, Count: 5}, {At: 300 * ms, Count: 1}}
@@ -61,6 +63,36 @@ func storeKernelWorlds() map[string]Config {
 		c.Limits[0].Policy.Limit = 10
 		c.Clients[0].Arrivals[0].Rate.Per = 2 * ms
 	})
+	add("steady clients, answers at their next arrival", func(c *Config) {
+		// A client every 400us, answered 200us later; another every 200us
+		// for the first 100ms, its answer at the instant of its next arrival
+		// (a tie the kernel leaves to the general path); from 200ms on a
+		// twin of the first, whose answers tie with its.
+		c.Clients = []ClientGroup{
+			{Name: "steady", Count: 1, Arrivals: []Arrival{{Kind: ArrivalConstant, Rate: Rate{Count: 1, Per: steadyGap}}}},
+			{Name: "twin", Count: 1, Arrivals: []Arrival{{Kind: ArrivalConstant, Rate: Rate{Count: 1, Per: steadyGap}, Start: 200 * ms}}},
+			{Name: "tied", Count: 1, Arrivals: []Arrival{{Kind: ArrivalConstant, Rate: Rate{Count: 1, Per: 200 * time.Microsecond}, Start: 50 * time.Microsecond, Stop: 100 * ms}}},
+		}
+	})
+	add("a client faster than its answers", func(c *Config) {
+		// Its next request is sent before the answer to the last is back:
+		// 100us apart, answered 200us later, across the series' buckets, for
+		// the first 50ms.
+		c.Clients = append(c.Clients, ClientGroup{Name: "fast", Count: 1,
+			Arrivals: []Arrival{{Kind: ArrivalConstant, Rate: Rate{Count: 1, Per: 100 * time.Microsecond}, Start: 30 * time.Microsecond, Stop: 50 * ms}}})
+	})
+	add("a store a nanosecond away", func(c *Config) {
+		// Round trips of 0 (decided at once, in the general path) among
+		// round trips of 1ns and more (fused), one key: the cross-check batched.
+		c.Topology.Store.Latency = Service{Kind: ServiceExponential, Mean: 2 * time.Nanosecond}
+		// For 20us, calls a few nanoseconds apart: answers tied with others
+		// whose decision came before.
+		dense := func(name string, gap time.Duration) ClientGroup {
+			return ClientGroup{Name: name, Count: 1, Arrivals: []Arrival{{Kind: ArrivalConstant, Rate: Rate{Count: 1, Per: gap},
+				Start: 10 * ms, Stop: 10*ms + 20*time.Microsecond}}}
+		}
+		c.Clients = append(c.Clients, dense("dense", 2), dense("denser", 3))
+	})
 	add("a real store: shards and a capacity", func(c *Config) {
 		c.Limits[0].Key = KeyUser
 		c.Clients[0].Identity = Identity{}
@@ -68,6 +100,9 @@ func storeKernelWorlds() map[string]Config {
 	})
 	return worlds
 }
+
+// steadyGap is the steady client's gap between requests (storeKernelWorlds).
+const steadyGap = 400 * time.Microsecond
 
 // TestStoreKernelIsTheGeneralPath holds the store kernel to the general path
 // with the differential harness (every switch setting, traced and not), and
@@ -130,6 +165,9 @@ func TestStoreKernelStopsWhereTheGeneralPathDoes(t *testing.T) {
 		for at := time.Duration(0); at < cfg.Duration+cfg.Drain; at += 7*time.Millisecond + latency/2 {
 			budget = budget%7 + 1
 			steps = append(steps, kernelStep{at: at}, kernelStep{at: at + latency - 1, budget: budget})
+			// 1ns before, and at, a steady client's answer.
+			answer := (at/steadyGap+3)*steadyGap + latency
+			steps = append(steps, kernelStep{at: answer - 1}, kernelStep{at: answer})
 		}
 		run := func(off bool) (out []string) {
 			storeKernelOff = off
