@@ -169,8 +169,8 @@ func TestNoAllocationPerEventInSteadyState(t *testing.T) {
 		if (name == "kernel" || name == "local fleet" || name == "synced") && (!s.lanes[0].kern.fits || s.lanes[0].quick == nil) {
 			t.Fatalf("%s: the lane does not fit the kernel", name)
 		}
-		if f := s.lanes[0].fleet; name == "shared store" && (!f.same.exact || f.storeQuick == nil) {
-			t.Fatalf("%s: the store's twin or verdict-alone path is not taken", name)
+		if f := s.lanes[0].fleet; name == "shared store" && (!f.same.exact || f.storeQuick == nil || !s.lanes[0].kern.fits || !s.lanes[0].kern.store) {
+			t.Fatalf("%s: the store's twin, verdict-alone path or kernel is not taken", name)
 		}
 		s.RunUntil(10 * time.Second)
 		at := 10 * time.Second
