@@ -3,6 +3,7 @@ package sim
 import (
 	"fmt"
 	"math/rand/v2"
+	"reflect"
 	"testing"
 	"time"
 
@@ -64,8 +65,18 @@ func keyTableAgrees(t *testing.T, rng *rand.Rand, rule KeyRule, table KeyTable) 
 		if idle && rng.IntN(2) == 0 {
 			table.Forget(other)
 			states[other] = nil
+			if !forgotten(table, other) {
+				t.Fatalf("request %d: Forget(key %d) kept its state (its memory)", i, other)
+			}
 		}
 	}
+}
+
+// forgotten reports whether key's state in table is a never-seen key's zero
+// state (Forget drops a sliding log's ring with it).
+func forgotten(table KeyTable, key int32) bool {
+	v := reflect.ValueOf(table).Elem().FieldByName("states")
+	return int(key) >= v.Len() || v.Index(int(key)).IsZero()
 }
 
 // TestNewKeyTableRefusesForeignRules: a rule the registry did not make has
