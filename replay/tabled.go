@@ -37,7 +37,7 @@ func (t *tabled) decide(key int32, now time.Duration) (algorithms.Verdict, *keyR
 		t.seen[key] = true
 		t.n++
 	}
-	return t.table.Decide(key, now, 1).Verdict, &t.rates[key]
+	return t.table.Verdict(key, now, 1), &t.rates[key]
 }
 
 func (t *tabled) retire(key int32, now time.Duration) (keyRate, bool) {

@@ -18,6 +18,10 @@ import (
 type KeyTable interface {
 	// Decide is the algorithm's Decide on key's state.
 	Decide(key int32, now time.Duration, cost int64) algorithms.Decision
+	// Verdict is Decide's verdict alone, the state left as Decide leaves it:
+	// from the algorithm's Answer or Admit where it has one (no Decision built
+	// when they settle it), else from Decide.
+	Verdict(key int32, now time.Duration, cost int64) algorithms.Verdict
 	// Idle reports whether key's state decides at now exactly as a never-seen key's.
 	Idle(key int32, now time.Duration) bool
 	// Forget makes key a never-seen key again, its state's memory dropped.
@@ -37,11 +41,18 @@ func NewKeyTable(r KeyRule) (KeyTable, error) {
 	return t.newTable(), nil
 }
 
-func (r boundRule[S]) newTable() KeyTable { return &flatTable[S]{alg: r.alg} }
+func (r boundRule[S]) newTable() KeyTable {
+	t := &flatTable[S]{alg: r.alg}
+	t.answer, _ = r.alg.(algorithms.Answerer[S])
+	t.admit, _ = r.alg.(algorithms.Admitter[S])
+	return t
+}
 
 // flatTable is KeyTable over states of type S, by index.
 type flatTable[S any] struct {
 	alg    algorithms.Algorithm[S]
+	answer algorithms.Answerer[S] // nil if the algorithm has no Answer
+	admit  algorithms.Admitter[S] // nil if it has no Admit
 	states []S
 }
 
@@ -55,6 +66,23 @@ func (t *flatTable[S]) state(key int32) *S {
 
 func (t *flatTable[S]) Decide(key int32, now time.Duration, cost int64) algorithms.Decision {
 	return t.alg.Decide(t.state(key), now, cost)
+}
+
+func (t *flatTable[S]) Verdict(key int32, now time.Duration, cost int64) algorithms.Verdict {
+	s := t.state(key)
+	switch {
+	case t.answer != nil:
+		if _, admitted, refused := t.answer.Answer(s, now, cost); admitted {
+			return algorithms.Admit
+		} else if refused {
+			return algorithms.Refuse
+		}
+	case t.admit != nil:
+		if t.admit.Admit(s, now, cost) {
+			return algorithms.Admit
+		}
+	}
+	return t.alg.Decide(s, now, cost).Verdict
 }
 
 func (t *flatTable[S]) Idle(key int32, now time.Duration) bool {

@@ -14,7 +14,8 @@ import (
 // on random requests over a few keys (costs up to 3, times that tie, jump and
 // stay put), with keys forgotten once idle as replay retires them, every
 // per-key lane's table gives each key the Decision a KeyState of its own
-// gives, and says it is idle exactly when that state does.
+// gives (or, asked for the Verdict alone, its verdict, leaving the state in
+// step), and says it is idle exactly when that state does.
 func TestKeyTableDecidesAsKeyStates(t *testing.T) {
 	for _, name := range LanesOf(RateLimiter) {
 		kind, _ := ParseLane(name)
@@ -54,7 +55,11 @@ func keyTableAgrees(t *testing.T, rng *rand.Rand, rule KeyRule, table KeyTable) 
 		}
 		cost := 1 + rng.Int64N(3)
 		want := states[key].Decide(now, cost)
-		if got := table.Decide(key, now, cost); got != want {
+		if rng.IntN(2) == 0 { // the verdict alone must leave the state as Decide does: later Decides see it
+			if got := table.Verdict(key, now, cost); got != want.Verdict {
+				t.Fatalf("request %d: Verdict(key %d, %v, %d) = %v, want %v", i, key, now, cost, got, want.Verdict)
+			}
+		} else if got := table.Decide(key, now, cost); got != want {
 			t.Fatalf("request %d: Decide(key %d, %v, %d) = %+v, want %+v", i, key, now, cost, got, want)
 		}
 		other := int32(rng.IntN(keys))
