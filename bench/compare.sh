@@ -28,6 +28,15 @@
 # the wall seconds of each and their ratio (the target is 1.8x; the output must
 # be the same byte for byte). SWEEP=0 leaves it out.
 #
+# Then the replay row: a generated combined log of REPLAY_LINES lines (default
+# 2 M, bench/replayparse -gen) replayed by rlsim replay through its six default
+# lanes under key=ip limit=100/1m burst=20, beside bench/replayparse (the
+# minimal parser: time and key of each line, one token-bucket decision per lane
+# per line in a plain map) and its -reuse form (the lower floor); the CPU per
+# line of each and rlsim's ratio to each (the target is 1.5x the minimal
+# parser). The counts must agree: replayparse's refusals are rlsim's token
+# bucket lane's. REPLAY=0 leaves it out.
+#
 # Needs go, /usr/bin/time and python3 with SimPy (Debian: apt-get install python3-simpy3;
 # PYTHON names another interpreter).
 set -eu
@@ -94,6 +103,24 @@ if [ "${SWEEP:-1}" != 0 ]; then
 	printf '\n%-20s %8s %8s\n' "sweep row" "wall s" "CPU s"
 	for p in 1 2; do awk -v p="$p" '{printf "%-20s %8.2f %8.2f\n", "GOMAXPROCS=" p, $1, $2 + $3}' "$tmp/sweep$p.time"; done
 	awk 'NR == FNR { one = $1; next } { printf "%-20s %8.2fx\n", "1 core / 2 cores", ($1 > 0 ? one / $1 : 0) }' "$tmp/sweep1.time" "$tmp/sweep2.time"
+fi
+
+if [ "${REPLAY:-1}" != 0 ]; then
+	go build -o "$tmp/replayparse" ./bench/replayparse
+	lines=${REPLAY_LINES:-2000000}
+	"$tmp/replayparse" -gen "$lines" >"$tmp/access.log"
+	/usr/bin/time -f '%U %S' -o "$tmp/replay.time" "$tmp/rlsim" replay --log-format combined \
+		--limit 'key=ip limit=100/1m burst=20' --format json "$tmp/access.log" >"$tmp/replay.json"
+	/usr/bin/time -f '%U %S' -o "$tmp/parse.time" "$tmp/replayparse" "$tmp/access.log" >"$tmp/parse.out"
+	/usr/bin/time -f '%U %S' -o "$tmp/reuse.time" "$tmp/replayparse" -reuse "$tmp/access.log" >"$tmp/reuse.out"
+	rlsim_refused=$("$PYTHON" -c 'import json,sys; print([l["refused"] for l in json.load(open(sys.argv[1]))["limits"][0]["lanes"] if l["lane"] == "token_bucket"][0])' "$tmp/replay.json")
+	parse_refused=$(awk '$1 == "lane" && $2 == 0 {print $6}' "$tmp/parse.out")
+	[ "$rlsim_refused" = "$parse_refused" ] || echo "replay: rlsim's token bucket refused $rlsim_refused, replayparse $parse_refused" >&2
+	printf '\n%-24s %10s %8s %12s %9s\n' "replay row" "lines" "CPU s" "CPU ns/line" "rlsim vs"
+	for row in "rlsim_replay|replay" "replayparse|parse" "replayparse_-reuse|reuse"; do
+		echo "${row%%|*} $lines $(cpu "$tmp/${row#*|}.time")"
+	done | awk '{ ns = 1e9 * $3 / $2; if (NR == 1) first = ns
+		printf "%-24s %10d %8.2f %12.1f %8.2fx\n", $1, $2, $3, ns, first / ns }'
 fi
 
 [ "${SCALE:-1}" = 0 ] && exit 0

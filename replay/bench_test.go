@@ -6,6 +6,8 @@ import (
 	"fmt"
 	"runtime"
 	"testing"
+
+	"github.com/rlsim/rlsim/internal/accesslog"
 )
 
 // BenchmarkReplayCombined replays generated combined-format lines through all
@@ -54,4 +56,26 @@ func BenchmarkReplayOneInstant(b *testing.B) {
 			b.ReportMetric(float64(peak)/1e6, "peak-heap-MB")
 		})
 	}
+}
+
+// BenchmarkReplayFile replays the log bench/replayparse generates
+// (internal/accesslog, 500 000 lines) through the six default lanes under
+// replay's benchmark limit: the replay half of "Replay beside a minimal
+// parser" in docs/performance.md, per line.
+func BenchmarkReplayFile(b *testing.B) {
+	const n = 500_000
+	var log bytes.Buffer
+	if err := accesslog.Write(&log, n, 7); err != nil {
+		b.Fatal(err)
+	}
+	data := log.Bytes()
+	opts := Options{Limits: []Limit{mustLimit(b, "key=ip limit=100/1m burst=20")}, Format: "combined"}
+	b.ReportAllocs()
+	b.SetBytes(int64(len(data)))
+	for b.Loop() {
+		if _, err := Replay(context.Background(), []Input{{Name: "bench", R: bytes.NewReader(data)}}, opts); err != nil {
+			b.Fatal(err)
+		}
+	}
+	b.ReportMetric(float64(b.Elapsed().Nanoseconds())/float64(n*b.N), "ns/line")
 }

@@ -96,15 +96,29 @@ func retireAfter(p algorithms.Policy) time.Duration {
 }
 
 // newDecider builds lane's limiter for p: the registry's per-key algorithm of
-// the rate-limiter lane named lane.
+// the rate-limiter lane named lane, its states in a key table (tabled).
 func newDecider(lane string, p algorithms.Policy) (decider, error) {
-	kind, ok := sim.ParseLane(lane)
-	if !ok || kind.Info().Class != sim.RateLimiter {
-		return nil, fmt.Errorf("unknown lane %q (want one of %v)", lane, LaneNames)
+	rule, err := perKeyRule(lane, p)
+	if err != nil {
+		return nil, err
 	}
-	rule, err := kind.PerKey(p)
+	return newTabled(rule)
+}
+
+// newBoxed is newDecider with a boxed state per key in a map (keyed): the
+// general path tabled is held to (Options.boxed).
+func newBoxed(lane string, p algorithms.Policy) (decider, error) {
+	rule, err := perKeyRule(lane, p)
 	if err != nil {
 		return nil, err
 	}
 	return keyed{rule: rule, states: map[int32]*keyEntry{}}, nil
+}
+
+func perKeyRule(lane string, p algorithms.Policy) (sim.KeyRule, error) {
+	kind, ok := sim.ParseLane(lane)
+	if !ok || kind.Info().Class != sim.RateLimiter {
+		return nil, fmt.Errorf("unknown lane %q (want one of %v)", lane, LaneNames)
+	}
+	return kind.PerKey(p)
 }

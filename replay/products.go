@@ -93,6 +93,9 @@ func (o *Options) limitOf(j int) int {
 // plain lane on one limiter, else the lane's rule placed in the fleet.
 func (o *Options) laneDecider(s laneSpec, j int, l Limit, route *int32, every time.Duration) (decider, error) {
 	if s.plain() && !o.Fleet.on() {
+		if o.boxed {
+			return newBoxed(s.kind.String(), l.Policy)
+		}
 		return newDecider(s.kind.String(), l.Policy)
 	}
 	src := o.limitOf(j)

@@ -74,6 +74,7 @@ type Options struct {
 	parks      bool // some lane parks keys (placed): the reader says which keys get ids
 	noRetire   bool // keep every key to the end (tests: retirement changes no verdict)
 	products   bool // some lane is a product's
+	boxed      bool // plain lanes keep a boxed state per key in a map (tests: the path tabled is held to)
 }
 
 func (o *Options) defaults() {
@@ -270,12 +271,16 @@ func read(ctx context.Context, inputs []Input, opts Options, res *Result, send f
 	var rec Record
 	var seq, bytesDone int64 // bytesDone: the inputs before this one
 	origin, haveOrigin := int64(0), false
-	cur := &batch{}
+	// A batch is sized once: the workers share it read-only, so it is never reused.
+	newBatch := func() *batch {
+		return &batch{at: make([]time.Duration, 0, perBatch), keys: make([]int32, 0, perBatch*nl)}
+	}
+	cur := newBatch()
 	flush := func() {
 		if len(cur.at) > 0 {
 			cur.origin = res.Origin
 			send(cur)
-			cur = &batch{}
+			cur = newBatch()
 		}
 	}
 	release := func(all bool) {

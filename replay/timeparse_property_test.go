@@ -45,3 +45,44 @@ func TestCLFDaysOfEachMonth(t *testing.T) {
 		}
 	}
 }
+
+// The combined parser reads each stamp of a run of lines as time.Parse reads
+// it alone: stamps that repeat, move a second or jump (minutes, hours, zones
+// and out of order), with seconds 00 to 59, the same wall clock in another
+// zone, and stamps time.Parse refuses (second 60, letters, a day past the
+// month's end) between them; a refused
+// stamp leaves the next line's reading as it was.
+func TestCombinedStampsAgreeWithTimeParseLineByLine(t *testing.T) {
+	rng := rand.New(rand.NewPCG(41, 2))
+	var c combined
+	at := time.Date(2026, 2, 28, 23, 58, 0, 0, time.FixedZone("", -7*3600))
+	for i := range 20_000 {
+		switch r := rng.IntN(20); {
+		case r < 6: // the same second
+		case r < 16:
+			at = at.Add(time.Duration(rng.IntN(3)) * time.Second)
+		case r < 17:
+			at = at.Add(-time.Duration(rng.IntN(5)) * time.Second)
+		case r < 18:
+			at = at.Add(time.Duration(rng.IntN(200)) * time.Minute)
+		default:
+			at = at.In(time.FixedZone("", (rng.IntN(8)-4)*1800))
+		}
+		stamp := at.Format("02/Jan/2006:15:04:05 -0700")
+		switch rng.IntN(40) {
+		case 0:
+			stamp = stamp[:18] + "60" + stamp[20:]
+		case 1:
+			stamp = stamp[:18] + "5x" + stamp[20:]
+		case 2:
+			stamp = "30/Feb" + stamp[6:]
+		case 3: // the same wall clock in another zone: another instant
+			stamp = stamp[:20] + " +0130"
+		}
+		want, werr := time.Parse("02/Jan/2006:15:04:05 -0700", stamp)
+		got, err := c.stamp([]byte(stamp))
+		if (err == nil) != (werr == nil) || (err == nil && got != want.UnixNano()) {
+			t.Fatalf("line %d: stamp(%q) = %d, %v; time.Parse: %d, %v", i, stamp, got, err, want.UnixNano(), werr)
+		}
+	}
+}

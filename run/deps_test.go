@@ -19,8 +19,8 @@ import (
 // Layout to it, every package must be in it, and README's sentence on the
 // dependencies is written from it (layersText).
 var layers = [][]string{
-	{"algorithms", "sim/engine", "sim/window", "report/textlayout", "internal/golden", "bench/goloop", "cmd/rlsim/internal/initquiet", "importer"},
-	{"sim", "internal/toylane"},
+	{"algorithms", "sim/engine", "sim/window", "report/textlayout", "internal/golden", "internal/accesslog", "bench/goloop", "cmd/rlsim/internal/initquiet", "importer"},
+	{"sim", "internal/toylane", "bench/replayparse"},
 	{"contention", "report/chart"},
 	{"scenarios"},
 	{"run"},
