@@ -53,7 +53,7 @@ func checkColumns(cfg Config, want *diffRun) error {
 	ref := &columnsOfTrace{w: w, held: held}
 	diffGeneral().with(func() { _, _ = Run(context.Background(), cfg, Options{Trace: ref}) })
 	for _, set := range []switchSet{diffSets()[0], {name: "as_run", on: map[string]bool{}}} {
-		cols := NewColumns(w, held)
+		cols := NewColumns(w, held, 0)
 		var res Result
 		var err error
 		set.with(func() {
@@ -154,8 +154,7 @@ func TestColumnsAsTraced(t *testing.T) {
 }
 
 func TestColumnsChangedSinceLastAsked(t *testing.T) {
-	cols := NewColumns(time.Second, 4)
-	cols.size(1)
+	cols := NewColumns(time.Second, 4, 1)
 	r := cols.Lane(0)
 	if _, _, ok := r.Changed(); ok {
 		t.Fatal("Changed before any count: ok, want none")

@@ -55,7 +55,7 @@ func newSimulation(ctx context.Context, cfg Config, opt Options) (*Simulation, *
 	if err != nil {
 		return nil, nil, err
 	}
-	if opt.Columns != nil {
+	if opt.Columns != nil && opt.Columns.Lanes() != len(cfg.Lanes) {
 		opt.Columns.size(len(cfg.Lanes))
 	}
 	return &Simulation{cfg: cfg, opt: opt}, pop, nil

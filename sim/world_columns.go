@@ -14,7 +14,8 @@ import (
 // record says who, when and what, but not the quota headers (Answered false);
 // the counts are exactly the trace's (TestColumnsAsTraced).
 //
-// NewColumns makes one; NewContext sizes it for the run's lanes. Each lane
+// NewColumns makes one. Record bins a trace into it as the lanes count, for
+// a view that reads a trace (and tests). Each lane
 // writes only its own ring, so lanes may run at once; a reader reads between
 // steps of RunUntil.
 type Columns struct {
@@ -24,15 +25,18 @@ type Columns struct {
 }
 
 // NewColumns returns Columns of width w (w > 0), holding the latest held
-// columns (held > 0) of each lane.
-func NewColumns(w time.Duration, held int) *Columns {
+// columns (held > 0) of each of lanes lanes; NewContext and Run give it as
+// many as the run has if that is not the number.
+func NewColumns(w time.Duration, held, lanes int) *Columns {
 	if w <= 0 || held <= 0 {
 		panic("sim.NewColumns: width and columns held must be positive")
 	}
-	return &Columns{Width: w, held: held}
+	c := &Columns{Width: w, held: held}
+	c.size(lanes)
+	return c
 }
 
-// Lanes is how many lanes' columns it counts: 0 until NewContext sized it.
+// Lanes is how many lanes' columns it counts.
 func (c *Columns) Lanes() int { return len(c.lanes) }
 
 // Lane is the columns of lane i, by its index in the run (TraceRecord.LaneIndex).
@@ -93,4 +97,20 @@ func (r *ColumnRing) count(m Mark, at time.Duration) (c *Column, first bool) {
 	r.dirty = min(r.dirty, k)
 	r.last = max(r.last, k)
 	return c, c.N[m] == 1
+}
+
+// Record counts trace record r in its lane's columns, as the lanes count
+// their attempts, and keeps it if it is its column's first of its mark. It
+// implements TraceSink and never fails; a record of a lane it does not count,
+// at a negative instant or of no mark is left out. Each lane's records come
+// in time order.
+func (c *Columns) Record(r *TraceRecord) error {
+	m, ok := MarkOf(r.Event)
+	if !ok || r.LaneIndex < 0 || r.LaneIndex >= len(c.lanes) || r.At < 0 {
+		return nil
+	}
+	if col, first := c.lanes[r.LaneIndex].count(m, r.At); first {
+		col.Sample[m] = *r
+	}
+	return nil
 }
