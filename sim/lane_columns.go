@@ -2,9 +2,10 @@ package sim
 
 import "time"
 
-// column counts an attempt of request r with fate ev in the lane's columns
-// and reports whether it was its column's first of that mark: then the caller
-// fills l.rec and keeps it (keepSample). The caller checked l.cols != nil.
+// column counts an attempt with fate ev, at the lane's clock, in the lane's
+// columns and reports whether it is its column's first of that mark: then
+// the caller fills l.rec and keeps it (keepSample). The caller checked
+// l.cols != nil.
 func (l *lane) column(ev TraceEvent) (first bool) {
 	m, ok := MarkOf(ev)
 	if !ok {

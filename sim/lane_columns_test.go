@@ -172,4 +172,11 @@ func TestColumnsChangedSinceLastAsked(t *testing.T) {
 	if c, _ := r.Held(5); c.N[MarkRefused] != 1 || c.N[MarkAdmitted] != 0 {
 		t.Fatalf("column 5 = %v, want one refused", c.N)
 	}
+	// Changed never names a column the ring no longer holds: counted in
+	// column 6 and then 12, it holds 9 to 12.
+	r.count(MarkAdmitted, 6*time.Second)
+	r.count(MarkShed, 12*time.Second)
+	if from, last, ok := r.Changed(); !ok || from != 9 || last != 12 {
+		t.Fatalf("after a jump past the ring, Changed = %d, %d, %v, want 9, 12, true", from, last, ok)
+	}
 }
