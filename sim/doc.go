@@ -64,7 +64,8 @@
 //
 // Each file's name starts with its role, and the roles are layers, from the
 // bottom up: world < traffic < chain < config < measure < lane = topo = fast <
-// run. world is the vocabulary (Config and its types, Options, names, field
+// run. world is the vocabulary (Config and its types, Options, the marks and
+// columns a timeline counts, names, field
 // errors); traffic the clients, their arrivals, keys and retries; chain the
 // limiters a request meets and the lane registry; config what is known of a
 // Config before running it (defaults, validation, variants, estimates);

@@ -33,7 +33,9 @@ import (
 // and its JSON, and the events processed. With a trace (which keeps the quick
 // path, the direct path and the kernel off but not the rest), the fastest and
 // the general settings must write the same trace, record for record, and the
-// same result as without one.
+// same result as without one. Counted in columns (Options.Columns), the
+// fastest and rlsim run's settings must count what the general path's trace
+// bins to, column for column (checkColumns).
 //
 // The corpus was checked against bugs planted one at a time in the fast paths
 // (issue 23), each of which it must catch: GCRA's and the token bucket's
@@ -939,6 +941,9 @@ func checkFastPaths(cfg Config, sets []switchSet) (diffOutcome, error) {
 		return diffOutcome{}, fmt.Errorf("traced with switches %s, against the general path: trace hash %#x, want %#x", fastest.name, got.trace, tracedGeneral.trace)
 	} else if d := got.diff(&tracedGeneral); d != "" {
 		return diffOutcome{}, fmt.Errorf("traced with switches %s, against the general path: %s", fastest.name, d)
+	}
+	if err := checkColumns(cfg, &want); err != nil { // lane_columns_test.go
+		return diffOutcome{}, err
 	}
 	return diffOutcome{valid: true, paths: fastPathsOf(cfg)}, nil
 }

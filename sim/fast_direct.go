@@ -112,6 +112,9 @@ func (l *lane) admitLate(r int32, delay time.Duration, atRetryAfter bool) {
 		l.m.retryAfterSucceeded()
 	}
 	now := l.eng.Now()
+	if l.cols != nil {
+		l.columnOf(r, delay)
+	}
 	l.m.delayed(now, delay, l.pop.groupOf[req.client])
 	l.eng.ScheduleInOrder(later(now, delay), evRelease, r, 0)
 }

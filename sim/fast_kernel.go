@@ -357,6 +357,9 @@ func (l *lane) kernelRequest(run *kernelRun, c int32, cls *kernelClass, now time
 	run.point.admitted += a
 	run.point.refused += 1 - a
 	run.lastDone = now
+	if l.cols != nil {
+		l.kernelColumn(c, cost, key, admitted, retryAfter)
+	}
 }
 
 // pendingAfter is, for the request at the top of the heap handled at now,

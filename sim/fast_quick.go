@@ -39,6 +39,9 @@ func (l *lane) answerUnread() bool {
 // admitAtOnce is act for an attempt of request r the lane's one limit admitted
 // without delay, with nothing to record.
 func (l *lane) admitAtOnce(r int32, atRetryAfter bool) {
+	if l.cols != nil {
+		l.columnOf(r, 0)
+	}
 	l.slidingLogCheck(l.reqs.all[r].client, l.reqs.all[r].cost, true)
 	if atRetryAfter {
 		l.m.retryAfterSucceeded()

@@ -65,6 +65,11 @@ type lane struct {
 	trace  TraceSink
 	rec    TraceRecord
 	err    error // the first error the trace sink returned
+	// cols counts the lane's attempts per column (Options.Columns); nil when
+	// not counted. sampleTo is where the record of the attempt being counted
+	// goes when it is its column's first of its mark (lane_columns.go).
+	cols     *ColumnRing
+	sampleTo *TraceRecord
 
 	fleet *fleet           // nil without a topology, or for a concurrency limiter
 	asOne *fleet           // a topology that decides as one limiter, run without its fleet (topo_onelimiter.go); else nil
@@ -503,10 +508,16 @@ func (l *lane) shed(r int32, retryAfter time.Duration) {
 	req := &l.reqs.all[r]
 	l.m.shed(l.eng.Now(), l.pop.groupOf[req.client], retryAfter)
 	l.throttleAnswer(req.client, false)
-	if l.trace != nil && l.err == nil {
+	sample := l.cols != nil && l.column(TraceShed)
+	if traced := l.trace != nil && l.err == nil; traced || sample {
 		l.fillRecord(TraceShed, r)
 		l.rec.RetryAfter, l.rec.Shedder = retryAfter, l.shedder
-		l.err = l.trace.Record(&l.rec)
+		if sample {
+			l.keepSample()
+		}
+		if traced {
+			l.err = l.trace.Record(&l.rec)
+		}
 	}
 	l.fail(r, retryAfter, statusShed)
 }
@@ -723,7 +734,9 @@ func retrySleep(p *Retry, n int, previous time.Duration, rnd *engine.Stream) tim
 // record traces an attempt's fate; d is the limiter's answer, if it gave one, and
 // limit the limit it speaks for (see TraceRecord.Limit).
 func (l *lane) record(ev TraceEvent, r int32, d *algorithms.Decision, limit string) {
-	if l.trace == nil || l.err != nil {
+	sample := l.cols != nil && l.column(ev)
+	traced := l.trace != nil && l.err == nil
+	if !traced && !sample {
 		return
 	}
 	l.fillRecord(ev, r)
@@ -737,7 +750,12 @@ func (l *lane) record(ev TraceEvent, r int32, d *algorithms.Decision, limit stri
 			l.rec.Remaining, l.rec.Reset, l.rec.Answered = d.Remaining, d.Reset, true
 		}
 	}
-	l.err = l.trace.Record(&l.rec)
+	if sample {
+		l.keepSample()
+	}
+	if traced {
+		l.err = l.trace.Record(&l.rec)
+	}
 }
 
 func (l *lane) recordLatency(ev TraceEvent, r int32, latency time.Duration) {

@@ -23,7 +23,8 @@ import (
 //   - world: the vocabulary — Config and the types it is made of (the
 //     topology's, the lanes' settings, header styles), Options and the trace's
 //     records, names of enums, FieldErrors, the checker and the caps, event
-//     kinds, the fast-path switches, and two small helpers (saturating time,
+//     kinds, the marks a timeline counts and the columns it bins them in
+//     (Options.Columns), the fast-path switches, and two small helpers (saturating time,
 //     whole cache lines).
 //   - traffic: the clients — arrival processes and their superposition, the
 //     population and its keys, requests and their pool, backoff, the random
@@ -35,7 +36,7 @@ import (
 //     validation and caps (which read the registry), variants, lane order,
 //     event estimates, rule-change schedules.
 //   - measure: what a lane tallies as it runs and the results it hands back
-//     (metrics, admissions counted later, fairness, marks, adaptive state,
+//     (metrics, admissions counted later, fairness, adaptive state,
 //     results and snapshots as types).
 //   - lane, topo, fast: one lane running — its event loop, backend and rule
 //     pushes, the fleet and store its decisions go through, and its fast

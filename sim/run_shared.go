@@ -35,7 +35,7 @@ const maxSharedKeys = 1 << 16
 // every lane has a core of its own: lanes that share run on one core, which
 // saves processor time but, with cores to spare, not wall time.
 func sharingLanes(cfg *Config, opt Options, pop *population) []int {
-	if sharedOff || opt.Trace != nil || len(cfg.Rules) > 0 || cfg.Topology != nil || cfg.Backend != nil ||
+	if sharedOff || opt.Trace != nil || opt.Columns != nil || len(cfg.Rules) > 0 || cfg.Topology != nil || cfg.Backend != nil ||
 		len(cfg.Limits) != 1 || cfg.Limits[0].Shadow || cfg.Limits[0].Concurrency > 0 || pop.keys[0].len() > maxSharedKeys || pop.clients() >= collectFrom ||
 		(len(cfg.Lanes) <= runtime.GOMAXPROCS(0) && !sharedAlways) {
 		return nil
@@ -71,7 +71,7 @@ func (s *Simulation) runShared(ctx context.Context, lanes []int, meter *progress
 	var index []int
 	for _, i := range lanes[1:] {
 		// A follower is never put in s.lanes, which other lanes' goroutines read.
-		f, err := newLane(ctx, i, s.cfg.laneConfig(i), st.pop, nil)
+		f, err := newLane(ctx, i, s.cfg.laneConfig(i), st.pop, nil, nil)
 		if err != nil {
 			return err
 		}
@@ -144,7 +144,7 @@ func (s *Simulation) runApart(ctx context.Context, leader *lane, first int, foll
 		return err
 	}
 	for j := range followers {
-		f, err := newLane(ctx, index[j], s.cfg.laneConfig(index[j]), st.pop, nil)
+		f, err := newLane(ctx, index[j], s.cfg.laneConfig(index[j]), st.pop, nil, nil)
 		if err != nil {
 			return err
 		}

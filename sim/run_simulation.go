@@ -36,7 +36,7 @@ func NewContext(ctx context.Context, cfg Config, opt Options) (*Simulation, erro
 		return nil, err
 	}
 	for i := range s.cfg.Lanes {
-		l, err := newLane(ctx, i, s.cfg.laneConfig(i), pop, opt.Trace)
+		l, err := newLane(ctx, i, s.cfg.laneConfig(i), pop, opt.Trace, s.columns(i))
 		if err != nil {
 			return nil, err
 		}
@@ -55,17 +55,28 @@ func newSimulation(ctx context.Context, cfg Config, opt Options) (*Simulation, *
 	if err != nil {
 		return nil, nil, err
 	}
+	if opt.Columns != nil && opt.Columns.Lanes() != len(cfg.Lanes) {
+		opt.Columns.size(len(cfg.Lanes))
+	}
 	return &Simulation{cfg: cfg, opt: opt}, pop, nil
 }
 
+// columns is lane i's ring of Options.Columns, or nil when not counted.
+func (s *Simulation) columns(i int) *ColumnRing {
+	if s.opt.Columns == nil {
+		return nil
+	}
+	return s.opt.Columns.Lane(i)
+}
+
 // newLane prepares lane index of cfg, which is the Config as that lane applies it.
-func newLane(ctx context.Context, index int, cfg *Config, pop *population, trace TraceSink) (*lane, error) {
+func newLane(ctx context.Context, index int, cfg *Config, pop *population, trace TraceSink, cols *ColumnRing) (*lane, error) {
 	m, err := newMetrics(cfg, cfg.policy(index, 0), pop, cfg.Bucket)
 	if err != nil {
 		return nil, err
 	}
 	l := &lane{
-		kind: cfg.Lanes[index], index: index, name: cfg.LaneName(index), cfg: cfg, pop: pop, end: cfg.Duration + cfg.Drain, m: m, trace: trace, ruleAt: cfg.ruleAt(0), shadowed: -1,
+		kind: cfg.Lanes[index], index: index, name: cfg.LaneName(index), cfg: cfg, pop: pop, end: cfg.Duration + cfg.Drain, m: m, trace: trace, cols: cols, ruleAt: cfg.ruleAt(0), shadowed: -1,
 		clients: ownLines[clientState](pop.clients()),
 		extras:  ownLines[arrivalState](pop.extras),
 		means:   ownLines[superposedMean](len(pop.groups)),

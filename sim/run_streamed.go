@@ -62,7 +62,7 @@ func Run(ctx context.Context, cfg Config, opt Options) (Result, error) {
 func probeLanes(ctx context.Context, cfg *Config, pop *population) error {
 	empty := &population{groups: pop.groups, keyOf: make([][]int32, len(pop.keys)), keys: make([]keyTable, len(pop.keys)), skip: make([][]bool, len(pop.keys))}
 	for i := range cfg.Lanes {
-		if _, err := newLane(ctx, i, cfg.laneConfig(i), empty, nil); err != nil {
+		if _, err := newLane(ctx, i, cfg.laneConfig(i), empty, nil, nil); err != nil {
 			return err
 		}
 	}
@@ -78,7 +78,7 @@ func (st *streamedLanes) build(ctx context.Context, s *Simulation, i int, l *lan
 	if st.sinks != nil {
 		trace = st.sinks[i]
 	}
-	l, err := newLane(ctx, i, s.cfg.laneConfig(i), st.pop, trace)
+	l, err := newLane(ctx, i, s.cfg.laneConfig(i), st.pop, trace, s.columns(i))
 	if err != nil {
 		return nil, err
 	}

@@ -13,10 +13,10 @@ package sim
 // and schedules nothing of its own: one replica for the whole run, no health
 // check, no store restart; one local limit of the whole policy, not a
 // concurrency limit, with no bounded key table (which a fleet does not keep)
-// and no trace (whose records name the replica).
+// and no trace nor columns (whose records name the replica).
 func (l *lane) oneLimiterFleet() bool {
 	t := l.cfg.Topology
-	if oneLimiterOff || l.trace != nil || t.Health != nil || len(t.Replicas) != 1 || t.Replicas[0].Count != 1 ||
+	if oneLimiterOff || l.trace != nil || l.cols != nil || t.Health != nil || len(t.Replicas) != 1 || t.Replicas[0].Count != 1 ||
 		len(t.Store.Restarts) > 0 || len(l.cfg.Limits) != 1 || l.cfg.options.Keys > 0 {
 		return false
 	}

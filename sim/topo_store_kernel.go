@@ -22,9 +22,11 @@ import (
 // is handed to the general path where begin would go on (fleet.sent).
 
 // fitsStoreKernel reports whether fleet f's store calls may be taken by the
-// kernel (see above); the rest of the kernel's world is kernelFits's.
+// kernel (see above), its columns not counted (Options.Columns: their samples
+// name the replica and the store's answer); the rest of the kernel's world
+// is kernelFits's.
 func (f *fleet) fitsStoreKernel() bool {
-	return !storeKernelOff && f.same.exact && f.lane.answerUnread()
+	return !storeKernelOff && f.same.exact && f.lane.answerUnread() && f.lane.cols == nil
 }
 
 // kernelStore is begin, storeDecide and storeReply for the kernel's request

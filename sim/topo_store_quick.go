@@ -18,7 +18,7 @@ import (
 // quick path (at its build and at each rule push).
 func (f *fleet) setStoreQuick() {
 	f.storeQuick = nil
-	if storeQuickOff || !f.lane.answerUnread() {
+	if storeQuickOff || !f.lane.answerUnread() || f.lane.cols != nil { // columns keep the first admission's headers
 		return
 	}
 	if sl, ok := f.limits[0].(*sharedLimit); ok && sl.leased == nil {

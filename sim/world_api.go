@@ -16,6 +16,10 @@ type Options struct {
 	// *BudgetError as soon as its lanes together have processed that many
 	// events and still have work left.
 	MaxEvents int64
+	// Columns, when set, counts each lane's attempts per column of virtual
+	// time as they happen, as a timeline would bin the trace, with no trace
+	// built (lane_columns.go). NewContext and Run size it for the lanes.
+	Columns *Columns
 }
 
 // Progress is how far a run has got.

@@ -434,10 +434,21 @@ func (s *Server) reportHTML(w http.ResponseWriter, r *http.Request) {
 	if sess == nil {
 		return
 	}
+	// The report runs the session again with a trace: the bound is checked
+	// before any of that work, as every control's is.
 	sess.mu.Lock()
-	b, err := sess.reportHTML()
+	err := sess.reportFits()
+	var b []byte
+	if err == nil {
+		b, err = sess.reportHTML(r.Context())
+	}
 	sess.mu.Unlock()
-	if err != nil {
+	var over errOverBudget
+	switch {
+	case errors.As(err, &over):
+		writeJSON(w, http.StatusConflict, errorReply{Error: err.Error()})
+		return
+	case err != nil:
 		writeJSON(w, http.StatusInternalServerError, errorReply{Error: err.Error()})
 		return
 	}

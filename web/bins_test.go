@@ -46,10 +46,10 @@ func TestBinRingForgetsWhatItWrapsOver(t *testing.T) {
 				if i%97 != 0 {
 					continue
 				}
-				ring := &b.rows[0]
-				for c := ring.First(); c <= ring.last; c++ {
-					if cell, _ := ring.Held(c); cell.n != want[c] {
-						got := cell.n
+				ring := b.Lane(0)
+				for c := ring.First(); c <= ring.Last(); c++ {
+					if cell, _ := ring.Held(c); cell.N != want[c] {
+						got := cell.N
 						t.Fatalf("after %d attempts (t=%v): column %d holds %v, want %v", i+1, at, c, got, want[c])
 					}
 				}
@@ -61,4 +61,12 @@ func TestBinRingForgetsWhatItWrapsOver(t *testing.T) {
 			}
 		})
 	}
+}
+
+// markOf is the mark of a trace event, or -1 for one the page does not draw.
+func markOf(ev sim.TraceEvent) int {
+	if m, ok := sim.MarkOf(ev); ok {
+		return int(m)
+	}
+	return -1
 }

@@ -18,7 +18,8 @@ import (
 // for whole sessions, TestFootprintHoldsTheHeap.
 const (
 	// sessionBytes is what a session holds whatever its scenario: the
-	// simulation's tables, the frame, the report's timeline (a tick budget).
+	// simulation's tables, the frame, a report's timeline while it is
+	// written (a tick budget).
 	sessionBytes = 4 << 20
 	// laneBytes is what a lane holds whatever its scenario: its bins (binSlices
 	// columns, each with a sample of every mark) and its tables.

@@ -154,8 +154,8 @@ func (s *session) sample(i int, k int64, mark int) (sample, bool) {
 		return sample{}, false
 	}
 	cfg := s.sim.Config()
-	c, _ := s.bins.rows[i].Held(k)
-	n := c.n[mark]
+	c, _ := s.bins.Lane(i).Held(k)
+	n := c.N[mark]
 	smp := sample{
 		Lane: rec.Lane.String(), Mark: sim.Mark(mark).String(), At: int64(rec.At), Client: rec.Client, Class: rec.Class,
 		Key: rec.Key, Request: rec.Request, Attempt: rec.Attempt, Cost: rec.Cost, Limit: rec.Limit,

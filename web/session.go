@@ -30,22 +30,23 @@ type session struct {
 	unseen   *time.Timer   // ends it if no stream attaches in time (set by register)
 	poke     chan struct{} // a control changed something: send a frame now
 
-	mu       sync.Mutex
-	sc       *scenarios.Scenario
-	command  string // the rlsim run command line that plays sc without the page
-	sim      *sim.Simulation
-	bins     *bins
-	timeline *report.Timeline
-	width    time.Duration // of a column
-	speed    int           // index into speeds
-	playing  bool
-	finished bool
-	status   string
-	bursts   []burstMark
-	rates    []ruleMark // rate changes made from the page
-	touched  bool       // a control changed the run: it is no longer rlsim run's
-	held     holdings   // what it holds, checked before each control
-	maxBytes int64      // the most it may hold (Options.MaxSessionBytes)
+	mu        sync.Mutex
+	sc        *scenarios.Scenario
+	command   string // the rlsim run command line that plays sc without the page
+	sim       *sim.Simulation
+	bins      *bins
+	width     time.Duration // of a column
+	maxEvents int64         // the simulation's event budget, for the report's re-run
+	controls  []control     // what the page changed, in order, for the report's re-run
+	speed     int           // index into speeds
+	playing   bool
+	finished  bool
+	status    string
+	bursts    []burstMark
+	rates     []ruleMark // rate changes made from the page
+	touched   bool       // a control changed the run: it is no longer rlsim run's
+	held      holdings   // what it holds, checked before each control
+	maxBytes  int64      // the most it may hold (Options.MaxSessionBytes)
 }
 
 // burstMark is a burst fired from the page, drawn on the timeline.
@@ -59,31 +60,18 @@ type burstMark struct {
 // command is the rlsim run command line that plays it.
 func newSession(ctx context.Context, sc *scenarios.Scenario, maxEvents int64, command string) (*session, error) {
 	cfg := *sc.Config
-	tl := report.NewTimeline(cfg)
 	width := sim.ColumnWidth(cfg)
 	lanes := cfg.Lanes
 	if len(lanes) == 0 {
 		lanes = sim.DefaultLanes()
 	}
 	b := newBins(width, lanes)
-	s, err := sim.NewContext(ctx, cfg, sim.Options{Trace: tee{b, tl}, MaxEvents: maxEvents})
+	s, err := sim.NewContext(ctx, cfg, sim.Options{Columns: b.Columns, MaxEvents: maxEvents})
 	if err != nil {
 		return nil, err
 	}
-	return &session{sc: sc, command: command, sim: s, bins: b, timeline: tl, width: width, speed: normalSpeed, poke: make(chan struct{}, 1),
+	return &session{sc: sc, command: command, sim: s, bins: b, width: width, maxEvents: maxEvents, speed: normalSpeed, poke: make(chan struct{}, 1),
 		held: holdings{base: footprint(sc.Config)}, maxBytes: DefaultMaxSessionBytes}, nil
-}
-
-// tee hands every record to each sink.
-type tee []sim.TraceSink
-
-func (t tee) Record(r *sim.TraceRecord) error {
-	for _, s := range t {
-		if err := s.Record(r); err != nil {
-			return err
-		}
-	}
-	return nil
 }
 
 // wake asks the stream to send a frame now.
@@ -250,6 +238,7 @@ func (s *session) fireBurst(n int, spread time.Duration) (controlReply, error) {
 		return controlReply{}, bad("no burst: %v", err)
 	}
 	s.touched = true
+	s.controls = append(s.controls, control{at: now, apply: func(sm *sim.Simulation) error { return sm.Inject(burstClient, n, spread) }})
 	s.bursts = append(s.bursts, burstMark{At: int64(now), Count: n, Spread: int64(spread)})
 	cl := s.sim.Config().Clients[0]
 	s.status = fmt.Sprintf("burst of %d over %v fired at t=%s as %s", n, spread, instant(now), cl.IdentityOf(0).User)
@@ -277,6 +266,7 @@ func (s *session) changeRule(c command) (controlReply, error) {
 		return controlReply{}, bad("no change: %v", err)
 	}
 	s.touched = true
+	s.controls = append(s.controls, control{at: ch.At, apply: func(sm *sim.Simulation) error { return sm.ChangeRule(ch) }})
 	s.status = fmt.Sprintf("at t=%s, %s: %s", instant(ch.At), s.sim.Config().Limits[0].Name, policyText(p))
 	return controlReply{Status: s.status}, nil
 }
@@ -292,11 +282,13 @@ func (s *session) changeRate(group, perSecond int) (controlReply, error) {
 			return controlReply{}, err
 		}
 	}
-	if err := s.sim.ChangeRate(group, sim.Rate{Count: int64(perSecond), Per: time.Second}); err != nil {
+	rate := sim.Rate{Count: int64(perSecond), Per: time.Second}
+	if err := s.sim.ChangeRate(group, rate); err != nil {
 		s.held = prev
 		return controlReply{}, bad("no change: %v", err)
 	}
 	s.touched = true
+	s.controls = append(s.controls, control{at: s.sim.Now(), apply: func(sm *sim.Simulation) error { return sm.ChangeRate(group, rate) }})
 	s.status = fmt.Sprintf("at t=%s, each client of %s sends %d/s", instant(s.sim.Now()), s.sim.Config().Clients[group].Name, perSecond)
 	s.rates = append(s.rates, ruleMark{At: int64(s.sim.Now()), Text: fmt.Sprintf("%s: %d/s each", s.sim.Config().Clients[group].Name, perSecond)})
 	return controlReply{Status: s.status}, nil
@@ -314,16 +306,30 @@ func (s *session) saved() string {
 	return " (the editor's scenario saved as " + editorFile + ")"
 }
 
-// reportHTML writes the run so far as rlsim's HTML report.
-func (s *session) reportHTML() ([]byte, error) {
+// control is a change the page made to the run, at virtual time at, as
+// apply makes it again on a simulation of the same scenario.
+type control struct {
+	at    time.Duration
+	apply func(*sim.Simulation) error
+}
+
+// reportHTML writes the run so far as rlsim's HTML report. The session counts
+// columns and builds no trace; the report's timeline needs one, so it runs
+// the scenario again to where the session is, traced, with the page's
+// changes made at the instants they were made (replay). The caller checked
+// reportFits.
+func (s *session) reportHTML(ctx context.Context) ([]byte, error) {
 	command := s.command
-	res := s.sim.Result()
+	res, tl, err := s.replay(ctx)
+	if err != nil {
+		return nil, err
+	}
 	out := run.Outcome{Scenario: s.sc, Result: &res, Checks: run.Checks(s.sc.Checks, &res)}
 	if s.touched || !s.finished {
 		command = fmt.Sprintf("# played live in rlsim serve to t=%s, with %d burst(s) fired and the rule pushes listed;\n# without them%s:\n%s",
 			instant(s.sim.Now()), len(s.bursts), s.saved(), command)
 	}
-	page, err := report.NewPage(report.NewRun(out, s.timeline), command)
+	page, err := report.NewPage(report.NewRun(out, tl), command)
 	if err != nil {
 		return nil, err
 	}
@@ -332,4 +338,61 @@ func (s *session) reportHTML() ([]byte, error) {
 		return nil, err
 	}
 	return b.Bytes(), nil
+}
+
+// replaySteps is how many steps of virtual time a replay runs in, checking
+// its context between them.
+const replaySteps = 100
+
+// replay runs the session's scenario again, traced into a report timeline,
+// to the session's instant, making the page's changes where the session made
+// them; the result is the session's (TestReportReplaysTheSession). An event
+// budget stops it where it stopped the session.
+func (s *session) replay(ctx context.Context) (sim.Result, *report.Timeline, error) {
+	cfg := *s.sc.Config
+	tl := report.NewTimeline(cfg)
+	r, err := sim.NewContext(ctx, cfg, sim.Options{Trace: tl, MaxEvents: s.maxEvents})
+	if err != nil {
+		return sim.Result{}, nil, err
+	}
+	var budget *sim.BudgetError
+	runTo := func(t time.Duration) error {
+		step := max(t/replaySteps, 1)
+		for r.Now() < t {
+			if err := ctx.Err(); err != nil {
+				return err
+			}
+			if err := r.RunUntil(min(r.Now()+step, t)); err != nil {
+				return err
+			}
+		}
+		return nil
+	}
+	for _, c := range s.controls {
+		if err := runTo(c.at); err != nil {
+			if errors.As(err, &budget) {
+				return r.Result(), tl, nil
+			}
+			return sim.Result{}, nil, err
+		}
+		if err := c.apply(r); err != nil {
+			return sim.Result{}, nil, fmt.Errorf("report: the page's change at t=%s: %w", instant(c.at), err)
+		}
+	}
+	if err := runTo(s.sim.Now()); err != nil && !errors.As(err, &budget) {
+		return sim.Result{}, nil, err
+	}
+	return r.Result(), tl, nil
+}
+
+// reportFits reports, as an error over budget, a report that would not fit
+// the session's bound: its re-run holds as much again as the session holds.
+func (s *session) reportFits() error {
+	cfg := s.sim.Config()
+	held := s.held.bytes(&cfg)
+	if 2*held > s.maxBytes {
+		return errOverBudget{fmt.Sprintf("no report: it runs the session again with a trace, which would hold about %s beside the session's %s, over the %s a session may hold here",
+			mb(held), mb(held), mb(s.maxBytes))}
+	}
+	return nil
 }

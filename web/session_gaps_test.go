@@ -128,8 +128,8 @@ func TestSampleTheNewestColumnSent(t *testing.T) {
 		t.Fatal("20 columns of the demo: no column sent")
 	}
 	last := cols[len(cols)-1]
-	if last.I != sess.bins.rows[0].last {
-		t.Fatalf("the frame's last column %d, the newest written %d", last.I, sess.bins.rows[0].last)
+	if last.I != sess.bins.Lane(0).Last() {
+		t.Fatalf("the frame's last column %d, the newest written %d", last.I, sess.bins.Lane(0).Last())
 	}
 	given := 0
 	for mark, n := range last.N {
