@@ -150,7 +150,8 @@ type kernelPoint struct {
 // attempt, admit and succeed (or refuse and giveUp) would do, in line: in Go a
 // call spills every live register, and the calls were much of the cost.
 func (l *lane) runKernel(t time.Duration, budget int) (processed int) {
-	if l.quick == nil || l.trace != nil {
+	releases := l.delaysInKernel() // fast_delays.go
+	if (l.quick == nil && !releases) || l.trace != nil {
 		return 0
 	}
 	e, pop := &l.eng, l.pop
@@ -162,6 +163,12 @@ func (l *lane) runKernel(t time.Duration, budget int) (processed int) {
 	// (time, client, group) in the same order.
 	for processed < budget {
 		top, found := e.Top()
+		if !found && releases {
+			if n := l.kernelReleases(&run, stop, budget-processed); n > 0 {
+				processed += n
+				continue
+			}
+		}
 		kind := top.Kind()
 		if !found || top.At > stop || (kind != evArrival && kind != evInject) {
 			break
@@ -286,6 +293,10 @@ func (l *lane) kernelRequest(run *kernelRun, c int32, cls *kernelClass, now time
 		f.kernelRoute(c)
 	}
 	switch {
+	case l.quick == nil: // a queue: its delays are in the kernel (fast_delays.go)
+		if retryAfter, admitted, refused = l.kernelQueue(run, c, cls, key, now); !admitted && !refused {
+			return
+		}
 	case !l.direct.known():
 		admitted = l.quick.admit(key, now, cost)
 	case l.m.headersSet:

@@ -120,6 +120,23 @@ func (e *Queue) lineFirst() bool {
 	return !q.empty() && (len(e.heap) == 0 || q.events[q.head].before(&e.heap[0]))
 }
 
+// LineFirst is the earliest event, left pending, when it is the first of the
+// line (ScheduleInOrder), where it can be handled in place (DropLineFirst);
+// ok is false when no event is pending or the earliest is in the heap (Top).
+// The heap's events beyond nearMax wait in buckets, every one after the
+// heap's top, so the heap's top and the line's first are the two candidates.
+func (e *Queue) LineFirst() (first Event, ok bool) {
+	if !e.lineFirst() {
+		return first, false
+	}
+	return e.line.events[e.line.head], true
+}
+
+// DropLineFirst removes the line's first event, once handled (LineFirst).
+func (e *Queue) DropLineFirst() {
+	e.line.head++
+}
+
 // Schedule adds an event at virtual time at, never before Now.
 func (e *Queue) Schedule(at time.Duration, kind Kind, a, b int32) {
 	if at < e.now {
