@@ -32,7 +32,7 @@ func (l *lane) kernelQueue(run *kernelRun, c int32, cls *kernelClass, key int32,
 		if delay == 0 {
 			return 0, true, false
 		}
-		l.kernelLate(run, c, cost, delay)
+		l.kernelQueued(run, c, cls, key, now, delay)
 		return 0, false, false
 	}
 	// Refused: the queue left its state as it was, and Decide says so again
@@ -55,17 +55,57 @@ func (l *lane) kernelReleases(run *kernelRun, stop time.Duration, budget int) (p
 		}
 		e.DropLineFirst()
 		e.AdvanceTo(ev.At)
-		l.kernelRelease(run, ev.A)
+		l.kernelRelease(run, ev.A, ev.At)
 		processed++
 	}
 	return processed
 }
 
-// kernelRelease is released for request r, in the kernel: its admission
-// reaches the most-admitted windows after every decision before it.
-func (l *lane) kernelRelease(run *kernelRun, r int32) {
+// kernelQueued is admitLate for a new request of client c of class cls for
+// key at now that the queue admits after delay, in the kernel: the
+// cross-check's verdict on an admission, the delay counted, and the release
+// scheduled, in the order act takes them.
+func (l *lane) kernelQueued(run *kernelRun, c int32, cls *kernelClass, key int32, now, delay time.Duration) {
+	l.flushChecks(run) // the cross-check takes the decisions in order
+	m := &l.m
+	m.later.catchUp(now)
+	m.decisions++
+	run.crossChecked(m.slog.Allow(key, now, cls.cost), true)
+	m.counts.Delayed++
+	m.delays.Add(delay)
+	m.point(now).Delayed++
+	run.verdicts = foldVerdict(run.verdicts, now, cls.g, foldDelay)
+	r := l.reqs.get()
+	slot := &l.reqs.all[r]
+	*slot = request{client: c, attempt: 1, num: l.clients[c].requests, cost: cls.cost, raDue: -1, started: now, gen: slot.gen}
+	l.eng.ScheduleInOrder(later(now, delay), evRelease, r, 0)
+}
+
+// kernelRelease is released for request r at now, in the kernel's world
+// (nothing after the limit: it succeeds at once, heard at once): its
+// admission reaches the most-admitted windows after every decision before it.
+func (l *lane) kernelRelease(run *kernelRun, r int32, now time.Duration) {
 	l.flushChecks(run)
-	l.m.verdicts = run.verdicts
-	l.released(r)
-	run.verdicts = l.m.verdicts
+	m, req := &l.m, &l.reqs.all[r]
+	c := req.client
+	g := l.pop.groupOf[c]
+	key := int32(0)
+	if l.kern.keys != nil {
+		key = l.kern.keys[c]
+	}
+	m.later.catchUp(now)
+	m.peak.Add(key, now, req.cost)
+	run.verdicts = foldVerdict(run.verdicts, now, g, foldAdmit)
+	p := m.point(now)
+	p.Admitted++
+	p.Succeeded++
+	cl := &m.classes[g]
+	cl.Admitted++
+	cl.Succeeded++
+	m.counts.Admitted++
+	m.counts.Succeeded++
+	m.counts.AllDoneAt = max(m.counts.AllDoneAt, now)
+	m.timesToSuccess(g).Add(now - req.started)
+	l.clients[c].succeeded++
+	l.reqs.put(r)
 }
