@@ -66,7 +66,9 @@ func (l *lane) kernelReleases(run *kernelRun, stop time.Duration, budget int) (p
 // cross-check's verdict on an admission, the delay counted, and the release
 // scheduled, in the order act takes them.
 func (l *lane) kernelQueued(run *kernelRun, c int32, cls *kernelClass, key int32, now, delay time.Duration) {
-	l.flushChecks(run) // the cross-check takes the decisions in order
+	if run.batch.N > 0 {
+		l.flushChecks(run) // the cross-check takes the decisions in order
+	}
 	m := &l.m
 	m.later.catchUp(now)
 	m.decisions++
@@ -85,7 +87,9 @@ func (l *lane) kernelQueued(run *kernelRun, c int32, cls *kernelClass, key int32
 // (nothing after the limit: it succeeds at once, heard at once): its
 // admission reaches the most-admitted windows after every decision before it.
 func (l *lane) kernelRelease(run *kernelRun, r int32, now time.Duration) {
-	l.flushChecks(run)
+	if run.batch.N > 0 {
+		l.flushChecks(run)
+	}
 	m, req := &l.m, &l.reqs.all[r]
 	c := req.client
 	g := l.pop.groupOf[c]
@@ -108,4 +112,25 @@ func (l *lane) kernelRelease(run *kernelRun, r int32, now time.Duration) {
 	m.timesToSuccess(g).Add(now - req.started)
 	l.clients[c].succeeded++
 	l.reqs.put(r)
+}
+
+// releasesBefore handles, in a superposed group's run (runSuperposed) whose
+// next arrival is drawn for at but not yet scheduled, the releases that come
+// first, at or before stop, up to budget of them, as kernelReleases does: a
+// release at at too, scheduled before the arrival will be. It stops at any
+// other event, or a release that ties with one in the heap, which the heap
+// then orders. It returns how many it handled.
+func (l *lane) releasesBefore(run *kernelRun, at, stop time.Duration, budget int) (processed int) {
+	e := &l.eng
+	for processed < budget {
+		ev, ok := e.LineHead()
+		if !ok || ev.At > min(at, stop) || ev.Kind() != evRelease || ev.At >= e.NextInHeapAfterTop() {
+			break
+		}
+		e.DropLineFirst()
+		e.AdvanceTo(ev.At)
+		l.kernelRelease(run, ev.A, ev.At)
+		processed++
+	}
+	return processed
 }

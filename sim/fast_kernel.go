@@ -219,7 +219,7 @@ func (l *lane) runKernel(t time.Duration, budget int) (processed int) {
 // runSuperposed handles the arrival top, at the top of the heap, of a
 // superposed group, and the group's next arrivals one after another while
 // each comes before every other pending event, at or before stop, within
-// budget (at least 1), and the requests schedule nothing: without the heap,
+// budget (at least 1): without the heap,
 // which holds the latest drawn arrival only when it returns. Each arrival
 // takes its sequence number when it is drawn, as in ReplaceTop. It returns
 // how many events it handled.
@@ -232,6 +232,7 @@ func (l *lane) runSuperposed(run *kernelRun, top event, stop time.Duration, budg
 	// An arrival after last waits in the heap: the next event comes first
 	// (ties too: it was scheduled before), or the stop.
 	last := min(e.NextAfterTop()-1, stop)
+	releases := l.delaysInKernel()
 	for now := top.At; ; {
 		e.AdvanceTo(now)
 		c := top.A + st.pick(grp.Count) // drawn before the gap, as arrival does
@@ -251,7 +252,14 @@ func (l *lane) runSuperposed(run *kernelRun, top event, stop time.Duration, budg
 			e.DropTop()
 			return processed
 		}
-		if at > last || processed >= budget || e.Seq() != seq {
+		if e.Seq() != seq { // a delayed request's release, scheduled (fast_delays.go)
+			last = min(e.NextAfterTop()-1, stop)
+		}
+		if at > last && releases && processed < budget {
+			processed += l.releasesBefore(run, at, stop, budget-processed)
+			last = min(e.NextAfterTop()-1, stop)
+		}
+		if at > last || processed >= budget {
 			e.ReplaceTop(at, evArrival, top.A, top.B)
 			return processed
 		}
