@@ -53,6 +53,23 @@ func tieWorld(lane LaneKind) Config {
 	}
 }
 
+// crowdTieWorld is a leaky bucket (a release every 100ms, three waiting at
+// most), a constant client every 200ms and a crowd: a superposed group
+// (Poisson) whose runs of arrivals (runSuperposed) meet the releases. The
+// constant client, admitted at once, sets the release slots on its own
+// arrivals: a crowd's request delayed to its next arrival is released
+// there, scheduled after that arrival (waiting in the heap) was.
+func crowdTieWorld(lane LaneKind) Config {
+	return Config{
+		Duration: 10 * time.Second, Lanes: []LaneKind{lane},
+		Limits: []Limit{{Key: KeyGlobal, Policy: algorithms.Policy{Limit: 10, Window: time.Second, Burst: 3}}},
+		Clients: []ClientGroup{
+			{Name: "steady", Count: 1, Arrivals: []Arrival{{Kind: ArrivalConstant, Rate: Rate{Count: 5, Per: time.Second}}}},
+			{Name: "crowd", Count: 5, Arrivals: []Arrival{{Kind: ArrivalPoisson, Rate: Rate{Count: 2, Per: time.Second}}}},
+		},
+	}
+}
+
 // tieOrders runs cfg on the general loop with a trace and counts the
 // instants where a release (a delayed request's success) and an arrival's
 // decision fall together, by which came first.
@@ -95,14 +112,21 @@ func (f traceFunc) Record(r *TraceRecord) error { return f(r) }
 // TestKernelReleasesTieWithArrivals checks that the kernel orders a delayed
 // request's release and an arrival at the same instant as the general loop
 // does (by when each was scheduled), in both orders: the leaky bucket and
-// nginx, in a world where they tie, run to stops and in lane steps with
-// small budgets, with the kernel's delays and with them off.
+// nginx, in worlds where they tie (one with a superposed group, whose runs
+// of arrivals handle releases too: releasesBefore), run to stops and in lane
+// steps with small budgets, with the kernel's delays and with them off.
 func TestKernelReleasesTieWithArrivals(t *testing.T) {
-	for _, lane := range []LaneKind{LaneLeakyBucket, LaneNginx} {
-		cfg := tieWorld(lane)
-		if first, second := tieOrders(t, cfg); first == 0 || second == 0 {
-			t.Fatalf("lane %v: %d ties with the release first, %d with the arrival first: want both, to test both", lane, first, second)
+	releaseFirst, arrivalFirst := 0, 0
+	for _, world := range []struct {
+		lane LaneKind
+		cfg  Config
+	}{{LaneLeakyBucket, tieWorld(LaneLeakyBucket)}, {LaneNginx, tieWorld(LaneNginx)}, {LaneLeakyBucket, crowdTieWorld(LaneLeakyBucket)}} {
+		lane, cfg := world.lane, world.cfg
+		first, second := tieOrders(t, cfg)
+		if first+second == 0 {
+			t.Fatalf("lane %v (%s): no release ties with an arrival", lane, cfg.Clients[0].Name)
 		}
+		releaseFirst, arrivalFirst = releaseFirst+first, arrivalFirst+second
 		build := func() *Simulation {
 			s, err := New(cfg, Options{})
 			if err != nil {
@@ -117,7 +141,11 @@ func TestKernelReleasesTieWithArrivals(t *testing.T) {
 		delayKernelOff = true
 		slow := build()
 		delayKernelOff = false
-		for i, at := range []time.Duration{99 * time.Millisecond, 100 * time.Millisecond, 730 * time.Millisecond, 2 * time.Second, 4 * time.Second} {
+		stops := []time.Duration{99 * time.Millisecond, 100 * time.Millisecond, 730 * time.Millisecond}
+		for at := 731 * time.Millisecond; at < cfg.Duration+time.Second; at += 37 * time.Millisecond {
+			stops = append(stops, at)
+		}
+		for i, at := range stops {
 			st := kernelStep{at: at, budget: 3 * (i % 2)}
 			fastSaw, fastResults := runStep(fast, st)
 			delayKernelOff = true
@@ -134,5 +162,8 @@ func TestKernelReleasesTieWithArrivals(t *testing.T) {
 		if r := fast.Result().Lanes[0]; r.Delayed == 0 || r.Refused == 0 {
 			t.Errorf("lane %v: delayed %d, refused %d: want both, to test both", lane, r.Delayed, r.Refused)
 		}
+	}
+	if releaseFirst == 0 || arrivalFirst == 0 {
+		t.Errorf("%d ties with the release first, %d with the arrival first: want both, to test both", releaseFirst, arrivalFirst)
 	}
 }
