@@ -947,6 +947,9 @@ func checkFastPaths(cfg Config, sets []switchSet) (diffOutcome, error) {
 // New builds them with the fastest setting: to hold the generator to reaching them.
 type fastPathUse struct {
 	kernel, batched, direct, quickOnly, shared, oneShot, recent int
+	// delays counts the lanes whose delays and releases are in the kernel
+	// (fast_delays.go).
+	delays int
 	// oneLimiter counts the lanes whose topology runs as one limiter,
 	// fleetKernel those whose fleet takes the kernel.
 	oneLimiter, fleetKernel int
@@ -972,6 +975,7 @@ func (u *fastPathUse) add(o fastPathUse) {
 		u.productDirect[k] += n
 	}
 	u.kernel += o.kernel
+	u.delays += o.delays
 	u.batched += o.batched
 	u.direct += o.direct
 	u.quickOnly += o.quickOnly
@@ -1001,6 +1005,7 @@ func fastPathsOf(cfg Config) fastPathUse {
 				u.productKernel += b2i(product)
 				u.fleetKernel += b2i(l.fleet != nil)
 			}
+			u.delays += b2i(l.kern.fits && l.delaysInKernel())
 			u.direct += b2i(l.direct.known())
 			if product && l.direct.known() {
 				u.productDirect[l.kind]++
@@ -1094,6 +1099,7 @@ func TestFastPathsAreTheGeneralPath(t *testing.T) {
 		{"valid worlds", valid, 62},
 		{"lanes in the kernel", use.kernel, 100},
 		{"lanes batching their cross-check", use.batched, 30},
+		{"lanes whose delays are in the kernel", use.delays, 18},
 		{"lanes on the direct path", use.direct, 150},
 		{"lanes on the quick path through interfaces (direct off)", use.quickOnly, 100},
 		{"followers", use.shared, 30},
