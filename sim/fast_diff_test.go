@@ -53,7 +53,12 @@ import (
 // Cloudflare's Admit ignoring a ban, the advanced Kong plugin's Admit off its
 // clock of whole seconds. (The properties of algorithms/products_fast_test.go
 // catch what changes no verdict of a run, such as an Admit that leaves to
-// Decide what it could admit.)
+// Decide what it could admit.) The delaying lanes' kernel (fast_delays.go)
+// was checked against, with TestKernelReleasesTieWithArrivals: releases past
+// a stop, a release's time to success or AllDoneAt left out, a delay folded
+// as an admission, a delayed request's decision not counted, the first
+// refusal's headers not kept, a superposed run going on past a release it
+// scheduled, and a release taken before a heap event it ties with.
 
 // diffShape is the fuzz target's knobs on diffWorld: each bit forces a
 // dimension the seed would otherwise draw.
