@@ -55,7 +55,12 @@ import (
 // Cloudflare's Admit ignoring a ban, the advanced Kong plugin's Admit off its
 // clock of whole seconds. (The properties of algorithms/products_fast_test.go
 // catch what changes no verdict of a run, such as an Admit that leaves to
-// Decide what it could admit.)
+// Decide what it could admit.) The delaying lanes' kernel (fast_delays.go)
+// was checked against, with TestKernelReleasesTieWithArrivals: releases past
+// a stop, a release's time to success or AllDoneAt left out, a delay folded
+// as an admission, a delayed request's decision not counted, the first
+// refusal's headers not kept, a superposed run going on past a release it
+// scheduled, and a release taken before a heap event it ties with.
 
 // diffShape is the fuzz target's knobs on diffWorld: each bit forces a
 // dimension the seed would otherwise draw.
@@ -952,6 +957,9 @@ func checkFastPaths(cfg Config, sets []switchSet) (diffOutcome, error) {
 // New builds them with the fastest setting: to hold the generator to reaching them.
 type fastPathUse struct {
 	kernel, batched, direct, quickOnly, shared, oneShot, recent int
+	// delays counts the lanes whose delays and releases are in the kernel
+	// (fast_delays.go).
+	delays int
 	// oneLimiter counts the lanes whose topology runs as one limiter,
 	// fleetKernel those whose fleet takes the kernel.
 	oneLimiter, fleetKernel int
@@ -977,6 +985,7 @@ func (u *fastPathUse) add(o fastPathUse) {
 		u.productDirect[k] += n
 	}
 	u.kernel += o.kernel
+	u.delays += o.delays
 	u.batched += o.batched
 	u.direct += o.direct
 	u.quickOnly += o.quickOnly
@@ -1006,6 +1015,7 @@ func fastPathsOf(cfg Config) fastPathUse {
 				u.productKernel += b2i(product)
 				u.fleetKernel += b2i(l.fleet != nil)
 			}
+			u.delays += b2i(l.kern.fits && l.delaysInKernel())
 			u.direct += b2i(l.direct.known())
 			if product && l.direct.known() {
 				u.productDirect[l.kind]++
@@ -1099,6 +1109,7 @@ func TestFastPathsAreTheGeneralPath(t *testing.T) {
 		{"valid worlds", valid, 62},
 		{"lanes in the kernel", use.kernel, 100},
 		{"lanes batching their cross-check", use.batched, 30},
+		{"lanes whose delays are in the kernel", use.delays, 18},
 		{"lanes on the direct path", use.direct, 150},
 		{"lanes on the quick path through interfaces (direct off)", use.quickOnly, 100},
 		{"followers", use.shared, 30},

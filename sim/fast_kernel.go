@@ -163,7 +163,8 @@ type kernelPoint struct {
 // attempt, admit and succeed (or refuse and giveUp) would do, in line: in Go a
 // call spills every live register, and the calls were much of the cost.
 func (l *lane) runKernel(t time.Duration, budget int) (processed int) {
-	if l.quick == nil && !l.kern.store || l.trace != nil {
+	releases := l.delaysInKernel() // fast_delays.go
+	if l.quick == nil && !releases && !l.kern.store || l.trace != nil {
 		return 0
 	}
 	e, pop := &l.eng, l.pop
@@ -175,6 +176,12 @@ func (l *lane) runKernel(t time.Duration, budget int) (processed int) {
 	// (time, client, group) in the same order.
 	for processed < budget {
 		top, found := e.Top()
+		if !found && releases {
+			if n := l.kernelReleases(&run, stop, budget-processed); n > 0 {
+				processed += n
+				continue
+			}
+		}
 		kind := top.Kind()
 		if !found || top.At > stop || (kind != evArrival && kind != evInject) {
 			break
@@ -229,7 +236,7 @@ func (l *lane) runKernel(t time.Duration, budget int) (processed int) {
 // runSuperposed handles the arrival top, at the top of the heap, of a
 // superposed group, and the group's next arrivals one after another while
 // each comes before every other pending event, at or before stop, within
-// budget (at least 1), and the requests schedule nothing: without the heap,
+// budget (at least 1): without the heap,
 // which holds the latest drawn arrival only when it returns. Each arrival
 // takes its sequence number when it is drawn, as in ReplaceTop. It returns
 // how many events it handled.
@@ -243,6 +250,7 @@ func (l *lane) runSuperposed(run *kernelRun, top event, stop time.Duration, budg
 	// (ties too: it was scheduled before), or the stop.
 	other := e.NextAfterTop()
 	last := min(other-1, stop)
+	releases := l.delaysInKernel()
 	for now := top.At; ; {
 		e.AdvanceTo(now)
 		c := top.A + st.pick(grp.Count) // drawn before the gap, as arrival does
@@ -269,7 +277,16 @@ func (l *lane) runSuperposed(run *kernelRun, top event, stop time.Duration, budg
 			e.DropTop()
 			return processed
 		}
-		if at > last || processed >= budget || e.Seq() != seq {
+		if e.Seq() != seq { // a delayed request's release, or a store call's events, scheduled
+			other = e.NextAfterTop()
+			last = min(other-1, stop)
+		}
+		if at > last && releases && processed < budget {
+			processed += l.releasesBefore(run, at, stop, budget-processed)
+			other = e.NextAfterTop()
+			last = min(other-1, stop)
+		}
+		if at > last || processed >= budget {
 			e.ReplaceTop(at, evArrival, top.A, top.B)
 			return processed
 		}
@@ -315,6 +332,10 @@ func (l *lane) kernelRequest(run *kernelRun, c int32, cls *kernelClass, now time
 		f.kernelRoute(c)
 	}
 	switch {
+	case l.quick == nil: // a queue: its delays are in the kernel (fast_delays.go)
+		if retryAfter, admitted, refused = l.kernelQueue(run, c, cls, key, now); !admitted && !refused {
+			return
+		}
 	case !l.direct.known():
 		admitted = l.quick.admit(key, now, cost)
 	case l.m.headersSet:

@@ -12,6 +12,10 @@ var (
 	// kernelOff keeps every lane built while it is set off the kernel, on
 	// the general loop (fast_kernel.go).
 	kernelOff bool
+	// delayKernelOff keeps a lane whose one limit delays (a queue: the leaky
+	// bucket, nginx) off the kernel, and the releases of every delayed
+	// request on the general loop (fast_delays.go).
+	delayKernelOff bool
 	// batchOff keeps a one-key kernel lane from handing its cross-check the
 	// decisions in runs (window.Tracker.CheckRun): one verdict per decision.
 	batchOff bool
@@ -89,6 +93,7 @@ type fastPathSwitch struct {
 // fastPathSwitches is every switch above, the one list tests read.
 var fastPathSwitches = []fastPathSwitch{
 	{"kernel_off", &kernelOff},
+	{"delay_kernel_off", &delayKernelOff},
 	{"batch_off", &batchOff},
 	{"shared_off", &sharedOff},
 	{"shared_always", &sharedAlways},

@@ -120,6 +120,48 @@ func (e *Queue) lineFirst() bool {
 	return !q.empty() && (len(e.heap) == 0 || q.events[q.head].before(&e.heap[0]))
 }
 
+// LineFirst is the earliest event, left pending, when it is the first of the
+// line (ScheduleInOrder), where it can be handled in place (DropLineFirst);
+// ok is false when no event is pending or the earliest is in the heap (Top).
+// The heap's events beyond nearMax wait in buckets, every one after the
+// heap's top, so the heap's top and the line's first are the two candidates.
+func (e *Queue) LineFirst() (first Event, ok bool) {
+	if !e.lineFirst() {
+		return first, false
+	}
+	return e.line.events[e.line.head], true
+}
+
+// DropLineFirst removes the line's first event, once handled (LineFirst,
+// LineHead).
+func (e *Queue) DropLineFirst() {
+	e.line.head++
+}
+
+// LineHead is the line's first event, whatever the heap holds, for a caller
+// handling the heap's top in place that must know what follows it; ok is
+// false when the line is empty.
+func (e *Queue) LineHead() (first Event, ok bool) {
+	if e.line.empty() {
+		return first, false
+	}
+	return e.line.events[e.line.head], true
+}
+
+// NextInHeapAfterTop is the earliest time of a pending event of the heap
+// (or its buckets) other than its top, the largest Duration when there is
+// none: NextAfterTop without the line.
+func (e *Queue) NextInHeapAfterTop() time.Duration {
+	if len(e.heap) == 1 && e.far.n > 0 {
+		e.refill() // the next is in a bucket: bring the earliest bucket's events in
+	}
+	next := time.Duration(math.MaxInt64)
+	for i := 1; i <= 4 && i < len(e.heap); i++ {
+		next = min(next, e.heap[i].At)
+	}
+	return next
+}
+
 // Schedule adds an event at virtual time at, never before Now.
 func (e *Queue) Schedule(at time.Duration, kind Kind, a, b int32) {
 	if at < e.now {
@@ -237,13 +279,7 @@ func (e *Queue) ReplaceTopNext(prev Event, a int32) {
 // earliest, the largest Duration when there is none: the least of the top's
 // children in the heap and of the line's first.
 func (e *Queue) NextAfterTop() time.Duration {
-	if len(e.heap) == 1 && e.far.n > 0 {
-		e.refill() // the next is in a bucket: bring the earliest bucket's events in
-	}
-	next := time.Duration(math.MaxInt64)
-	for i := 1; i <= 4 && i < len(e.heap); i++ {
-		next = min(next, e.heap[i].At)
-	}
+	next := e.NextInHeapAfterTop()
 	if !e.line.empty() {
 		next = min(next, e.line.events[e.line.head].At)
 	}

@@ -1,6 +1,7 @@
 package engine
 
 import (
+	"math"
 	"slices"
 	"sort"
 	"strings"
@@ -218,5 +219,72 @@ func BenchmarkEngine(b *testing.B) {
 			}
 			b.ReportMetric(float64(b.N)/b.Elapsed().Seconds(), "events/s")
 		})
+	}
+}
+
+// TestInPlaceTakesAreThePops drains two queues given the same events, heap
+// and line, with many ties: one by Pop, the other in place, by Top and
+// DropTop when the heap's top is earliest and by LineFirst and DropLineFirst
+// when the line's first is: each take must be the pop, and LineHead and
+// NextInHeapAfterTop must make up NextAfterTop.
+func TestInPlaceTakesAreThePops(t *testing.T) {
+	rnd := NewStream(3, 0x1f)
+	var popped, inPlace Queue
+	var lineAt time.Duration
+	inHeapAt := map[int32]time.Duration{} // the heap's pending events, by step
+	for step := range 20000 {
+		if popped.Pending() == 0 || rnd.Uint64()%5 < 3 {
+			at := popped.Now() + rnd.Duration(4)
+			if rnd.Uint64()%2 == 0 {
+				at = max(at, lineAt)
+				lineAt = at
+				popped.ScheduleInOrder(at, 1, int32(step), 0)
+				inPlace.ScheduleInOrder(at, 1, int32(step), 0)
+			} else {
+				popped.Schedule(at, 2, int32(step), 0)
+				inPlace.Schedule(at, 2, int32(step), 0)
+				inHeapAt[int32(step)] = at
+			}
+			continue
+		}
+		want := popped.Pop()
+		var got Event
+		top, inHeap := inPlace.Top()
+		first, inLine := inPlace.LineFirst()
+		switch {
+		case inHeap == inLine:
+			t.Fatalf("step %d: Top ok %v, LineFirst ok %v: want one of them", step, inHeap, inLine)
+		case inHeap:
+			wantNext := time.Duration(math.MaxInt64)
+			for a, at := range inHeapAt {
+				if a != top.A {
+					wantNext = min(wantNext, at)
+				}
+			}
+			next := inPlace.NextInHeapAfterTop()
+			if next != wantNext {
+				t.Fatalf("step %d: NextInHeapAfterTop = %v, want %v", step, next, wantNext)
+			}
+			delete(inHeapAt, top.A)
+			if head, ok := inPlace.LineHead(); ok {
+				next = min(next, head.At)
+			}
+			if after := inPlace.NextAfterTop(); next != after {
+				t.Fatalf("step %d: NextInHeapAfterTop with LineHead = %v, want NextAfterTop %v", step, next, after)
+			}
+			got = top
+			inPlace.AdvanceTo(top.At)
+			inPlace.DropTop()
+		default:
+			if head, _ := inPlace.LineHead(); head != first {
+				t.Fatalf("step %d: LineHead = %+v, want LineFirst %+v", step, head, first)
+			}
+			got = first
+			inPlace.AdvanceTo(first.At)
+			inPlace.DropLineFirst()
+		}
+		if got != want {
+			t.Fatalf("step %d: taken in place %+v, popped %+v", step, got, want)
+		}
 	}
 }
