@@ -436,13 +436,17 @@ func (s *Server) reportHTML(w http.ResponseWriter, r *http.Request) {
 	}
 	// The report runs the session again with a trace: the bound is checked
 	// before any of that work, as every control's is.
+	// It runs without the session's mutex: the page plays on meanwhile.
 	sess.mu.Lock()
-	err := sess.reportFits()
+	plan, err := sess.planReport()
+	sess.mu.Unlock()
 	var b []byte
 	if err == nil {
-		b, err = sess.reportHTML(r.Context())
+		b, err = plan.reportHTML(r.Context())
+		sess.mu.Lock()
+		sess.reportDone()
+		sess.mu.Unlock()
 	}
-	sess.mu.Unlock()
 	var over errOverBudget
 	switch {
 	case errors.As(err, &over):

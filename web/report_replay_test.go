@@ -46,7 +46,12 @@ func TestReportReplaysTheSession(t *testing.T) {
 
 func sameAsReplayed(t *testing.T, sess *session, when string) {
 	t.Helper()
-	res, tl, err := sess.replay(context.Background())
+	plan, err := sess.planReport()
+	if err != nil {
+		t.Fatalf("%s: %v", when, err)
+	}
+	res, tl, err := plan.replay(context.Background())
+	sess.reportDone()
 	if err != nil {
 		t.Fatalf("%s: replay: %v", when, err)
 	}
@@ -110,5 +115,33 @@ func TestReportOverTheBoundIsRefused(t *testing.T) {
 		if resp.StatusCode != tc.code {
 			t.Errorf("bound %d (footprint %d): report.html status %d, want %d", tc.bound, base, resp.StatusCode, tc.code)
 		}
+	}
+}
+
+// A report is written without the session's mutex, one at a time: a second
+// asked while one is being written is refused (its re-run would hold the
+// session's memory a third time), and asked after, written.
+func TestOneReportAtATime(t *testing.T) {
+	sess := builtinSession(t, "steady-overload")
+	if _, err := sess.apply(command{Op: "step", Count: 3}); err != nil {
+		t.Fatal(err)
+	}
+	plan, err := sess.planReport()
+	if err != nil {
+		t.Fatal(err)
+	}
+	var over errOverBudget
+	if _, err := sess.planReport(); !errors.As(err, &over) {
+		t.Errorf("a second report while one is written: %v, want refused", err)
+	}
+	if _, err := sess.apply(command{Op: "step", Count: 2}); err != nil { // the page plays on
+		t.Fatal(err)
+	}
+	if b, err := plan.reportHTML(context.Background()); err != nil || !strings.Contains(string(b), "played live in rlsim serve to t=300ms") {
+		t.Errorf("the report planned at t=300ms: %v, %.200q", err, b)
+	}
+	sess.reportDone()
+	if _, err := sess.planReport(); err != nil {
+		t.Errorf("a report after the first is done: %v", err)
 	}
 }

@@ -5,6 +5,7 @@ import (
 	"context"
 	"errors"
 	"fmt"
+	"slices"
 	"strings"
 	"sync"
 	"sync/atomic"
@@ -38,6 +39,7 @@ type session struct {
 	width     time.Duration // of a column
 	maxEvents int64         // the simulation's event budget, for the report's re-run
 	controls  []control     // what the page changed, in order, for the report's re-run
+	reporting bool          // a report is being written (planReport)
 	speed     int           // index into speeds
 	playing   bool
 	finished  bool
@@ -313,23 +315,51 @@ type control struct {
 	apply func(*sim.Simulation) error
 }
 
-// reportHTML writes the run so far as rlsim's HTML report. The session counts
-// columns and builds no trace; the report's timeline needs one, so it runs
-// the scenario again to where the session is, traced, with the page's
-// changes made at the instants they were made (replay). The caller checked
-// reportFits.
-func (s *session) reportHTML(ctx context.Context) ([]byte, error) {
-	command := s.command
-	res, tl, err := s.replay(ctx)
-	if err != nil {
-		return nil, err
+// reportPlan is what the report of a session needs of it, taken under the
+// session's mutex so that the re-run goes on without holding it: the page
+// plays on while its report is written.
+type reportPlan struct {
+	sc        *scenarios.Scenario
+	controls  []control
+	to        time.Duration // the session's instant
+	maxEvents int64
+	command   string // as the report names it
+}
+
+// planReport is the plan of the session's report, or an error over budget
+// when its re-run would not fit the session's bound or another report of
+// the session is being written. The caller holds mu, and calls reportDone
+// under it once the report is written.
+func (s *session) planReport() (reportPlan, error) {
+	if s.reporting {
+		return reportPlan{}, errOverBudget{"no report: one of this session is being written; download it again once that one is done"}
 	}
-	out := run.Outcome{Scenario: s.sc, Result: &res, Checks: run.Checks(s.sc.Checks, &res)}
+	if err := s.reportFits(); err != nil {
+		return reportPlan{}, err
+	}
+	s.reporting = true
+	command := s.command
 	if s.touched || !s.finished {
 		command = fmt.Sprintf("# played live in rlsim serve to t=%s, with %d burst(s) fired and the rule pushes listed;\n# without them%s:\n%s",
 			instant(s.sim.Now()), len(s.bursts), s.saved(), command)
 	}
-	page, err := report.NewPage(report.NewRun(out, tl), command)
+	return reportPlan{sc: s.sc, controls: slices.Clone(s.controls), to: s.sim.Now(), maxEvents: s.maxEvents, command: command}, nil
+}
+
+// reportDone ends the report planReport planned. The caller holds mu.
+func (s *session) reportDone() { s.reporting = false }
+
+// reportHTML writes the run so far as rlsim's HTML report. The session counts
+// columns and builds no trace; the report's timeline needs one, so it runs
+// the scenario again to where the session was, traced, with the page's
+// changes made at the instants they were made (replay).
+func (p reportPlan) reportHTML(ctx context.Context) ([]byte, error) {
+	res, tl, err := p.replay(ctx)
+	if err != nil {
+		return nil, err
+	}
+	out := run.Outcome{Scenario: p.sc, Result: &res, Checks: run.Checks(p.sc.Checks, &res)}
+	page, err := report.NewPage(report.NewRun(out, tl), p.command)
 	if err != nil {
 		return nil, err
 	}
@@ -348,10 +378,10 @@ const replaySteps = 100
 // to the session's instant, making the page's changes where the session made
 // them; the result is the session's (TestReportReplaysTheSession). An event
 // budget stops it where it stopped the session.
-func (s *session) replay(ctx context.Context) (sim.Result, *report.Timeline, error) {
-	cfg := *s.sc.Config
+func (p reportPlan) replay(ctx context.Context) (sim.Result, *report.Timeline, error) {
+	cfg := *p.sc.Config
 	tl := report.NewTimeline(cfg)
-	r, err := sim.NewContext(ctx, cfg, sim.Options{Trace: tl, MaxEvents: s.maxEvents})
+	r, err := sim.NewContext(ctx, cfg, sim.Options{Trace: tl, MaxEvents: p.maxEvents})
 	if err != nil {
 		return sim.Result{}, nil, err
 	}
@@ -368,7 +398,7 @@ func (s *session) replay(ctx context.Context) (sim.Result, *report.Timeline, err
 		}
 		return nil
 	}
-	for _, c := range s.controls {
+	for _, c := range p.controls {
 		if err := runTo(c.at); err != nil {
 			if errors.As(err, &budget) {
 				return r.Result(), tl, nil
@@ -379,7 +409,7 @@ func (s *session) replay(ctx context.Context) (sim.Result, *report.Timeline, err
 			return sim.Result{}, nil, fmt.Errorf("report: the page's change at t=%s: %w", instant(c.at), err)
 		}
 	}
-	if err := runTo(s.sim.Now()); err != nil && !errors.As(err, &budget) {
+	if err := runTo(p.to); err != nil && !errors.As(err, &budget) {
 		return sim.Result{}, nil, err
 	}
 	return r.Result(), tl, nil
