@@ -184,6 +184,10 @@ func (l *lane) runKernel(t time.Duration, budget int) (processed int) {
 		}
 		kind := top.Kind()
 		if !found || top.At > stop || (kind != evArrival && kind != evInject) {
+			if l.kern.store && l.kernelStoreEvent(&run, stop) { // topo_store_kernel.go
+				processed++
+				continue
+			}
 			break
 		}
 		now := top.At

@@ -131,6 +131,7 @@ func withHealth(cfg Config, interval time.Duration) Config {
 // stated in (docs/performance.md).
 func BenchmarkTopology(b *testing.B) {
 	lat := Service{Mean: 10 * time.Microsecond}
+	expLat := Service{Kind: ServiceExponential, Mean: 10 * time.Microsecond}
 	plain := topologyStream(200*time.Second, Store{}, func(l *Limit) {})
 	plain.Topology = nil
 	one := topologyStream(200*time.Second, Store{}, func(l *Limit) {})
@@ -141,6 +142,7 @@ func BenchmarkTopology(b *testing.B) {
 		"local":             topologyStream(200*time.Second, Store{}, func(l *Limit) {}),
 		"shared_atomic":     topologyStream(200*time.Second, Store{Latency: lat}, func(l *Limit) { l.State = StateShared }),
 		"shared_racy":       topologyStream(200*time.Second, Store{Latency: lat, Racy: true}, func(l *Limit) { l.State = StateShared }),
+		"shared_atomic_exp": topologyStream(200*time.Second, Store{Latency: expLat}, func(l *Limit) { l.State = StateShared }),
 		"synced_every_10ms": topologyStream(200*time.Second, Store{}, func(l *Limit) { l.State, l.SyncInterval = StateSynced, 10*time.Millisecond }),
 		"shared_health_1s":  withHealth(topologyStream(200*time.Second, Store{Latency: lat}, func(l *Limit) { l.State = StateShared }), time.Second),
 		"shared_real":       topologyStream(200*time.Second, realStore(lat), func(l *Limit) { l.State = StateShared }),

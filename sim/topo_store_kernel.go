@@ -19,7 +19,9 @@ import (
 // acts on the answer at its return, in line, as storeDecide and storeReply
 // would: the three events at once, with no request slot and nothing
 // scheduled. Any other call (an answer after something else, or in no time)
-// is handed to the general path where begin would go on (fleet.sent).
+// is handed to the general path where begin would go on (fleet.sent), and
+// its decision and answer, when each is the earliest event, are handled
+// without leaving the kernel (kernelStoreEvent).
 
 // fitsStoreKernel reports whether fleet f's store calls may be taken by the
 // kernel (see above), its columns not counted (Options.Columns: their samples
@@ -99,4 +101,32 @@ func (l *lane) kernelSent(run *kernelRun, c int32, cls *kernelClass, a storeAnsw
 	l.m.verdicts = run.verdicts
 	f.sent(r, false, a, nil, 0)
 	run.verdicts = l.m.verdicts
+}
+
+// kernelStoreEvent handles the earliest event, when it is a store call's
+// decision or answer at or before stop, as the general loop would (handle),
+// without leaving the kernel: the cross-check's batch and the verdict hash
+// handed over and back, the kernel's other tallies kept (they add up with
+// the lane's at the flush). It reports whether it handled one.
+func (l *lane) kernelStoreEvent(run *kernelRun, stop time.Duration) bool {
+	e := &l.eng
+	ev, inLine := e.LineFirst()
+	if !inLine {
+		var ok bool
+		if ev, ok = e.Top(); !ok {
+			return false
+		}
+	}
+	if k := ev.Kind(); ev.At > stop || k != evStoreDecide && k != evStoreReply {
+		return false
+	}
+	l.flushChecks(run) // the general path asks the cross-check itself
+	e.Pop()
+	if l.cold {
+		l.warmNext()
+	}
+	l.m.verdicts = run.verdicts
+	l.handle(ev)
+	run.verdicts = l.m.verdicts
+	return true
 }
