@@ -83,9 +83,16 @@ func hapSchedule() []hapShot {
 // replays the arrivals it logged, at the ms its own clock gave them, through
 // algorithms.HAProxy: every verdict, and the rate the deny rule read, must be
 // the model's. It also tells how far the textbook lanes, translated from the
-// same policy, are from the real thing on the same arrivals.
+// same policy, are from the real thing on the same arrivals. On a loaded
+// machine haproxy's logged ms and the ms its rules ran may drift more than
+// the one ms allowed as phase: a failed first run is run once more on a fresh
+// server (onceMoreOnTheWallClock), and a second failure is a difference.
 func TestHAProxyRealDecidesAsTheModel(t *testing.T) {
 	t.Parallel() // its own server; compared on the server's clock
+	onceMoreOnTheWallClock(t, haproxyRealDecidesAsTheModel)
+}
+
+func haproxyRealDecidesAsTheModel(t testing.TB) {
 	srv := startHAProxy(t, hapFrontends...)
 	sent := hapSend(t, srv, hapSchedule())
 	arrivals := hapArrivals(t, srv, len(sent))
