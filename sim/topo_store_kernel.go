@@ -24,11 +24,9 @@ import (
 // without leaving the kernel (kernelStoreEvent).
 
 // fitsStoreKernel reports whether fleet f's store calls may be taken by the
-// kernel (see above), its columns not counted (Options.Columns: their samples
-// name the replica and the store's answer); the rest of the kernel's world
-// is kernelFits's.
+// kernel (see above); the rest of the kernel's world is kernelFits's.
 func (f *fleet) fitsStoreKernel() bool {
-	return !storeKernelOff && f.same.exact && f.lane.answerUnread() && f.lane.cols == nil
+	return !storeKernelOff && f.same.exact && f.lane.answerUnread()
 }
 
 // kernelStore is begin, storeDecide and storeReply for the kernel's request
@@ -67,6 +65,9 @@ func (l *lane) kernelStore(run *kernelRun, c int32, cls *kernelClass, now time.D
 		l.m.timesToSuccess(cls.g).Add(back - now)
 	}
 	l.kernelAnswered(run, c, cls, back, retryAfter, admitted)
+	if l.cols != nil {
+		l.storeColumn(c, cost, admitted, &d, a)
+	}
 	run.took += 2
 	l.kern.fused++
 }
@@ -129,4 +130,33 @@ func (l *lane) kernelStoreEvent(run *kernelRun, stop time.Duration) bool {
 	l.handle(ev)
 	run.verdicts = l.m.verdicts
 	return true
+}
+
+// storeColumn counts in the columns (Options.Columns) the kernel's answer to
+// an attempt of client c and cost, its store call answered a, at the lane's
+// clock: admitted, or refused with d, its sample the record act would write
+// (the replica, the shard, the store's answer, the quota the answer reports).
+// Columns keep the store's verdict alone off (setStoreQuick): d is the chain's.
+func (l *lane) storeColumn(c int32, cost int64, admitted bool, d *algorithms.Decision, a storeAnswer) {
+	ev, limit := TraceAdmit, l.quotaName(l.quotaOf())
+	if !admitted {
+		ev, limit = TraceRefuse, l.cfg.Limits[0].Name
+	}
+	if !l.column(ev) {
+		return
+	}
+	f := l.fleet
+	l.rec = TraceRecord{
+		At: l.eng.Now(), Lane: l.kind, LaneName: l.name, LaneIndex: l.index, Event: ev, Client: int(c),
+		Class: l.pop.groups[l.pop.groupOf[c]].Name, Key: l.pop.keys[0].name(l.pop.keyOf[0][c]),
+		Request: l.clients[c].requests, Attempt: 1, Cost: cost, Replica: int(f.ctx.replica), Shard: -1,
+		Limit: limit, Delay: d.Delay, RetryAfter: d.RetryAfter, Store: a.outcome, StoreLatency: a.roundTrip,
+	}
+	if f.shardCount() > 1 {
+		l.rec.Shard = f.shardOf(c)
+	}
+	if limit != "" {
+		l.rec.Remaining, l.rec.Reset, l.rec.Answered = d.Remaining, d.Reset, true
+	}
+	l.keepSample()
 }
