@@ -64,6 +64,9 @@ var (
 	// storeLineOff schedules a store call's events in the queue's heap,
 	// never in its time-ordered line (topo_store.go, fleet.schedule).
 	storeLineOff bool
+	// syncLineOff schedules a synced limit's syncs in the queue's heap,
+	// never in its time-ordered line (topo_fleet.go, fleet.scheduleSync).
+	syncLineOff bool
 	// storeQuickOff has a store call decide by the chain's Decision, never
 	// by its shared limit's verdict alone (topo_store_quick.go).
 	storeQuickOff bool
@@ -110,6 +113,7 @@ var fastPathSwitches = []fastPathSwitch{
 	{"twin_answer_off", &twinAnswerOff},
 	{"same_peaks_off", &samePeaksOff},
 	{"store_line_off", &storeLineOff},
+	{"sync_line_off", &syncLineOff},
 	{"store_quick_off", &storeQuickOff},
 	{"store_kernel_off", &storeKernelOff},
 	{"store_runs_off", &storeRunsOff},
