@@ -5,10 +5,10 @@ import (
 	"time"
 )
 
-// Concurrency limits and load shedders take no fast path: with every
-// setting of the switches a world with them gives the general path's
-// figures and trace, with a backend and without (where the kernel would
-// otherwise run).
+// Concurrency limits and load shedders: with every setting of the switches
+// a world with them gives the general path's figures and trace, with a
+// backend and without (where a concurrency-limiter lane takes the kernel,
+// fast_conc.go, and the chain's concurrency limits keep a lane off it).
 func TestFastPathsWithConcurrencyAndShedding(t *testing.T) {
 	var worlds []Config
 	for seed := range uint64(6) {

@@ -960,6 +960,8 @@ type fastPathUse struct {
 	// delays counts the lanes whose delays and releases are in the kernel
 	// (fast_delays.go).
 	delays int
+	// conc counts the concurrency-limiter lanes in the kernel (fast_conc.go).
+	conc int
 	// oneLimiter counts the lanes whose topology runs as one limiter,
 	// fleetKernel those whose fleet takes the kernel.
 	oneLimiter, fleetKernel int
@@ -986,6 +988,7 @@ func (u *fastPathUse) add(o fastPathUse) {
 	}
 	u.kernel += o.kernel
 	u.delays += o.delays
+	u.conc += o.conc
 	u.batched += o.batched
 	u.direct += o.direct
 	u.quickOnly += o.quickOnly
@@ -1016,6 +1019,7 @@ func fastPathsOf(cfg Config) fastPathUse {
 				u.fleetKernel += b2i(l.fleet != nil)
 			}
 			u.delays += b2i(l.kern.fits && l.delaysInKernel())
+			u.conc += b2i(l.kern.fits && l.conc != nil)
 			u.direct += b2i(l.direct.known())
 			if product && l.direct.known() {
 				u.productDirect[l.kind]++
@@ -1110,6 +1114,7 @@ func TestFastPathsAreTheGeneralPath(t *testing.T) {
 		{"lanes in the kernel", use.kernel, 100},
 		{"lanes batching their cross-check", use.batched, 30},
 		{"lanes whose delays are in the kernel", use.delays, 18},
+		{"concurrency-limiter lanes in the kernel", use.conc, 10},
 		{"lanes on the direct path", use.direct, 150},
 		{"lanes on the quick path through interfaces (direct off)", use.quickOnly, 100},
 		{"followers", use.shared, 30},
