@@ -3,12 +3,14 @@ package sim
 import (
 	"testing"
 	"time"
+
+	"github.com/rlsim/rlsim/algorithms"
 )
 
-// Concurrency limits and load shedders: with every setting of the switches
-// a world with them gives the general path's figures and trace, with a
-// backend and without (where a concurrency-limiter lane takes the kernel,
-// fast_conc.go, and the chain's concurrency limits keep a lane off it).
+// Concurrency limits and load shedders take no fast path: with every
+// setting of the switches a world with them gives the general path's
+// figures and trace, with a backend and without (where the kernel would
+// otherwise run).
 func TestFastPathsWithConcurrencyAndShedding(t *testing.T) {
 	var worlds []Config
 	for seed := range uint64(6) {
@@ -30,4 +32,54 @@ func TestFastPathsWithConcurrencyAndShedding(t *testing.T) {
 			t.Errorf("world %d does not validate: it tests nothing", i)
 		}
 	}
+}
+
+// The concurrency-limiter lanes (AIMD, Vegas, Gradient2) take the kernel
+// when no backend stands behind them (fast_conc.go), and stay off it with
+// partitions or a limit scoped to an endpoint: with every setting of the
+// switches these worlds give the general path's figures, trace and columns,
+// with one key and many, one cost and several, and a backend for contrast.
+func TestFastPathsWithAdaptiveConcurrency(t *testing.T) {
+	inKernel := 0
+	for seed := range uint64(12) {
+		c := adaptiveWorld(seed)
+		out, err := checkFastPaths(c, diffSets())
+		switch {
+		case err != nil:
+			t.Errorf("world %d: %v\nworld: %+v", seed, err, c)
+		case !out.valid:
+			t.Errorf("world %d does not validate: it tests nothing", seed)
+		}
+		inKernel += out.paths.conc
+	}
+	if inKernel < 12 {
+		t.Errorf("%d concurrency-limiter lanes in the kernel, want at least 12: the worlds no longer reach it", inKernel)
+	}
+}
+
+// adaptiveWorld is a world of the concurrency-limiter lanes beside a token
+// bucket, from seed: Poisson clients and a burst over one key or one per
+// client, costs of 1 or 1 to 3, AIMD starting low (its limit grows with every
+// completion), and by seed partitions, a limit scoped to an endpoint, or a
+// backend.
+func adaptiveWorld(seed uint64) Config {
+	key := []KeyKind{KeyGlobal, KeyUser}[seed%2]
+	c := Config{Name: "adaptive", Seed: seed, Duration: 2 * time.Second, Bucket: []time.Duration{0, 300 * time.Millisecond}[seed/2%2],
+		Lanes:  []LaneKind{LaneAIMD, LaneVegas, LaneGradient2, LaneTokenBucket},
+		Limits: []Limit{{Key: key, Policy: algorithms.Policy{Limit: 20 + int64(seed), Window: 500 * time.Millisecond}}},
+		AIMD:   AIMDSettings{Initial: 1 + float64(seed%3), Max: 4 + float64(seed)},
+		Clients: []ClientGroup{
+			{Name: "steady", Count: 3 + int(seed), Cost: 1, Arrivals: []Arrival{{Kind: ArrivalPoisson, Rate: Rate{Count: 30, Per: time.Second}}}},
+			{Name: "burst", Count: 1, Cost: 1 + int64(seed%3), Arrivals: []Arrival{{Kind: ArrivalBurst, At: time.Second, Count: 40}}},
+		}}
+	switch seed % 6 {
+	case 3:
+		c.ConcurrencyPartitions = []ConcurrencyPartition{{Name: "steady", Classes: []string{"steady"}, Share: 0.5}}
+	case 4:
+		c.Clients[1].Identity.Endpoint = "/login"
+		c.Limits[0].Endpoint = "/login"
+	case 5:
+		c.Backend = &Backend{Capacity: 2, QueueSize: 3, Service: Service{Mean: 20 * time.Millisecond}}
+	}
+	return c
 }
