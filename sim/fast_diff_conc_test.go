@@ -60,7 +60,7 @@ func TestFastPathsWithAdaptiveConcurrency(t *testing.T) {
 // adaptiveWorld is a world of the concurrency-limiter lanes beside a token
 // bucket, from seed: Poisson clients and a burst over one key or one per
 // client, costs of 1 or 1 to 3, AIMD starting low (its limit grows with every
-// completion), and by seed partitions, a limit scoped to an endpoint, or a
+// completion), Vegas and Gradient2 at 1 or 2, and by seed partitions, a limit scoped to an endpoint, or a
 // backend.
 func adaptiveWorld(seed uint64) Config {
 	key := []KeyKind{KeyGlobal, KeyUser}[seed%2]
@@ -68,6 +68,10 @@ func adaptiveWorld(seed uint64) Config {
 		Lanes:  []LaneKind{LaneAIMD, LaneVegas, LaneGradient2, LaneTokenBucket},
 		Limits: []Limit{{Key: key, Policy: algorithms.Policy{Limit: 20 + int64(seed), Window: 500 * time.Millisecond}}},
 		AIMD:   AIMDSettings{Initial: 1 + float64(seed%3), Max: 4 + float64(seed)},
+		// Vegas and Gradient2 low enough that one completion in flight is
+		// half their limit: one with a latency would move it.
+		Vegas:     VegasSettings{Initial: 1 + float64(seed%2)},
+		Gradient2: Gradient2Settings{Initial: 1 + float64(seed%2), Min: 1},
 		Clients: []ClientGroup{
 			{Name: "steady", Count: 3 + int(seed), Cost: 1, Arrivals: []Arrival{{Kind: ArrivalPoisson, Rate: Rate{Count: 30, Per: time.Second}}}},
 			{Name: "burst", Count: 1, Cost: 1 + int64(seed%3), Arrivals: []Arrival{{Kind: ArrivalBurst, At: time.Second, Count: 40}}},
