@@ -31,14 +31,23 @@ func (l *lane) kernelConc(run *kernelRun, c int32, cls *kernelClass, now time.Du
 		l.kernelShed(run, c, cls, key, now)
 		return
 	}
-	l.adapt.conc(now, l.conc)
+	limitIn, held := l.conc.Limit(), l.kernelInFlight()
 	l.kernelCheck(run, key, now, cls.cost, true)
 	if l.cols != nil {
 		l.kernelConcColumn(c, cls.cost, key)
 	}
 	l.conc.Release(now, 0)
-	l.adapt.conc(now, l.conc)
+	l.adapt.concPassed(now, limitIn, held, l.conc.Limit(), l.kernelInFlight())
 	l.kernelAnswered(run, c, cls, now, 0, true)
+}
+
+// kernelInFlight is the requests in flight of the lane's concurrency
+// limiter, 0 when it does not count them, as adaptiveSampler.conc reads it.
+func (l *lane) kernelInFlight() int {
+	if f := l.kern.inFlight; f != nil {
+		return f.InFlight()
+	}
+	return 0
 }
 
 // kernelShed hands a request of client c of class cls for key at now that

@@ -43,6 +43,9 @@ type kernel struct {
 	// whose decision and answer it carried out at once (for the tests' reach).
 	store bool
 	fused int64
+	// inFlight is the lane's concurrency limiter as an inFlighter, if it
+	// counts its requests in flight (fast_conc.go).
+	inFlight inFlighter
 }
 
 // kernelClass is what the kernel keeps for one class (client group g): its
@@ -100,6 +103,7 @@ func (l *lane) setKernel() {
 	}
 	l.kern.batched = l.batchable()
 	l.kern.store = l.fleet != nil && l.fleet.shared
+	l.kern.inFlight, _ = l.conc.(inFlighter)
 }
 
 // batchable reports whether the kernel may hand the lane's cross-check its
