@@ -1,6 +1,8 @@
 package sim
 
 import (
+	"context"
+	"reflect"
 	"testing"
 	"time"
 
@@ -86,4 +88,56 @@ func adaptiveWorld(seed uint64) Config {
 		c.Backend = &Backend{Capacity: 2, QueueSize: 3, Service: Service{Mean: 20 * time.Millisecond}}
 	}
 	return c
+}
+
+// refusingLimiter is a concurrency limiter that refuses every third request
+// whatever is in flight, which no limiter of the algorithms package does in
+// the kernel's world: it reaches the kernel's shed (kernelShed).
+type refusingLimiter struct{ asked, inFlight int }
+
+func (f *refusingLimiter) Acquire(time.Duration) bool {
+	if f.asked++; f.asked%3 == 0 {
+		return false
+	}
+	f.inFlight++
+	return true
+}
+func (f *refusingLimiter) Release(_, _ time.Duration) { f.inFlight-- }
+func (f *refusingLimiter) Limit() float64             { return float64(f.asked % 7) }
+func (f *refusingLimiter) InFlight() int              { return f.inFlight }
+
+// A request the concurrency limiter sheds in the kernel is counted as the
+// general loop counts it (enter, shed): the figures and the verdict hash
+// the same with the kernel and without.
+func TestKernelShedIsTheGeneralPath(t *testing.T) {
+	for seed := range uint64(3) {
+		cfg := adaptiveWorld(seed)
+		cfg.Lanes = []LaneKind{LaneAIMD}
+		run := func(off bool) Result {
+			concKernelOff = off
+			defer func() { concKernelOff = false }()
+			s, err := New(cfg, Options{})
+			if err != nil {
+				t.Fatal(err)
+			}
+			l := s.lanes[0]
+			if l.kern.fits == off {
+				t.Fatalf("world %d: lane in the kernel %v with conc_kernel_off %v", seed, l.kern.fits, off)
+			}
+			fake := &refusingLimiter{}
+			l.conc, l.kern.inFlight, l.adapt = fake, fake, newAdaptiveSampler(l.cfg.Bucket, fake)
+			res, err := s.RunToEnd(context.Background())
+			if err != nil {
+				t.Fatal(err)
+			}
+			return res
+		}
+		got, want := run(false), run(true)
+		if want.Lanes[0].Shed == 0 {
+			t.Fatalf("world %d: nothing shed: the test reaches no shed", seed)
+		}
+		if d := valueDiff("Result", reflect.ValueOf(got), reflect.ValueOf(want)); d != "" {
+			t.Errorf("world %d, the kernel against the general loop: %s", seed, d)
+		}
+	}
 }
