@@ -60,7 +60,16 @@ import (
 // a stop, a release's time to success or AllDoneAt left out, a delay folded
 // as an admission, a delayed request's decision not counted, the first
 // refusal's headers not kept, a superposed run going on past a release it
-// scheduled, and a release taken before a heap event it ties with.
+// scheduled, and a release taken before a heap event it ties with. The
+// concurrency limiters' kernel (fast_conc.go) was checked against, with
+// TestFastPathsWithAdaptiveConcurrency and TestKernelShedIsTheGeneralPath:
+// the adaptive state sampled without the request held, with the limit before
+// the release, or read before the acquire; a release with a latency; the
+// cross-check told a refusal or asked for key 0; a column's sample without
+// the limiter's state or after the release; partitions, a scoped limit, a
+// backend or a client gate let in; an admission counted as refused; and a
+// shed not counted by class, not cross-checked, checked before the batch,
+// not folded or not sampled.
 
 // diffShape is the fuzz target's knobs on diffWorld: each bit forces a
 // dimension the seed would otherwise draw.
