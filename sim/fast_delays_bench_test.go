@@ -11,7 +11,7 @@ import (
 // clients at 10,000 a second each, one global limit of 1,200,000 a second,
 // no retries, no backend. The rate lanes admit every request at once; the
 // leaky bucket delays most by microseconds; AIMD, Vegas and the client
-// throttle, with no backend, admit every request.
+// throttle, with no backend, admit every request (Gradient2 too).
 func delayingWorld(d time.Duration, lane LaneKind) Config {
 	return Config{
 		Duration: d, Lanes: []LaneKind{lane},
@@ -26,7 +26,7 @@ func delayingWorld(d time.Duration, lane LaneKind) Config {
 // traffic (delayingWorld): compare BenchmarkDelayingLanes/<lane> with
 // BenchmarkDelayingLanes/token_bucket.
 func BenchmarkDelayingLanes(b *testing.B) {
-	for _, lane := range []LaneKind{LaneTokenBucket, LaneLeakyBucket, LaneNginx, LaneAIMD, LaneVegas, LaneClientThrottle} {
+	for _, lane := range []LaneKind{LaneTokenBucket, LaneLeakyBucket, LaneNginx, LaneAIMD, LaneVegas, LaneGradient2, LaneClientThrottle} {
 		b.Run(lane.String(), func(b *testing.B) { benchmarkEvents(b, delayingWorld(200*time.Second, lane)) })
 	}
 }

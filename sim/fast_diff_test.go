@@ -60,7 +60,16 @@ import (
 // a stop, a release's time to success or AllDoneAt left out, a delay folded
 // as an admission, a delayed request's decision not counted, the first
 // refusal's headers not kept, a superposed run going on past a release it
-// scheduled, and a release taken before a heap event it ties with.
+// scheduled, and a release taken before a heap event it ties with. The
+// concurrency limiters' kernel (fast_conc.go) was checked against, with
+// TestFastPathsWithAdaptiveConcurrency and TestKernelShedIsTheGeneralPath:
+// the adaptive state sampled without the request held, with the limit before
+// the release, or read before the acquire; a release with a latency; the
+// cross-check told a refusal or asked for key 0; a column's sample without
+// the limiter's state or after the release; partitions, a scoped limit, a
+// backend or a client gate let in; an admission counted as refused; and a
+// shed not counted by class, not cross-checked, checked before the batch,
+// not folded or not sampled.
 
 // diffShape is the fuzz target's knobs on diffWorld: each bit forces a
 // dimension the seed would otherwise draw.
@@ -960,6 +969,8 @@ type fastPathUse struct {
 	// delays counts the lanes whose delays and releases are in the kernel
 	// (fast_delays.go).
 	delays int
+	// conc counts the concurrency-limiter lanes in the kernel (fast_conc.go).
+	conc int
 	// oneLimiter counts the lanes whose topology runs as one limiter,
 	// fleetKernel those whose fleet takes the kernel.
 	oneLimiter, fleetKernel int
@@ -986,6 +997,7 @@ func (u *fastPathUse) add(o fastPathUse) {
 	}
 	u.kernel += o.kernel
 	u.delays += o.delays
+	u.conc += o.conc
 	u.batched += o.batched
 	u.direct += o.direct
 	u.quickOnly += o.quickOnly
@@ -1016,6 +1028,7 @@ func fastPathsOf(cfg Config) fastPathUse {
 				u.fleetKernel += b2i(l.fleet != nil)
 			}
 			u.delays += b2i(l.kern.fits && l.delaysInKernel())
+			u.conc += b2i(l.kern.fits && l.conc != nil)
 			u.direct += b2i(l.direct.known())
 			if product && l.direct.known() {
 				u.productDirect[l.kind]++
@@ -1110,6 +1123,7 @@ func TestFastPathsAreTheGeneralPath(t *testing.T) {
 		{"lanes in the kernel", use.kernel, 100},
 		{"lanes batching their cross-check", use.batched, 30},
 		{"lanes whose delays are in the kernel", use.delays, 18},
+		{"concurrency-limiter lanes in the kernel", use.conc, 10},
 		{"lanes on the direct path", use.direct, 150},
 		{"lanes on the quick path through interfaces (direct off)", use.quickOnly, 100},
 		{"followers", use.shared, 30},

@@ -9,8 +9,9 @@ import (
 
 // The kernel is the lane loop specialised for the commonest world, where every
 // event is a new request answered at once: no trace, no topology, no
-// concurrency limiter or client gate, no backend, one limit on the quick path
-// (quickPath: no shadow, no pacing client reading its headers), no client
+// client gate, no backend, one limit on the quick path (quickPath: no shadow,
+// no pacing client reading its headers) or a concurrency limiter, whose
+// place a request takes and gives back at once (fast_conc.go), no client
 // that retries (a refused request gives up at once) and none with a round
 // trip or a deadline (an answer is heard when it is given). It handles the earliest
 // event when that is an arrival or an injected request, exactly as handle
@@ -42,6 +43,9 @@ type kernel struct {
 	// whose decision and answer it carried out at once (for the tests' reach).
 	store bool
 	fused int64
+	// inFlight is the lane's concurrency limiter as an inFlighter, if it
+	// counts its requests in flight (fast_conc.go).
+	inFlight inFlighter
 }
 
 // kernelClass is what the kernel keeps for one class (client group g): its
@@ -68,7 +72,7 @@ func (cls *kernelClass) addTo(unique, attempts, admitted, succeeded, refused, ga
 // kernelFits reports whether the lane's world fits the kernel (see kernel),
 // but for the quick path and the trace.
 func (l *lane) kernelFits() bool {
-	if kernelOff || (l.fleet != nil && !l.fleet.fitsKernel()) || l.conc != nil || l.gate != nil || l.backend != nil || l.concs != nil {
+	if kernelOff || (l.fleet != nil && !l.fleet.fitsKernel()) || (l.conc != nil && !l.concInKernel()) || l.gate != nil || l.backend != nil || l.concs != nil {
 		return false
 	}
 	for g := range l.pop.groups {
@@ -99,6 +103,7 @@ func (l *lane) setKernel() {
 	}
 	l.kern.batched = l.batchable()
 	l.kern.store = l.fleet != nil && l.fleet.shared
+	l.kern.inFlight, _ = l.conc.(inFlighter)
 }
 
 // batchable reports whether the kernel may hand the lane's cross-check its
@@ -164,7 +169,7 @@ type kernelPoint struct {
 // call spills every live register, and the calls were much of the cost.
 func (l *lane) runKernel(t time.Duration, budget int) (processed int) {
 	releases := l.delaysInKernel() // fast_delays.go
-	if l.quick == nil && !releases && !l.kern.store || l.trace != nil {
+	if l.quick == nil && !releases && !l.kern.store && l.conc == nil || l.trace != nil {
 		return 0
 	}
 	e, pop := &l.eng, l.pop
@@ -318,6 +323,10 @@ func (l *lane) kernelRequest(run *kernelRun, c int32, cls *kernelClass, now time
 	run.point.started++
 	if l.kern.store {
 		l.kernelStore(run, c, cls, now)
+		return
+	}
+	if l.conc != nil {
+		l.kernelConc(run, c, cls, now) // fast_conc.go
 		return
 	}
 

@@ -233,8 +233,15 @@ func TestKernelTakesTheFittingLanes(t *testing.T) {
 		"a health-checked fleet": {func(c *Config) {
 			c.Topology = &Topology{Replicas: []ReplicaStep{{Count: 2}}, Health: &HealthCheck{Interval: time.Second}}
 		}, false},
-		"a concurrency limiter": {func(c *Config) { c.Lanes = []LaneKind{LaneAIMD} }, false},
-		"a client gate":         {func(c *Config) { c.Lanes = []LaneKind{LaneClientThrottle} }, false},
+		"a concurrency limiter": {func(c *Config) { c.Lanes = []LaneKind{LaneAIMD} }, true},
+		"a concurrency limiter with a backend": {func(c *Config) {
+			c.Lanes, c.Backend = []LaneKind{LaneVegas}, &Backend{Capacity: 1, Service: Service{Mean: time.Millisecond}}
+		}, false},
+		"a partitioned concurrency limiter": {func(c *Config) {
+			c.Lanes = []LaneKind{LaneGradient2}
+			c.ConcurrencyPartitions = []ConcurrencyPartition{{Name: "p", Classes: []string{c.Clients[0].Name}, Share: 0.5}}
+		}, false},
+		"a client gate": {func(c *Config) { c.Lanes = []LaneKind{LaneClientThrottle} }, false},
 	}
 	for name, tc := range cases {
 		cfg := fits

@@ -58,11 +58,18 @@ func (l *lane) kernelColumn(c int32, cost int64, key int32, admitted bool, retry
 	if !l.column(ev) {
 		return
 	}
-	l.rec = TraceRecord{
+	l.rec = l.kernelRecord(ev, c, cost, key)
+	l.rec.Limit, l.rec.RetryAfter = limit, retryAfter
+	l.keepSample()
+}
+
+// kernelRecord is what fillRecord fills for an event ev of the kernel's
+// request of client c and cost for key, at the lane's clock: its first
+// attempt, with no fleet.
+func (l *lane) kernelRecord(ev TraceEvent, c int32, cost int64, key int32) TraceRecord {
+	return TraceRecord{
 		At: l.eng.Now(), Lane: l.kind, LaneName: l.name, LaneIndex: l.index, Event: ev, Client: int(c),
 		Class: l.pop.groups[l.pop.groupOf[c]].Name, Key: l.pop.keys[0].name(key),
 		Request: l.clients[c].requests, Attempt: 1, Cost: cost, Replica: -1, Shard: -1,
-		Limit: limit, RetryAfter: retryAfter,
 	}
-	l.keepSample()
 }

@@ -118,10 +118,11 @@ func columnsDiff(cols *Columns, ref *columnsOfTrace) string {
 				// names its replica, is the trace's record whole, but for the
 				// store call, which the trace writes in an attempt's first
 				// record (an admission's, not its shed's) and a column's
-				// first may be its second.
+				// first may be its second. So is one that carries a
+				// concurrency limiter's state.
 				whole := *g
 				whole.Store, whole.StoreLatency = w.Store, w.StoreLatency
-				if (g.Answered || g.Replica >= 0) && whole != *w {
+				if (g.Answered || g.Replica >= 0 || g.Concurrency || w.Concurrency) && whole != *w {
 					return fmt.Sprintf("lane %d column %d: first %v %+v, want %+v", i, k, Mark(m), *g, *w)
 				}
 			}

@@ -76,6 +76,17 @@ func (a *adaptiveSampler) conc(now time.Duration, c concurrencyLimiter) {
 	p.InFlightMax = max(p.InFlightMax, in)
 }
 
+// concPassed is conc at now after a request entered (the limiter's limit
+// limitIn, held in flight) and again after it left at once (limitOut, left in
+// flight), in one look-up of the bucket.
+func (a *adaptiveSampler) concPassed(now time.Duration, limitIn float64, held int, limitOut float64, left int) {
+	p := a.at(now)
+	a.lastLimit, a.lastIn = limitOut, left
+	p.Limit = limitOut
+	p.LimitMin = min(p.LimitMin, limitIn, limitOut)
+	p.InFlightMax = max(p.InFlightMax, held, left)
+}
+
 // drop samples a client's drop probability p at a send decision at now.
 func (a *adaptiveSampler) drop(now time.Duration, prob float64) {
 	pt := a.at(now)

@@ -16,6 +16,9 @@ var (
 	// bucket, nginx) off the kernel, and the releases of every delayed
 	// request on the general loop (fast_delays.go).
 	delayKernelOff bool
+	// concKernelOff keeps a concurrency-limiter lane (AIMD, Vegas,
+	// Gradient2) off the kernel, on the general loop (fast_conc.go).
+	concKernelOff bool
 	// batchOff keeps a one-key kernel lane from handing its cross-check the
 	// decisions in runs (window.Tracker.CheckRun): one verdict per decision.
 	batchOff bool
@@ -97,6 +100,7 @@ type fastPathSwitch struct {
 var fastPathSwitches = []fastPathSwitch{
 	{"kernel_off", &kernelOff},
 	{"delay_kernel_off", &delayKernelOff},
+	{"conc_kernel_off", &concKernelOff},
 	{"batch_off", &batchOff},
 	{"shared_off", &sharedOff},
 	{"shared_always", &sharedAlways},
