@@ -128,7 +128,10 @@ func startNginx(t testing.TB, locs []*nginxLocation) *nginxServer {
 }
 
 // startNginxConf is startNginx with the configuration conf writes for nginx's
-// directory and port.
+// directory and port. A free port may be taken by another test's server
+// between its probe and nginx's bind: nginx is ready only once it has written
+// its own pid (after binding), and one that could not bind is started again
+// on another port, up to three times.
 func startNginxConf(t testing.TB, conf func(dir string, port int) string) *nginxServer {
 	t.Helper()
 	bin := productBinary(t, "nginx", nginxBin, "install nginx-light (apt-get install nginx-light)")
@@ -136,42 +139,62 @@ func startNginxConf(t testing.TB, conf func(dir string, port int) string) *nginx
 	if err := os.MkdirAll(filepath.Join(dir, "tmp"), 0o755); err != nil {
 		t.Fatal(err)
 	}
+	for try := 1; ; try++ {
+		n, err := tryNginx(t, bin, dir, conf)
+		if err == nil {
+			return n
+		}
+		if try == 3 || !strings.Contains(err.Error(), "Address already in use") {
+			t.Fatal(err)
+		}
+	}
+}
+
+// tryNginx starts nginx in dir on a port free when probed, and waits until it
+// listens as itself (its pid file written) or exits.
+func tryNginx(t testing.TB, bin, dir string, conf func(dir string, port int) string) (*nginxServer, error) {
 	l, err := net.Listen("tcp", "127.0.0.1:0")
 	if err != nil {
 		t.Fatal(err)
 	}
 	port := l.Addr().(*net.TCPAddr).Port
 	l.Close()
-	file := filepath.Join(dir, "nginx.conf")
+	file, pidFile := filepath.Join(dir, "nginx.conf"), filepath.Join(dir, "nginx.pid")
+	os.Remove(pidFile)
 	if err := os.WriteFile(file, []byte(conf(dir, port)), 0o644); err != nil {
 		t.Fatal(err)
 	}
 	n := &nginxServer{dir: dir, base: fmt.Sprintf("http://127.0.0.1:%d", port), done: make(chan error, 1)}
 	n.cmd = exec.Command(bin, "-p", dir+"/", "-c", file, "-g",
-		fmt.Sprintf("daemon off; master_process off; pid %s/nginx.pid; error_log %s/err.log warn;", dir, dir))
+		fmt.Sprintf("daemon off; master_process off; pid %s; error_log %s/err.log warn;", pidFile, dir))
 	n.cmd.Stdout, n.cmd.Stderr = &n.stderr, &n.stderr
 	if err := n.cmd.Start(); err != nil {
 		t.Fatal(err)
 	}
 	go func() { n.done <- n.cmd.Wait() }()
 	t.Cleanup(func() { n.stop(t) })
+	ours := strconv.Itoa(n.cmd.Process.Pid)
 	tick := time.NewTicker(10 * time.Millisecond)
 	defer tick.Stop()
 	deadline := time.Now().Add(5 * time.Second)
 	for {
-		c, err := net.DialTimeout("tcp", n.base[len("http://"):], 100*time.Millisecond)
-		if err == nil {
-			c.Close()
-			return n
+		pid, _ := os.ReadFile(pidFile)
+		if strings.TrimSpace(string(pid)) == ours {
+			c, err := net.DialTimeout("tcp", n.base[len("http://"):], 100*time.Millisecond)
+			if err == nil {
+				c.Close()
+				return n, nil
+			}
 		}
 		select {
 		case err := <-n.done:
 			n.done <- err
-			t.Fatalf("nginx exited: %v\n%s", err, n.stderr.String())
+			logged, _ := os.ReadFile(filepath.Join(dir, "err.log"))
+			return nil, fmt.Errorf("nginx exited: %v\n%s%s", err, n.stderr.String(), logged)
 		case <-tick.C:
 		}
 		if time.Now().After(deadline) {
-			t.Fatalf("nginx did not listen on %s within 5s: %v\n%s", n.base, err, n.stderr.String())
+			t.Fatalf("nginx did not listen on %s within 5s\n%s", n.base, n.stderr.String())
 		}
 	}
 }
