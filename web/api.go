@@ -406,13 +406,7 @@ func (s *Server) control(w http.ResponseWriter, r *http.Request) {
 	sess.mu.Lock()
 	reply, err := sess.apply(c)
 	sess.mu.Unlock()
-	var over errOverBudget
-	switch {
-	case errors.As(err, &over):
-		writeJSON(w, http.StatusConflict, errorReply{Error: err.Error()})
-		return
-	case err != nil:
-		writeJSON(w, http.StatusBadRequest, errorReply{Error: err.Error()})
+	if refused(w, err, http.StatusBadRequest) {
 		return
 	}
 	sess.wake()
@@ -447,13 +441,7 @@ func (s *Server) reportHTML(w http.ResponseWriter, r *http.Request) {
 		sess.reportDone()
 		sess.mu.Unlock()
 	}
-	var over errOverBudget
-	switch {
-	case errors.As(err, &over):
-		writeJSON(w, http.StatusConflict, errorReply{Error: err.Error()})
-		return
-	case err != nil:
-		writeJSON(w, http.StatusInternalServerError, errorReply{Error: err.Error()})
+	if refused(w, err, http.StatusInternalServerError) {
 		return
 	}
 	w.Header().Set("Content-Type", "text/html; charset=utf-8")
@@ -492,4 +480,17 @@ func attachment(name string) string {
 		return '_'
 	}, name)
 	return `attachment; filename="` + safe + `"`
+}
+
+// refused answers err, if there is one, and reports whether it did: 409 for a
+// request over the session's budget (errOverBudget), else status.
+func refused(w http.ResponseWriter, err error, status int) bool {
+	if err == nil {
+		return false
+	}
+	if over := (errOverBudget{}); errors.As(err, &over) {
+		status = http.StatusConflict
+	}
+	writeJSON(w, status, errorReply{Error: err.Error()})
+	return true
 }

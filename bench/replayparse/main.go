@@ -45,6 +45,9 @@ type policy struct {
 	interval, tolerance int64 // ns
 }
 
+// maxLanes bounds -lanes: each lane keeps a state per key.
+const maxLanes = 64
+
 func newPolicy(limit int64, window time.Duration, burst int64) (policy, error) {
 	if limit <= 0 || window <= 0 || burst <= 0 || int64(window)%limit != 0 {
 		return policy{}, errors.New("want positive -limit, -window and -burst, the window a whole number of ns per request")
@@ -187,8 +190,8 @@ func main() {
 		return
 	}
 	p, err := newPolicy(*limit, *window, *burst)
-	if err != nil || flag.NArg() != 1 || *lanes <= 0 {
-		fmt.Fprintln(os.Stderr, "usage: replayparse [-reuse] [-limit N -window D -burst N -lanes N] LOG | replayparse -gen N [-seed S]")
+	if err != nil || flag.NArg() != 1 || *lanes <= 0 || *lanes > maxLanes {
+		fmt.Fprintln(os.Stderr, "usage: replayparse [-reuse] [-limit N -window D -burst N -lanes N (1 to 64)] LOG | replayparse -gen N [-seed S]")
 		if err != nil {
 			fmt.Fprintln(os.Stderr, "replayparse:", err)
 		}
