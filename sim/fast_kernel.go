@@ -43,6 +43,9 @@ type kernel struct {
 	// whose decision and answer it carried out at once (for the tests' reach).
 	store bool
 	fused int64
+	// answered counts the answers it acted on to calls handed to the
+	// general path (topo_store_kernel_calls.go), for the tests' reach too.
+	answered int64
 	// inFlight is the lane's concurrency limiter as an inFlighter, if it
 	// counts its requests in flight (fast_conc.go).
 	inFlight inFlighter
@@ -94,7 +97,10 @@ func (l *lane) setKernel() {
 		return
 	}
 	n := len(l.pop.groups)
-	l.kern = kernel{fits: true, classes: make([]kernelClass, n), dirty: make([]int32, 0, n), keys: l.pop.keyOf[0]}
+	// A class is listed dirty at most twice between flushes: by an answer to
+	// one of its requests started before (kernelReplyCall), then by its first
+	// request; the second listing flushes nothing.
+	l.kern = kernel{fits: true, classes: make([]kernelClass, n), dirty: make([]int32, 0, 2*n), keys: l.pop.keyOf[0]}
 	if l.pop.keys[0].len() == 1 {
 		l.kern.keys = nil // every client's key is 0: no table to read (a cache miss a request with millions of clients)
 	}

@@ -49,7 +49,7 @@ func (l *lane) kernelStore(run *kernelRun, c int32, cls *kernelClass, now time.D
 	// The decision at the store (storeDecide, countDecided): the limit's view.
 	decided := later(now, a.reach)
 	l.eng.AdvanceTo(decided)
-	d, admitted := l.storeVerdict(c, key, decided, cost)
+	d, _, admitted := l.storeVerdict(c, key, decided, cost)
 	l.kernelCheck(run, key, decided, cost, admitted)
 	var retryAfter time.Duration
 	if admitted {
@@ -66,7 +66,7 @@ func (l *lane) kernelStore(run *kernelRun, c int32, cls *kernelClass, now time.D
 	}
 	l.kernelAnswered(run, c, cls, back, retryAfter, admitted)
 	if l.cols != nil {
-		l.storeColumn(c, cost, admitted, &d, a)
+		l.storeColumn(c, l.clients[c].requests, cost, admitted, &d, a)
 	}
 	run.took += 2
 	l.kern.fused++
@@ -74,21 +74,31 @@ func (l *lane) kernelStore(run *kernelRun, c int32, cls *kernelClass, now time.D
 
 // storeVerdict is decideAtStore for the kernel's attempt of client c (key of
 // the one limit, cost) reaching the store at now: the store's verdict alone
-// where it admits at once, else the chain's answer.
-func (l *lane) storeVerdict(c, key int32, now time.Duration, cost int64) (d algorithms.Decision, admitted bool) {
+// where it admits at once, else the chain's answer; quota is the limit whose
+// quota the answer reports, as decideAtStore keeps it.
+func (l *lane) storeVerdict(c, key int32, now time.Duration, cost int64) (d algorithms.Decision, quota int, admitted bool) {
 	if sl := l.fleet.storeQuick; sl != nil && sl.admitAt(key, now, cost) {
 		l.shadowed = -1
-		return d, true
+		if l.cfg.Limits[0].NoHeaders {
+			quota = -1
+		}
+		return d, quota, true
 	}
-	d, _, refused := l.decideChain(c, now, cost)
-	return d, !refused
+	d, quota, refused := l.decideChain(c, now, cost)
+	return d, quota, !refused
 }
 
 // kernelSent hands the kernel's request of client c of class cls, its store
 // call made and answered (a), to the general path, as begin would go on
-// with it: a request slot routed to the replica the kernel picked.
+// with it: a request slot routed to the replica the kernel picked. A call
+// answered in some time only schedules its decision, which the kernel may
+// still take (kernelStoreEvent); one answered in none is decided and acted
+// on now, by the general path, which asks the cross-check itself.
 func (l *lane) kernelSent(run *kernelRun, c int32, cls *kernelClass, a storeAnswer) {
-	l.flushChecks(run) // the general path asks the cross-check itself
+	decidedNow := a.failure != storeAnswered || a.roundTrip == 0
+	if decidedNow {
+		l.flushChecks(run)
+	}
 	f := l.fleet
 	r := l.reqs.get()
 	l.reqs.all[r] = request{
@@ -99,6 +109,10 @@ func (l *lane) kernelSent(run *kernelRun, c int32, cls *kernelClass, a storeAnsw
 	f.calls[r] = storeCall{}
 	f.replicaOf[r] = f.ctx.replica
 	f.setCtx(r)
+	if !decidedNow {
+		f.sent(r, false, a, nil, 0)
+		return
+	}
 	l.m.verdicts = run.verdicts
 	f.sent(r, false, a, nil, 0)
 	run.verdicts = l.m.verdicts
@@ -106,9 +120,11 @@ func (l *lane) kernelSent(run *kernelRun, c int32, cls *kernelClass, a storeAnsw
 
 // kernelStoreEvent handles the earliest event, when it is a store call's
 // decision or answer at or before stop, as the general loop would (handle),
-// without leaving the kernel: the cross-check's batch and the verdict hash
-// handed over and back, the kernel's other tallies kept (they add up with
-// the lane's at the flush). It reports whether it handled one.
+// without leaving the kernel: in the kernel's own way (kernelDecideCall,
+// kernelReplyCall) where it may, else by the general path with the
+// cross-check's batch and the verdict hash handed over and back, the
+// kernel's other tallies kept (they add up with the lane's at the flush). It
+// reports whether it handled one.
 func (l *lane) kernelStoreEvent(run *kernelRun, stop time.Duration) bool {
 	e := &l.eng
 	ev, inLine := e.LineFirst()
@@ -118,26 +134,34 @@ func (l *lane) kernelStoreEvent(run *kernelRun, stop time.Duration) bool {
 			return false
 		}
 	}
-	if k := ev.Kind(); ev.At > stop || k != evStoreDecide && k != evStoreReply {
+	k := ev.Kind()
+	if ev.At > stop || k != evStoreDecide && k != evStoreReply {
 		return false
 	}
-	l.flushChecks(run) // the general path asks the cross-check itself
 	e.Pop()
 	if l.cold {
 		l.warmNext()
 	}
-	l.m.verdicts = run.verdicts
-	l.handle(ev)
-	run.verdicts = l.m.verdicts
+	switch {
+	case !l.kernelTakesCall(run, ev.A):
+		l.flushChecks(run) // the general path asks the cross-check itself
+		l.m.verdicts = run.verdicts
+		l.handle(ev)
+		run.verdicts = l.m.verdicts
+	case k == evStoreDecide:
+		l.kernelDecideCall(run, ev.A)
+	default:
+		l.kernelReplyCall(run, ev.A)
+	}
 	return true
 }
 
 // storeColumn counts in the columns (Options.Columns) the kernel's answer to
-// an attempt of client c and cost, its store call answered a, at the lane's
+// request num of client c, of cost, its store call answered a, at the lane's
 // clock: admitted, or refused with d, its sample the record act would write
 // (the replica, the shard, the store's answer, the quota the answer reports).
 // Columns keep the store's verdict alone off (setStoreQuick): d is the chain's.
-func (l *lane) storeColumn(c int32, cost int64, admitted bool, d *algorithms.Decision, a storeAnswer) {
+func (l *lane) storeColumn(c int32, num, cost int64, admitted bool, d *algorithms.Decision, a storeAnswer) {
 	ev, limit := TraceAdmit, l.quotaName(l.quotaOf())
 	if !admitted {
 		ev, limit = TraceRefuse, l.cfg.Limits[0].Name
@@ -149,7 +173,7 @@ func (l *lane) storeColumn(c int32, cost int64, admitted bool, d *algorithms.Dec
 	l.rec = TraceRecord{
 		At: l.eng.Now(), Lane: l.kind, LaneName: l.name, LaneIndex: l.index, Event: ev, Client: int(c),
 		Class: l.pop.groups[l.pop.groupOf[c]].Name, Key: l.pop.keys[0].name(l.pop.keyOf[0][c]),
-		Request: l.clients[c].requests, Attempt: 1, Cost: cost, Replica: int(f.ctx.replica), Shard: -1,
+		Request: num, Attempt: 1, Cost: cost, Replica: int(f.ctx.replica), Shard: -1,
 		Limit: limit, Delay: d.Delay, RetryAfter: d.RetryAfter, Store: a.outcome, StoreLatency: a.roundTrip,
 	}
 	if f.shardCount() > 1 {

@@ -110,7 +110,7 @@ const steadyGap = 400 * time.Microsecond
 // answer it carried out.
 func TestStoreKernelIsTheGeneralPath(t *testing.T) {
 	sets := diffSets()
-	lanes, fused := 0, int64(0)
+	lanes, fused, answered := 0, int64(0), int64(0)
 	for name, cfg := range storeKernelWorlds() {
 		out, err := checkFastPaths(cfg, sets)
 		if err != nil {
@@ -119,21 +119,22 @@ func TestStoreKernelIsTheGeneralPath(t *testing.T) {
 		if !out.valid {
 			t.Fatalf("%s: the world does not validate", name)
 		}
-		n, f := storeKernelReach(t, cfg)
+		n, f, a := storeKernelReach(t, cfg)
 		if n == 0 || f == 0 {
 			t.Errorf("%s: %d lanes on the store kernel, %d calls fused: want some of each", name, n, f)
 		}
-		lanes, fused = lanes+n, fused+f
+		lanes, fused, answered = lanes+n, fused+f, answered+a
 	}
-	t.Logf("%d lanes on the store kernel, %d calls fused", lanes, fused)
-	if lanes < 40 || fused < 10_000 {
-		t.Errorf("%d lanes on the store kernel and %d calls fused, want at least 40 and 10,000", lanes, fused)
+	t.Logf("%d lanes on the store kernel, %d calls fused, %d handed over and answered in it", lanes, fused, answered)
+	if lanes < 40 || fused < 10_000 || answered < 2_000 {
+		t.Errorf("%d lanes on the store kernel, %d calls fused and %d handed over and answered in it, want at least 40, 10,000 and 2,000", lanes, fused, answered)
 	}
 }
 
 // storeKernelReach runs cfg to the end as rlsim runs it and counts its lanes
-// on the store kernel and the calls they fused.
-func storeKernelReach(t *testing.T, cfg Config) (lanes int, fused int64) {
+// on the store kernel, the calls they fused and the answers they acted on to
+// calls handed to the general path.
+func storeKernelReach(t *testing.T, cfg Config) (lanes int, fused, answered int64) {
 	t.Helper()
 	s, err := New(cfg, Options{})
 	if err != nil {
@@ -146,9 +147,10 @@ func storeKernelReach(t *testing.T, cfg Config) (lanes int, fused int64) {
 		if l.kern.fits && l.kern.store {
 			lanes++
 			fused += l.kern.fused
+			answered += l.kern.answered
 		}
 	}
-	return lanes, fused
+	return lanes, fused, answered
 }
 
 // TestStoreKernelStopsWhereTheGeneralPathDoes steps worlds with RunUntil (at
