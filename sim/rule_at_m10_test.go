@@ -78,7 +78,6 @@ func TestLaneRuleAtDecidesAsTheRun(t *testing.T) {
 	}
 }
 
-
 // A placed state charged over its limit decides otherwise than a fresh one,
 // and a copy decides as its source from then on, independently: a copy
 // driven apart leaves the source as it was.
