@@ -836,6 +836,16 @@ func inFlightPoints(series []sim.Point) plotter.XYs {
 
 // InFlightFigure shows, lane by lane, the most requests in the backend over time.
 func InFlightFigure(r sim.Result) *chart.Figure {
+	panels := inFlightPanels(r)
+	return &chart.Figure{Name: "inflight", Title: "Requests in the backend (queued or being served), lane by lane",
+		Caption: fmt.Sprintf("The most in the backend in each %s bucket.", FormatDuration(r.Bucket)),
+		Legend:  []chart.LegendEntry{{Label: "most in flight", Colour: chart.ColShed, Line: true}},
+		Width:   11 * vg.Inch, Height: vg.Length(0.9+2.3*float64((len(panels)+3)/4)) * vg.Inch, Body: chart.Grid(panels, min(4, max(len(panels), 1)))}
+}
+
+// inFlightPanels are InFlightFigure's panels, one a lane, on one scale: up
+// to the most in flight of any lane, plus 8% (at least 1).
+func inFlightPanels(r sim.Result) []*plot.Plot {
 	var top float64
 	lines := make([]plotter.XYs, len(r.Lanes))
 	for i, l := range r.Lanes {
@@ -855,10 +865,7 @@ func InFlightFigure(r sim.Result) *chart.Figure {
 		}
 		panels = append(panels, p)
 	}
-	return &chart.Figure{Name: "inflight", Title: "Requests in the backend (queued or being served), lane by lane",
-		Caption: fmt.Sprintf("The most in the backend in each %s bucket.", FormatDuration(r.Bucket)),
-		Legend:  []chart.LegendEntry{{Label: "most in flight", Colour: chart.ColShed, Line: true}},
-		Width:   11 * vg.Inch, Height: vg.Length(0.9+2.3*float64((len(panels)+3)/4)) * vg.Inch, Body: chart.Grid(panels, min(4, max(len(panels), 1)))}
+	return panels
 }
 
 // classShares is, per class (outer) and lane (inner), the percentage of the

@@ -59,12 +59,22 @@ func usageOnBadArgs(c *cobra.Command) {
 func argsProblem(err error, n int) string {
 	msg := err.Error()
 	switch {
-	case strings.HasPrefix(msg, "requires at least"), strings.HasPrefix(msg, "accepts") && n == 0:
+	case strings.HasPrefix(msg, "requires at least"), strings.HasPrefix(msg, "accepts") && n < exactCount(msg):
 		return "an argument is missing"
 	case strings.HasPrefix(msg, "accepts"), strings.HasPrefix(msg, "unknown command"):
 		return fmt.Sprintf("too many arguments (%d)", n)
 	}
 	return msg
+}
+
+// exactCount is N of cobra's "accepts N arg(s), received M" (ExactArgs), or 0
+// for another complaint ("accepts at most N": only too many).
+func exactCount(msg string) int {
+	var n int
+	if _, err := fmt.Sscanf(msg, "accepts %d arg(s)", &n); err != nil {
+		return 0
+	}
+	return n
 }
 
 // firstExample is the command's first example as a line of its own, if any.
