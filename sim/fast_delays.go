@@ -114,6 +114,7 @@ func (l *lane) kernelRelease(run *kernelRun, r int32, now time.Duration) {
 	m.counts.AllDoneAt = max(m.counts.AllDoneAt, now)
 	m.timesToSuccess(g).Add(now - req.started)
 	l.clients[c].succeeded++
+	l.kernelAnswer(c, now, true) // to the client's throttle, if any
 	l.reqs.put(r)
 }
 

@@ -971,6 +971,10 @@ type fastPathUse struct {
 	delays int
 	// conc counts the concurrency-limiter lanes in the kernel (fast_conc.go).
 	conc int
+	// throttle counts the client-throttling lanes in the kernel
+	// (fast_throttle.go), throttleDelays those behind a queue whose delays
+	// are in the kernel too.
+	throttle, throttleDelays int
 	// oneLimiter counts the lanes whose topology runs as one limiter,
 	// fleetKernel those whose fleet takes the kernel.
 	oneLimiter, fleetKernel int
@@ -998,6 +1002,8 @@ func (u *fastPathUse) add(o fastPathUse) {
 	u.kernel += o.kernel
 	u.delays += o.delays
 	u.conc += o.conc
+	u.throttle += o.throttle
+	u.throttleDelays += o.throttleDelays
 	u.batched += o.batched
 	u.direct += o.direct
 	u.quickOnly += o.quickOnly
@@ -1029,6 +1035,8 @@ func fastPathsOf(cfg Config) fastPathUse {
 			}
 			u.delays += b2i(l.kern.fits && l.delaysInKernel())
 			u.conc += b2i(l.kern.fits && l.conc != nil)
+			u.throttle += b2i(l.kern.fits && l.kern.gate != nil)
+			u.throttleDelays += b2i(l.kern.fits && l.kern.gate != nil && l.delaysInKernel())
 			u.direct += b2i(l.direct.known())
 			if product && l.direct.known() {
 				u.productDirect[l.kind]++

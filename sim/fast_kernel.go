@@ -9,7 +9,7 @@ import (
 
 // The kernel is the lane loop specialised for the commonest world, where every
 // event is a new request answered at once: no trace, no topology, no
-// client gate, no backend, one limit on the quick path (quickPath: no shadow,
+// client gate but the adaptive throttle (fast_throttle.go), no backend, one limit on the quick path (quickPath: no shadow,
 // no pacing client reading its headers) or a concurrency limiter, whose
 // place a request takes and gives back at once (fast_conc.go), no client
 // that retries (a refused request gives up at once) and none with a round
@@ -49,6 +49,9 @@ type kernel struct {
 	// inFlight is the lane's concurrency limiter as an inFlighter, if it
 	// counts its requests in flight (fast_conc.go).
 	inFlight inFlighter
+	// gate is the lane's client gate, the adaptive throttle, when the
+	// kernel takes it (fast_throttle.go).
+	gate *throttleGate
 }
 
 // kernelClass is what the kernel keeps for one class (client group g): its
@@ -75,7 +78,7 @@ func (cls *kernelClass) addTo(unique, attempts, admitted, succeeded, refused, ga
 // kernelFits reports whether the lane's world fits the kernel (see kernel),
 // but for the quick path and the trace.
 func (l *lane) kernelFits() bool {
-	if kernelOff || (l.fleet != nil && !l.fleet.fitsKernel()) || (l.conc != nil && !l.concInKernel()) || l.gate != nil || l.backend != nil || l.concs != nil {
+	if kernelOff || (l.fleet != nil && !l.fleet.fitsKernel()) || (l.conc != nil && !l.concInKernel()) || (l.gate != nil && !l.gateInKernel()) || l.backend != nil || l.concs != nil {
 		return false
 	}
 	for g := range l.pop.groups {
@@ -110,6 +113,7 @@ func (l *lane) setKernel() {
 	l.kern.batched = l.batchable()
 	l.kern.store = l.fleet != nil && l.fleet.shared
 	l.kern.inFlight, _ = l.conc.(inFlighter)
+	l.kern.gate, _ = l.gate.(*throttleGate)
 }
 
 // batchable reports whether the kernel may hand the lane's cross-check its
@@ -327,6 +331,9 @@ func (l *lane) kernelRequest(run *kernelRun, c int32, cls *kernelClass, now time
 		l.nextPoint(run, now)
 	}
 	run.point.started++
+	if l.kern.gate != nil && !l.kernelSend(run, c, cls, now) {
+		return // dropped by its client (fast_throttle.go)
+	}
 	if l.kern.store {
 		l.kernelStore(run, c, cls, now)
 		return
@@ -370,6 +377,7 @@ func (l *lane) kernelRequest(run *kernelRun, c int32, cls *kernelClass, now time
 	if f != nil {
 		f.kernelDecided(c, key, now, cost, admitted)
 	}
+	l.kernelAnswer(c, now, admitted) // to the client's throttle, if any
 
 	// kernelCheck and kernelAnswered, written out: a call here spills every
 	// live register, and costs the commonest path a tenth of its time.

@@ -241,7 +241,16 @@ func TestKernelTakesTheFittingLanes(t *testing.T) {
 			c.Lanes = []LaneKind{LaneGradient2}
 			c.ConcurrencyPartitions = []ConcurrencyPartition{{Name: "p", Classes: []string{c.Clients[0].Name}, Share: 0.5}}
 		}, false},
-		"a client gate": {func(c *Config) { c.Lanes = []LaneKind{LaneClientThrottle} }, false},
+		"a client throttle": {func(c *Config) { c.Lanes = []LaneKind{LaneClientThrottle} }, true},
+		"a client throttle behind a leaky bucket": {func(c *Config) {
+			c.Lanes, c.Throttle.Server = []LaneKind{LaneClientThrottle}, LaneLeakyBucket
+		}, true},
+		"a client throttle with a backend": {func(c *Config) {
+			c.Lanes, c.Backend = []LaneKind{LaneClientThrottle}, &Backend{Capacity: 1, Service: Service{Mean: time.Millisecond}}
+		}, false},
+		"a client throttle in a fleet": {func(c *Config) {
+			c.Lanes, c.Topology = []LaneKind{LaneClientThrottle}, &Topology{Replicas: []ReplicaStep{{Count: 2}}}
+		}, false},
 	}
 	for name, tc := range cases {
 		cfg := fits

@@ -60,6 +60,7 @@ func (l *lane) kernelColumn(c int32, cost int64, key int32, admitted bool, retry
 	}
 	l.rec = l.kernelRecord(ev, c, cost, key)
 	l.rec.Limit, l.rec.RetryAfter = limit, retryAfter
+	l.adaptiveRecord(ev, c) // a client throttle's drop probability
 	l.keepSample()
 }
 

@@ -19,6 +19,9 @@ var (
 	// concKernelOff keeps a concurrency-limiter lane (AIMD, Vegas,
 	// Gradient2) off the kernel, on the general loop (fast_conc.go).
 	concKernelOff bool
+	// throttleKernelOff keeps a client-throttling lane (its client gate) off
+	// the kernel, on the general loop (fast_throttle.go).
+	throttleKernelOff bool
 	// batchOff keeps a one-key kernel lane from handing its cross-check the
 	// decisions in runs (window.Tracker.CheckRun): one verdict per decision.
 	batchOff bool
@@ -101,6 +104,7 @@ var fastPathSwitches = []fastPathSwitch{
 	{"kernel_off", &kernelOff},
 	{"delay_kernel_off", &delayKernelOff},
 	{"conc_kernel_off", &concKernelOff},
+	{"throttle_kernel_off", &throttleKernelOff},
 	{"batch_off", &batchOff},
 	{"shared_off", &sharedOff},
 	{"shared_always", &sharedAlways},
