@@ -10,6 +10,7 @@ import (
 	"runtime"
 	"runtime/debug"
 	"strings"
+	"sync"
 	"time"
 
 	"github.com/spf13/cobra"
@@ -81,10 +82,14 @@ func versionRun(opts *versionOptions) error {
 	return badInputf("--format: unknown %q (want text or json)", opts.Format)
 }
 
-// currentVersion reads the binary's build information; a binary go run
+// currentVersion is the binary's version, read once: a test process runs
+// thousands of commands, and each read of a go run binary runs git.
+var currentVersion = sync.OnceValue(readVersion)
+
+// readVersion reads the binary's build information; a binary go run
 // built (in a go-build folder, with no VCS stamp, as go run leaves out)
 // reads its commit from the checkout its source came from.
-func currentVersion() buildVersion {
+func readVersion() buildVersion {
 	v := buildVersion{Version: "(devel)", Go: runtime.Version()}
 	bi, ok := debug.ReadBuildInfo()
 	if !ok {
