@@ -79,7 +79,7 @@ func newMetrics(cfg *Config, first algorithms.Policy, pop *population, bucket ti
 		return metrics{}, err // a limit too large to log
 	}
 	peak := window.NewChecked(first.Window, first.Limit, pop.keys[0].len(), uniformCost(pop.groups),
-		window.FastPaths{InlineCheckOff: inlineCheckOff, RecentOff: recentOff})
+		trackerFastPaths())
 	m := metrics{
 		refusedBy:      ownLines[int64](len(cfg.Limits)),
 		classRefusedBy: ownLines[int64](len(cfg.Limits) * len(pop.groups)),
@@ -372,4 +372,17 @@ func (m *metrics) classRefusals(g int, limits []Limit) []LimitCount {
 		out[i] = LimitCount{Limit: limits[i].Name, Count: m.classRefusedBy[g*n+i]}
 	}
 	return out
+}
+
+// trackerFastPaths is the window fast paths the switches above leave on,
+// for a tracker being made.
+func trackerFastPaths() window.FastPaths {
+	return window.FastPaths{InlineCheckOff: inlineCheckOff, RecentOff: recentOff, InlineAddOff: inlineAddOff}
+}
+
+// untimedWindow is window.NewUntimed with the fast paths the switches leave on.
+func untimedWindow(w time.Duration, limit int64, keys int) window.Tracker {
+	t := window.NewUntimed(w, limit, keys)
+	t.SetFastPaths(trackerFastPaths())
+	return t
 }

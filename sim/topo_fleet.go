@@ -121,9 +121,9 @@ func newFleet(l *lane, kind LaneKind) (*fleet, error) {
 		pl.stats().Limit, pl.stats().State = lim.Name, lim.State
 		f.limits = append(f.limits, pl)
 		keys = l.pop.keys[i].len() // the window peaks and the exact limiter count clients alone
-		f.fleetPeak = append(f.fleetPeak, window.NewUntimed(p.Window, p.Limit, keys))
-		f.repPeak = append(f.repPeak, window.NewUntimed(p.Window, p.Limit, keys*f.most))
-		f.arrived = append(f.arrived, window.NewUntimed(p.Window, p.Limit, keys))
+		f.fleetPeak = append(f.fleetPeak, untimedWindow(p.Window, p.Limit, keys))
+		f.repPeak = append(f.repPeak, untimedWindow(p.Window, p.Limit, keys*f.most))
+		f.arrived = append(f.arrived, untimedWindow(p.Window, p.Limit, keys))
 		ex, err := newExactLimit(rule, p, keys)
 		if err != nil {
 			return nil, FieldErrors{{Field: "limits[" + itoa(i) + "]", Problem: err.Error()}}

@@ -32,7 +32,7 @@ type exactLimit struct {
 
 func newExactLimit(rule laneRule, p algorithms.Policy, keys int) (exactLimit, error) {
 	t, err := newTable(rule, p, keys)
-	ex := exactLimit{rule: rule, keys: keys, policy: p, table: t, peak: window.NewUntimed(p.Window, p.Limit, keys)}
+	ex := exactLimit{rule: rule, keys: keys, policy: p, table: t, peak: untimedWindow(p.Window, p.Limit, keys)}
 	if q, ok := t.(admitter); ok && q.admits() && !twinVerdictOff {
 		ex.quick = q
 		if a, ok := t.(answerTable); ok && !twinAnswerOff {

@@ -46,6 +46,11 @@ var (
 	// window.FastPaths.RecentOff, read when the tracker is made);
 	// it keeps the kernel from batching too, which needs the unit.
 	recentOff bool
+	// inlineAddOff sends every Add to a window that is no cross-check (a
+	// fleet's peaks, an exact twin's) through the general path, never its
+	// common case in one loop (window, tracker.go, addInRing;
+	// window.FastPaths.InlineAddOff, read when the tracker is made).
+	inlineAddOff bool
 	// oneShotOff schedules and draws each client of a burst of one on its
 	// own, never the group's run of arrivals (traffic_superpose.go, oneShot).
 	oneShotOff bool
@@ -113,6 +118,7 @@ var fastPathSwitches = []fastPathSwitch{
 	{"direct_off", &directOff},
 	{"inline_check_off", &inlineCheckOff},
 	{"recent_off", &recentOff},
+	{"inline_add_off", &inlineAddOff},
 	{"one_shot_off", &oneShotOff},
 	{"parallel_off", &parallelOff},
 	{"one_limiter_off", &oneLimiterOff},

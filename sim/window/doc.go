@@ -40,10 +40,11 @@ func (a Peak) FurtherOver(b Peak) bool {
 	return ahi > bhi || ahi == bhi && alo > blo
 }
 
-// FastPaths turns a checked Tracker's fast paths off, for differential tests
-// that hold them to the general path (sim's fast-path switches): the zero
-// value takes them all, and is what every run outside tests uses. A tracker
-// reads it when it is made and at Restart, never while it runs.
+// FastPaths turns a Tracker's fast paths off, for differential tests that
+// hold them to the general path (sim's fast-path switches): the zero value
+// takes them all, and is what every run outside tests uses. A checked tracker
+// reads it when it is made and at Restart, any tracker at SetFastPaths;
+// never while it runs.
 type FastPaths struct {
 	// InlineCheckOff sends every verdict through the general check, never
 	// the inlined common case (checkInLine).
@@ -52,6 +53,18 @@ type FastPaths struct {
 	// request costs the same, never a recentLog; with no unit, CheckRun then
 	// checks one decision at a time.
 	RecentOff bool
+	// InlineAddOff sends every Add of an unchecked tracker through the
+	// general path, never the common case in one loop (addInRing).
+	InlineAddOff bool
+}
+
+// SetFastPaths turns off the fast paths off names (see FastPaths), before
+// the tracker's first Add.
+func (p *Tracker) SetFastPaths(off FastPaths) {
+	p.off = off
+	if p.checked {
+		p.setUnit()
+	}
 }
 
 // ownLines is make([]T, n) with a backing array that shares no cache line with
