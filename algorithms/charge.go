@@ -2,6 +2,7 @@ package algorithms
 
 import (
 	"math"
+	"math/bits"
 	"time"
 )
 
@@ -45,7 +46,7 @@ func (tb *TokenBucket) Charge(s *TokenBucketState, now time.Duration, cost int64
 		now = s.last
 	}
 	deficit := tb.deficitAt(s, now)
-	if cost > (math.MaxInt64/2-deficit)/tb.span {
+	if exceeds(cost, tb.span, math.MaxInt64/2-deficit) {
 		s.deficit, s.last = math.MaxInt64/2, now
 		return
 	}
@@ -94,4 +95,15 @@ func satAdd(a, b int64) int64 {
 		return math.MaxInt64
 	}
 	return a + b
+}
+
+// exceeds reports whether cost×span > room (span > 0, room ≥ 0), exactly, in
+// 128 bits: cost > room/span with no division, which a store's every
+// charge would pay for.
+func exceeds(cost, span, room int64) bool {
+	if cost <= 0 {
+		return false
+	}
+	hi, lo := bits.Mul64(uint64(cost), uint64(span))
+	return hi != 0 || lo > uint64(room)
 }

@@ -138,8 +138,8 @@ func (rt *replicaTables) admit(key int32, now time.Duration, cost int64) bool {
 	if len(rt.held) > 0 {
 		return false
 	}
-	q, ok := rt.reps[rt.f.ctx.replica].(admitter)
-	return ok && q.admits() && q.admit(key, now, cost)
+	q := rt.quick[rt.f.ctx.replica]
+	return q != nil && q.admit(key, now, cost)
 }
 
 func (sy *syncedLimit) admits() bool {
@@ -149,11 +149,11 @@ func (sy *syncedLimit) admits() bool {
 // admit is the replica's verdict alone on its view (pulled as decide pulls
 // it), the admission pushed as decide pushes it.
 func (sy *syncedLimit) admit(key int32, now time.Duration, cost int64) bool {
-	q, ok := sy.view(key).(admitter)
-	if !ok || !q.admits() || !q.admit(key, now, cost) {
+	r := sy.f.ctx.replica
+	sy.pull(r, key)
+	if q := sy.quick[r]; q == nil || !q.admit(key, now, cost) {
 		return false
 	}
-	sy.pushes = append(sy.pushes, admission{at: now, cost: cost})
-	sy.keyOf = append(sy.keyOf, key)
+	sy.pushes = append(sy.pushes, push{at: now, cost: cost, key: key})
 	return true
 }

@@ -47,6 +47,7 @@ type replicaTables struct {
 	divided bool
 	policy  algorithms.Policy
 	reps    []stateTable // per replica, up to the most replicas
+	quick   []admitter   // per replica, its table where it gives its verdict alone (admits); else nil
 	held    []heldShares // earlier divisions still binding, oldest first
 }
 
@@ -63,9 +64,25 @@ type heldShares struct {
 // build gives every replica a fresh table for policy p at the current fleet size.
 func (rt *replicaTables) build(p algorithms.Policy) error {
 	rt.policy, rt.held = p, nil
-	var err error
-	rt.reps, err = rt.tables(rt.f.count)
+	reps, err := rt.tables(rt.f.count)
+	rt.setReps(reps)
 	return err
+}
+
+// setReps makes reps the replicas' tables, each with its verdict-alone path.
+func (rt *replicaTables) setReps(reps []stateTable) {
+	rt.reps, rt.quick = reps, rt.quick[:0]
+	for _, t := range reps {
+		rt.quick = append(rt.quick, quickOf(t))
+	}
+}
+
+// quickOf is t when it gives its verdict alone (admitter.admits), else nil.
+func quickOf(t stateTable) admitter {
+	if q, ok := t.(admitter); ok && q.admits() {
+		return q
+	}
+	return nil
 }
 
 // tables is a fresh table per replica (up to the most) for n replicas.
@@ -108,6 +125,7 @@ func (rt *replicaTables) resize(old, n int) {
 	if !rt.divided {
 		for j := min(old, n); j < max(old, n); j++ {
 			rt.reps[j] = rt.reps[j].like(rt.keys)
+			rt.quick[j] = quickOf(rt.reps[j])
 		}
 		return
 	}
@@ -122,7 +140,7 @@ func (rt *replicaTables) resize(old, n int) {
 	}
 	reps, err := rt.tables(n)
 	mustBuild(err)
-	rt.reps = reps
+	rt.setReps(reps)
 }
 
 // expire drops the held divisions that no longer bind at now.
@@ -408,10 +426,10 @@ type syncedLimit struct {
 	keys   int
 	global stateTable
 	views  []stateTable // per replica
+	quick  []admitter   // per replica, its view where it gives its verdict alone (admits); else nil
 	pulled [][]uint32   // per replica and key: the sync its view was pulled at
 	epoch  uint32       // syncs so far, plus one
-	pushes []admission  // admissions since the last sync, every replica's, in time order
-	keyOf  []int32      // of each push
+	pushes []push       // admissions since the last sync, every replica's, in time order
 	st     LimitTopology
 }
 
@@ -419,6 +437,13 @@ type syncedLimit struct {
 type admission struct {
 	at   time.Duration
 	cost int64
+}
+
+// push is cost admitted for key at at, not yet charged to the store.
+type push struct {
+	at   time.Duration
+	cost int64
+	key  int32
 }
 
 func newSyncedLimit(f *fleet, rule laneRule, lim Limit, p algorithms.Policy, keys int) (*syncedLimit, error) {
@@ -431,10 +456,11 @@ func (sy *syncedLimit) build(p algorithms.Policy) error {
 	if err != nil {
 		return err
 	}
-	sy.global, sy.views, sy.pulled, sy.epoch = g, nil, nil, 1
-	sy.pushes, sy.keyOf = sy.pushes[:0], sy.keyOf[:0] // admissions under the old policy are not charged to the new state
+	sy.global, sy.views, sy.quick, sy.pulled, sy.epoch = g, nil, nil, nil, 1
+	sy.pushes = sy.pushes[:0] // admissions under the old policy are not charged to the new state
 	for range sy.f.most {
 		sy.views = append(sy.views, g.like(sy.keys))
+		sy.quick = append(sy.quick, quickOf(sy.views[len(sy.views)-1]))
 		sy.pulled = append(sy.pulled, make([]uint32, sy.keys))
 	}
 	return nil
@@ -443,19 +469,23 @@ func (sy *syncedLimit) build(p algorithms.Policy) error {
 // view is the replica's table with key's state pulled since the last sync.
 func (sy *syncedLimit) view(key int32) stateTable {
 	r := sy.f.ctx.replica
-	v := sy.views[r]
+	sy.pull(r, key)
+	return sy.views[r]
+}
+
+// pull copies key's state from the store to replica r's view, unless it has
+// since the last sync.
+func (sy *syncedLimit) pull(r, key int32) {
 	if sy.pulled[r][key] != sy.epoch {
-		v.copyFrom(key, sy.global, key)
+		sy.views[r].copyFrom(key, sy.global, key)
 		sy.pulled[r][key] = sy.epoch
 	}
-	return v
 }
 
 func (sy *syncedLimit) decide(key int32, now time.Duration, cost int64) algorithms.Decision {
 	d := sy.view(key).decide(key, now, cost)
 	if d.Admitted() {
-		sy.pushes = append(sy.pushes, admission{at: now, cost: cost})
-		sy.keyOf = append(sy.keyOf, key)
+		sy.pushes = append(sy.pushes, push{at: now, cost: cost, key: key})
 	}
 	return d
 }
@@ -466,10 +496,10 @@ func (sy *syncedLimit) peek(key int32, now time.Duration, cost int64) algorithms
 
 // sync charges the store with every admission pushed and has every view pulled anew.
 func (sy *syncedLimit) sync() {
-	for i, a := range sy.pushes {
-		sy.global.charge(sy.keyOf[i], a.at, a.cost)
+	for _, a := range sy.pushes {
+		sy.global.charge(a.key, a.at, a.cost)
 	}
-	sy.pushes, sy.keyOf = sy.pushes[:0], sy.keyOf[:0]
+	sy.pushes = sy.pushes[:0]
 	sy.epoch++
 }
 

@@ -1,0 +1,89 @@
+package sim
+
+import (
+	"testing"
+	"time"
+)
+
+// BenchmarkTopologyRatios runs BenchmarkTopology's topologies and the plain
+// path side by side in one process, a slice of simulated time of each in
+// turn, and reports each topology's time per attempt as a ratio to the plain
+// path's (the figures the topology targets are stated in,
+// docs/performance.md): a machine whose speed drifts (other jobs, a noisy
+// neighbour) slows both sides of each ratio alike. A slice is a fraction of a
+// millisecond, timed on the wall clock (CPU time is counted in ticks longer
+// than that). One op is one slice of each.
+func BenchmarkTopologyRatios(b *testing.B) {
+	lat := Service{Mean: 10 * time.Microsecond}
+	expLat := Service{Kind: ServiceExponential, Mean: 10 * time.Microsecond}
+	plain := topologyStream(200*time.Second, Store{}, func(l *Limit) {})
+	plain.Topology = nil
+	rows := []struct {
+		name string
+		cfg  Config
+	}{
+		{"plain", plain},
+		{"local", topologyStream(200*time.Second, Store{}, func(l *Limit) {})},
+		{"synced_every_10ms", topologyStream(200*time.Second, Store{}, func(l *Limit) { l.State, l.SyncInterval = StateSynced, 10*time.Millisecond })},
+		{"shared_atomic", topologyStream(200*time.Second, Store{Latency: lat}, func(l *Limit) { l.State = StateShared })},
+		{"shared_atomic_exp", topologyStream(200*time.Second, Store{Latency: expLat}, func(l *Limit) { l.State = StateShared })},
+	}
+	runs := make([]*slicedRun, len(rows))
+	for i, r := range rows {
+		runs[i] = newSlicedRun(b, r.cfg)
+	}
+	b.ReportAllocs()
+	b.ResetTimer()
+	for range b.N {
+		for _, r := range runs {
+			r.slice(b)
+		}
+	}
+	for i, r := range runs[1:] {
+		b.ReportMetric(r.perAttempt()/runs[0].perAttempt(), rows[i+1].name+"/plain")
+	}
+	b.ReportMetric(runs[0].perAttempt(), "plain-ns/attempt")
+}
+
+// slicedRun is one world run a slice of simulated time at a time, its time
+// and attempts summed over the slices.
+type slicedRun struct {
+	cfg      Config
+	s        *Simulation
+	at       time.Duration
+	took     time.Duration
+	attempts int64
+}
+
+func newSlicedRun(b *testing.B, cfg Config) *slicedRun {
+	r := &slicedRun{cfg: cfg}
+	r.fresh(b)
+	return r
+}
+
+// fresh starts the world anew, warmed up for a second (heap, rings, pools grown).
+func (r *slicedRun) fresh(b *testing.B) {
+	s, err := New(r.cfg, Options{})
+	if err != nil {
+		b.Fatal(err)
+	}
+	s.RunUntil(time.Second)
+	r.s, r.at = s, time.Second
+}
+
+// slice runs the next thousandth of the world's duration, counted.
+func (r *slicedRun) slice(b *testing.B) {
+	if r.at += r.cfg.Duration / 1000; r.at > r.s.End() {
+		r.fresh(b)
+		r.at += r.cfg.Duration / 1000
+	}
+	tries, start := r.s.attempts(), time.Now()
+	r.s.RunUntil(r.at)
+	r.took += time.Since(start)
+	r.attempts += r.s.attempts() - tries
+}
+
+// perAttempt is the nanoseconds an attempt took, over every slice.
+func (r *slicedRun) perAttempt() float64 {
+	return float64(r.took.Nanoseconds()) / float64(max(r.attempts, 1))
+}
