@@ -26,6 +26,8 @@ type stateTable interface {
 	grow(keys int)
 	// charge counts cost for key at now whether it fits or not (see algorithms.Charging).
 	charge(key int32, now time.Duration, cost int64)
+	// chargeAll is charge of each push in turn.
+	chargeAll(ps []push)
 }
 
 // admitter is a decider that may also give Decide's verdict alone
@@ -91,10 +93,24 @@ func (d *dense[S]) copyFrom(key int32, src stateTable, srcKey int32) {
 }
 
 func (d *dense[S]) charge(key int32, now time.Duration, cost int64) {
+	d.mustCharge()
+	d.charges.Charge(&d.states[key], now, cost)
+}
+
+// mustCharge panics unless the table's algorithm charges.
+func (d *dense[S]) mustCharge() {
 	if d.charges == nil {
 		panic(fmt.Sprintf("sim: dense.charge: %T has no Charge (a registry row's algorithm has one: rateOf)", d.alg))
 	}
-	d.charges.Charge(&d.states[key], now, cost)
+}
+
+// chargeAll is in one call: a synced limit's sync charges every admission
+// since the last.
+func (d *dense[S]) chargeAll(ps []push) {
+	d.mustCharge()
+	for _, p := range ps {
+		d.charges.Charge(&d.states[p.key], p.at, p.cost)
+	}
 }
 
 func (d *dense[S]) grow(keys int) {

@@ -246,6 +246,7 @@ func (z refuseAll) like(int) stateTable              { return z }
 func (refuseAll) copyFrom(int32, stateTable, int32)  {}
 func (refuseAll) grow(int)                           {}
 func (refuseAll) charge(int32, time.Duration, int64) {}
+func (refuseAll) chargeAll([]push)                   {}
 
 // mustBuild panics on a table that cannot be built from a policy already checked.
 func mustBuild(err error) {
@@ -496,9 +497,7 @@ func (sy *syncedLimit) peek(key int32, now time.Duration, cost int64) algorithms
 
 // sync charges the store with every admission pushed and has every view pulled anew.
 func (sy *syncedLimit) sync() {
-	for _, a := range sy.pushes {
-		sy.global.charge(a.key, a.at, a.cost)
-	}
+	sy.global.chargeAll(sy.pushes)
 	sy.pushes = sy.pushes[:0]
 	sy.epoch++
 }
