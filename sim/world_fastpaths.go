@@ -48,7 +48,7 @@ var (
 	recentOff bool
 	// inlineAddOff sends every Add to a window that is no cross-check (a
 	// fleet's peaks, an exact twin's) through the general path, never its
-	// common case in one loop (window, tracker.go, addInRing;
+	// common case in one loop (window, tracker.go, Add;
 	// window.FastPaths.InlineAddOff, read when the tracker is made).
 	inlineAddOff bool
 	// oneShotOff schedules and draws each client of a burst of one on its

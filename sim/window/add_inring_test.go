@@ -45,7 +45,7 @@ func addSequence(t *testing.T, seed uint64) (*Tracker, [][]admission) {
 	return &fast, adm
 }
 
-// TestAddInRingIsTheGeneralAdd holds addInRing, the common case of an
+// TestAddInRingIsTheGeneralAdd holds Add's common case on an
 // unchecked tracker's Add, to the general path: after every Add of random
 // runs (rings that grow, go back to the slab, keys over the limit, timed and
 // untimed trackers), both trackers are the same field for field, and the

@@ -54,7 +54,7 @@ type FastPaths struct {
 	// checks one decision at a time.
 	RecentOff bool
 	// InlineAddOff sends every Add of an unchecked tracker through the
-	// general path, never the common case in one loop (addInRing).
+	// general path, never the common case in one loop (Add).
 	InlineAddOff bool
 }
 

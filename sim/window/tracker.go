@@ -199,10 +199,37 @@ func NewUntimed(window time.Duration, limit int64, keys int) Tracker {
 // tracker's latest. On a checked tracker, an admission the log did not just
 // allow (the last Allow, same key, time and cost) parts the key's log from its
 // window.
+//
+// On an unchecked tracker, the common case is one loop over the key's ring
+// whose state stays in registers, with no further call: the key has a ring
+// that, once what left the window by at is dropped, still holds more than fit
+// in its keyWindow and has room for one more, and it is not timed over the
+// limit, before or by this admission. Otherwise Add takes the general path.
 func (p *Tracker) Add(key int32, at time.Duration, cost int64) {
-	if p.pendingKey == 0 && !p.checked && p.addInRing(&p.keys[key], key, at, cost) {
+	k := &p.keys[key]
+	if p.checked || p.pendingKey != 0 || k.size == 0 || k.span != 0 || p.off.InlineAddOff {
+		p.add(key, at, cost)
 		return
 	}
+	ring, mask := p.slab.entries[k.off:k.off+k.size], k.size-1
+	head, n, sum := k.head, k.n, k.sum
+	for n > 0 && ring[head].at+p.window <= at {
+		sum -= ring[head].cost
+		head = (head + 1) & mask
+		n--
+	}
+	if n <= inline || n == k.size || p.timed && sum+cost > p.limit {
+		p.add(key, at, cost) // the ring goes back to the slab, or grows; or a span starts
+		return
+	}
+	ring[(head+n)&mask] = admission{at, cost}
+	k.head, k.n, k.sum = head, n+1, sum+cost
+	k.first[0] = ring[head]
+	p.noteBest(k, key)
+}
+
+// add is Add on the general path.
+func (p *Tracker) add(key int32, at time.Duration, cost int64) {
 	logged := false // the log admitted this very admission: it still shares the window
 	if p.pendingKey != 0 {
 		if logged = p.pendingKey == key+1 && p.pending == (admission{at, cost}); logged {
@@ -409,30 +436,3 @@ func (p *Tracker) BestKey() int32 { return p.bestID }
 // log parted from their window, given up or not: recentLogs and keyWindow
 // logs.
 func (p *Tracker) PartedLogs() (recent, keyWindows int) { return len(p.recent), len(p.logs) }
-
-// addInRing is Add on an unchecked tracker in its common case, in one loop
-// over key's ring whose state stays in registers, and reports whether it
-// added: k has a ring that, once what left the window by at is dropped, still
-// holds more than fit in k and has room for one more, and the key is not
-// timed over the limit, before or by this admission. Otherwise it changes
-// nothing and Add takes the general path.
-func (p *Tracker) addInRing(k *keyWindow, key int32, at time.Duration, cost int64) bool {
-	if k.size == 0 || k.span != 0 || p.off.InlineAddOff {
-		return false
-	}
-	ring, mask := p.slab.entries[k.off:k.off+k.size], k.size-1
-	head, n, sum := k.head, k.n, k.sum
-	for n > 0 && ring[head].at+p.window <= at {
-		sum -= ring[head].cost
-		head = (head + 1) & mask
-		n--
-	}
-	if n <= inline || n == k.size || p.timed && sum+cost > p.limit {
-		return false // the ring goes back to the slab, or grows; or a span starts
-	}
-	ring[(head+n)&mask] = admission{at, cost}
-	k.head, k.n, k.sum = head, n+1, sum+cost
-	k.first[0] = ring[head]
-	p.noteBest(k, key)
-	return true
-}
