@@ -10,9 +10,10 @@ import (
 // turn, and reports each topology's time per attempt as a ratio to the plain
 // path's (the figures the topology targets are stated in,
 // docs/performance.md): a machine whose speed drifts (other jobs, a noisy
-// neighbour) slows both sides of each ratio alike. A slice is a fraction of a
-// millisecond, timed on the wall clock (CPU time is counted in ticks longer
-// than that). One op is one slice of each.
+// neighbour) slows both sides of each ratio alike. A slice is a fiftieth of
+// the run (200,000 attempts, some milliseconds: long enough that a slice's
+// start, its caches cold from the other worlds', costs nothing beside it),
+// timed on the wall clock. One op is one slice of each.
 func BenchmarkTopologyRatios(b *testing.B) {
 	lat := Service{Mean: 10 * time.Microsecond}
 	expLat := Service{Kind: ServiceExponential, Mean: 10 * time.Microsecond}
@@ -71,11 +72,11 @@ func (r *slicedRun) fresh(b *testing.B) {
 	r.s, r.at = s, time.Second
 }
 
-// slice runs the next thousandth of the world's duration, counted.
+// slice runs the next fiftieth of the world's duration, counted.
 func (r *slicedRun) slice(b *testing.B) {
-	if r.at += r.cfg.Duration / 1000; r.at > r.s.End() {
+	if r.at += r.cfg.Duration / 50; r.at > r.s.End() {
 		r.fresh(b)
-		r.at += r.cfg.Duration / 1000
+		r.at += r.cfg.Duration / 50
 	}
 	tries, start := r.s.attempts(), time.Now()
 	r.s.RunUntil(r.at)

@@ -428,7 +428,7 @@ type syncedLimit struct {
 	global stateTable
 	views  []stateTable // per replica
 	quick  []admitter   // per replica, its view where it gives its verdict alone (admits); else nil
-	pulled [][]uint32   // per replica and key: the sync its view was pulled at
+	pulled []uint32     // per replica and key (replica×keys+key): the sync its view was pulled at
 	epoch  uint32       // syncs so far, plus one
 	pushes []push       // admissions since the last sync, every replica's, in time order
 	st     LimitTopology
@@ -457,12 +457,12 @@ func (sy *syncedLimit) build(p algorithms.Policy) error {
 	if err != nil {
 		return err
 	}
-	sy.global, sy.views, sy.quick, sy.pulled, sy.epoch = g, nil, nil, nil, 1
+	sy.global, sy.views, sy.quick, sy.epoch = g, nil, nil, 1
+	sy.pulled = make([]uint32, sy.f.most*sy.keys)
 	sy.pushes = sy.pushes[:0] // admissions under the old policy are not charged to the new state
 	for range sy.f.most {
 		sy.views = append(sy.views, g.like(sy.keys))
 		sy.quick = append(sy.quick, quickOf(sy.views[len(sy.views)-1]))
-		sy.pulled = append(sy.pulled, make([]uint32, sy.keys))
 	}
 	return nil
 }
@@ -477,9 +477,9 @@ func (sy *syncedLimit) view(key int32) stateTable {
 // pull copies key's state from the store to replica r's view, unless it has
 // since the last sync.
 func (sy *syncedLimit) pull(r, key int32) {
-	if sy.pulled[r][key] != sy.epoch {
+	if i := int(r)*sy.keys + int(key); sy.pulled[i] != sy.epoch {
 		sy.views[r].copyFrom(key, sy.global, key)
-		sy.pulled[r][key] = sy.epoch
+		sy.pulled[i] = sy.epoch
 	}
 }
 
@@ -506,7 +506,7 @@ func (sy *syncedLimit) setPolicy(p algorithms.Policy) { mustBuild(sy.build(p)) }
 
 func (sy *syncedLimit) resize(old, n int) {
 	for j := min(old, n); j < max(old, n); j++ {
-		clear(sy.pulled[j])
+		clear(sy.pulled[j*sy.keys : (j+1)*sy.keys])
 	}
 }
 
