@@ -8,26 +8,32 @@ import (
 // BenchmarkTopologyRatios runs BenchmarkTopology's topologies and the plain
 // path side by side in one process, a slice of simulated time of each in
 // turn, and reports each topology's time per attempt as a ratio to the plain
-// path's (the figures the topology targets are stated in,
-// docs/performance.md): a machine whose speed drifts (other jobs, a noisy
+// path's on the same traffic (the figures the topology targets are stated
+// in, docs/performance.md): a machine whose speed drifts (other jobs, a noisy
 // neighbour) slows both sides of each ratio alike. A slice is a fiftieth of
-// the run (200,000 attempts, some milliseconds: long enough that a slice's
-// start, its caches cold from the other worlds', costs nothing beside it),
-// timed on the wall clock. One op is one slice of each.
+// the run (some milliseconds: long enough that a slice's start, its caches
+// cold from the other worlds', costs nothing beside it), timed on the wall
+// clock. One op is one slice of each. The model_ rows are bench/model.yaml's
+// traffic (100 Poisson clients, a global 8,000/s, bursts of 100: the plain
+// path superposes them) behind the same 8 replicas, 200 s of it.
 func BenchmarkTopologyRatios(b *testing.B) {
 	lat := Service{Mean: 10 * time.Microsecond}
 	expLat := Service{Kind: ServiceExponential, Mean: 10 * time.Microsecond}
 	plain := topologyStream(200*time.Second, Store{}, func(l *Limit) {})
 	plain.Topology = nil
 	rows := []struct {
-		name string
-		cfg  Config
+		name  string
+		cfg   Config
+		plain int // the row of the plain path on the same traffic
 	}{
-		{"plain", plain},
-		{"local", topologyStream(200*time.Second, Store{}, func(l *Limit) {})},
-		{"synced_every_10ms", topologyStream(200*time.Second, Store{}, func(l *Limit) { l.State, l.SyncInterval = StateSynced, 10*time.Millisecond })},
-		{"shared_atomic", topologyStream(200*time.Second, Store{Latency: lat}, func(l *Limit) { l.State = StateShared })},
-		{"shared_atomic_exp", topologyStream(200*time.Second, Store{Latency: expLat}, func(l *Limit) { l.State = StateShared })},
+		{"plain", plain, 0},
+		{"local", topologyStream(200*time.Second, Store{}, func(l *Limit) {}), 0},
+		{"synced_every_10ms", topologyStream(200*time.Second, Store{}, func(l *Limit) { l.State, l.SyncInterval = StateSynced, 10*time.Millisecond }), 0},
+		{"shared_atomic", topologyStream(200*time.Second, Store{Latency: lat}, func(l *Limit) { l.State = StateShared }), 0},
+		{"shared_atomic_exp", topologyStream(200*time.Second, Store{Latency: expLat}, func(l *Limit) { l.State = StateShared }), 0},
+		{"model_plain", modelBehind(nil, func(*Limit) {}), 5},
+		{"model_local", modelBehind(&Topology{Replicas: []ReplicaStep{{Count: 8}}}, func(*Limit) {}), 5},
+		{"model_synced", modelBehind(&Topology{Replicas: []ReplicaStep{{Count: 8}}}, func(l *Limit) { l.State, l.SyncInterval = StateSynced, 10*time.Millisecond }), 5},
 	}
 	runs := make([]*slicedRun, len(rows))
 	for i, r := range rows {
@@ -40,10 +46,20 @@ func BenchmarkTopologyRatios(b *testing.B) {
 			r.slice(b)
 		}
 	}
-	for i, r := range runs[1:] {
-		b.ReportMetric(r.perAttempt()/runs[0].perAttempt(), rows[i+1].name+"/plain")
+	for i, r := range rows {
+		if i != r.plain {
+			b.ReportMetric(runs[i].perAttempt()/runs[r.plain].perAttempt(), r.name+"/plain")
+		}
 	}
 	b.ReportMetric(runs[0].perAttempt(), "plain-ns/attempt")
+}
+
+// modelBehind is 200 s of bench/model.yaml's traffic behind topo, its limit placed by place.
+func modelBehind(topo *Topology, place func(*Limit)) Config {
+	cfg := manyClientsSameRequests(100)
+	cfg.Duration, cfg.Topology = 200*time.Second, topo
+	place(&cfg.Limits[0])
+	return cfg
 }
 
 // slicedRun is one world run a slice of simulated time at a time, its time
