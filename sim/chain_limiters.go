@@ -104,6 +104,14 @@ func (d *dense[S]) mustCharge() {
 	}
 }
 
+// push is cost admitted for key at at, to be charged to a table later (a
+// synced limit's admissions, charged to its store at the next sync).
+type push struct {
+	at   time.Duration
+	cost int64
+	key  int32
+}
+
 // chargeAll is in one call: a synced limit's sync charges every admission
 // since the last.
 func (d *dense[S]) chargeAll(ps []push) {

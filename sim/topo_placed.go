@@ -440,13 +440,6 @@ type admission struct {
 	cost int64
 }
 
-// push is cost admitted for key at at, not yet charged to the store.
-type push struct {
-	at   time.Duration
-	cost int64
-	key  int32
-}
-
 func newSyncedLimit(f *fleet, rule laneRule, lim Limit, p algorithms.Policy, keys int) (*syncedLimit, error) {
 	sy := &syncedLimit{f: f, rule: rule, keys: keys}
 	return sy, sy.build(p)
