@@ -16,7 +16,7 @@ func BenchmarkAdd(b *testing.B) {
 			at, k := time.Duration(0), int32(0)
 			for b.Loop() {
 				at += 20 * time.Microsecond
-				k = (k + 1) % keys
+				k = (k + 1) & (keys - 1) // keys is a power of two
 				p.Add(k, at, 1)
 			}
 		})
