@@ -137,6 +137,12 @@ type kernelRun struct {
 	// batch holds, in a batched lane, the decisions the cross-check has not
 	// seen yet (flushChecks).
 	batch window.Batch
+	// twin holds, in a batched fleet lane, the first twins instants its exact
+	// twin admitted a request of twinCost at that the twin's window has not
+	// counted yet (flushTwin, in flushChecks).
+	twin     [window.BatchSize]time.Duration
+	twins    int
+	twinCost int64
 	// For a lane whose limit is in a store (topo_store_kernel.go): stop is
 	// the latest instant the kernel handles; next the earliest event pending
 	// but the request handled (its client's or group's next arrival
@@ -375,7 +381,7 @@ func (l *lane) kernelRequest(run *kernelRun, c int32, cls *kernelClass, now time
 		}
 	}
 	if f != nil {
-		f.kernelDecided(c, key, now, cost, admitted)
+		f.kernelDecided(run, c, key, now, cost, admitted)
 	}
 	l.kernelAnswer(c, now, admitted) // to the client's throttle, if any
 
@@ -464,8 +470,10 @@ func (l *lane) kernelAnswered(run *kernelRun, c int32, cls *kernelClass, at, ret
 	run.lastDone = at
 }
 
-// flushChecks hands the decisions of run's batch to the cross-check.
+// flushChecks hands the decisions of run's batch to the cross-check, and
+// the twin's admissions batched to its window.
 func (l *lane) flushChecks(run *kernelRun) {
+	l.flushTwin(run)
 	b := &run.batch
 	if b.N == 0 {
 		return

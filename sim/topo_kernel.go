@@ -42,14 +42,15 @@ func (f *fleet) kernelRoute(c int32) {
 // of the one limit, cost) at now: the exact twin decides it, and an admission
 // is counted in the fleet's windows at once (a limit of the kernel never
 // delays).
-func (f *fleet) kernelDecided(c, key int32, now time.Duration, cost int64, admitted bool) {
+func (f *fleet) kernelDecided(run *kernelRun, c, key int32, now time.Duration, cost int64, admitted bool) {
 	l := f.lane
 	// exactDecideFor for a chain of one limit counting every client, no shadow.
 	ex := &f.exact[0]
 	if l.policies[0] != ex.policy {
+		l.flushTwin(run)
 		f.exactDecideFor(c, cost, algorithms.Decision{}, 0, !admitted)
 	} else {
-		ex.kernelDecide(l, key, now, cost)
+		ex.kernelDecide(run, l, key, now, cost)
 	}
 	if !admitted {
 		return
@@ -64,27 +65,51 @@ func (f *fleet) kernelDecided(c, key int32, now time.Duration, cost int64, admit
 }
 
 // kernelDecide is the twin's decision on the kernel's attempt (key, cost) at
-// now, its admission counted in its window: by its verdict and refusal in one
-// computation where its algorithm gives them (algorithms.Answerer; a refusal
-// changes what Decide's would and builds no Decision), else by its verdict
-// alone, else by Decide.
-func (ex *exactLimit) kernelDecide(l *lane, key int32, now time.Duration, cost int64) {
+// now, its admission counted in its window (twinAdmitted): by its verdict
+// and refusal in one computation where its algorithm gives them
+// (algorithms.Answerer; a refusal changes what Decide's would and builds no
+// Decision), else by its verdict alone, else by Decide.
+func (ex *exactLimit) kernelDecide(run *kernelRun, l *lane, key int32, now time.Duration, cost int64) {
 	if ex.answer != nil {
 		admitted, refused := ex.answer.verdict(key, now, cost)
 		if admitted {
-			l.m.later.catchUp(now)
-			ex.peak.Add(key, now, cost)
+			l.twinAdmitted(run, ex, key, now, cost)
 		}
 		if admitted || refused {
 			return
 		}
 	} else if ex.quick != nil && ex.quick.admit(key, now, cost) {
-		l.m.later.catchUp(now)
-		ex.peak.Add(key, now, cost)
+		l.twinAdmitted(run, ex, key, now, cost)
 		return
 	}
+	l.flushTwin(run)
 	if d := ex.table.decide(key, now, cost); d.Verdict != algorithms.Refuse {
 		l.m.later.add(&ex.peak, key, now, later(now, d.Delay), cost)
+	}
+}
+
+// twinAdmitted counts the exact twin's admission at now in its window: in
+// run's batch of them (flushTwin) where the lane batches its decisions (one
+// key, one cost) and no admission waits to be counted later (laterAdds: its
+// window must take them in time order), else at once.
+func (l *lane) twinAdmitted(run *kernelRun, ex *exactLimit, key int32, now time.Duration, cost int64) {
+	if l.kern.batched && !twinBatchOff && len(l.m.later.h) == 0 {
+		run.twin[run.twins], run.twinCost = now, cost
+		if run.twins++; run.twins == len(run.twin) {
+			l.flushTwin(run)
+		}
+		return
+	}
+	l.flushTwin(run)
+	l.m.later.catchUp(now)
+	ex.peak.Add(key, now, cost)
+}
+
+// flushTwin counts the twin's admissions of run's batch in its window.
+func (l *lane) flushTwin(run *kernelRun) {
+	if run.twins > 0 {
+		l.fleet.exact[0].peak.AddRun(0, run.twin[:run.twins], run.twinCost) // a batched lane has one key
+		run.twins = 0
 	}
 }
 

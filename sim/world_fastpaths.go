@@ -69,6 +69,10 @@ var (
 	// Decide after its verdict alone, never by its verdict and refusal in one
 	// computation (topo_kernel.go, exactLimit.kernelDecide).
 	twinAnswerOff bool
+	// twinBatchOff has a batched kernel fleet's exact twin count each
+	// admission in its window at once, never in runs (topo_kernel.go,
+	// twinAdmitted; window.Tracker.AddRun).
+	twinBatchOff bool
 	// samePeaksOff keeps every window of a fleet, even one that counts
 	// exactly another's admissions (topo_fleet_result.go, samePeaks).
 	samePeaksOff bool
@@ -125,6 +129,7 @@ var fastPathSwitches = []fastPathSwitch{
 	{"fleet_kernel_off", &fleetKernelOff},
 	{"twin_verdict_off", &twinVerdictOff},
 	{"twin_answer_off", &twinAnswerOff},
+	{"twin_batch_off", &twinBatchOff},
 	{"same_peaks_off", &samePeaksOff},
 	{"store_line_off", &storeLineOff},
 	{"sync_line_off", &syncLineOff},

@@ -78,3 +78,43 @@ func FuzzAddInRingIsTheGeneralAdd(f *testing.F) {
 	}
 	f.Fuzz(func(t *testing.T, seed uint64) { addSequence(t, seed) })
 }
+
+// TestAddRunIsEachAdd holds AddRun to an Add of each of its times, on random
+// runs of one key (rings that grow, go back to the slab, keys over the
+// limit, timed and untimed, with and without Add's common case): the
+// trackers are the same field for field after every run.
+func TestAddRunIsEachAdd(t *testing.T) {
+	var inRing int
+	for seed := range uint64(300) {
+		rnd := rand.New(rand.NewPCG(seed, 11))
+		w, limit := time.Duration(1+rnd.IntN(60)), int64(1+rnd.IntN(40))
+		mk := NewUntimed
+		if rnd.IntN(2) == 0 {
+			mk = NewTracker
+		}
+		run, each := mk(w, limit, 2), mk(w, limit, 2)
+		off := FastPaths{InlineAddOff: rnd.IntN(4) == 0}
+		run.SetFastPaths(off)
+		each.SetFastPaths(off)
+		at := time.Duration(0)
+		for range 1 + rnd.IntN(30) {
+			key, cost := int32(rnd.IntN(2)), int64(1+rnd.IntN(2))
+			times := make([]time.Duration, rnd.IntN(70))
+			for i := range times {
+				at += time.Duration(rnd.IntN(4))
+				times[i] = at
+				each.Add(key, at, cost)
+			}
+			run.AddRun(key, times, cost)
+			if !reflect.DeepEqual(run, each) {
+				t.Fatalf("seed %d: AddRun(%d, %v, %d) left\n%+v\nAdd of each\n%+v", seed, key, times, cost, run, each)
+			}
+			if run.keys[key].size > 0 {
+				inRing++
+			}
+		}
+	}
+	if inRing < 1000 {
+		t.Fatalf("only %d runs ended on a ring: the loop is barely run", inRing)
+	}
+}

@@ -228,6 +228,54 @@ func (p *Tracker) Add(key int32, at time.Duration, cost int64) {
 	p.noteBest(k, key)
 }
 
+// AddRun is Add(key, t, cost) for each t of at, in order: the common case
+// of an unchecked tracker in one loop over all of them whose state stays in
+// registers (addRunInRing), each other one by the general path.
+func (p *Tracker) AddRun(key int32, at []time.Duration, cost int64) {
+	for i := 0; i < len(at); {
+		if n := p.addRunInRing(key, at[i:], cost); n > 0 {
+			i += n
+			continue
+		}
+		p.add(key, at[i], cost)
+		i++
+	}
+}
+
+// addRunInRing adds at[0], at[1], … to key's window while each is Add's
+// common case (see Add), and returns how many it added; at the first that is
+// not, it stops, having changed nothing for it.
+func (p *Tracker) addRunInRing(key int32, at []time.Duration, cost int64) int {
+	k := &p.keys[key]
+	if p.checked || p.pendingKey != 0 || k.size == 0 || k.span != 0 || p.off.InlineAddOff {
+		return 0
+	}
+	ring, mask := p.slab.entries[k.off:k.off+k.size], k.size-1
+	head, n, sum := k.head, k.n, k.sum
+	done := 0
+	for _, t := range at {
+		h, m, s := head, n, sum
+		for m > 0 && ring[h].at+p.window <= t {
+			s -= ring[h].cost
+			h = (h + 1) & mask
+			m--
+		}
+		if m <= inline || m == k.size || p.timed && s+cost > p.limit {
+			break // the general path: the ring goes back to the slab, or grows; or a span starts
+		}
+		ring[(h+m)&mask] = admission{t, cost}
+		head, n, sum = h, m+1, s+cost
+		if sum > p.best.Count {
+			oldest := ring[head].at
+			p.best, p.bestID = Peak{Count: sum, Start: oldest, End: oldest + p.window, Limit: p.limit}, key
+		}
+		done++
+	}
+	k.head, k.n, k.sum = head, n, sum
+	k.first[0] = ring[head]
+	return done
+}
+
 // add is Add on the general path.
 func (p *Tracker) add(key int32, at time.Duration, cost int64) {
 	logged := false // the log admitted this very admission: it still shares the window
