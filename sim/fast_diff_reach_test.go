@@ -62,9 +62,10 @@ var switchReach = map[string]func(w *reachWorld) bool{
 	},
 	// run_parallel.go, workers: one worker for one lane either way.
 	"parallel_off": func(w *reachWorld) bool { return len(w.cfg.Lanes) > 1 },
-	// measure_fairness.go, maxMinFair: parties are clients, or keys (fewer).
+	// measure_fairness.go, maxMinFair: its parties are the clients, or the
+	// first limit's keys.
 	"counted_fair_off": func(w *reachWorld) bool {
-		return w.anyLane(func(l *lane) bool { return l.pop.clients() >= radixFrom })
+		return w.anyLane(func(l *lane) bool { return l.pop.clients() >= radixFrom || l.pop.keys[0].len() >= radixFrom })
 	},
 	// The fleet's and the one limiter's switches (topo_*.go).
 	"one_limiter_off":  (*reachWorld).hasTopology,

@@ -26,7 +26,8 @@ import (
 // The differential harness: one test that holds every fast path, and every
 // way of batching or sharing work, to the general path. It runs random worlds
 // (diffWorld) with each switch of fastPathSwitches flipped one at a time from
-// the fastest setting, with none set (as rlsim runs), and with every fast path
+// the fastest setting (in the worlds that read it: fast_diff_reach_test.go),
+// with none set (as rlsim runs), and with every fast path
 // off (the general path: the general loop, decideChain and Decide, check, a
 // keyWindow log, lanes one after another, nothing shared), and requires the
 // same result figure for figure: the verdict hashes, every field of Result
