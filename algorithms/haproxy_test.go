@@ -40,7 +40,7 @@ func runHAProxySteps(t *testing.T, r *HAProxy, table []hapStep) {
 	var s HAProxyState
 	for i, st := range table {
 		d := r.Decide(&s, st.at, 1)
-		call := fmt.Sprintf("step %d: Decide(%s, 1)", i, t0plus(st.at))
+		call := lazy("step %d: Decide(%s, 1)", i, t0offset(st.at))
 		if d.Verdict != st.verdict {
 			t.Fatalf("%s = %v, want %v", call, d.Verdict, st.verdict)
 		}

@@ -107,7 +107,7 @@ func TestNginxSteps(t *testing.T) {
 			var st NginxState
 			for i, s := range table {
 				d := n.Decide(&st, s.at, s.cost)
-				call := fmt.Sprintf("step %d: Decide(%s, cost %d)", i, t0plus(s.at), s.cost)
+				call := lazy("step %d: Decide(%s, cost %d)", i, t0offset(s.at), s.cost)
 				if d.Verdict != s.verdict {
 					t.Fatalf("%s = %v, want %v", call, d.Verdict, s.verdict)
 				}
@@ -243,7 +243,7 @@ func checkNginxIsLeaky(t *testing.T, p Policy, reqs []request) {
 	var ls LeakyBucketState
 	for i, r := range reqs {
 		dn, dl := n.Decide(&ns, r.at, r.cost), lb.Decide(&ls, r.at, r.cost)
-		call := fmt.Sprintf("%+v request %d: Decide(%s, cost %d)", p, i, t0plus(r.at), r.cost)
+		call := lazy("%+v request %d: Decide(%s, cost %d)", p, i, t0offset(r.at), r.cost)
 		if dn.Admitted() != dl.Admitted() {
 			t.Fatalf("%s: nginx %v, leaky bucket %v", call, dn.Verdict, dl.Verdict)
 		}
@@ -284,7 +284,7 @@ func checkNginxModes(t *testing.T, z NginxZone, reqs []request) {
 	dl := must(NewNginx(NginxZone{Rate: z.Rate, Burst: z.Burst, Delay: z.Delay}))
 	var sd, sn, sl NginxState
 	for i, r := range reqs {
-		call := fmt.Sprintf("%+v request %d: Decide(%s, cost %d)", z, i, t0plus(r.at), r.cost)
+		call := lazy("%+v request %d: Decide(%s, cost %d)", z, i, t0offset(r.at), r.cost)
 		idle := def.Idle(&sd, r.at)
 		e1, _ := def.first(&sd, nginxMs(r.at))
 		if idle != (e1 == 0) {

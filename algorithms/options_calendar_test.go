@@ -1,7 +1,6 @@
 package algorithms
 
 import (
-	"fmt"
 	"math/big"
 	"testing"
 	"time"
@@ -87,7 +86,7 @@ func TestAlignCalendarIsTheWindowCount(t *testing.T) {
 				break
 			}
 			at := r.at * scale
-			call := fmt.Sprintf("%+v epoch %v request %d: Decide(%s, cost %d)", p, epoch, i, t0plus(at), r.cost)
+			call := lazy("%+v epoch %v request %d: Decide(%s, cost %d)", p, epoch, i, t0offset(at), r.cost)
 			before := sub.fork()
 			got, want := sub.decide(at, r.cost), m.decide(at, r.cost)
 			if got != want {

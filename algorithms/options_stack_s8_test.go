@@ -145,7 +145,7 @@ func TestOptionStacksRefusalsHonoured(t *testing.T) {
 				if d.Verdict != Refuse {
 					continue
 				}
-				call := fmt.Sprintf("%s %+v request %d: Decide(%s, cost %d)", s.name, a.p, i, t0plus(r.at), r.cost)
+				call := lazy("%s %+v request %d: Decide(%s, cost %d)", s.name, a.p, i, t0offset(r.at), r.cost)
 				// The retry is asked of the state after the refusal (a ban started, a penalty charged).
 				if !honouredWithin(t, s, call, r.at, r.cost, d) {
 					return false
@@ -159,7 +159,7 @@ func TestOptionStacksRefusalsHonoured(t *testing.T) {
 // honouredWithin is honoured for a rule that may delay: the retry at
 // RetryAfter is not refused; when RetryAfter is exact, one a nanosecond
 // earlier is not admitted at once (a wait may delay it by that nanosecond).
-func honouredWithin(t *testing.T, after subject, call string, at time.Duration, cost int64, d Decision) bool {
+func honouredWithin(t *testing.T, after subject, call fmt.Stringer, at time.Duration, cost int64, d Decision) bool {
 	t.Helper()
 	if d.RetryAfter == Never {
 		// Never admitted alone: not at once, not after any wait (a day, a year).

@@ -1,7 +1,6 @@
 package algorithms
 
 import (
-	"fmt"
 	"math/big"
 	"math/rand"
 	"strings"
@@ -169,7 +168,7 @@ func TestStepwiseIsTheStepModel(t *testing.T) {
 			m := &stepModel{limit: a.p.Limit, burst: a.p.EffectiveBurst(), w: a.p.Window, align: align, epoch: epoch}
 			sub := subjectOf[StepwiseBucketState]("stepwise "+align.String(), b)
 			for i, r := range a.reqs {
-				call := fmt.Sprintf("%s %+v epoch %v request %d: Decide(%s, cost %d)", sub.name, a.p, epoch, i, t0plus(r.at), r.cost)
+				call := lazy("%s %+v epoch %v request %d: Decide(%s, cost %d)", sub.name, a.p, epoch, i, t0offset(r.at), r.cost)
 				before := sub.fork()
 				got, want := sub.decide(r.at, r.cost), m.decide(r.at, r.cost)
 				if got != want {
@@ -267,12 +266,12 @@ func TestStepwisePenaltyNeverAdmitsMore(t *testing.T) {
 			pen := subjectOf[StepwiseBucketState]("stepwise penalty", WithPenalty(Chargeable[StepwiseBucketState](must(NewStepwiseBucket(a.p, align, epoch0930)))))
 			for i, r := range a.reqs {
 				db, dp := bare.decide(r.at, r.cost), pen.decide(r.at, r.cost)
-				call := fmt.Sprintf("%v %+v request %d: Decide(%s, cost %d)", align, a.p, i, t0plus(r.at), r.cost)
+				call := lazy("%v %+v request %d: Decide(%s, cost %d)", align, a.p, i, t0offset(r.at), r.cost)
 				if dp.Admitted() && !db.Admitted() {
 					t.Errorf("%s admitted with penalty, refused without", call)
 					return false
 				}
-				if !dp.Admitted() && !honoured(t, pen, call+" with penalty", r.at, r.cost, dp) { // the charged state's answer
+				if !dp.Admitted() && !honoured(t, pen, lazy("%s with penalty", call), r.at, r.cost, dp) { // the charged state's answer
 					return false
 				}
 			}
@@ -294,7 +293,7 @@ func TestStepwiseWaitProperties(t *testing.T) {
 			w := must(WithWait(Chargeable[StepwiseBucketState](b), maxWait))
 			var s StepwiseBucketState
 			for i, r := range a.reqs {
-				call := fmt.Sprintf("%v %+v request %d: Decide(%s, cost %d)", align, a.p, i, t0plus(r.at), r.cost)
+				call := lazy("%v %+v request %d: Decide(%s, cost %d)", align, a.p, i, t0offset(r.at), r.cost)
 				pre := s
 				d := w.Decide(&s, r.at, r.cost)
 				switch d.Verdict {

@@ -114,7 +114,7 @@ func sixPairs(p Policy, o option) [][2]subject {
 
 // honoured checks that a refusal d of (at, cost) by sub's state before it is
 // honoured: the retry at at+RetryAfter is admitted and one 1ns earlier refused.
-func honoured(t *testing.T, before subject, call string, at time.Duration, cost int64, d Decision) bool {
+func honoured(t *testing.T, before subject, call fmt.Stringer, at time.Duration, cost int64, d Decision) bool {
 	t.Helper()
 	if d.RetryAfter == Never {
 		return true
@@ -141,7 +141,7 @@ func checkPeekAndEviction(t *testing.T, w subject, mk func() subject, reqs []req
 	t.Helper()
 	evicting := mk()
 	for i, r := range reqs {
-		call := fmt.Sprintf("%s request %d: Decide(%s, cost %d)", w.name, i, t0plus(r.at), r.cost)
+		call := lazy("%s request %d: Decide(%s, cost %d)", w.name, i, t0offset(r.at), r.cost)
 		before := w.snap()
 		peeked := w.peek(r.at, r.cost)
 		if after := w.snap(); !reflect.DeepEqual(before, after) {
@@ -204,7 +204,7 @@ func TestPenaltyRefusalsHonoured(t *testing.T) {
 					continue
 				}
 				// After the charge the state is pen's; the retry is asked of a copy of it.
-				call := fmt.Sprintf("%s %+v request %d: Decide(%s, cost %d)", pen.name, a.p, i, t0plus(r.at), r.cost)
+				call := lazy("%s %+v request %d: Decide(%s, cost %d)", pen.name, a.p, i, t0offset(r.at), r.cost)
 				if !honoured(t, pen, call, r.at, r.cost, d) {
 					return false
 				}
@@ -300,7 +300,7 @@ func TestBanProperties(t *testing.T) {
 			ban := pair[1]
 			banEnd := time.Duration(-1)
 			for i, r := range a.reqs {
-				call := fmt.Sprintf("%s %+v request %d: Decide(%s, cost %d)", ban.name, a.p, i, t0plus(r.at), r.cost)
+				call := lazy("%s %+v request %d: Decide(%s, cost %d)", ban.name, a.p, i, t0offset(r.at), r.cost)
 				snap := ban.snap()
 				dec := ban.decide(r.at, r.cost)
 				if r.at < banEnd {
@@ -357,7 +357,7 @@ func TestClockIsTruncatedInner(t *testing.T) {
 		for _, pair := range sixPairs(a.p, option{kind: "clock", d: tick}) {
 			bare, clk := pair[0], pair[1]
 			for i, r := range a.reqs {
-				call := fmt.Sprintf("%s tick %v %+v request %d: Decide(%s, cost %d)", clk.name, tick, a.p, i, t0plus(r.at), r.cost)
+				call := lazy("%s tick %v %+v request %d: Decide(%s, cost %d)", clk.name, tick, a.p, i, t0offset(r.at), r.cost)
 				tr := r.at / tick * tick
 				before := clk.fork()
 				want, got := bare.decide(tr, r.cost), clk.decide(r.at, r.cost)

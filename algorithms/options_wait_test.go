@@ -1,7 +1,6 @@
 package algorithms
 
 import (
-	"fmt"
 	mrand "math/rand/v2"
 	"strings"
 	"testing"
@@ -86,7 +85,7 @@ func TestWaitProperties(t *testing.T) {
 			tb, g := mkTB(start), mkGCRA(start)
 			// bare shares tb's state: the bare rule asked about the same key.
 			for i, r := range a.reqs {
-				call := fmt.Sprintf("wait %v start %d %+v request %d: Decide(%s, cost %d)", maxWait, start, a.p, i, t0plus(r.at), r.cost)
+				call := lazy("wait %v start %d %+v request %d: Decide(%s, cost %d)", maxWait, start, a.p, i, t0offset(r.at), r.cost)
 				before := tb.snap()
 				bare := subjectAt[TokenBucketState]("bare", bareRule(a.p, start, keepOf(a)), ptrTo(before.(TokenBucketState)))
 				asked := bare.fork()
@@ -171,7 +170,7 @@ func checkAgainstReserveN(t *testing.T, p Policy, reqs []request, exact bool) {
 	for i, r := range reqs {
 		res := lim.ReserveN(t0.Add(r.at), int(r.cost))
 		d := w.Decide(&s, r.at, r.cost)
-		call := fmt.Sprintf("%+v request %d: Decide(t0+%v, cost %d) = %v (Delay %v)", p, i, r.at, r.cost, d.Verdict, d.Delay)
+		call := lazy("%+v request %d: Decide(t0+%v, cost %d) = %v (Delay %v)", p, i, r.at, r.cost, d.Verdict, d.Delay)
 		if !res.OK() {
 			if d.Verdict != Refuse {
 				t.Fatalf("%s, x/time/rate ReserveN not OK", call)
@@ -310,7 +309,7 @@ func runStepsOn[S any](t *testing.T, alg Algorithm[S], s *S, table []step) {
 	t.Helper()
 	for i, st := range table {
 		d := alg.Decide(s, st.at, st.cost)
-		call := fmt.Sprintf("step %d: Decide(%s, cost %d)", i, t0plus(st.at), st.cost)
+		call := lazy("step %d: Decide(%s, cost %d)", i, t0offset(st.at), st.cost)
 		if d.Verdict != st.verdict || (st.verdict == Refuse && d.RetryAfter != st.retry) || (st.verdict == Delay && d.Delay != st.delay) {
 			t.Fatalf("%s = %v (RetryAfter %v, Delay %v), want %v (%v, %v)", call, d.Verdict, d.RetryAfter, d.Delay, st.verdict, st.retry, st.delay)
 		}
@@ -333,7 +332,7 @@ func TestStartAtProperties(t *testing.T) {
 			tb, g := mkTB(), subjectOf[GCRAState]("gcra", must(StartAt(Chargeable[GCRAState](must(NewGCRA(a.p))), n, keep)))
 			bare := subjectOf[TokenBucketState]("bare", must(NewTokenBucket(a.p)))
 			for i, r := range a.reqs {
-				call := fmt.Sprintf("start %d keep %v %+v request %d: Decide(%s, cost %d)", n, keep, a.p, i, t0plus(r.at), r.cost)
+				call := lazy("start %d keep %v %+v request %d: Decide(%s, cost %d)", n, keep, a.p, i, t0offset(r.at), r.cost)
 				if i == 0 {
 					if first := mkTB().decide(r.at, r.cost); first.Admitted() != (r.cost <= n) {
 						t.Errorf("%s on a new key: admitted = %v, want %v", call, first.Admitted(), r.cost <= n)

@@ -51,7 +51,7 @@ func TestAlignClockIsFixedWindow(t *testing.T) {
 		var fs FixedWindowState
 		var as AlignedFixedWindowState
 		for i, r := range a.reqs {
-			call := fmt.Sprintf("%+v request %d: Decide(%s, cost %d)", a.p, i, t0plus(r.at), r.cost)
+			call := lazy("%+v request %d: Decide(%s, cost %d)", a.p, i, t0offset(r.at), r.cost)
 			if i%4 == 3 {
 				fw.Charge(&fs, r.at, r.cost)
 				al.Charge(&as, r.at, r.cost)
@@ -80,7 +80,7 @@ func TestAlignFirstProperties(t *testing.T) {
 		var adm []request
 		open, end, count := false, time.Duration(0), int64(0) // the window as a reader of the admissions sees it
 		for i, r := range a.reqs {
-			call := fmt.Sprintf("%+v request %d: Decide(%s, cost %d)", a.p, i, t0plus(r.at), r.cost)
+			call := lazy("%+v request %d: Decide(%s, cost %d)", a.p, i, t0offset(r.at), r.cost)
 			before := w.fork()
 			snap := w.snap()
 			d := w.decide(r.at, r.cost)

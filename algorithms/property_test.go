@@ -275,7 +275,7 @@ func checkRefusals(t *testing.T, p Policy, reqs []request) {
 			if d.Admitted() {
 				continue
 			}
-			call := fmt.Sprintf("%s %+v request %d: Decide(t0+%v, cost %d)", l.name, p, i, r.at, r.cost)
+			call := lazy("%s %+v request %d: Decide(t0+%v, cost %d)", l.name, p, i, r.at, r.cost)
 			if after := snapshot(); !reflect.DeepEqual(before, after) {
 				t.Fatalf("%s refused but changed the state from %+v to %+v", call, before, after)
 			}

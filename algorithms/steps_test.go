@@ -55,6 +55,22 @@ func repeat(n int, s step) []step {
 
 func t0plus(d time.Duration) string { return fmt.Sprintf("t0+%v", d) }
 
+// t0offset is t0plus, formatted only when printed.
+type t0offset time.Duration
+
+func (d t0offset) String() string { return t0plus(time.Duration(d)) }
+
+// lazyf is a message formatted only when printed (%s, %v): the tests name
+// every call they check, and print the name only of a call that fails.
+type lazyf struct {
+	format string
+	args   []any
+}
+
+func lazy(format string, args ...any) lazyf { return lazyf{format, args} }
+
+func (l lazyf) String() string { return fmt.Sprintf(l.format, l.args...) }
+
 // must is for rules built from constant, valid policies.
 func must[R any](r R, err error) R {
 	if err != nil {
@@ -70,7 +86,7 @@ func runSteps[S any](t *testing.T, alg Algorithm[S], table []step) {
 	var s S
 	for i, st := range table {
 		d := alg.Decide(&s, st.at, st.cost)
-		call := fmt.Sprintf("step %d: Decide(%s, cost %d)", i, t0plus(st.at), st.cost)
+		call := lazy("step %d: Decide(%s, cost %d)", i, t0offset(st.at), st.cost)
 		if d.Verdict != st.verdict {
 			t.Fatalf("%s = %v, want %v", call, d.Verdict, st.verdict)
 		}

@@ -14,13 +14,61 @@ import (
 )
 
 // decisionLog keeps every lane's decisions as the trace reports them.
-type decisionLog map[int][]string // by lane index
+type decisionLog map[int][]decision // by lane index
+
+// decision is what the trace tells of one decision: when, whose attempt, and
+// what was decided.
+type decision struct {
+	at, delay time.Duration
+	client    int
+	request   int64
+	attempt   int
+	event     sim.TraceEvent
+}
 
 func (d decisionLog) Record(r *sim.TraceRecord) error {
 	if r.Event != sim.TraceSuccess {
-		d[r.LaneIndex] = append(d[r.LaneIndex], fmt.Sprint(r.At, r.Client, r.Request, r.Attempt, r.Event, r.Delay))
+		d[r.LaneIndex] = append(d[r.LaneIndex], decision{at: r.At, delay: r.Delay, client: r.Client, request: r.Request, attempt: r.Attempt, event: r.Event})
 	}
 	return nil
+}
+
+// tracedBuiltin is a built-in comparison's result with its decisions and its
+// would-be refusals by shadow limits, from one traced run for the whole
+// package: the tests only read them.
+func tracedBuiltin(t *testing.T, name string) (sim.Result, decisionLog, shadowCount) {
+	t.Helper()
+	v, _ := tracedRuns.LoadOrStore(name, &tracedRun{})
+	run := v.(*tracedRun)
+	run.once.Do(func() {
+		run.log, run.shadows = decisionLog{}, shadowCount{}
+		_, run.r, run.err = loadAndRun(name, traceBoth{run.log, run.shadows})
+	})
+	if run.err != nil {
+		t.Fatal(run.err)
+	}
+	return run.r, run.log, run.shadows
+}
+
+// tracedRuns holds each built-in's traced run, by name.
+var tracedRuns sync.Map
+
+type tracedRun struct {
+	once    sync.Once
+	r       sim.Result
+	log     decisionLog
+	shadows shadowCount
+	err     error
+}
+
+// traceBoth hands every record to both sinks.
+type traceBoth [2]sim.TraceSink
+
+func (b traceBoth) Record(r *sim.TraceRecord) error {
+	if err := b[0].Record(r); err != nil {
+		return err
+	}
+	return b[1].Record(r)
 }
 
 // runBuiltin runs a built-in comparison, with its decisions when log is not nil.
@@ -50,7 +98,7 @@ type builtinRun struct {
 	err  error
 }
 
-func runBuiltinOnce(t *testing.T, name string, log decisionLog) (*scenarios.Scenario, sim.Result) {
+func runBuiltinOnce(t *testing.T, name string, log sim.TraceSink) (*scenarios.Scenario, sim.Result) {
 	t.Helper()
 	s, r, err := loadAndRun(name, log)
 	if err != nil {
@@ -59,7 +107,7 @@ func runBuiltinOnce(t *testing.T, name string, log decisionLog) (*scenarios.Scen
 	return s, r
 }
 
-func loadAndRun(name string, log decisionLog) (*scenarios.Scenario, sim.Result, error) {
+func loadAndRun(name string, log sim.TraceSink) (*scenarios.Scenario, sim.Result, error) {
 	s, err := scenarios.LoadBuiltin(name)
 	if err != nil {
 		return nil, sim.Result{}, err
@@ -89,8 +137,7 @@ func comparisons() []string {
 func TestSameDecisionsMeansSameVerdicts(t *testing.T) {
 	for _, name := range comparisons() {
 		t.Run(name, func(t *testing.T) {
-			log := decisionLog{}
-			_, r := runBuiltin(t, name, log)
+			r, log, _ := tracedBuiltin(t, name)
 			for i, a := range r.Lanes {
 				for j, b := range r.Lanes[i+1:] {
 					same := slices.Equal(log[i], log[i+1+j])

@@ -5,7 +5,6 @@ import (
 	"strings"
 	"testing"
 
-	"github.com/rlsim/rlsim/scenarios"
 	"github.com/rlsim/rlsim/sim"
 )
 
@@ -26,15 +25,7 @@ func (s shadowCount) Record(r *sim.TraceRecord) error {
 // told with its time. A run without either says nothing of them.
 func TestShadowAndRuleFindingsMatchTheTrace(t *testing.T) {
 	for _, name := range comparisons() {
-		s, err := scenarios.LoadBuiltin(name)
-		if err != nil {
-			t.Fatal(err)
-		}
-		counts := shadowCount{}
-		r, err := sim.Run(t.Context(), *s.Config, sim.Options{Trace: counts})
-		if err != nil {
-			t.Fatal(err)
-		}
+		r, _, counts := tracedBuiltin(t, name)
 		findings := Findings(r)
 		for _, l := range r.Lanes {
 			title := l.Title()

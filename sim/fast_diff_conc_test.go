@@ -43,6 +43,7 @@ func TestFastPathsWithConcurrencyAndShedding(t *testing.T) {
 // with one key and many, one cost and several, and a backend for contrast.
 func TestFastPathsWithAdaptiveConcurrency(t *testing.T) {
 	inKernel := 0
+	flips := map[string]int{}
 	for seed := range uint64(12) {
 		c := adaptiveWorld(seed)
 		out, err := checkFastPaths(c, diffSets())
@@ -53,7 +54,9 @@ func TestFastPathsWithAdaptiveConcurrency(t *testing.T) {
 			t.Errorf("world %d does not validate: it tests nothing", seed)
 		}
 		inKernel += out.paths.conc
+		countFlips(flips, out)
 	}
+	requireFlipped(t, flips, "conc_kernel_off")
 	if inKernel < 12 {
 		t.Errorf("%d concurrency-limiter lanes in the kernel, want at least 12: the worlds no longer reach it", inKernel)
 	}

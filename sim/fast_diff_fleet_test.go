@@ -145,16 +145,19 @@ func TestFleetFastPathsAreTheGeneralPath(t *testing.T) {
 		// Many keys to forget (8), one key to overrun (9).
 		worlds = append(worlds, sharedStoreWorld(k, shapes[[]int{0, 1, 2, 3, 0, 1, 2, 3, 2, 1}[k]]))
 	}
+	flips := map[string]int{}
 	for k, cfg := range worlds {
 		out, err := checkFastPaths(cfg, sets)
 		if err != nil {
 			t.Fatalf("world %d: %v\nworld: %+v", k, err, cfg)
 		}
+		countFlips(flips, out)
 		if !out.valid {
 			t.Errorf("world %d does not validate (%v): it tests nothing", k, cfg.Validate())
 		}
 		use.add(out.paths)
 	}
+	requireFlips(t, flips, 1) // every switch, in some fleet world: a fleet reaches them all
 	t.Logf("lanes run as one limiter %d, fleet lanes in the kernel %d, store calls by the verdict alone: atomic %d, racy %d; twins that are the store %d",
 		use.oneLimiter, use.fleetKernel, use.storeQuick, use.storeQuickRacy, use.twinIsStore)
 	if use.twinIsStore < 5 {

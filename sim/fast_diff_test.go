@@ -26,7 +26,8 @@ import (
 // The differential harness: one test that holds every fast path, and every
 // way of batching or sharing work, to the general path. It runs random worlds
 // (diffWorld) with each switch of fastPathSwitches flipped one at a time from
-// the fastest setting, with none set (as rlsim runs), and with every fast path
+// the fastest setting (in the worlds that read it: fast_diff_reach_test.go),
+// with none set (as rlsim runs), and with every fast path
 // off (the general path: the general loop, decideChain and Decide, check, a
 // keyWindow log, lanes one after another, nothing shared), and requires the
 // same result figure for figure: the verdict hashes, every field of Result
@@ -662,11 +663,6 @@ type switchSet struct {
 	flips  string // the switch flipped from the fastest setting, if one
 }
 
-// storeSwitches are the switches whose fast paths only a store call takes:
-// flipped alone, they are run only in worlds with a shared limit
-// (callsAStore), the others' runs being the fastest setting's.
-var storeSwitches = map[string]bool{"store_line_off": true, "store_quick_off": true, "store_runs_off": true, "store_kernel_off": true}
-
 // callsAStore reports whether some lane of cfg may call a store on an
 // attempt: a topology and a limit shared in it, or so placed by a variant.
 func callsAStore(cfg *Config) bool {
@@ -919,6 +915,9 @@ func (t *traceHasher) sum() uint64 {
 type diffOutcome struct {
 	valid bool
 	paths fastPathUse
+	// flipped names the switches flipped alone (a setting's flips): those
+	// the world reaches (reachedSwitches).
+	flipped []string
 }
 
 // checkFastPaths runs cfg with every setting of sets (diffSets) and requires
@@ -930,13 +929,18 @@ func checkFastPaths(cfg Config, sets []switchSet) (diffOutcome, error) {
 	}
 	general := diffGeneral()
 	want := runDiff(cfg, general, false)
+	reached := reachedSwitches(cfg) // fast_diff_reach_test.go
+	var flipped []string
 	for _, s := range sets {
-		if s.name == general.name || storeSwitches[s.flips] && !callsAStore(&cfg) {
+		if s.name == general.name || s.flips != "" && !reached[s.flips] {
 			continue
 		}
 		got := runDiff(cfg, s, false)
 		if d := got.diff(&want); d != "" {
 			return diffOutcome{}, fmt.Errorf("with switches %s, against the general path: %s", s.name, d)
+		}
+		if s.flips != "" {
+			flipped = append(flipped, s.flips)
 		}
 	}
 	// Traced: the general and the fastest settings write the same trace, and
@@ -959,7 +963,7 @@ func checkFastPaths(cfg Config, sets []switchSet) (diffOutcome, error) {
 	if err := checkColumns(cfg, &want); err != nil { // lane_columns_test.go
 		return diffOutcome{}, err
 	}
-	return diffOutcome{valid: true, paths: fastPathsOf(cfg)}, nil
+	return diffOutcome{valid: true, paths: fastPathsOf(cfg), flipped: flipped}, nil
 }
 
 // fastPathUse counts the lanes of a world that take each fast path, built as
@@ -1093,6 +1097,7 @@ func diffCorpus() [][2]uint64 {
 func TestFastPathsAreTheGeneralPath(t *testing.T) {
 	sets := diffSets()
 	var use fastPathUse
+	flips := map[string]int{}
 	valid := 0
 	for _, sc := range diffCorpus() {
 		cfg := diffWorld(sc[0], diffShape(sc[1]))
@@ -1103,6 +1108,7 @@ func TestFastPathsAreTheGeneralPath(t *testing.T) {
 		if out.valid {
 			valid++
 			use.add(out.paths)
+			countFlips(flips, out)
 		}
 	}
 	productValid := 0
@@ -1115,12 +1121,14 @@ func TestFastPathsAreTheGeneralPath(t *testing.T) {
 		if out.valid {
 			productValid++
 			use.add(out.paths)
+			countFlips(flips, out)
 		}
 	}
+	requireFlips(t, flips, diffCorpusFlips)
 	if productValid < 14 {
 		t.Errorf("%d of 16 product worlds valid, want at least 14", productValid)
 	}
-	t.Logf("%d valid worlds and %d product worlds; lanes on the fast paths: %+v", valid, productValid, use)
+	t.Logf("%d valid worlds and %d product worlds; lanes on the fast paths: %+v; worlds flipping each switch: %v", valid, productValid, use, flips)
 	// The generator must keep reaching every fast path, or the harness holds
 	// it to nothing.
 	for _, c := range []struct {
@@ -1192,6 +1200,16 @@ func TestFastPathSwitchesListed(t *testing.T) {
 					}
 				}
 			}
+		}
+	}
+	for name := range switchReach {
+		if !names[name] {
+			t.Errorf("switchReach names %s, no switch of fastPathSwitches", name)
+		}
+	}
+	for name := range heldElsewhere {
+		if !names[name] {
+			t.Errorf("heldElsewhere names %s, no switch of fastPathSwitches", name)
 		}
 	}
 	sets := diffSets()

@@ -54,6 +54,7 @@ func throttleWorld(seed uint64) Config {
 // throttleServers, and the throttles drop and, behind a queue, delay.
 func TestFastPathsWithClientThrottle(t *testing.T) {
 	inKernel, behindQueue := 0, 0
+	flips := map[string]int{}
 	for seed := range uint64(14) {
 		c := throttleWorld(seed)
 		out, err := checkFastPaths(c, diffSets())
@@ -67,11 +68,13 @@ func TestFastPathsWithClientThrottle(t *testing.T) {
 		}
 		inKernel += out.paths.throttle
 		behindQueue += out.paths.throttleDelays
+		countFlips(flips, out)
 		res := runDiff(c, diffGeneral(), false).res.Lanes[0]
 		if res.Dropped == 0 || res.Refused == 0 {
 			t.Errorf("world %d: dropped %d, refused %d: want both, to test both", seed, res.Dropped, res.Refused)
 		}
 	}
+	requireFlipped(t, flips, "throttle_kernel_off", "delay_kernel_off")
 	t.Logf("%d client-throttling lanes in the kernel, %d behind a queue", inKernel, behindQueue)
 	if inKernel < 8 || behindQueue < 3 {
 		t.Errorf("%d client-throttling lanes in the kernel, %d behind a queue: want at least 8 and 3: the worlds no longer reach them", inKernel, behindQueue)

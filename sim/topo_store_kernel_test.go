@@ -111,11 +111,13 @@ const steadyGap = 400 * time.Microsecond
 func TestStoreKernelIsTheGeneralPath(t *testing.T) {
 	sets := diffSets()
 	lanes, fused, answered := 0, int64(0), int64(0)
+	flips := map[string]int{}
 	for name, cfg := range storeKernelWorlds() {
 		out, err := checkFastPaths(cfg, sets)
 		if err != nil {
 			t.Fatalf("%s: %v", name, err)
 		}
+		countFlips(flips, out)
 		if !out.valid {
 			t.Fatalf("%s: the world does not validate", name)
 		}
@@ -125,6 +127,7 @@ func TestStoreKernelIsTheGeneralPath(t *testing.T) {
 		}
 		lanes, fused, answered = lanes+n, fused+f, answered+a
 	}
+	requireFlipped(t, flips, "store_kernel_off", "store_quick_off", "store_line_off", "store_runs_off", "fleet_kernel_off", "twin_verdict_off", "twin_answer_off", "same_peaks_off")
 	t.Logf("%d lanes on the store kernel, %d calls fused, %d handed over and answered in it", lanes, fused, answered)
 	if lanes < 40 || fused < 10_000 || answered < 2_000 {
 		t.Errorf("%d lanes on the store kernel, %d calls fused and %d handed over and answered in it, want at least 40, 10,000 and 2,000", lanes, fused, answered)

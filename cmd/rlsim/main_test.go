@@ -12,14 +12,24 @@ import (
 // they are done.
 func TestMain(m *testing.M) {
 	code := m.Run()
-	for _, dir := range cleanups {
+	for _, dir := range cleanups.dirs {
 		os.RemoveAll(dir)
 	}
 	os.Exit(code)
 }
 
-// cleanups are the folders TestMain removes.
-var cleanups []string
+// cleanups are the folders TestMain removes, added by removeAtExit.
+var cleanups struct {
+	sync.Mutex
+	dirs []string
+}
+
+// removeAtExit has TestMain remove dir; parallel tests may call it at once.
+func removeAtExit(dir string) {
+	cleanups.Lock()
+	defer cleanups.Unlock()
+	cleanups.dirs = append(cleanups.dirs, dir)
+}
 
 // built is the real binary, built at most once per package run and shared by
 // every test that plays it (tmux, signals, pseudo-terminal).
@@ -45,7 +55,7 @@ func binary(t *testing.T) string {
 		if built.dir, built.err = os.MkdirTemp("", "rlsim-test-bin-"); built.err != nil {
 			return
 		}
-		cleanups = append(cleanups, built.dir)
+		removeAtExit(built.dir)
 		built.bin = filepath.Join(built.dir, "rlsim")
 		// -buildvcs=auto stamps the commit even where GOFLAGS turns it off.
 		built.out, built.err = exec.Command(goTool, "build", "-buildvcs=auto", "-o", built.bin, ".").CombinedOutput()

@@ -229,7 +229,7 @@ func browsedReport(t *testing.T) (dir, page string) {
 		if browsed.dir, browsed.err = os.MkdirTemp("", "rlsim-test-report-"); browsed.err != nil {
 			return
 		}
-		cleanups = append(cleanups, browsed.dir)
+		removeAtExit(browsed.dir)
 		dir := filepath.Join(browsed.dir, "r")
 		var out, errOut bytes.Buffer
 		if code := mainRun([]string{"run", "boundary-burst", "nat-per-ip", "backoff-contention", "choose-burst", "--out", dir}, &out, &errOut); code != 0 {
@@ -264,6 +264,7 @@ func browse(chromium, profile, url string) (string, error) {
 // TestReportInABrowser reads the report back from a browser after its script
 // ran: the timelines drawn, the table filled, no error.
 func TestReportInABrowser(t *testing.T) {
+	t.Parallel() // waits on Chromium, not the processor: beside the other tests
 	dir, page := browsedReport(t)
 	if !strings.Contains(page, `data-timelines="3"`) {
 		t.Error(`body lacks data-timelines="3": the timelines were not drawn`)
@@ -287,6 +288,7 @@ func TestReportInABrowser(t *testing.T) {
 // Retry-After, the wheel must zoom, a drag must pan and a double-click must
 // show the whole run again.
 func TestReportTimelineReactsToTheMouse(t *testing.T) {
+	t.Parallel() // the same page as TestReportInABrowser, read once
 	if _, page := browsedReport(t); !strings.Contains(page, `data-selftest="hover zoom pan reset"`) {
 		t.Errorf("the page's self-test did not pass every step (want data-selftest=\"hover zoom pan reset\")")
 	}
@@ -305,6 +307,7 @@ func readRowsOfContention(t *testing.T, dir string) []any {
 // topology: the script runs without error, each timeline draws its lanes and
 // the store-outage one its outage, and the topology's tables are there.
 func TestTopologyReportInABrowser(t *testing.T) {
+	t.Parallel() // waits on Chromium, not the processor: beside the other tests
 	if testing.Short() {
 		t.Skip("starts a browser: skipped with -short")
 	}
