@@ -74,6 +74,13 @@ var switchReach = map[string]func(w *reachWorld) bool{
 	"twin_answer_off":  (*reachWorld).hasTopology,
 	"same_peaks_off":   (*reachWorld).hasTopology,
 	"sync_line_off":    (*reachWorld).hasTopology,
+	// topo_fleet.go and topo_moments.go, untimedWindow: a fleet's windows and
+	// its exact twins'.
+	"inline_add_off": (*reachWorld).hasTopology,
+	// topo_kernel.go, twinAdmitted: a fleet lane in the kernel that batches.
+	"twin_batch_off": func(w *reachWorld) bool {
+		return w.anyLane(func(l *lane) bool { return l.fleet != nil && l.kern.fits && l.kern.batched })
+	},
 	// Only a store call takes these (topo_store*.go).
 	"store_line_off":   func(w *reachWorld) bool { return callsAStore(w.cfg) },
 	"store_quick_off":  func(w *reachWorld) bool { return callsAStore(w.cfg) },
@@ -117,6 +124,7 @@ const diffCorpusFlips = 3
 // the test that holds its fast path instead.
 var heldElsewhere = map[string]string{
 	"counted_fair_off": "TestCountedFairSwitchChangesNoFigure", // 256 clients and more
+	"twin_batch_off":   "TestFleetFastPathsAreTheGeneralPath",  // a batched fleet in the kernel: its one-key unit-cost worlds
 }
 
 // requireFlips fails t for every switch of fastPathSwitches (but those
