@@ -58,6 +58,7 @@ func TestStoreChangeWords(t *testing.T) {
 		{sim.StoreChange{At: 3 * time.Second}, "t=3s up"},
 		{sim.StoreChange{At: 3 * time.Second, Latency: sim.Service{Mean: 4 * time.Millisecond}}, "t=3s 4ms round trip up"},
 		{sim.StoreChange{At: time.Second, Capacity: 250.25}, "t=1s 250.2 calls/s up"},
+		{sim.StoreChange{At: time.Second, Capacity: 0.5}, "t=1s 0.5 calls/s up"},
 		{sim.StoreChange{At: time.Second, Capacity: 100, Latency: sim.Service{Mean: time.Millisecond}}, "t=1s 1ms round trip 100 calls/s up"},
 	} {
 		if got := changeWords(c.ch); got != c.want {
