@@ -26,6 +26,16 @@ func TestStorePanelsTopAboveEveryShardsHighest(t *testing.T) {
 					TimedOut: rng.Int64N(9), RefusedWrites: rng.Int64N(9), MeanLatency: time.Duration(rng.Int64N(5e6)),
 					P99Latency: time.Duration(rng.Int64N(2e7)), Memory: rng.Int64N(1e6)}
 			}
+			for i := range pts { // each failure kind the highest in a third of the trials
+				switch trial % 3 {
+				case 0:
+					pts[i].TimedOut *= 20
+				case 1:
+					pts[i].Refused *= 20
+				case 2:
+					pts[i].RefusedWrites *= 20
+				}
+			}
 			pts[n-1] = sim.ShardPoint{Start: time.Duration(n-1) * bucket} // the last the lowest
 			shards = append(shards, sim.ShardResult{Series: pts})
 		}
