@@ -65,7 +65,8 @@ func TestMergeRefusesAtOnce(t *testing.T) {
 	missing := filepath.Join(dir, "none.json")
 	var b bytes.Buffer
 	err := Merge(&b, []string{missing}, SweepOptions{Format: "table", Dir: dir})
-	if err == nil || !strings.Contains(err.Error(), "none.json") || !strings.Contains(err.Error(), dir) || b.Len() != 0 {
+	if err == nil || !strings.Contains(err.Error(), "none.json") || !strings.Contains(err.Error(), "--out "+dir+": exists and does not hold an rlsim report") ||
+		!run.IsBadInput(err) || b.Len() != 0 {
 		t.Errorf("Merge: %v, want the partial and the folder named, nothing written", err)
 	}
 	var part bytes.Buffer
