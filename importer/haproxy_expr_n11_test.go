@@ -34,6 +34,7 @@ func TestHAProxyExprEveryForm(t *testing.T) {
 		{"path /a /b", none},
 		{"path -m reg ^/a", none},
 		{"hdr(host) example.com", none},
+		{"path_beg -m", none},
 	} {
 		w := strings.Fields(c.text)
 		c.want.text = c.text
