@@ -11,7 +11,7 @@ import (
 // filter's status (an option when not 429); each later status that differs,
 // above or below it, is told at its own place, naming both.
 func TestEnvoyEveryOtherRefusalStatusIsTold(t *testing.T) {
-	for _, codes := range [][]int64{{429}, {503}, {429, 429}, {503, 429}, {429, 503}, {503, 429, 503, 418}} {
+	for _, codes := range [][]int64{{429}, {503}, {429, 429}, {503, 429}, {429, 503}, {503, 429, 503, 418}, {418, 429}} {
 		r := &envoyReader{f: &nodeFile{name: "e.yaml", m: &Model{}}, m: &Model{}, hcms: 1}
 		r.buckets = []envoyBucket{{Limit: Limit{Name: "b", Limit: 10, Window: time.Second, Burst: 10, At: []Origin{{File: "e.yaml", Line: 1}}}}}
 		for i, c := range codes {
