@@ -60,6 +60,15 @@ func StoreSeriesFigure(r sim.Result, topo *sim.Topology) *chart.Figure {
 		return nil
 	}
 	lane := r.Lanes[li]
+	panels, metrics := storeSeriesPanels(r, lane, topo)
+	return &chart.Figure{Name: "store", Title: "The store over time, shard by shard (" + lane.Title() + ")",
+		Caption: storeSeriesCaption(r, li), Legend: storeSeriesLegend(lane, metrics),
+		Width: 11 * vg.Inch, Height: 6.4 * vg.Inch, Body: chart.Grid(panels, 2)}
+}
+
+// storeSeriesPanels are the store figure's panels of lane, in the order the
+// grid draws them, and the metrics they draw.
+func storeSeriesPanels(r sim.Result, lane sim.LaneResult, topo *sim.Topology) ([]*plot.Plot, []storeMetric) {
 	per := r.Bucket.Seconds()
 	ms := func(d time.Duration) float64 { return float64(d) / float64(time.Millisecond) }
 	dashed := []vg.Length{vg.Points(5), vg.Points(3)}
@@ -106,9 +115,7 @@ func StoreSeriesFigure(r sim.Result, topo *sim.Topology) *chart.Figure {
 		p.X.Min, p.X.Max, p.Y.Min, p.Y.Max = 0, xEnd, 0, max(top*1.1, 1)
 		panels = append(panels, p)
 	}
-	return &chart.Figure{Name: "store", Title: "The store over time, shard by shard (" + lane.Title() + ")",
-		Caption: storeSeriesCaption(r, li), Legend: storeSeriesLegend(lane, metrics),
-		Width: 11 * vg.Inch, Height: 6.4 * vg.Inch, Body: chart.Grid(panels, 2)}
+	return panels, metrics
 }
 
 // storeSeriesLegend names each shard's colour and the line styles.
