@@ -6,6 +6,7 @@ package importer
 // products' schemas use. Errors are Problems at the node's line.
 
 import (
+	"errors"
 	"math"
 	"regexp"
 	"strconv"
@@ -179,30 +180,40 @@ func (f *nodeFile) boolean(n *yaml.Node, field string, def bool) bool {
 	return def
 }
 
+// maxNumber is the largest magnitude number reads: beyond it a float64
+// no longer holds every whole number, and no limit, rate or count of a real
+// product's config comes near it.
+const maxNumber = 1e15
+
 // number reads n as a number (an integer or a decimal, as Kong's schema
-// "number" and protobuf's integers in YAML are); ok false when absent or not
-// a number (a problem then).
+// "number" and protobuf's integers in YAML are) of magnitude at most
+// maxNumber; ok false when absent, not a number or out of that range (a
+// problem then).
 func (f *nodeFile) number(n *yaml.Node, field string) (float64, bool) {
 	n = f.deref(n)
 	if n == nil || n.Tag == "!!null" {
 		return 0, false
 	}
 	v, err := strconv.ParseFloat(strings.TrimSpace(n.Value), 64)
-	if err != nil || n.Kind != yaml.ScalarNode || math.IsNaN(v) || math.Abs(v) > 1e15 {
+	switch {
+	case err != nil && !errors.Is(err, strconv.ErrRange) || n.Kind != yaml.ScalarNode || math.IsNaN(v):
 		f.m.problemf(f.at(n), "%s: %q is not a number", field, n.Value)
+		return 0, false
+	case math.Abs(v) > maxNumber:
+		f.m.problemf(f.at(n), "%s: %s is out of range (at most 1e15 in size)", field, n.Value)
 		return 0, false
 	}
 	return v, true
 }
 
-// count reads n as a positive whole number below 2^53; ok false when absent
-// or not one (a problem then, naming field).
+// count reads n as a positive whole number (at most maxNumber, number's
+// bound); ok false when absent or not one (a problem then, naming field).
 func (f *nodeFile) count(n *yaml.Node, field string) (int64, bool) {
 	v, ok := f.number(n, field)
 	if !ok {
 		return 0, false
 	}
-	if v != float64(int64(v)) || v < 1 || v > 1<<53 {
+	if v != float64(int64(v)) || v < 1 {
 		f.m.problemf(f.at(n), "%s: %v is not a whole number from 1: rlsim counts whole requests", field, n.Value)
 		return 0, false
 	}

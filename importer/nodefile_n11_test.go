@@ -80,8 +80,9 @@ func TestNodeReadersAbsentNullAliasAndWrongKind(t *testing.T) {
 	}
 }
 
-// TestNodeNumberAndCountBounds: a number up to 1e15 in size, NaN refused; a
-// count from 1, whole (up to 1e15, number's bound: its own 2^53 is never met).
+// TestNodeNumberAndCountBounds: a number up to 1e15 in size, NaN refused, a
+// larger one out of range (1e400 too, which overflows a float64); a count
+// from 1, whole, up to number's bound.
 func TestNodeNumberAndCountBounds(t *testing.T) {
 	for _, c := range []struct {
 		text       string
@@ -91,7 +92,7 @@ func TestNodeNumberAndCountBounds(t *testing.T) {
 	}{
 		{"1e15", true, true, 1e15}, {"-1e15", true, false, 0}, {"1.0000000000000002e15", false, false, 0},
 		{".nan", false, false, 0}, {"0", true, false, 0}, {"1", true, true, 1}, {"-1", true, false, 0},
-		{"0.999", true, false, 0}, {" 3 ", true, true, 3},
+		{"0.999", true, false, 0}, {" 3 ", true, true, 3}, {"1e400", false, false, 0}, {"-1e400", false, false, 0},
 	} {
 		f, root := nodeFileOf(t, fmt.Sprintf("v: %q\n", c.text))
 		if _, ok := f.number(f.get(root, "v"), "v"); ok != c.number {
@@ -100,6 +101,21 @@ func TestNodeNumberAndCountBounds(t *testing.T) {
 		f.m.Problems = nil
 		if v, ok := f.count(f.get(root, "v"), "v"); ok != c.count || v != c.countValue || ok == (len(f.m.Problems) > 0) {
 			t.Errorf("count(%s) = %d, %v (problems %v), want %d, %v", c.text, v, ok, f.m.Problems, c.countValue, c.count)
+		}
+	}
+}
+
+// TestNodeNumberNamesItsProblem: a number too large is told as out of range,
+// not as "not a number"; text that is no number as not one.
+func TestNodeNumberNamesItsProblem(t *testing.T) {
+	for text, want := range map[string]string{
+		"2e15": `v: 2e15 is out of range (at most 1e15 in size)`, "1e400": `v: 1e400 is out of range (at most 1e15 in size)`,
+		"ten": `v: "ten" is not a number`, ".nan": `v: ".nan" is not a number`,
+	} {
+		f, root := nodeFileOf(t, fmt.Sprintf("v: %s\n", text))
+		f.number(f.get(root, "v"), "v")
+		if len(f.m.Problems) != 1 || !strings.Contains(f.m.Problems[0].Message, want) {
+			t.Errorf("number(%s): problems %+v, want one saying %q", text, f.m.Problems, want)
 		}
 	}
 }
