@@ -139,6 +139,17 @@ func TestFleetFastPathsAreTheGeneralPath(t *testing.T) {
 		diffFleet(&cfg, fleetShapes[k])
 		worlds = append(worlds, cfg)
 	}
+	// bench/model.yaml's traffic, 2 s of it, behind 8 replicas whose limit is
+	// divided or synced: replicas refuse in the kernel, by their refusal
+	// alone once the first refusal's headers are kept.
+	for _, place := range []func(*Limit){
+		func(l *Limit) { l.LocalLimit = LocalDivided },
+		func(l *Limit) { l.State, l.SyncInterval = StateSynced, 10*time.Millisecond },
+	} {
+		cfg := modelBehind(&Topology{Replicas: []ReplicaStep{{Count: 8}}}, place)
+		cfg.Duration = 2 * time.Second
+		worlds = append(worlds, cfg)
+	}
 	// Stores 1 and 4 to 7 (racy with a constant latency, a real one) reach
 	// nothing more, for their time.
 	for _, k := range []int{0, 2, 3, 8, 9} {

@@ -167,6 +167,33 @@ func (rt *replicaTables) admit(key int32, now time.Duration, cost int64) bool {
 	return q != nil && q.admit(key, now, cost)
 }
 
+// refusal is the replica's refusal alone where its table tells one
+// (algorithms.Refuser; state left as decide leaves it on a refusal): the
+// kernel asks it once the first refusal's headers are kept. Refused false,
+// nothing changed, where a held division binds too (decide then answers).
+func (ll *localLimit) refusal(key int32, now time.Duration, cost int64) (time.Duration, bool) {
+	if len(ll.reps.held) > 0 {
+		return 0, false
+	}
+	return refusalOf(ll.reps.reps[ll.reps.f.ctx.replica], key, now, cost)
+}
+
+// refusal is refusal (localLimit's) on the replica's view, pulled as decide
+// pulls it; a refusal pushes nothing, as decide's.
+func (sy *syncedLimit) refusal(key int32, now time.Duration, cost int64) (time.Duration, bool) {
+	r := sy.f.ctx.replica
+	sy.pull(r, key)
+	return refusalOf(sy.views[r], key, now, cost)
+}
+
+// refusalOf is t's refusal alone where it tells one (refuser), else none.
+func refusalOf(t stateTable, key int32, now time.Duration, cost int64) (time.Duration, bool) {
+	if q, ok := t.(refuser); ok {
+		return q.refusal(key, now, cost)
+	}
+	return 0, false
+}
+
 func (sy *syncedLimit) admits() bool {
 	return sy.f.fitsKernel() && sy.rule.kind.Info().fast&fastAdmits != 0
 }
