@@ -138,7 +138,10 @@ func TestAWSWAFBoundsEachSide(t *testing.T) {
 // policy's rate and effective burst.
 func TestAWSThrottleBoundsEachSide(t *testing.T) {
 	throttle := func(rate float64, burst int64) func() error {
-		return func() error { _, err := NewAWSThrottle(AWSThrottleParams{RateLimit: rate, BurstLimit: burst}); return err }
+		return func() error {
+			_, err := NewAWSThrottle(AWSThrottleParams{RateLimit: rate, BurstLimit: burst})
+			return err
+		}
 	}
 	checkBounds(t, []bound{
 		{"rate 0.001", throttle(0.001, 1), true},
