@@ -6,6 +6,8 @@ import (
 	"fmt"
 	"io"
 	"net/http"
+	"os"
+	"path/filepath"
 	"strings"
 	"testing"
 
@@ -79,6 +81,10 @@ func TestServeServesAndStops(t *testing.T) {
 }
 
 func TestServeBadInput(t *testing.T) {
+	garbage := filepath.Join(t.TempDir(), "garbage.conf")
+	if err := os.WriteFile(garbage, []byte("garbage {{{\n"), 0o644); err != nil {
+		t.Fatal(err)
+	}
 	for _, tc := range []struct {
 		name string
 		args []string
@@ -89,6 +95,10 @@ func TestServeBadInput(t *testing.T) {
 		{"bad set", []string{"serve", "--set", "limits[0].limit=x", "--addr", "127.0.0.1:0"}, "limits[0].limit"},
 		{"no such scenario", []string{"serve", "nope", "--addr", "127.0.0.1:0"}, "nope: no such file"},
 		{"budget", []string{"serve", "--max-events", "0"}, "--max-events: must be positive"},
+		// A config that does not import is told before the address is bound
+		// (a bad address behind it keeps a server that ignored it from serving).
+		{"no such config", []string{"serve", "--config", "nope.conf", "--addr", "nonsense"}, "--config: nope.conf: no such file"},
+		{"config no product writes", []string{"serve", "--config", garbage, "--addr", "nonsense"}, "not a config rlsim can tell"},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
 			code, _, errOut := execute(t, tc.args...)
