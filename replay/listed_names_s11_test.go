@@ -1,0 +1,45 @@
+package replay
+
+import (
+	"slices"
+	"strings"
+	"testing"
+	"time"
+
+	"github.com/rlsim/rlsim/sim"
+)
+
+// TestEveryListedFormatIsRead: each format --log-format's error lists is
+// one --log-format takes and the reader reads (nginx given its log_format),
+// and formatsRead describes each but auto, in order, by its own name; a name
+// not listed (another list's, a near miss) is refused by both.
+func TestEveryListedFormatIsRead(t *testing.T) {
+	custom, err := NginxFormat(`$remote_addr [$time_local] "$request" $status`)
+	if err != nil {
+		t.Fatal(err)
+	}
+	var described []string
+	for _, d := range formatsRead {
+		name, _, _ := strings.Cut(d, " ")
+		described = append(described, name)
+	}
+	if !slices.Equal(described, Formats[1:]) || Formats[0] != "auto" {
+		t.Errorf("formats %v, described %v: want auto, then each described in order", Formats, described)
+	}
+	candidates := append(slices.Clone(Formats), append(sim.RoutingNames(), "Combined", "nginx-json", "apache", "")...)
+	for _, f := range candidates {
+		listed := slices.Contains(Formats, f)
+		var c *LogFormat
+		if f == "nginx" || f == "auto" {
+			c = custom
+		}
+		_, err := newParser(f, Fields{}, time.UTC, c, []byte(`1.2.3.4 [01/Jan/2026:00:00:00 +0000] "GET / HTTP/1.1" 200`))
+		if unknown := err != nil && strings.Contains(err.Error(), "unknown format"); unknown == listed {
+			t.Errorf("format %q: listed %v, the reader says %v", f, listed, err)
+		}
+		_, err = Flags{LogFormat: f, Format: "text"}.Options()
+		if unknown := err != nil && strings.Contains(err.Error(), "--log-format: unknown"); unknown == listed {
+			t.Errorf("format %q: listed %v, --log-format says %v", f, listed, err)
+		}
+	}
+}
