@@ -43,3 +43,26 @@ func TestEveryListedFormatIsRead(t *testing.T) {
 		}
 	}
 }
+
+// TestEveryListedLaneIsReplayable: each lane an unknown lane's error lists
+// is one a replay takes, and every rate-limiter lane sim has is listed (no
+// other kind of lane, no near miss, is taken).
+func TestEveryListedLaneIsReplayable(t *testing.T) {
+	var o Options
+	_, err := o.spec("no-such-lane")
+	if err == nil {
+		t.Fatal("a lane named no-such-lane was taken")
+	}
+	listed := ReplayableLanes()
+	if !strings.Contains(err.Error(), strings.Join(listed, ", ")) {
+		t.Errorf("the error %q does not list %v", err, listed)
+	}
+	for _, name := range append(slices.Clone(sim.LaneNames()), "Token_bucket", "aimd-x") {
+		k, ok := sim.ParseLane(name)
+		limiter := ok && k.Info().Class == sim.RateLimiter
+		_, err := o.spec(name)
+		if taken := err == nil; taken != limiter || taken != slices.Contains(listed, name) {
+			t.Errorf("lane %q: taken %v (%v), a rate limiter %v, listed %v", name, taken, err, limiter, slices.Contains(listed, name))
+		}
+	}
+}
