@@ -22,7 +22,9 @@
 # shared atomic store with every feature of a real one (shards, a capacity,
 # a queue limit, a change, a memory that evicts); each row is rlsim's CPU per
 # attempt against the model's (the plain path, the same traffic, the same
-# binary). TOPOLOGY=0 leaves them out.
+# binary); then the same placements in process, interleaved with the plain
+# path (sim's BenchmarkTopologyRatios, bench/model.yaml's traffic among them).
+# TOPOLOGY=0 leaves them out.
 #
 # Then the sweep row: one sweep of many short runs with GOMAXPROCS=1 and =2,
 # the wall seconds of each and their ratio (the target is 1.8x; the output must
@@ -92,6 +94,12 @@ if [ "${TOPOLOGY:-1}" != 0 ]; then
 		BEGIN { printf "\n%-20s %12s %8s %14s %9s\n", "topology row", "attempts", "CPU s", "CPU ns/attempt", "vs model"
 			printf "%-20s %12s %8s %14.1f %8.2fx\n", "model (no topology)", "", "", model, 1 }
 		{ ns = 1e9 * $3 / $2; printf "%-20s %12d %8.2f %14.1f %8.2fx\n", $1, $2, $3, ns, ns / model }'
+	# The placements again in one process, each beside its plain path a slice
+	# at a time in turn (sim's BenchmarkTopologyRatios): a machine whose speed
+	# drifts slows both sides of each ratio alike.
+	go test ./sim -run '^$' -bench '^BenchmarkTopologyRatios$' -benchtime 30x | awk '
+		/^BenchmarkTopologyRatios/ { printf "\n%-26s %9s\n", "in process, interleaved", "vs plain"
+			for (i = 3; i < NF; i += 2) if ($(i + 1) ~ /\/plain$/) printf "%-26s %8.2fx\n", $(i + 1), $i }'
 fi
 
 if [ "${SWEEP:-1}" != 0 ]; then
