@@ -207,7 +207,7 @@ func NewUntimed(window time.Duration, limit int64, keys int) Tracker {
 // limit, before or by this admission. Otherwise Add takes the general path.
 func (p *Tracker) Add(key int32, at time.Duration, cost int64) {
 	k := &p.keys[key]
-	if p.checked || p.pendingKey != 0 || k.size == 0 || k.span != 0 || p.off.InlineAddOff {
+	if !p.ringAdds(k) {
 		p.add(key, at, cost)
 		return
 	}
@@ -218,7 +218,7 @@ func (p *Tracker) Add(key int32, at time.Duration, cost int64) {
 		head = (head + 1) & mask
 		n--
 	}
-	if n <= inline || n == k.size || p.timed && sum+cost > p.limit {
+	if !p.keepsRing(k, n, sum+cost) {
 		p.add(key, at, cost) // the ring goes back to the slab, or grows; or a span starts
 		return
 	}
@@ -247,7 +247,7 @@ func (p *Tracker) AddRun(key int32, at []time.Duration, cost int64) {
 // not, it stops, having changed nothing for it.
 func (p *Tracker) addRunInRing(key int32, at []time.Duration, cost int64) int {
 	k := &p.keys[key]
-	if p.checked || p.pendingKey != 0 || k.size == 0 || k.span != 0 || p.off.InlineAddOff {
+	if !p.ringAdds(k) {
 		return 0
 	}
 	ring, mask := p.slab.entries[k.off:k.off+k.size], k.size-1
@@ -260,7 +260,7 @@ func (p *Tracker) addRunInRing(key int32, at []time.Duration, cost int64) int {
 			h = (h + 1) & mask
 			m--
 		}
-		if m <= inline || m == k.size || p.timed && s+cost > p.limit {
+		if !p.keepsRing(k, m, s+cost) {
 			break // the general path: the ring goes back to the slab, or grows; or a span starts
 		}
 		ring[(h+m)&mask] = admission{t, cost}
@@ -274,6 +274,19 @@ func (p *Tracker) addRunInRing(key int32, at []time.Duration, cost int64) int {
 	k.head, k.n, k.sum = head, n, sum
 	k.first[0] = ring[head]
 	return done
+}
+
+// ringAdds reports whether an Add to key's window k may take the common
+// case: an unchecked tracker, nothing pending, a ring, no time over the limit.
+func (p *Tracker) ringAdds(k *keyWindow) bool {
+	return !p.checked && p.pendingKey == 0 && k.size > 0 && k.span == 0 && !p.off.InlineAddOff
+}
+
+// keepsRing reports whether k's ring, holding n admissions once what left the
+// window is dropped, keeps them and one more to a sum of sum, as the general
+// path would: more than fit in k, room in the ring, no span to start.
+func (p *Tracker) keepsRing(k *keyWindow, n int32, sum int64) bool {
+	return n > inline && n < k.size && !(p.timed && sum > p.limit)
 }
 
 // add is Add on the general path.
