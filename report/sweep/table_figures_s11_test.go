@@ -1,8 +1,6 @@
 package sweep
 
 import (
-	"bytes"
-	"regexp"
 	"strings"
 	"testing"
 
@@ -21,35 +19,18 @@ func TestSweepTableColumnsShowTheirFigures(t *testing.T) {
 		l.Attempts, l.Admitted = int64(25+10*i), int64(7-3*i)
 		l.RetryAmplification = float64(l.Attempts) / float64(l.Unique) // 2.5 and 3.5, as sim measures it
 	}
-	s := sweepOf([]*sim.Result{res})
-	var b bytes.Buffer
-	if err := s.writeTable(&b, 0); err != nil {
-		t.Fatal(err)
-	}
-	cells := regexp.MustCompile(`  +`)
-	lines := strings.Split(b.String(), "\n")
-	head := -1
-	for i, l := range lines {
-		if strings.HasPrefix(l, "lane  ") {
-			head = i
-			break
-		}
-	}
-	if head < 0 {
-		t.Fatalf("no table head:\n%s", b.String())
-	}
-	heads := cells.Split(strings.TrimSpace(lines[head]), -1)
+	heads, rows := tableCells(t, sweepOf([]*sim.Result{res}), "lane  ")
 	col := map[string]int{}
 	for i, h := range heads {
 		col[h] = i
 	}
 	rowOf := func(title string) []string {
-		for _, line := range lines[head+1:] {
-			if row := cells.Split(strings.TrimSpace(line), -1); len(row) > 1 && row[0] == title && row[1] == "all" {
+		for _, row := range rows {
+			if len(row) > 1 && row[0] == title && row[1] == "all" {
 				return row // the lane's totals come first
 			}
 		}
-		t.Fatalf("no row of %s's totals:\n%s", title, b.String())
+		t.Fatalf("no row of %s's totals: %q", title, rows)
 		return nil
 	}
 	for _, l := range res.Lanes {
