@@ -17,23 +17,22 @@ import (
 // traffic (100 Poisson clients, a global 8,000/s, bursts of 100: the plain
 // path superposes them) behind the same 8 replicas, 200 s of it.
 func BenchmarkTopologyRatios(b *testing.B) {
-	lat := Service{Mean: 10 * time.Microsecond}
-	expLat := Service{Kind: ServiceExponential, Mean: 10 * time.Microsecond}
-	plain := topologyStream(200*time.Second, Store{}, func(l *Limit) {})
-	plain.Topology = nil
+	same := topologyRows()
+	synced := func(l *Limit) { l.State, l.SyncInterval = StateSynced, 10*time.Millisecond }
+	fleet := func() *Topology { return &Topology{Replicas: []ReplicaStep{{Count: 8}}} }
 	rows := []struct {
 		name  string
 		cfg   Config
 		plain int // the row of the plain path on the same traffic
 	}{
-		{"plain", plain, 0},
-		{"local", topologyStream(200*time.Second, Store{}, func(l *Limit) {}), 0},
-		{"synced_every_10ms", topologyStream(200*time.Second, Store{}, func(l *Limit) { l.State, l.SyncInterval = StateSynced, 10*time.Millisecond }), 0},
-		{"shared_atomic", topologyStream(200*time.Second, Store{Latency: lat}, func(l *Limit) { l.State = StateShared }), 0},
-		{"shared_atomic_exp", topologyStream(200*time.Second, Store{Latency: expLat}, func(l *Limit) { l.State = StateShared }), 0},
+		{"plain", same["plain"], 0},
+		{"local", same["local"], 0},
+		{"synced_every_10ms", same["synced_every_10ms"], 0},
+		{"shared_atomic", same["shared_atomic"], 0},
+		{"shared_atomic_exp", same["shared_atomic_exp"], 0},
 		{"model_plain", modelBehind(nil, func(*Limit) {}), 5},
-		{"model_local", modelBehind(&Topology{Replicas: []ReplicaStep{{Count: 8}}}, func(*Limit) {}), 5},
-		{"model_synced", modelBehind(&Topology{Replicas: []ReplicaStep{{Count: 8}}}, func(l *Limit) { l.State, l.SyncInterval = StateSynced, 10*time.Millisecond }), 5},
+		{"model_local", modelBehind(fleet(), func(*Limit) {}), 5},
+		{"model_synced", modelBehind(fleet(), synced), 5},
 	}
 	runs := make([]*slicedRun, len(rows))
 	for i, r := range rows {

@@ -130,13 +130,21 @@ func withHealth(cfg Config, interval time.Duration) Config {
 // one (plain): compare their ns/attempt, the figure the topology targets are
 // stated in (docs/performance.md).
 func BenchmarkTopology(b *testing.B) {
+	for name, cfg := range topologyRows() {
+		b.Run(name, func(b *testing.B) { benchmarkEvents(b, cfg) })
+	}
+}
+
+// topologyRows are BenchmarkTopology's worlds by name: the same traffic
+// without a topology (plain) and behind each placement.
+func topologyRows() map[string]Config {
 	lat := Service{Mean: 10 * time.Microsecond}
 	expLat := Service{Kind: ServiceExponential, Mean: 10 * time.Microsecond}
 	plain := topologyStream(200*time.Second, Store{}, func(l *Limit) {})
 	plain.Topology = nil
 	one := topologyStream(200*time.Second, Store{}, func(l *Limit) {})
 	one.Topology.Replicas[0].Count = 1
-	for name, cfg := range map[string]Config{
+	return map[string]Config{
 		"plain":             plain,
 		"one_replica_local": one,
 		"local":             topologyStream(200*time.Second, Store{}, func(l *Limit) {}),
@@ -146,8 +154,6 @@ func BenchmarkTopology(b *testing.B) {
 		"synced_every_10ms": topologyStream(200*time.Second, Store{}, func(l *Limit) { l.State, l.SyncInterval = StateSynced, 10*time.Millisecond }),
 		"shared_health_1s":  withHealth(topologyStream(200*time.Second, Store{Latency: lat}, func(l *Limit) { l.State = StateShared }), time.Second),
 		"shared_real":       topologyStream(200*time.Second, realStore(lat), func(l *Limit) { l.State = StateShared }),
-	} {
-		b.Run(name, func(b *testing.B) { benchmarkEvents(b, cfg) })
 	}
 }
 
