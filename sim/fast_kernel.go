@@ -500,8 +500,8 @@ func (l *lane) nextPoint(run *kernelRun, now time.Duration) {
 // a Decision (algorithms.Refuser) is asked that first.
 func (l *lane) kernelDecide(run *kernelRun, c int32, cls *kernelClass, key int32) (retryAfter time.Duration, admitted, refused bool) {
 	now, cost := l.eng.Now(), cls.cost
-	if r, ok := l.quick.(refuser); ok && l.m.headersSet && !l.direct.known() {
-		if retryAfter, refused := r.refusal(key, now, cost); refused {
+	if l.quickRefusal != nil && l.m.headersSet && !l.direct.known() {
+		if retryAfter, refused := l.quickRefusal.refusal(key, now, cost); refused {
 			return retryAfter, false, true
 		}
 	}

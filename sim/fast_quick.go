@@ -57,9 +57,10 @@ func (l *lane) setQuickPath() {
 		l.fleet.setStoreQuick()
 	}
 	if quickOff {
-		l.quick = nil
+		l.quick, l.quickRefusal = nil, nil
 		return
 	}
+	l.quickRefusal, _ = l.quick.(refuser)
 	if l.answerUnread() && !directOff {
 		l.direct = directPathOf(l.chain[0])
 	}

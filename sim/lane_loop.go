@@ -40,6 +40,7 @@ type lane struct {
 	refusalStatus  int                 // the HTTP status of the lane's refusals (Config.RefusalStatus)
 	gate           clientGate          // nil unless the lane is a client gate
 	quick          admitter            // the chain's one limit when its verdict alone will do (quickPath), else nil
+	quickRefusal   refuser             // quick, when it also tells a refusal alone (asked once the first refusal's headers are kept); else nil
 	direct         directPath          // the one limit's direct path, if it has one (setQuickPath)
 	kern           kernel              // the arrivals-only loop, when the lane fits it (fast_kernel.go)
 	concs          []int               // the chain's concurrency limits (lane_concurrency.go)

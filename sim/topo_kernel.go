@@ -175,7 +175,7 @@ func (ll *localLimit) refusal(key int32, now time.Duration, cost int64) (time.Du
 	if len(ll.reps.held) > 0 {
 		return 0, false
 	}
-	return refusalOf(ll.reps.reps[ll.reps.f.ctx.replica], key, now, cost)
+	return refusalOf(ll.reps.refuse[ll.reps.f.ctx.replica], key, now, cost)
 }
 
 // refusal is refusal (localLimit's) on the replica's view, pulled as decide
@@ -183,15 +183,21 @@ func (ll *localLimit) refusal(key int32, now time.Duration, cost int64) (time.Du
 func (sy *syncedLimit) refusal(key int32, now time.Duration, cost int64) (time.Duration, bool) {
 	r := sy.f.ctx.replica
 	sy.pull(r, key)
-	return refusalOf(sy.views[r], key, now, cost)
+	return refusalOf(sy.refuse[r], key, now, cost)
 }
 
-// refusalOf is t's refusal alone where it tells one (refuser), else none.
-func refusalOf(t stateTable, key int32, now time.Duration, cost int64) (time.Duration, bool) {
-	if q, ok := t.(refuser); ok {
+// refusalOf is q's refusal alone where there is q (refuserOf), else none.
+func refusalOf(q refuser, key int32, now time.Duration, cost int64) (time.Duration, bool) {
+	if q != nil {
 		return q.refusal(key, now, cost)
 	}
 	return 0, false
+}
+
+// refuserOf is t when it tells a refusal alone (refuser), else nil.
+func refuserOf(t stateTable) refuser {
+	q, _ := t.(refuser)
+	return q
 }
 
 func (sy *syncedLimit) admits() bool {

@@ -48,6 +48,7 @@ type replicaTables struct {
 	policy  algorithms.Policy
 	reps    []stateTable // per replica, up to the most replicas
 	quick   []admitter   // per replica, its table where it gives its verdict alone (admits); else nil
+	refuse  []refuser    // per replica, its table where it tells a refusal alone; else nil
 	held    []heldShares // earlier divisions still binding, oldest first
 }
 
@@ -71,9 +72,10 @@ func (rt *replicaTables) build(p algorithms.Policy) error {
 
 // setReps makes reps the replicas' tables, each with its verdict-alone path.
 func (rt *replicaTables) setReps(reps []stateTable) {
-	rt.reps, rt.quick = reps, rt.quick[:0]
+	rt.reps, rt.quick, rt.refuse = reps, rt.quick[:0], rt.refuse[:0]
 	for _, t := range reps {
 		rt.quick = append(rt.quick, quickOf(t))
+		rt.refuse = append(rt.refuse, refuserOf(t))
 	}
 }
 
@@ -125,7 +127,7 @@ func (rt *replicaTables) resize(old, n int) {
 	if !rt.divided {
 		for j := min(old, n); j < max(old, n); j++ {
 			rt.reps[j] = rt.reps[j].like(rt.keys)
-			rt.quick[j] = quickOf(rt.reps[j])
+			rt.quick[j], rt.refuse[j] = quickOf(rt.reps[j]), refuserOf(rt.reps[j])
 		}
 		return
 	}
@@ -428,6 +430,7 @@ type syncedLimit struct {
 	global stateTable
 	views  []stateTable // per replica
 	quick  []admitter   // per replica, its view where it gives its verdict alone (admits); else nil
+	refuse []refuser    // per replica, its view where it tells a refusal alone; else nil
 	pulled []uint32     // per replica and key (replica×keys+key): the sync its view was pulled at
 	epoch  uint32       // syncs so far, plus one
 	pushes []push       // admissions since the last sync, every replica's, in time order
@@ -450,12 +453,13 @@ func (sy *syncedLimit) build(p algorithms.Policy) error {
 	if err != nil {
 		return err
 	}
-	sy.global, sy.views, sy.quick, sy.epoch = g, nil, nil, 1
+	sy.global, sy.views, sy.quick, sy.refuse, sy.epoch = g, nil, nil, nil, 1
 	sy.pulled = make([]uint32, sy.f.most*sy.keys)
 	sy.pushes = sy.pushes[:0] // admissions under the old policy are not charged to the new state
 	for range sy.f.most {
 		sy.views = append(sy.views, g.like(sy.keys))
 		sy.quick = append(sy.quick, quickOf(sy.views[len(sy.views)-1]))
+		sy.refuse = append(sy.refuse, refuserOf(sy.views[len(sy.views)-1]))
 	}
 	return nil
 }
