@@ -67,6 +67,8 @@ var switchReach = map[string]func(w *reachWorld) bool{
 	"counted_fair_off": func(w *reachWorld) bool {
 		return w.anyLane(func(l *lane) bool { return l.pop.clients() >= radixFrom || l.pop.keys[0].len() >= radixFrom })
 	},
+	// fast_tallies.go, tallyFits: asked by the kernel only.
+	"tally_off": func(w *reachWorld) bool { return w.anyLane(func(l *lane) bool { return l.kern.fits }) },
 	// The fleet's and the one limiter's switches (topo_*.go).
 	"one_limiter_off":  (*reachWorld).hasTopology,
 	"fleet_kernel_off": (*reachWorld).hasTopology,

@@ -46,7 +46,7 @@ func (l *lane) follow(b *requestBlock) {
 	if len(b.at) == 0 {
 		return
 	}
-	run := kernelRun{verdicts: l.m.verdicts}
+	run := kernelRun{verdicts: l.m.verdicts, tally: l.tallyFits()}
 	if !l.m.peak.Checked() {
 		run.given = b.allowed // the leader's cross-check is this lane's (given)
 	}

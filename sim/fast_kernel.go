@@ -52,6 +52,9 @@ type kernel struct {
 	// gate is the lane's client gate, the adaptive throttle, when the
 	// kernel takes it (fast_throttle.go).
 	gate *throttleGate
+	// tallies holds the client tallies deferred (fast_tallies.go), with
+	// room for tallyBufferSize; nil unless the lane's clients are cold.
+	tallies []uint64
 }
 
 // kernelClass is what the kernel keeps for one class (client group g): its
@@ -114,6 +117,9 @@ func (l *lane) setKernel() {
 	l.kern.store = l.fleet != nil && l.fleet.shared
 	l.kern.inFlight, _ = l.conc.(inFlighter)
 	l.kern.gate, _ = l.gate.(*throttleGate)
+	if l.cold {
+		l.kern.tallies = make([]uint64, 0, tallyBufferSize)
+	}
 }
 
 // batchable reports whether the kernel may hand the lane's cross-check its
@@ -129,6 +135,7 @@ type kernelRun struct {
 	lastDone  time.Duration // when the latest request admitted or refused was
 	point     kernelPoint
 	record    *requestBlock // where a leader records the requests it handles (fast_follow.go), or nil
+	tally     bool          // the clients' tallies are deferred (fast_tallies.go)
 	// given, for a follower that keeps no log of its own (fast_follow.go), is the
 	// leader's cross-check verdict on each request of the block it follows,
 	// and request the index there of the request it handles.
@@ -190,7 +197,7 @@ func (l *lane) runKernel(t time.Duration, budget int) (processed int) {
 	}
 	e, pop := &l.eng, l.pop
 	stop := min(t, l.ruleAt-1)
-	run := kernelRun{verdicts: l.m.verdicts, record: l.kern.record, stop: stop}
+	run := kernelRun{verdicts: l.m.verdicts, record: l.kern.record, stop: stop, tally: l.tallyFits()}
 	// The arrival source is the lane's own event heap: the earliest event,
 	// while it is a new request, and after it the next arrival of its client
 	// or superposed group. A source shared by lanes would hand out the same
@@ -279,7 +286,7 @@ func (l *lane) runSuperposed(run *kernelRun, top event, stop time.Duration, budg
 	for now := top.At; ; {
 		e.AdvanceTo(now)
 		c := top.A + st.pick(grp.Count) // drawn before the gap, as arrival does
-		if grp.Count >= warmFrom || warmAlways {
+		if (grp.Count >= warmFrom || warmAlways) && !(run.tally && l.kern.keys == nil) {
 			if l.warmed--; l.warmed <= 0 {
 				l.warmAhead(top.A, st, grp.Count)
 			}
@@ -323,12 +330,16 @@ func (l *lane) runSuperposed(run *kernelRun, top event, stop time.Duration, budg
 // kernelRequest is arrive, attempt and the rest for a new request of client c
 // of class cls at now, the lane's clock, in the kernel.
 func (l *lane) kernelRequest(run *kernelRun, c int32, cls *kernelClass, now time.Duration) {
-	if l.cold {
+	if l.cold && !(run.tally && l.kern.keys == nil) {
 		l.warm(c)
 	}
-	// The request and its attempt, counted in the class's tally and the series bucket.
-	cs := &l.clients[c]
-	cs.requests++
+	// The request and its attempt, counted in the class's tally and the series
+	// bucket, and in its client's when the decision is known, if deferred.
+	var cs *clientState
+	if !run.tally {
+		cs = &l.clients[c]
+		cs.requests++
+	}
 	if cls.started == 0 {
 		l.kern.dirty = append(l.kern.dirty, cls.g)
 	}
@@ -405,7 +416,11 @@ func (l *lane) kernelRequest(run *kernelRun, c int32, cls *kernelClass, now time
 	a := int64(b2i(admitted))
 	l.m.retryAfterGiven(retryAfter) // none when admitted
 	run.verdicts = foldVerdict(run.verdicts, now, cls.g, uint64(foldRefuse-a))
-	cs.succeeded += int32(a)
+	if run.tally {
+		l.deferTally(c, a)
+	} else {
+		cs.succeeded += int32(a)
+	}
 	cls.admitted += a
 	cls.refused += 1 - a
 	run.point.admitted += a
@@ -535,6 +550,7 @@ func (l *lane) kernelDecide(run *kernelRun, c int32, cls *kernelClass, key int32
 // the general path, which schedules its release.
 func (l *lane) kernelDelay(run *kernelRun, c int32, d *algorithms.Decision) {
 	l.flushChecks(run) // the general path asks the cross-check itself
+	l.settleRequest(run, c)
 	now := l.eng.Now()
 	r := l.reqs.get()
 	l.reqs.all[r] = request{
@@ -551,6 +567,7 @@ func (l *lane) kernelDelay(run *kernelRun, c int32, d *algorithms.Decision) {
 // answer unread, no Decision.
 func (l *lane) kernelLate(run *kernelRun, c int32, cost int64, delay time.Duration) {
 	l.flushChecks(run) // the general path asks the cross-check itself
+	l.settleRequest(run, c)
 	r := l.reqs.get()
 	l.reqs.all[r] = request{client: c, attempt: 1, num: l.clients[c].requests, cost: cost, raDue: -1, started: l.eng.Now()}
 	l.m.verdicts = run.verdicts
@@ -575,6 +592,7 @@ func (l *lane) flushPoint(run *kernelRun) {
 // flushKernel adds what the kernel counted to the lane's metrics.
 func (l *lane) flushKernel(run *kernelRun) {
 	m := &l.m
+	l.settleTallies()
 	l.flushChecks(run)
 	l.flushPoint(run)
 	m.verdicts = run.verdicts

@@ -21,22 +21,35 @@ func (c clientState) ask() int64 { return c.requests }
 // class by its clients keeps a one-client class (the abuser) from being owed as
 // much as three hundred users together.
 func fairness(clients []clientState, groupOf []int32, classes []ClassResult) (byClient, byClass float64) {
-	var total int64
-	for _, c := range clients {
-		total += int64(c.succeeded)
-	}
-	fair := maxMinFair(clients, total)
 	for g := range classes {
 		classes[g].FairShare = 0
 	}
-	for i, f := range fair {
-		classes[groupOf[i]].FairShare += f
+	if len(clients) == 0 {
+		return 1, 1
 	}
+	// One pass for the total and the asks' span, one (or none) for the
+	// level, one for the shares and the clients' index.
+	total, least, most := int64(0), clients[0].requests, clients[0].requests
+	for _, c := range clients {
+		total += int64(c.succeeded)
+		least, most = min(least, c.requests), max(most, c.requests)
+	}
+	level := waterLevelIn(clients, total, least, uint64(most)-uint64(least))
 	var cx, gx jainSum
+	var oneClass float64 // the one class's fair share, summed apart: no group to read per client
 	for i, c := range clients {
-		if c.requests > 0 && total > 0 {
-			cx.add(float64(c.succeeded) / fair[i])
+		f := fairShare(c.requests, level)
+		if len(classes) == 1 {
+			oneClass += f
+		} else {
+			classes[groupOf[i]].FairShare += f
 		}
+		if c.requests > 0 && total > 0 {
+			cx.add(float64(c.succeeded) / f)
+		}
+	}
+	if len(classes) == 1 {
+		classes[0].FairShare = oneClass
 	}
 	for _, c := range classes {
 		if c.FairShare > 0 {
@@ -51,6 +64,9 @@ func fairness(clients []clientState, groupOf []int32, classes []ClassResult) (by
 // measured against the max-min fair split by key of the lane's successes: how
 // evenly the limit served the units it counts by. 1 with a single key.
 func keyFairness(clients []clientState, keyOf []int32, keys int) float64 {
+	if keys < 2 {
+		return 1
+	}
 	shares := make([]share, keys)
 	var total int64
 	for i, c := range clients {
@@ -58,11 +74,11 @@ func keyFairness(clients []clientState, keyOf []int32, keys int) float64 {
 		shares[keyOf[i]].got += int64(c.succeeded)
 		total += int64(c.succeeded)
 	}
-	fair := maxMinFair(shares, total)
+	level := waterLevel(shares, total)
 	var xs jainSum
-	for k, s := range shares {
+	for _, s := range shares {
 		if s.asked > 0 && total > 0 {
-			xs.add(float64(s.got) / fair[k])
+			xs.add(float64(s.got) / fairShare(s.asked, level))
 		}
 	}
 	return xs.index()
@@ -101,24 +117,4 @@ func (j *jainSum) index() float64 {
 		return 1
 	}
 	return j.sum * j.sum / (float64(j.n) * j.sumSq)
-}
-
-// maxMinFair splits total among parties by water-filling: the smallest asks are
-// met in full while they are below an even split of what is left. A party that
-// asked nothing is owed nothing.
-func maxMinFair[P interface{ ask() int64 }](parties []P, total int64) []float64 {
-	if len(parties) >= radixFrom && !countedFairOff {
-		if least, span := askSpan(parties); span < countedFairSpan {
-			return countedMaxMinFair(parties, total, least, span)
-		}
-	}
-	order := orderByAsk(parties)
-	fair := make([]float64, len(parties))
-	left := float64(total)
-	for k, i := range order {
-		even := left / float64(len(order)-k)
-		fair[i] = min(float64(parties[i].ask()), even)
-		left -= fair[i]
-	}
-	return fair
 }

@@ -51,9 +51,9 @@ func TestMaxMinFairPromise(t *testing.T) {
 		for i, a := range tt.asks {
 			parties[i].asked = a
 		}
-		got := maxMinFair(parties, tt.total)
+		got := fairSplit(parties, tt.total)
 		if !slices.EqualFunc(got, tt.want, func(a, b float64) bool { return math.Abs(a-b) < 1e-12 }) {
-			t.Errorf("%s: maxMinFair(%v, %d) = %v, want %v", tt.name, tt.asks, tt.total, got, tt.want)
+			t.Errorf("%s: fairSplit(%v, %d) = %v, want %v", tt.name, tt.asks, tt.total, got, tt.want)
 		}
 	}
 }

@@ -56,10 +56,10 @@ func jainOf(xs ...float64) float64 {
 }
 
 func TestMaxMinFairSplit(t *testing.T) {
-	got := maxMinFair([]share{{asked: 30}, {asked: 5}, {asked: 100}}, 60)
+	got := fairSplit([]share{{asked: 30}, {asked: 5}, {asked: 100}}, 60)
 	want := []float64{27.5, 5, 27.5}
 	if !slices.Equal(got, want) {
-		t.Errorf("maxMinFair = %v, want %v", got, want)
+		t.Errorf("fairSplit = %v, want %v", got, want)
 	}
 }
 

@@ -12,7 +12,7 @@ import (
 // parties, so a stable radix sort on them (a single counting pass when their
 // range is under a million) costs a few passes over the parties where a
 // comparison sort cost n·log n (and half of a 10 M-client run).
-func orderByAsk[P interface{ ask() int64 }](parties []P) []int32 {
+func orderByAsk[P asker](parties []P) []int32 {
 	if len(parties) < radixFrom {
 		order := make([]int32, len(parties))
 		for i := range order {
@@ -40,7 +40,7 @@ func orderByAsk[P interface{ ask() int64 }](parties []P) []int32 {
 
 // countingOrder is orderByAsk for asks from least to least+span, span under
 // 2^radixBits: one counting sort, reading the parties in order.
-func countingOrder[P interface{ ask() int64 }](parties []P, least int64, span uint64) []int32 {
+func countingOrder[P asker](parties []P, least int64, span uint64) []int32 {
 	counts := make([]int, span+2)
 	for _, p := range parties {
 		counts[p.ask()-least+1]++
@@ -68,7 +68,7 @@ const radixBits = 20
 // askSpan is the least ask and how far the largest is above it, as unsigned
 // (the difference of two int64s fits a uint64; keys ask−least keep the order
 // across the sign).
-func askSpan[P interface{ ask() int64 }](parties []P) (least int64, span uint64) {
+func askSpan[P asker](parties []P) (least int64, span uint64) {
 	least, most := parties[0].ask(), parties[0].ask()
 	for _, p := range parties {
 		least, most = min(least, p.ask()), max(most, p.ask())

@@ -49,39 +49,76 @@ func newPopulation(ctx context.Context, groups []ClientGroup, limits []Limit) (*
 			break
 		}
 	}
-	keyers := make([]keyer, len(limits))
+	keyers, scopes := make([]keyer, len(limits)), make([]scope, len(limits))
 	for l, lim := range limits {
 		p.keyOf[l] = make([]int32, 0, clients)
 		keyers[l] = newKeyer(groups, lim.Key, &p.keys[l])
+		scopes[l].endpoint = KeyEndpoint.String() + ":" + lim.Endpoint
 	}
 	for g := range groups {
-		grp := &groups[g]
-		p.superposed = append(p.superposed, superposable(grp))
-		for l := range keyers {
-			keyers[l].startGroup(g)
+		p.superposed = append(p.superposed, superposable(&groups[g]))
+		for l := range limits {
+			keyers[l].startGroup(g, &groups[g])
+			scopes[l].startGroup(&groups[g])
 		}
-		for i := range grp.Count {
-			if len(p.groupOf)%setupCheckEvery == 0 {
-				if err := ctx.Err(); err != nil {
-					return nil, err
-				}
-			}
-			p.groupOf = append(p.groupOf, int32(g))
-			p.indexOf = append(p.indexOf, int32(i))
-			if p.extraComp != nil {
-				p.extraComp = append(p.extraComp, int32(p.extras))
-			}
-			p.extras += max(len(grp.Arrivals)-1, 0)
-			for l, lim := range limits {
-				p.keyOf[l] = append(p.keyOf[l], keyers[l].id(grp, i))
-				if lim.Endpoint != "" {
-					p.scoped = true
-					p.skip[l] = append(p.skip[l], clientKey(grp, i, KeyEndpoint) != KeyEndpoint.String()+":"+lim.Endpoint)
-				}
-			}
+		if err := p.addGroup(ctx, g, limits, keyers, scopes); err != nil {
+			return nil, err
 		}
 	}
 	return p, nil
+}
+
+// scope tells the clients a limit for one endpoint (Limit.Endpoint) does not
+// count: those whose endpoint key is not its.
+type scope struct {
+	endpoint   string // the limit's endpoint key
+	same, skip bool   // the current group's clients share one endpoint (sameKeyInGroup), skipped or not
+}
+
+// startGroup begins the clients of grp.
+func (s *scope) startGroup(grp *ClientGroup) {
+	if s.same = sameKeyInGroup(grp, KeyEndpoint); s.same {
+		s.skip = clientKey(grp, 0, KeyEndpoint) != s.endpoint
+	}
+}
+
+// skips reports whether the limit does not count client i of grp.
+func (s *scope) skips(grp *ClientGroup, i int) bool {
+	if s.same {
+		return s.skip
+	}
+	return clientKey(grp, i, KeyEndpoint) != s.endpoint
+}
+
+// addGroup adds the clients of group g, a column at a time, setupCheckEvery
+// clients at a time.
+func (p *population) addGroup(ctx context.Context, g int, limits []Limit, keyers []keyer, scopes []scope) error {
+	grp := &p.groups[g]
+	extra := max(len(grp.Arrivals)-1, 0)
+	for start := 0; start < grp.Count; start += setupCheckEvery {
+		if err := ctx.Err(); err != nil {
+			return err
+		}
+		end := min(start+setupCheckEvery, grp.Count)
+		for i := start; i < end; i++ {
+			p.groupOf = append(p.groupOf, int32(g))
+			p.indexOf = append(p.indexOf, int32(i))
+		}
+		for i := start; p.extraComp != nil && i < end; i++ {
+			p.extraComp = append(p.extraComp, int32(p.extras))
+			p.extras += extra
+		}
+		for l, lim := range limits {
+			for i := start; i < end; i++ {
+				p.keyOf[l] = append(p.keyOf[l], keyers[l].id(grp, i))
+			}
+			for i := start; lim.Endpoint != "" && i < end; i++ {
+				p.scoped = true
+				p.skip[l] = append(p.skip[l], scopes[l].skips(grp, i))
+			}
+		}
+	}
+	return nil
 }
 
 // keyer gives the clients of a limit their key ids, interning names in a map
@@ -94,6 +131,10 @@ type keyer struct {
 	inRun   bool // the current group is the run
 	matched bool // a key interned before the run is one of the run's keys: no run
 	run     keyRun
+	// same is true when every client of the current group has one key
+	// (sameKeyInGroup), its id known once its first client's is (sameID, or -1).
+	same   bool
+	sameID int32
 }
 
 func newKeyer(groups []ClientGroup, kind KeyKind, table *keyTable) keyer {
@@ -107,7 +148,8 @@ func newKeyer(groups []ClientGroup, kind KeyKind, table *keyTable) keyer {
 }
 
 // startGroup begins group g's clients.
-func (k *keyer) startGroup(g int) {
+func (k *keyer) startGroup(g int, grp *ClientGroup) {
+	k.same, k.sameID = sameKeyInGroup(grp, k.kind), -1
 	k.inRun = g == k.runOf && !k.matched
 	if k.inRun {
 		k.run.first = int32(len(k.table.names))
@@ -120,7 +162,17 @@ func (k *keyer) id(grp *ClientGroup, i int) int32 {
 	if k.inRun {
 		return k.table.run.first + int32(i)
 	}
-	key := clientKey(grp, i, k.kind)
+	if k.same {
+		if k.sameID < 0 {
+			k.sameID = k.intern(clientKey(grp, i, k.kind))
+		}
+		return k.sameID
+	}
+	return k.intern(clientKey(grp, i, k.kind))
+}
+
+// intern is key's id, given when it is first seen.
+func (k *keyer) intern(key string) int32 {
 	if id, ok := k.ids[key]; ok {
 		return id
 	}
@@ -156,6 +208,16 @@ func clientKey(grp *ClientGroup, i int, kind KeyKind) string {
 		return "global"
 	}
 	return kind.String() + ":" + expandIdentity(identityTemplate(&grp.Identity, kind), grp.Name, i)
+}
+
+// sameKeyInGroup reports whether every client of grp has the same key of
+// kind: the global key, or an identity template without "{i}".
+func sameKeyInGroup(grp *ClientGroup, kind KeyKind) bool {
+	if kind == KeyGlobal {
+		return true
+	}
+	tmpl := identityTemplate(&grp.Identity, kind)
+	return tmpl != "" && !strings.Contains(tmpl, "{i}")
 }
 
 // identityTemplate is id's template for keys of kind; "" for KeyGlobal.

@@ -99,6 +99,9 @@ var (
 	// countedFairOff splits the fair shares through the parties' order,
 	// never from the counts of their asks (measure_fairsplit.go).
 	countedFairOff bool
+	// tallyOff adds each kernel request to its client's tally at once,
+	// never through the buffer of deferred tallies (fast_tallies.go).
+	tallyOff bool
 )
 
 // fastPathSwitch is one switch of a fast path: its name, for test names and
@@ -138,6 +141,7 @@ var fastPathSwitches = []fastPathSwitch{
 	{"store_runs_off", &storeRunsOff},
 	{"warm_always", &warmAlways},
 	{"counted_fair_off", &countedFairOff},
+	{"tally_off", &tallyOff},
 }
 
 // laneFast is what fast paths a rate-limiter lane's algorithm takes, as its
