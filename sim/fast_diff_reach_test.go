@@ -84,10 +84,11 @@ var switchReach = map[string]func(w *reachWorld) bool{
 		return w.anyLane(func(l *lane) bool { return l.fleet != nil && l.kern.fits && l.kern.batched })
 	},
 	// Only a store call takes these (topo_store*.go).
-	"store_line_off":   func(w *reachWorld) bool { return callsAStore(w.cfg) },
-	"store_quick_off":  func(w *reachWorld) bool { return callsAStore(w.cfg) },
-	"store_runs_off":   func(w *reachWorld) bool { return callsAStore(w.cfg) },
-	"store_kernel_off": func(w *reachWorld) bool { return callsAStore(w.cfg) },
+	"store_line_off":         func(w *reachWorld) bool { return callsAStore(w.cfg) },
+	"store_quick_off":        func(w *reachWorld) bool { return callsAStore(w.cfg) },
+	"store_runs_off":         func(w *reachWorld) bool { return callsAStore(w.cfg) },
+	"store_kernel_off":       func(w *reachWorld) bool { return callsAStore(w.cfg) },
+	"store_decide_first_off": func(w *reachWorld) bool { return callsAStore(w.cfg) },
 }
 
 // shares reports whether Run may share requests between lanes of the world

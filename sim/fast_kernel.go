@@ -44,8 +44,10 @@ type kernel struct {
 	store bool
 	fused int64
 	// answered counts the answers it acted on to calls handed to the
-	// general path (topo_store_kernel_calls.go), for the tests' reach too.
-	answered int64
+	// general path (topo_store_kernel_calls.go), for the tests' reach too;
+	// awaited the calls it decided at once but whose answers it scheduled
+	// (kernelAwaited).
+	answered, awaited int64
 	// inFlight is the lane's concurrency limiter as an inFlighter, if it
 	// counts its requests in flight (fast_conc.go).
 	inFlight inFlighter
@@ -154,9 +156,11 @@ type kernelRun struct {
 	// the latest instant the kernel handles; next the earliest event pending
 	// but the request handled (its client's or group's next arrival
 	// included); room the events the budget leaves after that request; took
-	// the events handled with it (its call's decision and answer).
-	stop, next time.Duration
-	room, took int
+	// the events handled with it (its call's decision and answer); arrival
+	// the next arrival of the request's client or superposed group, -1 when
+	// it has none drawn.
+	stop, next, arrival time.Duration
+	room, took          int
 }
 
 // b2i is 1 for true, 0 for false, without a branch.
@@ -242,7 +246,10 @@ func (l *lane) runKernel(t time.Duration, budget int) (processed int) {
 			run.record.add(now, c, g)
 		}
 		if l.kern.store {
-			run.next, run.room = l.pendingAfter(now, at, ok, runNext), budget-processed-1
+			run.next, run.room, run.arrival = l.pendingAfter(now, at, ok, runNext), budget-processed-1, -1
+			if ok {
+				run.arrival = at
+			}
 		}
 		l.kernelRequest(&run, c, &l.kern.classes[g], now)
 
@@ -296,9 +303,9 @@ func (l *lane) runSuperposed(run *kernelRun, top event, stop time.Duration, budg
 			record.add(now, c, g)
 		}
 		if l.kern.store {
-			run.next, run.room = other, budget-processed-1
+			run.next, run.room, run.arrival = other, budget-processed-1, -1
 			if ok {
-				run.next = min(other, at)
+				run.next, run.arrival = min(other, at), at
 			}
 		}
 		seq := e.Seq()

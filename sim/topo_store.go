@@ -173,9 +173,18 @@ func (f *fleet) sent(r int32, atRA bool, a storeAnswer, b *breaker, gen uint32) 
 		f.result.Waiting++ // answered after the run: nothing of it is decided
 		return
 	}
-	call := &f.calls[r] // zero but for its outcome and latency, set above
-	call.atRA, call.write, call.back, call.gen = atRA, later(now, a.write), later(now, a.roundTrip), gen
+	f.await(r, atRA, a, gen)
 	f.schedule(later(now, a.reach), evStoreDecide, r)
+}
+
+// await sets request r's call, answered a at the lane's clock after no
+// failure, to await its decision: its outcome, latency, write and answer's
+// return. The rest of the call is zero.
+func (f *fleet) await(r int32, atRA bool, a storeAnswer, gen uint32) {
+	now := f.lane.eng.Now()
+	call := &f.calls[r]
+	call.outcome, call.latency = a.outcome, a.roundTrip
+	call.atRA, call.write, call.back, call.gen = atRA, later(now, a.write), later(now, a.roundTrip), gen
 }
 
 // callsStore reports whether a decision for client c calls the store: some

@@ -39,6 +39,10 @@ func (l *lane) kernelStore(run *kernelRun, c int32, cls *kernelClass, now time.D
 	f.answered(c, a)
 	back := later(now, a.roundTrip)
 	if a.failure != storeAnswered || a.roundTrip == 0 || back > run.stop || back >= run.next || run.room < 2 {
+		if l.decidesFirst(run, now, back, a) {
+			l.kernelAwaited(run, c, cls, now, a)
+			return
+		}
 		l.kernelSent(run, c, cls, a)
 		return
 	}
@@ -116,6 +120,46 @@ func (l *lane) kernelSent(run *kernelRun, c int32, cls *kernelClass, a storeAnsw
 	l.m.verdicts = run.verdicts
 	f.sent(r, false, a, nil, 0)
 	run.verdicts = l.m.verdicts
+}
+
+// decidesFirst reports whether the decision at the store of the kernel's
+// call made at now, answered a (back at back), is the next event the general
+// loop would handle though its answer is not: the decision before every
+// other pending event, at or before the kernel's stop, within the budget,
+// the answer within the run and not at the instant of the next arrival of
+// the request's source (which the general loop, scheduling the answer only
+// when the call is decided, would take first; any other event pending at
+// that instant was scheduled before the call and comes first either way),
+// and the kernel taking calls itself (kernelTakesCall).
+func (l *lane) decidesFirst(run *kernelRun, now, back time.Duration, a storeAnswer) bool {
+	if storeDecideFirstOff || a.failure != storeAnswered || a.roundTrip == 0 || run.room < 1 ||
+		run.given != nil || run.record != nil {
+		return false
+	}
+	decided := later(now, a.reach)
+	return decided < run.next && decided <= run.stop && back <= l.end && back != run.arrival
+}
+
+// kernelAwaited is kernelSent and kernelDecideCall at once for the kernel's
+// request of client c of class cls, its call made at now and answered a,
+// when its decision comes first (decidesFirst): the request slot made as
+// begin makes it, the call decided at the store's instant, and only its
+// answer scheduled, as storeDecide would leave them.
+func (l *lane) kernelAwaited(run *kernelRun, c int32, cls *kernelClass, now time.Duration, a storeAnswer) {
+	f := l.fleet
+	r := l.reqs.get()
+	l.reqs.all[r] = request{
+		client: c, attempt: 1, num: l.clients[c].requests, cost: cls.cost, raDue: -1, started: now,
+		gen: l.reqs.all[r].gen,
+	}
+	f.slot(r)
+	f.calls[r] = storeCall{}
+	f.replicaOf[r] = f.ctx.replica
+	f.await(r, false, a, 0)
+	l.eng.AdvanceTo(later(now, a.reach))
+	l.kernelDecideCall(run, r)
+	run.took++
+	l.kern.awaited++
 }
 
 // kernelStoreEvent handles the earliest event, when it is a store call's

@@ -110,7 +110,7 @@ const steadyGap = 400 * time.Microsecond
 // answer it carried out.
 func TestStoreKernelIsTheGeneralPath(t *testing.T) {
 	sets := diffSets()
-	lanes, fused, answered := 0, int64(0), int64(0)
+	lanes, fused, answered, awaited := 0, int64(0), int64(0), int64(0)
 	flips := map[string]int{}
 	for name, cfg := range storeKernelWorlds() {
 		out, err := checkFastPaths(cfg, sets)
@@ -121,23 +121,25 @@ func TestStoreKernelIsTheGeneralPath(t *testing.T) {
 		if !out.valid {
 			t.Fatalf("%s: the world does not validate", name)
 		}
-		n, f, a := storeKernelReach(t, cfg)
+		n, f, a, w := storeKernelReach(t, cfg)
 		if n == 0 || f == 0 {
 			t.Errorf("%s: %d lanes on the store kernel, %d calls fused: want some of each", name, n, f)
 		}
-		lanes, fused, answered = lanes+n, fused+f, answered+a
+		lanes, fused, answered, awaited = lanes+n, fused+f, answered+a, awaited+w
 	}
-	requireFlipped(t, flips, "store_kernel_off", "store_quick_off", "store_line_off", "store_runs_off", "fleet_kernel_off", "twin_verdict_off", "twin_answer_off", "same_peaks_off")
-	t.Logf("%d lanes on the store kernel, %d calls fused, %d handed over and answered in it", lanes, fused, answered)
-	if lanes < 40 || fused < 10_000 || answered < 2_000 {
-		t.Errorf("%d lanes on the store kernel, %d calls fused and %d handed over and answered in it, want at least 40, 10,000 and 2,000", lanes, fused, answered)
+	requireFlipped(t, flips, "store_kernel_off", "store_quick_off", "store_line_off", "store_runs_off", "store_decide_first_off", "fleet_kernel_off", "twin_verdict_off", "twin_answer_off", "same_peaks_off")
+	t.Logf("%d lanes on the store kernel, %d calls fused, %d handed over and answered in it, %d decided in it and answered later", lanes, fused, answered, awaited)
+	if lanes < 40 || fused < 10_000 || answered < 2_000 || awaited < 1_000 {
+		t.Errorf("%d lanes on the store kernel, %d calls fused, %d handed over and answered in it and %d decided in it and answered later, want at least 40, 10,000, 2,000 and 1,000",
+			lanes, fused, answered, awaited)
 	}
 }
 
 // storeKernelReach runs cfg to the end as rlsim runs it and counts its lanes
-// on the store kernel, the calls they fused and the answers they acted on to
-// calls handed to the general path.
-func storeKernelReach(t *testing.T, cfg Config) (lanes int, fused, answered int64) {
+// on the store kernel, the calls they fused, the answers they acted on to
+// calls handed to the general path and the calls they decided at once but
+// answered later.
+func storeKernelReach(t *testing.T, cfg Config) (lanes int, fused, answered, awaited int64) {
 	t.Helper()
 	s, err := New(cfg, Options{})
 	if err != nil {
@@ -151,9 +153,10 @@ func storeKernelReach(t *testing.T, cfg Config) (lanes int, fused, answered int6
 			lanes++
 			fused += l.kern.fused
 			answered += l.kern.answered
+			awaited += l.kern.awaited
 		}
 	}
-	return lanes, fused, answered
+	return lanes, fused, answered, awaited
 }
 
 // TestStoreKernelStopsWhereTheGeneralPathDoes steps worlds with RunUntil (at

@@ -88,6 +88,11 @@ var (
 	// storeKernelOff keeps every fleet with a shared limit off the kernel
 	// (topo_store_kernel.go): its store calls take the general loop's events.
 	storeKernelOff bool
+	// storeDecideFirstOff has the kernel hand a store call whose answer
+	// comes after another event to the general path's events, its decision
+	// too, even when the decision comes first (topo_store_kernel.go,
+	// decidesFirst).
+	storeDecideFirstOff bool
 	// storeRunsOff adds each store round trip to the fleet's latency
 	// histogram on its own, never a run of equal ones at once
 	// (topo_store_runs.go, runHistogram).
@@ -138,6 +143,7 @@ var fastPathSwitches = []fastPathSwitch{
 	{"sync_line_off", &syncLineOff},
 	{"store_quick_off", &storeQuickOff},
 	{"store_kernel_off", &storeKernelOff},
+	{"store_decide_first_off", &storeDecideFirstOff},
 	{"store_runs_off", &storeRunsOff},
 	{"warm_always", &warmAlways},
 	{"counted_fair_off", &countedFairOff},

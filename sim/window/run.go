@@ -5,11 +5,12 @@ import "time"
 // The kernel of a lane with one key and requests of one cost (a global limit,
 // say) hands its decisions to the cross-check in runs (CheckRun), not one by
 // one: while nothing but the common case can arise in a whole run (the key's
-// log is its window, or has parted and is a recentLog of full size; both rings
-// have room; the window keeps more than fit in the key's record; the key has
-// been over the limit before or cannot go over it), the run is checked in one
-// loop whose state stays in registers, up to a decision on which a shared log
-// would part. Otherwise each decision goes through Verdict. Either way the
+// log is its window, or has parted and is a recentLog of full size; the
+// window keeps more than fit in the key's record; the key has been over the
+// limit before or cannot go over it), the run is checked in one loop whose
+// state stays in registers, as far as the key's ring has room for (the rest
+// in the next loop, the ring emptied meanwhile), up to a decision on which a
+// shared log would part. Otherwise each decision goes through Verdict. Either way the
 // verdicts, windows and times over the limit are those of one call per decision (TestCheckRunIsOneCheckPerDecision).
 
 // Batch is a run of decisions on the key of a one-key lane, in time order:
@@ -39,19 +40,28 @@ func (p *Tracker) CheckRun(key int32, b *Batch, from int, allowed *[BatchSize]bo
 }
 
 // checkRunInLine checks decisions from, from+1, … of b (see CheckRun) in one
-// loop when nothing but the common case can arise in all of them, and returns
-// how many it checked: all, none, or, while the key's log is its window, those
-// before the first on which the lane and the log disagree (the log parts).
+// loop when nothing but the common case can arise in them, and returns how
+// many it checked: as many as the key's ring has room for (all, or the first
+// ones: the ring is emptied as the run goes, and the next run has room for
+// more), none, or, while the key's log is its window, those before the first
+// on which the lane and the log disagree (the log parts).
 func (p *Tracker) checkRunInLine(key int32, b *Batch, from int, allowed *[BatchSize]bool) int {
 	k := &p.keys[key]
-	m, last := int32(b.N-from), b.At[b.N-1]
+	end := b.N
+	if room := int(k.size - k.n); end-from > room {
+		end = from + max(room, 0)
+	}
+	if end <= from {
+		return 0
+	}
+	m, last := int32(end-from), b.At[end-1]
 	if p.pendingKey != 0 || p.unit == 0 || k.size == 0 || k.n+m > k.size || k.n <= inline ||
 		p.slab.at(k, k.n-inline-1).at+p.window <= last || // the ring would go back to the slab
 		k.span == 0 && p.timed && k.sum+int64(m)*p.unit > p.limit {
 		return 0
 	}
 	if k.log == 0 {
-		return p.checkSharedRun(key, k, b, from, allowed)
+		return p.checkSharedRun(key, k, b, from, end, allowed)
 	}
 	r := &p.recent[k.log-1]
 	if int64(r.size) < p.most {
@@ -64,7 +74,7 @@ func (p *Tracker) checkRunInLine(key int32, b *Batch, from int, allowed *[BatchS
 	window, ring := p.slab.entries[k.off:k.off+k.size], p.logSlab.entries[r.off:r.off+r.size]
 	mask, logMask := k.size-1, int64(r.size-1)
 	head, n, sum, made := k.head, k.n, k.sum, r.made
-	for i := from; i < b.N; i++ {
+	for i := from; i < end; i++ {
 		t := b.At[i&(BatchSize-1)]
 		head, n, sum = p.expireRun(window, mask, span, head, n, sum, t)
 		// The verdict, and the admission written whatever it is (in the slot
@@ -88,17 +98,18 @@ func (p *Tracker) checkRunInLine(key int32, b *Batch, from int, allowed *[BatchS
 	}
 	k.head, k.n, k.sum, r.made = head, n, sum, made
 	k.first[0] = window[head]
-	return b.N - from
+	return end - from
 }
 
 // checkSharedRun is checkRunInLine for key (window k) while its log is its
-// window: it stops before the first decision the lane and the log disagree on.
-func (p *Tracker) checkSharedRun(key int32, k *keyWindow, b *Batch, from int, allowed *[BatchSize]bool) int {
+// window, decisions from up to end: it stops before the first decision the
+// lane and the log disagree on.
+func (p *Tracker) checkSharedRun(key int32, k *keyWindow, b *Batch, from, end int, allowed *[BatchSize]bool) int {
 	span := p.spanOf(k)
 	window, mask := p.slab.entries[k.off:k.off+k.size], k.size-1
 	head, n, sum := k.head, k.n, k.sum
 	i := from
-	for ; i < b.N; i++ {
+	for ; i < end; i++ {
 		t, adds := b.At[i&(BatchSize-1)], b.Admitted[i&(BatchSize-1)]
 		head, n, sum = p.expireRun(window, mask, span, head, n, sum, t)
 		ok := p.unit <= p.limit-sum
