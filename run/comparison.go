@@ -60,7 +60,7 @@ func (k comparison) run(ctx context.Context, o Options) (Outcome, error) {
 	if simulate == nil {
 		simulate = sim.Run
 	}
-	so := sim.Options{MaxEvents: o.MaxEvents, Progress: o.Progress}
+	so := sim.Options{MaxEvents: o.MaxEvents, Progress: o.Progress, Cores: o.Cores}
 	var sinks teeSink
 	if o.Trace != nil {
 		sinks = append(sinks, o.Trace.Sink(k.s.Name))

@@ -22,6 +22,9 @@ type Options struct {
 	Collect func(sim.Config) sim.TraceSink
 	// Progress, when not nil, is called now and then as the run advances.
 	Progress func(sim.Progress)
+	// Cores, when positive, is the most lanes of a limiter comparison that
+	// run at once (sim.Options.Cores); 0: one on each core.
+	Cores int
 
 	// Simulate runs a limiter comparison; nil means sim.Run. Tests replace it.
 	Simulate func(context.Context, sim.Config, sim.Options) (sim.Result, error)

@@ -1,6 +1,7 @@
 package sim
 
 import (
+	"slices"
 	"time"
 )
 
@@ -18,22 +19,38 @@ type requestBlock struct {
 // block stays in the processor's second-level cache while followers read it.
 const requestBlockSize = 1 << 14
 
-// newRequestBlock is an empty block with room for requestBlockSize requests,
-// allocated once, so the memory a run holds does not grow with its requests.
+// firstBlockSize is the room a block starts with: enough for a short run's
+// requests (a sweep runs thousands of runs); a longer run's block grows once,
+// to requestBlockSize, and is used again after that, so the memory a run
+// holds does not grow with its requests.
+const firstBlockSize = 1 << 12
+
+// newRequestBlock is an empty block with room for firstBlockSize requests.
 func newRequestBlock() *requestBlock {
 	return &requestBlock{
-		at:     make([]time.Duration, 0, requestBlockSize),
-		client: make([]int32, 0, requestBlockSize),
-		group:  make([]int32, 0, requestBlockSize),
+		at:     make([]time.Duration, 0, firstBlockSize),
+		client: make([]int32, 0, firstBlockSize),
+		group:  make([]int32, 0, firstBlockSize),
 
-		allowed: make([]bool, 0, requestBlockSize),
+		allowed: make([]bool, 0, firstBlockSize),
 	}
 }
 
 func (b *requestBlock) add(at time.Duration, c, g int32) {
+	if len(b.at) == cap(b.at) {
+		b.grow()
+	}
 	b.at = append(b.at, at)
 	b.client = append(b.client, c)
 	b.group = append(b.group, g)
+}
+
+// grow gives the block room for requestBlockSize requests (allowed's too,
+// which the leader's cross-check fills beside it).
+func (b *requestBlock) grow() {
+	n := requestBlockSize - len(b.at)
+	b.at, b.client, b.group = slices.Grow(b.at, n), slices.Grow(b.client, n), slices.Grow(b.group, n)
+	b.allowed = slices.Grow(b.allowed, n)
 }
 
 func (b *requestBlock) reset() {

@@ -71,6 +71,21 @@ func foldVerdict(h uint64, now time.Duration, g int32, verdict uint64) uint64 {
 	return (h ^ verdict) * prime
 }
 
+// maxSeriesRoom is the most points a lane's series makes room for at once;
+// a longer series grows by append.
+const maxSeriesRoom = 4096
+
+// seriesRoom is the room a lane's series starts with: a bucket for each
+// stretch of the run's duration, at most maxSeriesRoom (a drain, which
+// lasts only while requests are pending, grows it by append), and none for
+// a population without clients (probeLanes's, which runs nothing).
+func seriesRoom(cfg *Config, pop *population, bucket time.Duration) int {
+	if pop.clients() == 0 || bucket <= 0 {
+		return 0
+	}
+	return int(min(cfg.Duration/bucket+1, maxSeriesRoom))
+}
+
 // newMetrics is a lane's metrics; first is the lane's own policy of the chain's
 // first limit (its override, else the chain's), which its peak and
 // cross-check measure.
@@ -88,7 +103,7 @@ func newMetrics(cfg *Config, first algorithms.Policy, pop *population, bucket ti
 		delays:         window.NewHistogram(),
 		latency:        window.NewHistogram(),
 		peak:           peak,
-		series:         make([]Point, 0, 256),
+		series:         make([]Point, 0, seriesRoom(cfg, pop, bucket)),
 		bucket:         bucket,
 		slog:           peak,
 		verdicts:       14695981039346656037,

@@ -14,12 +14,17 @@ import (
 // progress (reported under a lock from per-lane counters) and the trace sink
 // (written in lane order, see RunUntil and RunToEnd).
 
-// workers is how many lanes run at once: one per available core.
+// workers is how many lanes run at once: one per available core, at most
+// Options.Cores.
 func (s *Simulation) workers() int {
 	if parallelOff {
 		return 1
 	}
-	return max(1, min(runtime.GOMAXPROCS(0), len(s.lanes)))
+	cores := runtime.GOMAXPROCS(0)
+	if s.opt.Cores > 0 {
+		cores = min(cores, s.opt.Cores)
+	}
+	return max(1, min(cores, len(s.lanes)))
 }
 
 // eachLane calls f for every lane, up to s.workers() at once when parallel,

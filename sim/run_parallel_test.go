@@ -85,3 +85,31 @@ func TestTraceErrorStopsLanesAtOnce(t *testing.T) {
 		}
 	}
 }
+
+// TestCoresBoundTheLanesAtOnce runs a world of eight lanes with GOMAXPROCS 4
+// and Options.Cores 0, 1 and 3: at most Cores lanes at once (workers), and
+// the same result each time.
+func TestCoresBoundTheLanesAtOnce(t *testing.T) {
+	defer runtime.GOMAXPROCS(runtime.GOMAXPROCS(4))
+	cfg := liveWorld(Arrival{Kind: ArrivalPoisson, Rate: Rate{Count: 6, Per: time.Second}})
+	cfg.Lanes = DefaultLanes()
+	var want Result
+	for _, c := range []struct{ cores, workers int }{{0, 4}, {1, 1}, {3, 3}, {9, 4}} {
+		s, err := New(cfg, Options{Cores: c.cores})
+		if err != nil {
+			t.Fatal(err)
+		}
+		if got := s.workers(); got != c.workers {
+			t.Errorf("Cores %d on 4 cores: %d lanes at once, want %d", c.cores, got, c.workers)
+		}
+		got, err := Run(context.Background(), cfg, Options{Cores: c.cores})
+		if err != nil {
+			t.Fatal(err)
+		}
+		if c.cores == 0 {
+			want = got
+		} else if !reflect.DeepEqual(got, want) {
+			t.Errorf("Cores %d measured another result than Cores 0", c.cores)
+		}
+	}
+}

@@ -86,8 +86,9 @@ func (s *Simulation) runShared(ctx context.Context, lanes []int, meter *progress
 		}
 		followers, index = append(followers, f), append(index, i)
 	}
-	block := newRequestBlock()
+	block := &requestBlock{} // with no followers, nothing is recorded in it
 	if len(followers) > 0 {
+		block = newRequestBlock()
 		leader.kern.record = block
 		defer func() { leader.kern.record = nil }()
 	}

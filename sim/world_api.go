@@ -20,6 +20,12 @@ type Options struct {
 	// time as they happen, as a timeline would bin the trace, with no trace
 	// built (lane_columns.go). NewContext and Run size it for the lanes.
 	Columns *Columns
+	// Cores, when positive, is the most lanes that run at once; 0 runs one
+	// on each core GOMAXPROCS gives. What a run measures does not depend on
+	// it. A caller running several runs at once, one on each core (a
+	// sweep), sets 1: a run's lanes then share no core's caches with
+	// another's.
+	Cores int
 }
 
 // Progress is how far a run has got.

@@ -332,6 +332,7 @@ func (p *Plan) Run(ctx context.Context, o RunOptions) (*Result, error) {
 		jobs = runtime.GOMAXPROCS(0)
 	}
 	jobs = max(1, min(jobs, total, MaxJobs))
+	cores := laneCores(jobs, total)
 	parent := ctx
 	ctx, cancel := context.WithCancel(ctx)
 	defer cancel()
@@ -341,7 +342,7 @@ func (p *Plan) Run(ctx context.Context, o RunOptions) (*Result, error) {
 	for range jobs {
 		wg.Go(func() {
 			for j := range todo {
-				lanes, err := p.runOne(ctx, j)
+				lanes, err := p.runOne(ctx, j, cores)
 				results <- done{j, lanes, err}
 			}
 		})
@@ -392,7 +393,19 @@ func (p *Plan) Run(ctx context.Context, o RunOptions) (*Result, error) {
 	return out, nil
 }
 
-func (p *Plan) runOne(ctx context.Context, j job) ([]run.LaneFigures, error) {
+// laneCores is the most lanes of each run that run at once (run.Options.Cores)
+// when jobs runs of total run at once: one, when there are runs enough to
+// keep each core busy with its own (four for each job: the last ones, left
+// alone at the end, are few), so that no two runs share a core's caches;
+// else 0, every run's lanes on every core.
+func laneCores(jobs, total int) int {
+	if jobs > 1 && total >= 4*jobs {
+		return 1
+	}
+	return 0
+}
+
+func (p *Plan) runOne(ctx context.Context, j job, cores int) ([]run.LaneFigures, error) {
 	if err := ctx.Err(); err != nil {
 		return nil, err
 	}
@@ -400,7 +413,7 @@ func (p *Plan) runOne(ctx context.Context, j job) ([]run.LaneFigures, error) {
 	c := *s.Config
 	c.Seed = p.Seed + uint64(j.seed)
 	s.Config = &c
-	o, err := run.Scenario(ctx, &s, run.Options{MaxEvents: 0})
+	o, err := run.Scenario(ctx, &s, run.Options{MaxEvents: 0, Cores: cores})
 	if err != nil {
 		return nil, err
 	}

@@ -324,3 +324,29 @@ func TestSweepLanesAreNamedAsTheScenariosAre(t *testing.T) {
 		t.Error("a where naming the algorithm, not a lane of the scenario, was taken")
 	}
 }
+
+// laneCores keeps each run's lanes on one core once there are four runs for
+// each job, and leaves them on every core otherwise.
+func TestLaneCores(t *testing.T) {
+	for _, c := range []struct{ jobs, total, want int }{
+		{1, 100, 0}, {2, 7, 0}, {2, 8, 1}, {3, 11, 0}, {3, 12, 1}, {2, 600, 1},
+	} {
+		if got := laneCores(c.jobs, c.total); got != c.want {
+			t.Errorf("laneCores(%d jobs, %d runs) = %d, want %d", c.jobs, c.total, got, c.want)
+		}
+	}
+}
+
+// A sweep of runs enough for each to keep its lanes on one core (laneCores)
+// measures what one job does, byte for byte.
+func TestSweepOfManyRunsDoesNotDependOnJobs(t *testing.T) {
+	sw := testSweep()
+	sw.Seeds = 4 // 8 runs: four for each of 2 jobs
+	if laneCores(2, 8) != 1 {
+		t.Fatal("8 runs on 2 jobs do not keep each run's lanes on one core")
+	}
+	one := mustJSON(t, runSweep(t, sw, 1))
+	if got := mustJSON(t, runSweep(t, sw, 2)); !bytes.Equal(got, one) {
+		t.Error("a sweep of 8 runs with 2 jobs differs from one with 1 job")
+	}
+}

@@ -8,41 +8,45 @@ import (
 
 // Histogram records durations in log-linear buckets: exact below 128ns, then 128
 // buckets per power of two, so a percentile is within 1% of the true value.
-// Its buckets grow to the largest value recorded (at most about 58 KB), so a
-// histogram that records nothing, or only short durations, holds little: a run
-// builds several per lane, and a sweep thousands of runs. Recording allocates
-// only when a value passes every bucket held so far.
+// It holds the buckets of the powers of two it recorded in (1 KB each, at most
+// 57 KB), so a histogram that records nothing, or durations of a few
+// powers of two, holds little: a run builds several per lane, and a sweep
+// thousands of runs. Recording allocates only when a value is the first in its
+// power of two.
 type Histogram struct {
-	counts []int64
-	n      int64
-	sum    time.Duration
-	max    time.Duration
+	octaves []*octave // by bucket / subBuckets; nil where nothing was recorded
+	n       int64
+	sum     time.Duration
+	max     time.Duration
 }
 
-const subBuckets = 128
+// octave is the buckets of one power of two.
+type octave [subBuckets]int64
 
-// maxBuckets is the buckets of a histogram that recorded the largest duration.
-const maxBuckets = 58 * subBuckets
+const subBuckets = 128
 
 // NewHistogram is an empty histogram, ready to record (IsZero is false); its
 // buckets are allocated as values need them.
 func NewHistogram() Histogram {
-	return Histogram{counts: make([]int64, 0)}
+	return Histogram{octaves: make([]*octave, 0)}
 }
 
-// bucket is v's bucket, grown into when h holds fewer.
+// bucket is v's bucket, its power of two's buckets made when h has none.
 func (h *Histogram) bucket(v time.Duration) *int64 {
 	b := bucketOf(v)
-	if b >= len(h.counts) {
-		h.grow(b)
+	o := b / subBuckets
+	if o >= len(h.octaves) || h.octaves[o] == nil {
+		h.grow(o)
 	}
-	return &h.counts[b]
+	return &h.octaves[o][b%subBuckets]
 }
 
-// grow makes room for bucket b, at least doubling what h holds.
-func (h *Histogram) grow(b int) {
-	n := min(max(b+1, 2*len(h.counts), subBuckets), maxBuckets)
-	h.counts = append(h.counts, make([]int64, n-len(h.counts))...)
+// grow makes the buckets of power of two o.
+func (h *Histogram) grow(o int) {
+	if o >= len(h.octaves) {
+		h.octaves = append(h.octaves, make([]*octave, o+1-len(h.octaves))...)
+	}
+	h.octaves[o] = new(octave)
 }
 
 func bucketOf(v time.Duration) int {
@@ -90,10 +94,14 @@ func (h *Histogram) Quantile(q float64) time.Duration {
 	rank := int64(math.Ceil(q*float64(h.n) - 1e-9))
 	rank = min(max(rank, 1), h.n)
 	var seen int64
-	for i, c := range h.counts {
-		seen += c
-		if seen >= rank {
-			return min(bucketTop(i), h.max)
+	for o, oct := range h.octaves {
+		if oct == nil {
+			continue
+		}
+		for j, c := range oct {
+			if seen += c; seen >= rank {
+				return min(bucketTop(o*subBuckets+j), h.max)
+			}
 		}
 	}
 	return h.max
@@ -101,7 +109,11 @@ func (h *Histogram) Quantile(q float64) time.Duration {
 
 // Reset empties h, keeping its buckets.
 func (h *Histogram) Reset() {
-	clear(h.counts)
+	for _, oct := range h.octaves {
+		if oct != nil {
+			clear(oct[:])
+		}
+	}
 	h.n, h.sum, h.max = 0, 0, 0
 }
 
@@ -110,7 +122,7 @@ func (h *Histogram) Count() int64 { return h.n }
 
 // IsZero reports whether h is the zero Histogram, with no buckets to record
 // in (not made by NewHistogram).
-func (h *Histogram) IsZero() bool { return h.counts == nil }
+func (h *Histogram) IsZero() bool { return h.octaves == nil }
 
 // Percentiles are a distribution's summary: P50, P90 and P99 within 1%
 // (log-linear buckets), Max exact, Count the number of samples. It is laid

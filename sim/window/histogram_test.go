@@ -73,3 +73,42 @@ func TestAddNIsNAdds(t *testing.T) {
 		t.Errorf("IsZero: zero value %v, made %v; want true, false", var0.IsZero(), one.IsZero())
 	}
 }
+
+// A histogram holds the buckets of the powers of two it recorded in, and no
+// others: values within [2^k, 2^(k+1)) share one octave of 128 buckets, the
+// largest duration makes the 58th, and percentiles read across the gaps.
+func TestHistogramHoldsOnlyTheOctavesItRecordedIn(t *testing.T) {
+	held := func(h *Histogram) (n int) {
+		for _, o := range h.octaves {
+			if o != nil {
+				n++
+			}
+		}
+		return n
+	}
+	h := NewHistogram()
+	if held(&h) != 0 || h.IsZero() {
+		t.Fatalf("a new histogram holds %d octaves (zero %v), want none and not zero", held(&h), h.IsZero())
+	}
+	for v := time.Duration(1 << 20); v < 1<<21; v += 997 {
+		h.Add(v) // all in one power of two
+	}
+	if held(&h) != 1 {
+		t.Errorf("values of one power of two made %d octaves, want 1", held(&h))
+	}
+	h.Add(5)
+	h.Add(math.MaxInt64)
+	if held(&h) != 3 || len(h.octaves) != 57 {
+		t.Errorf("after 5ns and the largest duration: %d octaves held of %d, want 3 of 57", held(&h), len(h.octaves))
+	}
+	if got := h.Quantile(0); got != 5 {
+		t.Errorf("the least value read %v across the gap, want 5ns", got)
+	}
+	if got := h.Quantile(1); got != math.MaxInt64 {
+		t.Errorf("the greatest value read %v, want the largest duration", got)
+	}
+	h.Reset()
+	if h.Count() != 0 || h.Quantile(0.5) != 0 || held(&h) != 3 {
+		t.Errorf("Reset left %d values, median %v, %d octaves; want none, 0 and the 3 kept", h.Count(), h.Quantile(0.5), held(&h))
+	}
+}
