@@ -93,6 +93,17 @@ func storeKernelWorlds() map[string]Config {
 		}
 		c.Clients = append(c.Clients, dense("dense", 2), dense("denser", 3))
 	})
+	add("answers tied with the next arrival, verdicts mixed", func(c *Config) {
+		// A client every 3ns for 30us, round trips of 2ns on average (some
+		// none: answered at once), a limit that admits about half: an answer
+		// often comes back at the instant of its client's next arrival, which
+		// the general loop handles first, and answered at once it may fold
+		// another verdict into the hash at that instant.
+		c.Topology.Store.Latency = Service{Kind: ServiceExponential, Mean: 2 * time.Nanosecond}
+		c.Limits[0].Policy = algorithms.Policy{Limit: 150, Window: time.Microsecond, Burst: 5}
+		c.Clients = append(c.Clients, ClientGroup{Name: "tied", Count: 1, Arrivals: []Arrival{{Kind: ArrivalConstant,
+			Rate: Rate{Count: 1, Per: 3}, Start: 10 * ms, Stop: 10*ms + 30*time.Microsecond}}})
+	})
 	add("a real store: shards and a capacity", func(c *Config) {
 		c.Limits[0].Key = KeyUser
 		c.Clients[0].Identity = Identity{}
