@@ -89,6 +89,9 @@ var switchReach = map[string]func(w *reachWorld) bool{
 	"store_runs_off":         func(w *reachWorld) bool { return callsAStore(w.cfg) },
 	"store_kernel_off":       func(w *reachWorld) bool { return callsAStore(w.cfg) },
 	"store_decide_first_off": func(w *reachWorld) bool { return callsAStore(w.cfg) },
+	// world_columns.go, ColumnRing.count: only a run counting columns
+	// (Options.Columns), which the harness's runs are not.
+	"hot_column_off": func(*reachWorld) bool { return false },
 }
 
 // shares reports whether Run may share requests between lanes of the world
@@ -128,6 +131,7 @@ const diffCorpusFlips = 3
 var heldElsewhere = map[string]string{
 	"counted_fair_off": "TestCountedFairSwitchChangesNoFigure", // 256 clients and more
 	"twin_batch_off":   "TestFleetFastPathsAreTheGeneralPath",  // a batched fleet in the kernel: its one-key unit-cost worlds
+	"hot_column_off":   "FuzzColumnRingHotColumn",              // columns, counted only with Options.Columns (and TestColumnsAsTraced)
 }
 
 // requireFlips fails t for every switch of fastPathSwitches (but those

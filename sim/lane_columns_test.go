@@ -181,3 +181,66 @@ func TestColumnsChangedSinceLastAsked(t *testing.T) {
 		t.Fatalf("after a jump past the ring, Changed = %d, %d, %v, want 9, 12, true", from, last, ok)
 	}
 }
+
+// FuzzColumnRingHotColumn counts arbitrary attempts (any mark, any instant,
+// forward, back, far ahead past the ring, negative) in two rings, one finding
+// each column by its time alone (hotColumnOff): every count reports the same
+// column state and first, and at the end both hold the same columns and
+// changes.
+func FuzzColumnRingHotColumn(f *testing.F) {
+	f.Add([]byte{1, 2, 3, 4, 5, 200, 7, 8, 0, 0, 255, 9})
+	f.Add([]byte{10, 10, 10, 11, 90, 90, 91, 12, 3})
+	f.Add([]byte{0, 1, 2, 3, 15, 15, 16, 15, 61, 62, 0, 66, 60, 68, 1})
+	f.Add([]byte{20, 52})   // column 6, then back into column 5
+	f.Add([]byte{0, 30, 0}) // column 0, the ring moved past it by a reader, column 0 again
+
+	f.Fuzz(func(t *testing.T, ops []byte) {
+		hot, cold := NewColumns(10, 4, 1).Lane(0), NewColumns(10, 4, 1).Lane(0)
+		count := func(r *ColumnRing, off bool, m Mark, at time.Duration) (int64, bool, bool) {
+			hotColumnOff = off
+			defer func() { hotColumnOff = false }()
+			c, first := r.count(m, at)
+			if c == nil {
+				return 0, first, false
+			}
+			return c.N[m], first, true
+		}
+		at := time.Duration(0)
+		for i, op := range ops {
+			m := Mark(op % byte(MarkKinds))
+			switch op / byte(MarkKinds) % 7 { // how the instant moves
+			case 0, 1, 2:
+				at += time.Duration(op % 7) // within a column or to the next
+			case 3:
+				at -= time.Duration(op % 23) // back, maybe negative
+			case 4:
+				at += time.Duration(op) * 3 // past the ring
+			case 5:
+				at = time.Duration(op%8) * 10 // a column's first instant
+			case 6:
+				// A reader moves both rings ahead (At is theirs too), past the
+				// column counted in last.
+				k := int64(max(at, 0)/10) + 4 + int64(op%3)
+				hot.At(k)
+				cold.At(k)
+			}
+			hn, hf, hok := count(hot, false, m, at)
+			cn, cf, cok := count(cold, true, m, at)
+			if hn != cn || hf != cf || hok != cok {
+				t.Fatalf("op %d (%v at %v): hot column counted %d first %v held %v, by time %d %v %v", i, m, at, hn, hf, hok, cn, cf, cok)
+			}
+		}
+		hf, hl, hok := hot.Changed()
+		cf, cl, cok := cold.Changed()
+		if hf != cf || hl != cl || hok != cok || hot.First() != cold.First() {
+			t.Fatalf("changed %d..%d %v, first held %d; by time %d..%d %v, %d", hf, hl, hok, hot.First(), cf, cl, cok, cold.First())
+		}
+		for k := cold.First(); k < cold.First()+4; k++ {
+			h, _ := hot.Held(k)
+			c, _ := cold.Held(k)
+			if h.N != c.N {
+				t.Fatalf("column %d: %v, by time %v", k, h.N, c.N)
+			}
+		}
+	})
+}

@@ -56,6 +56,14 @@ type ColumnRing struct {
 	*Bins[Column]
 	dirty int64 // the first column changed since the last Changed; math.MaxInt64 when none
 	last  int64 // the latest column counted in; -1 before any
+	// hot is the column last counted in (column k, covering [from, to)),
+	// so that the next attempts in it, nearly all of them, are counted
+	// without the two divisions that find a column (hot.from = hot.to: none).
+	hot struct {
+		k        int64
+		from, to time.Duration
+		col      *Column
+	}
 }
 
 // Column is one column of one lane: how many attempts of each mark, and the
@@ -86,12 +94,27 @@ func (r *ColumnRing) Changed() (from, last int64, ok bool) {
 	return from, r.last, true
 }
 
+// At is column k, moving the ring forward past older columns when k is
+// beyond its end (Bins.At); nil for a column already forgotten. The ring
+// moved, the column last counted in may be gone: the next count finds its
+// column by its time.
+func (r *ColumnRing) At(k int64) *Column {
+	r.hot.from, r.hot.to = 0, 0
+	return r.Bins.At(k)
+}
+
 // count adds one attempt of mark m at time at; it reports whether that
 // attempt is its column's first of m, whose record the caller then keeps.
 func (r *ColumnRing) count(m Mark, at time.Duration) (c *Column, first bool) {
-	k := r.Column(at)
-	if c = r.At(k); c == nil {
-		return nil, false
+	h := &r.hot
+	k, c := h.k, h.col
+	if at < h.from || at >= h.to || hotColumnOff {
+		k = r.Column(at)
+		if c = r.Bins.At(k); c == nil {
+			return nil, false
+		}
+		h.k, h.col = k, c
+		h.from, h.to = time.Duration(k)*r.Width, time.Duration(k+1)*r.Width
 	}
 	c.N[m]++
 	r.dirty = min(r.dirty, k)

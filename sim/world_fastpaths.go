@@ -104,6 +104,9 @@ var (
 	// countedFairOff splits the fair shares through the parties' order,
 	// never from the counts of their asks (measure_fairsplit.go).
 	countedFairOff bool
+	// hotColumnOff finds each counted attempt's column by its time, never
+	// by the column last counted in (world_columns.go, ColumnRing.count).
+	hotColumnOff bool
 	// tallyOff adds each kernel request to its client's tally at once,
 	// never through the buffer of deferred tallies (fast_tallies.go).
 	tallyOff bool
@@ -148,6 +151,7 @@ var fastPathSwitches = []fastPathSwitch{
 	{"warm_always", &warmAlways},
 	{"counted_fair_off", &countedFairOff},
 	{"tally_off", &tallyOff},
+	{"hot_column_off", &hotColumnOff},
 }
 
 // laneFast is what fast paths a rate-limiter lane's algorithm takes, as its
