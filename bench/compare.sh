@@ -39,6 +39,19 @@
 # parser). The counts must agree: replayparse's refusals are rlsim's token
 # bucket lane's. REPLAY=0 leaves it out.
 #
+# Then the lanes rows: testdata/bench/100m.yaml cut to LANES_DURATION (default
+# 10 s: 10 M requests) through one lane at a time, each lane's CPU per attempt
+# against the token bucket lane's (the fast one; the target is 1.5x each), then
+# the whole 100 M requests through the eight default lanes, its wall seconds
+# (the target is under 30 s on 2 quiet cores) and peak resident memory.
+# LANES=0 leaves them out; LANES_FULL=0 leaves out the 100 M run alone.
+#
+# Then the playground row: web's BenchmarkPlaygroundVsRun, a playground
+# session against sim.Run on the 100 M scenario cut to PLAY_DURATION (default
+# 10s; 100s is the whole of it), the CPU per simulated request of each, their
+# ratio (the target is 1.5x) and the session's virtual time per wall time (the
+# target is 1, real time). PLAYGROUND=0 leaves it out.
+#
 # Needs go, /usr/bin/time and python3 with SimPy (Debian: apt-get install python3-simpy3;
 # PYTHON names another interpreter).
 set -eu
@@ -62,7 +75,7 @@ rlsim_admitted=$("$PYTHON" -c 'import json,sys; print(json.load(open(sys.argv[1]
 /usr/bin/time -f '%U %S' -o "$tmp/go.time" "$tmp/goloop" -duration "${DURATION}s" >"$tmp/go.out"
 /usr/bin/time -f '%U %S' -o "$tmp/simpy.time" "$PYTHON" bench/simpy_model.py --duration "$SIMPY_DURATION" >"$tmp/simpy.out"
 
-echo "machine: $(nproc) cores, $(sed -n 's/^model name[[:space:]]*: //p' /proc/cpuinfo | head -1)"
+echo "machine: $(nproc) cores, $(sed -n 's/^model name[[:space:]]*: //p' /proc/cpuinfo | head -1); load average $(cut -d' ' -f1-3 /proc/loadavg)"
 printf '%s\n' \
 	"rlsim $rlsim_events $rlsim_admitted $(cpu "$tmp/rlsim.time")" \
 	"go_loop $(awk '{print $2, $4}' "$tmp/go.out") $(cpu "$tmp/go.time")" \
@@ -129,6 +142,28 @@ if [ "${REPLAY:-1}" != 0 ]; then
 		echo "${row%%|*} $lines $(cpu "$tmp/${row#*|}.time")"
 	done | awk '{ ns = 1e9 * $3 / $2; if (NR == 1) first = ns
 		printf "%-24s %10d %8.2f %12.1f %8.2fx\n", $1, $2, $3, ns, first / ns }'
+fi
+
+if [ "${LANES:-1}" != 0 ]; then
+	for lane in token_bucket leaky_bucket aimd vegas client_throttle; do
+		/usr/bin/time -f '%U %S' -o "$tmp/lane-$lane.time" "$tmp/rlsim" run testdata/bench/100m.yaml --max-events 2000000000 \
+			--set "duration=${LANES_DURATION:-10}s" --set "lanes=[$lane]" --format json >"$tmp/lane-$lane.json"
+		echo "$lane $(attempts "$tmp/lane-$lane.json") $(cpu "$tmp/lane-$lane.time")"
+	done | awk '
+		BEGIN { printf "\n%-20s %12s %8s %14s %16s\n", "lane row", "attempts", "CPU s", "CPU ns/attempt", "vs token bucket" }
+		{ ns = 1e9 * $3 / $2; if (NR == 1) first = ns
+		  printf "%-20s %12d %8.2f %14.1f %15.2fx\n", $1, $2, $3, ns, ns / first }'
+	if [ "${LANES_FULL:-1}" != 0 ]; then
+		/usr/bin/time -f '%e %U %S %M' -o "$tmp/100m.time" "$tmp/rlsim" run testdata/bench/100m.yaml --max-events 2000000000 >"$tmp/100m.out"
+		awk '{ printf "%-20s %8.2f wall s %8.2f CPU s %6.0f peak MB\n", "100 M x 8 lanes", $1, $2 + $3, $4 / 1000 }' "$tmp/100m.time"
+	fi
+fi
+
+if [ "${PLAYGROUND:-1}" != 0 ]; then
+	RLSIM_PLAY_DURATION="${PLAY_DURATION:-10s}" go test ./web -run '^$' -bench '^BenchmarkPlaygroundVsRun$' -benchtime 1x | awk '
+		/^BenchmarkPlaygroundVsRun/ { for (i = 3; i < NF; i += 2) v[$(i + 1)] = $i
+			printf "\n%-20s %14s %15s %8s %12s\n", "playground row", "run ns/request", "play ns/request", "ratio", "x real time"
+			printf "%-20s %14.1f %15.1f %7.2fx %12.2f\n", "100m.yaml", v["run-cpu-ns/request"], v["play-cpu-ns/request"], v["ratio"], v["x-real-time"] }'
 fi
 
 [ "${SCALE:-1}" = 0 ] && exit 0
