@@ -48,7 +48,7 @@
 #
 # Then the playground row: web's BenchmarkPlaygroundVsRun, a playground
 # session against sim.Run on the 100 M scenario cut to PLAY_DURATION (default
-# 10s; 100s is the whole of it), the CPU per simulated request of each, their
+# 100s, the whole of it; 10s is a tenth), the CPU per simulated request of each, their
 # ratio (the target is 1.5x) and the session's virtual time per wall time (the
 # target is 1, real time). PLAYGROUND=0 leaves it out.
 #
@@ -160,7 +160,7 @@ if [ "${LANES:-1}" != 0 ]; then
 fi
 
 if [ "${PLAYGROUND:-1}" != 0 ]; then
-	RLSIM_PLAY_DURATION="${PLAY_DURATION:-10s}" go test ./web -run '^$' -bench '^BenchmarkPlaygroundVsRun$' -benchtime 1x | awk '
+	RLSIM_PLAY_DURATION="${PLAY_DURATION:-100s}" go test ./web -run '^$' -bench '^BenchmarkPlaygroundVsRun$' -benchtime 1x | awk '
 		/^BenchmarkPlaygroundVsRun/ { for (i = 3; i < NF; i += 2) v[$(i + 1)] = $i
 			printf "\n%-20s %14s %15s %8s %12s\n", "playground row", "run ns/request", "play ns/request", "ratio", "x real time"
 			printf "%-20s %14.1f %15.1f %7.2fx %12.2f\n", "100m.yaml", v["run-cpu-ns/request"], v["play-cpu-ns/request"], v["ratio"], v["x-real-time"] }'
