@@ -194,11 +194,14 @@ const maxPartialErrors = 10
 func (f *partialFile) check() []error {
 	var errs []error
 	add := func(format string, args ...any) bool {
-		errs = append(errs, fmt.Errorf(format, args...))
-		if len(errs) == maxPartialErrors {
-			errs = append(errs, errors.New("...; more problems, not listed"))
+		if len(errs) >= maxPartialErrors {
+			if len(errs) == maxPartialErrors { // told once, and only when there are more
+				errs = append(errs, errors.New("...; more problems, not listed"))
+			}
+			return false
 		}
-		return len(errs) < maxPartialErrors
+		errs = append(errs, fmt.Errorf(format, args...))
+		return true
 	}
 	h := f.Header
 	count, err := PointCount(h.Varies)
