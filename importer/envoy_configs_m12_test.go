@@ -1,9 +1,13 @@
 package importer
 
 import (
+	"bytes"
 	"encoding/json"
 	"errors"
+	"fmt"
 	"math"
+	"os"
+	"path/filepath"
 	"strings"
 	"testing"
 	"time"
@@ -290,5 +294,113 @@ func TestEnvoyPerRouteConfigsEndpoints(t *testing.T) {
 				t.Errorf("problems %v, want %d", m.Problems, len(c.told))
 			}
 		})
+	}
+}
+
+// TestEnvoyBucketProblemsNameTheirField: a bad max_tokens, tokens_per_fill
+// or fill_interval is told under its whole field: token_bucket.X for the
+// config's bucket, descriptors[i].token_bucket.X for the i-th descriptor's.
+func TestEnvoyBucketProblemsNameTheirField(t *testing.T) {
+	good := map[string]any{"max_tokens": 10, "tokens_per_fill": 10, "fill_interval": "1s"}
+	bad := map[string]any{"max_tokens": "many", "tokens_per_fill": "some", "fill_interval": "soon"}
+	for _, field := range []string{"max_tokens", "tokens_per_fill", "fill_interval"} {
+		for _, at := range []int{-1, 0, 1} { // -1: the config's own bucket
+			b := map[string]any{}
+			for k, v := range good {
+				b[k] = v
+			}
+			b[field] = bad[field]
+			top := envoyM12Config("t", good, nil)
+			want := "token_bucket." + field
+			if at >= 0 {
+				var descs []any
+				for i := range at + 1 {
+					d := map[string]any{"entries": []any{map[string]any{"key": "k", "value": fmt.Sprint(i)}}, "token_bucket": good}
+					if i == at {
+						d["token_bucket"] = b
+					}
+					descs = append(descs, d)
+				}
+				top["descriptors"] = descs
+				want = fmt.Sprintf("descriptors[%d].token_bucket.%s", at, field)
+			} else {
+				top["token_bucket"] = b
+			}
+			m, err := envoyM12Try(t, []map[string]any{envoyM12Route("/", nil)}, nil, top)
+			var problems []Problem
+			var se *SyntaxError
+			switch {
+			case errors.As(err, &se):
+				problems = se.Problems
+			case err != nil:
+				t.Fatal(err)
+			default:
+				problems = m.Problems
+			}
+			n := 0
+			for _, p := range problems {
+				if strings.Contains(p.Message, ": "+field) || strings.Contains(p.Message, "."+field) {
+					n++
+					if !strings.Contains(p.Message, want) {
+						t.Errorf("%s bad at %d: told %q, want it to name %s", field, at, p.Message, want)
+					}
+				}
+			}
+			if n == 0 {
+				t.Errorf("%s bad at %d: problems %v, want one naming %s", field, at, problems, want)
+			}
+		}
+	}
+}
+
+// TestEnvoyConnectionManagerIsAFilterList: a mapping is an HTTP connection
+// manager when its http_filters is a list (an empty one too), at any depth;
+// http_filters as a mapping or a scalar, or none at all, is no manager, and
+// the import says so.
+func TestEnvoyConnectionManagerIsAFilterList(t *testing.T) {
+	for _, c := range []struct {
+		doc     string
+		manager bool
+	}{
+		{"static_resources:\n  listeners:\n  - filter_chains:\n    - filters:\n      - typed_config:\n          http_filters: []\n", true},
+		{"http_filters:\n- name: envoy.filters.http.router\n", true},
+		{"a:\n  b:\n  - c:\n      http_filters: [{name: envoy.filters.http.router}]\n", true},
+		{"static_resources:\n  listeners:\n  - filter_chains:\n    - filters:\n      - typed_config:\n          http_filters: {}\n", false},
+		{"static_resources:\n  listeners:\n  - filter_chains:\n    - filters:\n      - typed_config:\n          http_filters: envoy.filters.http.router\n", false},
+		{"static_resources:\n  listeners: []\n", false},
+	} {
+		_, err := Import(Source{Path: "e.yaml", Data: []byte(c.doc)}, "envoy")
+		var se *SyntaxError
+		if !errors.As(err, &se) {
+			t.Fatalf("%q: err %v, want a SyntaxError (no limit)", c.doc, err)
+		}
+		told := false
+		for _, p := range se.Problems {
+			told = told || strings.Contains(p.Message, "no HTTP connection manager (http_filters)")
+		}
+		if told == c.manager {
+			t.Errorf("%q: told no manager %v, want %v (problems %v)", c.doc, told, !c.manager, se.Problems)
+		}
+	}
+}
+
+// TestImportSizeBound: a config of exactly MaxConfigSize bytes is read, one
+// byte more is refused, naming the bound in MB.
+func TestImportSizeBound(t *testing.T) {
+	base, err := os.ReadFile(filepath.Join("testdata", "envoy", "minimal.yaml"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, size := range []int{MaxConfigSize, MaxConfigSize + 1} {
+		data := make([]byte, 0, size)
+		data = append(data, base...)
+		data = append(data, "\n#"...)
+		data = append(data, bytes.Repeat([]byte{' '}, size-len(data)-1)...)
+		data = append(data, '\n')
+		_, err := Import(Source{Path: "big.yaml", Data: data}, "envoy")
+		want := fmt.Sprintf("big.yaml: larger than %d MB, the most a config may hold", MaxConfigSize>>20)
+		if size <= MaxConfigSize && err != nil || size > MaxConfigSize && (err == nil || err.Error() != want) {
+			t.Errorf("%d bytes: err %v, want %v", size, err, map[bool]string{true: "nil", false: want}[size <= MaxConfigSize])
+		}
 	}
 }
