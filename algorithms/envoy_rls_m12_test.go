@@ -2,6 +2,7 @@ package algorithms
 
 import (
 	"math"
+	"strings"
 	"testing"
 )
 
@@ -47,6 +48,29 @@ func TestNearLimitThresholdIsTheFloat32Product(t *testing.T) {
 		set := must(NewEnvoyRLS(EnvoyRLSParams{Unit: EnvoyRLSSecond, RequestsPerUnit: rpu, NearLimitRatio: 0.8}))
 		if def.NearLimitThreshold() != set.NearLimitThreshold() {
 			t.Fatalf("requests_per_unit %d: default ratio's threshold %d, 0.8's %d", rpu, def.NearLimitThreshold(), set.NearLimitThreshold())
+		}
+	}
+}
+
+// NewEnvoyRLS refuses a near-limit ratio that is not a finite non-negative
+// number (its error's words), zero meaning the default 0.8; every other
+// finite non-negative ratio is taken as given.
+func TestNearLimitRatioRefusedUnlessFiniteAndNonNegative(t *testing.T) {
+	inf := float32(math.Inf(1))
+	for _, ratio := range []float32{-0.5, -1e-30, -inf, inf, float32(math.NaN())} {
+		if _, err := NewEnvoyRLS(EnvoyRLSParams{Unit: EnvoyRLSSecond, RequestsPerUnit: 10, NearLimitRatio: ratio}); err == nil || !strings.Contains(err.Error(), "not a finite non-negative number") {
+			t.Errorf("ratio %v: error %v, want it refused as not a finite non-negative number", ratio, err)
+		}
+	}
+	for _, ratio := range []float32{1e-30, 0.5, 1, 2.5} {
+		r, err := NewEnvoyRLS(EnvoyRLSParams{Unit: EnvoyRLSSecond, RequestsPerUnit: 100, NearLimitRatio: ratio})
+		if err != nil {
+			t.Fatalf("ratio %v: %v", ratio, err)
+		}
+		var product float32 = 100
+		product *= ratio
+		if want := int64(math.Floor(float64(product))); r.NearLimitThreshold() != want {
+			t.Errorf("ratio %v: threshold %d, want %d", ratio, r.NearLimitThreshold(), want)
 		}
 	}
 }
