@@ -1,13 +1,8 @@
 package tui
 
 import (
-	"os"
-	"regexp"
 	"strings"
 	"testing"
-	"time"
-
-	"github.com/rlsim/rlsim/scenarios"
 )
 
 // phasesLine shows "as many as fit" of the latest phases in width columns
@@ -17,24 +12,7 @@ import (
 // beside them. Widths at which a phase, or the name, fits to the column are
 // among them: a phase that fits exactly is shown.
 func TestPhasesLineShowsEveryPhaseThatFits(t *testing.T) {
-	doc, err := os.ReadFile("../docs/scenarios.md")
-	if err != nil {
-		t.Fatal(err)
-	}
-	src := regexp.MustCompile("(?s)```yaml\n(description: a health check behind a shared limit that fails closed.*?)```").FindSubmatch(doc)
-	if src == nil {
-		t.Fatal("docs/scenarios.md has no health check example")
-	}
-	s, err := scenarios.Parse("health.yaml", src[1])
-	if err != nil {
-		t.Fatal(err)
-	}
-	m := newModel(t, []Scenario{{Name: "health", Config: *s.Config}}, 120, 30)
-	i := m.phaseLane()
-	if i < 0 {
-		t.Fatal("no lane with a fleet")
-	}
-	m.advance(30 * time.Second)
+	m, i := healthModelAt30s(t)
 
 	// The whole line, every phase and the name, and its parts.
 	full := m.phasesLine(i, 1<<20)

@@ -40,6 +40,30 @@ func TestInfoLineGivesTheDuration(t *testing.T) {
 // line names that state and the phases so far with their times, newest last;
 // at 62s both are back (60s) and the store answers (50s): all well.
 func TestPhasesLineOfTheHealthExample(t *testing.T) {
+	m, i := healthModelAt30s(t)
+	want := "now: the store failing, 2 replicas out, no healthy replica · t=5s the store refusing calls · t=5s health failing closed · " +
+		"t=10s the store answering again · t=20s the store refusing calls · t=20s health failing closed · t=25s replica 0 out of the rotation · " +
+		"t=25s replica 1 out of the rotation · t=25s no replica in the rotation: 503 for everyone"
+	if got := m.phasesLine(i, 1000); !strings.HasSuffix(got, want) {
+		t.Errorf("at 30s:\n%s\nwant it to end\n%s", got, want)
+	}
+	short := m.phasesLine(i, 120)
+	if len([]rune(short)) > 120 || !strings.HasSuffix(short, " · t=25s no replica in the rotation: 503 for everyone") {
+		t.Errorf("in 120 columns: %q, want the newest phase, within 120", short)
+	}
+	m.advance(32 * time.Second)
+	if got := m.phasesLine(i, 1000); !strings.Contains(got, "now: all well · ") || !strings.HasSuffix(got, "t=60s replica 1 back in the rotation") {
+		t.Errorf("at 62s: %s", got)
+	}
+	if !strings.Contains(m.View(), "now: all well") {
+		t.Errorf("the view shows no phases line:\n%s", m.View())
+	}
+}
+
+// healthModelAt30s is a model of docs/scenarios.md's health check example,
+// 120×30, advanced to 30s, and the lane whose fleet its phases line shows.
+func healthModelAt30s(t *testing.T) (*Model, int) {
+	t.Helper()
 	doc, err := os.ReadFile("../docs/scenarios.md")
 	if err != nil {
 		t.Fatal(err)
@@ -58,21 +82,5 @@ func TestPhasesLineOfTheHealthExample(t *testing.T) {
 		t.Fatal("no lane with a fleet")
 	}
 	m.advance(30 * time.Second)
-	want := "now: the store failing, 2 replicas out, no healthy replica · t=5s the store refusing calls · t=5s health failing closed · " +
-		"t=10s the store answering again · t=20s the store refusing calls · t=20s health failing closed · t=25s replica 0 out of the rotation · " +
-		"t=25s replica 1 out of the rotation · t=25s no replica in the rotation: 503 for everyone"
-	if got := m.phasesLine(i, 1000); !strings.HasSuffix(got, want) {
-		t.Errorf("at 30s:\n%s\nwant it to end\n%s", got, want)
-	}
-	short := m.phasesLine(i, 120)
-	if len([]rune(short)) > 120 || !strings.HasSuffix(short, " · t=25s no replica in the rotation: 503 for everyone") {
-		t.Errorf("in 120 columns: %q, want the newest phase, within 120", short)
-	}
-	m.advance(32 * time.Second)
-	if got := m.phasesLine(i, 1000); !strings.Contains(got, "now: all well · ") || !strings.HasSuffix(got, "t=60s replica 1 back in the rotation") {
-		t.Errorf("at 62s: %s", got)
-	}
-	if !strings.Contains(m.View(), "now: all well") {
-		t.Errorf("the view shows no phases line:\n%s", m.View())
-	}
+	return m, i
 }

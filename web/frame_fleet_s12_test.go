@@ -2,8 +2,6 @@ package web
 
 import (
 	"context"
-	"os"
-	"regexp"
 	"testing"
 	"time"
 
@@ -14,19 +12,7 @@ import (
 // with its lanes set to lanes (a YAML flow sequence).
 func healthExampleWithLanes(t *testing.T, lanes string) *scenarios.Scenario {
 	t.Helper()
-	doc, err := os.ReadFile("../docs/scenarios.md")
-	if err != nil {
-		t.Fatal(err)
-	}
-	src := regexp.MustCompile("(?s)```yaml\n(description: a health check behind a shared limit that fails closed.*?)```").FindSubmatch(doc)
-	if src == nil {
-		t.Fatal("docs/scenarios.md has no health check example")
-	}
-	sc, err := scenarios.Parse("health.yaml", append([]byte("lanes: "+lanes+"\n"), src[1]...))
-	if err != nil {
-		t.Fatal(err)
-	}
-	return sc
+	return healthExampleWith(t, "lanes: "+lanes+"\n")
 }
 
 // The frame's fleet is the first lane with a topology, whichever lane that

@@ -16,6 +16,13 @@ import (
 // healthExample is the health check example of docs/scenarios.md.
 func healthExample(t *testing.T) *scenarios.Scenario {
 	t.Helper()
+	return healthExampleWith(t, "")
+}
+
+// healthExampleWith is the health check example of docs/scenarios.md with
+// prefix (YAML lines, such as a lanes field) before its own lines.
+func healthExampleWith(t *testing.T, prefix string) *scenarios.Scenario {
+	t.Helper()
 	doc, err := os.ReadFile("../docs/scenarios.md")
 	if err != nil {
 		t.Fatal(err)
@@ -24,7 +31,7 @@ func healthExample(t *testing.T) *scenarios.Scenario {
 	if src == nil {
 		t.Fatal("docs/scenarios.md has no health check example")
 	}
-	sc, err := scenarios.Parse("health.yaml", src[1])
+	sc, err := scenarios.Parse("health.yaml", append([]byte(prefix), src[1]...))
 	if err != nil {
 		t.Fatal(err)
 	}
